@@ -1,0 +1,3 @@
+"""Built-in readers; importing this package registers them all."""
+
+from . import plain  # noqa: F401

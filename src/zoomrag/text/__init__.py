@@ -1,0 +1,1 @@
+"""Text utilities: sentence segmentation and token counting."""

@@ -1,0 +1,52 @@
+"""Shared checks and generators for span-producing code (used by every strategy's tests)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from zoomrag.model import Tree
+
+# Pieces that stress span code: CJK with its punctuation, emoji (astral), combining marks,
+# CRLF and lone CR, very long words, abbreviations, markdown-ish lines, whitespace runs.
+_PIECES = [
+    "Hello world.", "Dr. Smith paid $3.50 for it.", "e.g. this, i.e. that.", "U.S. policy",
+    "这是第一句。这是第二句！", "真的吗？", "一、总则", "第一章 概述", "日本語の文です。",
+    "😀🚀", "e\u0301", "a\u0300\u0316", "\r\n", "\r", "\n", "\n\n", "   ", "\t",
+    "x" * 300, "supercalifragilisticexpialidocious" * 5, "# Title", "## Sub", "- item",
+    "| a | b |", "|---|---|", "| 1 | 2 |", "```", "def f(x):", "    return x", "1.1 Scope",
+    "= = Heading = =", "\"Quoted.\" he said.", "3.14159", "end", "",
+]
+
+texts = st.one_of(
+    st.text(max_size=400),
+    st.lists(st.sampled_from(_PIECES), max_size=60).map(" ".join),
+    st.lists(st.sampled_from(_PIECES), max_size=60).map("".join),
+    st.lists(st.one_of(st.sampled_from(_PIECES), st.text(max_size=20)), max_size=40).map(" ".join),
+)
+
+
+def check_tree(tree: Tree, *, partition: bool = True, max_overlap: int = 0) -> None:
+    """Every invariant of DESIGN.md for one tree.
+
+    partition: every non-whitespace character of the text lies in some leaf.
+    max_overlap: how many characters adjacent siblings may share (the configured overlap).
+    """
+    text = tree.document.text
+    n = len(text)
+    assert tree.root.level == 0 and tree.root.start == 0 and tree.root.end == n
+    for node in tree:
+        assert 0 <= node.start <= node.end <= n
+        assert node.text == text[node.start:node.end]
+        kids = tree.children(node)
+        for k in kids:
+            assert k.parent_id == node.id and k.level == node.level + 1
+            assert node.start <= k.start and k.end <= node.end
+        for a, b in zip(kids, kids[1:]):
+            assert a.start <= b.start and a.end <= b.end
+            assert a.end - b.start <= max_overlap, (a, b)
+    if partition:
+        covered = bytearray(n)
+        for leaf in tree.leaves():
+            covered[leaf.start:leaf.end] = b"\x01" * leaf.length
+        lost = [i for i, c in enumerate(text) if not c.isspace() and not covered[i]]
+        assert not lost, f"characters lost at {lost[:10]}: {[text[i] for i in lost[:10]]}"
