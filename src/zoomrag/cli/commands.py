@@ -1,0 +1,3 @@
+"""Imports every command module so that each registers itself on ``main``."""
+
+from . import chunk  # noqa: F401
