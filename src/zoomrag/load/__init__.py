@@ -1,5 +1,5 @@
 """Loading: files to Documents."""
 
-from .base import decode, detect_format, formats, load_path, read_text
+from .base import decode, detect_format, formats, iter_paths, load_path, read_text
 
-__all__ = ["decode", "detect_format", "formats", "load_path", "read_text"]
+__all__ = ["decode", "detect_format", "formats", "iter_paths", "load_path", "read_text"]

@@ -91,6 +91,26 @@ class Chunker(ABC):
     def chunk(self, document: Document) -> Tree:
         return build_tree(document, self.split(document), strategy=self.describe())
 
+    def split_range(self, document: Document, start: int, end: int) -> list[Span]:
+        """Spans for ``document.text[start:end]`` only, in the document's offsets.
+
+        The router uses this to hand a table or code block inside a section to the table or
+        code strategy. The default runs :meth:`split` on a sub-document and shifts the result;
+        a strategy may override it with something cheaper.
+        """
+        sub = Document(
+            id=document.id, source=document.source, text=document.text[start:end],
+            format=document.format, content_hash="-", metadata=document.metadata,
+            blocks=tuple(
+                dataclasses.replace(b, start=max(b.start, start) - start, end=min(b.end, end) - start)
+                for b in document.blocks if b.start < end and b.end > start
+            ),
+        )
+        spans = self.split(sub)
+        if start:
+            _shift(spans, start)
+        return spans
+
     def params(self) -> dict[str, Any]:
         if dataclasses.is_dataclass(self):
             return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -99,6 +119,15 @@ class Chunker(ABC):
     def describe(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{self.name}({args})"
+
+
+def _shift(spans: list[Span], delta: int) -> None:
+    stack = list(spans)
+    while stack:
+        sp = stack.pop()
+        sp.start += delta
+        sp.end += delta
+        stack.extend(sp.children)
 
 
 def measure_for(document: Document, unit: str) -> Measure:

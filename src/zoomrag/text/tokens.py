@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
@@ -83,12 +83,27 @@ class Measure:
         return self.starts[k] if k < len(self.starts) else len(self.text)
 
 
-_COUNTERS: dict[str, type] = {"chars": CharCounter, "approx": ApproxCounter}
+_COUNTERS: dict[str, Callable[[], TokenCounter]] = {"chars": CharCounter, "approx": ApproxCounter}
 
 
-def register_counter(name: str, factory: type) -> None:
-    """Make a counter selectable by name (``unit="tokens"`` uses :func:`default_counter`)."""
+def register_counter(name: str, factory: Callable[[], TokenCounter]) -> None:
+    """Make a counter selectable by name (``unit="tokens"`` uses :func:`default_counter`).
+
+    ``factory`` is called with no arguments (a class or a function); it may raise
+    :class:`ConfigError` when what it needs is not installed.
+    """
     _COUNTERS[name] = factory
+
+
+def counter_names() -> list[str]:
+    """Every unit name :func:`get_counter` accepts."""
+    _load_builtin()
+    return ["tokens", *sorted(_COUNTERS)]
+
+
+def _load_builtin() -> None:
+    # The built-in tokenizers register themselves on import; lazy to avoid an import cycle.
+    from . import wordpiece  # noqa: F401
 
 
 @lru_cache(maxsize=None)
@@ -96,12 +111,13 @@ def get_counter(name: str) -> TokenCounter:
     """A counter by name: ``chars``, ``approx``, or a registered tokenizer such as ``minilm``."""
     if name == "tokens":
         return default_counter()
-    try:
-        return _COUNTERS[name]()
-    except KeyError:
+    _load_builtin()
+    factory = _COUNTERS.get(name)
+    if factory is None:
         raise ConfigError(
             f"unknown length unit {name!r}; choose one of: tokens, {', '.join(sorted(_COUNTERS))}"
-        ) from None
+        )
+    return factory()
 
 
 @lru_cache(maxsize=1)

@@ -1,3 +1,3 @@
 """Built-in readers; importing this package registers them all."""
 
-from . import plain  # noqa: F401
+from . import code, delimited, html, markdown, pdf, plain  # noqa: F401

@@ -1,13 +1,39 @@
-"""Plain text: the text as it is; paragraphs are blocks of type text."""
+"""Plain text: the text as it is; paragraphs are blocks of type text, pipe tables of type table."""
 
 from __future__ import annotations
 
-from ...model import Document
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from ...model import Block, Document
+from ...parse.tables import find_pipe_tables
 from ..base import register_reader
+from ..spans import paragraph_spans
+
+
+def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
+                     meta: Mapping[str, Any] | None = None) -> list[Block]:
+    """Blank-line separated paragraphs as text blocks; a pipe table inside one is a table block.
+
+    Plain text has no syntax for tables, but exported reports often hold GFM-style ones; a
+    header followed by a ``|---|`` delimiter row is specific enough to trust.
+    """
+    extra = MappingProxyType(dict(meta or {}))
+    blocks = []
+    for s, e in paragraph_spans(text, start, end):
+        pos = s
+        for t in (find_pipe_tables(text, s, e) if "|" in text[s:e] else ()):
+            blocks.extend(Block(a, b, "text", meta=extra) for a, b in paragraph_spans(text, pos, t.start))
+            blocks.append(Block(t.start, t.end, "table", meta=extra))
+            pos = t.end
+        blocks.extend(Block(a, b, "text", meta=extra) for a, b in paragraph_spans(text, pos, e))
+    return blocks
 
 
 def read_plain(text: str, *, doc_id: str, source: str) -> Document:
-    return Document(id=doc_id, source=source, text=text, format="text")
+    return Document(id=doc_id, source=source, text=text, format="text",
+                    blocks=tuple(paragraph_blocks(text)))
 
 
 register_reader("text", (".txt", ".text", ".rst", ".log"), read_plain)

@@ -8,7 +8,11 @@ from . import (  # noqa: F401
     none,
     parent_child,
     recursive,
+    semantic,
     sentences,
     table,
     window,
 )
+
+# The router is the strategy "auto"; it lives beside the profiles it reads.
+from .. import router  # noqa: E402,F401

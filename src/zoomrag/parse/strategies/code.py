@@ -1,1 +1,470 @@
-"""(being written)"""
+"""``code``: source split at definitions, in units of about ``min_size``–``max_size`` tokens.
+
+Definitions come first:
+
+* Python is read with :mod:`ast`: module-level functions and classes, methods inside classes.
+  Decorators and the comment lines right above a definition belong to it; its docstring stays
+  with its signature. Other statements (imports, assignments) and comment blocks between
+  definitions are units of their own.
+* Other languages, and Python that does not parse, are read by layout: a unit starts at a line
+  at the block's indentation and takes the more-indented lines after it, plus closing lines
+  such as ``}`` or ``});`` (so a brace block that opens and closes at column 0 is one unit);
+  comment and annotation lines right above a unit belong to it.
+
+Then sizes: neighbours smaller than ``min_size`` are merged while the result stays within
+``max_size``; a unit larger than ``max_size`` becomes a parent whose children are its own parts
+(a class's methods, a function's statements, a brace block's inner blocks), down to blank-line
+groups, single lines and, last, size cuts. Parents are therefore classes (or big functions and
+blocks) and the file.
+
+Kinds: ``class``, ``function``, ``method`` and ``code`` (anything else, and merged groups of
+several definitions).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ...model import Document
+from ...text.tokens import Measure
+from ..base import Chunker, Span, measure_for
+from ..params import check_int, check_unit
+from ..registry import register
+from .markdown import cut_by_size
+
+_DEFINITIONS = ("class", "function", "method")
+
+
+@register
+@dataclass(frozen=True)
+class CodeChunker(Chunker):
+    """Definition-first chunking of source code.
+
+    Parameters:
+        max_size: largest leaf, in ``unit`` (a single unbreakable token may exceed it).
+        min_size: units smaller than this are merged with their neighbours (0 = never merge).
+        unit: ``tokens`` (the default embedder's tokenizer), ``chars`` or ``approx``.
+        language: force a language (``python`` uses :mod:`ast`); empty = from the document's
+            metadata, format or file extension, else guessed.
+    """
+
+    name = "code"
+    max_size: int = 160
+    min_size: int = 80
+    unit: str = "tokens"
+    language: str = ""
+
+    def __post_init__(self) -> None:
+        check_int(self.name, "max_size", self.max_size, 1)
+        check_int(self.name, "min_size", self.min_size, 0, self.max_size)
+        check_unit(self.name, self.unit)
+
+    def split(self, document: Document) -> list[Span]:
+        text = document.text
+        if not text.strip():
+            return []
+        lines = _Lines(text)
+        units = None
+        if (self.language or language_of(document)) == "python":
+            units = python_units(text, lines)
+        if units is None:
+            units = layout_units(lines, 0, lines.count - 1)
+        sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size)
+        return sizer.fit(units)
+
+
+# -- language ------------------------------------------------------------------------------
+
+_PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.M)
+
+
+def language_of(document: Document) -> str:
+    """The document's language: metadata, then format, then file extension, then a guess."""
+    from ...load.readers.code import LANGUAGES, language_name
+
+    named = document.metadata.get("language") or ""
+    if not named and document.format not in ("code", "text", "markdown", ""):
+        named = document.format
+    if named:
+        return language_name(str(named))
+    by_suffix = LANGUAGES.get(PurePath(document.source).suffix.lower())
+    if by_suffix:
+        return by_suffix
+    return "python" if _PYTHON_HINT.search(document.text) else ""
+
+
+# -- lines -----------------------------------------------------------------------------------
+
+class _Lines:
+    """Line offsets of one text (lines end at ``\\n`` only, as Python's tokenizer counts them)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        starts = [0]
+        pos = text.find("\n")
+        while pos >= 0:
+            starts.append(pos + 1)
+            pos = text.find("\n", pos + 1)
+        self.starts = starts
+        self.count = len(starts)
+
+    def line(self, i: int) -> str:
+        return self.text[self.starts[i]:self.end(i)]
+
+    def end(self, i: int) -> int:
+        """Offset of the end of line ``i`` (its newline excluded)."""
+        return self.starts[i + 1] - 1 if i + 1 < self.count else len(self.text)
+
+    def blank(self, i: int) -> bool:
+        return not self.line(i).strip()
+
+    def indent(self, i: int) -> int:
+        col = 0
+        for ch in self.line(i):
+            if ch == " ":
+                col += 1
+            elif ch == "\t":
+                col += 4 - col % 4
+            else:
+                break
+        return col
+
+
+@dataclass(slots=True)
+class _Unit:
+    """Lines ``first..last`` (inclusive) of one unit, and how to look inside it."""
+
+    kind: str
+    first: int
+    last: int
+    #: The Python statements this unit holds (empty when read by layout).
+    nodes: list[ast.AST] = field(default_factory=list)
+    #: First line after the unit's leading comments and decorators (its signature).
+    head: int = -1
+
+
+# -- Python through ast ----------------------------------------------------------------------
+
+def python_units(text: str, lines: _Lines) -> list[_Unit] | None:
+    """Units of a Python module, or None when it does not parse (the caller reads it by layout)."""
+    if "\r" in text:
+        return None  # ast would count lone CRs as line breaks; our offsets would drift
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes etc. are not our business
+            tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return _statement_units(lines, list(tree.body), 0, lines.count - 1, in_class=False)
+
+
+def _kind(node: ast.AST, in_class: bool) -> str:
+    if isinstance(node, ast.ClassDef):
+        return "class"
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return "method" if in_class else "function"
+    return "code"
+
+
+def _first_line(node: ast.AST) -> int:
+    """0-based first line of a statement, decorators included."""
+    if isinstance(node, ast.match_case):
+        return node.pattern.lineno - 1
+    decorators = getattr(node, "decorator_list", None) or []
+    return min([node.lineno] + [d.lineno for d in decorators]) - 1
+
+
+def _last_line(node: ast.AST) -> int:
+    if isinstance(node, ast.match_case):
+        return node.body[-1].end_lineno - 1
+    return (node.end_lineno or node.lineno) - 1
+
+
+def _statement_units(lines: _Lines, nodes: list[ast.AST], first: int, last: int,
+                     in_class: bool) -> list[_Unit]:
+    """Units for statements inside lines first..last, with the lines between them covered."""
+    units: list[_Unit] = []
+    for node in nodes:
+        s, e = max(_first_line(node), first), min(_last_line(node), last)
+        if e < s:
+            continue  # shares its only line with the header (``"""doc"""; x = 1``)
+        if units and s <= units[-1].last:  # two statements share a line: one unit
+            prev = units[-1]
+            prev.last = max(prev.last, e)
+            prev.nodes.append(node)
+            if prev.kind == "code":
+                prev.kind = _kind(node, in_class)
+            continue
+        units.append(_Unit(_kind(node, in_class), s, e, [node], head=s))
+    _attach_comments(lines, units, first)
+    return _fill_gaps(lines, units, first, last)
+
+
+def _attach_comments(lines: _Lines, units: list[_Unit], floor: int) -> None:
+    """Comment lines right above a definition (no blank line between) belong to it."""
+    for k, u in enumerate(units):
+        if u.kind not in _DEFINITIONS:
+            continue
+        limit = units[k - 1].last + 1 if k else floor
+        i = u.first - 1
+        while i >= limit and lines.line(i).lstrip().startswith("#"):
+            i -= 1
+        u.first = i + 1
+
+
+def _fill_gaps(lines: _Lines, units: list[_Unit], first: int, last: int) -> list[_Unit]:
+    """Add ``code`` units for non-blank lines no unit covers (comments, ``else:`` lines)."""
+    out: list[_Unit] = []
+    pos = first
+    for u in units + [None]:
+        stop = last + 1 if u is None else u.first
+        out += _blank_separated(lines, pos, stop - 1)
+        if u is not None:
+            out.append(u)
+            pos = u.last + 1
+    return out
+
+
+def _blank_separated(lines: _Lines, first: int, last: int) -> list[_Unit]:
+    """``code`` units for the runs of non-blank lines in first..last."""
+    out: list[_Unit] = []
+    start = None
+    for i in range(first, last + 1):
+        if lines.blank(i):
+            if start is not None:
+                out.append(_Unit("code", start, i - 1, head=start))
+                start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        out.append(_Unit("code", start, last, head=start))
+    return out
+
+
+def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
+    """The parts of a Python unit too big to be a leaf: signature (+ docstring), then body."""
+    if len(unit.nodes) > 1:  # statements that share lines
+        parts = _statement_units(lines, unit.nodes, unit.first, unit.last, in_class=False)
+        return parts if len(parts) > 1 else None
+    node = unit.nodes[0]
+    inner = [c for c in ast.iter_child_nodes(node)
+             if isinstance(c, (ast.stmt, ast.ExceptHandler, ast.match_case))]
+    if not inner:
+        return None
+    body = getattr(node, "body", None)
+    if (isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+            and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        inner = inner[1:]  # the docstring stays in the header, with the signature
+        header_last = _last_line(body[0])
+    else:
+        header_last = min(_first_line(c) for c in inner) - 1 if inner else unit.last
+    inner.sort(key=_first_line)
+    in_class = isinstance(node, ast.ClassDef)
+    if not inner:
+        return None
+    body_first = max(header_last + 1, unit.first)
+    children = _statement_units(lines, inner, body_first, unit.last, in_class)
+    if header_last >= unit.first:
+        children.insert(0, _Unit("code", unit.first, header_last, head=unit.first))
+    elif children:
+        children[0].first = unit.first  # a body statement on the signature's line
+    return children if len(children) > 1 else None
+
+
+# -- any language, by layout -----------------------------------------------------------------
+
+# Lines at the block's indentation that continue the unit above rather than start one.
+_CONTINUES = re.compile(
+    r"[ \t]*(?:[})\]]|\{|(?:else|elif|elsif|except|finally|catch|end|fi|done|esac|until|rescue|"
+    r"ensure|when|then|do)\b(?![ \t]*(?:=(?!=)|[.(\[])))"
+)
+# Lines that lead into the unit below: comments, decorators and annotations.
+_LEADS = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
+_CLASS_LIKE = re.compile(
+    r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
+    r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|namespace|"
+    r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface))\b"
+)
+_FUNCTION_LIKE = re.compile(
+    r"[ \t]*(?:(?:export|public|private|protected|internal|static|async|pub(?:\([^)]*\))?|"
+    r"unsafe|extern|inline|virtual|override|final|default|const|local)[ \t]+)*"
+    r"(?:function\b|func\b|fn\b|def\b|sub\b|proc\b|fun\b"
+    # C, Java, C#: "type name(args) {" -- words separated by blanks, so no backtracking blow-up
+    r"|(?:[\w:<>,*&\[\]]+[ \t]+)+[*&]*\w+[ \t]*\([^;]*$"
+    # JS/TS method shorthand: "name(args) {" or "name(args): Type {"
+    r"|\w+[ \t]*\([^;]*\)[ \t]*(?::[^{;]*)?\{[ \t]*$"
+    r"|(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)]*\)[ \t]*=>|\w+[ \t]*=>))"
+)
+_KIND_PREFIX = 300  # characters of a head line that the kind patterns look at
+_CONTROL = re.compile(r"[ \t]*(?:if|for|while|switch|return|else|do|try|catch)\b")
+
+
+def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
+    """Units of lines first..last by indentation: see the module docstring."""
+    # The block's indentation is that of its shallowest line that opens something; closing
+    # lines such as "}" may sit further left (the enclosing block's closer).
+    rows = [i for i in range(first, last + 1) if not lines.blank(i)]
+    openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.line(i))]
+    if not rows:
+        return []
+    base = min(openers) if openers else min(lines.indent(i) for i in rows)
+    units: list[_Unit] = []
+    for i in range(first, last + 1):
+        if lines.blank(i):
+            continue
+        line = lines.line(i)
+        top = lines.indent(i) <= base
+        if units and (not top or _CONTINUES.match(line)):
+            units[-1].last = i
+            continue
+        units.append(_Unit("code", i, i, head=i))
+    # Comments and decorators right above a unit lead into it.
+    merged: list[_Unit] = []
+    for u in units:
+        prev = merged[-1] if merged else None
+        if prev is not None and prev.last + 1 == u.first and _is_lead(lines, prev):
+            prev.last, prev.head = u.last, u.head
+        else:
+            merged.append(u)
+    for u in merged:
+        u.kind = _layout_kind(lines.line(u.head))
+    return merged
+
+
+def _is_lead(lines: _Lines, unit: _Unit) -> bool:
+    """A unit of comment or decorator lines only (a decorator's arguments may run on)."""
+    if unit.head != unit.first or not _LEADS.match(lines.line(unit.first)):
+        return False
+    base = lines.indent(unit.first)
+    return all(lines.blank(i) or _LEADS.match(lines.line(i)) or lines.indent(i) > base
+               for i in range(unit.first + 1, unit.last + 1))
+
+
+def _layout_kind(line: str) -> str:
+    line = line[:_KIND_PREFIX]
+    if _CLASS_LIKE.match(line):
+        return "class"
+    if not _CONTROL.match(line) and _FUNCTION_LIKE.match(line):
+        return "function"
+    return "code"
+
+
+def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
+    """The parts of a unit read by layout: its head lines, then its indented body's units
+    (closing lines at the unit's own indentation, such as ``}``, stay with the last part)."""
+    head = max(unit.head, unit.first)
+    own = lines.indent(head)
+    body_last = unit.last
+    while body_last > head and (lines.blank(body_last) or lines.indent(body_last) <= own):
+        body_last -= 1
+    if body_last <= head:
+        return None
+    body = layout_units(lines, head + 1, body_last)
+    if not body:
+        return None
+    body[-1].last = unit.last
+    if unit.kind == "class":
+        for u in body:
+            u.kind = "method" if u.kind == "function" else u.kind
+    return [_Unit("code", unit.first, head, head=unit.first)] + body
+
+
+# -- sizes -------------------------------------------------------------------------------------
+
+class _Sizer:
+    """Turns units into spans: merge small neighbours, open up big units."""
+
+    def __init__(self, text: str, lines: _Lines, measure: Measure, max_size: int, min_size: int):
+        self.text = text
+        self.lines = lines
+        self.measure = measure
+        self.max_size = max_size
+        self.min_size = min_size
+
+    def span_of(self, first: int, last: int) -> tuple[int, int]:
+        s, e = self.lines.starts[first], self.lines.end(last)
+        while e > s and self.text[e - 1].isspace():
+            e -= 1
+        return s, e
+
+    def size(self, first: int, last: int) -> int:
+        return self.measure.size(*self.span_of(first, last))
+
+    def fit(self, units: list[_Unit]) -> list[Span]:
+        out = []
+        for group in self.merge(units):
+            s, e = self.span_of(group[0].first, group[-1].last)
+            if len(group) > 1:
+                out.append(Span(_group_kind(group), s, e))
+                continue
+            unit = group[0]
+            span = Span(unit.kind, s, e)
+            if self.measure.size(s, e) > self.max_size:
+                span.children = _unwrap(span, self.open(unit))
+            out.append(span)
+        return out
+
+    def merge(self, units: list[_Unit]) -> list[list[_Unit]]:
+        """Consecutive units merged while one of them is small and the whole still fits."""
+        groups: list[list[_Unit]] = []
+        for u in units:
+            if groups:
+                g = groups[-1]
+                small = self.size(g[0].first, g[-1].last) < self.min_size or \
+                    self.size(u.first, u.last) < self.min_size
+                if small and self.size(g[0].first, u.last) <= self.max_size:
+                    g.append(u)
+                    continue
+            groups.append([u])
+        return groups
+
+    def open(self, unit: _Unit) -> list[Span]:
+        """Children of a unit over the limit: its structure, else blank-line groups and lines."""
+        parts = _python_children(self.lines, unit) if unit.nodes else _layout_children(self.lines, unit)
+        if parts:
+            return self.fit(parts)
+        groups = _blank_separated(self.lines, unit.first, unit.last)
+        if len(groups) > 1:
+            return self.fit(groups)
+        return self.by_lines(unit.first, unit.last)
+
+    def by_lines(self, first: int, last: int) -> list[Span]:
+        """Lines packed up to the limit; a line over the limit is cut by size."""
+        out: list[Span] = []
+        single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blank(i)]
+        for group in self.merge_full(single):
+            s, e = self.span_of(group[0].first, group[-1].last)
+            span = Span("code", s, e)
+            if len(group) == 1 and self.measure.size(s, e) > self.max_size:
+                span.children = _unwrap(span, [
+                    Span("code", a, b) for a, b in cut_by_size(self.text, self.measure, s, e, self.max_size)
+                ])
+            out.append(span)
+        return out
+
+    def merge_full(self, units: list[_Unit]) -> list[list[_Unit]]:
+        """Greedy packing up to the limit, for lines that carry no structure of their own."""
+        groups: list[list[_Unit]] = []
+        for u in units:
+            if groups and self.size(groups[-1][0].first, u.last) <= self.max_size:
+                groups[-1].append(u)
+            else:
+                groups.append([u])
+        return groups
+
+
+def _group_kind(group: list[_Unit]) -> str:
+    """A merged group keeps its definition's kind when it holds exactly one definition."""
+    kinds = [u.kind for u in group if u.kind in _DEFINITIONS]
+    return kinds[0] if len(kinds) == 1 else "code"
+
+
+def _unwrap(parent: Span, children: list[Span]) -> list[Span]:
+    while len(children) == 1 and (children[0].start, children[0].end) == (parent.start, parent.end):
+        children = children[0].children
+    return children

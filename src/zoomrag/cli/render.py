@@ -1,0 +1,153 @@
+"""How ``zoomrag chunk`` shows a tree: an indented rich tree, exact JSON, or size statistics.
+
+Rendering only; the tree comes from the library. Text from the document is always wrapped in
+:class:`rich.text.Text`, never parsed as markup, so ``[bold]`` in a file prints as itself.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree as RichTree
+
+from ..model import Node, Tree
+from ..text.tokens import Measure, TokenCounter
+
+#: Keys of the ``json`` format, in order; anything else a node carries (embed_text) stays out.
+DOCUMENT_KEYS = ("id", "source", "format", "length")
+NODE_KEYS = ("id", "parent_id", "level", "kind", "start", "end", "section_path", "text")
+
+PREVIEW_CHARS = 60
+MIN_PREVIEW = 12
+_SPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+
+
+# -- json ----------------------------------------------------------------------------------
+def tree_payload(tree: Tree) -> dict[str, Any]:
+    """The ``json`` format: exactly DOCUMENT_KEYS and NODE_KEYS, nodes in pre-order."""
+    full = tree.to_dict()
+    return {
+        "document": {k: full["document"][k] for k in DOCUMENT_KEYS},
+        "nodes": [{k: n[k] for k in NODE_KEYS} for n in full["nodes"]],
+    }
+
+
+# -- tree ----------------------------------------------------------------------------------
+def preview(text: str, width: int = PREVIEW_CHARS) -> str:
+    """One line: whitespace runs become one space, control characters become ``\\xNN``."""
+    line = _SPACE.sub(" ", text).strip()
+    line = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), line)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def node_label(node: Node, width: int | None = None) -> Text:
+    """``kind Lk [start, end) “preview”``; with ``width``, the preview is cut so the line fits."""
+    label = Text()
+    label.append(node.kind, style="bold cyan")
+    label.append(f" L{node.level}", style="magenta")
+    label.append(f" [{node.start}, {node.end})", style="green")
+    if node.level > 0:
+        room = PREVIEW_CHARS
+        if width is not None:  # rich indents each level by 4 columns; 3 for the quotes and space
+            room = min(room, max(MIN_PREVIEW, width - 4 * node.level - len(label) - 3))
+        label.append(" ")
+        label.append(f"“{preview(node.text, room)}”", style="dim")
+    return label
+
+
+def rich_tree(tree: Tree, width: int | None = None) -> RichTree:
+    """An indented tree: the document line, then every node with kind, level, span, preview.
+
+    ``width`` is the console's: previews are shortened so each node stays on one line.
+    """
+    doc = tree.document
+    head = node_label(tree.root)
+    head.append(f" {doc.source}", style="bold")
+    leaves = len(tree.leaves())
+    head.append(f" format={doc.format} nodes={len(tree)} leaves={leaves}", style="dim")
+    if tree.strategy:
+        head.append(f"\n{tree.strategy}", style="dim")
+    root_view = RichTree(head, guide_style="dim")
+    views: dict[str, RichTree] = {tree.root.id: root_view}
+    for node in tree.nodes[1:]:  # pre-order: a parent's view exists before its children
+        views[node.id] = views[node.parent_id].add(node_label(node, width))  # type: ignore[index]
+    return root_view
+
+
+# -- stats ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sizes:
+    """Nearest-rank summary of a list of sizes (all 0 for an empty list)."""
+
+    min: int
+    median: int
+    p90: int
+    max: int
+
+    @classmethod
+    def of(cls, values: list[int]) -> Sizes:
+        if not values:
+            return cls(0, 0, 0, 0)
+        v = sorted(values)
+        return cls(v[0], _rank(v, 0.5), _rank(v, 0.9), v[-1])
+
+
+def _rank(sorted_values: list[int], q: float) -> int:
+    # Nearest-rank percentile: always a size that occurs, never an interpolated one.
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+@dataclass(frozen=True)
+class LevelStats:
+    level: int
+    kinds: tuple[tuple[str, int], ...]
+    count: int
+    chars: Sizes
+    tokens: Sizes
+
+
+def level_stats(tree: Tree, counter: TokenCounter) -> list[LevelStats]:
+    """Node count and size distribution per level; tokens counted once for the document."""
+    measure = Measure(tree.document.text, counter)
+    by_level: dict[int, list[Node]] = {}
+    for node in tree:
+        by_level.setdefault(node.level, []).append(node)
+    out = []
+    for level in sorted(by_level):
+        nodes = by_level[level]
+        kinds = Counter(n.kind for n in nodes)
+        out.append(LevelStats(
+            level=level,
+            kinds=tuple(sorted(kinds.items())),
+            count=len(nodes),
+            chars=Sizes.of([n.length for n in nodes]),
+            tokens=Sizes.of([measure.size(n.start, n.end) for n in nodes]),
+        ))
+    return out
+
+
+def stats_table(tree: Tree, counter: TokenCounter) -> Table:
+    """Two rows per level: sizes in characters, then in tokens of ``counter``."""
+    doc = tree.document
+    table = Table(
+        title=f"{doc.source}: {len(doc.text)} chars, {len(tree)} nodes, {len(tree.leaves())} leaves",
+        caption=f"median and p90 by nearest rank; tokens counted by {counter.name!r}",
+    )
+    for name in ("level", "nodes", "kinds", "size in", "min", "median", "p90", "max"):
+        table.add_column(name, justify="left" if name in ("kinds", "size in") else "right")
+    for r in level_stats(tree, counter):
+        kinds = ", ".join(f"{k}×{n}" for k, n in r.kinds)
+        table.add_row(str(r.level), str(r.count), kinds, "chars", *_sizes(r.chars))
+        table.add_row("", "", "", "tokens", *_sizes(r.tokens), end_section=True)
+    return table
+
+
+def _sizes(s: Sizes) -> list[str]:
+    return [str(s.min), str(s.median), str(s.p90), str(s.max)]

@@ -1,0 +1,315 @@
+"""Evaluation data in the normalised format: ``corpus.jsonl`` + ``queries.jsonl``.
+
+``corpus.jsonl``: one document per line, ``{"id", "title", "text", "format"}``.
+``queries.jsonl``: one query per line, ``{"id", "query", "answer", "evidence": [{"doc_id",
+"start", "end"}], "doc_scope"?}``; ``text[start:end]`` of that document is the evidence.
+Other fields are ignored. Loading validates everything a metric relies on and names the file
+and line of the first problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import EvalError
+from ..model import Document
+
+CORPUS_FILE = "corpus.jsonl"
+QUERIES_FILE = "queries.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A ground-truth passage: ``document.text[start:end]``."""
+
+    doc_id: str
+    start: int
+    end: int
+
+    def as_tuple(self) -> tuple[str, int, int]:
+        return (self.doc_id, self.start, self.end)
+
+
+@dataclass(frozen=True, slots=True)
+class EvalDocument:
+    id: str
+    text: str
+    title: str = ""
+    format: str = "text"
+
+    def to_document(self) -> Document:
+        """The library's :class:`~zoomrag.model.Document`, offsets unchanged (no renormalising)."""
+        return Document(id=self.id, source=self.title or self.id, text=self.text, format=self.format)
+
+
+@dataclass(frozen=True, slots=True)
+class EvalQuery:
+    id: str
+    query: str
+    evidence: tuple[Evidence, ...]
+    answer: str | None = None
+    #: Retrieve only inside this document (``None``: the whole corpus).
+    doc_scope: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "query": self.query,
+            "answer": self.answer,
+            "evidence": [{"doc_id": e.doc_id, "start": e.start, "end": e.end} for e in self.evidence],
+        }
+        if self.doc_scope is not None:
+            d["doc_scope"] = self.doc_scope
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A query left out on loading, and why (reported, never silently dropped)."""
+
+    line: int
+    query_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A corpus and its queries, validated: every evidence span lies inside its document."""
+
+    name: str
+    documents: tuple[EvalDocument, ...]
+    queries: tuple[EvalQuery, ...]
+    #: Queries in the file that cannot be asked (empty text), listed for the report.
+    skipped: tuple[Skipped, ...] = ()
+    _by_id: Mapping[str, EvalDocument] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_id: dict[str, EvalDocument] = {}
+        for d in self.documents:
+            if d.id in by_id:
+                raise EvalError(f"dataset {self.name!r}: two documents have the id {d.id!r}; ids must be unique")
+            by_id[d.id] = d
+        object.__setattr__(self, "_by_id", MappingProxyType(by_id))
+        seen: set[str] = set()
+        for q in self.queries:
+            if q.id in seen:
+                raise EvalError(f"dataset {self.name!r}: two queries have the id {q.id!r}; ids must be unique")
+            seen.add(q.id)
+            problem = _query_problem(q, by_id)
+            if problem:
+                raise EvalError(f"dataset {self.name!r}, query {q.id!r}: {problem}")
+
+    def document(self, doc_id: str) -> EvalDocument:
+        try:
+            return self._by_id[doc_id]
+        except KeyError:
+            raise EvalError(f"dataset {self.name!r} has no document {doc_id!r}") from None
+
+    @property
+    def texts(self) -> Mapping[str, str]:
+        return {d.id: d.text for d in self.documents}
+
+    def evidence_text(self, ev: Evidence) -> str:
+        return self.document(ev.doc_id).text[ev.start:ev.end]
+
+    def to_documents(self) -> list[Document]:
+        """Documents for indexing, in corpus order."""
+        return [d.to_document() for d in self.documents]
+
+    @property
+    def corpus_hash(self) -> str:
+        """Hash of every document's id, title, format and text: the cache key of a corpus."""
+        h = hashlib.sha256()
+        for d in self.documents:
+            for part in (d.id, d.title, d.format, d.text):
+                b = part.encode("utf-8")
+                h.update(len(b).to_bytes(8, "little"))
+                h.update(b)
+        return h.hexdigest()
+
+    def with_queries(self, queries: tuple[EvalQuery, ...] | list[EvalQuery]) -> Dataset:
+        return replace(self, queries=tuple(queries))
+
+    def sample(self, n: int, *, seed: int = 0) -> Dataset:
+        """``n`` queries drawn without replacement (all of them when there are fewer), in file order."""
+        if n >= len(self.queries):
+            return self
+        keep = sorted(random.Random(seed).sample(range(len(self.queries)), n))
+        return self.with_queries([self.queries[i] for i in keep])
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "corpus_hash": self.corpus_hash,
+            "documents": len(self.documents),
+            "queries": len(self.queries),
+            "skipped_queries": [{"line": s.line, "id": s.query_id, "reason": s.reason} for s in self.skipped],
+            "characters": sum(len(d.text) for d in self.documents),
+        }
+
+
+def _query_problem(q: EvalQuery, docs: Mapping[str, EvalDocument]) -> str | None:
+    """What is wrong with a query, or None. Messages end with what to do."""
+    if not q.query.strip():
+        return "the query text is empty; write the question or remove the line"
+    if not q.evidence:
+        return "no evidence; every query needs at least one evidence span to be scored"
+    if q.doc_scope is not None and q.doc_scope not in docs:
+        return f"doc_scope {q.doc_scope!r} is not a document of the corpus; fix the id or drop doc_scope"
+    for ev in q.evidence:
+        doc = docs.get(ev.doc_id)
+        if doc is None:
+            return f"evidence names document {ev.doc_id!r}, which is not in the corpus; fix the doc_id"
+        if not 0 <= ev.start < ev.end:
+            return (f"evidence [{ev.start}, {ev.end}) in {ev.doc_id!r} is empty or reversed; "
+                    "start must be >= 0 and less than end")
+        if ev.end > len(doc.text):
+            return (f"evidence [{ev.start}, {ev.end}) ends past the end of {ev.doc_id!r} "
+                    f"(length {len(doc.text)}); fix the offsets or re-import the evidence as text")
+        if q.doc_scope is not None and ev.doc_id != q.doc_scope:
+            return (f"evidence lies in {ev.doc_id!r} but doc_scope restricts retrieval to "
+                    f"{q.doc_scope!r}; the evidence could never be returned")
+    return None
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for every non-blank line; an EvalError names a broken line."""
+    try:
+        f = path.open(encoding="utf-8")
+    except FileNotFoundError:
+        raise EvalError(f"{path}: file not found") from None
+    with f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise EvalError(f"{path}, line {lineno}: not valid JSON ({e.msg}); "
+                                "each line must hold one JSON object") from None
+            if not isinstance(obj, dict):
+                raise EvalError(f"{path}, line {lineno}: expected a JSON object, got {type(obj).__name__}")
+            yield lineno, obj
+
+
+def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+           *, required: bool = True) -> Any:
+    if key not in obj or obj[key] is None:
+        if required:
+            raise EvalError(f"{where}: missing field {key!r}")
+        return None
+    value = obj[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise EvalError(f"{where}: field {key!r} must be {names}, got {value!r:.60}")
+    return value
+
+
+def read_corpus(path: Path) -> tuple[EvalDocument, ...]:
+    docs: list[EvalDocument] = []
+    seen: dict[str, int] = {}
+    for lineno, obj in iter_jsonl(path):
+        where = f"{path}, line {lineno}"
+        doc_id = str(_field(obj, "id", (str, int), where))
+        if doc_id in seen:
+            raise EvalError(f"{where}: document id {doc_id!r} already used on line {seen[doc_id]}; "
+                            "ids must be unique")
+        seen[doc_id] = lineno
+        docs.append(EvalDocument(
+            id=doc_id,
+            text=_field(obj, "text", str, where),
+            title=_field(obj, "title", str, where, required=False) or "",
+            format=_field(obj, "format", str, where, required=False) or "text",
+        ))
+    if not docs:
+        raise EvalError(f"{path}: no documents; the corpus needs at least one line")
+    return tuple(docs)
+
+
+def read_queries(path: Path, docs: Mapping[str, EvalDocument]) -> tuple[tuple[EvalQuery, ...],
+                                                                       tuple[Skipped, ...]]:
+    """Valid queries, and those skipped because their text is empty (an error stops at a bad one)."""
+    queries: list[EvalQuery] = []
+    skipped: list[Skipped] = []
+    seen: dict[str, int] = {}
+    for lineno, obj in iter_jsonl(path):
+        where = f"{path}, line {lineno}"
+        qid = str(_field(obj, "id", (str, int), where))
+        if qid in seen:
+            raise EvalError(f"{where}: query id {qid!r} already used on line {seen[qid]}; ids must be unique")
+        seen[qid] = lineno
+        raw = _field(obj, "evidence", list, where)
+        evidence = []
+        for k, ev in enumerate(raw):
+            ew = f"{where}, evidence {k}"
+            if not isinstance(ev, dict):
+                raise EvalError(f"{ew}: expected an object {{doc_id, start, end}}, got {ev!r:.60}")
+            evidence.append(Evidence(str(_field(ev, "doc_id", (str, int), ew)),
+                                     _field(ev, "start", int, ew), _field(ev, "end", int, ew)))
+        answer = obj.get("answer")
+        scope = obj.get("doc_scope")
+        q = EvalQuery(id=qid, query=_field(obj, "query", str, where), evidence=tuple(evidence),
+                      answer=None if answer is None else str(answer),
+                      doc_scope=None if scope is None else str(scope))
+        if not q.query.strip():
+            # Real sets have these (cmrc2018_trial has two); nothing can be asked, so skip and report.
+            skipped.append(Skipped(lineno, qid, "empty query text"))
+            continue
+        problem = _query_problem(q, docs)
+        if problem:
+            raise EvalError(f"{where}: {problem}")
+        queries.append(q)
+    if not queries:
+        raise EvalError(f"{path}: no queries; add at least one line or generate some with "
+                        "`zoomrag eval generate`")
+    return tuple(queries), tuple(skipped)
+
+
+def load_dataset(path: str | os.PathLike[str], *, name: str | None = None) -> Dataset:
+    """Read and validate ``DIR/corpus.jsonl`` and ``DIR/queries.jsonl``."""
+    root = Path(path)
+    if not root.is_dir():
+        raise EvalError(f"{root}: not a directory; --data expects a folder holding "
+                        f"{CORPUS_FILE} and {QUERIES_FILE}")
+    docs = read_corpus(root / CORPUS_FILE)
+    queries, skipped = read_queries(root / QUERIES_FILE, {d.id: d for d in docs})
+    return Dataset(name=name or root.resolve().name, documents=docs, queries=queries, skipped=skipped)
+
+
+# -- writing ----------------------------------------------------------------------------
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def write_dataset(dataset: Dataset, path: str | os.PathLike[str]) -> Path:
+    """Write the normalised format into folder ``path`` (created if needed)."""
+    root = Path(path)
+    atomic_write_text(root / CORPUS_FILE, _jsonl([
+        {"id": d.id, "title": d.title, "text": d.text, "format": d.format} for d in dataset.documents]))
+    atomic_write_text(root / QUERIES_FILE, _jsonl([q.to_dict() for q in dataset.queries]))
+    return root

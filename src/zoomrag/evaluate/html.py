@@ -1,0 +1,233 @@
+"""A self-contained HTML report: the verdict first, then the pictures, then the numbers.
+
+One file, inline CSS and SVG (see :mod:`.svg`), no script and no network, so it can be mailed,
+attached to a ticket or opened from disk years later.
+"""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from pathlib import Path
+
+from .dataset import atomic_write_text
+from .metrics import LABELS, METRICS
+from .results import EvalRun
+from .svg import Bar, Point, Series, bar_chart, line_chart, scatter_chart
+from .verdict import Comparison, Gate0Verdict, Recommendation, fixed_size
+
+_FIXED_RAMP = ["#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b"]
+_POLICY = ["#e4572e", "#2a9d8f", "#f2a541", "#8e44ad", "#d6336c", "#6a994e", "#b5651d", "#17becf"]
+_BUDGET = ["#7c3aed", "#0891b2", "#ea580c", "#16a34a", "#be123c", "#4b5563"]
+
+_CSS = """
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827;margin:0;background:#f9fafb}
+main{max-width:1000px;margin:0 auto;padding:28px 24px 60px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:34px 0 10px;color:#374151}
+.sub{color:#6b7280;font-size:13px;margin:0 0 20px}
+.verdict{border-radius:10px;padding:16px 20px;margin:8px 0 18px;border:1px solid;font-size:15px;line-height:1.5}
+.verdict b{font-size:17px;display:block;margin-bottom:4px}
+.good{background:#ecfdf5;border-color:#6ee7b7}.keep{background:#fffbeb;border-color:#fcd34d}
+.info{background:#eff6ff;border-color:#93c5fd}
+.tiles{display:flex;gap:12px;flex-wrap:wrap}
+.tile{background:white;border:1px solid #e5e7eb;border-radius:8px;padding:10px 14px;min-width:170px;flex:1}
+.tile .k{color:#6b7280;font-size:12px}.tile .v{font-size:20px;font-weight:600}.tile .c{font-size:13px}
+.charts{display:flex;flex-wrap:wrap;gap:16px}
+.card{background:white;border:1px solid #e5e7eb;border-radius:8px;padding:10px 12px;flex:1;min-width:300px}
+.card h3{font-size:13px;margin:2px 0 6px;color:#374151;font-weight:600}
+.legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:12px;margin:6px 0 2px}
+.legend span{display:inline-flex;align-items:center;gap:5px}
+.legend i{display:inline-block;width:14px;height:4px;border-radius:2px}
+table{border-collapse:collapse;width:100%;background:white;font-size:13px}
+th,td{padding:5px 8px;border-bottom:1px solid #f0f0f0;text-align:right;white-space:nowrap}
+th{background:#f3f4f6;color:#374151;font-weight:600}td.l,th.l{text-align:left}
+td .ci{color:#9ca3af;font-size:11px}td.best{font-weight:700;color:#065f46}
+tr.sep td{border-top:2px solid #e5e7eb}
+.note{color:#6b7280;font-size:12px;line-height:1.5}
+"""
+
+
+def config_colors(configs: list[str]) -> dict[str, str]:
+    """Fixed sizes share a blue ramp (light = small); each policy gets its own hue."""
+    fixed = sorted((c for c in configs if fixed_size(c) is not None), key=lambda c: fixed_size(c) or 0)
+    colors = {}
+    for i, c in enumerate(fixed):
+        k = 1 + round(i * (len(_FIXED_RAMP) - 2) / max(1, len(fixed) - 1)) if len(fixed) > 1 else 3
+        colors[c] = _FIXED_RAMP[k]
+    policies = [c for c in configs if fixed_size(c) is None]
+    for i, c in enumerate(policies):
+        colors[c] = _POLICY[i % len(_POLICY)]
+    return colors
+
+
+def _legend(colors: dict[str, str]) -> str:
+    return '<div class="legend">' + "".join(
+        f'<span><i style="background:{col}"></i>{escape(c)}</span>' for c, col in colors.items()) + "</div>"
+
+
+def _verdict_block(run: EvalRun) -> str:
+    v = run.verdict
+    if v is None:
+        return ""
+    if isinstance(v, Recommendation):
+        head, tone = f"Use {v.config}", "good" if v.choice == "policy" else "keep"
+    elif isinstance(v, Gate0Verdict):
+        head = f"Pin {v.pinned} and stop" if v.flat else "The frontier is not flat: try multi-scale"
+        tone = "keep" if v.flat else "info"
+    elif isinstance(v, Comparison):
+        w = v.winners()
+        head, tone = (f"{', '.join(w)} beat{'s' if len(w) == 1 else ''} the best fixed size", "good") if w \
+            else ("No policy beats the best fixed size beyond the noise", "keep")
+    else:
+        head, tone = "Verdict", "info"
+    return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}</div>'
+
+
+def _tiles(run: EvalRun) -> str:
+    out = []
+    for b in run.budgets:
+        rows = [r for r in run.results if r.budget == b]
+        if not rows:
+            continue
+        best = max(rows, key=lambda r: r.mean("evidence_recall"))
+        e = best["evidence_recall"]
+        out.append(f'<div class="tile"><div class="k">best recall at {b} tokens</div>'
+                   f'<div class="v">{e.mean:.3f}</div><div class="c">{escape(best.config)} '
+                   f'<span style="color:#9ca3af">[{e.low:.3f}, {e.high:.3f}]</span></div></div>')
+    return '<div class="tiles">' + "".join(out) + "</div>"
+
+
+def _metric_chart(run: EvalRun, metric: str, colors: dict[str, str]) -> str:
+    series = []
+    for c in run.configs:
+        pts = []
+        for r in run.results:
+            if r.config == c:
+                e = r[metric]
+                pts.append(Point(r.budget, e.mean, e.low, e.high,
+                                 tip=f"{c} at {r.budget}: {LABELS[metric]} {e.mean:.3f} "
+                                     f"[{e.low:.3f}, {e.high:.3f}]"))
+        series.append(Series(c, colors[c], tuple(pts), dashed=fixed_size(c) is None))
+    return line_chart(series, x_label="token budget", y_label=LABELS[metric],
+                      title=f"{LABELS[metric]} against budget")
+
+
+def _frontier_chart(run: EvalRun) -> tuple[str, str]:
+    fixed = sorted({r.config for r in run.results if fixed_size(r.config) is not None},
+                   key=lambda c: fixed_size(c) or 0)
+    if len(fixed) < 2:
+        return "", ""
+    series, legend = [], {}
+    for i, b in enumerate(run.budgets):
+        col = _BUDGET[i % len(_BUDGET)]
+        pts = []
+        for c in fixed:
+            r = next((x for x in run.results if x.config == c and x.budget == b), None)
+            if r is not None:
+                rec, pre = r.mean("evidence_recall"), r.mean("precision")
+                pts.append(Point(rec, pre, label=str(fixed_size(c)),
+                                 tip=f"{c} at {b}: recall {rec:.3f}, precision {pre:.3f}"))
+        if pts:
+            series.append(Series(f"{b} tokens", col, tuple(pts)))
+            legend[f"budget {b}"] = col
+    chart = scatter_chart(series, x_label="evidence recall", y_label="precision",
+                          title="Gate 0 frontier: precision against recall per fixed size")
+    return chart, _legend(legend)
+
+
+def _latency_chart(run: EvalRun, colors: dict[str, str]) -> str:
+    bars = [Bar(c, s.p50_ms, s.p95_ms, colors.get(c, "#4b5563"),
+                tip=f"{c}: p50 {s.p50_ms:.2f} ms, p95 {s.p95_ms:.2f} ms over {s.calls} calls")
+            for c, s in run.latency.items()]
+    return bar_chart(bars, unit="query latency, ms", title="query latency per configuration")
+
+
+def _results_table(run: EvalRun) -> str:
+    head = "".join(f"<th>{LABELS[m]}</th>" for m in METRICS)
+    rows = []
+    for b in run.budgets:
+        group = [r for r in run.results if r.budget == b]
+        best = {m: max(r.mean(m) for r in group) for m in METRICS} if group else {}
+        for i, r in enumerate(group):
+            cells = "".join(
+                f'<td class="{"best" if r.mean(m) == best[m] else ""}">{r.mean(m):.3f} '
+                f'<span class="ci">[{r[m].low:.3f}, {r[m].high:.3f}]</span></td>' for m in METRICS)
+            sep = ' class="sep"' if i == 0 and rows else ""
+            rows.append(f'<tr{sep}><td>{b if i == 0 else ""}</td><td class="l">{escape(r.config)}</td>'
+                        f"{cells}</tr>")
+    return (f'<table><tr><th>budget</th><th class="l">config</th>{head}</tr>{"".join(rows)}</table>')
+
+
+def _build_table(run: EvalRun) -> str:
+    if not run.build and not run.latency:
+        return ""
+
+    def cell(x: object, fmt: str = "{}") -> str:
+        return "–" if x is None or x != x else fmt.format(x)
+
+    rows = []
+    for c in run.configs:
+        s, lat = run.build.get(c), run.latency.get(c)
+        mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
+        rows.append(f'<tr><td class="l">{escape(c)}</td>'
+                    f"<td>{cell(None if s is None else s.seconds, '{:.1f}')}</td>"
+                    f"<td>{cell(None if s is None else s.units_embedded, '{:,}')}</td>"
+                    f"<td>{cell(mb, '{:.1f}')}</td>"
+                    f"<td>{cell(None if lat is None else lat.p50_ms, '{:.2f}')}</td>"
+                    f"<td>{cell(None if lat is None else lat.p95_ms, '{:.2f}')}</td></tr>")
+    return ('<table><tr><th class="l">config</th><th>build s</th><th>units embedded</th><th>storage MB</th>'
+            f'<th>p50 ms</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
+
+
+def render_html(run: EvalRun, *, title: str | None = None) -> str:
+    d = run.dataset
+    name = str(d.get("name", "dataset"))
+    colors = config_colors(list(run.configs))
+    frontier, frontier_legend = _frontier_chart(run)
+    latency = _latency_chart(run, colors)
+    parts = [
+        f"<h1>{escape(title or f'Which chunking for {name}?')}</h1>",
+        f'<p class="sub">{d.get("queries", "?")} queries over {d.get("documents", "?")} documents · '
+        f'budgets {", ".join(map(str, run.budgets))} ({escape(str(d.get("token_counter", "tokens")))} '
+        f'tokens) · corpus {escape(str(d.get("corpus_hash", ""))[:12])}</p>',
+        _verdict_block(run),
+        _tiles(run),
+        "<h2>Evidence returned at each budget</h2>",
+        _legend(colors),
+        '<div class="charts">',
+        f'<div class="card"><h3>Evidence recall (share of evidence characters returned)</h3>'
+        f'{_metric_chart(run, "evidence_recall", colors)}</div>',
+        f'<div class="card"><h3>IoU (evidence vs returned text, repeats counted)</h3>'
+        f'{_metric_chart(run, "iou", colors)}</div>',
+        "</div>",
+        '<p class="note">Shaded bands are bootstrap 95 % intervals over queries; dashed lines are '
+        "multi-scale policies, blue solid lines the fixed sizes (lighter = smaller).</p>",
+    ]
+    if frontier or latency:
+        parts.append('<h2>Trade-offs</h2><div class="charts">')
+        if frontier:
+            parts.append(f'<div class="card"><h3>Gate 0 frontier: precision vs recall per fixed size '
+                         f'(labels: chunk size)</h3>{frontier_legend}{frontier}</div>')
+        if latency:
+            parts.append(f'<div class="card"><h3>Query latency</h3>{latency}</div>')
+        parts.append("</div>")
+    parts += ["<h2>All numbers</h2>", _results_table(run)]
+    build = _build_table(run)
+    if build:
+        parts += ["<h2>Cost</h2>", build]
+    parts.append(
+        '<p class="note">Recall = share of evidence characters returned. Precision = evidence characters '
+        "returned / characters returned (text returned twice is paid twice). IoU as in Chroma's chunking "
+        "report. Full = share of queries whose evidence is returned entirely. MRR = mean reciprocal rank "
+        "of the first context that touches evidence. Every configuration gets the same token budget.</p>")
+    body = "\n".join(p for p in parts if p)
+    return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f"<title>{escape(title or f'zoomrag evaluation: {name}')}</title><style>{_CSS}</style></head>"
+            f"<body><main>{body}</main></body></html>\n")
+
+
+def write_html(run: EvalRun, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
+    p = Path(path)
+    atomic_write_text(p, render_html(run, title=title))
+    return p

@@ -1,0 +1,94 @@
+"""The values an evaluation run produces: metrics per (configuration, budget), build and latency."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from ..errors import EvalError
+from .metrics import MetricSet
+from .stats import percentile
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStats:
+    """What building one configuration's index cost. ``None`` fields were not measured."""
+
+    seconds: float | None = None
+    units_embedded: int | None = None
+    storage_bytes: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seconds": None if self.seconds is None else round(self.seconds, 3),
+                "units_embedded": self.units_embedded, "storage_bytes": self.storage_bytes}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> BuildStats:
+        return cls(d.get("seconds"), d.get("units_embedded"), d.get("storage_bytes"))
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyStats:
+    """Query latency of one configuration over every (query, budget) call it answered."""
+
+    p50_ms: float
+    p95_ms: float
+    mean_ms: float
+    calls: int
+
+    @classmethod
+    def from_seconds(cls, seconds: Sequence[float]) -> LatencyStats:
+        ms = [s * 1000 for s in seconds]
+        mean = sum(ms) / len(ms) if ms else float("nan")
+        return cls(percentile(ms, 50), percentile(ms, 95), mean, len(ms))
+
+    def to_dict(self) -> dict[str, Any]:
+        def r(x: float) -> float | None:
+            return None if x != x else round(x, 3)  # NaN (no calls) becomes null in JSON
+        return {"p50_ms": r(self.p50_ms), "p95_ms": r(self.p95_ms), "mean_ms": r(self.mean_ms),
+                "calls": self.calls}
+
+
+class Verdict(Protocol):
+    """What ``sweep``, ``compare`` and ``recommend`` conclude; see :mod:`.verdict`."""
+
+    @property
+    def sentence(self) -> str: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """Everything a report shows. ``results`` holds one MetricSet per (configuration, budget)."""
+
+    dataset: Mapping[str, Any]
+    budgets: tuple[int, ...]
+    results: tuple[MetricSet, ...]
+    build: Mapping[str, BuildStats] = field(default_factory=dict)
+    latency: Mapping[str, LatencyStats] = field(default_factory=dict)
+    verdict: Verdict | None = None
+
+    @property
+    def configs(self) -> tuple[str, ...]:
+        """Configurations in first-seen order."""
+        return tuple(dict.fromkeys(r.config for r in self.results))
+
+    def get(self, config: str, budget: int) -> MetricSet:
+        for r in self.results:
+            if r.config == config and r.budget == budget:
+                return r
+        raise EvalError(f"no result for configuration {config!r} at budget {budget}; "
+                        f"have: {', '.join(self.configs)} at {', '.join(map(str, self.budgets))}")
+
+    def with_verdict(self, verdict: Verdict | None) -> EvalRun:
+        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict)
+
+    def subset(self, configs: Sequence[str]) -> EvalRun:
+        keep = set(configs)
+        return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
+                       MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
+                       MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
+                       self.verdict)

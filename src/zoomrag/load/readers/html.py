@@ -1,0 +1,276 @@
+"""HTML: a normalised, markdown-like text rendering, with blocks pointing into it.
+
+Offsets cannot point into raw HTML usefully (tags, entities), so the Document's text is a
+rendering parsed with selectolax (lexbor): headings as ``#`` lines, paragraphs separated by
+blank lines, lists as ``- `` / ``1. `` lines (nested ones indented), tables as GFM pipe tables
+(so the table strategy can point spans at cells), ``pre`` as fenced code. Scripts, styles,
+navigation, forms' controls and hidden elements are dropped; entities are decoded; runs of
+whitespace collapse as a browser would. Every rendered construct is one block.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from ...model import Block, Document
+from ..base import register_reader
+from .code import language_name
+
+#: Elements whose content is not document text.
+_DROP = frozenset({
+    "script", "style", "noscript", "template", "nav", "svg", "math", "iframe", "object", "embed",
+    "canvas", "button", "select", "input", "textarea", "head", "title", "meta", "link", "audio",
+    "video", "map", "dialog",
+})
+#: Elements that break the flow of text (a paragraph ends before them).
+_BLOCK = frozenset({
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
+    "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup",
+    "hr", "html", "legend", "li", "main", "menu", "ol", "p", "pre", "section", "summary", "table",
+    "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "h1", "h2", "h3", "h4", "h5", "h6",
+})
+_HEADINGS = {f"h{i}": i for i in range(1, 7)}
+_LISTS = frozenset({"ul", "ol", "menu", "dir"})
+# HTML collapses ASCII whitespace only; a no-break space is rendered as a space too.
+_WS = re.compile(r"[ \t\n\r\f\xa0]+")
+_ESCAPED_PIPE = re.compile(r"(\\*)\|")
+_LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
+_MAX_LIST_DEPTH = 32
+
+_EMPTY = MappingProxyType({})
+_ORDERED = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
+
+
+def _dropped(node: LexborNode) -> bool:
+    if node.tag in _DROP:
+        return True
+    attrs = node.attributes
+    return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
+                            or attrs.get("role") == "navigation")
+
+
+def _children(node: LexborNode) -> list[LexborNode]:
+    return list(node.iter(include_text=True))
+
+
+class _Inline:
+    """Text of a run of inline content: lines (split by ``<br>``) of raw text pieces."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        self.lines: list[list[str]] = [[]]
+
+    def add_text(self, s: str | None) -> None:
+        if s:
+            self.lines[-1].append(s)
+
+    def add_node(self, node: LexborNode) -> None:
+        """Flatten an element's text; block elements inside it become spaces (iterative walk)."""
+        stack: list[LexborNode | str] = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, str):
+                self.lines[-1].append(n)
+            elif n.is_text_node:
+                self.add_text(n.text_content)
+            elif n.is_element_node and not _dropped(n):
+                if n.tag == "br":
+                    self.lines.append([])
+                    continue
+                if n.tag in _BLOCK:
+                    self.lines[-1].append(" ")
+                    stack.append(" ")
+                stack.extend(reversed(_children(n)))
+
+    def render(self, one_line: bool = False) -> str:
+        lines = (_WS.sub(" ", "".join(parts)).strip() for parts in self.lines)
+        return (" " if one_line else "\n").join(line for line in lines if line)
+
+
+def _inline_text(node: LexborNode, one_line: bool = False) -> str:
+    inline = _Inline()
+    for child in _children(node):
+        inline.add_node(child)
+    return inline.render(one_line)
+
+
+class _Renderer:
+    """Writes blocks separated by blank lines and records where each one landed."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.length = 0
+        self.blocks: list[Block] = []
+
+    def add(self, body: str, kind: str, level: int = 0, meta: MappingProxyType = _EMPTY) -> None:
+        if not body:
+            return
+        if self.parts:
+            self.parts.append("\n\n")
+            self.length += 2
+        self.blocks.append(Block(self.length, self.length + len(body), kind, level, meta))
+        self.parts.append(body)
+        self.length += len(body)
+
+    def text(self) -> str:
+        return "".join(self.parts) + "\n" if self.parts else ""
+
+    # -- the walk ----------------------------------------------------------------------------
+    def render(self, root: LexborNode) -> None:
+        # Iterative, so deeply nested markup cannot hit the recursion limit. The sentinel
+        # None marks the end of a block container: the paragraph running inside it ends there.
+        inline = _Inline()
+        stack: list[LexborNode | None] = list(reversed(_children(root)))
+        while stack:
+            node = stack.pop()
+            if node is None:
+                self._paragraph(inline)
+                inline = _Inline()
+                continue
+            if node.is_text_node:
+                inline.add_text(node.text_content)
+                continue
+            if not node.is_element_node or _dropped(node):
+                continue
+            tag = node.tag
+            if tag in _BLOCK:
+                self._paragraph(inline)
+                inline = _Inline()
+                if not self._special(node, tag):
+                    stack.append(None)
+                    stack.extend(reversed(_children(node)))
+            else:
+                inline.add_node(node)
+        self._paragraph(inline)
+
+    def _paragraph(self, inline: _Inline) -> None:
+        self.add(inline.render(), "text")
+
+    def _special(self, node: LexborNode, tag: str) -> bool:
+        """Render the constructs with their own syntax; False for plain containers."""
+        if tag in _HEADINGS:
+            body = _inline_text(node, one_line=True)
+            if body:
+                self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
+        elif tag == "p":
+            self.add(_inline_text(node), "text")
+        elif tag in _LISTS:
+            self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
+        elif tag == "table":
+            self._table(node)
+        elif tag == "pre":
+            self._code(node)
+        elif tag != "hr":
+            return False
+        return True
+
+    def _table(self, node: LexborNode) -> None:
+        caption = ""
+        rows: list[list[str]] = []
+        for child in node.iter():
+            if child.tag == "caption":
+                caption = _inline_text(child, one_line=True)
+            elif child.tag in ("thead", "tbody", "tfoot"):
+                rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
+            elif child.tag == "tr":
+                rows.append(_cells(child))
+        rows = [r for r in rows if r]
+        self.add(caption, "text")
+        if not rows:
+            return
+        width = max(len(r) for r in rows)
+        lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
+        lines.extend(_pipe_row(r, width) for r in rows[1:])
+        self.add("\n".join(lines), "table")
+
+    def _code(self, node: LexborNode) -> None:
+        code = node.text(deep=True).replace("\xa0", " ").strip("\n").rstrip()
+        if not code.strip():
+            return
+        lang = ""
+        for el in (node, node.css_first("code")):
+            m = _LANG_CLASS.search((el.attributes.get("class") or "") if el is not None else "")
+            if m:
+                lang = m.group(1)
+                break
+        fence = "```"
+        while fence in code:
+            fence += "`"
+        self.add(f"{fence}{lang}\n{code}\n{fence}", "code",
+                 meta=MappingProxyType({"language": language_name(lang)}))
+
+
+def _cells(tr: LexborNode) -> list[str]:
+    out: list[str] = []
+    for cell in tr.iter():
+        if cell.tag in ("td", "th"):
+            out.append(_inline_text(cell, one_line=True))
+            try:
+                span = int(cell.attributes.get("colspan") or 1)
+            except ValueError:
+                span = 1
+            out.extend([""] * (min(max(span, 1), 64) - 1))
+    return out
+
+
+def _pipe_row(cells: list[str], width: int) -> str:
+    # A pipe inside a cell is escaped; backslashes before it are doubled so they stay content.
+    esc = [_ESCAPED_PIPE.sub(lambda m: "\\" * (2 * len(m[1]) + 1) + "|", c) for c in cells]
+    esc += [""] * (width - len(esc))
+    return "| " + " | ".join(esc) + " |"
+
+
+def _list_lines(node: LexborNode, depth: int) -> list[str]:
+    ordered = node.tag == "ol"
+    try:
+        number = int(node.attributes.get("start") or 1) if ordered else 1
+    except ValueError:
+        number = 1
+    indent = "  " * depth
+    lines: list[str] = []
+    for item in node.iter():
+        if _dropped(item):
+            continue
+        inline = _Inline()
+        nested: list[str] = []
+        for child in _children(item):
+            if child.is_element_node and child.tag in _LISTS and depth < _MAX_LIST_DEPTH:
+                nested.extend(_list_lines(child, depth + 1))
+            else:
+                inline.add_node(child)
+        text = inline.render(one_line=True)
+        if text:
+            marker = f"{number}. " if ordered else "- "
+            lines.append(indent + marker + text)
+            number += 1
+        lines.extend(nested)
+    return lines
+
+
+def render_html(html: str) -> tuple[str, list[Block], str | None]:
+    """The normalised text of an HTML page, its blocks, and its title (or None)."""
+    parser = LexborHTMLParser(html)
+    r = _Renderer()
+    root = parser.body if parser.body is not None else parser.root
+    if root is not None:
+        r.render(root)
+    title_node = parser.css_first("title")
+    title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""
+    if not title:
+        text = r.text()
+        title = next((text[b.start + 2:b.end] for b in r.blocks if b.type == "heading"
+                      and b.level == 1), "")
+    return r.text(), r.blocks, title or None
+
+
+def read_html(text: str, *, doc_id: str, source: str) -> Document:
+    rendered, blocks, title = render_html(text)
+    return Document(id=doc_id, source=source, text=rendered, format="html",
+                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
+
+
+register_reader("html", (".html", ".htm", ".xhtml"), read_html)

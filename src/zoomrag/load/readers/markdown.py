@@ -1,0 +1,123 @@
+"""Markdown: the text verbatim; blocks from markdown-it-py's block parse.
+
+markdown-it gives every block token a line map ``[first, last)``; lines become character offsets
+here, trimmed of surrounding blank space (code keeps the indentation of its first line). Blocks
+are the top-level constructs only (a table inside a list is part of the list block); thematic
+breaks and link reference definitions are syntax, not content, and get no block. Front matter
+(``---`` YAML or ``+++`` TOML at the very start) is a text block with ``{"front_matter": True}``.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+
+from markdown_it import MarkdownIt
+
+from ...model import Block, Document
+from ..base import register_reader
+from ..spans import trim
+from .code import language_name
+
+# Only the block structure is needed: inline parsing (emphasis, links) is switched off, which
+# also makes the parse several times faster.
+_MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
+
+_FRONT_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
+_FRONT_CLOSE = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^\+\+\+[ \t]*$", re.M)}
+_TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.M)
+
+_EMPTY = MappingProxyType({})
+_FRONT_META = MappingProxyType({"front_matter": True})
+_QUOTE_META = MappingProxyType({"quote": True})
+_HTML_META = MappingProxyType({"html": True})
+_LIST_META = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
+
+
+def front_matter_end(text: str) -> int:
+    """End of the front matter's closing line (0 when the text has no front matter)."""
+    m = _FRONT_OPEN.match(text)
+    if m is None:
+        return 0
+    close = _FRONT_CLOSE[m.group(1)].search(text, m.end())
+    return 0 if close is None else close.end()
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    pos = find("\n")
+    while pos >= 0:
+        starts.append(pos + 1)
+        pos = find("\n", pos + 1)
+    return starts
+
+
+def markdown_blocks(text: str) -> tuple[list[Block], str | None]:
+    """Top-level blocks of a markdown text, and its title (front matter ``title`` or first H1)."""
+    blocks: list[Block] = []
+    title = None
+    fm = front_matter_end(text)
+    if fm:
+        blocks.append(Block(0, fm, "text", meta=_FRONT_META))
+        t = _TITLE.search(text, 0, fm)
+        title = t.group(2).strip() or None if t else None
+    # Blank lines stand in for the front matter so markdown-it's line numbers stay the text's.
+    src = "\n" * text.count("\n", 0, fm) + text[fm:] if fm else text
+    starts = _line_starts(text)
+    n = len(text)
+    tokens = _MD.parse(src)
+    prev_end = fm
+    for i, tok in enumerate(tokens):
+        if tok.level != 0 or tok.nesting == -1 or tok.map is None:
+            continue
+        kind, level, meta = _classify(tok)
+        if kind is None:
+            continue
+        first, last = tok.map
+        s = starts[first] if first < len(starts) else n
+        e = starts[last] if last < len(starts) else n
+        s, e = trim(text, max(s, prev_end), e)
+        if s >= e:
+            continue
+        if kind == "code":
+            s = max(text.rfind("\n", 0, s) + 1, prev_end)
+        if kind == "heading" and level == 1 and title is None:
+            title = tokens[i + 1].content.strip() or None
+        blocks.append(Block(s, e, kind, level, meta))
+        prev_end = e
+    return blocks, title
+
+
+def _classify(tok) -> tuple[str | None, int, MappingProxyType]:
+    t = tok.type
+    if t == "heading_open":
+        return "heading", int(tok.tag[1:]), _EMPTY
+    if t == "paragraph_open":
+        return "text", 0, _EMPTY
+    if t in ("bullet_list_open", "ordered_list_open"):
+        return "list", 0, _LIST_META[t == "ordered_list_open"]
+    if t == "table_open":
+        return "table", 0, _EMPTY
+    if t == "fence":
+        info = tok.info.strip()
+        lang = language_name(info.split()[0]) if info else ""
+        return "code", 0, MappingProxyType({"language": lang, "info": info})
+    if t == "code_block":
+        return "code", 0, MappingProxyType({"language": ""})
+    if t == "blockquote_open":
+        return "text", 0, _QUOTE_META
+    if t == "html_block":
+        return "text", 0, _HTML_META
+    if t == "hr":
+        return None, 0, _EMPTY
+    return "text", 0, _EMPTY
+
+
+def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
+    blocks, title = markdown_blocks(text)
+    return Document(id=doc_id, source=source, text=text, format="markdown",
+                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
+
+
+register_reader("markdown", (".md", ".markdown", ".mdx", ".mkd"), read_markdown)

@@ -1,0 +1,128 @@
+"""The router: one chunker that splits each content type with the strategy its profile names.
+
+The text strategy builds the tree; blocks whose type is routed to another strategy (a table,
+a code listing) are handed to that strategy through :meth:`Chunker.split_range`. A structure
+strategy (``hierarchical``, ``parent-child``) receives them as delegates and keeps them inside
+their section, so they inherit its ``section_path``; with a flat text strategy they sit between
+the text chunks, in document order.
+
+The router is registered as the strategy ``auto`` (``profile`` is its one parameter), so a tree
+records which profile and which strategies built it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..model import CONTENT_TYPES, Document
+from .base import Chunker, Span
+from .profiles import Profile, Route, get_profile, profile_names
+from .regions import Regions, RoutedChunker
+from .registry import make_chunker, register
+
+__all__ = ["Router", "chunker_for_profile", "profile_names"]
+
+
+@register
+@dataclass(frozen=True)
+class Router(Chunker):
+    """Content type -> strategy, from a named profile (see :mod:`zoomrag.parse.profiles`)."""
+
+    name = "auto"
+
+    profile: str = "default"
+    #: Strategy parameters over the profile's: ``(("size", 512), ("table.size", 64))``.
+    settings: tuple[tuple[str, Any], ...] = ()
+    #: A TOML/JSON profiles file merged over the built-ins (see :mod:`zoomrag.parse.profiles`).
+    profiles_file: str | None = None
+    #: Content type -> chunker, resolved from the three fields above.
+    routes: tuple[tuple[str, Chunker], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        profile = get_profile(self.profile, self.profiles_file)
+        object.__setattr__(self, "routes", resolve(profile, dict(self.settings)))
+
+    @property
+    def text_chunker(self) -> Chunker:
+        return dict(self.routes)["text"]
+
+    def delegates(self) -> dict[str, Chunker]:
+        """Block types split by another strategy than the text one."""
+        text = self.text_chunker
+        return {t: c for t, c in self.routes if t != "text" and c != text}
+
+    def split(self, document: Document) -> list[Span]:
+        text = self.text_chunker
+        delegates = {t: c for t, c in self.delegates().items()
+                     if any(b.type == t for b in document.blocks)}
+        if isinstance(text, RoutedChunker):
+            return text.split_routed(document, delegates)
+        if not delegates:
+            return text.split(document)
+        regions = Regions(document, delegates)
+        return regions.split(0, len(document.text), lambda s, e: text.split_range(document, s, e))
+
+    def params(self) -> dict[str, Any]:
+        return {"profile": self.profile, "settings": self.settings, "profiles_file": self.profiles_file}
+
+    def describe(self) -> str:
+        text = self.text_chunker
+        shown = [(t, c) for t, c in self.routes if t == "text" or c != text]
+        routes = ", ".join(f"{t}={c.describe()}" for t, c in shown)
+        return f"{super().describe()[:-1]}; {routes})"
+
+
+def resolve(profile: Profile, overrides: Mapping[str, Any]) -> tuple[tuple[str, Chunker], ...]:
+    """One chunker per content type; equal routes share one chunker.
+
+    ``overrides`` are strategy parameters: ``size=512`` applies to the text route (and to the
+    ``*`` route when text uses it), ``table.size=512`` to the table route only.
+    """
+    plain = {k: v for k, v in overrides.items() if "." not in k}
+    scoped: dict[str, dict[str, Any]] = {}
+    for k, v in overrides.items():
+        if "." in k:
+            ctype, _, key = k.partition(".")
+            if ctype not in CONTENT_TYPES:
+                raise ConfigError(f"setting {k!r}: {ctype!r} is not a content type; use one of: "
+                                  f"{', '.join(CONTENT_TYPES)} (e.g. table.size=512), or no prefix "
+                                  "for the text strategy")
+            scoped.setdefault(ctype, {})[key] = v
+    text_route = profile.route("text")
+    built: dict[tuple[str, tuple[tuple[str, Any], ...]], Chunker] = {}
+    out: list[tuple[str, Chunker]] = []
+    for ctype in CONTENT_TYPES:
+        route = profile.route(ctype)
+        params = dict(route.params)
+        if ctype == "text" or (route is text_route and ctype not in profile.routes):
+            params.update(plain)
+        params.update(scoped.get(ctype, {}))
+        key = (route.strategy, tuple(sorted((k, repr(v)) for k, v in params.items())))
+        if key not in built:
+            built[key] = _make(profile, ctype, Route(route.strategy, params))
+        out.append((ctype, built[key]))
+    return tuple(out)
+
+
+def _make(profile: Profile, ctype: str, route: Route) -> Chunker:
+    try:
+        return make_chunker(route.strategy, dict(route.params))
+    except ConfigError as e:
+        raise ConfigError(f"profile {profile.name!r}, route {ctype!r}: {e}") from None
+
+
+def chunker_for_profile(name: str, overrides: Mapping[str, Any] | None = None, *,
+                        profiles_file: str | Path | None = None) -> Router:
+    """The router for a named profile, with ``key=value`` overrides (CLI ``--set``).
+
+    Unprefixed keys set the text strategy's parameters, ``table.size=64`` the table route's.
+    ``profiles_file`` is a TOML/JSON file merged over the built-ins. An unknown profile, route
+    prefix or parameter is a :class:`~zoomrag.errors.ConfigError` that lists the real ones.
+    """
+    settings = tuple(sorted(dict(overrides or {}).items()))
+    return Router(profile=name, settings=settings,
+                  profiles_file=None if profiles_file is None else str(profiles_file))

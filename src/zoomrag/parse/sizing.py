@@ -1,0 +1,156 @@
+"""Size-based splitting: pieces of at most ``size`` units over a range of one document.
+
+Units are whatever the document's :class:`~zoomrag.text.tokens.Measure` counts (characters or
+tokens). Tokens are counted once per document; every size question here is an index into
+that one count (one binary search per piece), never a re-tokenisation of a piece.
+
+Both splitters share one contract: pieces are ``(start, end)`` offsets into ``text``, trimmed
+of whitespace, in order, together covering every non-whitespace character of the range; with
+``overlap`` a piece starts at the first word gap at most ``overlap`` units before the end of
+the previous one, otherwise pieces do not overlap.
+
+- :func:`split_range` (``fixed``) ends each piece at the best boundary among the cuts that keep
+  at least ``1 - lookback`` of the window: paragraph break, sentence end, line break, word gap,
+  gap between CJK characters. It never cuts inside a word, so a single word longer than
+  ``size`` is the one case of a piece bigger than ``size``.
+- :func:`split_recursive` (``recursive``) ends each piece at the last boundary of the coarsest
+  kind present anywhere in the window: paragraph, line, sentence, word, then character. That is
+  the recursive-separator rule (split at the coarsest separator, merge neighbours while they
+  fit) computed greedily in one pass. A word longer than ``size`` is cut between characters
+  (never between a character and its combining marks).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ConfigError
+from ..text.tokens import Measure
+from .boundaries import (
+    FIXED_ORDER,
+    RECURSIVE_ORDER,
+    best_cut,
+    first_gap,
+    first_grapheme,
+    last_gap,
+    last_grapheme,
+)
+
+Piece = tuple[int, int]
+
+
+def split_range(text: str, measure: Measure, start: int, end: int, *, size: int, overlap: int = 0,
+                min_size: int = 0, lookback: float = 0.3) -> list[Piece]:
+    """Cut ``text[start:end]`` into pieces of at most ``size`` units.
+
+    Each piece ends at the rightmost boundary of the best tier among the cuts that keep at least
+    ``1 - lookback`` of the window; without one, at the last word gap before the window; and
+    only a single word longer than ``size`` makes a piece exceed it. A last piece smaller than
+    ``min_size`` joins the one before when the two fit in ``size``.
+    """
+    _check_sizes(size, overlap, min_size, lookback)
+    keep = max(1, size - int(size * lookback))
+    pieces = _split(text, measure, start, end, size, overlap, keep, FIXED_ORDER, split_words=False)
+    if min_size and len(pieces) > 1:
+        (a, _), (b0, b1) = pieces[-2], pieces[-1]
+        if measure.size(b0, b1) < min_size and measure.size(a, b1) <= size:
+            pieces[-2:] = [(a, b1)]
+    return pieces
+
+
+def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: int,
+                    overlap: int = 0) -> list[Piece]:
+    """Cut ``text[start:end]`` by paragraph, line, sentence, word, then character.
+
+    Each piece ends at the last boundary of the coarsest kind that occurs within ``size`` units
+    of its start, so small paragraphs are packed together, a big one is cut at its last line
+    break or sentence end that fits, and so on down to characters.
+    """
+    _check_sizes(size, overlap, 0, 1.0)
+    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, split_words=True)
+
+
+def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
+           order: tuple[re.Pattern[str], ...], *, split_words: bool) -> list[Piece]:
+    """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found."""
+    starts = measure.starts
+    index = measure.index
+    pieces: list[Piece] = []
+    s = skip_space(text, start, end)
+    e = trim_end(text, s, end)
+    if s >= e:
+        return pieces
+    last = index(e)
+    i = index(s)
+    floor = s  # every cut must pass the previous one, so overlapping pieces still advance
+    while True:
+        if last - i <= size:
+            pieces.append((s, e))
+            return pieces
+        hard = starts[i + size]  # the furthest cut: ``size`` units from s
+        lo = max(starts[i + keep - 1] + 1, floor + 1)
+        c = best_cut(text, lo, hard, order)
+        if c < 0 and split_words:
+            c = last_grapheme(text, max(s, floor) + 1, hard)
+            if c < 0:  # one character with more marks than ``size`` units: keep it whole
+                c = first_grapheme(text, hard + 1, e - 1)
+        elif c < 0:
+            c = last_gap(text, max(s, floor) + 1, lo - 1)
+            if c < 0 and s < floor:
+                # The overlap would glue the previous words to an unbreakable one: drop it.
+                s = skip_space(text, floor, e)
+                i = index(s)
+                continue
+            if c < 0:
+                c = first_gap(text, hard + 1, e - 1)
+        if c < 0:
+            c = e
+        pieces.append((s, trim_end(text, s, c)))
+        if c >= e:
+            return pieces
+        nxt = c
+        if overlap:
+            k = index(c) - overlap
+            p = first_gap(text, starts[k] if k > i else s + 1, c - 1)
+            if p >= 0:
+                nxt = p
+        floor = c
+        s = skip_space(text, nxt, e)
+        i = index(s)
+
+
+# -- helpers -------------------------------------------------------------------------------
+_NON_SPACE = re.compile(r"\S")
+
+
+def skip_space(text: str, pos: int, end: int) -> int:
+    """First offset in [pos, end) that is not whitespace (``end`` if none)."""
+    if pos < end and not text[pos].isspace():
+        return pos
+    m = _NON_SPACE.search(text, pos, end)
+    return end if m is None else m.start()
+
+
+def trim_end(text: str, start: int, end: int) -> int:
+    """``end`` moved back over trailing whitespace, not before ``start``."""
+    while end > start:
+        if not text[end - 1].isspace():
+            return end
+        # Long runs of spaces (padded tables, logs): strip a bounded slice at C speed.
+        lo = max(start, end - 64)
+        kept = len(text[lo:end].rstrip())
+        if kept:
+            return lo + kept
+        end = lo
+    return end
+
+
+def _check_sizes(size: int, overlap: int, min_size: int, lookback: float) -> None:
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ConfigError(f"size={size!r} must be a whole number of at least 1")
+    if not 0 <= overlap < size:
+        raise ConfigError(f"overlap={overlap!r} must be at least 0 and less than size={size}")
+    if not 0 <= min_size <= size:
+        raise ConfigError(f"min_size={min_size!r} must be between 0 and size={size}")
+    if not 0.0 <= lookback <= 1.0:
+        raise ConfigError(f"lookback={lookback!r} must be between 0 and 1")

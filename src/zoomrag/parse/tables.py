@@ -1,0 +1,236 @@
+"""Tables as exact cell spans: GFM pipe tables and delimited (CSV/TSV) text.
+
+Shared by the readers (to find tables) and the ``table`` strategy (to cut them into rows,
+columns and cells). A cell keeps two things: its source span (trimmed of padding, without
+pipes, delimiters or enclosing quotes) and its value (pipes unescaped, CSV quotes undone).
+The first row of every table is its header: GFM requires one, and CSV files almost always
+have one; a reader that renders a header-less table (HTML) puts its first row there.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..load.spans import line_spans, trim
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    start: int
+    end: int
+    #: The cell's content as data: backslash escapes undone (``\\|`` is ``|``), CSV quotes
+    #: removed. CSV values are not trimmed (csv keeps their spaces).
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    start: int
+    end: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    start: int
+    end: int
+    header: Row
+    rows: tuple[Row, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.header.cells)
+
+
+# -- pipe tables ---------------------------------------------------------------------------
+
+_DELIMITER_CELL = re.compile(r":?-+:?")
+# CommonMark backslash escapes: a backslash before ASCII punctuation stands for that character.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def split_pipe_row(text: str, start: int, end: int) -> Row:
+    """One pipe-table line as cells. A backslash escapes the next character (so ``\\|`` is
+    content); one leading and one trailing pipe are dropped; a line without pipes is one cell."""
+    s, e = trim(text, start, end)
+    row_start, row_end = s, e
+    if s < e and text[s] == "|":
+        s += 1
+    seps = []
+    i = s
+    while i < e:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "|":
+            seps.append(i)
+        i += 1
+    if seps and seps[-1] == e - 1 and e - 1 >= s:
+        seps.pop()
+        e -= 1
+    bounds = [s, *(p for sep in seps for p in (sep, sep + 1)), e]
+    cells = []
+    for a, b in zip(bounds[::2], bounds[1::2]):
+        cs, ce = trim(text, a, b)
+        cells.append(Cell(cs, ce, _ESCAPE.sub(r"\1", text[cs:ce])))
+    return Row(row_start, row_end, tuple(cells))
+
+
+def is_delimiter_row(row: Row) -> bool:
+    """``| --- | :-: |``: every cell is dashes with optional alignment colons."""
+    return bool(row.cells) and all(_DELIMITER_CELL.fullmatch(c.value) for c in row.cells)
+
+
+def parse_pipe_table(text: str, start: int, end: int) -> Table | None:
+    """The pipe table filling ``text[start:end]`` (a reader's table block), or None when the
+    range does not start with a header and a matching delimiter row. Every later non-blank
+    line is a row, as in GFM."""
+    lines = [(s, e) for s, e in line_spans(text, start, end) if trim(text, s, e)[0] < e]
+    if len(lines) < 2:
+        return None
+    header = split_pipe_row(text, *lines[0])
+    delim = split_pipe_row(text, *lines[1])
+    if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+        return None
+    rows = tuple(split_pipe_row(text, s, e) for s, e in lines[2:])
+    last = rows[-1] if rows else delim
+    return Table(header.start, last.end, header, rows)
+
+
+def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[Table]:
+    """Pipe tables in plain text: a line with a pipe, then a delimiter row with the same number
+    of cells; rows follow while lines are non-blank and hold a pipe."""
+    end = len(text) if end is None else end
+    lines = line_spans(text, start, end)
+    tables = []
+    i = 0
+    while i + 1 < len(lines):
+        (hs, he), (ds, de) = lines[i], lines[i + 1]
+        if "|" not in text[hs:he] or "|" not in text[ds:de]:
+            i += 1
+            continue
+        header = split_pipe_row(text, hs, he)
+        delim = split_pipe_row(text, ds, de)
+        if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+            i += 1
+            continue
+        rows = []
+        j = i + 2
+        while j < len(lines):
+            s, e = lines[j]
+            if "|" not in text[s:e] or trim(text, s, e)[0] == e:
+                break
+            rows.append(split_pipe_row(text, s, e))
+            j += 1
+        last = rows[-1] if rows else delim
+        tables.append(Table(header.start, last.end, header, tuple(rows)))
+        i = j
+    return tables
+
+
+# -- delimited text (CSV/TSV) ---------------------------------------------------------------
+
+def parse_delimited(text: str, start: int, end: int, delimiter: str = ",") -> Table | None:
+    """The CSV/TSV records of ``text[start:end]`` with exact cell spans.
+
+    The stdlib csv module (excel dialect, not strict) decides records and values; it does not
+    report offsets, so :func:`delimited_records` finds each record's lines and
+    :func:`scan_fields`, which follows the same state machine, the fields inside them. Should
+    the two ever disagree on a record, that record becomes one cell spanning it (spans stay
+    exact). Returns None for text with no records, or that the csv module refuses.
+    """
+    rows: list[Row] = []
+    try:
+        for rs, re_, values in delimited_records(text, start, end, delimiter):
+            row = _record(text, rs, re_, delimiter, values)
+            if any(c.start < c.end for c in row.cells):
+                rows.append(row)
+    except csv.Error:
+        return None
+    if not rows:
+        return None
+    return Table(rows[0].start, rows[-1].end, rows[0], tuple(rows[1:]))
+
+
+def delimited_records(text: str, start: int, end: int,
+                      delimiter: str) -> Iterator[tuple[int, int, list[str]]]:
+    """Non-empty csv records of ``text[start:end]`` as ``(start, end, values)``; the span runs
+    from the record's first line to its terminating newline (excluded). Raises csv.Error."""
+    lines = line_spans(text, start, end)
+    # csv wants each line with its newline, so quoted newlines are seen as content.
+    feed = (text[s:e + 1] if e < end else text[s:e] for s, e in lines)
+    reader = csv.reader(feed, delimiter=delimiter, quotechar='"', strict=False)
+    first = 0
+    for values in reader:
+        last = reader.line_num
+        rs, re_ = lines[first][0], lines[last - 1][1]
+        first = last
+        if not values:
+            continue
+        if last == len(lines) and re_ < end and [v for *_, v in scan_fields(text, rs, re_, delimiter)] != values:
+            # The input ended inside a quoted field: its final newline is content, not a
+            # record terminator (csv keeps it in the value).
+            re_ = end
+        yield rs, re_, values
+
+
+def _record(text: str, start: int, end: int, delimiter: str, values: list[str]) -> Row:
+    fields = list(scan_fields(text, start, end, delimiter))
+    rs, re_ = trim(text, start, end)
+    if [v for _, _, v in fields] != values:
+        return Row(rs, re_, (Cell(rs, re_, delimiter.join(values)),))
+    cells = []
+    for s, e, v in fields:
+        cs, ce = trim(text, s, e)
+        if cs == ce:  # an empty cell sits inside its row, even at a blank edge of the line
+            cs = ce = min(max(s, rs), re_)
+        cells.append(Cell(cs, ce, v))
+    return Row(rs, re_, tuple(cells))
+
+
+def scan_fields(text: str, start: int, end: int, delimiter: str,
+                quote: str = '"') -> Iterator[tuple[int, int, str]]:
+    """Fields of one record as ``(start, end, value)``, mirroring csv's non-strict excel rules.
+
+    The span of a quoted field is its content inside the quotes; when other text than spaces
+    follows the closing quote (csv keeps it as content), the span runs on to the end of the field.
+    """
+    i = start
+    while True:
+        if i < end and text[i] == quote:
+            s = i = i + 1
+            parts: list[str] = []
+            state = "quoted"  # then "closed" right after the closing quote, then "after"
+            close = end
+            while i < end:
+                c = text[i]
+                if state == "quoted":
+                    if c == quote:
+                        if i + 1 < end and text[i + 1] == quote:  # "" is one quote
+                            parts.append(quote)
+                            i += 2
+                            continue
+                        state, close = "closed", i
+                    else:
+                        parts.append(c)
+                elif c == delimiter:
+                    break
+                else:
+                    parts.append(c)
+                    state = "after"
+                i += 1
+            # Spaces after the closing quote are kept in the value but are not content.
+            e = close if state == "closed" or text[close + 1:i].isspace() else i
+            yield s, e, "".join(parts)
+        else:
+            s = i
+            while i < end and text[i] != delimiter:
+                i += 1
+            yield s, i, text[s:i]
+        if i >= end:
+            return
+        i += 1  # past the delimiter

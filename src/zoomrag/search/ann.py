@@ -1,0 +1,239 @@
+"""Approximate nearest neighbours (HNSW) for large indexes, persisted beside the index file.
+
+Exact search is the reference and stays the default below :data:`ANN_THRESHOLD` units, where
+one matrix product is already fast enough. Above it, an HNSW graph answers in about a
+millisecond. The graph lives in ``<index>.ann`` with ``<index>.ann.json`` recording the
+store generation it was built at; a stale or missing graph is never used (queries fall back
+to exact search) and the writer rebuilds it at the end of each indexing run.
+
+Backends are optional (the ``ann`` extra) and imported only when used; the choice between
+them was made by measurement (docs/index.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..errors import ConfigError
+
+#: Units from which an ANN graph is built and used (measured in docs/index.md).
+ANN_THRESHOLD = 100_000
+#: HNSW parameters: graph degree, build and search beam widths.
+CONNECTIVITY = 16
+EF_CONSTRUCTION = 128
+EF_SEARCH = 512
+
+
+class AnnBackend(Protocol):
+    """One HNSW implementation: labels are row numbers into the ids array."""
+
+    name: str
+
+    def build(self, matrix: np.ndarray, threads: int) -> None: ...
+
+    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, cosine scores)`` best first."""
+        ...
+
+    def save(self, path: Path) -> None: ...
+
+    def load(self, path: Path, dimension: int) -> None: ...
+
+
+class UsearchBackend:
+    name = "usearch"
+
+    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
+        from usearch.index import Index
+
+        self._new = lambda: Index(ndim=dimension, metric="ip", dtype="f32", connectivity=CONNECTIVITY,
+                                  expansion_add=EF_CONSTRUCTION, expansion_search=ef_search)
+        self.ef_search = ef_search
+        self._index: Any = None
+
+    def build(self, matrix: np.ndarray, threads: int) -> None:
+        self._index = self._new()
+        self._index.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, threads=threads)
+
+    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        m = self._index.search(query, k)
+        return np.asarray(m.keys, dtype=np.int64), 1.0 - np.asarray(m.distances, dtype=np.float32)
+
+    def save(self, path: Path) -> None:
+        self._index.save(str(path))
+
+    def load(self, path: Path, dimension: int) -> None:
+        self._index = self._new()
+        self._index.view(str(path))  # memory-mapped: opening costs nothing, pages load on demand
+
+
+class HnswlibBackend:
+    name = "hnswlib"
+
+    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
+        import hnswlib
+
+        self._mod = hnswlib
+        self.dimension = dimension
+        self.ef_search = ef_search
+        self._index: Any = None
+
+    def build(self, matrix: np.ndarray, threads: int) -> None:
+        ix = self._mod.Index(space="ip", dim=self.dimension)
+        ix.init_index(max_elements=max(1, matrix.shape[0]), M=CONNECTIVITY, ef_construction=EF_CONSTRUCTION)
+        ix.set_num_threads(threads)
+        ix.add_items(matrix, np.arange(matrix.shape[0]))
+        self._ready(ix)
+
+    def _ready(self, ix: Any) -> None:
+        ix.set_ef(self.ef_search)
+        ix.set_num_threads(1)  # one query at a time: threads only add overhead
+        self._index = ix
+
+    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        k = min(k, self._index.get_current_count())
+        labels, dist = self._index.knn_query(query, k=k)
+        return labels[0].astype(np.int64), 1.0 - dist[0].astype(np.float32)
+
+    def save(self, path: Path) -> None:
+        self._index.save_index(str(path))
+
+    def load(self, path: Path, dimension: int) -> None:
+        ix = self._mod.Index(space="ip", dim=dimension)
+        ix.load_index(str(path))
+        self._ready(ix)
+
+
+class FaissBackend:
+    name = "faiss"
+
+    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
+        import faiss
+
+        self._faiss = faiss
+        self.dimension = dimension
+        self.ef_search = ef_search
+        self._index: Any = None
+
+    def build(self, matrix: np.ndarray, threads: int) -> None:
+        f = self._faiss
+        f.omp_set_num_threads(threads)
+        ix = f.IndexHNSWFlat(self.dimension, CONNECTIVITY, f.METRIC_INNER_PRODUCT)
+        ix.hnsw.efConstruction = EF_CONSTRUCTION
+        ix.add(np.ascontiguousarray(matrix, dtype=np.float32))
+        self._ready(ix)
+
+    def _ready(self, ix: Any) -> None:
+        ix.hnsw.efSearch = self.ef_search
+        self._faiss.omp_set_num_threads(1)
+        self._index = ix
+
+    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        scores, rows = self._index.search(np.asarray(query, dtype=np.float32)[None, :], k)
+        keep = rows[0] >= 0
+        return rows[0][keep].astype(np.int64), scores[0][keep]
+
+    def save(self, path: Path) -> None:
+        self._faiss.write_index(self._index, str(path))
+
+    def load(self, path: Path, dimension: int) -> None:
+        self._ready(self._faiss.read_index(str(path)))
+
+
+BACKENDS: dict[str, Callable[..., AnnBackend]] = {
+    "usearch": UsearchBackend,
+    "hnswlib": HnswlibBackend,
+    "faiss": FaissBackend,
+}
+#: The backend chosen by measurement; the others stay selectable by name.
+DEFAULT_BACKEND = "usearch"
+
+
+def available_backend(preferred: str | None = None) -> str | None:
+    """The first importable backend (``preferred`` first), or None when none is installed."""
+    names = [preferred] if preferred else [DEFAULT_BACKEND, *[n for n in BACKENDS if n != DEFAULT_BACKEND]]
+    for name in names:
+        if name not in BACKENDS:
+            raise ConfigError(f"unknown ANN backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+        module = {"usearch": "usearch.index", "hnswlib": "hnswlib", "faiss": "faiss"}[name]
+        try:
+            __import__(module)
+        except ImportError:
+            continue
+        return name
+    return None
+
+
+class AnnIndex:
+    """An HNSW graph over the unit matrix, with the node ids of its rows."""
+
+    def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int):
+        self.backend = backend
+        self.ids = ids
+        self.generation = generation
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    @classmethod
+    def build(cls, backend_name: str, ids: np.ndarray, matrix: np.ndarray, generation: int,
+              threads: int = 2) -> AnnIndex:
+        backend = BACKENDS[backend_name](matrix.shape[1])
+        backend.build(np.ascontiguousarray(matrix, dtype=np.float32), threads)
+        return cls(backend, ids, generation)
+
+    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if len(self) == 0:
+            return []
+        rows, scores = self.backend.search(np.asarray(query, dtype=np.float32), min(k, len(self)))
+        return [(int(self.ids[r]), float(s)) for r, s in zip(rows, scores)]
+
+    # -- files beside the index -----------------------------------------------------------
+    @staticmethod
+    def paths(index_path: Path) -> tuple[Path, Path, Path]:
+        base = str(index_path)
+        return Path(base + ".ann"), Path(base + ".ann.ids.npy"), Path(base + ".ann.json")
+
+    def save(self, index_path: Path) -> None:
+        """Write graph and ids first and the json last, each by atomic rename."""
+        graph, ids, meta = self.paths(index_path)
+        tmp = Path(str(graph) + ".tmp")
+        self.backend.save(tmp)
+        os.replace(tmp, graph)
+        with open(str(ids) + ".tmp", "wb") as f:
+            np.save(f, self.ids)
+        os.replace(str(ids) + ".tmp", ids)
+        info = {"backend": self.backend.name, "generation": self.generation, "count": len(self)}
+        Path(str(meta) + ".tmp").write_text(json.dumps(info))
+        os.replace(str(meta) + ".tmp", meta)
+
+    @classmethod
+    def load_if_fresh(cls, index_path: Path, generation: int, dimension: int) -> AnnIndex | None:
+        """The saved graph when it was built at ``generation``; None when stale, missing or broken."""
+        graph, ids_path, meta = cls.paths(index_path)
+        try:
+            info = json.loads(meta.read_text())
+        except (OSError, ValueError):
+            return None
+        if info.get("generation") != generation or info.get("backend") not in BACKENDS:
+            return None
+        try:
+            backend = BACKENDS[info["backend"]](dimension)
+            backend.load(graph, dimension)
+            ids = np.load(ids_path)
+        except (ImportError, OSError, ValueError, RuntimeError):
+            return None
+        if ids.shape[0] != info.get("count"):
+            return None
+        return cls(backend, ids, generation)
+
+    @classmethod
+    def remove(cls, index_path: Path) -> None:
+        for p in cls.paths(index_path):
+            p.unlink(missing_ok=True)

@@ -1,0 +1,57 @@
+"""The index file's tables. Bump :data:`SCHEMA_VERSION` on any incompatible change.
+
+Sizes matter (goal: the index without vectors at most 1.2x the corpus text), so:
+documents hold the text once; nodes are offsets keyed by their integer id, with the heading
+trail stored only where it differs from the parent's; the FTS table is contentless (it keeps
+only the inverted index; its rows are rebuilt from the document text when deleted); vectors
+are content-addressed by the embedding cache key, so the vector table *is* the embedding
+cache and a text shared by two units (or two runs) is stored and embedded once.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+DDL = """
+CREATE TABLE IF NOT EXISTS index_meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS documents (
+    key          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    source       TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    format       TEXT NOT NULL,
+    origin       TEXT NOT NULL,      -- 'file': pruned when the file is gone; 'api': added as a Document
+    metadata     TEXT NOT NULL,      -- JSON object
+    text         TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS nodes (
+    id           INTEGER PRIMARY KEY, -- node id (hex digest) as a signed int64
+    doc          INTEGER NOT NULL,    -- documents.key
+    parent       INTEGER,             -- parent node id; NULL for the document root
+    ord          INTEGER NOT NULL,    -- pre-order position in its document
+    level        INTEGER NOT NULL,
+    kind         TEXT NOT NULL,
+    span_start   INTEGER NOT NULL,
+    span_end     INTEGER NOT NULL,
+    section_path TEXT,                -- JSON list; NULL means "same as the parent's"
+    embed_text   TEXT,                -- what was embedded when it differs from the span
+    unit         INTEGER NOT NULL,    -- 1 for an embedded unit (searched by BM25 and vectors)
+    vec          INTEGER              -- vectors.key; NULL when the unit has no vector
+);
+CREATE INDEX IF NOT EXISTS nodes_by_doc ON nodes(doc, ord);
+
+CREATE TABLE IF NOT EXISTS vectors (
+    key INTEGER PRIMARY KEY,          -- first 8 bytes of the embedding cache key
+    vec BLOB NOT NULL                 -- float32, little-endian, unit length
+);
+
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+    body, content='', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
+"""

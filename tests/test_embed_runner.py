@@ -1,0 +1,160 @@
+"""Batching, deduplication, the cache and the background pipeline."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from zoomrag.embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key
+from zoomrag.embed.hashing import HashEmbedder
+from zoomrag.errors import ConfigError, EmbedError
+
+
+class Counting:
+    """Wraps an embedder and records every batch it is asked to embed."""
+
+    def __init__(self, inner, fail_on: str | None = None):
+        self.inner = inner
+        self.name, self.version = inner.name, inner.version
+        self.dimension, self.max_tokens = inner.dimension, inner.max_tokens
+        self.batches: list[list[str]] = []
+        self.fail_on = fail_on
+        self.threads: set[str] = set()
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.threads.add(threading.current_thread().name)
+        if self.fail_on in texts:
+            raise EmbedError(f"cannot embed {self.fail_on!r}")
+        self.batches.append(list(texts))
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    @property
+    def calls(self) -> list[str]:
+        return [t for b in self.batches for t in b]
+
+
+@pytest.fixture
+def model():
+    return Counting(HashEmbedder(dimension=32))
+
+
+def test_runner_matches_direct_embedding_in_input_order(model):
+    texts = ["ccc ccc ccc", "a", "bb bb", "dddd dddd dddd dddd"]
+    out = EmbedRunner(model, batch_size=2).embed(texts)
+    np.testing.assert_allclose(out, HashEmbedder(dimension=32).embed_documents(texts), atol=1e-6)
+
+
+def test_runner_sorts_by_length_before_batching(model):
+    EmbedRunner(model, batch_size=2).embed(["ccc", "a", "dddd", "bb", "eeeee"])
+    assert model.batches == [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]
+
+
+def test_runner_never_embeds_the_same_text_twice_in_a_call(model):
+    runner = EmbedRunner(model, batch_size=8)
+    out = runner.embed(["x y", "z", "x y", "z", "x y"])
+    assert sorted(model.calls) == ["x y", "z"]
+    assert np.array_equal(out[0], out[2]) and np.array_equal(out[1], out[3])
+    s = runner.stats
+    assert (s.texts, s.unique, s.cache_hits, s.embedded, s.batches) == (5, 2, 0, 2, 1)
+
+
+def test_cache_hits_skip_the_model_across_calls_and_runners(model):
+    cache = MemoryCache()
+    first = EmbedRunner(model, cache=cache).embed(["alpha", "beta"])
+    runner = EmbedRunner(model, cache=cache)
+    second = runner.embed(["beta", "gamma", "alpha"])
+    assert model.calls == ["beta", "alpha", "gamma"]  # shortest first
+    np.testing.assert_array_equal(second[0], first[1])
+    np.testing.assert_array_equal(second[2], first[0])
+    assert (runner.stats.cache_hits, runner.stats.embedded) == (2, 1)
+    assert (cache.hits, cache.misses, len(cache)) == (2, 3, 3)
+
+
+def test_cache_key_depends_on_embedder_version_and_text():
+    a, b = HashEmbedder(dimension=16), HashEmbedder(dimension=32)
+    assert cache_key(a, "t") == cache_key(HashEmbedder(dimension=16), "t")
+    assert len({cache_key(a, "t"), cache_key(b, "t"), cache_key(a, "u")}) == 3
+    assert cache_key(a, "t") == hashlib.sha256(b"hash\x1fhash-v1-d16\x1ft").hexdigest()
+
+
+def test_memory_cache_evicts_least_recently_used():
+    cache = MemoryCache(max_items=2)
+    cache.put_many({"a": np.ones(2), "b": np.ones(2)})
+    cache.get_many(["a"])
+    cache.put_many({"c": np.ones(2)})
+    assert sorted(cache.get_many(["a", "b", "c"])) == ["a", "c"]
+
+
+def test_progress_counts_texts_including_cached_and_duplicates(model):
+    cache = MemoryCache()
+    EmbedRunner(model, cache=cache).embed(["a"])
+    seen: list[tuple[int, int]] = []
+    EmbedRunner(model, cache=cache, batch_size=1).embed(["a", "b", "b", "c"], on_progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 4), (3, 4), (4, 4)]
+
+
+def test_runner_rejects_a_bad_batch_size(model):
+    with pytest.raises(ConfigError, match=r"embed runner: batch_size=0 is out of range; use at least 1"):
+        EmbedRunner(model, batch_size=0)
+
+
+def test_empty_input(model):
+    assert EmbedRunner(model).embed([]).shape == (0, 32)
+    assert model.batches == []
+
+
+def test_pipeline_returns_every_job_in_order_from_a_background_thread(model):
+    jobs = {f"doc{i}": [f"text {i} {j}" for j in range(i % 3 + 1)] for i in range(10)}
+    got = []
+    with EmbedPipeline(EmbedRunner(model, batch_size=4), max_pending=2) as pipe:
+        for key, texts in jobs.items():
+            pipe.submit(key, texts)
+            got.extend(pipe.ready())
+        got.extend(pipe.finish())
+    assert [k for k, _ in got] == list(jobs)
+    ref = HashEmbedder(dimension=32)
+    for key, vectors in got:
+        np.testing.assert_allclose(vectors, ref.embed_documents(jobs[key]), atol=1e-6)
+    assert model.threads == {"zoomrag-embed"}
+
+
+def test_pipeline_gathers_waiting_jobs_into_shared_batches(model):
+    pipe = EmbedPipeline(EmbedRunner(model, batch_size=100), max_pending=8)
+    for i in range(5):  # queued before the worker starts: one gathered run
+        pipe._in.put((i, [f"t{i}"]))
+    pipe.start()
+    out = pipe.finish()
+    assert [k for k, _ in out] == [0, 1, 2, 3, 4]
+    assert model.batches == [["t0", "t1", "t2", "t3", "t4"]]
+
+
+def test_pipeline_reraises_the_worker_error_in_the_caller(model):
+    failing = Counting(HashEmbedder(dimension=8), fail_on="bad")
+    pipe = EmbedPipeline(EmbedRunner(failing), max_pending=1)
+    pipe.submit("a", ["bad"])
+    with pytest.raises(EmbedError, match="cannot embed 'bad'"):
+        pipe.finish()
+
+
+def test_pipeline_refuses_submit_after_finish(model):
+    pipe = EmbedPipeline(EmbedRunner(model))
+    pipe.finish()
+    with pytest.raises(ConfigError, match=r"embed pipeline: submit\(\) after finish\(\); make a new pipeline"):
+        pipe.submit("x", ["y"])
+
+
+def test_pipeline_exit_after_caller_error_does_not_hang(model):
+    with pytest.raises(RuntimeError, match="parse failed"):
+        with EmbedPipeline(EmbedRunner(model)) as pipe:
+            pipe.submit("a", ["one"])
+            raise RuntimeError("parse failed")

@@ -1,0 +1,300 @@
+"""Heading detection (Markdown, plain text, reader blocks) and the section tree."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from invariants import check_tree, texts
+from zoomrag.model import Block, Document
+from zoomrag.parse.base import Span, build_tree
+from zoomrag.parse.headings import Heading, find_headings, front_matter_end, hidden_ranges, section_spans
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def md(text: str) -> Document:
+    return Document(id="d", source="t.md", text=text, format="markdown")
+
+
+def plain(text: str) -> Document:
+    return Document(id="d", source="t.txt", text=text, format="text")
+
+
+def found(doc: Document) -> list[tuple[int, str, str]]:
+    """(level, title, heading text) per heading: compact for exact assertions."""
+    return [(h.level, h.title, doc.text[h.start:h.end]) for h in find_headings(doc)]
+
+
+def outline(spans: list[Span], text: str, depth: int = 0) -> list[tuple]:
+    out = []
+    for s in spans:
+        out.append((depth, s.kind, text[s.start:s.end], s.section_path))
+        out += outline(s.children, text, depth + 1)
+    return out
+
+
+# -- Markdown ------------------------------------------------------------------------------
+
+def test_atx_and_setext_headings():
+    text = "# Title #\n\nIntro.\n\nSub\n---\n\nBody\ntext\n===\n\n###### Deep\n####### not\n#no\n"
+    assert found(md(text)) == [
+        (1, "Title", "# Title #"),
+        (2, "Sub", "Sub\n---"),
+        (1, "Body text", "Body\ntext\n==="),
+        (6, "Deep", "###### Deep"),
+    ]
+
+
+def test_thematic_break_after_blank_line_is_not_a_heading():
+    assert found(md("Para\n\n---\n\nMore\n")) == []
+    assert found(md("- item\n---\n")) == []  # the underline cannot continue a list item
+    assert found(md("> quote\n===\n")) == []
+
+
+def test_no_headings_in_code_or_html():
+    text = (
+        "```python\n# not a heading\n```\n"
+        "~~~~\n~~~\n# still code\n~~~~\n"
+        "    # indented code\n"
+        "<!--\n# comment\n-->\n"
+        "<div>\n# html\n</div>\n\n"
+        "# Real\n"
+    )
+    assert found(md(text)) == [(1, "Real", "# Real")]
+    # Everything but the real heading is hidden from heading detection.
+    assert [text[s:e].split("\n")[0] for s, e in hidden_ranges(md(text))] == ["```python", "~~~~", "<!--", "<div>"]
+
+
+def test_unclosed_fence_runs_to_the_end():
+    assert found(md("# A\n```\n# B\n")) == [(1, "A", "# A")]
+
+
+def test_front_matter_is_skipped():
+    text = "---\ntitle: x\n---\n# H\n"
+    assert front_matter_end(text) == len("---\ntitle: x\n---")
+    assert found(md(text)) == [(1, "H", "# H")]
+    assert front_matter_end("+++\ntitle = 'x'\n+++\nbody") == len("+++\ntitle = 'x'\n+++")
+    # A document that merely starts with a thematic break has no front matter.
+    assert front_matter_end("---\nJust a paragraph\n---\n") == 0
+    assert front_matter_end("---\ntitle: never closed\n") == 0
+
+
+_REF = MarkdownIt("commonmark").disable(["inline", "text_join"])
+
+
+def reference_headings(text: str) -> list[tuple[int, int, str]]:
+    """markdown-it's top-level headings as (first line, level, title); front matter blanked."""
+    fm = front_matter_end(text)
+    src = "\n" * text.count("\n", 0, fm) + text[fm:]
+    tokens = _REF.parse(src)
+    return [
+        (t.map[0], int(t.tag[1]), " ".join(tokens[i + 1].content.split()))
+        for i, t in enumerate(tokens) if t.type == "heading_open" and t.level == 0
+    ]
+
+
+_MD_PIECES = [
+    "# A", "## B c ##", "### x #", "#no", "#", "\t# tab", "Title", "two words", "===", "=",
+    "---", "--", "-", "- - -", "***", "", "", "```", "```py", "~~~", "    indented", "- item",
+    "* star", "1. one", "2) two", "> quote", "<!-- c -->", "<!--", "-->", "<div>", "</div>",
+    "<pre>", "</pre>", "<span>x</span>", "---\ntitle: t\n---",
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(_MD_PIECES), max_size=30))
+def test_markdown_scan_agrees_with_markdown_it(lines):
+    text = "\n".join(lines)
+    doc = md(text)
+    mine = [(text.count("\n", 0, h.start), h.level, " ".join(h.title.split()))
+            for h in find_headings(doc)]
+    assert mine == reference_headings(text)
+
+
+# -- plain text ----------------------------------------------------------------------------
+
+def test_chinese_headings():
+    text = "第一章 总则\n\n本法适用于……\n\n第一节 范围\n一、基本原则\n内容。\n（一）细则\n内容。\n第二章 附则\n内容。"
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "第一章 总则"), (2, "第一节 范围"), (3, "一、基本原则"), (4, "（一）细则"), (1, "第二章 附则"),
+    ]
+
+
+def test_chinese_list_sentences_are_not_headings():
+    text = "一、加强组织领导，明确工作责任。\n二、完善制度建设；\n"
+    assert find_headings(plain(text)) == []
+
+
+def test_numbered_headings_but_not_lists_or_sentences():
+    text = (
+        "1. Introduction\n\nSome text here.\n\n1.1 Scope\n\nMore text.\n\n1.1.1 Terms\n\nx.\n\n"
+        "2. Methods\n\nShopping:\n1. Buy milk\n2. Eggs\n\n3. We went home. It rained.\n\n"
+        "4. lowercase start\n\n3.50 dollars\n\n12 Monkeys\n"
+    )
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "1. Introduction"), (2, "1.1 Scope"), (3, "1.1.1 Terms"), (1, "2. Methods"),
+    ]
+
+
+def test_legal_sections():
+    text = "Article 5\nGeneral.\nSection 1. Definitions\nText.\n§ 12 Remedies\nText.\nSection 2: Scope\n"
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "Article 5"), (2, "Section 1. Definitions"), (2, "§ 12 Remedies"), (2, "Section 2: Scope"),
+    ]
+
+
+def test_wiki_headings():
+    text = " = Title = \n text \n = = Sub = = \n more \n == Other == \n = Position ; GP = \n"
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "Title"), (2, "Sub"), (2, "Other"),
+    ]
+
+
+def test_markdown_without_markdown_headings_uses_plain_patterns():
+    text = "第一章 概述\n\n```\n第二章 代码\n```\n"
+    assert [h.title for h in find_headings(md(text))] == ["第一章 概述"]
+
+
+def test_plain_text_with_markdown_headings():
+    assert [(h.level, h.title) for h in find_headings(plain("# A\n\ntext\n\n## B\n"))] == [(1, "A"), (2, "B")]
+    # A stray "=" line under a long paragraph is not a heading in a plain file.
+    long = "word " * 100
+    assert find_headings(plain(f"{long}\n=\n")) == []
+
+
+def test_code_and_tables_have_no_headings():
+    for fmt in ("code", "csv"):
+        assert find_headings(Document(id="d", source="x", text="# comment\n", format=fmt)) == []
+
+
+def test_reader_heading_blocks_win():
+    text = "Intro\n\n## Sub ##\n\nUnder\n====\n"
+    blocks = (Block(0, 5, "text"), Block(7, 16, "heading", 2), Block(18, 28, "heading", 1))
+    doc = Document(id="d", source="x", text=text, format="markdown", blocks=blocks)
+    assert find_headings(doc) == [Heading(7, 16, 2, "Sub"), Heading(18, 28, 1, "Under")]
+
+
+# -- sections ------------------------------------------------------------------------------
+
+def test_section_tree():
+    text = "---\ntitle: x\n---\nIntro text.\n\n# A\n\nalpha\n\n## B\n\nbeta\n\n### C\ngamma\n## D\ndelta\n# E\n"
+    assert outline(section_spans(md(text)), text) == [
+        (0, "front_matter", "---\ntitle: x\n---", ()),
+        (0, "preamble", "Intro text.", ()),
+        (0, "section", "# A\n\nalpha\n\n## B\n\nbeta\n\n### C\ngamma\n## D\ndelta", ("A",)),
+        (1, "intro", "# A\n\nalpha", ("A",)),
+        (1, "section", "## B\n\nbeta\n\n### C\ngamma", ("A", "B")),
+        (2, "intro", "## B\n\nbeta", ("A", "B")),
+        (2, "section", "### C\ngamma", ("A", "B", "C")),
+        (1, "section", "## D\ndelta", ("A", "D")),
+        (0, "section", "# E", ("E",)),
+    ]
+
+
+def test_section_levels_may_skip_and_max_level_ignores_deeper():
+    text = "# A\n### deep\nx\n## B\ny\n"
+    assert [(d, k, p) for d, k, _, p in outline(section_spans(md(text)), text)] == [
+        (0, "section", ("A",)), (1, "intro", ("A",)), (1, "section", ("A", "deep")),
+        (1, "section", ("A", "B")),
+    ]
+    assert [(k, p) for _, k, _, p in outline(section_spans(md(text), max_level=1), text)] == [
+        ("section", ("A",)),
+    ]
+
+
+def test_no_headings_gives_one_preamble_and_empty_gives_nothing():
+    assert outline(section_spans(plain("  just text  \n")), "  just text  \n") == [
+        (0, "preamble", "just text", ()),
+    ]
+    assert section_spans(plain("")) == []
+    assert section_spans(plain(" \n\t ")) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts, st.sampled_from(["markdown", "text"]))
+def test_section_tree_invariants(text, fmt):
+    doc = Document.from_text(text, format=fmt)
+    headings = find_headings(doc)
+    for a, b in zip(headings, headings[1:]):
+        assert a.end <= b.start
+    for h in headings:
+        assert 0 <= h.start < h.end <= len(doc.text) and 1 <= h.level <= 6
+    tree = build_tree(doc, section_spans(doc))
+    check_tree(tree, partition=True)
+    again = build_tree(doc, section_spans(doc))
+    assert [n.id for n in again] == [n.id for n in tree]
+    for node in tree:
+        if node.kind == "section":
+            assert node.text.startswith(doc.text[node.start:next(h.end for h in headings if h.start == node.start)])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_MD_PIECES + ["text line.", "第一章 概述", "1.1 Scope", "= = W = ="]),
+                max_size=40))
+def test_section_tree_invariants_on_structured_text(lines):
+    for fmt in ("markdown", "text"):
+        doc = Document.from_text("\n".join(lines), format=fmt)
+        check_tree(build_tree(doc, section_spans(doc)), partition=True)
+
+
+# -- realistic fixture ---------------------------------------------------------------------
+
+def _wikitext() -> tuple[dict, list[dict]]:
+    folder = DATA / "wikitext_md"
+    if not folder.is_dir():
+        pytest.skip("shared/data/wikitext_md is not present")
+    doc = json.loads((folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    queries = [json.loads(x) for x in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    return doc, queries
+
+
+def test_wikitext_md_headings_and_paths():
+    raw, queries = _wikitext()
+    doc = md(raw["text"])
+    headings = find_headings(doc)
+    expected = [(m.start(), len(m.group(1)), m.group(2))
+                for m in re.finditer(r"^(#{1,6}) (.*)$", doc.text, re.M)]
+    assert len(expected) == 77
+    assert [(h.start, h.level, h.title) for h in headings] == expected
+    assert [h.level for h in headings].count(1) == 10 and [h.level for h in headings].count(4) == 1
+
+    tree = build_tree(doc, section_spans(doc))
+    check_tree(tree, partition=True)
+    sections = [n for n in tree if n.kind == "section"]
+    assert len(sections) == 77
+
+    def path_at(pos: int) -> tuple[str, ...]:
+        inside = [n for n in sections if n.start <= pos < n.end]
+        return max(inside, key=lambda n: n.level).section_path if inside else ()
+
+    checked = 0
+    for q in queries:
+        for ev, path in zip(q["evidence"], q["evidence_sections"]):
+            assert path_at(ev["start"]) == tuple(path)
+            checked += 1
+    assert checked == 249
+    music = next(n for n in sections if n.section_path[-1] == "Music")
+    assert music.section_path == ("Valkyria Chronicles III", "Development", "Music")
+
+
+def test_wikitext_plain_version_has_the_same_headings():
+    folder = DATA / "chroma_general"
+    if not folder.is_dir():
+        pytest.skip("shared/data/chroma_general is not present")
+    raw_md, _ = _wikitext()
+    for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
+        rec = json.loads(line)
+        if rec["id"] == "wikitexts":
+            break
+    else:
+        pytest.skip("wikitexts is not in chroma_general")
+    plain_titles = [(h.level, h.title) for h in find_headings(plain(rec["text"]))]
+    md_titles = [(h.level, h.title) for h in find_headings(md(raw_md["text"]))]
+    assert plain_titles == md_titles

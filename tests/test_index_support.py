@@ -1,0 +1,52 @@
+"""Helpers for the store/search/index tests (no tests here): a counting embedder and a tiny
+chunker whose trees are obvious (paragraphs of lines), so expected outputs can be exact."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from zoomrag.embed.hashing import HashEmbedder
+from zoomrag.model import Document
+from zoomrag.parse import Chunker, Span
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+class CountingEmbedder(HashEmbedder):
+    """The deterministic ``hash`` embedder, recording every text sent to the model."""
+
+    def __init__(self, dimension: int = 32):
+        super().__init__(dimension=dimension)
+        self.embedded: list[str] = []
+        self.calls = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        self.embedded.extend(texts)
+        return super().embed_documents(texts)
+
+
+@dataclass(frozen=True)
+class ParagraphLines(Chunker):
+    """Paragraphs (blank-line separated) whose children are their non-empty lines."""
+
+    name = "test-paragraph-lines"
+
+    def split(self, document: Document) -> list[Span]:
+        out = []
+        for p in re.finditer(r"[^\n]+(?:\n[^\n]+)*", document.text):
+            lines = [Span("line", p.start() + m.start(), p.start() + m.end())
+                     for m in re.finditer(r"[^\n]+", p.group())]
+            out.append(Span("paragraph", p.start(), p.end(), children=lines))
+        return out
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,172 @@
+"""Loading files: decoding, errors that name the file, format detection, folder walking."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
+from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+# -- decode ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, text", [
+    (b"plain", "plain"),
+    (codecs.BOM_UTF8 + "h\u00e9llo".encode(), "h\u00e9llo"),
+    (codecs.BOM_UTF16_LE + "h\u00e9\r\nllo".encode("utf-16-le"), "h\u00e9\nllo"),
+    (codecs.BOM_UTF16_BE + "\u4e2d\u6587".encode("utf-16-be"), "\u4e2d\u6587"),
+    (codecs.BOM_UTF32_LE + "a\U0001F600".encode("utf-32-le"), "a\U0001F600"),
+    (b"a\r\nb\rc\n", "a\nb\nc\n"),
+    (b"", ""),
+    (b"\x1b[31mred\x1b[0m\tok\f", "\x1b[31mred\x1b[0m\tok\f"),
+])
+def test_decode_text(data, text):
+    assert decode(data, "f.txt") == text
+
+
+def test_decode_refuses_invalid_utf8_naming_file_byte_and_line():
+    with pytest.raises(DecodeError, match=r"^x\.txt: not valid UTF-8 \(byte 0xe9 at offset 6, line 2\); "
+                                          r"convert it to UTF-8"):
+        decode(b"ab\ncaf\xe9", "x.txt")
+
+
+def test_decode_refuses_nul_bytes_as_binary():
+    with pytest.raises(BinaryFileError, match=r"^img\.png: binary file \(NUL bytes found\)"):
+        decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "img.png")
+
+
+def test_decode_refuses_control_bytes_as_binary():
+    with pytest.raises(BinaryFileError, match=r"^blob: binary file \(mostly control bytes\)"):
+        decode(bytes(range(1, 32)) * 4, "blob")
+
+
+def test_decode_refuses_broken_utf16_after_its_bom():
+    with pytest.raises(DecodeError, match=r"^w\.txt: UTF-16 byte order mark but invalid UTF-16"):
+        decode(codecs.BOM_UTF16_LE + b"\x00\xd8a", "w.txt")
+
+
+# -- load_path errors ------------------------------------------------------------------------
+
+def test_missing_file(tmp_path):
+    missing = tmp_path / "nope.md"
+    with pytest.raises(InputError, match=rf"^{missing}: no such file$"):
+        load_path(missing)
+
+
+def test_directory_is_refused(tmp_path):
+    with pytest.raises(InputError, match=rf"^{tmp_path}: is a directory; give a file"):
+        load_path(tmp_path)
+
+
+def test_binary_file_is_refused_by_name(tmp_path):
+    p = tmp_path / "photo.txt"
+    p.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+    with pytest.raises(BinaryFileError, match=rf"^{p}: binary file"):
+        load_path(p)
+
+
+def test_latin1_file_is_refused_by_name(tmp_path):
+    p = tmp_path / "old.md"
+    p.write_bytes("# Caf\u00e9\n".encode("latin-1"))
+    with pytest.raises(DecodeError, match=rf"^{p}: not valid UTF-8 \(byte 0xe9 at offset 5, line 1\)"):
+        load_path(p)
+
+
+def test_utf8_bom_file_loads_without_the_bom(tmp_path):
+    p = tmp_path / "bom.txt"
+    p.write_bytes(codecs.BOM_UTF8 + b"hello\r\nworld\r\n")
+    doc = load_path(p)
+    assert doc.text == "hello\nworld\n"
+    assert (doc.id, doc.source, doc.format) == (str(p), str(p), "text")
+
+
+def test_explicit_format_and_id_win(tmp_path):
+    p = tmp_path / "notes.txt"
+    p.write_text("# Title\n")
+    doc = load_path(p, fmt="markdown", doc_id="n1")
+    assert (doc.id, doc.format, doc.blocks[0].type) == ("n1", "markdown", "heading")
+
+
+def test_empty_file_gives_an_empty_document(tmp_path):
+    p = tmp_path / "empty.md"
+    p.write_bytes(b"")
+    doc = load_path(p)
+    assert (doc.text, doc.blocks) == ("", ())
+
+
+# -- formats -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, fmt", [
+    ("a.md", "markdown"), ("A.MD", "markdown"), ("a.markdown", "markdown"), ("a.mdx", "markdown"),
+    ("a.html", "html"), ("a.htm", "html"), ("a.csv", "csv"), ("a.tsv", "tsv"), ("a.pdf", "pdf"),
+    ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
+    ("a.unknown", "text"), ("Makefile", "text"),
+])
+def test_detect_format(name, fmt):
+    assert detect_format(Path(name)) == fmt
+
+
+def test_formats_lists_every_reader():
+    assert formats() == ["code", "csv", "html", "markdown", "pdf", "text", "tsv"]
+
+
+def test_read_text_unknown_format():
+    with pytest.raises(ConfigError, match=r"^unknown format 'docx'; choose one of: code, csv, html"):
+        read_text("x", fmt="docx")
+
+
+def test_read_text_refuses_binary_formats():
+    with pytest.raises(ConfigError, match=r"^format 'pdf' is read from a file, not from text; use load_path"):
+        read_text("x", fmt="pdf")
+
+
+def test_read_text_normalises_newlines():
+    assert read_text("a\r\nb\r", fmt="text").text == "a\nb\n"
+
+
+# -- iter_paths ------------------------------------------------------------------------------
+
+def _touch(root: Path, *names: str) -> None:
+    for name in names:
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x")
+
+
+def test_iter_paths_walks_sorted_and_skips_hidden_and_caches(tmp_path):
+    _touch(tmp_path, "b.md", "a/z.txt", "a/b/c.md", "a-b.md", ".git/config", ".venv/lib/x.py",
+           ".zoomrag/index.db", "src/__pycache__/m.pyc", "node_modules/p/i.js", ".env", "src/m.py")
+    got = [p.relative_to(tmp_path).as_posix() for p in iter_paths([tmp_path])]
+    assert got == ["a/b/c.md", "a/z.txt", "a-b.md", "b.md", "src/m.py"]
+
+
+def test_iter_paths_keeps_given_files_and_yields_each_once(tmp_path):
+    _touch(tmp_path, "d/one.md", "d/two.md", ".hidden.md")
+    given = [tmp_path / ".hidden.md", tmp_path / "d" / "two.md", tmp_path / "d"]
+    got = [p.relative_to(tmp_path).as_posix() for p in iter_paths(given)]
+    assert got == [".hidden.md", "d/two.md", "d/one.md"]
+
+
+def test_iter_paths_missing_path(tmp_path):
+    with pytest.raises(InputError, match=r"ghost: no such file or directory$"):
+        list(iter_paths([tmp_path / "ghost"]))
+
+
+def test_iter_paths_does_not_follow_folder_symlinks(tmp_path):
+    _touch(tmp_path, "d/a.md")
+    (tmp_path / "d" / "loop").symlink_to(tmp_path / "d", target_is_directory=True)
+    assert [p.name for p in iter_paths([tmp_path])] == ["a.md"]
+
+
+@pytest.mark.parametrize("name, fmt", [
+    ("sample.md", "markdown"), ("sample.html", "html"), ("people.csv", "csv"), ("people.tsv", "tsv"),
+    ("sample.txt", "text"), ("example.py", "code"),
+])
+def test_fixtures_load_with_their_format(name, fmt):
+    doc = load_path(FIXTURES / name)
+    assert doc.format == fmt and doc.blocks

@@ -1,0 +1,130 @@
+"""HTML reader: a normalised markdown-like rendering whose blocks point into it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zoomrag.load import load_path, read_text
+from zoomrag.parse.tables import parse_pipe_table
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def blocks_of(doc):
+    return [(b.type, b.level, dict(b.meta), doc.text[b.start:b.end]) for b in doc.blocks]
+
+
+def test_fixture_rendering_and_blocks_exact():
+    doc = load_path(FIXTURES / "sample.html")
+    assert doc.format == "html"
+    assert doc.metadata == {"title": "Team & roles"}
+    assert doc.text == (
+        "# Our team\n\n"
+        "We are three people <3.\n\n"
+        "- Alice\n- Bob\n  - intern\n\n"
+        "| Name | Role |\n| --- | --- |\n| Alice | lead |\n| Bob | a\\|b |\n\n"
+        "```python\ndef f():\n    return 1\n```\n"
+    )
+    assert blocks_of(doc) == [
+        ("heading", 1, {}, "# Our team"),
+        ("text", 0, {}, "We are three people <3."),
+        ("list", 0, {"ordered": False}, "- Alice\n- Bob\n  - intern"),
+        ("table", 0, {}, "| Name | Role |\n| --- | --- |\n| Alice | lead |\n| Bob | a\\|b |"),
+        ("code", 0, {"language": "python"}, "```python\ndef f():\n    return 1\n```"),
+    ]
+    assert [(b.start, b.end) for b in doc.blocks] == [(0, 10), (12, 35), (37, 61), (63, 124), (126, 161)]
+
+
+def test_loose_text_br_and_nested_containers_become_paragraphs():
+    doc = read_text("<body>Loose <b>bold</b><br>next<div><div>deep</div><p>p2</p>tail</div>"
+                    "<blockquote>q</blockquote></body>", fmt="html")
+    assert blocks_of(doc) == [
+        ("text", 0, {}, "Loose bold\nnext"),
+        ("text", 0, {}, "deep"),
+        ("text", 0, {}, "p2"),
+        ("text", 0, {}, "tail"),
+        ("text", 0, {}, "q"),
+    ]
+
+
+def test_boilerplate_is_dropped():
+    html = ("<nav>menu</nav><script>var x</script><style>p{}</style><noscript>js!</noscript>"
+            "<div hidden>secret</div><span aria-hidden='true'>icon</span><div role='navigation'>nav</div>"
+            "<p>kept<button>Click</button></p><!-- comment -->")
+    doc = read_text(html, fmt="html")
+    assert doc.text == "kept\n"
+
+
+def test_ordered_lists_count_from_their_start():
+    doc = read_text("<ol start='3'><li>x</li><li><p>y</p> <em>z</em></li></ol>", fmt="html")
+    assert blocks_of(doc) == [("list", 0, {"ordered": True}, "3. x\n4. y z")]
+
+
+def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
+    html = ("<table><caption>Scores</caption><tr><td>a</td><td>b</td></tr>"
+            "<tr><td colspan='2'>wide</td></tr><tr><td>short</td></tr>"
+            "<tr><td>x\\|y</td><td><table><tr><td>in</td><td>ner</td></tr></table></td></tr></table>")
+    doc = read_text(html, fmt="html")
+    assert blocks_of(doc) == [
+        ("text", 0, {}, "Scores"),
+        ("table", 0, {}, "| a | b |\n| --- | --- |\n| wide |  |\n| short |  |\n| x\\\\\\|y | in ner |"),
+    ]
+    table = parse_pipe_table(doc.text, doc.blocks[1].start, doc.blocks[1].end)
+    assert [[c.value for c in r.cells] for r in table.rows] == [
+        ["wide", ""], ["short", ""], ["x\\|y", "in ner"]]
+
+
+def test_pre_fence_grows_past_backticks_and_keeps_whitespace():
+    doc = read_text("<pre>a ```\n  b&amp;</pre>", fmt="html")
+    assert doc.text == "````\na ```\n  b&\n````\n"
+    assert blocks_of(doc) == [("code", 0, {"language": ""}, "````\na ```\n  b&\n````")]
+
+
+def test_title_falls_back_to_the_first_h1_and_whitespace_collapses():
+    doc = read_text("<h2>Sub</h2><h1> Main\n  title </h1><p>a&nbsp;&nbsp;b</p>", fmt="html")
+    assert doc.metadata == {"title": "Main title"}
+    assert doc.text == "## Sub\n\n# Main title\n\na b\n"
+
+
+def test_empty_html():
+    for html in ("", "<html><head><title></title></head><body> </body></html>"):
+        doc = read_text(html, fmt="html")
+        assert (doc.text, doc.blocks, doc.metadata) == ("", (), {"title": None})
+
+
+def test_deep_nesting_does_not_recurse():
+    doc = read_text("<div>" * 3000 + "deep" + "</div>" * 3000, fmt="html")
+    assert doc.text == "deep\n"
+
+
+_HTML_PIECES = st.sampled_from([
+    "<p>", "</p>", "<h2>", "</h2>", "<h6>", "<ul><li>", "</li><li>", "</li></ul>", "<ol>", "</ol>",
+    "<table><tr><th>", "</th><th>", "<tr><td>", "</td><td>", "</td></tr>", "</table>", "<td colspan=3>",
+    "<pre>", "</pre>", "<code class='language-js'>", "<br>", "&amp;", "&lt;", "&nbsp;", "|", "\\", "\\|",
+    "text", "more words", " ", "\n", "<script>", "</script>", "<div>", "</div>", "<b>", "</b>", "```",
+    "中文", "😀", "<caption>", "<blockquote>", "<!--", "-->", "<nav>", "# not", "- not",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.lists(_HTML_PIECES, max_size=50).map("".join), st.text(max_size=200)))
+def test_any_html_gives_ordered_blocks_and_well_formed_tables(html):
+    doc = read_text(html, fmt="html")
+    text = doc.text
+    assert text == "" or (text.endswith("\n") and not text.endswith("\n\n"))
+    prev = 0
+    for b in doc.blocks:
+        assert prev <= b.start < b.end <= len(text)
+        piece = text[b.start:b.end]
+        assert piece == piece.strip() or b.type == "code"
+        assert b.start == 0 or text[b.start - 2:b.start] == "\n\n"
+        prev = b.end
+        if b.type == "table":
+            table = parse_pipe_table(text, b.start, b.end)
+            assert table is not None
+            # Escaping keeps every row exactly as wide as the header.
+            assert all(len(r.cells) == table.width for r in table.rows)
+            assert len(table.rows) == piece.count("\n") - 1

@@ -1,0 +1,78 @@
+"""PDF reader (optional extra): pages joined by form feeds, page numbers in block meta."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from zoomrag.errors import InputError
+from zoomrag.load import load_path
+
+pytest.importorskip("pypdf")
+
+
+def make_pdf(pages: list[list[str]]) -> bytes:
+    """A minimal valid PDF: one Helvetica text line per string, pages in order."""
+    n = len(pages)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(f"{4 + 2 * i} 0 R" for i in range(n)), n)).encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for i, lines in enumerate(pages):
+        ops = "BT /F1 12 Tf 14 TL 72 720 Td " + " T* ".join(f"({line}) Tj" for line in lines) + " ET"
+        stream = ops.encode("latin-1")
+        objects.append((f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+                        f"/Resources << /Font << /F1 3 0 R >> >> /Contents {5 + 2 * i} 0 R >>").encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+@pytest.fixture
+def two_pages(tmp_path):
+    p = tmp_path / "report.pdf"
+    p.write_bytes(make_pdf([["Hello PDF", "second line"], ["Page two"]]))
+    return p
+
+
+def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
+    doc = load_path(two_pages)
+    assert doc.format == "pdf"
+    assert doc.text == "Hello PDF\nsecond line\n\f\nPage two"
+    assert doc.metadata == {"title": None, "pages": 2}
+    assert [(b.type, dict(b.meta), doc.text[b.start:b.end]) for b in doc.blocks] == [
+        ("text", {"page": 1}, "Hello PDF\nsecond line"),
+        ("text", {"page": 2}, "Page two"),
+    ]
+
+
+def test_missing_extra_names_it(two_pages, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # makes `import pypdf` raise ImportError
+    with pytest.raises(InputError, match=rf"^{two_pages}: reading PDF files needs the optional 'pdf' extra; "
+                                         r"install it with: pip install 'zoomrag\[pdf\]'$"):
+        load_path(two_pages)
+
+
+def test_corrupt_pdf_is_a_clear_error(tmp_path):
+    p = tmp_path / "broken.pdf"
+    p.write_bytes(b"%PDF-1.4\nthis is not really a pdf")
+    with pytest.raises(InputError, match=rf"^{p}: cannot read this PDF \(.+\); check that the file is a complete"):
+        load_path(p)
+
+
+def test_pdf_with_an_empty_page(tmp_path):
+    p = tmp_path / "gap.pdf"
+    p.write_bytes(make_pdf([["one"], [], ["three"]]))
+    doc = load_path(p)
+    assert doc.text == "one\n\f\n\n\f\nthree"
+    assert [(b.meta["page"], doc.text[b.start:b.end]) for b in doc.blocks] == [(1, "one"), (3, "three")]

@@ -1,0 +1,291 @@
+"""split_range and split_recursive: the size core shared by fixed, recursive, hierarchical, ..."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from invariants import texts
+from zoomrag.errors import ConfigError
+from zoomrag.parse.boundaries import best_cut, can_cut, first_gap, grapheme_cut, is_glued
+from zoomrag.parse.sizing import skip_space, split_range, split_recursive, trim_end
+from zoomrag.text.tokens import CharCounter, Measure, get_counter
+
+
+def chars(text: str) -> Measure:
+    return Measure(text, CharCounter())
+
+
+def cut(text: str, **kw) -> list[str]:
+    return [text[a:b] for a, b in split_range(text, chars(text), 0, len(text), **kw)]
+
+
+def rcut(text: str, **kw) -> list[str]:
+    return [text[a:b] for a, b in split_recursive(text, chars(text), 0, len(text), **kw)]
+
+
+# -- exact pieces ----------------------------------------------------------------------------
+def test_text_that_fits_is_one_trimmed_piece():
+    assert split_range("  Hello world.  \n", chars("  Hello world.  \n"), 0, 17, size=50) == [(2, 14)]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n\t "])
+def test_empty_or_blank_text_has_no_pieces(text: str):
+    assert split_range(text, chars(text), 0, len(text), size=5) == []
+    assert split_recursive(text, chars(text), 0, len(text), size=5) == []
+
+
+def test_paragraph_break_beats_a_later_sentence_end():
+    text = "aaaa bbbb cc.\n\ndd eeee. ffff gggg"
+    # window for size 20: cuts at 14..20; the paragraph break (cut 14) wins over ". " (cut 23 is out).
+    assert cut(text, size=20) == ["aaaa bbbb cc.", "dd eeee. ffff gggg"]
+
+
+def test_sentence_end_beats_a_later_space():
+    assert cut("one two three. four five six seven", size=20) == ["one two three.", "four five six seven"]
+
+
+def test_line_break_beats_a_later_space():
+    assert cut("one two three\nfour five six seven", size=20) == ["one two three", "four five six seven"]
+
+
+def test_cuts_at_the_last_space_when_nothing_better_is_in_the_window():
+    assert cut("aa bb cc dd ee ff gg hh", size=10) == ["aa bb cc", "dd ee ff", "gg hh"]
+
+
+# The window of size 10 with lookback 0.3 holds the cuts that keep at least 7 units: 7..10.
+def test_a_sentence_end_just_inside_the_window_is_used():
+    text = "abcd. fgh ijklmnop"  # ". " ends at 5: too early; see the next test for 7
+    assert cut(text, size=10) == ["abcd. fgh", "ijklmnop"]
+    inside = "abcdef. h ijklmnop"  # the sentence cut is at 7: inside the window
+    assert cut(inside, size=10) == ["abcdef.", "h ijklmnop"]
+
+
+def test_a_sentence_end_just_outside_the_window_loses_to_a_space():
+    outside = "abcde. gh ijklmnop"  # the sentence cut is at 6: one unit outside
+    assert cut(outside, size=10) == ["abcde. gh", "ijklmnop"]
+
+
+def test_lookback_zero_cuts_only_at_the_limit_and_one_allows_the_whole_window():
+    text = "ab. cdefgh ijk"
+    assert cut(text, size=10, lookback=0.0) == ["ab. cdefgh", "ijk"]  # a space at 10: the limit
+    assert cut(text, size=10, lookback=1.0) == ["ab.", "cdefgh ijk"]
+
+
+def test_no_gap_in_the_window_falls_back_to_the_last_gap_before_it():
+    # Nothing at 7..10 ("defghijklm" is one word), so the cut is the space at 2.
+    assert cut("ab defghijklmnop qr", size=10) == ["ab", "defghijklmnop", "qr"]
+
+
+def test_a_single_word_longer_than_size_is_one_piece_in_fixed_and_cut_in_recursive():
+    word = "x" * 25
+    assert cut(f"ab {word} cd", size=10) == ["ab", word, "cd"]
+    assert rcut(f"ab {word} cd", size=10) == ["ab", "x" * 10, "x" * 10, "x" * 5, "cd"]
+
+
+def test_chinese_without_spaces_cuts_after_the_full_stop():
+    text = "我们今天去了公园。然后回家吃晚饭，很开心。"
+    assert cut(text, size=12) == ["我们今天去了公园。", "然后回家吃晚饭，很开心。"]
+
+
+def test_chinese_with_no_punctuation_in_the_window_cuts_between_characters():
+    text = "一二三四五六七八九十甲乙丙丁戊"
+    assert cut(text, size=10) == ["一二三四五六七八九十", "甲乙丙丁戊"]
+
+
+@pytest.mark.parametrize("mark", ["！", "？", "；", "。"])
+def test_full_width_sentence_punctuation_is_a_sentence_end(mark: str):
+    text = f"一二三四五六七八{mark}十甲乙丙丁戊"
+    assert cut(text, size=10)[0] == f"一二三四五六七八{mark}"
+
+
+def test_japanese_cuts_at_the_full_stop():
+    text = "日本語の文です。次の文もあります。"
+    assert cut(text, size=10) == ["日本語の文です。", "次の文もあります。"]
+
+
+def test_never_cuts_between_a_letter_and_its_combining_marks():
+    text = "\u4e00" * 9 + "e\u0301\u0316" + "\u4e00" * 5  # the limit falls after "e"
+    pieces = cut(text, size=10)
+    assert pieces[0] == "\u4e00" * 9 and pieces[1].startswith("e\u0301\u0316")
+
+
+def test_never_cuts_after_a_zero_width_joiner():
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    text = "\u4e00" * 8 + family + "\u4e00" * 3
+    assert all(family in p or "\u200d" not in p for p in cut(text, size=10))
+
+
+def test_overlap_starts_the_next_piece_at_a_word_about_overlap_units_back():
+    text = "one two three four five six seven eight nine ten"
+    assert cut(text, size=20, overlap=6) == [
+        "one two three four", "four five six seven", "seven eight nine ten",
+    ]
+
+
+def test_a_small_tail_joins_the_previous_piece_when_both_fit():
+    text = "aaaa bbbb cccc dd"
+    assert cut(text, size=16) == ["aaaa bbbb cccc", "dd"]
+    assert cut(text, size=17, lookback=0.0) == ["aaaa bbbb cccc dd"]
+    assert cut("aaaa bbbb cc dd ee", size=12, min_size=6) == ["aaaa bbbb cc", "dd ee"]  # too big
+    assert cut("aaaa bbbb c dd", size=12, min_size=3, lookback=0.1) == ["aaaa bbbb c", "dd"]
+
+
+def test_min_size_merges_a_tail_when_it_fits():
+    text = "aaaa bbbb. cccc dddd. e"
+    assert cut(text, size=22) == [text]
+    assert cut(text, size=21) == ["aaaa bbbb. cccc dddd.", "e"]
+    tail = "aa bb cc dd ee ff gg h"
+    assert cut(tail, size=12, min_size=2) == ["aa bb cc dd", "ee ff gg h"]
+    assert cut("aa bb cc. dd ee f", size=16, min_size=2, lookback=0.5) == ["aa bb cc. dd ee f"]
+
+
+def test_a_range_is_split_in_document_offsets():
+    text = "IGNORED. one two three four five. IGNORED"
+    m = chars(text)
+    pieces = split_range(text, m, 9, 33, size=15)
+    assert [text[a:b] for a, b in pieces] == ["one two three", "four five."]
+    assert pieces[0][0] == 9
+
+
+def test_sizes_are_counted_in_the_measure_unit():
+    text = "alpha beta gamma delta epsilon zeta"
+    m = Measure(text, get_counter("approx"))  # one token per short word
+    assert [text[a:b] for a, b in split_range(text, m, 0, len(text), size=2)] == [
+        "alpha beta", "gamma delta", "epsilon zeta",
+    ]
+
+
+def test_recursive_prefers_paragraph_then_line_then_sentence():
+    text = "Para one.\n\nLine two a\nline two b. More here"
+    assert rcut(text, size=40) == ["Para one.", "Line two a\nline two b. More here"]
+    assert rcut(text, size=25) == ["Para one.", "Line two a", "line two b. More here"]
+    assert rcut(text, size=15) == ["Para one.", "Line two a", "line two b.", "More here"]
+
+
+def test_recursive_packs_small_paragraphs_up_to_the_size():
+    text = "a1.\n\nb2.\n\nc3.\n\nd4."
+    assert rcut(text, size=9) == ["a1.\n\nb2.", "c3.\n\nd4."]
+
+
+def test_recursive_overlap_reaches_back_to_a_word():
+    text = "one two three four five six seven eight"
+    assert rcut(text, size=20, overlap=6) == ["one two three four", "four five six seven", "seven eight"]
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"size": 0}, "size=0 must be"),
+    ({"size": 10, "overlap": 10}, "overlap=10 must be at least 0 and less than size=10"),
+    ({"size": 10, "min_size": 11}, "min_size=11 must be between 0 and size=10"),
+    ({"size": 10, "lookback": 1.5}, "lookback=1.5 must be between 0 and 1"),
+])
+def test_bad_sizes_are_config_errors(kw, msg):
+    with pytest.raises(ConfigError, match=msg):
+        split_range("abc", chars("abc"), 0, 3, **kw)
+
+
+# -- boundaries ----------------------------------------------------------------------------
+@pytest.mark.parametrize("text, c, ok", [
+    ("ab cd", 2, True), ("ab cd", 3, True), ("ab cd", 1, False),  # inside a word
+    ("中文", 1, True), ("a中", 1, True),                            # continuous scripts
+    ("e\u0301x", 1, False), ("\u4e00\u0301", 1, False),            # before a combining mark
+    ("a\u200d b", 2, True), ("\u4e00\u200d\u4e00", 2, False),      # after a joiner
+    ("10\xa0km", 2, False), ("10\xa0km", 3, False),                # a no-break space glues
+])
+def test_can_cut(text: str, c: int, ok: bool):
+    assert can_cut(text, c) is ok
+
+
+def test_best_cut_is_the_rightmost_of_the_best_tier():
+    text = "a. b. c\nd e"
+    assert best_cut(text, 0, len(text) - 1) == 5  # the later of two sentence ends
+    assert best_cut("abc def", 4, 6) == -1  # nothing in [4, 6]
+    assert first_gap("abc def ghi", 4, 10) == 7
+
+
+def test_skip_space_and_trim_end_handle_long_runs():
+    text = "a" + " " * 300 + "b" + " " * 200
+    assert skip_space(text, 1, len(text)) == 301
+    assert trim_end(text, 0, len(text)) == 302
+    assert trim_end(text, 1, 301) == 1
+
+
+# -- properties ------------------------------------------------------------------------------
+units = st.sampled_from(["chars", "approx", "tokens"])
+
+
+def check_pieces(text: str, m: Measure, start: int, end: int, pieces: list[tuple[int, int]], *,
+                 size: int, overlap: int, words_whole: bool) -> None:
+    """The contract of both splitters (see sizing's docstring)."""
+    allowed = can_cut if words_whole else grapheme_cut
+    for a, b in pieces:
+        assert start <= a < b <= end
+        assert not text[a].isspace() and not text[b - 1].isspace()
+        if m.size(a, b) > size:  # only one unbreakable unit may exceed the size
+            assert not any(allowed(text, p) for p in range(a + 1, b)), (text[a:b], size)
+        lo_edge = a == skip_space(text, start, end)
+        hi_edge = b == trim_end(text, start, end)
+        assert lo_edge or text[a - 1].isspace() or allowed(text, a), (a, text[a - 1:a + 1])
+        assert hi_edge or text[b].isspace() or allowed(text, b), (b, text[b - 1:b + 1])
+        if not hi_edge and not text[b].isspace():
+            assert not is_glued(text[b])
+    for (a0, b0), (a1, b1) in zip(pieces, pieces[1:]):
+        assert a0 < a1 and b0 < b1
+        if overlap == 0:
+            assert b0 <= a1
+        else:
+            assert m.size(a1, b0) <= overlap
+    covered = bytearray(len(text))
+    for a, b in pieces:
+        covered[a:b] = b"\x01" * (b - a)
+    lost = [i for i in range(start, end) if not text[i].isspace() and not covered[i]]
+    assert not lost, lost[:5]
+
+
+@st.composite
+def sized(draw):
+    text = draw(texts)
+    start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, len(text)))
+    size = draw(st.integers(1, 60))
+    overlap = draw(st.one_of(st.just(0), st.integers(0, size - 1)))
+    return text, start, end, size, overlap, draw(units)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sized(), st.floats(0.0, 1.0), st.integers(0, 60))
+def test_split_range_contract(case, lookback, min_size):
+    text, start, end, size, overlap, unit = case
+    m = Measure(text, get_counter(unit))
+    min_size = min(min_size, size)
+    pieces = split_range(text, m, start, end, size=size, overlap=overlap, min_size=min_size,
+                         lookback=lookback)
+    check_pieces(text, m, start, end, pieces, size=size, overlap=overlap, words_whole=True)
+    again = split_range(text, m, start, end, size=size, overlap=overlap, min_size=min_size,
+                        lookback=lookback)
+    assert again == pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(sized())
+def test_split_recursive_contract(case):
+    text, start, end, size, overlap, unit = case
+    m = Measure(text, get_counter(unit))
+    pieces = split_recursive(text, m, start, end, size=size, overlap=overlap)
+    check_pieces(text, m, start, end, pieces, size=size, overlap=overlap, words_whole=False)
+    assert split_recursive(text, m, start, end, size=size, overlap=overlap) == pieces
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \u0301\u0316\u200d\u4e00。\n"), max_size=80),
+       st.integers(1, 8))
+def test_no_piece_starts_with_a_mark_glued_to_the_previous_piece(text, size):
+    m = chars(text)
+    for split in (split_range, split_recursive):
+        for a, b in split(text, m, 0, len(text), size=size):
+            if a > 0 and is_glued(text[a]):
+                assert text[a - 1].isspace()
+            assert unicodedata.category(text[a])[0] != "M" or a == 0 or text[a - 1].isspace()
