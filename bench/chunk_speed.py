@@ -180,7 +180,16 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
         tokens = counter if unit == "tokens" else str(unit or "-")
         return Contender(label, chunker.describe(), tokens, setup)
 
-    out = []
+    def tokens_only(sources: list[Source]) -> Callable[[], int]:
+        from zoomrag.text.tokens import Measure
+
+        docs = reader(sources)
+        tok = default_counter()
+        return lambda: sum(Measure(d.text, tok).total for d in docs)
+
+    # The floor under every token-sized strategy: counting the tokens once, nothing else.
+    out = [Contender("(token counting alone)", "Measure(text, default_counter()); nodes = tokens", counter,
+                     tokens_only)]
     wanted = names or [*strategy_names(), "profile:default"]
     for name in wanted:
         if name.startswith("profile:"):

@@ -9,7 +9,7 @@ Sections
            same size with the same model, on mixed-length units (sentences + 128-token chunks)
            and on uniform 128-token chunks.
   int8     MiniLM exported to ONNX (torch.onnx, legacy exporter) and quantised with onnxruntime
-           dynamic quantisation (QInt8 weights); cosine to the torch vectors, speed, and quality
+           dynamic quantisation (QInt8 weights, per channel); cosine to the torch vectors, speed, and quality
            (int8 also takes part in the quality section). Needs: pip install onnxruntime onnx.
   quality  evidence recall of plain 128-token chunks (approx tokens, no overlap) at a 2048- (and
            512-) token budget. English: chroma_general, the state_of_the_union, chatlogs and
@@ -87,7 +87,10 @@ class OnnxMiniLM:
         self.name, self.version = name, path.name
         self._tok = load_tokenizer()
         self._tok.enable_truncation(self.max_tokens)
-        self._sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = os.cpu_count() or 1
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")  # shared cores: no busy-wait
+        self._sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
     def embed_documents(self, texts):
         texts = list(texts)
@@ -140,7 +143,8 @@ def export_onnx() -> tuple[Path, Path]:
     torch.onnx.export(Pooled(model), (x, x, torch.zeros_like(x)), str(fp32), input_names=names,
                       output_names=["embedding"], opset_version=17, dynamo=False,
                       dynamic_axes={**{n: {0: "batch", 1: "seq"} for n in names}, "embedding": {0: "batch"}})
-    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    # per-channel scales: per-tensor QInt8 measured mean cosine 0.954 to fp32, per-channel 0.992
+    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
     return fp32, int8
 
 

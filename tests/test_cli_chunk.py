@@ -105,7 +105,7 @@ def test_empty_file_with_the_default_profile(tmp_path: Path):
     assert json.loads(r.stdout)["document"]["length"] == 0
 
 
-def test_set_passes_typed_parameters(hello: Path, monkeypatch: pytest.MonkeyPatch):
+def test_set_passes_settings_to_the_strategy(hello: Path, monkeypatch: pytest.MonkeyPatch):
     seen = {}
 
     def fake(name, params):
@@ -123,6 +123,8 @@ def test_set_passes_typed_parameters(hello: Path, monkeypatch: pytest.MonkeyPatc
     (["-s", "nope"], "error: unknown strategy 'nope'; choose one of: "),
     (["-s", "none", "--set", "size=3"], "error: strategy 'none' has no parameter 'size'"),
     (["-s", "none", "--set", "size"], "error: setting 'size' is not key=value"),
+    (["-p", "nope"], "error: unknown profile 'nope'; choose one of: "),
+    (["-p", "default", "--set", "nope=1"], "error: profile 'default', route 'text': strategy "),
 ])
 def test_configuration_errors_exit_1_with_one_line(hello: Path, args: list[str], message: str):
     r = run(str(hello), *args)
@@ -228,3 +230,15 @@ def test_level_stats_counts_kinds_and_sizes():
     assert (root.level, root.kinds, root.count, root.chars) == (0, (("document", 1),), 1, Sizes(9, 9, 9, 9))
     assert (leaves.level, leaves.kinds, leaves.count) == (1, (("chunk", 3),), 3)
     assert leaves.chars == leaves.tokens == Sizes(1, 2, 4, 4)
+
+
+def test_tree_keeps_every_node_on_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)
+    Path("long.txt").write_text("A fairly long sentence about nothing much at all. " * 12, encoding="utf-8")
+    r = CliRunner().invoke(main, ["chunk", "long.txt", "-s", "fixed", "--set", "size=120",
+                                  "--set", "unit=chars"], env={"COLUMNS": "60"})
+    assert r.exit_code == 0, r.output
+    node_lines = [line for line in r.stdout.splitlines() if "L1 [" in line]
+    assert len(node_lines) == len(json.loads(run("long.txt", "-s", "fixed", "--set", "size=120",
+                                                 "--set", "unit=chars", "-f", "json").stdout)["nodes"]) - 1
+    assert all(len(line) <= 60 and line.rstrip().endswith("…”") for line in node_lines)

@@ -68,11 +68,13 @@ def _q(**kw):
 @pytest.mark.parametrize("query, message", [
     (_q(evidence=[{"doc_id": "a", "start": 4, "end": 12}]),
      r"queries.jsonl, line 1: evidence \[4, 12\) ends past the end of 'a' \(length 10\); fix the offsets"),
-    (_q(evidence=[{"doc_id": "zz", "start": 0, "end": 1}]), r"line 1: evidence names document 'zz'.*fix the doc_id"),
+    (_q(evidence=[{"doc_id": "zz", "start": 0, "end": 1}]),
+     r"line 1: evidence names document 'zz'.*fix the doc_id"),
     (_q(evidence=[{"doc_id": "a", "start": 5, "end": 5}]), r"evidence \[5, 5\) in 'a' is empty or reversed"),
     (_q(evidence=[]), r"line 1: no evidence; every query needs at least one evidence span"),
     (_q(doc_scope="b"), r"doc_scope 'b' is not a document of the corpus"),
-    (_q(evidence=[{"doc_id": "a", "start": "0", "end": 5}]), r"line 1, evidence 0: field 'start' must be int"),
+    (_q(evidence=[{"doc_id": "a", "start": "0", "end": 5}]),
+     r"line 1, evidence 0: field 'start' must be int"),
     ({"id": "q1", "evidence": []}, r"line 1: missing field 'query'"),
     ("{not json", r"queries.jsonl, line 1: not valid JSON"),
 ])

@@ -113,7 +113,8 @@ def test_bad_replies_are_dropped_and_counted(server, tiny):
 
 
 def test_duplicate_questions_are_dropped(server, tiny):
-    endpoint, _ = server(lambda req, n: (200, json.dumps({"question": "Same?", "evidence": first_sentence(req)})))
+    endpoint, _ = server(
+        lambda req, n: (200, json.dumps({"question": "Same?", "evidence": first_sentence(req)})))
     res = generate(tiny, 2, endpoint, passage_chars=40, max_calls=3)
     assert res.report.kept == 1 and [x.reason for x in res.report.rejected] == ["duplicate question"] * 2
 

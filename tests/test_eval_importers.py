@@ -36,7 +36,8 @@ def test_csv_import_locates_exactly_then_whitespace_normalised(tiny):
     # A newline in the CSV cell where the document has a space.
     assert got["c3"].evidence == (span_of(tiny, "a", "The dog barked at night."),)
     # Two rows with the same id are one question with two passages.
-    assert got["c6"].evidence == (span_of(tiny, "a", "The cat sat on the mat."), span_of(tiny, "a", "Nobody slept."))
+    assert got["c6"].evidence == (span_of(tiny, "a", "The cat sat on the mat."),
+                                  span_of(tiny, "a", "Nobody slept."))
     r = res.report
     assert (r.questions, r.imported, r.evidence, r.exact, r.whitespace, r.not_found) == (6, 4, 7, 3, 2, 2)
     assert r.dropped == ("c4", "c5")
@@ -52,8 +53,10 @@ def test_jsonl_import_with_lists_objects_and_an_unlocatable_passage(tiny):
     res = import_questions(FIXTURES / "questions.jsonl", tiny)
     got = {q.id: q for q in res.queries}
     assert list(got) == ["j1", "j2"]
-    assert got["j1"].evidence == (span_of(tiny, "a", "The cat sat on the mat."), span_of(tiny, "a", "It was warm."))
-    assert got["j2"].evidence == (span_of(tiny, "b", "Rain  falls in spring."),) and got["j2"].answer == "spring"
+    assert got["j1"].evidence == (span_of(tiny, "a", "The cat sat on the mat."),
+                                  span_of(tiny, "a", "It was warm."))
+    assert got["j2"].evidence == (span_of(tiny, "b", "Rain  falls in spring."),)
+    assert got["j2"].answer == "spring"
     r = res.report
     assert (r.exact, r.whitespace, r.not_found, r.dropped) == (1, 2, 1, ("j3",))
     assert r.unlocated[0].line == 3 and r.unlocated[0].passage == "Not in the corpus at all."
@@ -111,7 +114,8 @@ def test_locator_prefers_exact_and_counts_other_occurrences(tiny):
     assert tiny.document("b").text[near.start:near.end] == "falls in" and near.start > 30
 
 
-words = st.lists(st.sampled_from(["alpha", "beta", "γάμμα", "数据", "x", "end."]), min_size=1, max_size=12)
+words = st.lists(st.sampled_from(["alpha", "beta", "γάμμα", "数据", "x", "end."]),
+                 min_size=1, max_size=12)
 gaps = st.sampled_from([" ", "  ", "\n", "\t", " \n ", "\u3000"])
 
 
@@ -129,3 +133,27 @@ def test_whitespace_normalised_match_maps_back_to_an_exact_span(data):
     assert normalize_ws(found) == normalize_ws(needle)
     assert found == found.strip()
     assert re.sub(r"\s+", "", found) == re.sub(r"\s+", "", needle)
+
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def test_reimporting_real_evidence_as_rewrapped_text_finds_the_same_passages(tmp_path):
+    if not (DATA / "chroma_general" / "queries.jsonl").exists():
+        pytest.skip("shared/data is not present")
+    import csv
+
+    ds = load_dataset(DATA / "chroma_general").sample(12, seed=1)
+    path = tmp_path / "q.csv"
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "question", "evidence", "doc_id"])
+        for q in ds.queries:
+            for e in q.evidence:
+                # Collapse whitespace as a copy-paste through a web form would.
+                w.writerow([q.id, q.query, normalize_ws(ds.evidence_text(e)), e.doc_id])
+    res = import_questions(path, ds)
+    assert res.report.not_found == 0 and res.report.imported == 12
+    for old, new in zip(ds.queries, res.queries):
+        assert [normalize_ws(ds.evidence_text(e)) for e in old.evidence] == \
+            [normalize_ws(ds.evidence_text(e)) for e in new.evidence]

@@ -86,7 +86,8 @@ def test_verdict_lands_in_the_json(run):
     r = recommend(run.results)
     data = to_json_dict(run.with_verdict(r))
     assert data["verdict"]["recommended"] == r.config
-    assert set(data["verdict"]) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison"}
+    assert set(data["verdict"]) == {"gate", "recommended", "choice", "metric", "sentence", "gate0",
+                                    "comparison"}
     json.dumps(data, allow_nan=False)
 
 
@@ -97,7 +98,9 @@ def test_html_is_self_contained(run, tmp_path):
     assert not re.search(r"""(src|href)\s*=""", page)
     urls = set(re.findall(r"https?://[^\s\"'<>]+", page))
     assert urls <= {"http://www.w3.org/2000/svg"}  # the SVG namespace only, never fetched
-    assert page.count("<svg") == 4  # recall, IoU, frontier, latency
+    # Gate-2 forest, recall, IoU, one Gate-0 frontier per budget (2), latency.
+    assert page.count("<svg") == 6
+    assert "Does multi-scale pay?" in page and "Gate 0 frontier" in page
     for name in ("fixed-128", "fixed-256", "window", "Use "):
         assert name in page
 

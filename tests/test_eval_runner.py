@@ -46,7 +46,8 @@ class Oracle:
 def test_oracle_scores_perfectly_and_the_distractor_costs_rank_and_precision(tiny):
     run = run_eval(tiny, [Oracle(), Oracle(name="noisy", distractor=True)], [1000], counter=CharCounter())
     perfect = run.get("oracle", 1000)
-    assert all(perfect.mean(m) == 1.0 for m in ("evidence_recall", "precision", "iou", "full_evidence_rate", "mrr"))
+    assert all(perfect.mean(m) == 1.0
+               for m in ("evidence_recall", "precision", "iou", "full_evidence_rate", "mrr"))
     noisy = run.get("noisy", 1000)
     # q1: evidence [0,23) in a; the distractor [24,36) is rank 1 -> rr 1/2, precision 23/35.
     # q2: the distractor is in document a, evidence in b -> rr 1/2, precision 43/55.
@@ -132,3 +133,28 @@ def test_runner_errors(tiny, tmp_path):
     junk.write_bytes(b"this is not sqlite at all" * 100)
     with pytest.raises(EvalError, match="cannot use it as an evaluation cache"):
         ResultCache(junk)
+
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def test_runner_on_a_slice_of_real_data():
+    if not (DATA / "wikitext_md" / "queries.jsonl").exists():
+        pytest.skip("shared/data is not present")
+    ds = load_dataset(DATA / "wikitext_md").sample(10, seed=2)
+
+    @dataclass
+    class Around(Oracle):
+        """Each evidence span with 400 characters on either side, best first."""
+
+        name: str = "around"
+
+        def retrieve(self, query, budget):
+            n = len(ds.document(query.evidence[0].doc_id).text)
+            return [(e.doc_id, max(0, e.start - 400), min(n, e.end + 400)) for e in query.evidence]
+
+    run = run_eval(ds, [Around()], [64, 4096], counter="approx")
+    small, large = run.get("around", 64), run.get("around", 4096)
+    assert large.mean("evidence_recall") == 1.0 and large.mean("mrr") == 1.0
+    assert small.mean("evidence_recall") < large.mean("evidence_recall")
+    assert 0 < large.mean("precision") < 1

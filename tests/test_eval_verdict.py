@@ -93,7 +93,8 @@ def test_gate0_needs_two_sizes_at_every_budget():
     with pytest.raises(EvalError, match="at least two fixed-size configurations"):
         gate0([ms("fixed-128", 512, level(0)), ms("window", 512, level(0))])
     with pytest.raises(EvalError, match="fixed-256 has no result at budget 1024"):
-        gate0([ms("fixed-128", 512, level(0)), ms("fixed-128", 1024, level(0)), ms("fixed-256", 512, level(0))])
+        gate0([ms("fixed-128", 512, level(0)), ms("fixed-128", 1024, level(0)),
+               ms("fixed-256", 512, level(0))])
 
 
 SWEEP = [ms(f"fixed-{s}", b, level(v)) for b in (512, 1024) for s, v in ((128, 0.1), (256, 0.0))]

@@ -50,3 +50,15 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+@dataclass(frozen=True)
+class CharWindows(Chunker):
+    """Consecutive windows of ``size`` characters (a flat tree)."""
+
+    name = "test-char-windows"
+    size: int = 120
+
+    def split(self, document: Document) -> list[Span]:
+        n = len(document.text)
+        return [Span("chunk", s, min(n, s + self.size)) for s in range(0, n, self.size)]

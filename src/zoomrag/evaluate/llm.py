@@ -73,7 +73,8 @@ class Endpoint:
             raise EvalError(f"LLM endpoint {self.url} answered HTTP {e.code}: {detail}{hint}") from None
         except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
             reason = getattr(e, "reason", e)
-            raise EvalError(f"cannot reach the LLM endpoint {self.url} ({reason}); check {ENV_BASE_URL}") from None
+            raise EvalError(f"cannot reach the LLM endpoint {self.url} ({reason}); "
+                            f"check {ENV_BASE_URL}") from None
         try:
             data = json.loads(raw)
             content = data["choices"][0]["message"]["content"]

@@ -38,7 +38,11 @@ class Retriever(Protocol):
         ...
 
     def retrieve(self, query: EvalQuery, budget: int) -> Sequence[SpanLike]:
-        """Contexts for one query, best first, meant to fit ``budget`` tokens."""
+        """Contexts for one query, best first, meant to fit ``budget`` tokens.
+
+        Search only inside ``query.doc_scope`` when it is set. Contexts are ``(doc_id, start,
+        end)`` tuples or objects with those attributes (:class:`~zoomrag.model.Context`).
+        """
         ...
 
 

@@ -57,12 +57,16 @@ def _num(x: float) -> str:
     return f"{x:.1f}".rstrip("0").rstrip(".") if abs(x) >= 10 else f"{x:.3g}"
 
 
-def _tick_label(t: float, span: float) -> str:
-    if span <= 0.2:
-        return f"{t:.2f}"
-    if span <= 2:
-        return f"{t:.1f}" if round(t * 10) == t * 10 else f"{t:.2f}"
-    return _num(t)
+def tick_format(ticks: Sequence[float]):
+    """A formatter with just enough decimals for the tick step (0.025 steps show 0.025, 0.050)."""
+    if len(ticks) < 2:
+        return _num
+    step = abs(ticks[1] - ticks[0]) or 1.0
+    mantissa = step / 10 ** math.floor(math.log10(step))
+    decimals = max(0, math.ceil(-math.log10(step) - 1e-9) + (1 if abs(mantissa - 2.5) < 1e-6 else 0))
+    d = min(decimals, 4)
+    # A tick that is zero up to float noise must not print as "-0.00".
+    return lambda t: f"{0.0 if abs(t) < step * 1e-6 else t:.{d}f}"
 
 
 class _Frame:
@@ -90,14 +94,15 @@ class _Frame:
     def y(self, v: float) -> float:
         return self.b - (v - self.y0) / (self.y1 - self.y0) * (self.b - self.t)
 
-    def axes(self, x_label: str, y_label: str, x_fmt=_num) -> list[str]:
+    def axes(self, x_label: str, y_label: str, x_fmt=None) -> list[str]:
         out = []
-        span = self.y1 - self.y0
+        y_fmt = tick_format(self.y_ticks)
+        x_fmt = x_fmt or tick_format(self.x_ticks)
         for t in self.y_ticks:
             y = self.y(t)
             out.append(f'<line x1="{self.l}" x2="{self.r}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}"/>')
             out.append(f'<text x="{self.l - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11" '
-                       f'fill="{AXIS}">{_tick_label(t, span)}</text>')
+                       f'fill="{AXIS}">{y_fmt(t)}</text>')
         for t in self.x_ticks:
             x = self.x(t)
             out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{self.b}" y2="{self.b + 4}" stroke="{AXIS}"/>')
@@ -153,6 +158,27 @@ def line_chart(series: Sequence[Series], *, x_label: str, y_label: str, title: s
     return f.wrap(body, title)
 
 
+def _place_labels(points: Sequence[tuple[float, float, str]], *, char_w: float = 6.0,
+                  h: float = 11.0) -> list[tuple[float, float, str]]:
+    """Put each label beside its point where it overlaps no earlier label (else the first spot)."""
+    placed: list[tuple[float, float, float, float]] = []
+    out = []
+    for x, y, text in points:
+        w = char_w * len(text)
+        spots = [(x + 6, y - 6), (x + 6, y + 12), (x - 6 - w, y - 6), (x - 6 - w, y + 12),
+                 (x - w / 2, y - 9), (x - w / 2, y + 17)]
+        for lx, ly in spots:
+            box = (lx, ly - h + 2, lx + w, ly + 2)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed):
+                break
+        else:
+            lx, ly = spots[0]
+            box = (lx, ly - h + 2, lx + w, ly + 2)
+        placed.append(box)
+        out.append((lx, ly, text))
+    return out
+
+
 def scatter_chart(series: Sequence[Series], *, x_label: str, y_label: str, title: str,
                   width: int = 460, height: int = 300) -> str:
     """Labelled points joined in order within each series (the precision/recall frontier)."""
@@ -160,21 +186,70 @@ def scatter_chart(series: Sequence[Series], *, x_label: str, y_label: str, title
     if not pts:
         return ""
     xlo, xhi = _y_range([p.x for p in pts])
-    ylo, yhi = _y_range([p.y for p in pts])
-    f = _Frame(width, height, nice_ticks(xlo, xhi), nice_ticks(ylo, yhi), left=60, right=24)
-    span = f.x1 - f.x0
-    body = f.axes(x_label, y_label, x_fmt=lambda v: _tick_label(v, span))
+    ylo, yhi = _y_range([p.y for p in pts], ceil=float("inf"))
+    f = _Frame(width, height, nice_ticks(xlo, xhi, 4), nice_ticks(ylo, yhi, 4), left=62, right=22)
+    body = f.axes(x_label, y_label)
+    labels = []
     for s in series:
         path = " ".join(f"{f.x(p.x):.1f},{f.y(p.y):.1f}" for p in s.points)
         body.append(f'<polyline points="{path}" fill="none" stroke="{s.color}" stroke-width="1.5" '
-                    f'stroke-opacity="0.7"/>')
+                    f'stroke-opacity="0.6"/>')
         for p in s.points:
             cx, cy = f.x(p.x), f.y(p.y)
-            body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="{s.color}" stroke="white">'
+            body.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{s.color}" stroke="white">'
                         f'<title>{escape(p.tip or p.label)}</title></circle>')
             if p.label:
-                body.append(f'<text x="{cx + 6:.1f}" y="{cy - 6:.1f}" font-size="10" fill="{s.color}">'
-                            f'{escape(p.label)}</text>')
+                labels.append((cx, cy, p.label, s.color))
+    spots = _place_labels([(x, y, t) for x, y, t, _ in labels])
+    for (lx, ly, text), (*_, color) in zip(spots, labels):
+        body.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="10" fill="{color}">{escape(text)}</text>')
+    return f.wrap(body, title)
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """One row of a forest plot: an estimate with its interval."""
+
+    label: str
+    mean: float
+    low: float
+    high: float
+    color: str
+    tip: str = ""
+
+
+def forest_chart(rows: Sequence[Interval], *, x_label: str, title: str, width: int = 940) -> str:
+    """Differences with their 95 % intervals against a zero line: right of zero and clear of it wins."""
+    if not rows:
+        return ""
+    row_h, top, left = 24, 8, 200
+    height = top + row_h * len(rows) + 44
+    lo = min(0.0, *(r.low for r in rows))
+    hi = max(0.0, *(r.high for r in rows))
+    pad = (hi - lo) * 0.06 or 0.01
+    ticks = nice_ticks(lo - pad, hi + pad, 6)
+    f = _Frame(width, height, ticks, [0, 1], left=left, right=24, top=top, bottom=36)
+    fmt = tick_format(ticks)
+    body = []
+    for t in ticks:
+        x = f.x(t)
+        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{f.b}" stroke="{GRID}"/>')
+        body.append(f'<text x="{x:.1f}" y="{f.b + 15}" text-anchor="middle" font-size="11" '
+                    f'fill="{AXIS}">{fmt(t)}</text>')
+    x0 = f.x(0)
+    body.append(f'<line x1="{x0:.1f}" x2="{x0:.1f}" y1="{top}" y2="{f.b}" stroke="{INK}" '
+                f'stroke-width="1.2"/>')
+    body.append(f'<text x="{(f.l + f.r) / 2:.1f}" y="{height - 6}" text-anchor="middle" font-size="12" '
+                f'fill="{INK}">{escape(x_label)}</text>')
+    for i, r in enumerate(rows):
+        y = top + i * row_h + row_h / 2
+        body.append(f'<text x="{left - 10}" y="{y + 4:.1f}" text-anchor="end" font-size="12" fill="{INK}">'
+                    f'{escape(r.label)}</text>')
+        body.append(f'<g><title>{escape(r.tip or r.label)}</title>'
+                    f'<line x1="{f.x(r.low):.1f}" x2="{f.x(r.high):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+                    f'stroke="{r.color}" stroke-width="3" stroke-linecap="round"/>'
+                    f'<circle cx="{f.x(r.mean):.1f}" cy="{y:.1f}" r="5" fill="{r.color}" '
+                    f'stroke="white"/></g>')
     return f.wrap(body, title)
 
 

@@ -1,7 +1,8 @@
-"""The terminal view of a run: one rich table per budget, best value per column in bold."""
+"""The terminal view of a run: metrics per budget (best in bold), costs, and the verdict."""
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
@@ -11,15 +12,24 @@ from .metrics import LABELS, METRICS
 from .results import EvalRun
 
 
-def results_table(run: EvalRun) -> Table:
-    table = Table(title=f"{run.dataset.get('name', 'dataset')} — {run.dataset.get('queries', '?')} queries, "
-                        f"budgets in {run.dataset.get('token_counter', 'tokens')} tokens",
-                  title_justify="left", show_lines=False)
-    table.add_column("budget", justify="right")
-    table.add_column("config")
+def _half(x: float) -> str:
+    return f"±{x:.3f}".replace("0.", ".", 1)  # "±.041": the leading zero costs width, says nothing
+
+
+#: Narrower terminals get the means only (intervals are in the HTML and JSON reports).
+WIDTH_FOR_INTERVALS = 96
+
+
+def results_table(run: EvalRun, *, intervals: bool = True) -> Table:
+    d = run.dataset
+    note = " (± = half the 95 % interval)" if intervals else ""
+    table = Table(title=f"{d.get('name', 'dataset')}: {d.get('queries', '?')} queries, budgets in "
+                        f"{d.get('token_counter', 'tokens')} tokens{note}",
+                  title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("budget", justify="right", no_wrap=True)
+    table.add_column("config", no_wrap=True)
     for m in METRICS:
-        table.add_column(LABELS[m], justify="right")
-    table.add_column("p50 ms", justify="right", style="dim")
+        table.add_column(LABELS[m], justify="right", no_wrap=True)
     for k, b in enumerate(run.budgets):
         rows = [r for r in run.results if r.budget == b]
         best = {m: max(r.mean(m) for r in rows) for m in METRICS} if rows else {}
@@ -28,21 +38,44 @@ def results_table(run: EvalRun) -> Table:
             for m in METRICS:
                 e = r[m]
                 t = Text(f"{e.mean:.3f}", style="bold green" if e.mean == best[m] else "")
-                t.append(f" ±{e.half_width:.3f}", style="dim")
+                if intervals:
+                    t.append(_half(e.half_width), style="dim")
                 cells.append(t)
-            lat = run.latency.get(r.config)
-            p50 = "" if lat is None or lat.p50_ms != lat.p50_ms else f"{lat.p50_ms:.1f}"
-            table.add_row(str(b) if i == 0 else "", r.config, *cells, p50,
+            table.add_row(str(b) if i == 0 else "", r.config, *cells,
                           end_section=i == len(rows) - 1 and k < len(run.budgets) - 1)
     return table
 
 
-def render(run: EvalRun) -> Group:
-    parts: list = [results_table(run)]
+def cost_table(run: EvalRun) -> Table | None:
+    if not run.build and not run.latency:
+        return None
+
+    def fmt(x: float | int | None, spec: str) -> str:
+        return "–" if x is None or x != x else format(x, spec)
+
+    table = Table(title="cost", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    for name in ("config", "build s", "units", "storage MB", "p50 ms", "p95 ms"):
+        table.add_column(name, justify="left" if name == "config" else "right", no_wrap=True)
+    for c in run.configs:
+        s, lat = run.build.get(c), run.latency.get(c)
+        mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
+        table.add_row(c, fmt(None if s is None else s.seconds, ".1f"),
+                      fmt(None if s is None else s.units_embedded, ",d"), fmt(mb, ".1f"),
+                      fmt(None if lat is None else lat.p50_ms, ".2f"),
+                      fmt(None if lat is None else lat.p95_ms, ".2f"))
+    return table
+
+
+def render(run: EvalRun, *, intervals: bool = True) -> Group:
+    parts: list = [results_table(run, intervals=intervals)]
+    cost = cost_table(run)
+    if cost is not None:
+        parts.append(cost)
     if run.verdict is not None:
         parts.append(Panel(run.verdict.sentence, title="verdict", title_align="left", border_style="cyan"))
     return Group(*parts)
 
 
 def print_run(run: EvalRun, console: Console | None = None) -> None:
-    (console or Console()).print(render(run))
+    console = console or Console()
+    console.print(render(run, intervals=console.width >= WIDTH_FOR_INTERVALS))

@@ -251,8 +251,11 @@ class Comparison:
     #: Best fixed size per budget on ``metric``.
     baselines: Mapping[int, str]
     differences: tuple[Difference, ...]
-    structure: StructureHint | None
-    sentence: str
+    structure: StructureHint | None = None
+
+    @property
+    def sentence(self) -> str:
+        return _compare_sentence(self)
 
     def for_config(self, config: str, metric: str | None = None) -> list[Difference]:
         m = metric or self.metric
@@ -301,8 +304,7 @@ def compare(results: Sequence[MetricSet], *, metric: str = PRIMARY, also: Sequen
                 raise EvalError(f"{p} has no result at budget {b}; evaluate it at every budget")
             for m in (metric, *[a for a in also if a != metric]):
                 diffs.append(difference(table[(p, b)], base, m, resamples=resamples, seed=seed))
-    comp = Comparison(metric, baselines, tuple(diffs), structure, "")
-    return Comparison(metric, baselines, tuple(diffs), structure, _compare_sentence(comp))
+    return Comparison(metric, baselines, tuple(diffs), structure)
 
 
 def _best_policy(comp: Comparison) -> str:

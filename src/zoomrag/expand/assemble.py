@@ -1,7 +1,7 @@
 """Assembly: pack candidate spans into contexts within a token budget.
 
-Candidates are taken best first. A candidate that overlaps (or touches) spans already chosen
-in its document is merged with them, so no character is ever returned twice; its cost is the
+Candidates are taken best first. A candidate that overlaps, touches, or is separated only by
+whitespace from spans already chosen in its document is merged with them, so no character is ever returned twice; its cost is the
 growth in tokens of the merged span. A candidate that does not fit is replaced by its
 fallbacks; one that would open a context beyond ``top`` is skipped. Tokens are counted on
 the final spans, so the returned contexts never exceed the budget together.
@@ -38,14 +38,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def place(c: Candidate) -> None:
         nonlocal used, n_contexts
         spans = chosen.setdefault(c.doc_id, [])
-        touching = [s for s in spans if s.start <= c.end and c.start <= s.end]
+        text = trees.tree(c.doc_id).document.text
+        touching = [s for s in spans if _near(s.start, s.end, c.start, c.end, text)]
         if not touching and top is not None and n_contexts >= top:
             for f in c.fallback:
                 place(f)
             return
         start = min([c.start, *(s.start for s in touching)])
         end = max([c.end, *(s.end for s in touching)])
-        text = trees.tree(c.doc_id).document.text
         tokens = count(text[start:end])
         cost = tokens - sum(s.tokens for s in touching)
         if used + cost > budget:
@@ -87,3 +87,11 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             ))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
     return out
+
+
+def _near(a_start: int, a_end: int, b_start: int, b_end: int, text: str) -> bool:
+    """Overlapping, touching, or separated by whitespace only (then one context reads better)."""
+    if a_start <= b_end and b_start <= a_end:
+        return True
+    gap = text[a_end:b_start] if a_end < b_start else text[b_end:a_start]
+    return not gap.strip()

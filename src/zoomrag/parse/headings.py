@@ -429,7 +429,20 @@ _NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl"}
 
 
 def find_headings(document: Document) -> list[Heading]:
-    """Every heading of the document in order (see the module docstring for the sources)."""
+    """Every heading of the document in order (see the module docstring for the sources).
+
+    A heading's span is its line(s) without surrounding whitespace.
+    """
+    text = document.text
+    out = []
+    for h in _find(document):
+        span = _trim(text, h.start, h.end)
+        if span is not None:
+            out.append(Heading(span[0], span[1], h.level, h.title))
+    return out
+
+
+def _find(document: Document) -> list[Heading]:
     from_blocks = _block_headings(document)
     if from_blocks:
         return from_blocks

@@ -45,17 +45,14 @@ def split_range(text: str, measure: Measure, start: int, end: int, *, size: int,
 
     Each piece ends at the rightmost boundary of the best tier among the cuts that keep at least
     ``1 - lookback`` of the window; without one, at the last word gap before the window; and
-    only a single word longer than ``size`` makes a piece exceed it. A last piece smaller than
-    ``min_size`` joins the one before when the two fit in ``size``.
+    only a single word longer than ``size`` makes a piece exceed it. ``min_size`` keeps the
+    last piece from being smaller: the cut before it moves back so the tail keeps at least
+    ``min_size`` units (two pieces that fit together would have been one).
     """
     _check_sizes(size, overlap, min_size, lookback)
     keep = max(1, size - int(size * lookback))
-    pieces = _split(text, measure, start, end, size, overlap, keep, FIXED_ORDER, split_words=False)
-    if min_size and len(pieces) > 1:
-        (a, _), (b0, b1) = pieces[-2], pieces[-1]
-        if measure.size(b0, b1) < min_size and measure.size(a, b1) <= size:
-            pieces[-2:] = [(a, b1)]
-    return pieces
+    return _split(text, measure, start, end, size, overlap, keep, FIXED_ORDER, min_size,
+                  split_words=False)
 
 
 def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: int,
@@ -67,12 +64,13 @@ def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: 
     break or sentence end that fits, and so on down to characters.
     """
     _check_sizes(size, overlap, 0, 1.0)
-    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, split_words=True)
+    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, 0, split_words=True)
 
 
 def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
-           order: tuple[re.Pattern[str], ...], *, split_words: bool) -> list[Piece]:
-    """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found."""
+           order: tuple[re.Pattern[str], ...], min_tail: int, *, split_words: bool) -> list[Piece]:
+    """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
+    ``min_tail`` the fewest units left after a cut when the rest is about to end."""
     starts = measure.starts
     index = measure.index
     pieces: list[Piece] = []
@@ -88,7 +86,9 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             pieces.append((s, e))
             return pieces
         hard = starts[i + size]  # the furthest cut: ``size`` units from s
-        lo = max(starts[i + keep - 1] + 1, floor + 1)
+        if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
+            hard = max(starts[max(last - min_tail, i + 1)], floor + 1)
+        lo = min(max(starts[i + keep - 1] + 1, floor + 1), hard)
         c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
             c = last_grapheme(text, max(s, floor) + 1, hard)
@@ -105,6 +105,11 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
                 c = first_gap(text, hard + 1, e - 1)
         if c < 0:
             c = e
+        while min_tail and c < e and last - index(skip_space(text, c, e)) < min_tail:
+            earlier = last_gap(text, max(s, floor) + 1, c - 1)  # the cap counted spaces
+            if earlier < 0:
+                break
+            c = earlier
         pieces.append((s, trim_end(text, s, c)))
         if c >= e:
             return pieces

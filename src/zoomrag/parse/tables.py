@@ -2,7 +2,7 @@
 
 Shared by the readers (to find tables) and the ``table`` strategy (to cut them into rows,
 columns and cells). A cell keeps two things: its source span (trimmed of padding, without
-pipes, delimiters or enclosing quotes) and its value (pipes unescaped, CSV quotes undone).
+pipes, delimiters or enclosing quotes) and its value (backslash escapes and CSV quoting undone).
 The first row of every table is its header: GFM requires one, and CSV files almost always
 have one; a reader that renders a header-less table (HTML) puts its first row there.
 """
@@ -69,7 +69,7 @@ def split_pipe_row(text: str, start: int, end: int) -> Row:
         if c == "|":
             seps.append(i)
         i += 1
-    if seps and seps[-1] == e - 1 and e - 1 >= s:
+    if seps and seps[-1] == e - 1:
         seps.pop()
         e -= 1
     bounds = [s, *(p for sep in seps for p in (sep, sep + 1)), e]
@@ -171,17 +171,21 @@ def delimited_records(text: str, start: int, end: int,
         first = last
         if not values:
             continue
-        if last == len(lines) and re_ < end and [v for *_, v in scan_fields(text, rs, re_, delimiter)] != values:
+        if last == len(lines) and re_ < end and _values(text, rs, re_, delimiter) != values:
             # The input ended inside a quoted field: its final newline is content, not a
             # record terminator (csv keeps it in the value).
             re_ = end
         yield rs, re_, values
 
 
+def _values(text: str, start: int, end: int, delimiter: str) -> list[str]:
+    return [v for *_, v in scan_fields(text, start, end, delimiter)]
+
+
 def _record(text: str, start: int, end: int, delimiter: str, values: list[str]) -> Row:
     fields = list(scan_fields(text, start, end, delimiter))
     rs, re_ = trim(text, start, end)
-    if [v for _, _, v in fields] != values:
+    if [v for *_, v in fields] != values:
         return Row(rs, re_, (Cell(rs, re_, delimiter.join(values)),))
     cells = []
     for s, e, v in fields:
@@ -194,42 +198,46 @@ def _record(text: str, start: int, end: int, delimiter: str, values: list[str]) 
 
 def scan_fields(text: str, start: int, end: int, delimiter: str,
                 quote: str = '"') -> Iterator[tuple[int, int, str]]:
-    """Fields of one record as ``(start, end, value)``, mirroring csv's non-strict excel rules.
+    """Fields of one record as ``(start, end, value)``, mirroring csv's non-strict excel rules:
+    a field that starts with a quote is quoted (``""`` inside is one quote) up to its closing
+    quote; anything after that quote, up to the delimiter, is kept as content, quotes and all.
 
     The span of a quoted field is its content inside the quotes; when other text than spaces
-    follows the closing quote (csv keeps it as content), the span runs on to the end of the field.
+    follows the closing quote, the span runs on to the end of the field.
     """
+    find = text.find
     i = start
     while True:
         if i < end and text[i] == quote:
             s = i = i + 1
             parts: list[str] = []
-            state = "quoted"  # then "closed" right after the closing quote, then "after"
-            close = end
-            while i < end:
-                c = text[i]
-                if state == "quoted":
-                    if c == quote:
-                        if i + 1 < end and text[i + 1] == quote:  # "" is one quote
-                            parts.append(quote)
-                            i += 2
-                            continue
-                        state, close = "closed", i
-                    else:
-                        parts.append(c)
-                elif c == delimiter:
+            close = -1
+            while True:
+                q = find(quote, i, end)
+                if q < 0:  # never closed: the field runs to the end of the record
+                    parts.append(text[i:end])
+                    i = end
                     break
-                else:
-                    parts.append(c)
-                    state = "after"
-                i += 1
-            # Spaces after the closing quote are kept in the value but are not content.
-            e = close if state == "closed" or text[close + 1:i].isspace() else i
+                parts.append(text[i:q])
+                if q + 1 < end and text[q + 1] == quote:
+                    parts.append(quote)
+                    i = q + 2
+                    continue
+                close, i = q, q + 1
+                break
+            e = i
+            if close >= 0:
+                d = find(delimiter, i, end)
+                i = end if d < 0 else d
+                tail = text[close + 1:i]
+                parts.append(tail)
+                # Spaces after the closing quote are kept in the value but are not content.
+                e = close if not tail or tail.isspace() else i
             yield s, e, "".join(parts)
         else:
             s = i
-            while i < end and text[i] != delimiter:
-                i += 1
+            d = find(delimiter, i, end)
+            i = end if d < 0 else d
             yield s, i, text[s:i]
         if i >= end:
             return

@@ -18,7 +18,11 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     if k <= 0 or n == 0:
         return np.zeros(0, dtype=np.int64)
     if k < n:
-        part = np.argpartition(-scores, k - 1)[:k]
+        # argpartition picks arbitrarily among scores tied at the cut; take the lowest indices
+        # there so that results are deterministic (and equal to a stable sort).
+        cut = scores[np.argpartition(-scores, k - 1)[k - 1]]
+        above = np.flatnonzero(scores > cut)
+        part = np.concatenate([above, np.flatnonzero(scores == cut)[:k - above.size]])
     else:
         part = np.arange(n)
     order = np.lexsort((part, -scores[part]))

@@ -24,7 +24,10 @@ from .code import language_name
 _MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
 _FRONT_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FRONT_CLOSE = {"---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M), "+++": re.compile(r"^\+\+\+[ \t]*$", re.M)}
+_FRONT_CLOSE = {
+    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M),
+    "+++": re.compile(r"^\+\+\+[ \t]*$", re.M),
+}
 _TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.M)
 
 _EMPTY = MappingProxyType({})

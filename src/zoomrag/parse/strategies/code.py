@@ -34,7 +34,7 @@ from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..params import check_int, check_unit
 from ..registry import register
-from .markdown import cut_by_size
+from ..sizing import split_recursive
 
 _DEFINITIONS = ("class", "function", "method")
 
@@ -83,10 +83,13 @@ _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b",
 
 
 def language_of(document: Document) -> str:
-    """The document's language: metadata, then format, then file extension, then a guess."""
+    """The document's language: metadata, a code block's language (a fence's info string),
+    the format, the file extension, else a guess."""
     from ...load.readers.code import LANGUAGES, language_name
 
-    named = document.metadata.get("language") or ""
+    named = document.metadata.get("language") or next(
+        (b.meta.get("language") for b in document.blocks if b.type == "code" and b.meta.get("language")), ""
+    )
     if not named and document.format not in ("code", "text", "markdown", ""):
         named = document.format
     if named:
@@ -156,10 +159,26 @@ def python_units(text: str, lines: _Lines) -> list[_Unit] | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes etc. are not our business
-            tree = ast.parse(text)
+            tree = ast.parse(_mask_fences(text, lines))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     return _statement_units(lines, list(tree.body), 0, lines.count - 1, in_class=False)
+
+
+_FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
+
+
+def _mask_fences(text: str, lines: _Lines) -> str:
+    """A fenced block (a Markdown code block handed over whole) with its fence lines turned
+    into comments of the same length, so that ``ast`` reads the code and line numbers hold."""
+    rows = [i for i in range(lines.count) if not lines.blank(i)]
+    if len(rows) < 2 or not _FENCE.match(lines.line(rows[0])) or not _FENCE.match(lines.line(rows[-1])):
+        return text
+    out = text
+    for i in (rows[-1], rows[0]):
+        s, e = lines.starts[i], lines.end(i)
+        out = out[:s] + "#" * (e - s) + out[e:]
+    return out
 
 
 def _kind(node: ast.AST, in_class: bool) -> str:
@@ -332,7 +351,10 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
         else:
             merged.append(u)
     for u in merged:
-        u.kind = _layout_kind(lines.line(u.head))
+        head = lines.line(u.head)
+        if u.head < u.last and lines.line(u.head + 1).lstrip().startswith("{"):
+            head += " {"  # Allman style: the brace opens on the next line
+        u.kind = _layout_kind(head)
     return merged
 
 
@@ -442,7 +464,8 @@ class _Sizer:
             span = Span("code", s, e)
             if len(group) == 1 and self.measure.size(s, e) > self.max_size:
                 span.children = _unwrap(span, [
-                    Span("code", a, b) for a, b in cut_by_size(self.text, self.measure, s, e, self.max_size)
+                    Span("code", a, b)
+                    for a, b in split_recursive(self.text, self.measure, s, e, size=self.max_size)
                 ])
             out.append(span)
         return out

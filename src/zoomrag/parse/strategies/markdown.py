@@ -11,7 +11,8 @@ step only where the previous one was not enough:
 2. ``paragraph``: whole paragraphs (blank-line separated; a code fence or table stays whole),
    packed greedily up to ``max_size``;
 3. ``sentence``: whole sentences (and list items, table rows, quote lines, code lines), packed;
-4. ``chunk``: a single sentence longer than the limit, cut by size (last resort).
+4. ``chunk``: a single sentence longer than the limit, cut by size at word gaps (a word longer
+   than the limit between characters), with :func:`~zoomrag.parse.sizing.split_recursive`.
 
 Node kinds: ``front_matter``, ``preamble`` (text before the first heading), ``section``,
 ``paragraph``, ``sentence``, ``chunk``. Leaves partition the text: no non-whitespace character
@@ -21,7 +22,6 @@ is lost.
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -32,6 +32,7 @@ from ..base import Chunker, Span, measure_for
 from ..headings import hidden_ranges, section_spans
 from ..params import check_int, check_unit
 from ..registry import register
+from ..sizing import split_recursive
 
 _PARAGRAPH_BREAK = re.compile(r"\n(?:[ \t]*\n)+")
 # Lines that start a block of their own inside a paragraph: list items, table rows, quotes.
@@ -129,7 +130,7 @@ class _Fitter:
         for s, e, single in self.pack(units):
             span = Span(kind, s, e, section_path=path)
             if single and not self.fits(s, e):
-                pieces = cut_by_size(self.text, self.measure, s, e, self.max_size)
+                pieces = split_recursive(self.text, self.measure, s, e, size=self.max_size)
                 span.children = _unwrap(span, [Span("chunk", a, b, section_path=path) for a, b in pieces])
             out.append(span)
         return out
@@ -201,29 +202,3 @@ def _unwrap(parent: Span, children: list[Span]) -> list[Span]:
         children = children[0].children
     return children
 
-
-def cut_by_size(text: str, measure: Measure, start: int, end: int, size: int) -> list[tuple[int, int]]:
-    """Cut [start, end) into pieces of at most ``size`` units, at the last space that keeps a
-    piece within the limit, else at a token boundary; never between a character and its
-    combining marks (such a cluster is the one thing allowed past the limit)."""
-    out: list[tuple[int, int]] = []
-    pos = start
-    while pos < end:
-        while pos < end and text[pos].isspace():
-            pos += 1
-        if measure.size(pos, end) <= size:
-            _append_trimmed(text, pos, end, out)
-            break
-        limit = min(measure.offset_after(pos, size), end)
-        cut = max(text.rfind(" ", pos + 1, limit + 1), text.rfind("\n", pos + 1, limit + 1))
-        if cut <= pos:
-            cut = limit
-            while cut > pos and unicodedata.combining(text[cut]):
-                cut -= 1
-            if cut == pos:  # a cluster longer than the limit: keep it whole
-                cut = limit
-                while cut < end and unicodedata.combining(text[cut]):
-                    cut += 1
-        _append_trimmed(text, pos, cut, out)
-        pos = cut
-    return out

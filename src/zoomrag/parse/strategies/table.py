@@ -80,36 +80,36 @@ class TableChunker(Chunker):
     def table_span(self, table: Table) -> Span:
         """The subtree of one parsed table."""
         names = [_flat(c.value) for c in table.header.cells]
-
-        def name(j: int) -> str:
-            return (names[j] if j < len(names) else "") or f"column {j + 1}"
-
-        children: list[Span] = []
+        width = max([len(names), *(len(r.cells) for r in table.rows)])
+        names = [(names[j] if j < len(names) else "") or f"column {j + 1}" for j in range(width)]
         named = [(j, c) for j, c in enumerate(table.header.cells) if c.start < c.end]
-        if named:
-            columns = []
-            if self.columns:
-                for j, c in named:
-                    values = [_flat(r.cells[j].value) for r in table.rows
-                              if j < len(r.cells) and r.cells[j].start < r.cells[j].end]
-                    columns.append(Span("column", c.start, c.end,
-                                        embed_text=_listing(name(j), values, self.max_values)))
-            children.append(Span("header", table.header.start, table.header.end, columns,
-                                 embed_text=" | ".join(name(j) for j, _ in named)))
+        # Values per named column (the first max_values of them) and how many there are.
+        listed: dict[int, list[str]] = {j: [] for j, _ in named} if self.columns else {}
+        counts = dict.fromkeys(listed, 0)
+        rows: list[Span] = []
         for row in table.rows:
-            filled = [(j, c) for j, c in enumerate(row.cells) if c.start < c.end]
+            filled = [(j, c, _flat(c.value)) for j, c in enumerate(row.cells) if c.start < c.end]
             if not filled:
                 continue
-            first = row.cells[0]
-            label = _flat(first.value) if first.start < first.end else ""
+            label = filled[0][2] if filled[0][0] == 0 else ""
             cells = []
-            if self.cells:
-                for j, c in filled:
+            for j, c, value in filled:
+                if j in counts:
+                    counts[j] += 1
+                    if counts[j] <= self.max_values:
+                        listed[j].append(value)
+                if self.cells:
                     about = f" (row {label})" if j > 0 and label else ""
-                    cells.append(Span("cell", c.start, c.end, embed_text=f"{name(j)}: {_flat(c.value)}{about}"))
-            children.append(Span("row", row.start, row.end, cells,
-                                 embed_text=" | ".join(f"{name(j)}: {_flat(c.value)}" for j, c in filled)))
-        return Span("table", table.start, table.end, children)
+                    cells.append(Span("cell", c.start, c.end, embed_text=f"{names[j]}: {value}{about}"))
+            rows.append(Span("row", row.start, row.end, cells,
+                             embed_text=" | ".join(f"{names[j]}: {value}" for j, _, value in filled)))
+        if not named:
+            return Span("table", table.start, table.end, rows)
+        columns = [Span("column", c.start, c.end, embed_text=_listing(names[j], listed[j], counts[j]))
+                   for j, c in named if j in listed]
+        header = Span("header", table.header.start, table.header.end, columns,
+                      embed_text=" | ".join(names[j] for j, _ in named))
+        return Span("table", table.start, table.end, [header, *rows])
 
 
 def _regions(document: Document) -> list[tuple[int, int, Table | None]]:
@@ -138,9 +138,8 @@ def _flat(value: str) -> str:
     return " ".join(value.split())
 
 
-def _listing(name: str, values: list[str], limit: int) -> str:
+def _listing(name: str, values: list[str], count: int) -> str:
     if not values:
         return name
-    shown = "; ".join(values[:limit])
-    more = f"; … (+{len(values) - limit} more)" if len(values) > limit else ""
-    return f"{name}: {shown}{more}"
+    more = f"; … (+{count - len(values)} more)" if count > len(values) else ""
+    return f"{name}: {'; '.join(values)}{more}"

@@ -1,1 +1,110 @@
-"""(being written)"""
+"""``window``: sentence leaves for sentence-window retrieval (match a sentence, return its window).
+
+Only the sentences are stored. The window, ``window`` sentences on each side of a matched one,
+is computed at query time from the tree (:func:`window_span`), so changing it needs no re-index.
+Sentences sit under paragraph parents by default: a paragraph is a natural unit to return
+when a window is not enough, and the parents cost no vectors (only leaves are embedded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...model import Document, Node, Tree
+from ...text.sentences import sentence_spans
+from ..base import Chunker, Span, measure_for
+from ..params import check_int, check_unit
+from ..registry import register
+from ..sizing import split_range
+
+@register
+@dataclass(frozen=True)
+class SentenceWindow(Chunker):
+    """Sentence leaves (kind ``sentence``), under paragraph parents unless ``paragraphs=False``.
+
+    ``window`` is not used to build the tree: it is how many sentences on each side of a hit
+    the query side returns (see :func:`window_span`). A sentence bigger than ``max_size`` units
+    is cut at the best boundary below the limit into several ``sentence`` leaves, so no leaf is
+    too long to embed.
+    """
+
+    name = "window"
+
+    window: int = 2
+    max_size: int = 256
+    unit: str = "tokens"
+    #: Paragraph parents (level 1) over the sentences (level 2); off: sentences at level 1.
+    paragraphs: bool = True
+
+    def __post_init__(self) -> None:
+        check_int(self.name, "window", self.window, 0)
+        check_int(self.name, "max_size", self.max_size, 1)
+        check_unit(self.name, self.unit)
+        if not isinstance(self.paragraphs, bool):
+            from ...errors import ConfigError
+
+            raise ConfigError(f"{self.name}: paragraphs must be true or false, got {self.paragraphs!r}")
+
+    def split(self, document: Document) -> list[Span]:
+        text = document.text
+        sentences = sentence_spans(text)
+        if not sentences:
+            return []
+        measure = measure_for(document, self.unit)
+        size, limit = measure.size, self.max_size
+        out: list[Span] = []
+        for para in paragraphs_of(text, sentences):
+            leaves: list[Span] = []
+            for s, e in para:
+                if size(s, e) <= limit:
+                    leaves.append(Span("sentence", s, e))
+                else:
+                    leaves.extend(Span("sentence", a, b)
+                                  for a, b in split_range(text, measure, s, e, size=limit))
+            if self.paragraphs:
+                out.append(Span("paragraph", para[0][0], para[-1][1], leaves))
+            else:
+                out.extend(leaves)
+        return out
+
+
+def paragraphs_of(text: str, sentences: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Sentences grouped by paragraph: a blank line between two sentences starts a new one.
+
+    The gap between two sentences is only whitespace, so it holds a blank line exactly when it
+    holds two line breaks (sentence_spans always ends a sentence at a blank line).
+    """
+    groups = [[sentences[0]]]
+    for prev, cur in zip(sentences, sentences[1:]):
+        gap = text[prev[1]:cur[0]]
+        if len(gap) > 1 and _breaks(gap) >= 2:
+            groups.append([cur])
+        else:
+            groups[-1].append(cur)
+    return groups
+
+
+def _breaks(gap: str) -> int:
+    if "\u2029" in gap:
+        return 2  # a paragraph separator
+    return gap.count("\n") + gap.count("\r") - gap.count("\r\n")
+
+
+def window_span(tree: Tree, leaf: Node, window: int) -> tuple[int, int]:
+    """The span from ``window`` leaves before ``leaf`` to ``window`` leaves after it.
+
+    Windows cross paragraph boundaries, as the sentences of a document are one sequence; use
+    the leaf's parent to stay inside its paragraph.
+    """
+    first = last = leaf
+    for _ in range(window):
+        prev = tree.previous_leaf(first)
+        if prev is None:
+            break
+        first = prev
+    for _ in range(window):
+        nxt = tree.next_leaf(last)
+        if nxt is None:
+            break
+        last = nxt
+    return first.start, last.end

@@ -1,0 +1,99 @@
+"""The index, query, stats, check and inspect commands through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from test_index_support import write
+
+from zoomrag.cli import main
+
+FIXED = ["--embedder", "hash", "--strategy", "fixed", "--set", "size=60", "--set", "unit=chars"]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "docs" / "guide.md", "# Guide\n\nSQLite keeps the whole index in one file.\n\n"
+                                          "## Queries\n\nA query returns contexts within a token budget.\n")
+    write(tmp_path / "docs" / "notes.txt", "Bananas are yellow. Cherries are red.\n")
+    (tmp_path / "docs" / "logo.png").write_bytes(b"\x89PNG\x00\x00\x01")
+    return tmp_path
+
+
+def run(*args: str, ok: int = 0):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == ok, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def test_index_reports_counts_and_lists_skipped_files(project):
+    r = run("index", "docs", *FIXED)
+    assert "2 added, 0 updated, 0 unchanged, 0 removed" in r.stdout
+    assert "skipped 1 file(s):" in r.stderr
+    assert "docs/logo.png: binary file (NUL bytes found)" in r.stderr
+    assert (project / ".zoomrag" / "index.db").exists()
+    again = run("index", "docs", "--quiet")
+    assert again.stdout == ""
+    assert "docs/logo.png" in again.stderr  # skipped files are listed even when quiet
+
+
+def test_query_json_has_exactly_the_documented_shape(project):
+    run("index", "docs", *FIXED, "-q")
+    r = run("query", "whole index in one file", "--json", "--budget", "100", "--top", "2", "--mode", "bm25")
+    payload = json.loads(r.stdout)
+    assert list(payload) == ["query", "budget", "contexts"]
+    assert (payload["query"], payload["budget"]) == ("whole index in one file", 100)
+    assert payload["contexts"]
+    for ctx in payload["contexts"]:
+        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits"]
+        assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
+        source = (project / ctx["source"]).read_text()
+        assert source[ctx["start"]:ctx["end"]] == ctx["text"]
+    assert "one file" in payload["contexts"][0]["text"]
+
+
+@pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
+@pytest.mark.parametrize("expand", ["none", "parent"])
+def test_query_terminal_view(project, mode, expand):
+    run("index", "docs", *FIXED, "-q")
+    r = run("query", "token budget", "--mode", mode, "--expand", expand)
+    assert "1. docs/" in r.stdout and "score" in r.stdout
+
+
+def test_stats_check_and_inspect(project):
+    run("index", "docs", *FIXED, "-q")
+    stats = json.loads(run("stats", "--json").stdout)
+    assert (stats["documents"], stats["embedder"]) == (2, "hash (hash-v1-d256, 256-d)")
+    assert "strategy fixed" in stats["chunking"]
+    assert "documents" in run("stats").stdout
+    assert run("check").stdout.startswith("ok: .zoomrag/index.db is consistent (2 documents")
+    tree = json.loads(run("inspect", "docs/guide.md", "--json").stdout)
+    assert tree["document"]["source"] == "docs/guide.md"
+    assert all(n["text"] == (project / "docs/guide.md").read_text()[n["start"]:n["end"]] for n in tree["nodes"])
+    assert "document L0" in run("inspect", "docs/guide.md").stdout
+    assert "no document 'nope.md'" in run("inspect", "nope.md", ok=1).stderr
+
+
+def test_prune_and_reindex(project):
+    run("index", "docs", *FIXED, "-q")
+    (project / "docs" / "notes.txt").unlink()
+    r = run("index", "docs", "--prune")
+    assert "0 added, 0 updated, 1 unchanged, 1 removed" in r.stdout
+    r = run("index", "docs", "--reindex", "--embedder", "hash", "--strategy", "none")
+    assert "1 added" in r.stdout
+    assert "strategy none" in json.loads(run("stats", "--json").stdout)["chunking"]
+
+
+def test_errors_and_exit_codes(project):
+    assert "does not exist" in run("index", "missing/", ok=2).stderr
+    assert "no index here; build one with: zoomrag index" in run("query", "x", ok=1).stderr
+    run("index", "docs", *FIXED, "-q")
+    err = run("index", "docs", "--embedder", "minilm", ok=1).stderr
+    assert "was built with embedder 'hash'" in err and "zoomrag index --reindex" in err
+    assert "give --strategy or --profile, not both" in run("index", "docs", "-s", "fixed", "-p", "default",
+                                                            ok=2).stderr
+    assert "--set needs --strategy or --profile" in run("index", "docs", "--set", "size=3", ok=2).stderr
+    assert "Invalid value for '--mode'" in run("query", "x", "--mode", "fuzzy", ok=2).stderr

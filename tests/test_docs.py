@@ -1,0 +1,109 @@
+"""docs/ stays in step with the code: CLI help, strategy parameters, profiles, examples, links."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from zoomrag.cli import main
+from zoomrag.cli._docgen import HELP_WIDTH, TODO, command_paths, run
+from zoomrag.parse import strategy_names
+from zoomrag.parse.profiles import BUILTIN
+from zoomrag.parse.registry import strategy_class
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = ["guide.md", "strategies.md", "cli.md", "benchmarks.md"]
+REGEN = "run: python -m zoomrag.cli._docgen"
+
+
+def read(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def section(page: str, heading: str) -> str:
+    """The text under ``## heading`` up to the next ``## `` heading."""
+    m = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    assert m, f"no section '## {heading}'"
+    return m.group(1)
+
+
+# -- cli.md ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(("zoomrag", *p)))
+def test_cli_reference_holds_each_commands_help_verbatim(path: tuple[str, ...]):
+    r = CliRunner().invoke(main, [*path, "--help"], prog_name="zoomrag", terminal_width=HELP_WIDTH)
+    assert r.exit_code == 0
+    assert f"```text\n{r.output}```" in read("cli.md"), f"docs/cli.md is out of date; {REGEN}"
+
+
+def test_generated_regions_are_current():
+    assert run(ROOT, check=True) == [], REGEN
+
+
+# -- strategies.md ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", strategy_names())
+def test_every_strategy_has_a_section_with_its_parameters(name: str):
+    body = section(read("strategies.md"), f"`{name}`")
+    prose = body.split("<!-- generated:")[0]
+    assert len(prose.split()) >= 25 and TODO not in prose, f"describe `{name}` in docs/strategies.md"
+    cls = strategy_class(name)
+    fields = [f.name for f in dataclasses.fields(cls) if f.init] if dataclasses.is_dataclass(cls) else []
+    rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", body, re.M)
+    assert [r[0] for r in rows] == fields, f"{name}: parameter table out of date; {REGEN}"
+    for param, rest in rows:
+        meaning = rest.split(" | ")[-1]
+        assert TODO not in meaning and len(meaning.split()) >= 3, f"{name}.{param} is not described"
+    if not fields:
+        assert "No parameters." in body
+
+
+def test_every_builtin_profile_is_documented():
+    profiles = section(read("strategies.md"), "Profiles and the router")
+    for name in BUILTIN:
+        assert f"| `{name}` |" in profiles
+
+
+def test_strategies_page_documents_no_unknown_strategy():
+    documented = re.findall(r"^## `([\w-]+)`$", read("strategies.md"), re.M)
+    assert sorted(documented) == strategy_names()
+
+
+# -- every page ------------------------------------------------------------------------------
+def _python_blocks() -> list[tuple[str, int, str]]:
+    out = []
+    for path in [*(DOCS / p for p in PAGES), ROOT / "README.md"]:
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)):
+            out.append((path.name, i, block))
+    return out
+
+
+@pytest.mark.parametrize("page, index, code", _python_blocks(), ids=lambda v: str(v)[:20])
+def test_python_examples_run(page: str, index: int, code: str, monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]):
+    monkeypatch.chdir(ROOT)  # examples name files of this repository, such as docs/guide.md
+    exec(compile(code, f"{page} example {index + 1}", "exec"), {"__name__": "__doc_example__"})
+
+
+@pytest.mark.parametrize("page", [*PAGES, "../README.md", "../bench/README.md"])
+def test_pages_have_headings_and_working_links(page: str):
+    path = (DOCS / page).resolve()
+    text = path.read_text(encoding="utf-8")
+    assert re.search(r"^# \S", text, re.M), f"{page} has no title"
+    assert re.search(r"^## \S", text, re.M), f"{page} has no sections"
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert (path.parent / target).exists(), f"{page} links to missing {target}"
+
+
+def test_readme_starts_with_the_two_commands():
+    first = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:2]
+    assert first[0].startswith("`make demo`") and first[1].startswith("`make test`")
+
+
+def test_benchmarks_page_has_the_chunking_speed_section():
+    body = section(read("benchmarks.md"), "Chunking speed")
+    assert "<!-- chunk_speed:begin -->" in body and "<!-- chunk_speed:end -->" in body

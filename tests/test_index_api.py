@@ -1,0 +1,322 @@
+"""The Index API: add, query, delete, prune, reindex, pins, stats and check."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_index_support import CountingEmbedder, ParagraphLines, write
+
+from zoomrag.errors import ConfigError, IndexLockedError, IndexMismatchError, InputError, StoreError
+from zoomrag.index import Index
+from zoomrag.model import Document
+from zoomrag.text.tokens import CharCounter
+
+FRUIT = "Apples are red.\nBananas are yellow.\n\nCherries are small and dark red."
+DB = "Databases store rows.\nSQLite keeps a whole database in one file.\n\nIndexes make lookups fast."
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    write(tmp_path / "docs" / "fruit.txt", FRUIT)
+    write(tmp_path / "docs" / "db.txt", DB)
+    return tmp_path / "docs"
+
+
+def open_index(tmp_path, emb=None, **kw):
+    return Index.open(tmp_path / "ix" / "index.db", embedder=emb or CountingEmbedder(),
+                      strategy=kw.pop("strategy", ParagraphLines()), counter=CharCounter(), **kw)
+
+
+def test_add_then_query_returns_the_matching_line(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        report = ix.add([corpus])
+        assert (report.added, report.updated, report.unchanged, report.units) == (2, 0, 0, 6)
+        contexts = ix.query("SQLite file", mode="bm25", budget=1000, top=1)
+    assert len(contexts) == 1
+    c = contexts[0]
+    assert c.text == "SQLite keeps a whole database in one file."
+    assert c.source == str(corpus / "db.txt")
+    assert DB[c.start:c.end] == c.text
+    assert c.hits == ((c.start, c.end, c.score),)
+
+
+def test_parent_expansion_returns_the_paragraph(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        [c] = ix.query("SQLite file", mode="bm25", budget=1000, top=1, expand="parent")
+    assert c.text == "Databases store rows.\nSQLite keeps a whole database in one file."
+    assert c.kind == "paragraph" and c.rule == "parent of 1 hit"
+    # the hit inside is the matched line, not the parent
+    (s, e, _), = c.hits
+    assert DB[s:e] == "SQLite keeps a whole database in one file."
+
+
+def test_parent_falls_back_to_the_unit_when_it_does_not_fit(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        [c] = ix.query("SQLite file", mode="bm25", budget=45, top=1, expand="parent")
+    assert c.text == "SQLite keeps a whole database in one file."
+
+
+@pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
+def test_every_mode_keeps_each_rankers_score_and_rank(tmp_path, corpus, mode):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        hits = ix.search("SQLite database file", mode=mode, k=5)
+    assert hits
+    expected = {"dense": {"dense"}, "bm25": {"bm25"}, "hybrid": {"dense", "bm25"}}[mode]
+    assert set().union(*(h.ranks for h in hits)) == expected
+    top = hits[0]
+    if mode == "hybrid":
+        assert top.score == pytest.approx(sum(1 / (60 + r) for _, r in top.ranks.values()))
+    else:
+        assert top.ranks[mode] == (top.score, 1)
+
+
+def test_unchanged_files_are_skipped_and_a_changed_file_reembeds_only_its_units(tmp_path, corpus):
+    emb = CountingEmbedder()
+    with open_index(tmp_path, emb) as ix:
+        ix.add([corpus])
+        assert sorted(emb.embedded) == sorted(FRUIT.replace("\n\n", "\n").split("\n") + DB.replace(
+            "\n\n", "\n").split("\n"))
+        emb.embedded.clear()
+        again = ix.add([corpus])
+        assert (again.added, again.updated, again.unchanged, again.embedded) == (0, 0, 2, 0)
+        assert emb.embedded == []
+        write(corpus / "fruit.txt", FRUIT + "\nDates are sweet.")
+        changed = ix.add([corpus])
+        assert (changed.added, changed.updated, changed.unchanged) == (0, 1, 1)
+        # only the new line is embedded: the others are in the vector cache
+        assert emb.embedded == ["Dates are sweet."]
+        assert ix.check().ok
+        [c] = ix.query("Dates sweet", mode="bm25", top=1)
+        assert c.text == "Dates are sweet."
+
+
+def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
+    emb = CountingEmbedder()
+    docs = [Document.from_text("Shared line.\nOwn line one.", id="a"),
+            Document.from_text("Shared line.\nOwn line two.", id="b")]
+    with open_index(tmp_path, emb) as ix:
+        ix.add(docs)
+    assert sorted(emb.embedded) == ["Own line one.", "Own line two.", "Shared line."]
+
+
+def test_delete_and_prune(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        assert ix.delete(str(corpus / "db.txt")) is True
+        assert ix.delete("no-such-doc") is False
+        assert ix.query("SQLite", mode="bm25") == []
+        ix.add([corpus])
+        (corpus / "fruit.txt").unlink()
+        report = ix.add([corpus], prune=True)
+        assert report.removed == 1
+        assert [d.source for d in ix.documents()] == [str(corpus / "db.txt")]
+        assert ix.check().ok
+
+
+def test_prune_leaves_documents_outside_the_given_folders(tmp_path, corpus):
+    other = write(tmp_path / "other" / "note.txt", "A note about SQLite.")
+    with open_index(tmp_path) as ix:
+        ix.add([corpus, other])
+        other.unlink()
+        ix.add([corpus], prune=True)
+        assert len(ix.documents()) == 3  # note.txt is not under docs/, so it stays
+        assert ix.prune() == 1  # prune() without folders removes every file that is gone
+        assert len(ix.documents()) == 2
+
+
+def test_unreadable_files_are_skipped_with_the_reason_and_the_rest_indexed(tmp_path, corpus):
+    (corpus / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00")
+    (corpus / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
+    with open_index(tmp_path) as ix:
+        report = ix.add([corpus])
+    reasons = dict(report.skipped)
+    assert report.added == 2
+    assert "binary file" in reasons[str(corpus / "image.png")]
+    assert "not valid UTF-8" in reasons[str(corpus / "latin1.txt")]
+
+
+def test_missing_path_is_an_input_error(tmp_path):
+    with open_index(tmp_path) as ix, pytest.raises(InputError, match="nope: no such file or folder"):
+        ix.add([tmp_path / "nope"])
+
+
+def test_reopening_with_another_embedder_names_the_pin_and_the_rebuild_command(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    path = tmp_path / "ix" / "index.db"
+    with pytest.raises(IndexMismatchError) as err:
+        Index.open(path, embedder=CountingEmbedder(dimension=64))
+    msg = str(err.value)
+    assert "was built with embedder 'hash' (version 'hash-v1-d32', dimension 32)" in msg
+    assert f"zoomrag index --reindex --index {path} --embedder hash {corpus}" in msg
+    with pytest.raises(IndexMismatchError, match="not embedder 'minilm'"):
+        Index.open(path, embedder="minilm")
+
+
+def test_reopening_with_another_strategy_is_a_mismatch(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    with pytest.raises(IndexMismatchError, match=r"built with strategy test-paragraph-lines, not strategy "
+                                                   r"fixed \(.*size=99.*--strategy fixed --set size=99"):
+        Index.open(tmp_path / "ix" / "index.db", strategy="fixed", params={"size": 99})
+
+
+def test_reindex_rebuilds_with_another_embedder(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    emb = CountingEmbedder(dimension=64)
+    with open_index(tmp_path, emb, reindex=True) as ix:
+        report = ix.add([corpus])
+        assert report.added == 2 and report.embedded == 6
+        assert ix.pins.dimension == 64
+        assert ix.check().ok
+    with Index.open(tmp_path / "ix" / "index.db") as ix:  # pins are read back from the file
+        assert (ix.pins.embedder_version, ix.pins.chunking_name) == ("hash-v1-d64", "test-paragraph-lines")
+
+
+def test_an_old_schema_is_a_mismatch_and_reindex_replaces_it(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    path = tmp_path / "ix" / "index.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE index_meta SET value = '0' WHERE key = 'schema_version'")
+    with pytest.raises(IndexMismatchError, match=r"uses index schema 0, this zoomrag reads schema 1; "
+                                                   r"rebuild it with: zoomrag index --reindex"):
+        open_index(tmp_path)
+    with open_index(tmp_path, reindex=True) as ix:
+        assert ix.add([corpus]).added == 2
+        assert ix.check().ok
+
+
+def test_a_file_that_is_not_an_index_is_refused(tmp_path):
+    path = tmp_path / "other.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE t(x)")
+    with pytest.raises(StoreError, match="not a zoomrag index"):
+        Index.open(path, embedder=CountingEmbedder())
+    with pytest.raises(StoreError, match="will not overwrite it"):
+        Index.open(path, embedder=CountingEmbedder(), reindex=True)
+
+
+def test_opening_a_missing_index_without_create_says_how_to_build_one(tmp_path):
+    with pytest.raises(StoreError, match=r"no index here; build one with: zoomrag index PATH\.\.\. --index"):
+        Index.open(tmp_path / "none.db", create=False)
+
+
+def test_a_second_writer_fails_with_a_clear_message(tmp_path, corpus):
+    with open_index(tmp_path) as first, open_index(tmp_path, lock_timeout=0.1) as second:
+        first._lock.acquire()
+        try:
+            with pytest.raises(IndexLockedError, match=r"index\.db is being written by another zoomrag "
+                                                       r"process \(pid \d+\); wait for it to finish"):
+                second.add([corpus])
+        finally:
+            first._lock.release()
+        assert second.add([corpus]).added == 2
+
+
+def test_a_reader_keeps_working_while_a_writer_holds_a_transaction(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    path = tmp_path / "ix" / "index.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("DELETE FROM documents")  # uncommitted: readers must still see the old state
+    try:
+        with Index.open(path, create=False) as reader:
+            assert reader.stats().documents == 2
+            [c] = reader.query("SQLite file", mode="bm25", top=1)
+            assert c.text == "SQLite keeps a whole database in one file."
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_stats_and_check(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        s = ix.stats()
+        assert (s.documents, s.characters, s.units, s.vectors) == (2, len(FRUIT) + len(DB), 6, 6)
+        assert s.nodes == 2 + 4 + 6  # roots, paragraphs, lines
+        assert s.embedder == "hash (hash-v1-d32, 32-d)"
+        assert s.chunking == "strategy test-paragraph-lines"
+        assert 0 < s.bytes_without_vectors < s.file_bytes
+        report = ix.check()
+    assert report.ok and report.problems == ()
+    assert report.counts["documents"] == 2
+
+
+def test_check_reports_damage(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    path = tmp_path / "ix" / "index.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM vectors WHERE key IN (SELECT vec FROM nodes WHERE vec IS NOT NULL LIMIT 1)")
+        conn.execute("UPDATE nodes SET span_end = 100000 WHERE id = (SELECT max(id) FROM nodes)")
+    with open_index(tmp_path) as ix:
+        report = ix.check()
+    assert not report.ok
+    assert "1 units point to a missing vector" in report.problems
+    assert "1 nodes have a span outside their document's text" in report.problems
+
+
+def test_tree_is_stored_exactly(tmp_path, corpus):
+    chunker = ParagraphLines()
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        stored = ix.tree(str(corpus / "db.txt"))
+    from zoomrag.load import load_path
+
+    original = chunker.chunk(load_path(corpus / "db.txt", doc_id=str((corpus / "db.txt").resolve())))
+    assert [n.to_dict() for n in stored.nodes] == [n.to_dict() for n in original.nodes]
+    with open_index(tmp_path) as ix, pytest.raises(StoreError, match="no document 'nothing'"):
+        ix.tree("nothing")
+
+
+def test_bad_arguments_are_config_errors(tmp_path, corpus):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        with pytest.raises(ConfigError, match="unknown mode 'fuzzy'; choose one of: dense, bm25, hybrid"):
+            ix.query("x", mode="fuzzy")
+        with pytest.raises(ConfigError, match="unknown expansion 'grow'; choose one of: none, parent"):
+            ix.query("x", expand="grow")
+        with pytest.raises(ConfigError, match="budget=0 must be at least 1 token"):
+            ix.query("x", budget=0)
+    with pytest.raises(ConfigError, match="a strategy or a profile, not both"):
+        Index.open(tmp_path / "x.db", strategy="fixed", profile="default")
+
+
+def test_an_empty_index_answers_nothing(tmp_path):
+    with Index.open(tmp_path / "empty.db") as ix:
+        assert ix.query("anything") == []
+        assert ix.check().ok
+
+
+@settings(max_examples=25, deadline=None)
+@given(query=st.text(max_size=40), budget=st.integers(1, 200), top=st.integers(1, 5),
+       expand=st.sampled_from(["none", "parent"]), mode=st.sampled_from(["bm25", "hybrid", "dense"]))
+def test_contexts_never_repeat_a_character_and_fit_the_budget(tmp_path_factory, query, budget, top, expand,
+                                                              mode):
+    tmp = tmp_path_factory.mktemp("prop")
+    docs = [Document.from_text(FRUIT, id="fruit"), Document.from_text(DB, id="db"),
+            Document.from_text("SQL \"quotes\" AND OR NEAR( * col: 数据库 在 一个 文件", id="odd")]
+    with open_index(tmp) as ix:
+        ix.add(docs)
+        contexts = ix.query(query, budget=budget, top=top, expand=expand, mode=mode)
+    assert len(contexts) <= top
+    assert sum(c.end - c.start for c in contexts) <= budget  # CharCounter: tokens are characters
+    by_doc: dict[str, list[tuple[int, int]]] = {}
+    for c in contexts:
+        by_doc.setdefault(c.doc_id, []).append((c.start, c.end))
+        for s, e, _ in c.hits:
+            assert c.start <= s <= e <= c.end
+    for spans in by_doc.values():
+        spans.sort()
+        assert all(a_end < b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+    assert [c.score for c in contexts] == sorted((c.score for c in contexts), reverse=True)

@@ -1,0 +1,69 @@
+"""The approximate index against exact search: recall, persistence, staleness."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_index_support import CountingEmbedder, ParagraphLines
+
+from zoomrag.index import Index
+from zoomrag.model import Document
+from zoomrag.search.ann import AnnIndex, available_backend
+from zoomrag.search.dense import ExactSearch
+
+pytest.importorskip("usearch.index", reason="the optional 'ann' extra (usearch) is not installed")
+
+
+def clustered(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors around n/100 random centres, and queries near random points (like embeddings)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((max(n // 100, 10), d)).astype(np.float32)
+    x = centres[rng.integers(0, len(centres), n)] + 0.4 * rng.standard_normal((n, d)).astype(np.float32)
+    q = x[rng.integers(0, n, 100)] + 0.3 * rng.standard_normal((100, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True), q / np.linalg.norm(q, axis=1, keepdims=True)
+
+
+def test_recall_at_10_against_exact_search(tmp_path):
+    x, queries = clustered(5000, 64)
+    ids = np.arange(5000, dtype=np.int64) * 7 - 100  # node ids are arbitrary int64
+    exact = ExactSearch(ids, x)
+    ann = AnnIndex.build("usearch", ids, x, generation=1)
+    ann.save(tmp_path / "i.db")
+    loaded = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=1, dimension=64)
+    assert loaded is not None
+    for index in (ann, loaded):
+        recall = np.mean([
+            len({i for i, _ in index.search(q, 10)} & {i for i, _ in exact.search(q, 10)}) / 10 for q in queries
+        ])
+        assert recall >= 0.98
+    q = queries[0]
+    [(top_id, top_score)] = exact.search(q, 1)
+    found = dict(loaded.search(q, 10))
+    assert found[top_id] == pytest.approx(top_score, abs=1e-5)  # scores are cosines, like exact search
+
+
+def test_a_stale_or_missing_graph_is_not_used(tmp_path):
+    x, _ = clustered(300, 16)
+    AnnIndex.build("usearch", np.arange(300), x, generation=5).save(tmp_path / "i.db")
+    assert AnnIndex.load_if_fresh(tmp_path / "i.db", generation=6, dimension=16) is None
+    assert AnnIndex.load_if_fresh(tmp_path / "none.db", generation=5, dimension=16) is None
+    (tmp_path / "i.db.ann.json").write_text("{broken")
+    assert AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16) is None
+    AnnIndex.remove(tmp_path / "i.db")
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_index_builds_the_graph_above_its_threshold_and_rebuilds_it_when_stale(tmp_path):
+    docs = [Document.from_text(f"line {i} about topic {i % 7}\nsecond {i} line", id=f"d{i}") for i in range(30)]
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(docs)
+        assert ix.stats().ann == "usearch, fresh"
+        g = ix.store.generation()
+        assert AnnIndex.load_if_fresh(path, g, 32) is not None
+        dense = [h.node_id for h in ix.search("topic 3", mode="dense", k=5)]
+        ix.delete("d0")
+        assert ix.stats().ann == "usearch, fresh"  # rebuilt after the write
+    with Index.open(path, embedder=CountingEmbedder(), ann="off") as exact:
+        assert [h.node_id for h in exact.search("topic 3", mode="dense", k=5)] == dense
+    assert available_backend() == "usearch"

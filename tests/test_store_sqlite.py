@@ -1,0 +1,108 @@
+"""The SQLite store: exact round trips, one transaction per document, FTS kept in step, the cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from invariants import texts
+from test_index_support import ParagraphLines
+
+from zoomrag.model import Document
+from zoomrag.parse import Span, build_tree
+from zoomrag.store import SqliteStore, StoreVectorCache, UnitToWrite, to_blob, vector_key
+from zoomrag.store.ids import hex_to_int, int_to_hex
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = SqliteStore(tmp_path / "s.db")
+    yield s
+    s.close()
+
+
+def write(store, tree, dim=4):
+    units = [UnitToWrite(u, i + 1) for i, u in enumerate(tree.leaves())]
+    vectors = {u.vec_key: to_blob(np.full(dim, 0.5, np.float32)) for u in units}
+    store.write_document(tree, units, vectors, origin="api")
+
+
+def test_ids_round_trip_through_signed_int64():
+    for h in ("0000000000000000", "7fffffffffffffff", "8000000000000000", "ffffffffffffffff", "0123456789abcdef"):
+        assert int_to_hex(hex_to_int(h)) == h
+        assert -(2 ** 63) <= hex_to_int(h) < 2 ** 63
+
+
+def test_section_paths_and_embed_text_round_trip(store):
+    doc = Document.from_text("# A\nintro\n## B\nrow", id="doc")
+    spans = [Span("section", 0, 18, section_path=("A",), children=[
+        Span("paragraph", 4, 9),
+        Span("section", 10, 18, section_path=("A", "B"), children=[Span("row", 15, 18, embed_text="B: row")]),
+    ])]
+    tree = build_tree(doc, spans)
+    write(store, tree)
+    back = store.load_tree("doc")
+    assert [n.to_dict() for n in back.nodes] == [n.to_dict() for n in tree.nodes]
+    assert back.get(tree.leaves()[-1].id).embed_text == "B: row"
+    # the heading trail is stored only where it changes
+    stored = [sp for (sp,) in store.conn.execute("SELECT section_path FROM nodes ORDER BY ord")]
+    assert stored == [None, '["A"]', None, '["A", "B"]', None]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=texts)
+def test_any_text_round_trips_and_deletes_cleanly(store, text):
+    tree = ParagraphLines().chunk(Document.from_text(text, id="p"))
+    write(store, tree)
+    write(store, tree)  # replacing a document with itself is a no-op in effect
+    back = store.load_tree("p")
+    assert back.document.text == tree.document.text
+    assert [n.to_dict() for n in back.nodes] == [n.to_dict() for n in tree.nodes]
+    assert store.problems(4) == []
+    assert store.delete_document("p") is True
+    assert store.conn.execute("SELECT count(*) FROM fts").fetchone()[0] == 0
+    assert store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 0
+    assert store.problems(4) == []
+
+
+def test_a_failed_write_leaves_the_previous_version(store):
+    old = ParagraphLines().chunk(Document.from_text("old line", id="d"))
+    write(store, old)
+    new = ParagraphLines().chunk(Document.from_text("new line\nsecond", id="d"))
+    units = [UnitToWrite(u, 1) for u in new.leaves()]
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            raise RuntimeError("crash in the middle")
+    bad_vectors = {1: object()}  # not bindable: the insert fails inside the document's transaction
+    with pytest.raises(Exception):
+        store.write_document(new, units, bad_vectors, origin="api")  # type: ignore[arg-type]
+    assert store.load_tree("d").document.text == "old line"
+    assert store.problems(4) == []
+
+
+def test_generation_counts_writes(store):
+    g = store.generation()
+    write(store, ParagraphLines().chunk(Document.from_text("x", id="d")))
+    assert store.generation() == g + 1
+    store.delete_document("d")
+    assert store.generation() == g + 2
+
+
+def test_unit_matrix_is_ordered_by_node_id(store):
+    tree = ParagraphLines().chunk(Document.from_text("a\nb\nc", id="d"))
+    units = [UnitToWrite(u, 10 + i) for i, u in enumerate(tree.leaves())]
+    vecs = {10 + i: to_blob(np.array([i, 0], np.float32)) for i in range(3)}
+    store.write_document(tree, units, vecs, origin="api")
+    ids, mat = store.unit_matrix(2)
+    assert ids.tolist() == sorted(hex_to_int(u.id) for u in tree.leaves())
+    by_id = {hex_to_int(u.node.id): u.vec_key - 10 for u in units}
+    assert mat[:, 0].tolist() == [by_id[i] for i in ids.tolist()]
+
+
+def test_vector_table_is_an_embedding_cache(store):
+    cache = StoreVectorCache(store, dimension=3)
+    key = "ab" * 32
+    assert cache.get_many([key]) == {}
+    cache.put_many({key: np.array([1, 2, 3], np.float32)})
+    assert cache.get_many([key, "cd" * 32])[key].tolist() == [1.0, 2.0, 3.0]
+    assert vector_key(key) == hex_to_int("abababababababab")

@@ -1,0 +1,243 @@
+"""The ``code`` strategy: definitions first, then sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from invariants import check_tree, texts
+from zoomrag.errors import ConfigError
+from zoomrag.model import Block, Document, Tree
+from zoomrag.parse.base import measure_for
+from zoomrag.parse.boundaries import last_grapheme
+from zoomrag.parse.registry import make_chunker
+from zoomrag.parse.strategies.code import CodeChunker, language_of
+
+PYTHON = '''"""Module doc."""
+
+import os
+import sys
+
+# A helper for x.
+def helper(x):
+    return x + 1
+
+
+@decorator
+class Shape:
+    """A shape."""
+
+    sides = 0
+
+    def area(self):
+        return 0
+
+    @property
+    def name(self):
+        return "shape"
+
+
+def main():
+    print(helper(1))
+'''
+
+JS = '''import { x } from "./x.js";
+
+/**
+ * Adds two numbers.
+ */
+export function add(a, b) {
+  return a + b;
+}
+
+class Greeter {
+  constructor(name) {
+    this.name = name;
+  }
+
+  greet() {
+    return `Hello, ${this.name}`;
+  }
+}
+
+app.get("/", (req, res) => {
+  res.send("ok");
+});
+'''
+
+
+def code(text: str, language: str = "python", source: str = "m.py") -> Document:
+    return Document(id="d", source=source, text=text, format="code", metadata={"language": language})
+
+
+def shape(tree: Tree) -> list[tuple[int, str, str]]:
+    return [(n.level, n.kind, n.text) for n in tree.nodes[1:]]
+
+
+def test_python_definitions_are_units():
+    tree = CodeChunker(max_size=1000, min_size=0, unit="chars").chunk(code(PYTHON))
+    assert [(k, t.split("\n")[0]) for _, k, t in shape(tree)] == [
+        ("code", '"""Module doc."""'),
+        ("code", "import os"),
+        ("code", "import sys"),
+        ("function", "# A helper for x."),  # the comment right above belongs to the function
+        ("class", "@decorator"),  # so does the decorator
+        ("function", "def main():"),
+    ]
+    check_tree(tree)
+
+
+def test_python_small_units_merge_and_big_classes_open():
+    tree = CodeChunker(max_size=80, min_size=30, unit="chars").chunk(code(PYTHON))
+    assert shape(tree) == [
+        (1, "code", '"""Module doc."""\n\nimport os\nimport sys'),
+        (1, "function", "# A helper for x.\ndef helper(x):\n    return x + 1"),
+        (1, "class", PYTHON[PYTHON.index("@decorator"):PYTHON.index("\n\n\ndef main")]),
+        (2, "code", '@decorator\nclass Shape:\n    """A shape."""\n\n    sides = 0'),
+        (2, "method", "    def area(self):\n        return 0"),
+        (2, "method", '    @property\n    def name(self):\n        return "shape"'),
+        (1, "function", "def main():\n    print(helper(1))"),
+    ]
+
+
+BIG = '''def big(a):
+    """Doc."""
+    x = a + 1
+    y = x * 2
+
+    if y > 3:
+        return y
+    else:
+        return x
+'''
+
+
+def test_big_function_splits_at_statements_and_keeps_its_docstring():
+    tree = CodeChunker(max_size=30, min_size=20, unit="chars").chunk(code(BIG))
+    assert shape(tree) == [
+        (1, "function", BIG.strip()),
+        (2, "code", 'def big(a):\n    """Doc."""'),
+        (2, "code", "    x = a + 1\n    y = x * 2"),
+        (2, "code", "    if y > 3:\n        return y\n    else:\n        return x"),
+        (3, "code", "    if y > 3:\n        return y"),
+        (3, "code", "    else:\n        return x"),
+    ]
+
+
+def test_python_syntax_error_falls_back_to_layout():
+    text = "def f(:\n    pass\n\n@deco\ndef g():\n    return 1\n"
+    tree = CodeChunker(max_size=100, min_size=0, unit="chars").chunk(code(text))
+    assert shape(tree) == [
+        (1, "function", "def f(:\n    pass"),
+        (1, "function", "@deco\ndef g():\n    return 1"),
+    ]
+
+
+def test_javascript_by_braces():
+    tree = CodeChunker(max_size=200, min_size=0, unit="chars").chunk(code(JS, "javascript", "x.js"))
+    assert [(k, t.split("\n")[0]) for _, k, t in shape(tree)] == [
+        ("code", 'import { x } from "./x.js";'),
+        ("function", "/**"),  # the doc comment leads into the function
+        ("class", "class Greeter {"),
+        ("code", 'app.get("/", (req, res) => {'),
+    ]
+    tree = CodeChunker(max_size=60, min_size=0, unit="chars").chunk(code(JS, "javascript", "x.js"))
+    greeter = next(n for n in tree if n.kind == "class")
+    assert [(c.kind, c.text) for c in tree.children(greeter)] == [
+        ("code", "class Greeter {"),
+        ("method", "  constructor(name) {\n    this.name = name;\n  }"),
+        ("method", "  greet() {\n    return `Hello, ${this.name}`;\n  }\n}"),  # the class's "}" too
+    ]
+
+
+def test_other_languages():
+    go = "package main\n\nfunc main() {\n\tfmt.Println(1)\n}\n\ntype S struct {\n\tA int\n}\n"
+    tree = CodeChunker(max_size=100, min_size=0, unit="chars").chunk(code(go, "go", "m.go"))
+    assert [k for _, k, _ in shape(tree)] == ["code", "function", "class"]
+    c = "int\nmain(void)\n{\n    return 0;\n}\n"
+    tree = CodeChunker(max_size=100, min_size=0, unit="chars").chunk(code(c, "c", "m.c"))
+    assert [(k, t) for _, k, t in shape(tree)] == [("code", "int"), ("function", "main(void)\n{\n    return 0;\n}")]
+
+
+def test_fenced_python_from_markdown_is_read_with_ast():
+    text = "```python\nimport os\n\n\nclass A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n```"
+    doc = Document(id="d", source="x.md", text=text, format="markdown",
+                   blocks=(Block(0, len(text), "code", meta={"language": "py"}),))
+    tree = CodeChunker(max_size=40, min_size=0, unit="chars").chunk(doc)
+    assert [(n.level, n.kind) for n in tree.nodes[1:]] == [
+        (1, "code"), (1, "code"), (1, "class"), (2, "code"), (2, "method"), (2, "method"), (1, "code"),
+    ]
+
+
+def test_long_line_is_cut_by_size():
+    text = "x = [" + ", ".join(str(i) for i in range(40)) + "]\n"
+    tree = CodeChunker(max_size=50, min_size=0, unit="chars").chunk(code(text))
+    leaves = tree.leaves()
+    assert len(leaves) > 1 and all(n.length <= 50 for n in leaves)
+    check_tree(tree)
+
+
+def test_language_detection():
+    assert language_of(code("x", "py")) == "python"
+    assert language_of(Document(id="d", source="a/b.rs", text="fn main() {}", format="code")) == "rust"
+    assert language_of(Document(id="d", source="<text>", text="import os\n", format="text")) == "python"
+    assert language_of(Document(id="d", source="<text>", text="SELECT 1;", format="text")) == ""
+
+
+def test_empty_and_blank_documents_have_no_leaves():
+    for text in ("", "\n  \n"):
+        assert CodeChunker().chunk(code(text)).leaves() == []
+
+
+def test_parameters_are_checked():
+    with pytest.raises(ConfigError, match=r"code: max_size=0 is out of range; use at least 1"):
+        CodeChunker(max_size=0)
+    with pytest.raises(ConfigError, match=r"code: min_size=200 is out of range; use at least 0 and at most 160"):
+        CodeChunker(min_size=200)
+    assert make_chunker("code", {"max_size": "120", "min_size": "60", "language": "go"}) == \
+        CodeChunker(max_size=120, min_size=60, language="go")
+
+
+def test_real_module_round_trip():
+    src = Path(__file__).resolve().parents[1] / "src" / "zoomrag" / "parse" / "strategies" / "code.py"
+    doc = code(src.read_text(encoding="utf-8"))
+    tree = CodeChunker(unit="approx").chunk(doc)
+    check_tree(tree)
+    measure = measure_for(doc, "approx")
+    assert all(measure.size(n.start, n.end) <= 160 for n in tree.leaves())
+    chunker = next(n for n in tree.children(tree.root) if "class CodeChunker(Chunker):" in n.text)
+    assert chunker.kind == "class" and chunker.text.startswith("@register\n@dataclass(frozen=True)\nclass")
+    methods = [c for c in tree.children(chunker) if c.kind == "method"]
+    assert any("    def split(self, document: Document)" in m.text for m in methods)
+
+def _is_unbreakable(text: str) -> bool:
+    """One character with its marks (no cut inside keeps them together): the only thing
+    allowed past the size limit."""
+    return last_grapheme(text, 1, len(text) - 1) < 0
+
+
+_CODE_PIECES = [
+    "def f(x):", "    return x", "class A:", "    def m(self):", "        pass", "@deco", "# comment",
+    "", "", "x = 1; y = 2", "if x:", "    y = 2", "else:", '"""doc"""', "    '''inner'''", "}", "};",
+    "function g() {", "  return 1;", "async def h():", "    await z", "try:", "except E:", "\tx",
+    "        deep = 1", "/* c */", " * more", "x" * 120, "a\u0301" * 3, "中文 = 1",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(texts, st.lists(st.sampled_from(_CODE_PIECES), max_size=40).map("\n".join)),
+       st.sampled_from(["python", "javascript", ""]), st.sampled_from([(1, 0), (8, 4), (40, 20), (160, 80)]),
+       st.sampled_from(["chars", "approx"]))
+def test_invariants(text, language, sizes, unit):
+    max_size, min_size = sizes
+    doc = Document.from_text(text, format="code", metadata={"language": language})
+    chunker = CodeChunker(max_size=max_size, min_size=min_size, unit=unit)
+    tree = chunker.chunk(doc)
+    check_tree(tree, partition=True)
+    measure = measure_for(doc, unit)
+    for leaf in tree.leaves():
+        assert measure.size(leaf.start, leaf.end) <= max_size or _is_unbreakable(leaf.text), leaf
+    assert [n.id for n in chunker.chunk(doc)] == [n.id for n in tree]
