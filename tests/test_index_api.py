@@ -258,7 +258,7 @@ def test_check_reports_damage(tmp_path, corpus):
     path = tmp_path / "ix" / "index.db"
     with sqlite3.connect(path) as conn:
         conn.execute("DELETE FROM vectors WHERE key IN (SELECT vec FROM nodes WHERE vec IS NOT NULL LIMIT 1)")
-        conn.execute("UPDATE nodes SET span_end = 100000 WHERE id = (SELECT max(id) FROM nodes)")
+        conn.execute("UPDATE nodes SET span_end = 100000 WHERE row = (SELECT max(row) FROM nodes)")
     with open_index(tmp_path) as ix:
         report = ix.check()
     assert not report.ok

@@ -6,9 +6,12 @@ import codecs
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
+from invariants import texts
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
+from zoomrag.load.normalize import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -27,6 +30,22 @@ FIXTURES = Path(__file__).parent / "fixtures"
 ])
 def test_decode_text(data, text):
     assert decode(data, "f.txt") == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts)
+def test_decode_round_trips_text_in_every_supported_encoding(text):
+    text = text.replace("\x00", "")
+    expected = normalize_newlines(text)
+    for data in (codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+                 codecs.BOM_UTF16_BE + text.encode("utf-16-be"),
+                 codecs.BOM_UTF32_LE + text.encode("utf-32-le")):
+        assert decode(data, "t") == expected
+    try:
+        assert decode(text.encode(), "t") == expected
+        assert decode(codecs.BOM_UTF8 + text.encode(), "t") == expected
+    except BinaryFileError:  # random text may be mostly control characters
+        pass
 
 
 def test_decode_refuses_invalid_utf8_naming_file_byte_and_line():

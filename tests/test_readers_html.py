@@ -128,3 +128,14 @@ def test_any_html_gives_ordered_blocks_and_well_formed_tables(html):
             # Escaping keeps every row exactly as wide as the header.
             assert all(len(r.cells) == table.width for r in table.rows)
             assert len(table.rows) == piece.count("\n") - 1
+
+
+def test_a_list_starting_with_a_nested_list_is_dedented():
+    doc = read_text("<ul><li><ul><li>inner</li></ul></li><li>outer</li></ul>", fmt="html")
+    assert blocks_of(doc) == [("list", 0, {"ordered": False}, "- inner\n- outer")]
+
+
+def test_deeply_nested_lists_are_bounded():
+    doc = read_text("<ul><li>" * 2000 + "x", fmt="html")
+    [b] = doc.blocks
+    assert b.type == "list" and doc.text[b.start:b.end].endswith("- x")

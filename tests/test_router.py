@@ -70,8 +70,18 @@ def test_router_is_the_strategy_auto(stub):
     r = make_chunker("auto", {"profile": "precision"})
     assert isinstance(r, Router) and r == chunker_for_profile("precision")
     assert make_chunker("auto").profile == "default"
-    assert r.describe() == ("auto(profile='precision', settings=(), profiles_file=None; "
+    assert r.describe() == ("auto(profile='precision'; "
                             "text=fixed(size=256, unit='tokens', overlap=0, min_size=0, lookback=0.3))")
+    assert chunker_for_profile("precision", {"size": 9}).describe().startswith(
+        "auto(profile='precision', settings=(('size', 9),); text=fixed(size=9,")
+
+
+def test_auto_parameters_are_checked(stub):
+    with pytest.raises(ConfigError, match=r"strategy 'auto' has no parameter 'routes'; its "
+                                          r"parameters are: profile, profiles_file, settings"):
+        make_chunker("auto", {"routes": "x"})
+    with pytest.raises(ConfigError, match=r"auto: settings=.* must be \(key, value\) pairs"):
+        make_chunker("auto", {"settings": "size=3"})
 
 
 def test_overrides_reach_the_text_route_and_the_star_route(stub):

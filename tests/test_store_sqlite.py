@@ -45,7 +45,7 @@ def test_section_paths_and_embed_text_round_trip(store):
     assert [n.to_dict() for n in back.nodes] == [n.to_dict() for n in tree.nodes]
     assert back.get(tree.leaves()[-1].id).embed_text == "B: row"
     # the heading trail is stored only where it changes
-    stored = [sp for (sp,) in store.conn.execute("SELECT section_path FROM nodes ORDER BY ord")]
+    stored = [sp for (sp,) in store.conn.execute("SELECT section_path FROM nodes ORDER BY row")]
     assert stored == [None, '["A"]', None, '["A", "B"]', None]
 
 
@@ -88,15 +88,16 @@ def test_generation_counts_writes(store):
     assert store.generation() == g + 2
 
 
-def test_unit_matrix_is_ordered_by_node_id(store):
+def test_unit_matrix_rows_follow_the_nodes(store):
     tree = ParagraphLines().chunk(Document.from_text("a\nb\nc", id="d"))
     units = [UnitToWrite(u, 10 + i) for i, u in enumerate(tree.leaves())]
     vecs = {10 + i: to_blob(np.array([i, 0], np.float32)) for i in range(3)}
     store.write_document(tree, units, vecs, origin="api")
-    ids, mat = store.unit_matrix(2)
-    assert ids.tolist() == sorted(hex_to_int(u.id) for u in tree.leaves())
-    by_id = {hex_to_int(u.node.id): u.vec_key - 10 for u in units}
-    assert mat[:, 0].tolist() == [by_id[i] for i in ids.tolist()]
+    rows, mat = store.unit_matrix(2)
+    assert mat[:, 0].tolist() == [0.0, 1.0, 2.0]
+    found = store.units(rows.tolist())
+    assert [found[r].node_id for r in rows.tolist()] == [u.id for u in tree.leaves()]
+    assert [(found[r].start, found[r].end) for r in rows.tolist()] == [(0, 1), (2, 3), (4, 5)]
 
 
 def test_vector_table_is_an_embedding_cache(store):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,22 @@ def test_real_prose_from_chroma_general():
     # Most chunks end at a sentence end in prose.
     ends = sum(n.text.rstrip("\"'”’)").endswith((".", "!", "?")) for n in tree.leaves())
     assert ends >= 0.8 * len(sizes)
+
+
+def test_real_chinese_from_cmrc2018_cuts_at_punctuation():
+    path = DATA / "cmrc2018_trial" / "corpus.jsonl"
+    if not path.exists():
+        pytest.skip("shared data not present")
+    with path.open(encoding="utf-8") as f:
+        rows = [json.loads(line) for _, line in zip(range(40), f)]
+    chunker = make_chunker("fixed", {"size": 100, "unit": "chars"})
+    ends = []
+    for row in rows:
+        d = Document(id=row["id"], source=row["id"], text=row["text"])
+        tree = chunker.chunk(d)
+        check_tree(tree)
+        assert all(n.length <= 100 for n in tree.leaves())
+        ends += [n.text[-1] for n in tree.leaves()[:-1]]
+    # Chinese has no spaces: the cut still lands after punctuation nearly always.
+    at_punct = sum(unicodedata.category(c).startswith("P") for c in ends)
+    assert at_punct >= 0.9 * len(ends)

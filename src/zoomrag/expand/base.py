@@ -11,9 +11,11 @@ to the unit). Window, auto-merge and budget-aware policies plug in through :func
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+import typing
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ConfigError
 from ..model import Hit, Node, Tree
@@ -70,14 +72,38 @@ class NoExpansion:
         return [unit_candidate(h, trees.tree(h.doc_id).get(h.node_id)) for h in hits]
 
 
+@dataclass(frozen=True)
 class ParentExpansion:
-    """Return the parent node of each hit; hits that share a parent share one candidate.
+    """Return an ancestor of each hit; hits that share it share one candidate.
 
-    The candidate scores as its best hit. When the parent does not fit the remaining budget,
+    ``depth`` picks the ancestor: ``-1`` (default) the parent, ``-2`` the grandparent, and so
+    on up to the root; ``d >= 0`` the ancestor at level ``d`` (``0``: the whole document). A hit
+    already at or above that level is returned as it is.
+
+    The candidate scores as its best hit. When the ancestor does not fit the remaining budget,
     its hits are proposed on their own instead (LangChain's parent retriever, made budget-safe).
     """
 
-    name = "parent"
+    name: ClassVar[str] = "parent"
+
+    depth: int = -1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.depth, bool) or not isinstance(self.depth, int):
+            raise ConfigError(f"parent: depth must be a whole number, got {self.depth!r}")
+
+    def _target(self, tree: Tree, node: Node) -> Node | None:
+        chain = tree.ancestors(node)  # parent first, root last
+        if not chain:
+            return None
+        if self.depth < 0:
+            return chain[min(-self.depth, len(chain)) - 1]
+        return next((a for a in chain if a.level == self.depth), None)
+
+    def _rule(self, n: int) -> str:
+        what = {-1: "parent", -2: "grandparent"}.get(self.depth, f"ancestor at level {self.depth}"
+                                                      if self.depth >= 0 else f"ancestor {-self.depth} up")
+        return f"{what} of {n} hit{'s' if n > 1 else ''}"
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         groups: dict[tuple[str, str], list[tuple[Hit, Node | None]]] = {}
@@ -86,7 +112,7 @@ class ParentExpansion:
         for h in hits:
             tree = trees.tree(h.doc_id)
             node = tree.get(h.node_id)
-            parent = tree.parent(node) if node is not None else None
+            parent = self._target(tree, node) if node is not None else None
             if parent is None:
                 out.append(unit_candidate(h, node))
                 continue
@@ -99,17 +125,21 @@ class ParentExpansion:
             out.append(Candidate(
                 doc_id=p.doc_id, start=p.start, end=p.end, score=max(h.score for h, _ in members),
                 hits=tuple(h for h, _ in members), section_path=p.section_path, level=p.level,
-                kind=p.kind, rule=f"parent of {n} hit{'s' if n > 1 else ''}",
+                kind=p.kind, rule=self._rule(n),
                 fallback=tuple(unit_candidate(h, node) for h, node in members),
             ))
         return out
 
 
-_EXPANDERS: dict[str, Callable[[], Expander]] = {"none": NoExpansion, "parent": ParentExpansion}
+_EXPANDERS: dict[str, Callable[..., Expander]] = {"none": NoExpansion, "parent": ParentExpansion}
 
 
-def register(name: str, factory: Callable[[], Expander]) -> None:
-    """Make an expansion policy selectable by name (``--expand NAME``)."""
+def register(name: str, factory: Callable[..., Expander]) -> None:
+    """Make an expansion policy selectable by name (``--expand NAME``).
+
+    A factory that is a dataclass takes its fields as parameters (``get_expander(name, params)``,
+    ``--set key=value``); any other factory takes none.
+    """
     _EXPANDERS[name] = factory
 
 
@@ -117,10 +147,48 @@ def expander_names() -> list[str]:
     return sorted(_EXPANDERS)
 
 
-def get_expander(name: str | Expander) -> Expander:
+def expander_params(name: str) -> dict[str, Any]:
+    """The parameters of a policy with their defaults (``{}`` for a policy without any)."""
+    factory = _factory(name)
+    if not dataclasses.is_dataclass(factory):
+        return {}
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(factory):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+def get_expander(name: str | Expander, params: Mapping[str, Any] | None = None) -> Expander:
+    """A policy by name, built with ``params`` (CLI strings are converted to the declared types).
+
+    Unknown parameters and out-of-range values are a :class:`ConfigError` that names them.
+    """
     if not isinstance(name, str):
+        if params:
+            raise ConfigError("params apply to a policy name; an Expander object carries its own")
         return name
+    factory = _factory(name)
+    params = dict(params or {})
+    if not params:
+        return factory()
+    if not dataclasses.is_dataclass(factory):
+        raise ConfigError(f"expansion {name!r} has no parameters; remove {', '.join(map(repr, sorted(params)))}")
+    from ..parse.registry import coerce  # the same string-to-type rules as strategies
+
+    allowed = {f.name for f in dataclasses.fields(factory)}
+    unknown = sorted(set(params) - allowed)
+    if unknown:
+        raise ConfigError(f"expansion {name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                          f"its parameters are: {', '.join(sorted(allowed))}")
+    hints = typing.get_type_hints(factory)
+    return factory(**{k: coerce(name, k, v, hints.get(k, str)) for k, v in params.items()})
+
+
+def _factory(name: str) -> Callable[..., Expander]:
     try:
-        return _EXPANDERS[name]()
+        return _EXPANDERS[name]
     except KeyError:
         raise ConfigError(f"unknown expansion {name!r}; choose one of: {', '.join(expander_names())}") from None

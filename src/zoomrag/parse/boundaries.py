@@ -5,7 +5,7 @@ paragraph break, sentence end, line break, word gap, and (for scripts written wi
 a gap between characters. A cut never falls inside a space-delimited word, before a combining
 mark or emoji modifier, or after a zero-width joiner.
 
-The ``last_*`` searches find the rightmost cut in ``[lo, hi]`` with one regex match: a greedy
+The backward searches find the rightmost cut in ``[lo, hi]`` with one regex match: a greedy
 ``(?s).*`` prefix backtracks from ``hi``, so the cost is the window length, run in C.
 """
 
@@ -25,9 +25,8 @@ _CONTINUOUS = re.compile(f"[{CONTINUOUS}]")
 # Whitespace that allows a line break (no-break spaces glue their neighbours).
 BREAKING_SPACE = r"[^\S\xa0\u2007\u202f]"
 _CLOSERS = "\"'\u201d\u2019\u00bb)\\]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009"
-# ASCII-style sentence ends need a following space ("3.14" and "e.g.x" are not ends);
-# CJK and full-width ends do not, since that text has no spaces.
-#: A sentence end; the match end is the cut.
+#: A sentence end; the match end is the cut. ASCII-style ends need a following space ("3.14"
+#: is not an end); CJK and full-width ends do not, since that text has no spaces.
 SENTENCE_END = (
     rf"[.!?\u2026\u203c\u2047-\u2049\u0964\u0965\u061f\u06d4][{_CLOSERS}]*(?=\s)"
     rf"|[\u3002\uff01\uff1f\uff1b\uff61\uff0e][{_CLOSERS}]*(?=[\s\S])"
@@ -74,7 +73,11 @@ def is_glued(ch: str) -> bool:
 
 def joins(text: str, c: int) -> bool:
     """True when a cut at ``c`` would split a user-perceived character."""
-    return 0 < c < len(text) and (is_glued(text[c]) or text[c - 1] == ZWJ)
+    if not 0 < c < len(text):
+        return False
+    ch = text[c]
+    # Fast path: nothing below U+0300 (the first combining mark) is glued to its neighbour.
+    return text[c - 1] == ZWJ if ch < "\u0300" else is_glued(ch) or text[c - 1] == ZWJ
 
 
 def _is_break(ch: str) -> bool:

@@ -6,14 +6,14 @@ strategy (``hierarchical``, ``parent-child``) receives them as delegates and kee
 their section, so they inherit its ``section_path``; with a flat text strategy they sit between
 the text chunks, in document order.
 
-The router is registered as the strategy ``auto`` (``profile`` is its one parameter), so a tree
-records which profile and which strategies built it.
+The router is registered as the strategy ``auto`` (parameters: ``profile``, ``settings``,
+``profiles_file``), so a tree records which profile and which strategies built it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +39,19 @@ class Router(Chunker):
     settings: tuple[tuple[str, Any], ...] = ()
     #: A TOML/JSON profiles file merged over the built-ins (see :mod:`zoomrag.parse.profiles`).
     profiles_file: str | None = None
-    #: Content type -> chunker, resolved from the three fields above.
-    routes: tuple[tuple[str, Chunker], ...] = field(init=False, repr=False, compare=False)
-
     def __post_init__(self) -> None:
+        if not all(isinstance(kv, tuple) and len(kv) == 2 and isinstance(kv[0], str)
+                   for kv in self.settings):
+            raise ConfigError(f"auto: settings={self.settings!r} must be (key, value) pairs; "
+                              "on the command line use --profile NAME --set key=value")
         profile = get_profile(self.profile, self.profiles_file)
-        object.__setattr__(self, "routes", resolve(profile, dict(self.settings)))
+        # Derived from the fields, so not a field itself (equality and describe follow them).
+        object.__setattr__(self, "_routes", resolve(profile, dict(self.settings)))
+
+    @property
+    def routes(self) -> tuple[tuple[str, Chunker], ...]:
+        """Content type -> chunker, for every content type."""
+        return self._routes
 
     @property
     def text_chunker(self) -> Chunker:
@@ -66,14 +73,16 @@ class Router(Chunker):
         regions = Regions(document, delegates)
         return regions.split(0, len(document.text), lambda s, e: text.split_range(document, s, e))
 
-    def params(self) -> dict[str, Any]:
-        return {"profile": self.profile, "settings": self.settings, "profiles_file": self.profiles_file}
-
     def describe(self) -> str:
         text = self.text_chunker
         shown = [(t, c) for t, c in self.routes if t == "text" or c != text]
         routes = ", ".join(f"{t}={c.describe()}" for t, c in shown)
-        return f"{super().describe()[:-1]}; {routes})"
+        head = [f"profile={self.profile!r}"]
+        if self.settings:
+            head.append(f"settings={self.settings!r}")
+        if self.profiles_file is not None:
+            head.append(f"profiles_file={self.profiles_file!r}")
+        return f"{self.name}({', '.join(head)}; {routes})"
 
 
 def resolve(profile: Profile, overrides: Mapping[str, Any]) -> tuple[tuple[str, Chunker], ...]:

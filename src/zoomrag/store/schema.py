@@ -1,7 +1,9 @@
 """The index file's tables. Bump :data:`SCHEMA_VERSION` on any incompatible change.
 
 Sizes matter (goal: the index without vectors at most 1.2x the corpus text), so:
-documents hold the text once; nodes are offsets keyed by their integer id, with the heading
+documents hold the text once; nodes are offsets under a small sequential row number (their
+hex id is derived from document, kind, level and span, so it is not stored; and FTS5 stores
+rowids as deltas, so sequential rows cost a byte where 64-bit hashes cost nine), with the heading
 trail stored only where it differs from the parent's; the FTS table is contentless (it keeps
 only the inverted index; its rows are rebuilt from the document text when deleted); vectors
 are content-addressed by the embedding cache key, so the vector table *is* the embedding
@@ -30,9 +32,9 @@ CREATE TABLE IF NOT EXISTS documents (
 );
 
 CREATE TABLE IF NOT EXISTS nodes (
-    id           INTEGER PRIMARY KEY, -- node id (hex digest) as a signed int64
+    row          INTEGER PRIMARY KEY, -- sequential; also the FTS rowid and the ANN label
     doc          INTEGER NOT NULL,    -- documents.key
-    parent       INTEGER,             -- parent node id; NULL for the document root
+    parent       INTEGER,             -- parent's row; NULL for the document root
     ord          INTEGER NOT NULL,    -- pre-order position in its document
     level        INTEGER NOT NULL,
     kind         TEXT NOT NULL,

@@ -20,11 +20,11 @@ from types import MappingProxyType
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, Tree
+from ..model import Document, Node, Tree, node_id
 from . import fts
-from .ids import hex_to_int, int_to_hex
 from .schema import DDL
 
+PAGE_SIZE = int(__import__("os").environ.get("ZOOMRAG_PAGE_SIZE", "8192"))
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
 _CHUNK = 500
 
@@ -75,6 +75,10 @@ class SqliteStore:
                 self.path, timeout=timeout, isolation_level=None, check_same_thread=False
             )
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            if create:
+                # Only takes effect on a new file. Larger pages pack vectors (1.5 KB at 384-d) and
+                # small documents with less slack (measured in docs/index.md).
+                self.conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             self.conn.execute("PRAGMA journal_mode = WAL")
             # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
             self.conn.execute("PRAGMA synchronous = NORMAL")
@@ -177,23 +181,24 @@ class SqliteStore:
         """The stored tree of one document, rebuilt exactly as it was written."""
         doc = self.load_document(doc_id)
         rows = self.conn.execute(
-            "SELECT n.id, n.parent, n.level, n.kind, n.span_start, n.span_end, n.section_path, "
+            "SELECT n.row, n.parent, n.level, n.kind, n.span_start, n.span_end, n.section_path, "
             "n.embed_text FROM nodes n JOIN documents d ON d.key = n.doc WHERE d.id = ? ORDER BY n.ord",
             (doc_id,),
         ).fetchall()
+        ids = {r[0]: node_id(doc_id, r[3], r[2], r[4], r[5]) for r in rows}
         children: dict[int, list[str]] = {}
-        paths: dict[int, tuple[str, ...]] = {}
-        for nid, parent, *_ in rows:
+        for row, parent, *_ in rows:
             if parent is not None:
-                children.setdefault(parent, []).append(int_to_hex(nid))
+                children.setdefault(parent, []).append(ids[row])
+        paths: dict[int, tuple[str, ...]] = {}
         nodes = []
-        for nid, parent, level, kind, start, end, sp, embed_text in rows:
+        for row, parent, level, kind, start, end, sp, embed_text in rows:
             path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
-            paths[nid] = path
+            paths[row] = path
             nodes.append(Node(
-                id=int_to_hex(nid), doc_id=doc_id, kind=kind, level=level, start=start, end=end,
-                parent_id=None if parent is None else int_to_hex(parent),
-                children=tuple(children.get(nid, ())), section_path=path, embed_text=embed_text,
+                id=ids[row], doc_id=doc_id, kind=kind, level=level, start=start, end=end,
+                parent_id=None if parent is None else ids[parent],
+                children=tuple(children.get(row, ())), section_path=path, embed_text=embed_text,
                 doc_text=doc.text,
             ))
         return Tree(document=doc, nodes=tuple(nodes), strategy="")
@@ -202,7 +207,6 @@ class SqliteStore:
                        origin: str) -> None:
         """Replace (or add) one document, its nodes, FTS rows and new vectors: one transaction."""
         doc = tree.document
-        unit_ids = {u.node.id for u in units}
         with self.transaction() as c:
             row = c.execute("SELECT key FROM documents WHERE id = ?", (doc.id,)).fetchone()
             meta = json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)
@@ -222,33 +226,29 @@ class SqliteStore:
                 )
                 key = cur.lastrowid
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
-            vec_of = {u.node.id: u.vec_key for u in units}
+            # Rows are numbered here, inside the write lock, so parents can point at them directly.
+            base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
+            row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
             by_id = {n.id: n for n in tree.nodes}
+            vec_of = {u.node.id: u.vec_key for u in units}
             rows = []
-            for ord_, n in enumerate(tree.nodes):
-                parent = by_id.get(n.parent_id) if n.parent_id is not None else None
+            for i, n in enumerate(tree.nodes):
+                parent = by_id[n.parent_id] if n.parent_id is not None else None
                 inherited = parent.section_path if parent is not None else ()
                 sp = None if n.section_path == inherited else json.dumps(list(n.section_path),
                                                                          ensure_ascii=False)
                 rows.append((
-                    hex_to_int(n.id), key, None if n.parent_id is None else hex_to_int(n.parent_id),
-                    ord_, n.level, n.kind, n.start, n.end, sp, n.embed_text,
-                    1 if n.id in unit_ids else 0, vec_of.get(n.id),
+                    base + i, key, None if parent is None else row_of[parent.id], i, n.level, n.kind,
+                    n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id),
                 ))
-            try:
-                c.executemany(
-                    "INSERT INTO nodes(id, doc, parent, ord, level, kind, span_start, span_end, "
-                    "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rows,
-                )
-            except sqlite3.IntegrityError as e:
-                raise StoreError(
-                    f"{self.path}: node id collision while writing {doc.source!r} ({e}); "
-                    "this is a bug, please report it with the file"
-                ) from None
+            c.executemany(
+                "INSERT INTO nodes(row, doc, parent, ord, level, kind, span_start, span_end, "
+                "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
             c.executemany(
                 "INSERT INTO fts(rowid, body) VALUES (?, ?)",
-                [(hex_to_int(u.node.id), fts.body(_unit_text(u.node, doc.text))) for u in units],
+                [(row_of[u.node.id], fts.body(_unit_text(u.node, doc.text))) for u in units],
             )
 
     def delete_document(self, doc_id: str) -> bool:
@@ -265,7 +265,7 @@ class SqliteStore:
         c = self.conn
         (text,) = c.execute("SELECT text FROM documents WHERE key = ?", (key,)).fetchone()
         units = c.execute(
-            "SELECT id, span_start, span_end, embed_text FROM nodes WHERE doc = ? AND unit = 1", (key,)
+            "SELECT row, span_start, span_end, embed_text FROM nodes WHERE doc = ? AND unit = 1", (key,)
         ).fetchall()
         # A contentless FTS row is deleted by replaying the exact body that was inserted.
         c.executemany(
@@ -307,9 +307,9 @@ class SqliteStore:
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(items.items()))
 
     def unit_matrix(self, dimension: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(node ids int64, float32 matrix)`` of every unit that has a vector, by node id."""
+        """``(node rows int64, float32 matrix)`` of every unit that has a vector, by row."""
         rows = self.conn.execute(
-            "SELECT n.id, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.id"
+            "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.row"
         ).fetchall()
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         if not rows:
@@ -329,24 +329,25 @@ class SqliteStore:
             return cur.rowcount
 
     # -- units and search ---------------------------------------------------------------
-    def units(self, node_ids: Iterable[int]) -> dict[int, UnitRow]:
+    def units(self, rows: Iterable[int]) -> dict[int, UnitRow]:
+        """Where the units with these node rows lie (rows not found are left out)."""
         out: dict[int, UnitRow] = {}
-        ids = list(dict.fromkeys(node_ids))
-        for i in range(0, len(ids), _CHUNK):
-            part = ids[i:i + _CHUNK]
+        rows = list(dict.fromkeys(rows))
+        for i in range(0, len(rows), _CHUNK):
+            part = rows[i:i + _CHUNK]
             q = (
-                "SELECT n.id, d.id, n.span_start, n.span_end FROM nodes n JOIN documents d "
-                f"ON d.key = n.doc WHERE n.id IN ({','.join('?' * len(part))})"
+                "SELECT n.row, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n JOIN documents d "
+                f"ON d.key = n.doc WHERE n.row IN ({','.join('?' * len(part))})"
             )
-            for nid, doc_id, s, e in self.conn.execute(q, part):
-                out[nid] = UnitRow(int_to_hex(nid), doc_id, s, e)
+            for row, doc_id, kind, level, s, e in self.conn.execute(q, part):
+                out[row] = UnitRow(node_id(doc_id, kind, level, s, e), doc_id, s, e)
         return out
 
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
 
     def fts_search(self, match: str, limit: int) -> list[tuple[int, float]]:
-        """``(node id, bm25)`` best first; FTS5's bm25 is negative, lower is better."""
+        """``(node row, bm25)`` best first; FTS5's bm25 is negative, lower is better."""
         return self.conn.execute(
             "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
             (match, limit),
@@ -405,7 +406,7 @@ class SqliteStore:
              "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > length(d.text)"),
             ("nodes point to a missing parent",
              "SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
-             "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.id = c.parent)"),
+             "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)"),
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
         ]

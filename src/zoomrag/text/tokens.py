@@ -33,24 +33,31 @@ class CharCounter:
     def token_starts(self, text: str) -> Sequence[int]:
         return range(len(text))
 
+    def at_most_one_per_char(self, text: str) -> bool:
+        return True
+
 
 # CJK ideographs, kana, hangul and full-width forms: each character is a token, as in BERT.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_APPROX = re.compile(rf"[{_CJK}]|[^\W{_CJK}]{{1,6}}|[^\w\s]", re.UNICODE)
+_APPROX = re.compile(rf"[{_CJK}]|\d{{1,3}}|[^\W\d_{_CJK}]{{1,8}}|[^\w\s]|_")
 
 
 class ApproxCounter:
     """Word-piece approximation without a tokenizer.
 
-    Each CJK character and each punctuation mark is one token; a word is one token per six
-    characters (so a long or rare word costs more, as it does in WordPiece). Measured against
-    the MiniLM tokenizer in docs/strategies.md.
+    Each CJK character and each punctuation mark is one token; a number is one token per three
+    digits, a word one per eight letters (a long or rare word costs more, as in WordPiece).
+    Tuned against the MiniLM tokenizer (bench/token_count.py, docs/text.md): about 2 % more
+    tokens than MiniLM on English, 0.2 % on Chinese, so chunks err on the small side.
     """
 
     name = "approx"
 
     def token_starts(self, text: str) -> Sequence[int]:
         return [m.start() for m in _APPROX.finditer(text)]
+
+    def at_most_one_per_char(self, text: str) -> bool:
+        return True  # matches are disjoint and never empty
 
 
 class Measure:
@@ -81,6 +88,36 @@ class Measure:
         """Offset where the n-th token counted from ``start`` ends (the next token's start)."""
         k = self.index(start) + n
         return self.starts[k] if k < len(self.starts) else len(self.text)
+
+
+def at_most_one_per_char(counter: TokenCounter, text: str) -> bool:
+    """True when no span of ``text`` holds more of ``counter``'s tokens than characters.
+
+    Then a span of at most n characters is at most n tokens without counting, which lets a
+    chunker count only the spans that might be too big. A counter says so through an optional
+    ``at_most_one_per_char(text)`` method; without one the answer is False.
+    """
+    check = getattr(counter, "at_most_one_per_char", None)
+    return bool(check(text)) if check is not None else False
+
+
+def span_sizes(counter: TokenCounter, text: str, spans: Sequence[tuple[int, int]]) -> list[int]:
+    """Token count of each of ``spans`` of ``text``, counting those spans only, once each.
+
+    The spans are counted together, joined by line breaks; a counter whose tokens never span
+    a line break (every counter here) counts each one as it would inside the whole text when
+    the spans start and end at token boundaries (sentences do).
+    """
+    if not spans:
+        return []
+    joined = "\n".join(text[s:e] for s, e in spans)
+    measure = Measure(joined, counter)
+    out = []
+    pos = 0
+    for s, e in spans:
+        out.append(measure.size(pos, pos + e - s))
+        pos += e - s + 1
+    return out
 
 
 _COUNTERS: dict[str, Callable[[], TokenCounter]] = {"chars": CharCounter, "approx": ApproxCounter}

@@ -26,7 +26,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import accumulate, chain, compress, repeat
+from itertools import accumulate, chain
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -48,8 +49,7 @@ _CJK_RANGES = (
     (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
 )
 # Controls that str.split() treats as spaces; BERT deletes them instead (see _starts).
-_JOINING_TABLE = np.zeros(0x87, dtype=bool)
-_JOINING_TABLE[[0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x1F, 0x85]] = True
+_JOINING = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
 # str.isspace() for every code point up to U+3000 (the last space character), else False.
 _SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
 _EMPTY = np.zeros(0, dtype=np.int64)
@@ -124,12 +124,15 @@ class _Lexicon:
         Units not seen before are analysed first, all together: ``analyse(new)`` returns the
         token count of each and their relative starts, one unit after the other.
         """
-        ids = np.fromiter(map(self.ids.get, units, repeat(-1)), dtype=np.int64, count=len(units))
-        unknown = ids < 0
-        if unknown.any():
-            self._learn(list(set(compress(units, unknown.tolist()))), analyse)
-            ids[unknown] = np.fromiter(map(self.ids.__getitem__, compress(units, unknown.tolist())),
-                                       dtype=np.int64, count=int(unknown.sum()))
+        # One C-level call looks every unit up; an unknown one (KeyError) sends all the new
+        # units to ``analyse`` first.
+        get = itemgetter(*units)
+        try:
+            found = get(self.ids)
+        except KeyError:
+            self._learn(list(set(units).difference(self.ids)), analyse)
+            found = get(self.ids)
+        ids = np.fromiter(found, dtype=np.int64, count=len(units)) if len(units) > 1 else np.array([found])
         count, ptr, flat = self._arrays()
         counts = count[ids]
         out_first = np.cumsum(counts) - counts
@@ -154,6 +157,21 @@ class _Lexicon:
             self._ptr = np.cumsum(self._count) - self._count
             self._counts, self._rel = [self._count], [self._flat]
         return self._count, self._ptr, self._flat  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1)
+def _expanding_pattern() -> re.Pattern[str]:
+    """Characters whose normal form is two or more characters, so that two tokens may start
+    at one of them: Hangul syllables, some Indic vowel signs, dotted capital I, ... Outside the
+    BMP every character is assumed to be one (a scan of all of Unicode costs a second)."""
+
+    def expands(c: str) -> bool:
+        if _is_removed(c) or _is_space(c):
+            return False
+        kept = [d for d in unicodedata.normalize("NFD", c) if unicodedata.category(d) != "Mn"]
+        return sum(len(d.lower()) for d in kept) > 1
+
+    return re.compile(f"[{_class_ranges(expands)}\U00010000-\U0010ffff]")
 
 
 @lru_cache(maxsize=1)
@@ -189,6 +207,10 @@ class WordPieceCounter:
         """Start offset in ``text`` of every token (ascending; no [CLS]/[SEP])."""
         return self._starts(text).tolist()
 
+    def at_most_one_per_char(self, text: str) -> bool:
+        """True unless ``text`` holds a character that normalises to several (Hangul, ...)."""
+        return text.isascii() or _expanding_pattern().search(text) is None
+
     def count(self, text: str) -> int:
         return len(self._starts(text))
 
@@ -197,10 +219,10 @@ class WordPieceCounter:
         chunks = text.split()
         if not chunks:
             return _EMPTY
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        if _JOINING_TABLE[np.minimum(codes, len(_JOINING_TABLE) - 1)].any():
+        if any(c in text for c in _JOINING):
             # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
             return self._starts_by_pieces(text)
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
         # Chunk k of str.split() is the k-th run of non-space characters (the same isspace
         # definition), so it begins where such a run begins.
         space = _SPACE_TABLE[np.minimum(codes, len(_SPACE_TABLE) - 1)]

@@ -27,7 +27,7 @@ _DROP = frozenset({
 })
 #: Elements that break the flow of text (a paragraph ends before them).
 _BLOCK = frozenset({
-    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details",
+    "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dir",
     "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "header", "hgroup",
     "hr", "html", "legend", "li", "main", "menu", "ol", "p", "pre", "section", "summary", "table",
     "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -224,7 +224,9 @@ def _pipe_row(cells: list[str], width: int) -> str:
     return "| " + " | ".join(esc) + " |"
 
 
-def _list_lines(node: LexborNode, depth: int) -> list[str]:
+def _list_lines(node: LexborNode, depth: int, nesting: int = 0) -> list[str]:
+    """Lines of one list; ``depth`` sets the indent, ``nesting`` counts lists inside lists (past
+    _MAX_LIST_DEPTH a nested list is flattened into its item's text, so recursion is bounded)."""
     ordered = node.tag == "ol"
     try:
         number = int(node.attributes.get("start") or 1) if ordered else 1
@@ -236,10 +238,10 @@ def _list_lines(node: LexborNode, depth: int) -> list[str]:
         if _dropped(item):
             continue
         inline = _Inline()
-        nested: list[str] = []
+        nested: list[LexborNode] = []
         for child in _children(item):
-            if child.is_element_node and child.tag in _LISTS and depth < _MAX_LIST_DEPTH:
-                nested.extend(_list_lines(child, depth + 1))
+            if child.is_element_node and child.tag in _LISTS and nesting < _MAX_LIST_DEPTH:
+                nested.append(child)
             else:
                 inline.add_node(child)
         text = inline.render(one_line=True)
@@ -247,7 +249,9 @@ def _list_lines(node: LexborNode, depth: int) -> list[str]:
             marker = f"{number}. " if ordered else "- "
             lines.append(indent + marker + text)
             number += 1
-        lines.extend(nested)
+        # Lists inside an item with no text of its own take the item's place, not its indent.
+        for child in nested:
+            lines.extend(_list_lines(child, depth + 1 if text else depth, nesting + 1))
     return lines
 
 

@@ -69,7 +69,7 @@ class CodeChunker(Chunker):
             return []
         lines = _Lines(text)
         units = None
-        if (self.language or language_of(document)) == "python":
+        if _language(self.language, document) == "python":
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
@@ -78,6 +78,14 @@ class CodeChunker(Chunker):
 
 
 # -- language ------------------------------------------------------------------------------
+
+def _language(forced: str, document: Document) -> str:
+    if forced:
+        from ...load.readers.code import language_name
+
+        return language_name(forced)
+    return language_of(document)
+
 
 _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.M)
 
@@ -103,37 +111,46 @@ def language_of(document: Document) -> str:
 # -- lines -----------------------------------------------------------------------------------
 
 class _Lines:
-    """Line offsets of one text (lines end at ``\\n`` only, as Python's tokenizer counts them)."""
+    """Line offsets of one text (lines end at ``\\n`` only, as Python's tokenizer counts them).
+
+    Lines, their blankness and offsets are computed once, in bulk; indentation on demand.
+    """
 
     def __init__(self, text: str):
         self.text = text
-        starts = [0]
-        pos = text.find("\n")
-        while pos >= 0:
-            starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
-        self.starts = starts
-        self.count = len(starts)
+        self.rows = text.split("\n")
+        self.count = len(self.rows)
+        self.starts = [0] * self.count
+        pos = 0
+        for i, row in enumerate(self.rows):
+            self.starts[i] = pos
+            pos += len(row) + 1
+        self.blanks = [not row.strip() for row in self.rows]
+        self._indents: dict[int, int] = {}
 
     def line(self, i: int) -> str:
-        return self.text[self.starts[i]:self.end(i)]
+        return self.rows[i]
 
     def end(self, i: int) -> int:
         """Offset of the end of line ``i`` (its newline excluded)."""
-        return self.starts[i + 1] - 1 if i + 1 < self.count else len(self.text)
+        return self.starts[i] + len(self.rows[i])
 
     def blank(self, i: int) -> bool:
-        return not self.line(i).strip()
+        return self.blanks[i]
 
     def indent(self, i: int) -> int:
-        col = 0
-        for ch in self.line(i):
-            if ch == " ":
-                col += 1
-            elif ch == "\t":
-                col += 4 - col % 4
-            else:
-                break
+        """Indentation in columns (a tab advances to the next multiple of 4)."""
+        col = self._indents.get(i)
+        if col is None:
+            col = 0
+            for ch in self.rows[i]:
+                if ch == " ":
+                    col += 1
+                elif ch == "\t":
+                    col += 4 - col % 4
+                else:
+                    break
+            self._indents[i] = col
         return col
 
 
@@ -171,11 +188,15 @@ _FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
 def _mask_fences(text: str, lines: _Lines) -> str:
     """A fenced block (a Markdown code block handed over whole) with its fence lines turned
     into comments of the same length, so that ``ast`` reads the code and line numbers hold."""
-    rows = [i for i in range(lines.count) if not lines.blank(i)]
-    if len(rows) < 2 or not _FENCE.match(lines.line(rows[0])) or not _FENCE.match(lines.line(rows[-1])):
+    if not _FENCE.match(text.lstrip("\n")):
+        return text
+    blanks = lines.blanks
+    first = blanks.index(False)
+    last = lines.count - 1 - blanks[::-1].index(False)
+    if first == last or not _FENCE.match(lines.line(last)):
         return text
     out = text
-    for i in (rows[-1], rows[0]):
+    for i in (last, first):
         s, e = lines.starts[i], lines.end(i)
         out = out[:s] + "#" * (e - s) + out[e:]
     return out
@@ -434,15 +455,19 @@ class _Sizer:
     def merge(self, units: list[_Unit]) -> list[list[_Unit]]:
         """Consecutive units merged while one of them is small and the whole still fits."""
         groups: list[list[_Unit]] = []
+        size = self.measure.size
+        group_start = group_size = 0
         for u in units:
-            if groups:
-                g = groups[-1]
-                small = self.size(g[0].first, g[-1].last) < self.min_size or \
-                    self.size(u.first, u.last) < self.min_size
-                if small and self.size(g[0].first, u.last) <= self.max_size:
-                    g.append(u)
+            s, e = self.span_of(u.first, u.last)
+            own = size(s, e)
+            if groups and (group_size < self.min_size or own < self.min_size):
+                joined = size(group_start, e)
+                if joined <= self.max_size:
+                    groups[-1].append(u)
+                    group_size = joined
                     continue
             groups.append([u])
+            group_start, group_size = s, own
         return groups
 
     def open(self, unit: _Unit) -> list[Span]:

@@ -118,11 +118,11 @@ class _Builder:
             level += 1
         if level == len(sizes):
             return []
-        out = []
-        for a, b in split_range(self.text, self.measure, start, end, size=sizes[level],
-                                min_size=min(self.s.min_size, sizes[level]), lookback=self.s.lookback):
-            out.append(Span("chunk", a, b, children=self._levels(a, b, level + 1)))
-        return out
+        pieces = split_range(self.text, self.measure, start, end, size=sizes[level],
+                             min_size=min(self.s.min_size, sizes[level]), lookback=self.s.lookback)
+        if level + 1 == len(sizes):
+            return [Span("chunk", a, b) for a, b in pieces]
+        return [Span("chunk", a, b, children=self._levels(a, b, level + 1)) for a, b in pieces]
 
 
 def _only_itself(node: Span, text: str) -> bool:

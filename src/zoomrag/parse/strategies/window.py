@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from ...model import Document, Node, Tree
 from ...text.sentences import sentence_spans
-from ..base import Chunker, Span, measure_for
+from ...text.tokens import Measure, at_most_one_per_char, get_counter, span_sizes
+from ..base import Chunker, Span
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -50,22 +51,41 @@ class SentenceWindow(Chunker):
         sentences = sentence_spans(text)
         if not sentences:
             return []
-        measure = measure_for(document, self.unit)
-        size, limit = measure.size, self.max_size
+        too_big = self._too_big(text, sentences)
         out: list[Span] = []
         for para in paragraphs_of(text, sentences):
-            leaves: list[Span] = []
+            leaves = []
             for s, e in para:
-                if size(s, e) <= limit:
-                    leaves.append(Span("sentence", s, e))
+                if (s, e) in too_big:
+                    leaves.extend(Span("sentence", a, b) for a, b in self._cut(text, s, e))
                 else:
-                    leaves.extend(Span("sentence", a, b)
-                                  for a, b in split_range(text, measure, s, e, size=limit))
+                    leaves.append(Span("sentence", s, e))
             if self.paragraphs:
                 out.append(Span("paragraph", para[0][0], para[-1][1], leaves))
             else:
                 out.extend(leaves)
         return out
+
+    def _too_big(self, text: str, sentences: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The sentences bigger than ``max_size`` units.
+
+        Tokens are counted for the sentences that could be too big only: when the counter never
+        finds more tokens than characters in this text, a sentence of at most ``max_size``
+        characters fits without counting (most sentences, in most documents).
+        """
+        counter, limit = get_counter(self.unit), self.max_size
+        if at_most_one_per_char(counter, text):
+            long = [(s, e) for s, e in sentences if e - s > limit]
+            return {sp for sp, n in zip(long, span_sizes(counter, text, long)) if n > limit}
+        measure = Measure(text, counter)
+        return {(s, e) for s, e in sentences if measure.size(s, e) > limit}
+
+    def _cut(self, text: str, s: int, e: int) -> list[tuple[int, int]]:
+        # Only this sentence is measured again, to cut it; it is rare (a table flattened into
+        # one line, a list without punctuation), so its second count costs little.
+        piece = text[s:e]
+        cuts = split_range(piece, Measure(piece, get_counter(self.unit)), 0, len(piece), size=self.max_size)
+        return [(s + a, s + b) for a, b in cuts]
 
 
 def paragraphs_of(text: str, sentences: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:

