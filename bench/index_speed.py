@@ -72,7 +72,6 @@ def bench_size(tmp: Path) -> None:
         with Index.open(path, embedder=get_embedder("hash", dimension=384), ann="off") as ix:
             ix.add([Document.from_text(d["text"], id=d["id"], source=d["id"], format=d.get("format", "text"))
                     for d in docs])
-            ix.store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
             s = ix.stats()
             t = ix.store.table_bytes()
         part = {

@@ -207,6 +207,7 @@ def test_json_payload_spans_are_exact_and_parents_come_first(text: str):
     ("x\x00y\u200bz", "x\\x00y\\u200bz"),
     ("é" * 61, "é" * 59 + "…"),
     ("é" * 60, "é" * 60),
+    ("中文" * 40, "中文" * 14 + "中…"),
     ("", ""),
 ])
 def test_preview_is_one_escaped_truncated_line(text: str, expected: str):

@@ -284,7 +284,7 @@ def test_bad_arguments_are_config_errors(tmp_path, corpus):
         ix.add([corpus])
         with pytest.raises(ConfigError, match="unknown mode 'fuzzy'; choose one of: dense, bm25, hybrid"):
             ix.query("x", mode="fuzzy")
-        with pytest.raises(ConfigError, match="unknown expansion 'grow'; choose one of: none, parent"):
+        with pytest.raises(ConfigError, match=r"unknown expansion 'grow'; choose one of: .*none, parent"):
             ix.query("x", expand="grow")
         with pytest.raises(ConfigError, match="budget=0 must be at least 1 token"):
             ix.query("x", budget=0)

@@ -146,6 +146,14 @@ def test_min_size_cannot_grow_a_text_that_is_small_anyway():
     assert cut("ab", size=9, min_size=5) == ["ab"]
 
 
+def test_an_overlapping_piece_always_brings_new_text():
+    # Found by hypothesis: the cut after "\r\r" once gave a piece inside the previous one.
+    text = "0" * 300 + " 000000000\r\r00"
+    pieces = split_recursive(text, chars(text), 10, len(text), size=12, overlap=9)
+    assert all(a0 < a1 and b0 < b1 for (a0, b0), (a1, b1) in zip(pieces, pieces[1:]))
+    assert pieces[-3:] == [(298, 310), (301, 313), (312, 314)]
+
+
 def test_a_range_is_split_in_document_offsets():
     text = "IGNORED. one two three four five. IGNORED"
     m = chars(text)

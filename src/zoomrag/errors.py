@@ -7,6 +7,7 @@
     │   └── DecodeError          the file is text but not UTF-8 (nor a known BOM)
     ├── SpanError                a span violates the tree invariants (a bug, not user input)
     ├── EmbedError               an embedder failed or is missing
+    ├── RerankError              a reranker failed or answered nonsense
     ├── StoreError               the index cannot be opened, written or trusted
     │   ├── IndexMismatchError   the index was built with another embedder or schema
     │   └── IndexLockedError     another writer holds the index
@@ -44,6 +45,10 @@ class SpanError(ZoomragError):
 
 class EmbedError(ZoomragError):
     """An embedder failed, is not installed, or returned unusable vectors."""
+
+
+class RerankError(ZoomragError):
+    """A reranker failed, could not be reached, or returned unusable scores."""
 
 
 class StoreError(ZoomragError):

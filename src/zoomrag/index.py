@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,7 +32,8 @@ from .embed import default_embedder_name, get_embedder
 from .embed.base import Embedder
 from .embed.language import choose_embedder_name
 from .errors import ConfigError, IndexMismatchError, InputError, StoreError, ZoomragError
-from .expand import Expander, assemble, get_expander
+from .expand import Expander, get_expander
+from .expand.pipeline import expand_hits
 from .load import load_path
 from .model import Context, Document, Hit, Tree
 from .parse import Chunker, make_chunker, strategy_names
@@ -45,6 +46,9 @@ from .store import meta as pins_check
 from .store.fts import FTS_VERSION
 from .store.schema import SCHEMA_VERSION
 from .text.tokens import TokenCounter, get_counter
+
+if TYPE_CHECKING:
+    from .rerank import Reranker
 
 #: Where the CLI keeps its index, relative to the working directory.
 DEFAULT_PATH = Path(".zoomrag") / "index.db"
@@ -116,29 +120,62 @@ class _Job:
 
 
 class _TreeCache:
-    """Stored trees of recently hit documents, dropped when the store's generation changes."""
+    """Stored trees of recently hit documents (the expanders' TreeSource).
 
-    def __init__(self, store: SqliteStore, size: int = 64):
+    Trees are kept across writes: after the store's generation changes, each cached tree is
+    checked once against its document's current content hash before it is used again, so an
+    indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
+    """
+
+    def __init__(self, store: SqliteStore, max_nodes: int = 200_000):
         self.store = store
-        self.size = size
+        self.max_nodes = max_nodes
         self.generation: int | None = None
         self._trees: OrderedDict[str, Tree] = OrderedDict()
+        self._verified: set[str] = set()
+        self._nodes = 0
 
     def sync(self, generation: int) -> None:
         if generation != self.generation:
-            self._trees.clear()
+            self._verified.clear()
             self.generation = generation
 
+    def prefetch(self, doc_ids: Iterable[str]) -> None:
+        """Check and load the trees of these documents with a few queries instead of one each."""
+        wanted = list(dict.fromkeys(doc_ids))
+        unverified = [d for d in wanted if d in self._trees and d not in self._verified]
+        if unverified:
+            current = self.store.content_hashes(unverified)
+            for d in unverified:
+                if current.get(d) == self._trees[d].document.content_hash:
+                    self._verified.add(d)
+                else:
+                    self._drop(d)
+        missing = [d for d in wanted if d not in self._trees]
+        for doc_id, tree in self.store.load_trees(missing).items():
+            self._put(doc_id, tree)
+
     def tree(self, doc_id: str) -> Tree:
+        if doc_id not in self._trees or doc_id not in self._verified:
+            self.prefetch([doc_id])
         t = self._trees.get(doc_id)
         if t is None:
-            t = self.store.load_tree(doc_id)
-            self._trees[doc_id] = t
-            if len(self._trees) > self.size:
-                self._trees.popitem(last=False)
-        else:
-            self._trees.move_to_end(doc_id)
+            return self.store.load_tree(doc_id)  # raises StoreError naming the document
+        self._trees.move_to_end(doc_id)
         return t
+
+    def _put(self, doc_id: str, tree: Tree) -> None:
+        self._trees[doc_id] = tree
+        self._verified.add(doc_id)
+        self._nodes += len(tree)
+        while self._nodes > self.max_nodes and len(self._trees) > 1:
+            old, _ = next(iter(self._trees.items()))
+            self._drop(old)
+
+    def _drop(self, doc_id: str) -> None:
+        t = self._trees.pop(doc_id)
+        self._nodes -= len(t)
+        self._verified.discard(doc_id)
 
 
 class Index:
@@ -314,6 +351,7 @@ class Index:
             if roots:
                 self._remember_roots(roots)
             self.refresh_ann()
+            self.store.checkpoint()
         report.seconds = time.perf_counter() - t0
         return report.freeze()
 
@@ -542,24 +580,30 @@ class Index:
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
               expand: str | Expander = "none", k: int | None = None, rrf_k: float = 60.0,
-              weights: Mapping[str, float] | None = None) -> list[Context]:
+              weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
+              rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
+              order: str = "score", explain: bool = False) -> list[Context]:
         """Contexts for ``text``: the best spans that fit ``budget`` tokens, best first.
 
         ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
-        (default: enough to fill the budget). No character is returned twice.
+        (default: enough to fill the budget). No character is returned twice. ``expand`` names
+        the policy and ``params`` its parameters; ``rerank`` re-scores the hits first; ``fill``,
+        ``order`` and ``explain`` are assembly's options (:func:`zoomrag.expand.assemble`).
         """
         if budget < 1:
             raise ConfigError(f"budget={budget} must be at least 1 token")
         if top is not None and top < 1:
             raise ConfigError(f"top={top} must be at least 1")
-        expander = get_expander(expand)
+        expander = get_expander(expand, params)
         k = k or max(50, 5 * (top or 10))
         hits = self.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)
         if not hits:
             return []
         self._trees.sync(self.store.generation())
-        candidates = expander.expand(hits, self._trees, budget)
-        return assemble(candidates, self._trees, budget, self._count, top)
+        self._trees.prefetch(h.doc_id for h in hits)
+        return expand_hits(hits, self._trees, budget, self._count, expand=expander, top=top, query=text,
+                           reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
+                           explain=explain)
 
     def _find(self, ref: str) -> str | None:
         found = self.store.find_document(ref)

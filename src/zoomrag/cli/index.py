@@ -15,10 +15,11 @@ from rich.progress import TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from ..expand import expander_names
+from ..expand import expander_names, get_expander
 from ..index import DEFAULT_PATH, MODES, AddReport, Index
 from ..model import Context
 from ..parse import parse_settings
+from ..rerank import HTTPReranker
 from . import main
 from .render import preview, rich_tree, tree_payload
 
@@ -121,13 +122,23 @@ def _strip_source(source: str, reason: str) -> str:
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
               help="Dense vectors, BM25, or both fused by reciprocal rank.")
 @click.option("--expand", "expand", type=click.Choice(expander_names()), default="none", show_default=True,
-              help="Return the matched units, or grow each into its parent node.")
+              help="Expansion policy: how matched units grow into contexts (see docs/expansion.md).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A parameter of the expansion policy, e.g. --set n=1 for window.")
+@click.option("--order", type=click.Choice(["score", "document"]), default="score", show_default=True,
+              help="Contexts by score, or in text order inside each document.")
+@click.option("--rerank", is_flag=True,
+              help="Re-score the matched units with the rerank endpoint in $ZOOMRAG_RERANK_URL first.")
+@click.option("--explain", is_flag=True, help="Show, for each context, the hits that produced it and the rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
 def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
-                  as_json: bool) -> None:
+                  settings: tuple[str, ...], order: str, rerank: bool, explain: bool, as_json: bool) -> None:
     """Find the best contexts for TEXT within a token budget."""
+    expander = get_expander(expand, parse_settings(settings))
+    reranker = HTTPReranker() if rerank else None
     with Index.open(index_path, create=False) as ix:
-        contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expand)
+        contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
+                            order=order, explain=explain)
     if as_json:
         payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -138,8 +149,23 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
         return
     for rank, ctx in enumerate(contexts, start=1):
         console.print(_context_header(rank, ctx))
+        if explain:
+            console.print(_explanation(ctx))
         console.print(_highlighted(ctx))
         console.print()
+
+
+def _explanation(ctx: Context) -> Text:
+    """The rule that made the context and every hit inside it, with the start of its text."""
+    out = Text()
+    out.append("   rule: ", style="bold")
+    out.append(ctx.rule or "unit")
+    for s, e, score in sorted(ctx.hits, key=lambda h: -h[2]):
+        words = " ".join(ctx.text[max(0, s - ctx.start):e - ctx.start].split())
+        out.append("\n   hit ", style="bold")
+        out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
+        out.append(words if len(words) <= 70 else words[:69] + "…")
+    return out
 
 
 def _context_header(rank: int, ctx: Context) -> Text:

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len, get_character_cell_size
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree as RichTree
@@ -41,10 +42,20 @@ def tree_payload(tree: Tree) -> dict[str, Any]:
 
 # -- tree ----------------------------------------------------------------------------------
 def preview(text: str, width: int = PREVIEW_CHARS) -> str:
-    """One line: whitespace runs become one space, control characters become ``\\xNN``."""
+    """One line of at most ``width`` terminal cells (a CJK character takes two).
+
+    Whitespace runs become one space and control characters an escape such as ``\\x01``.
+    """
     line = _SPACE.sub(" ", text).strip()
     line = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), line)
-    return line if len(line) <= width else line[: width - 1] + "…"
+    if cell_len(line) <= width:
+        return line
+    used = 0
+    for i, ch in enumerate(line):
+        used += get_character_cell_size(ch)
+        if used > width - 1:  # one cell is kept for the ellipsis
+            return line[:i] + "…"
+    return line
 
 
 def node_label(node: Node, width: int | None = None) -> Text:

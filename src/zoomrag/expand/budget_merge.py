@@ -60,7 +60,6 @@ class BudgetMerge:
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         sizer = SpanSizer(trees)
         chosen: dict[tuple[str, str], _Chosen] = {}
-        owner: dict[tuple[str, str], tuple[str, str]] = {}  # node -> the chosen node covering it
         used = 0
         rest: list[Hit] = []
         for i, h in enumerate(hits):
@@ -83,7 +82,7 @@ class BudgetMerge:
             key = (h.doc_id, node.id)
             chosen[key] = _Chosen(node, [h], size, unit_candidate(h, node), [])
             used += size
-            used = self._merge_up(tree, key, chosen, owner, sizer, used, budget)
+            used = self._merge_up(tree, key, chosen, sizer, used, budget)
         out = sorted((c.candidate for c in chosen.values()), key=lambda c: -c.score)
         out.extend(unit_candidate(h, trees.tree(h.doc_id).get(h.node_id)) for h in rest)
         return out
@@ -96,7 +95,7 @@ class BudgetMerge:
         return None
 
     def _merge_up(self, tree: Tree, key: tuple[str, str], chosen: dict[tuple[str, str], _Chosen],
-                  owner: dict, sizer: SpanSizer, used: int, budget: int) -> int:
+                  sizer: SpanSizer, used: int, budget: int) -> int:
         doc_id = key[0]
         node = chosen[key].node
         while node.parent_id is not None:

@@ -46,10 +46,18 @@ TIERS: dict[str, re.Pattern[str]] = {
     "word": re.compile(rf"(?s).*(?:(?={BREAKING_SPACE})|[{CJK_CLAUSE}](?=[\s\S]))"),
     "script": re.compile(rf"(?s).*(?:[{CONTINUOUS}](?=[\s\S])|(?=[{CONTINUOUS}]))"),
 }
+# Tiers that need a newline: skipped with one str.find when the window has none.
+_NEEDS_NEWLINE = ("paragraph", "line")
+
+
+def _order(*names: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
+    return tuple((TIERS[t], t in _NEEDS_NEWLINE) for t in names)
+
+
 #: Preference order of ``fixed``: a sentence end beats a line break (hard-wrapped prose).
-FIXED_ORDER = tuple(TIERS[t] for t in ("paragraph", "sentence", "line", "word", "script"))
+FIXED_ORDER = _order("paragraph", "sentence", "line", "word", "script")
 #: Preference order of ``recursive``: paragraph, line, sentence, word, character.
-RECURSIVE_ORDER = tuple(TIERS[t] for t in ("paragraph", "line", "sentence", "word", "script"))
+RECURSIVE_ORDER = _order("paragraph", "line", "sentence", "word", "script")
 _WORD_TIERS = (TIERS["word"], TIERS["script"])
 # Candidate positions for a forward search: next to a space or a continuous-script character.
 _GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])")
@@ -99,7 +107,7 @@ def grapheme_cut(text: str, c: int) -> bool:
 
 def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
     # The match starts a little before ``lo``: a cut at ``lo`` may follow its punctuation.
-    begin = max(0, lo - _REACH)
+    begin = lo - _REACH if lo > _REACH else 0
     while lo <= hi:
         m = pattern.match(text, begin, hi + 1)
         if m is None or m.end() < lo:
@@ -111,11 +119,15 @@ def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
     return -1
 
 
-def best_cut(text: str, lo: int, hi: int, order: tuple[re.Pattern[str], ...] = FIXED_ORDER) -> int:
+def best_cut(text: str, lo: int, hi: int,
+             order: tuple[tuple[re.Pattern[str], bool], ...] = FIXED_ORDER) -> int:
     """Rightmost cut in ``[lo, hi]`` of the first tier in ``order`` present, or -1."""
     if lo > hi:
         return -1
-    for pattern in order:
+    newline = text.find("\n", max(0, lo - _REACH), hi + 1) >= 0
+    for pattern, needs_newline in order:
+        if needs_newline and not newline:
+            continue
         c = _last(pattern, text, lo, hi)
         if c >= 0:
             return c

@@ -68,7 +68,8 @@ def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: 
 
 
 def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
-           order: tuple[re.Pattern[str], ...], min_tail: int, *, split_words: bool) -> list[Piece]:
+           order: tuple[tuple[re.Pattern[str], bool], ...], min_tail: int, *,
+           split_words: bool) -> list[Piece]:
     """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
     ``min_tail`` the fewest units left after a cut when the rest is about to end."""
     starts = measure.starts
@@ -80,25 +81,31 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         return pieces
     last = index(e)
     i = index(s)
-    floor = s  # every cut must pass the previous one, so overlapping pieces still advance
+    # Every cut must pass ``floor``: the first character the previous piece did not take, so
+    # overlapping pieces still advance and each one brings new text.
+    floor = s
     while True:
         if last - i <= size:
             pieces.append((s, e))
             return pieces
         hard = starts[i + size]  # the furthest cut: ``size`` units from s
+        if hard <= floor:  # the overlap leaves no room for new text: drop it
+            s = floor
+            i = index(s)
+            continue
         if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
             hard = max(starts[max(last - min_tail, i + 1)], floor + 1)
         lo = min(max(starts[i + keep - 1] + 1, floor + 1), hard)
         c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
-            c = last_grapheme(text, max(s, floor) + 1, hard)
+            c = last_grapheme(text, floor + 1, hard)
             if c < 0:  # one character with more marks than ``size`` units: keep it whole
                 c = first_grapheme(text, hard + 1, e - 1)
         elif c < 0:
-            c = last_gap(text, max(s, floor) + 1, lo - 1)
+            c = last_gap(text, floor + 1, lo - 1)
             if c < 0 and s < floor:
                 # The overlap would glue the previous words to an unbreakable one: drop it.
-                s = skip_space(text, floor, e)
+                s = floor
                 i = index(s)
                 continue
             if c < 0:
@@ -106,7 +113,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         if c < 0:
             c = e
         while min_tail and c < e and last - index(skip_space(text, c, e)) < min_tail:
-            earlier = last_gap(text, max(s, floor) + 1, c - 1)  # the cap counted spaces
+            earlier = last_gap(text, floor + 1, c - 1)  # the cap counted spaces
             if earlier < 0:
                 break
             c = earlier
@@ -119,7 +126,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             p = first_gap(text, starts[k] if k > i else s + 1, c - 1)
             if p >= 0:
                 nxt = p
-        floor = c
+        floor = skip_space(text, c, e)
         s = skip_space(text, nxt, e)
         i = index(s)
 

@@ -24,7 +24,6 @@ from ..model import Document, Node, Tree, node_id
 from . import fts
 from .schema import DDL
 
-PAGE_SIZE = int(__import__("os").environ.get("ZOOMRAG_PAGE_SIZE", "8192"))
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
 _CHUNK = 500
 
@@ -75,10 +74,6 @@ class SqliteStore:
                 self.path, timeout=timeout, isolation_level=None, check_same_thread=False
             )
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            if create:
-                # Only takes effect on a new file. Larger pages pack vectors (1.5 KB at 384-d) and
-                # small documents with less slack (measured in docs/index.md).
-                self.conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             self.conn.execute("PRAGMA journal_mode = WAL")
             # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
             self.conn.execute("PRAGMA synchronous = NORMAL")
@@ -102,6 +97,13 @@ class SqliteStore:
 
     def close(self) -> None:
         self.conn.close()
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file and truncate it (best effort: readers may hold it)."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.OperationalError:
+            pass
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
@@ -168,40 +170,54 @@ class SqliteStore:
         return row[0] if row else None
 
     def load_document(self, doc_id: str) -> Document:
-        row = self.conn.execute(
-            "SELECT source, content_hash, format, metadata, text FROM documents WHERE id = ?", (doc_id,)
-        ).fetchone()
-        if row is None:
+        docs = self._documents_by_id([doc_id])
+        if doc_id not in docs:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
-        source, chash, fmt, meta, text = row
-        return Document(id=doc_id, source=source, text=text, format=fmt, content_hash=chash,
-                        metadata=MappingProxyType(json.loads(meta)))
+        return docs[doc_id][1]
+
+    def _documents_by_id(self, doc_ids: Sequence[str]) -> dict[str, tuple[int, Document]]:
+        out: dict[str, tuple[int, Document]] = {}
+        for i in range(0, len(doc_ids), _CHUNK):
+            part = list(doc_ids[i:i + _CHUNK])
+            rows = self.conn.execute(
+                "SELECT key, id, source, content_hash, format, metadata, text FROM documents "
+                f"WHERE id IN ({','.join('?' * len(part))})", part,
+            )
+            for key, doc_id, source, chash, fmt, meta, text in rows:
+                out[doc_id] = (key, Document(id=doc_id, source=source, text=text, format=fmt, content_hash=chash,
+                                             metadata=MappingProxyType(json.loads(meta))))
+        return out
+
+    def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
+        """The current content hash of each of these documents (absent ones are left out)."""
+        out: dict[str, str] = {}
+        for i in range(0, len(doc_ids), _CHUNK):
+            part = list(doc_ids[i:i + _CHUNK])
+            out.update(self.conn.execute(
+                f"SELECT id, content_hash FROM documents WHERE id IN ({','.join('?' * len(part))})", part))
+        return out
 
     def load_tree(self, doc_id: str) -> Tree:
         """The stored tree of one document, rebuilt exactly as it was written."""
-        doc = self.load_document(doc_id)
-        rows = self.conn.execute(
-            "SELECT n.row, n.parent, n.level, n.kind, n.span_start, n.span_end, n.section_path, "
-            "n.embed_text FROM nodes n JOIN documents d ON d.key = n.doc WHERE d.id = ? ORDER BY n.ord",
-            (doc_id,),
-        ).fetchall()
-        ids = {r[0]: node_id(doc_id, r[3], r[2], r[4], r[5]) for r in rows}
-        children: dict[int, list[str]] = {}
-        for row, parent, *_ in rows:
-            if parent is not None:
-                children.setdefault(parent, []).append(ids[row])
-        paths: dict[int, tuple[str, ...]] = {}
-        nodes = []
-        for row, parent, level, kind, start, end, sp, embed_text in rows:
-            path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
-            paths[row] = path
-            nodes.append(Node(
-                id=ids[row], doc_id=doc_id, kind=kind, level=level, start=start, end=end,
-                parent_id=None if parent is None else ids[parent],
-                children=tuple(children.get(row, ())), section_path=path, embed_text=embed_text,
-                doc_text=doc.text,
-            ))
-        return Tree(document=doc, nodes=tuple(nodes), strategy="")
+        trees = self.load_trees([doc_id])
+        if doc_id not in trees:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
+        return trees[doc_id]
+
+    def load_trees(self, doc_ids: Sequence[str]) -> dict[str, Tree]:
+        """Trees of several documents with two queries (documents absent from the store are left out)."""
+        docs = self._documents_by_id(list(dict.fromkeys(doc_ids)))
+        by_key = {key: doc for key, doc in docs.values()}
+        rows_of: dict[int, list[tuple]] = {k: [] for k in by_key}
+        keys = list(by_key)
+        for i in range(0, len(keys), _CHUNK):
+            part = keys[i:i + _CHUNK]
+            for r in self.conn.execute(
+                "SELECT doc, row, parent, level, kind, span_start, span_end, section_path, embed_text "
+                f"FROM nodes WHERE doc IN ({','.join('?' * len(part))}) ORDER BY doc, ord", part,
+            ):
+                rows_of[r[0]].append(r[1:])
+        return {doc.id: _tree(doc, rows_of[key]) for key, doc in by_key.items()}
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str) -> None:
@@ -422,6 +438,27 @@ class SqliteStore:
         if units != rows:
             out.append(f"full-text index has {rows} rows for {units} units")
         return out
+
+
+def _tree(doc: Document, rows: list[tuple]) -> Tree:
+    """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path, embed)."""
+    doc_id, text = doc.id, doc.text
+    ids = {r[0]: node_id(doc_id, r[3], r[2], r[4], r[5]) for r in rows}
+    children: dict[int, list[str]] = {}
+    for row, parent, *_ in rows:
+        if parent is not None:
+            children.setdefault(parent, []).append(ids[row])
+    paths: dict[int, tuple[str, ...]] = {}
+    nodes = []
+    for row, parent, level, kind, start, end, sp, embed_text in rows:
+        path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
+        paths[row] = path
+        nodes.append(Node(
+            id=ids[row], doc_id=doc_id, kind=kind, level=level, start=start, end=end,
+            parent_id=None if parent is None else ids[parent], children=tuple(children.get(row, ())),
+            section_path=path, embed_text=embed_text, doc_text=text,
+        ))
+    return Tree(document=doc, nodes=tuple(nodes), strategy="")
 
 
 def _unit_text(node: Node, text: str) -> str:

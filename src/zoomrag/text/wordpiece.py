@@ -69,7 +69,8 @@ def _is_punct(c: str) -> bool:
 
 
 def _is_removed(c: str) -> bool:
-    return c == "\x00" or c == "\ufffd" or (c not in "\t\n\r" and unicodedata.category(c)[0] == "C")
+    # Controls, format and private-use characters; unassigned ones (Cn) stay, as in tokenizers.
+    return c == "\x00" or c == "\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co"))
 
 
 def _is_space(c: str) -> bool:

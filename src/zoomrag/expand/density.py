@@ -1,0 +1,159 @@
+"""``density``: spend every token where evidence is most likely, hit by hit and leaf by leaf.
+
+The other policies pick one shape for every hit (a window of n, a parent, a merge). This one
+estimates, for every leaf near a hit, the probability that it holds evidence, and fills the
+budget with the leaves of highest probability; adjacent chosen leaves become one context. Per
+hit the result is the unit with the best expected evidence per token: the leaf alone when the
+budget is tight or the hit is weak, a window (not necessarily symmetric) around a strong hit,
+a whole parent when its leaves are all likely, a run joining two nearby hits.
+
+The model, for one document:
+
+- a hit of rank r (0 = best) is relevant with probability ``q(r) = tau / (tau + r)``;
+- evidence continues from a relevant leaf into its neighbours with probability
+  ``exp(-d / reach)``, ``d`` the tokens between them; crossing the edge of the hit's parent
+  (a paragraph, a section) multiplies ``d`` by ``cross``, as evidence rarely runs across it;
+- a leaf near several hits is relevant unless every one of them misses (noisy-or).
+
+A leaf's expected evidence per token is then its probability, so taking leaves in decreasing
+probability until the budget is full is the greedy optimum of the expected evidence covered.
+Leaves are sized in the budget's tokens; contexts score as their best hit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..model import Hit, Node, Tree
+from ..parse.params import check_float
+from .base import Candidate, TreeSource, register, unit_candidate
+from .measure import SpanSizer
+from .units import first_leaf, last_leaf, plural, span_candidate
+
+#: Neighbours whose continuation probability falls below this are not considered.
+_FLOOR = 0.01
+
+
+@dataclass(frozen=True)
+class DensityExpansion:
+    """Fill the budget with the leaves most likely to hold evidence (see the module docstring)."""
+
+    name: ClassVar[str] = "density"
+
+    #: Tokens over which the chance that evidence continues into a neighbour falls by e.
+    reach: float = 32.0
+    #: Rank at which a hit's relevance has halved.
+    tau: float = 5.0
+    #: Distance multiplier for neighbours outside the hit's parent.
+    cross: float = 2.0
+
+    def __post_init__(self) -> None:
+        check_float(self.name, "reach", self.reach, 0.0, 100_000.0)
+        check_float(self.name, "tau", self.tau, 0.001, 100_000.0)
+        check_float(self.name, "cross", self.cross, 1.0, 1000.0)
+
+    def relevance(self, rank: int) -> float:
+        return self.tau / (self.tau + rank)
+
+    def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
+        sizer = SpanSizer(trees)
+        # probability that each leaf is not evidence, per document: doc -> leaf id -> (miss, leaf)
+        miss: dict[str, dict[str, float]] = {}
+        leaves: dict[str, dict[str, Node]] = {}
+        seen: set[str] = set()
+        loose: list[Candidate] = []
+        for rank, h in enumerate(hits):
+            if h.node_id in seen:
+                continue
+            seen.add(h.node_id)
+            tree = trees.tree(h.doc_id)
+            node = tree.get(h.node_id)
+            if node is None:
+                loose.append(unit_candidate(h, None))
+                continue
+            q = self.relevance(rank)
+            doc_miss = miss.setdefault(h.doc_id, {})
+            doc_leaves = leaves.setdefault(h.doc_id, {})
+            for leaf, p in self._spread(tree, node, q, sizer):
+                doc_miss[leaf.id] = doc_miss.get(leaf.id, 1.0) * (1.0 - p)
+                doc_leaves[leaf.id] = leaf
+        ranked = sorted(((1.0 - m, doc_id, leaf_id) for doc_id, d in miss.items() for leaf_id, m in d.items()),
+                        key=lambda t: (-t[0], t[1], leaves[t[1]][t[2]].start))
+        used = 0
+        taken: dict[str, list[tuple[Node, float]]] = {}
+        for p, doc_id, leaf_id in ranked:
+            leaf = leaves[doc_id][leaf_id]
+            size = sizer.size(doc_id, leaf.start, leaf.end)
+            if used + size > budget:
+                continue
+            used += size
+            taken.setdefault(doc_id, []).append((leaf, p))
+        out = [c for doc_id, chosen in taken.items() for c in self._contexts(trees.tree(doc_id), chosen, hits)]
+        # Hits left out (the budget is full) follow as units, so assembly can still use any room.
+        covered = {h.node_id for c in out for h in c.hits}
+        out.extend(unit_candidate(h, trees.tree(h.doc_id).get(h.node_id)) for h in hits
+                   if h.node_id not in covered and trees.tree(h.doc_id).get(h.node_id) is not None)
+        return out + loose
+
+    def _spread(self, tree: Tree, node: Node, q: float, sizer: SpanSizer) -> list[tuple[Node, float]]:
+        """The hit's own leaves at ``q``, and neighbours on each side at decaying probability."""
+        lo, hi = first_leaf(tree, node), last_leaf(tree, node)
+        out = [(leaf, q) for leaf in _leaves_between(tree, lo, hi)]
+        parent = tree.parent(node)
+        for step in (tree.previous_leaf, tree.next_leaf):
+            cur = lo if step is tree.previous_leaf else hi
+            d = 0.0
+            while True:
+                nxt = step(cur)
+                if nxt is None:
+                    break
+                inside = parent is not None and parent.start <= nxt.start and nxt.end <= parent.end
+                p = q * math.exp(-d * (1.0 if inside else self.cross) / self.reach) if self.reach > 0 else 0.0
+                if p < _FLOOR:
+                    break
+                out.append((nxt, p))
+                d += sizer.size(node.doc_id, nxt.start, nxt.end)
+                cur = nxt
+        return out
+
+    def _contexts(self, tree: Tree, chosen: list[tuple[Node, float]], hits: Sequence[Hit]) -> list[Candidate]:
+        """Runs of consecutive chosen leaves, one candidate each, scored by their best hit."""
+        chosen.sort(key=lambda t: t[0].start)
+        runs: list[list[tuple[Node, float]]] = []
+        for leaf, p in chosen:
+            if runs and (prev := tree.previous_leaf(leaf)) is not None and prev.id == runs[-1][-1][0].id:
+                runs[-1].append((leaf, p))
+            else:
+                runs.append([(leaf, p)])
+        doc_hits = [h for h in hits if h.doc_id == tree.document.id]
+        out = []
+        for run in runs:
+            start, end = run[0][0].start, run[-1][0].end
+            inner = [h for h in doc_hits if start <= h.start and h.end <= end]
+            best_p = max(p for _, p in run)
+            score = max((h.score for h in inner), default=None)
+            if score is None:  # only neighbours: rank it by its probability below every hit
+                score = min((h.score for h in hits), default=0.0) * best_p
+            node = tree.get(inner[0].node_id) if inner else run[0][0]
+            rule = f"{len(run)} {'leaf' if len(run) == 1 else 'leaves'} at p ≥ {min(p for _, p in run):.2f} around {plural(len(inner), 'hit')}"
+            out.append(span_candidate(node, tree.document.id, start, end, score, tuple(inner), rule,
+                                      kind="span" if len(run) > 1 else None))
+        return out
+
+
+def _leaves_between(tree: Tree, first: Node, last: Node) -> list[Node]:
+    out = [first]
+    cur = first
+    while cur is not last:
+        nxt = tree.next_leaf(cur)
+        if nxt is None:
+            break
+        out.append(nxt)
+        cur = nxt
+    return out
+
+
+register("density", DensityExpansion)

@@ -1,0 +1,36 @@
+"""From ranked hits to contexts: rerank (optional), expand by a policy, assemble into the budget.
+
+The one function :meth:`zoomrag.Index.query` calls after search, so that every step after
+retrieval lives in this layer and can be used without an index (any :class:`TreeSource`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..model import Context, Hit
+from .assemble import TokenCount, assemble
+from .base import Expander, TreeSource, get_expander
+
+if TYPE_CHECKING:
+    from ..rerank.base import Reranker
+
+
+def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: TokenCount, *,
+                expand: str | Expander = "none", params: Mapping[str, Any] | None = None,
+                top: int | None = None, query: str | None = None, reranker: Reranker | None = None,
+                rerank_depth: int | None = None, fill: bool = True, order: str = "score",
+                explain: bool = False) -> list[Context]:
+    """Contexts for ranked ``hits`` within ``budget`` tokens (see :func:`assemble` for the options)."""
+    expander = get_expander(expand, params)
+    if reranker is not None:
+        from ..rerank.base import rerank_hits
+
+        if query is None:
+            raise ValueError("reranking needs the query text")
+        hits = rerank_hits(reranker, query, hits, trees, rerank_depth)
+    if not hits:
+        return []
+    candidates = expander.expand(hits, trees, budget)
+    return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain)
