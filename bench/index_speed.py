@@ -36,13 +36,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from zoomrag.embed import get_embedder, missing_modules  # noqa: E402
-from zoomrag.embed.base import l2_normalize  # noqa: E402
-from zoomrag.index import Index  # noqa: E402
-from zoomrag.model import Document  # noqa: E402
-from zoomrag.parse import Chunker, Span  # noqa: E402
-from zoomrag.search.ann import ANN_THRESHOLD  # noqa: E402
-from zoomrag.text.tokens import ApproxCounter  # noqa: E402
+from zoomrag.embed import get_embedder, missing_modules
+from zoomrag.embed.base import l2_normalize
+from zoomrag.index import Index
+from zoomrag.model import Document
+from zoomrag.parse import Chunker, Span
+from zoomrag.search.ann import ANN_THRESHOLD
+from zoomrag.text.tokens import ApproxCounter
 
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "bench" / "out"

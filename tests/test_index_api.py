@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -318,5 +319,5 @@ def test_contexts_never_repeat_a_character_and_fit_the_budget(tmp_path_factory, 
             assert c.start <= s <= e <= c.end
     for spans in by_doc.values():
         spans.sort()
-        assert all(a_end < b_start for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+        assert all(a_end < b_start for (_, a_end), (b_start, _) in pairwise(spans))
     assert [c.score for c in contexts] == sorted((c.score for c in contexts), reverse=True)

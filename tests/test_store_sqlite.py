@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -70,11 +72,10 @@ def test_a_failed_write_leaves_the_previous_version(store):
     write(store, old)
     new = ParagraphLines().chunk(Document.from_text("new line\nsecond", id="d"))
     units = [UnitToWrite(u, 1) for u in new.leaves()]
-    with pytest.raises(RuntimeError):
-        with store.transaction():
-            raise RuntimeError("crash in the middle")
+    with pytest.raises(RuntimeError), store.transaction():
+        raise RuntimeError("crash in the middle")
     bad_vectors = {1: object()}  # not bindable: the insert fails inside the document's transaction
-    with pytest.raises(Exception):
+    with pytest.raises(sqlite3.ProgrammingError):
         store.write_document(new, units, bad_vectors, origin="api")  # type: ignore[arg-type]
     assert store.load_tree("d").document.text == "old line"
     assert store.problems(4) == []

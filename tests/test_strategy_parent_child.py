@@ -31,7 +31,8 @@ def outline(tree) -> list[tuple]:
 
 
 def test_parents_are_the_two_outer_heading_levels():
-    tree = make_chunker("parent-child", {"parent_size": 80, "child_size": 20, "unit": "chars"}).chunk(md(MANUAL))
+    chunker = make_chunker("parent-child", {"parent_size": 80, "child_size": 20, "unit": "chars"})
+    tree = chunker.chunk(md(MANUAL))
     m, s, u = ("Manual",), ("Manual", "Setup"), ("Manual", "Usage")
     assert outline(tree) == [
         (1, "chunk", "Before any heading.", ()),
@@ -53,7 +54,8 @@ def test_parents_are_the_two_outer_heading_levels():
 
 
 def test_a_section_bigger_than_parent_size_splits_by_subsection_then_by_size():
-    tree = make_chunker("parent-child", {"parent_size": 40, "child_size": 20, "unit": "chars"}).chunk(md(MANUAL))
+    chunker = make_chunker("parent-child", {"parent_size": 40, "child_size": 20, "unit": "chars"})
+    tree = chunker.chunk(md(MANUAL))
     parents = [(n.kind, n.text, n.section_path) for n in tree.at_level(1)]
     assert parents == [
         ("chunk", "Before any heading.", ()),
@@ -90,7 +92,8 @@ def test_defaults():
 @pytest.mark.parametrize("params, msg", [
     ({"parent_size": 0}, r"parent-child: parent_size=0 is out of range; use at least 1"),
     ({"child_size": 2000}, r"parent-child: child_size=2000 is out of range; use at least 1 and at most 1024"),
-    ({"child_size": 10, "child_overlap": 10}, r"child_overlap=10 is out of range; use at least 0 and at most 9"),
+    ({"child_size": 10, "child_overlap": 10},
+     r"child_overlap=10 is out of range; use at least 0 and at most 9"),
     ({"unit": "lines"}, r"parent-child: unknown length unit 'lines'"),
 ])
 def test_bad_parameters(params, msg):

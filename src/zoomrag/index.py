@@ -27,11 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key, check_language, check_window
-from .embed import default_embedder_name, get_embedder
+from .embed import (
+    EmbedPipeline,
+    EmbedRunner,
+    MemoryCache,
+    cache_key,
+    check_language,
+    check_window,
+    default_embedder_name,
+    get_embedder,
+)
 from .embed.base import Embedder
 from .embed.language import choose_embedder_name
-from .errors import ConfigError, IndexMismatchError, InputError, StoreError, ZoomragError
+from .errors import ConfigError, InputError, StoreError, ZoomragError
 from .expand import Expander, get_expander
 from .expand.pipeline import expand_hits
 from .load import load_path
@@ -252,7 +260,7 @@ class Index:
         self._lock.release()
         self.store.close()
 
-    def __enter__(self) -> Index:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

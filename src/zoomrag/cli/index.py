@@ -10,8 +10,15 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn
-from rich.progress import TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -109,7 +116,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
 
 def _strip_source(source: str, reason: str) -> str:
     prefix = f"{source}: "
-    return reason[len(prefix):] if reason.startswith(prefix) else reason
+    return reason.removeprefix(prefix)
 
 
 @main.command("query")

@@ -8,7 +8,7 @@ taken, its parent ``p`` replaces the hit children taken so far when all three ho
    budget is empty, two thirds when it is full, so merging gets harder as room runs out;
 3. ``p`` still fits: ``u`` minus the children plus ``p`` is at most ``T``.
 
-The rule repeats upward from the new parent. The walk stops when ``T`` is full. Lengths and
+The rule repeats upward from the new parent, up to (not into) the document root. The walk stops when ``T`` is full. Lengths and
 ``u`` are in the budget's tokens. Every chosen node keeps the score of its best hit, so the rank
 order of the walk is the order of the result.
 """
@@ -100,6 +100,8 @@ class BudgetMerge:
         node = chosen[key].node
         while node.parent_id is not None:
             parent = tree[node.parent_id]
+            if parent.level < 1:  # the document root is never a merge target
+                break
             kids = [chosen[(doc_id, c)] for c in parent.children if (doc_id, c) in chosen]
             kid_tokens = sum(k.tokens for k in kids)
             p_tokens = sizer.size(doc_id, parent.start, parent.end)

@@ -10,9 +10,10 @@ a whole parent when its leaves are all likely, a run joining two nearby hits.
 The model, for one document:
 
 - a hit of rank r (0 = best) is relevant with probability ``q(r) = tau / (tau + r)``;
-- evidence continues from a relevant leaf into its neighbours with probability
-  ``exp(-d / reach)``, ``d`` the tokens between them; crossing the edge of the hit's parent
-  (a paragraph, a section) multiplies ``d`` by ``cross``, as evidence rarely runs across it;
+- evidence continues from a relevant leaf into a neighbour with probability
+  ``exp(-d / reach)``, ``d`` the tokens from the hit to the neighbour's middle; outside the
+  hit's parent (a paragraph, a section) ``d`` counts ``cross`` times, as evidence rarely runs
+  across such an edge;
 - a leaf near several hits is relevant unless every one of them misses (noisy-or).
 
 A leaf's expected evidence per token is then its probability, so taking leaves in decreasing
@@ -111,11 +112,13 @@ class DensityExpansion:
                 if nxt is None:
                     break
                 inside = parent is not None and parent.start <= nxt.start and nxt.end <= parent.end
-                p = q * math.exp(-d * (1.0 if inside else self.cross) / self.reach) if self.reach > 0 else 0.0
+                size = sizer.size(node.doc_id, nxt.start, nxt.end)
+                mid = d + size / 2  # the neighbour's middle, as its tokens are all this far on average
+                p = q * math.exp(-mid * (1.0 if inside else self.cross) / self.reach) if self.reach > 0 else 0.0
                 if p < _FLOOR:
                     break
                 out.append((nxt, p))
-                d += sizer.size(node.doc_id, nxt.start, nxt.end)
+                d += size
                 cur = nxt
         return out
 

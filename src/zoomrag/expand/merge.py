@@ -5,6 +5,7 @@ returned instead of them; merged parents count as hit children of their own pare
 repeats upward until nothing changes. 2 of 4 children is 0.5, which is not more than 0.5: no
 merge; 3 of 4 merges.
 
+Merging stops below the document root: the whole document is never returned by this rule.
 The merged score is ``score`` of the merged children's scores: ``mean`` (LlamaIndex's rule,
 the default), ``max`` or ``sum``. A merged parent that does not fit the budget falls back to
 its children.
@@ -111,7 +112,7 @@ class AutoMerge:
                     by_parent.setdefault(g.node.parent_id, []).append(g)
             for pid, members in by_parent.items():
                 parent = tree[pid]
-                if pid in groups or len(members) / len(parent.children) <= self.ratio:
+                if parent.level < 1 or pid in groups or len(members) / len(parent.children) <= self.ratio:
                     continue
                 for m in members:
                     del groups[m.node.id]

@@ -39,16 +39,16 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     nodes: list[Node] = []
 
     # Iterative pre-order walk: a deep tree must not hit the recursion limit.
-    stack: list[tuple[Span, int, str | None, tuple[str, ...]]] = [(root, 0, None, ())]
+    root_id = node_id(document.id, root.kind, 0, 0, n)
+    stack: list[tuple[Span, str, int, str | None, tuple[str, ...]]] = [(root, root_id, 0, None, ())]
     while stack:
-        span, level, parent_id, inherited_path = stack.pop()
+        span, nid, level, parent_id, inherited_path = stack.pop()
         if not 0 <= span.start <= span.end <= n:
             raise SpanError(
                 f"{span.kind} span [{span.start}, {span.end}) lies outside the text of "
                 f"{document.source!r} (length {n})"
             )
         path = span.section_path or inherited_path
-        nid = node_id(document.id, span.kind, level, span.start, span.end)
         child_ids = []
         prev: Span | None = None
         for c in span.children:
@@ -69,8 +69,8 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
             end=span.end, parent_id=parent_id, children=tuple(child_ids), section_path=path,
             embed_text=span.embed_text, doc_text=text,
         ))
-        for c in reversed(span.children):
-            stack.append((c, level + 1, nid, path))
+        for c, cid in zip(reversed(span.children), reversed(child_ids)):
+            stack.append((c, cid, level + 1, nid, path))
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 

@@ -137,8 +137,11 @@ _NON_SPACE = re.compile(r"\S")
 
 def skip_space(text: str, pos: int, end: int) -> int:
     """First offset in [pos, end) that is not whitespace (``end`` if none)."""
-    if pos < end and not text[pos].isspace():
-        return pos
+    # Fast paths: a cut usually sits on a word or on one space before it.
+    if pos >= end or not text[pos].isspace():
+        return min(pos, end)
+    if pos + 1 < end and not text[pos + 1].isspace():
+        return pos + 1
     m = _NON_SPACE.search(text, pos, end)
     return end if m is None else m.start()
 

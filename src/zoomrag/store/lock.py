@@ -12,6 +12,7 @@ import fcntl
 import os
 import time
 from pathlib import Path
+from typing import Self
 
 from ..errors import IndexLockedError
 
@@ -68,7 +69,7 @@ class WriterLock:
         finally:
             os.close(fd)
 
-    def __enter__(self) -> WriterLock:
+    def __enter__(self) -> Self:
         self.acquire()
         return self
 

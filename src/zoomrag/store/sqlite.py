@@ -418,11 +418,11 @@ class SqliteStore:
             ("documents have no root node",
              "SELECT count(*) FROM documents WHERE key NOT IN (SELECT doc FROM nodes WHERE parent IS NULL)"),
             ("nodes have a span outside their document's text",
-             "SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-             "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > length(d.text)"),
+             ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
+              "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > length(d.text)")),
             ("nodes point to a missing parent",
-             "SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
-             "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)"),
+             ("SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
+              "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)")),
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
         ]

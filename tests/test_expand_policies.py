@@ -1,0 +1,308 @@
+"""Every expansion policy on small hand-made trees, with the expected spans worked out by hand.
+
+Trees come from nested lists (see test_expand_support): leaves of one parent are joined by a
+space, parents by a line break, so every offset below can be counted on the fingers. Sizes are
+in characters (the tree source's measure).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from test_expand_support import Trees, build, hit, leaf, node, spans, texts
+
+from zoomrag.errors import ConfigError
+from zoomrag.expand import get_expander, parent_vectors
+from zoomrag.expand.auto import PIN_KEY, pin_value, pinned_policy
+from zoomrag.expand.budget_merge import BudgetMerge
+
+# -- parameters -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "params", "message"), [
+    ("window", {"n": -1}, r"window: n=-1 is out of range; use at least 0 and at most 1000"),
+    ("window", {"within": "page"}, r"window: within='page' is not allowed; choose one of: document, parent"),
+    ("merge", {"ratio": 1.5}, r"merge: ratio=1.5 is out of range; use 0.0 to 1.0"),
+    ("merge", {"score": "median"}, r"merge: score='median' is not allowed; choose one of: mean, max, sum"),
+    ("merge", {"k": 3}, r"expansion 'merge' has no parameter 'k'; its parameters are: pool, ratio, score"),
+    ("budget-merge", {"min_children": 0}, r"budget-merge: min_children=0 is out of range; use at least 1"),
+    ("density", {"tau": 0}, r"density: tau=0 is out of range"),
+    ("parent", {"depth": "up"}, r"parent: depth='up' is not a valid int"),
+    ("none", {"n": 1}, r"expansion 'none' has no parameters; remove 'n'"),
+    ("grow", {}, r"unknown expansion 'grow'; choose one of: auto, budget-merge, density"),
+])
+def test_bad_parameters_name_the_value_and_the_range(name, params, message):
+    with pytest.raises(ConfigError, match=message):
+        get_expander(name, params)
+
+
+def test_cli_strings_are_converted_to_the_declared_types():
+    assert get_expander("window", {"n": "1"}).n == 1
+    assert get_expander("merge", {"ratio": "0.25", "score": "max"}).ratio == 0.25
+    assert get_expander("parent", {"depth": "-2"}).depth == -2
+
+
+# -- parent -----------------------------------------------------------------------------------
+
+DEEP = build([[["a1", "a2"], ["a3"]], [["b1", "b2"]]])  # paragraph > line > sentence
+
+
+@pytest.mark.parametrize(("depth", "expected", "rule"), [
+    (-1, ["a1 a2"], "parent of 2 hits"),
+    (-2, ["a1 a2\na3"], "grandparent of 2 hits"),
+    (1, ["a1 a2\na3"], "ancestor at level 1 of 2 hits"),
+    (2, ["a1 a2"], "ancestor at level 2 of 2 hits"),
+    (0, ["a1 a2\na3\n\nb1 b2"], "ancestor at level 0 of 2 hits"),
+    (-9, ["a1 a2\na3\n\nb1 b2"], "ancestor 9 up of 2 hits"),
+])
+def test_parent_returns_the_ancestor_at_the_asked_depth(depth, expected, rule):
+    hits = [hit(DEEP, "a1", 0.9), hit(DEEP, "a2", 0.5)]
+    [c] = get_expander("parent", {"depth": depth}).expand(hits, Trees(DEEP), 100)
+    assert texts(DEEP, [c]) == expected
+    assert (c.rule, c.score, len(c.hits)) == (rule, 0.9, 2)
+    assert texts(DEEP, c.fallback) == ["a1", "a2"]
+
+
+def test_parent_of_a_hit_at_or_above_the_depth_is_the_hit_itself():
+    [c] = get_expander("parent", {"depth": 3}).expand([hit(DEEP, "a1", 0.9)], Trees(DEEP), 100)
+    assert texts(DEEP, [c]) == ["a1"] and c.rule == "unit"
+
+
+# -- window -----------------------------------------------------------------------------------
+
+FLAT = build([["s1.", "s2.", "s3."], ["s4.", "s5."]])  # "s1. s2. s3.\ns4. s5."
+
+
+@pytest.mark.parametrize(("n", "at", "expected"), [
+    (1, "s3.", "s2. s3.\ns4."),
+    (2, "s3.", "s1. s2. s3.\ns4. s5."),
+    (1, "s1.", "s1. s2."),  # clipped at the start of the document
+    (2, "s5.", "s3.\ns4. s5."),  # ... and at its end
+    (0, "s4.", "s4."),
+])
+def test_window_takes_n_leaves_on_each_side_across_parents(n, at, expected):
+    [c] = get_expander("window", {"n": n}).expand([hit(FLAT, at, 0.7)], Trees(FLAT), 100)
+    assert texts(FLAT, [c]) == [expected]
+    assert c.rule == f"window of {n}" and c.score == 0.7
+
+
+def test_window_within_parent_stops_at_the_parent_edge():
+    [c] = get_expander("window", {"n": 1, "within": "parent"}).expand([hit(FLAT, "s3.", 0.7)], Trees(FLAT), 100)
+    assert texts(FLAT, [c]) == ["s2. s3."]
+
+
+def test_window_falls_back_to_narrower_windows_then_the_hit():
+    [c] = get_expander("window", {"n": 2}).expand([hit(FLAT, "s3.", 0.7)], Trees(FLAT), 100)
+    chain = []
+    while c.fallback:
+        [c] = c.fallback
+        chain.append((texts(FLAT, [c])[0], c.rule))
+    assert chain == [("s2. s3.\ns4.", "window of 1"), ("s3.", "window of 0")]
+
+
+def test_window_lists_every_hit_inside_it_producing_hit_first():
+    hits = [hit(FLAT, "s2.", 0.9), hit(FLAT, "s3.", 0.8)]
+    first, second = get_expander("window", {"n": 1}).expand(hits, Trees(FLAT), 100)
+    assert [h.start for h in first.hits] == [4, 8]
+    assert [h.start for h in second.hits] == [8, 4]
+
+
+# -- merge (auto-merging) ---------------------------------------------------------------------
+
+TWO = build([["a1", "a2", "a3", "a4"], ["b1", "b2"]])  # "a1 a2 a3 a4\nb1 b2"
+
+
+def test_two_of_four_children_do_not_merge_at_half():
+    hits = [hit(TWO, "a1", 0.9), hit(TWO, "a2", 0.8)]
+    out = get_expander("merge").expand(hits, Trees(TWO), 100)
+    assert texts(TWO, out) == ["a1", "a2"] and {c.rule for c in out} == {"unit"}
+
+
+@pytest.mark.parametrize(("rule", "score"), [("mean", 0.8), ("max", 0.9), ("sum", 2.4)])
+def test_three_of_four_children_merge_with_the_chosen_score_rule(rule, score):
+    hits = [hit(TWO, "a1", 0.9), hit(TWO, "a2", 0.8), hit(TWO, "a3", 0.7)]
+    [c] = get_expander("merge", {"score": rule}).expand(hits, Trees(TWO), 100)
+    assert texts(TWO, [c]) == ["a1 a2 a3 a4"] and c.rule == "merged 3/4 children"
+    assert c.score == pytest.approx(score)
+    assert texts(TWO, c.fallback) == ["a1", "a2", "a3"]
+
+
+def test_ratio_edges_for_two_children():
+    one = get_expander("merge").expand([hit(TWO, "b1", 0.9)], Trees(TWO), 100)
+    assert texts(TWO, one) == ["b1"]  # 1/2 is not more than 0.5
+    [both] = get_expander("merge").expand([hit(TWO, "b1", 0.9), hit(TWO, "b2", 0.5)], Trees(TWO), 100)
+    assert texts(TWO, [both]) == ["b1 b2"]
+    quarter = get_expander("merge", {"ratio": 0.25}).expand([hit(TWO, "a1", 0.9), hit(TWO, "a4", 0.1)],
+                                                            Trees(TWO), 100)
+    assert texts(TWO, quarter) == ["a1 a2 a3 a4"]
+
+
+def test_merging_repeats_upward():
+    tree = build([[["a1", "a2", "a3", "a4"], ["b1", "b2", "b3", "b4"]], [["c1", "c2"]]])
+    names = ["a1", "a2", "a3", "b1", "b2", "b3"]
+    hits = [hit(tree, t, s) for t, s in zip(names, (0.9, 0.8, 0.7, 0.6, 0.5, 0.4))]
+    [c] = get_expander("merge").expand(hits, Trees(tree), 1000)
+    assert texts(tree, [c]) == ["a1 a2 a3 a4\nb1 b2 b3 b4"]
+    assert c.rule == "merged 3/4 children, then 2/2" and c.score == pytest.approx((0.8 + 0.5) / 2)
+    assert texts(tree, c.fallback) == ["a1 a2 a3 a4", "b1 b2 b3 b4"]
+
+
+def test_merge_only_considers_the_hits_that_would_fill_the_budget():
+    hits = [hit(TWO, "a1", 0.9), hit(TWO, "a2", 0.8), hit(TWO, "a3", 0.7)]
+    # 2 + 2 characters fill a budget of 4: a3 is not part of the merge, so 2/4 do not merge
+    assert texts(TWO, get_expander("merge").expand(hits, Trees(TWO), 4)) == ["a1", "a2", "a3"]
+    assert texts(TWO, get_expander("merge").expand(hits, Trees(TWO), 6)) == ["a1 a2 a3 a4"]
+    assert texts(TWO, get_expander("merge", {"pool": 0}).expand(hits, Trees(TWO), 4)) == ["a1 a2 a3 a4"]
+
+
+# -- budget-merge (HiChunk) -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("args", "merges"), [
+    ((2, 20, 43, 20, 100), True),    # 20 >= 43/3 * 1.2 = 17.2 and 43 <= 100
+    ((1, 20, 43, 20, 100), False),   # only one child taken
+    ((2, 20, 43, 20, 43), False),    # 20 < 43/3 * (1 + 20/43) = 21.0; it would fit (43 <= 43)
+    ((2, 40, 64, 80, 100), False),   # 40 >= 64/3 * 1.8 = 38.4, but 80 - 40 + 64 = 104 > 100
+    ((2, 40, 64, 80, 104), True),    # 40 >= 64/3 * (1 + 80/104) = 37.7 and 104 <= 104
+])
+def test_budget_merge_conditions_each_failing_alone(args, merges):
+    assert BudgetMerge().should_merge(*args) is merges
+
+
+TEN = build([["a" * 9 + "1", "a" * 9 + "2", "a" * 9 + "3", "a" * 9 + "4"], ["b" * 10]])
+
+
+def test_budget_merge_replaces_two_children_when_the_budget_has_room():
+    hits = [hit(TEN, "a" * 9 + "1", 0.9), hit(TEN, "a" * 9 + "2", 0.8)]
+    [c] = BudgetMerge().expand(hits, Trees(TEN), 100)
+    assert (c.start, c.end, c.score) == (0, 43, 0.9)
+    assert c.rule == "merged 2/4 children at 20/100 tokens"
+    assert spans(BudgetMerge().expand(hits, Trees(TEN), 43)) == [(0, 10), (11, 21)]  # the length rule fails
+
+
+def test_budget_merge_keeps_children_when_the_parent_does_not_fit():
+    tree = build([["q" * 20, "x"], ["r" * 20, "y"], ["p" * 20, "P" * 20, "z" * 22]])
+    hits = [hit(tree, t, s) for t, s in (("q" * 20, 0.9), ("r" * 20, 0.8), ("p" * 20, 0.7), ("P" * 20, 0.6))]
+    out = BudgetMerge().expand(hits, Trees(tree), 100)
+    assert texts(tree, out) == ["q" * 20, "r" * 20, "p" * 20, "P" * 20]
+    out = BudgetMerge().expand(hits, Trees(tree), 104)
+    assert texts(tree, out)[-1] == "p" * 20 + " " + "P" * 20 + " " + "z" * 22
+    assert out[-1].rule == "merged 2/3 children at 80/104 tokens"
+
+
+def test_budget_merge_stops_when_the_budget_is_full():
+    tree = build([["q" * 20, "x"], ["r" * 20, "y"], ["p" * 20, "P" * 20]])
+    hits = [hit(tree, t, s) for t, s in (("q" * 20, 0.9), ("r" * 20, 0.8), ("p" * 20, 0.7), ("P" * 20, 0.6))]
+    out = BudgetMerge().expand(hits, Trees(tree), 40)
+    assert [c.rule for c in out] == ["unit"] * 4  # the walk took q and r; p and P follow as units only
+
+
+# -- multilevel -------------------------------------------------------------------------------
+
+def test_multilevel_drops_nodes_under_a_chosen_one():
+    tree = build([["a1", "a2"], ["b1", "b2"]])
+    hits = [hit(tree, "a1 a2", 0.9), hit(tree, "a2", 0.8), hit(tree, "b1", 0.7)]
+    first, second = get_expander("multilevel").expand(hits, Trees(tree), 100)
+    assert texts(tree, [first]) == ["a1 a2"] and [h.score for h in first.hits] == [0.9, 0.8]
+    assert first.rule == "level 1 line matched, absorbs 1 hit below it"
+    assert texts(tree, first.fallback) == ["a2"]
+    assert texts(tree, [second]) == ["b1"] and second.rule == "level 2 sentence matched"
+
+
+def test_multilevel_never_returns_the_whole_document_by_default():
+    tree = build([["a1", "a2"], ["b1", "b2"]])
+    root = tree.root
+    from zoomrag.model import Hit
+
+    hits = [Hit(root.id, "d", root.start, root.end, 0.95), hit(tree, "b1", 0.7)]
+    assert texts(tree, get_expander("multilevel").expand(hits, Trees(tree), 100)) == ["b1"]
+    assert len(get_expander("multilevel", {"min_level": 0}).expand(hits, Trees(tree), 100)) == 1
+
+
+def test_parent_vectors_are_normalised_means_of_the_children():
+    tree = build([["a1", "a2"], ["b1", "b2"]])
+    vec = {leaf(tree, "a1").id: np.array([1.0, 0.0]), leaf(tree, "a2").id: np.array([0.0, 1.0]),
+           leaf(tree, "b1").id: np.array([1.0, 0.0]), leaf(tree, "b2").id: np.array([1.0, 0.0])}
+    out = parent_vectors(tree, vec)
+    r = math.sqrt(0.5)
+    assert set(out) == {node(tree, "a1 a2").id, node(tree, "b1 b2").id}
+    np.testing.assert_allclose(out[node(tree, "a1 a2").id], [r, r], rtol=1e-6)
+    np.testing.assert_allclose(out[node(tree, "b1 b2").id], [1.0, 0.0])
+    root = parent_vectors(tree, vec, min_level=0)[tree.root.id]
+    mean = np.array([(r + 1) / 2, r / 2])
+    np.testing.assert_allclose(root, mean / np.linalg.norm(mean), rtol=1e-6)
+
+
+# -- density ----------------------------------------------------------------------------------
+
+ROW = build(["L0" * 5, "L1" * 5, "L2" * 5, "L3" * 5, "L4" * 5, "L5" * 5])  # six 10-char leaves
+
+
+@pytest.mark.parametrize(("budget", "expected"), [
+    (10, "L2"),  # the hit alone
+    (25, "L1 L2"),  # neighbours at p = e^-0.5 = 0.61 each; only one fits; the earlier wins the tie
+    (30, "L1 L2 L3"),
+    (50, "L0 L1 L2 L3 L4"),  # then p = e^-1.5 = 0.22 on each side
+])
+def test_density_grows_around_a_hit_by_probability(budget, expected):
+    [c, *rest] = get_expander("density", {"reach": 10}).expand([hit(ROW, "L2" * 5, 0.8)], Trees(ROW), budget)
+    assert not rest
+    want = " ".join(p * 5 for p in expected.split())
+    assert texts(ROW, [c]) == [want] and c.score == 0.8 and len(c.hits) == 1
+
+
+def test_density_prefers_a_strong_hits_neighbour_to_a_weak_far_hit():
+    hits = [hit(ROW, "L0" * 5, 0.9)] + [hit(ROW, "L5" * 5, 0.1)]
+    weak = get_expander("density", {"reach": 10, "tau": 0.5}).expand(hits, Trees(ROW), 20)
+    # L5 has rank 1: q = 0.5 / 1.5 = 0.33 < 0.61 for L1; it follows as a unit only
+    assert texts(ROW, weak) == ["L0" * 5 + " " + "L1" * 5, "L5" * 5]
+    assert weak[1].rule == "unit"
+
+
+PARAS = build([["a" * 10, "b" * 10, "c" * 10], ["d" * 10, "e" * 10]])
+
+
+@pytest.mark.parametrize(("cross", "expected"), [(2.0, ["bbb", "ccc", "ddd"]), (4.0, ["aaa", "bbb", "ccc"])])
+def test_density_counts_distance_across_a_parent_edge_cross_times(cross, expected):
+    # d (outside c's paragraph): e^-(5*cross/10), 0.37 at cross 2, 0.14 at 4; a (inside): e^-1.5 = 0.22
+    [c, *_] = get_expander("density", {"reach": 10, "cross": cross}).expand([hit(PARAS, "c" * 10, 1.0)],
+                                                                          Trees(PARAS), 30)
+    first, last = expected[0][0] * 10, expected[-1][0] * 10
+    text = PARAS.document.text
+    assert (c.start, c.end) == (text.index(first), text.index(last) + 10)
+
+
+# -- auto -------------------------------------------------------------------------------------
+
+SECTIONS = build([["h1", "h2", "h3"]], doc_id="s", kinds=("section", "sentence"))
+
+
+def test_auto_chooses_by_structure():
+    policy = get_expander("auto", {"structured": "merge", "flat": "window"})
+    hits = [hit(FLAT, "s3.", 0.5)]
+    [flat] = policy.expand(hits, Trees(FLAT), 100)
+    assert flat.rule == "auto (flat prose: window): window of 2"
+    h = [hit(SECTIONS, "h1", 0.9), hit(SECTIONS, "h2", 0.8)]
+    [merged] = policy.expand(h, Trees(SECTIONS), 100)
+    assert merged.rule == "auto (headings: merge): merged 2/3 children"
+
+
+def test_auto_uses_the_pinned_policy():
+    meta = pin_value("window", {"n": 1})
+    assert json.loads(meta[PIN_KEY]) == {"policy": "window", "params": {"n": 1}}
+    assert pinned_policy(meta) == ("window", {"n": 1})
+    [c] = get_expander("auto").expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT, meta=meta), 100)
+    assert c.rule == "auto (pinned window): window of 1" and texts(FLAT, [c]) == ["s2. s3.\ns4."]
+
+
+def test_pins_are_validated():
+    with pytest.raises(ConfigError, match="cannot pin 'auto'"):
+        pin_value("auto")
+    with pytest.raises(ConfigError, match="window: n=-2 is out of range"):
+        pin_value("window", {"n": -2})
+    with pytest.raises(ConfigError, match="is not a pinned policy"):
+        pinned_policy({PIN_KEY: "window"})
+    with pytest.raises(ConfigError, match="auto: flat='auto' is not a policy"):
+        get_expander("auto", {"flat": "auto"})

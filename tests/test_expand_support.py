@@ -1,0 +1,92 @@
+"""Hand-made trees for the expansion tests: nested lists of leaf strings, sized in characters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from zoomrag.model import Document, Hit, Node, Tree
+from zoomrag.parse.base import Span, build_tree
+from zoomrag.text.tokens import CharCounter, Measure
+
+#: Separator between siblings, by depth of the list (leaves of one parent are space-separated).
+_SEPS = ("\n\n\n", "\n\n", "\n", " ")
+_KINDS = ("section", "paragraph", "line", "sentence")
+
+
+def build(spec: list, doc_id: str = "d", kinds: tuple[str, ...] | None = None) -> Tree:
+    """A tree from nested lists: ``[["aa", "bb"], ["cc"]]`` is two parents of leaves "aa bb" / "cc"."""
+    depth = _depth(spec)
+    kinds = kinds or _KINDS[-depth:]
+    seps = _SEPS[-depth:]
+    parts: list[str] = []
+    pos = 0
+
+    def walk(items: list, level: int) -> list[Span]:
+        nonlocal pos
+        out = []
+        for i, item in enumerate(items):
+            if i:
+                parts.append(seps[level])
+                pos += len(seps[level])
+            start = pos
+            if isinstance(item, str):
+                parts.append(item)
+                pos += len(item)
+                out.append(Span(kinds[-1], start, pos))
+            else:
+                kids = walk(item, level + 1)
+                out.append(Span(kinds[level], start, pos, kids))
+        return out
+
+    spans = walk(spec, 0)
+    return build_tree(Document(id=doc_id, source=f"{doc_id}.txt", text="".join(parts)), spans)
+
+
+def _depth(spec: list | str) -> int:
+    if isinstance(spec, str):
+        return 0
+    return 1 + max((_depth(s) for s in spec), default=0)
+
+
+class Trees:
+    """A TreeSource over fixed trees, measuring in characters; ``meta`` is the index's meta."""
+
+    def __init__(self, *trees: Tree, meta: Mapping[str, str] | None = None):
+        self._trees = {t.document.id: t for t in trees}
+        self._meta = dict(meta or {})
+
+    def tree(self, doc_id: str) -> Tree:
+        return self._trees[doc_id]
+
+    def measure(self, doc_id: str) -> Measure:
+        return Measure(self._trees[doc_id].document.text, CharCounter())
+
+    def meta(self) -> dict[str, str]:
+        return self._meta
+
+
+def leaf(tree: Tree, text: str) -> Node:
+    [n] = [n for n in tree.leaves() if n.text == text]
+    return n
+
+
+def node(tree: Tree, text: str) -> Node:
+    """The deepest node whose text is exactly ``text``."""
+    return max((n for n in tree.nodes if n.text == text), key=lambda n: n.level)
+
+
+def hit(tree: Tree, text: str, score: float) -> Hit:
+    n = node(tree, text)
+    return Hit(node_id=n.id, doc_id=tree.document.id, start=n.start, end=n.end, score=score)
+
+
+def chars(text: str) -> int:
+    return len(text)
+
+
+def spans(candidates) -> list[tuple[int, int]]:
+    return sorted((c.start, c.end) for c in candidates)
+
+
+def texts(tree: Tree, items) -> list[str]:
+    return [tree.document.text[c.start:c.end] for c in sorted(items, key=lambda c: c.start)]
