@@ -15,6 +15,8 @@ Sections
            expansion, 2048-token budget, so search + expansion + assembly) and of hybrid
            queries, exact and (from the ANN threshold) HNSW; "with query embedding" adds a real
            MiniLM embed_query call to each query.
+  vectors  dense search alone on synthetic clustered vectors at 10k/100k/1M units: exact numpy
+           and (for --ann-sizes) the HNSW graph, its build time and recall@10 against exact.
 
 Results are printed as Markdown and saved to bench/out/index_speed.json.
 """
@@ -244,13 +246,64 @@ def bench_latency(tmp: Path, sizes: list[int], queries: int) -> None:
     results["latency"] = rows
 
 
+def bench_vectors(sizes: list[int], queries: int, ann_sizes: set[int]) -> None:
+    """Search only, on synthetic clustered vectors: exact numpy vs the HNSW graph (with recall)."""
+    from zoomrag.search.ann import AnnIndex
+    from zoomrag.search.dense import ExactSearch
+
+    print("\n## Dense search only (synthetic clustered 384-d vectors, k = 50)\n")
+    print("| units | exact p50 ms | exact p95 ms | HNSW build s | HNSW p50 ms | HNSW p95 ms | recall@10 |")
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    for n in sizes:
+        rng = np.random.default_rng(0)
+        centres = rng.standard_normal((max(n // 100, 10), 384)).astype(np.float32)
+        x = np.empty((n, 384), np.float32)
+        for s in range(0, n, 100_000):  # in slices: bounded temporary memory
+            e = min(n, s + 100_000)
+            x[s:e] = centres[rng.integers(0, len(centres), e - s)] + 0.4 * rng.standard_normal(
+                (e - s, 384)).astype(np.float32)
+            x[s:e] /= np.linalg.norm(x[s:e], axis=1, keepdims=True)
+        q = x[rng.integers(0, n, queries)] + 0.3 * rng.standard_normal((queries, 384)).astype(np.float32)
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        ids = np.arange(n, dtype=np.int64)
+        exact = ExactSearch(ids, x)
+        lat, truth = [], []
+        for v in q:
+            t = time.perf_counter()
+            truth.append({i for i, _ in exact.search(v, 50)[:10]})
+            lat.append(time.perf_counter() - t)
+        e50, e95 = percentiles(lat)
+        row = {"units": n, "exact_p50_ms": e50, "exact_p95_ms": e95}
+        cells = ["", "", "", ""]
+        if n in ann_sizes:
+            t = time.perf_counter()
+            ann = AnnIndex.build("usearch", ids, x, generation=0)
+            build = time.perf_counter() - t
+            lat, found = [], []
+            for v, want in zip(q, truth):
+                t = time.perf_counter()
+                got = ann.search(v, 50)
+                lat.append(time.perf_counter() - t)
+                found.append(len({i for i, _ in got[:10]} & want) / 10)
+            a50, a95 = percentiles(lat)
+            row.update(hnsw_build_s=build, hnsw_p50_ms=a50, hnsw_p95_ms=a95, recall_at_10=float(np.mean(found)))
+            cells = [f"{build:.0f}", f"{a50:.2f}", f"{a95:.2f}", f"{np.mean(found):.3f}"]
+        rows.append(row)
+        print(f"| {n:,} | {e50:.1f} | {e95:.1f} | " + " | ".join(cells) + " |", flush=True)
+        del x, exact
+    results["vectors"] = rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["size", "speed", "latency"])
+    ap.add_argument("--only", choices=["size", "speed", "latency", "vectors"])
     ap.add_argument("--embedders", default="minilm", help="comma-separated, for the speed section")
     ap.add_argument("--max-chars", type=int, default=60_000)
     ap.add_argument("--sizes", default="10000,100000", help="units, for the latency section")
     ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--vector-sizes", default="10000,100000,1000000", help="units, for the vectors section")
+    ap.add_argument("--ann-sizes", default="100000", help="sizes of the vectors section that also build HNSW")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="zoomrag-bench-"))
     try:
@@ -260,6 +313,9 @@ def main() -> None:
             bench_speed(tmp, args.embedders.split(","), args.max_chars)
         if args.only in (None, "latency"):
             bench_latency(tmp, [int(s) for s in args.sizes.split(",")], args.queries)
+        if args.only in (None, "vectors"):
+            bench_vectors([int(s) for s in args.vector_sizes.split(",")], args.queries,
+                          {int(s) for s in args.ann_sizes.split(",") if s})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     OUT.mkdir(parents=True, exist_ok=True)

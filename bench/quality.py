@@ -39,11 +39,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from zoomrag import Index  # noqa: E402
-from zoomrag.embed import cache_key  # noqa: E402
-from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval  # noqa: E402
-from zoomrag.evaluate.results import BuildStats, EvalRun  # noqa: E402
-from zoomrag.expand import get_expander  # noqa: E402
+from zoomrag import Index
+from zoomrag.embed import cache_key
+from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
+from zoomrag.evaluate.results import BuildStats, EvalRun
+from zoomrag.expand import get_expander
 
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "bench" / "out" / "quality"

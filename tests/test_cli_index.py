@@ -97,3 +97,14 @@ def test_errors_and_exit_codes(project):
                                                             ok=2).stderr
     assert "--set needs --strategy or --profile" in run("index", "docs", "--set", "size=3", ok=2).stderr
     assert "Invalid value for '--mode'" in run("query", "x", "--mode", "fuzzy", ok=2).stderr
+
+
+def test_check_fails_with_exit_code_1_on_a_damaged_index(project):
+    import sqlite3
+
+    run("index", "docs", *FIXED, "-q")
+    with sqlite3.connect(project / ".zoomrag" / "index.db") as conn:
+        conn.execute("DELETE FROM vectors")
+    r = run("check", ok=1)
+    assert "units point to a missing vector" in r.stderr
+    assert "rebuild it with: zoomrag index --reindex PATH..." in r.stderr

