@@ -79,8 +79,8 @@ def test_cli_strings_are_coerced() -> None:
     ({"max_size": 0}, "sentences: max_size=0 is out of range; use at least 1"),
     ({"max_size": "big"}, "sentences: max_size='big' is not a valid int"),
     ({"unit": "words"}, "sentences: unknown length unit 'words'; choose one of: tokens, approx, chars"),
-    ({"size": 3}, "strategy 'sentences' has no parameter 'size'; its parameters are: "
-                  "max_size, overlap, sentences, unit"),
+    ({"size": 3}, ("strategy 'sentences' has no parameter 'size'; its parameters are: "
+                   "max_size, overlap, sentences, unit")),
 ])
 def test_parameter_errors(params: dict, message: str) -> None:
     with pytest.raises(ConfigError, match="^" + message.replace("(", r"\(").replace(")", r"\)")):

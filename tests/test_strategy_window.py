@@ -90,8 +90,8 @@ def test_defaults() -> None:
     ({"max_size": 0}, "window: max_size=0 is out of range; use at least 1"),
     ({"unit": "words"}, "window: unknown length unit 'words'; choose one of: tokens, approx, chars"),
     ({"paragraphs": "maybe"}, "window: paragraphs='maybe' is not a valid bool"),
-    ({"size": 3}, "strategy 'window' has no parameter 'size'; its parameters are: "
-                  "max_size, paragraphs, unit, window"),
+    ({"size": 3}, ("strategy 'window' has no parameter 'size'; its parameters are: "
+                   "max_size, paragraphs, unit, window")),
 ])
 def test_parameter_errors(params: dict, message: str) -> None:
     with pytest.raises(ConfigError, match="^" + message):

@@ -30,6 +30,7 @@ How a boundary is found (measured against pysbd, blingfire and sentencex in docs
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ..errors import SpanError
 
@@ -55,7 +56,7 @@ _CJK_GOES_ON = "と、，,"
 # Titles and Latin abbreviations that (almost) never end a sentence.
 _NEVER = frozenset("""
     mr mrs ms mx dr prof sen rep gov gen col lt capt cmdr sgt maj adm hon fr st mt messrs mme
-    mlle pres supt e.g i.e cf vs viz approx ca al esp
+    mlle pres supt e.g i.e cf vs v viz approx ca al esp
 """.split())
 # Abbreviations that may end a sentence: they end one before a capital letter.
 _MAYBE = frozenset("""
@@ -64,6 +65,14 @@ _MAYBE = frozenset("""
     misc govt natl intl jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat
     sun op cit ibid resp et seq ph.d
 """.split())
+# Words that open sentences far more often than they follow an abbreviation inside one.
+_STARTERS = frozenset("""
+    the a an it its he she they we i you this that these those there then in on at but and or
+    so if when while after before his her their our my your as for however also some many most
+    all not no one what why how who which where each both such to from with by during although
+    though since because yet thus hence therefore meanwhile instead still even only here now
+""".split())
+_WORD = re.compile(r"[^\W\d_]+")
 _AFTER_CJK = re.compile(rf"[^{_CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
 _VOWELS = frozenset("aeiouyAEIOUY")
@@ -77,8 +86,9 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
     cuts = [start, end]
     add = cuts.append
     for m in _LATIN_END.finditer(text, start, end):
-        if _latin_ends(text, m, start):
-            add(m.end())
+        cut = _latin_cut(text, m, start, end)
+        if cut >= 0:
+            add(cut)
     # A scan for a character that is absent costs more than looking for it first.
     if _has_any(text, _CJK_STOP, start, end):
         for m in _CJK_END.finditer(text, start, end):
@@ -101,7 +111,7 @@ def _has_any(text: str, chars: str, start: int, end: int) -> bool:
 def _trimmed(text: str, cuts: list[int]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     space = _SPACES
-    for s, e in zip(cuts, cuts[1:]):
+    for s, e in pairwise(cuts):
         while s < e and text[s] in space:
             s += 1
         while e > s and text[e - 1] in space:
@@ -111,38 +121,65 @@ def _trimmed(text: str, cuts: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _latin_ends(text: str, m: re.Match[str], lo: int) -> bool:
-    """Does the terminator ``m`` (stops, then closing quotes) end a sentence?"""
+def _latin_cut(text: str, m: re.Match[str], lo: int, hi: int) -> int:
+    """Where the terminator ``m`` (stops, then closing quotes) ends a sentence, or -1."""
     gap, nxt, cjk = m.groups()
+    end = m.end()
     if nxt is None:
         if cjk is None:
-            return True  # nothing but whitespace follows in the range
+            return end  # nothing but whitespace follows in the range
         nxt = cjk
     elif nxt in ".!?…":
-        return False  # a spaced ellipsis ". . ." or a stray stop: the last one decides
+        return -1  # a spaced ellipsis ". . ." or a stray stop: the last one decides
     lower = nxt.islower()
     mark = m.group()
     if mark != ".":
         stops = mark.rstrip(_CLOSE)
-        if stops == "." or stops == "．":
-            return not lower  # a closing quote or bracket after the stop: '"Go." he said.'
         if len(stops) > 1 and "." in stops or "…" in stops:
             # An ellipsis runs on into CJK text ("他犹豫了一下……然后"); before a space it
             # ends the sentence unless a lower-case word follows.
-            return gap is not None and not lower
-        return not lower  # ! and ?: '"Stop!" she cried.'
+            return end if gap is not None and not lower else -1
+        # ! and ?, or a stop inside quotes: '"Stop!" she cried.', '"Go." he said.'
+        return -1 if lower else end
     s = m.start()
-    word = _word_before(text, s, lo)
+    spaced = s > lo and text[s - 1] == " "  # tokenised text, as in wikitext: "the game ."
+    word = _word_before(text, s - 1 if spaced else s, lo)
+    if spaced:
+        if not word.strip(".…"):
+            return -1 if lower else end
+        if nxt in "\"'" and _only_spaces_to_line_end(text, m.start(2) + 1, hi):
+            return m.start(2) + 1  # ". \" <line end>": the detached quote closes the sentence
     if not word:
-        return not lower  # " . " as in tokenised text (wikitext)
+        return -1 if lower else end
     low = word.lower()
-    if low in _NEVER or (len(word) == 1 and word.isalpha()):
-        return False
+    if low in _NEVER:
+        return -1
+    if len(word) == 1 and word.isalpha():
+        if lower or nxt.isdigit():
+            return -1  # p. 42, P. falciparum
+        if word.isupper():  # an initial (J. R. R. Tolkien) unless a sentence clearly starts
+            return end if _starts_sentence(text, m.start(2), hi) else -1
+        return end  # a variable: "from -π to π. Profiles were ..."
     if low in _MAYBE or ("." in word and _DOTTED.fullmatch(word)) or _consonants_only(word):
-        return not lower and not nxt.isdigit()
+        # etc., Inc., U.S., a.m.: "the U.S. Congress" goes on, "the U.S. It was" ends.
+        if lower or nxt.isdigit():
+            return -1
+        return end if not nxt.isalpha() or _starts_sentence(text, m.start(2), hi) else -1
     if word.isdigit() and len(word) <= 3 and _starts_line(text, s - len(word), lo):
-        return False  # "1. Open the lid": a list number, not the end of a sentence
-    return True
+        return -1  # "1. Open the lid": a list number, not the end of a sentence
+    return end
+
+
+def _starts_sentence(text: str, pos: int, hi: int) -> bool:
+    """Is the word at ``pos`` one that typically opens a sentence (The, It, We, However, ...)?"""
+    wm = _WORD.match(text, pos, hi)
+    return wm is not None and wm.group().lower() in _STARTERS
+
+
+def _only_spaces_to_line_end(text: str, pos: int, hi: int) -> bool:
+    while pos < hi and text[pos] in " \t":
+        pos += 1
+    return pos >= hi or text[pos] in "\r\n\u2028\u2029"
 
 
 def _word_before(text: str, s: int, lo: int) -> str:
@@ -159,8 +196,9 @@ def _word_before(text: str, s: int, lo: int) -> str:
 
 
 def _consonants_only(word: str) -> bool:
-    # Short all-consonant words are abbreviations or acronyms: Mr, Ltd, Jr, pp, BBC.
-    return len(word) <= 4 and word.isalpha() and not _VOWELS.intersection(word)
+    # Short all-consonant words are abbreviations: Mr, Ltd, Jr, pp. Capitals only are acronyms
+    # (BBC, DNA), which end sentences as often as any word.
+    return len(word) <= 4 and word.isalpha() and not word.isupper() and not _VOWELS.intersection(word)
 
 
 def _starts_line(text: str, k: int, lo: int) -> bool:

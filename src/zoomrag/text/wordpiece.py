@@ -12,17 +12,21 @@ that tokenizer's steps from its ``vocab.txt``:
 5. greedy longest-match WordPiece per word (``##`` continuations); a word with no match, or
    longer than 100 characters, is one ``[UNK]``.
 
-Speed comes from doing almost nothing per word: a regular expression cuts the text into coarse
-pieces at separators that are certain (whitespace, BMP punctuation, CJK ideographs, the special
-tokens), and each distinct piece is analysed once and memoised as the tuple of its tokens' start
-offsets. Rare characters inside a piece (controls, accents, punctuation outside the BMP) are
-handled by the per-piece analysis, so the cut never changes the result.
+Speed comes from doing almost nothing per word, in two levels. ``str.split()`` cuts the text
+into whitespace-free chunks; each distinct chunk is analysed once and remembered with the
+relative starts of its tokens, which numpy then spreads over the text. A new chunk is cut by a
+regular expression into pieces at separators that are certain (BMP punctuation, CJK ideographs,
+the special tokens), each distinct piece analysed once in the same way. Rare characters inside
+a piece (controls, accents, punctuation outside the BMP) are resolved by the per-piece
+analysis, so the cuts never change the result. The counts equal the ``tokenizers`` library's on
+every test corpus (docs/text.md).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -56,6 +60,20 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 _ONE = (0,)
 #: ``analyse(units) -> (tokens per unit, relative token starts of all units, concatenated)``
 Analyser = Callable[[list[str]], tuple[np.ndarray, np.ndarray]]
+# Characters that Python's Unicode tables (14.0 in 3.11) class as marks, punctuation or format
+# but the tokenizers library's older tables do not know: it keeps them as letters, so do we.
+# And two whose class changed: U+166D was punctuation, U+1734 a non-spacing mark.
+# Found by comparing both on every BMP character (see docs/text.md).
+_NEWER_UNICODE = frozenset(chain.from_iterable(range(a, b + 1) for a, b in (
+    (0x061D, 0x061D), (0x07FD, 0x07FD), (0x0890, 0x0891), (0x0898, 0x089F), (0x08CA, 0x08E2),
+    (0x09FD, 0x09FE), (0x0A76, 0x0A76), (0x0AFA, 0x0AFF), (0x0B55, 0x0B55), (0x0C04, 0x0C04),
+    (0x0C3C, 0x0C3C), (0x0C77, 0x0C77), (0x0C84, 0x0C84), (0x0D00, 0x0D00), (0x0D3B, 0x0D3C),
+    (0x0D81, 0x0D81), (0x0EBA, 0x0EBA), (0x166D, 0x166D), (0x1734, 0x1734), (0x180F, 0x180F),
+    (0x1885, 0x1886), (0x1ABF, 0x1ACE), (0x1B7D, 0x1B7E), (0x1DF6, 0x1DFB), (0x2E43, 0x2E4F),
+    (0x2E52, 0x2E5D), (0xA82C, 0xA82C), (0xA8C5, 0xA8C5), (0xA8FF, 0xA8FF), (0xA9BD, 0xA9BD),
+)))
+_OLD_PUNCT = "\u166d"
+_OLD_NONSPACING = "\u1734"
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
@@ -65,19 +83,27 @@ def _is_cjk(c: str) -> bool:
 
 
 def _is_punct(c: str) -> bool:
-    return c in _ASCII_PUNCT or unicodedata.category(c)[0] == "P"
+    if c in _ASCII_PUNCT or c == _OLD_PUNCT:
+        return True
+    return unicodedata.category(c)[0] == "P" and ord(c) not in _NEWER_UNICODE
+
+
+def _is_nonspacing(c: str) -> bool:
+    return c == _OLD_NONSPACING or (unicodedata.category(c) == "Mn" and ord(c) not in _NEWER_UNICODE)
 
 
 def _is_removed(c: str) -> bool:
     # Controls, format and private-use characters; unassigned ones (Cn) stay, as in tokenizers.
-    return c == "\x00" or c == "\ufffd" or (c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co"))
+    if c == "\x00" or c == "\ufffd":
+        return True
+    return c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co") and ord(c) not in _NEWER_UNICODE
 
 
 def _is_space(c: str) -> bool:
     return c in "\t\n\r" or c.isspace() and not _is_removed(c)
 
 
-def _class_ranges(pred) -> str:
+def _class_ranges(pred: Callable[[str], bool]) -> str:
     """A regex character-class body for the BMP characters where ``pred`` holds."""
     out, start, prev = [], None, None
     for o in range(0x10000):
@@ -105,6 +131,7 @@ class _Lexicon:
     """
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()  # one counter may serve several threads
         self._reset()
 
     def __len__(self) -> int:
@@ -128,13 +155,14 @@ class _Lexicon:
         # One C-level call looks every unit up; an unknown one (KeyError) sends all the new
         # units to ``analyse`` first.
         get = itemgetter(*units)
-        try:
-            found = get(self.ids)
-        except KeyError:
-            self._learn(list(set(units).difference(self.ids)), analyse)
-            found = get(self.ids)
+        with self._lock:
+            try:
+                found = get(self.ids)
+            except KeyError:
+                self._learn(list(set(units).difference(self.ids)), analyse)
+                found = get(self.ids)
+            count, ptr, flat = self._arrays()
         ids = np.fromiter(found, dtype=np.int64, count=len(units)) if len(units) > 1 else np.array([found])
-        count, ptr, flat = self._arrays()
         counts = count[ids]
         out_first = np.cumsum(counts) - counts
         # Token j of unit k is flat[ptr[id_k] + j], and lands at output position out_first[k] + j.
@@ -162,14 +190,16 @@ class _Lexicon:
 
 @lru_cache(maxsize=1)
 def _expanding_pattern() -> re.Pattern[str]:
-    """Characters whose normal form is two or more characters, so that two tokens may start
-    at one of them: Hangul syllables, some Indic vowel signs, dotted capital I, ... Outside the
-    BMP every character is assumed to be one (a scan of all of Unicode costs a second)."""
+    """Characters that normalise to two or more, so that two tokens may start at one of them.
+
+    Hangul syllables (they become jamo) and a few Indic and Balinese vowel signs. Outside the BMP
+    every character is assumed to be one: scanning all of Unicode would cost a second.
+    """
 
     def expands(c: str) -> bool:
         if _is_removed(c) or _is_space(c):
             return False
-        kept = [d for d in unicodedata.normalize("NFD", c) if unicodedata.category(d) != "Mn"]
+        kept = [d for d in unicodedata.normalize("NFD", c) if not _is_nonspacing(d)]
         return sum(len(d.lower()) for d in kept) > 1
 
     return re.compile(f"[{_class_ranges(expands)}\U00010000-\U0010ffff]")
@@ -279,7 +309,7 @@ class WordPieceCounter:
         s = 0
         while s < n:
             known = self._tails if s else self._vocab
-            e = n if n < s + longest else s + longest
+            e = min(s + longest, n)
             while e > s and word[s:e] not in known:
                 e -= 1
             if e == s:
@@ -309,7 +339,7 @@ def _words(piece: str) -> list[tuple[str, list[int]]]:
             continue
         alone = _is_cjk(c)
         for d in unicodedata.normalize("NFD", c):
-            if unicodedata.category(d) == "Mn":
+            if _is_nonspacing(d):
                 continue
             for low in d.lower():
                 if alone or _is_punct(low):

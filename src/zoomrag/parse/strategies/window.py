@@ -9,6 +9,7 @@ when a window is not enough, and the parents cost no vectors (only leaves are em
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ...errors import ConfigError
 from ...model import Document, Node, Tree
@@ -99,7 +100,7 @@ def paragraphs_of(text: str, sentences: list[tuple[int, int]]) -> list[list[tupl
     holds two line breaks (sentence_spans always ends a sentence at a blank line).
     """
     groups = [[sentences[0]]]
-    for prev, cur in zip(sentences, sentences[1:]):
+    for prev, cur in pairwise(sentences):
         gap = text[prev[1]:cur[0]]
         if gap != " " and _is_paragraph_break(gap):
             groups.append([cur])
