@@ -254,8 +254,8 @@ def bench_sorting(names: list[str]) -> None:
             # (activation ranges are measured per batch), so the minimum cosine is reported.
             cos = float(np.einsum("ij,ij->i", ref, out).min())
             res[f"{name}/{kind}"] = {"n": len(texts), "plain_s": t_plain, "runner_s": t_run, "min_cos": cos}
-            print(f"| {name} | {kind} ({len(texts)}) | {t_plain:.1f} | {t_run:.1f} | {t_plain / t_run:.2f}x | "
-                  f"{cos:.4f} |", flush=True)
+            print(f"| {name} | {kind} ({len(texts)}) | {t_plain:.1f} | {t_run:.1f} | "
+                  f"{t_plain / t_run:.2f}x | {cos:.4f} |", flush=True)
     results["sorting"] = res
 
 
@@ -285,15 +285,17 @@ def bench_int8() -> None:
     texts = mixed_units(192, seed=3)
     ref = model("minilm").embed_documents(texts)
     res = {}
-    print("| variant | mean cos to torch | min cos | texts/s (mixed units, sorted) | model MB |\n|---|---|---|---|---|")
+    print("| variant | mean cos to torch | min cos | texts/s (mixed units, sorted) | model MB |")
+    print("|---|---|---|---|---|")
     for name in ("minilm", "minilm-onnx", "minilm-int8"):
         m = model(name)
         out, dt = timed(EmbedRunner(m, batch_size=BATCH).embed, texts)
         cos = np.einsum("ij,ij->i", ref, out)
         size = {"minilm": 90.9, "minilm-onnx": (OUT / "minilm.onnx").stat().st_size / 1e6,
                 "minilm-int8": (OUT / "minilm-int8.onnx").stat().st_size / 1e6}[name]
-        res[name] = {"cos_mean": float(cos.mean()), "cos_min": float(cos.min()), "tps": len(texts) / dt, "mb": size}
-        print(f"| {name} | {cos.mean():.4f} | {cos.min():.4f} | {len(texts) / dt:.1f} | {size:.0f} |", flush=True)
+        tps = len(texts) / dt
+        res[name] = {"cos_mean": float(cos.mean()), "cos_min": float(cos.min()), "tps": tps, "mb": size}
+        print(f"| {name} | {cos.mean():.4f} | {cos.min():.4f} | {tps:.1f} | {size:.0f} |", flush=True)
     results["int8"] = res
 
 
@@ -329,12 +331,14 @@ def quality_sets() -> dict[str, tuple[list, list[dict]]]:
     docs = {d["id"]: d["text"] for d in load_jsonl(DATA / "chroma_general" / "corpus.jsonl")}
     keep = ("state_of_the_union", "chatlogs", "wikitexts")
     pool = [(d, s, e, docs[d][s:e]) for d in keep for s, e in fixed_chunks(docs[d])]
-    queries = [q for q in load_jsonl(DATA / "chroma_general" / "queries.jsonl") if q["evidence"][0]["doc_id"] in keep]
+    queries = [q for q in load_jsonl(DATA / "chroma_general" / "queries.jsonl")
+               if q["evidence"][0]["doc_id"] in keep]
     sets["english (chroma 3 corpora)"] = (pool, queries)
     cdocs = load_jsonl(DATA / "cmrc2018_trial" / "corpus.jsonl")[:60]
     ids = {d["id"] for d in cdocs}
     pool = [(d["id"], s, e, d["text"][s:e]) for d in cdocs for s, e in fixed_chunks(d["text"])]
-    queries = [q for q in load_jsonl(DATA / "cmrc2018_trial" / "queries.jsonl") if q["evidence"][0]["doc_id"] in ids]
+    queries = [q for q in load_jsonl(DATA / "cmrc2018_trial" / "queries.jsonl")
+               if q["evidence"][0]["doc_id"] in ids]
     sets["chinese (cmrc 60 docs)"] = (pool, queries)
     return sets
 

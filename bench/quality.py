@@ -66,7 +66,7 @@ TREES: dict[str, tuple[str, dict[str, Any]]] = {
 #: Configurations: name -> (tree, policy, policy parameters).
 CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     **{f"fixed-{n}": (f"fixed-{n}", "none", {}) for n in FIXED_SIZES},
-    "parent": ("pc", "parent", {}),
+    "parent": ("hier", "parent", {}),
     "window": ("sentences", "window", {"n": 2}),
     "merge": ("hier", "merge", {}),
     "budget-merge": ("hier", "budget-merge", {}),

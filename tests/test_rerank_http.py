@@ -187,3 +187,17 @@ def test_a_reranker_returning_the_wrong_count_is_an_error():
     hits = [hit(TREE, "red apples", 0.9), hit(TREE, "blue plums", 0.8)]
     with pytest.raises(RerankError, match="reranker 'short' returned 1 scores for 2 texts"):
         rerank_hits(Short(), "q", hits, Trees(TREE))
+
+
+def test_index_query_reranks_before_expanding(server, tmp_path):
+    from zoomrag import Index
+    from zoomrag.model import Document
+
+    text = "red apples. green pears. red cherries grow. blue plums."
+    with Index.open(tmp_path / "ix.db", embedder="hash", strategy="window", params={"paragraphs": False}) as ix:
+        ix.add(Document.from_text(text, id="fruit"))
+        plain = ix.query("red", mode="bm25", budget=100, top=None)
+        ranked = ix.query("red cherries grow", mode="bm25", budget=100, top=None,
+                          rerank=HTTPReranker(server.url, "m"), expand="none", order="score")
+    assert plain and ranked[0].text == "red cherries grow." and ranked[0].score == 0.3
+    assert [c.text for c in ranked] == ["red cherries grow.", "red apples."]

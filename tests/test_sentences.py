@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.errors import SpanError
-from zoomrag.text.sentences import sentence_spans
+from zoomrag.text.sentences import paragraph_sentences, sentence_spans
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -63,6 +63,15 @@ def test_a_range_is_split_alone_in_the_texts_offsets() -> None:
     assert sentence_spans(text, 5, 16) == [(5, 9), (10, 16)]
     # The range end counts as the end of the text: "Thr" is a sentence of its own.
     assert sentences(text, 0, 13) == ["One.", "Two.", "Thr"]
+
+
+def test_paragraph_sentences_groups_by_blank_lines() -> None:
+    text = "\n\nAa. Bb.\nCc.\n\n  \n Dd.\r\n\r\nEe.\u2029Ff.\u2028Gg.\n\n"
+    groups = paragraph_sentences(text)
+    assert [[text[s:e] for s, e in g] for g in groups] == [
+        ["Aa.", "Bb.", "Cc."], ["Dd."], ["Ee."], ["Ff.", "Gg."]]
+    assert paragraph_sentences("") == []
+    assert paragraph_sentences(text, 2, 13) == [[(2, 5), (6, 9), (10, 13)]]
 
 
 def test_a_range_outside_the_text_is_an_error() -> None:
@@ -142,6 +151,20 @@ _BLANK_LINE = re.compile(rf"{_NEWLINE}[^\S\r\n]*{_NEWLINE}")
 def test_a_blank_line_always_ends_a_sentence(text: str) -> None:
     for s, e in sentence_spans(text):
         assert not _BLANK_LINE.search(text, s, e)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_paragraphs_are_the_sentences_split_at_blank_lines(text: str) -> None:
+    groups = paragraph_sentences(text)
+    assert [sp for g in groups for sp in g] == sentence_spans(text)
+    for g in groups:
+        assert g
+        for (_, e), (s, _) in zip(g, g[1:]):
+            assert not _BLANK_LINE.search(text, e, s) and "\u2029" not in text[e:s]
+    for a, b in zip(groups, groups[1:]):
+        gap = text[a[-1][1]:b[0][0]]
+        assert _BLANK_LINE.search(gap) or "\u2029" in gap
 
 
 @settings(max_examples=100, deadline=None)

@@ -13,7 +13,7 @@ from invariants import check_tree, texts
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
 from zoomrag.parse.registry import make_chunker
-from zoomrag.parse.strategies.window import SentenceWindow, paragraphs_of, window_span
+from zoomrag.parse.strategies.window import SentenceWindow, window_span
 from zoomrag.text.sentences import sentence_spans
 from zoomrag.text.tokens import Measure, get_counter
 
@@ -66,12 +66,6 @@ def test_window_span(k: int, window: int, expected: str) -> None:
     s, e = window_span(tree, leaf, window)
     assert TEXT[s:e] == expected
 
-
-def test_paragraphs_of_groups_by_blank_lines() -> None:
-    text = "Aa. Bb.\nCc.\n\n  \n Dd.\r\n\r\nEe.\u2029Ff."
-    groups = paragraphs_of(text, sentence_spans(text))
-    assert [[text[s:e] for s, e in g] for g in groups] == [
-        ["Aa.", "Bb.", "Cc."], ["Dd."], ["Ee."], ["Ff."]]
 
 
 def test_empty_document_has_no_leaves() -> None:

@@ -621,7 +621,7 @@ class Index:
         self._trees.prefetch(h.doc_id for h in hits)
         return expand_hits(hits, self._trees, budget, self._count, expand=expander, top=top, query=text,
                            reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
-                           explain=explain)
+                           explain=explain, counter=self._counter)
 
     def _find(self, ref: str) -> str | None:
         found = self.store.find_document(ref)

@@ -16,12 +16,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..text.tokens import ApproxCounter
 from .base import checked_vectors, l2_normalize
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORD = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{_CJK}]")
+# Its own fixed token count (a word, a CJK character or a punctuation mark is one token), so
+# tests that check exact guard numbers do not move when the approximate counter is re-tuned.
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]", re.UNICODE)
 
 
 def features(text: str) -> Counter[str]:
@@ -55,7 +57,6 @@ class HashEmbedder:
         self.dimension = int(dimension)
         self.max_tokens = int(max_tokens)
         self.version = f"hash-v1-d{self.dimension}"
-        self._counter = ApproxCounter()
 
     def _vector(self, text: str) -> np.ndarray:
         v = np.zeros(self.dimension, dtype=np.float32)
@@ -77,4 +78,5 @@ class HashEmbedder:
         return l2_normalize(self._vector(text))
 
     def count_tokens(self, text: str) -> int:
-        return len(self._counter.token_starts(text))
+        """Words, CJK characters and punctuation marks, one token each (no special tokens)."""
+        return sum(1 for _ in _TOKEN.finditer(text))

@@ -15,6 +15,7 @@ best score); ``explain=True`` makes each context's ``rule`` name every rule merg
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -25,6 +26,8 @@ from .base import Candidate, TreeSource
 
 #: Tokens in a piece of text (the budget's unit).
 TokenCount = Callable[[str], int]
+#: Tokens in ``[start, end)`` of a document: ``sizes(doc_id, start, end)``.
+SpanCount = Callable[[str, int, int], int]
 
 
 @dataclass
@@ -39,12 +42,17 @@ class _Span:
 
 
 ORDERS = ("score", "document")
+_VISIBLE = re.compile(r"\S")
 
 
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
              top: int | None = None, *, fill: bool = False, order: str = "score",
-             explain: bool = False) -> list[Context]:
-    """Contexts best first, at most ``top`` of them, with at most ``budget`` tokens in all."""
+             explain: bool = False, sizes: SpanCount | None = None) -> list[Context]:
+    """Contexts best first, at most ``top`` of them, with at most ``budget`` tokens in all.
+
+    ``sizes(doc_id, start, end)``, when given, sizes spans instead of ``count`` on their text
+    (a per-document token measure: the document is tokenized once, not every candidate).
+    """
     if order not in ORDERS:
         raise ConfigError(f"assembly order {order!r} is not allowed; choose one of: {', '.join(ORDERS)}")
     chosen: dict[str, list[_Span]] = {}
@@ -62,7 +70,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None
         start = min([c.start, *(s.start for s in touching)])
         end = max([c.end, *(s.end for s in touching)])
-        tokens = count(text[start:end])
+        tokens = count(text[start:end]) if sizes is None else sizes(c.doc_id, start, end)
         return touching, start, end, tokens, tokens - sum(s.tokens for s in touching)
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens: int, cost: int) -> None:
@@ -227,5 +235,5 @@ def _near(a_start: int, a_end: int, b_start: int, b_end: int, text: str) -> bool
     """Overlapping, touching, or separated by whitespace only (then one context reads better)."""
     if a_start <= b_end and b_start <= a_end:
         return True
-    gap = text[a_end:b_start] if a_end < b_start else text[b_end:a_start]
-    return not gap.strip()
+    lo, hi = (a_end, b_start) if a_end < b_start else (b_end, a_start)
+    return _VISIBLE.search(text, lo, hi) is None  # stops at the first visible character of the gap

@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Context, Hit
+from ..text.tokens import TokenCounter
 from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
+from .measure import SpanSizer
 
 if TYPE_CHECKING:
     from ..rerank.base import Reranker
@@ -21,8 +23,12 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
                 expand: str | Expander = "none", params: Mapping[str, Any] | None = None,
                 top: int | None = None, query: str | None = None, reranker: Reranker | None = None,
                 rerank_depth: int | None = None, fill: bool = True, order: str = "score",
-                explain: bool = False) -> list[Context]:
-    """Contexts for ranked ``hits`` within ``budget`` tokens (see :func:`assemble` for the options)."""
+                explain: bool = False, counter: TokenCounter | None = None) -> list[Context]:
+    """Contexts for ranked ``hits`` within ``budget`` tokens (see :func:`assemble` for the options).
+
+    Spans are sized with one token measure per document (``counter``: the default counter when
+    None, which must be the counter behind ``count``).
+    """
     expander = get_expander(expand, params)
     if reranker is not None:
         from ..rerank.base import rerank_hits
@@ -33,4 +39,5 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
     if not hits:
         return []
     candidates = expander.expand(hits, trees, budget)
-    return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain)
+    sizes = SpanSizer(trees, counter).size
+    return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes)

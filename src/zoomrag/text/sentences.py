@@ -2,27 +2,27 @@
 
 ``sentence_spans(text, start, end)`` returns ordered, non-overlapping ``(start, end)`` pairs
 inside [start, end), trimmed of surrounding whitespace, that together cover every
-non-whitespace character of the range. A blank line always ends a sentence.
+non-whitespace character of the range. A blank line always ends a sentence;
+``paragraph_sentences`` groups the same spans by paragraph.
 
-How a boundary is found (measured against pysbd, blingfire and sentencex in docs/text.md):
+How a boundary is found (chosen over pysbd, blingfire and sentencex by measurement, see
+docs/text.md):
 
 * ``。！？；`` (and ``｡``) always end a sentence, with any closing quotes or brackets after them
   (``」』”）``), unless a Japanese quotative particle (``と``) or a comma follows the quote.
 * ``. ! ? …`` end a sentence only when whitespace, the end of the range, or a CJK character
   follows. Then:
 
-  - ``!`` ``?`` and ellipses end it unless the next word starts in lower case
-    (``"Stop!" she cried.``, ``I was thinking... maybe not.``);
-  - a ``.`` after a closing quote or bracket ends it unless the next word is lower case
-    (``"Go." he said.``);
-  - a ``.`` after a title or a Latin abbreviation that never ends a sentence (``Dr.``, ``Mr.``,
-    ``e.g.``, ``i.e.``, ``cf.``, ``vs.``) or after a single letter (``J. R. R. Tolkien``,
-    ``p. 42``) does not end it;
-  - a ``.`` after an abbreviation that may end a sentence (``etc.``, ``Inc.``, ``U.S.``,
-    ``a.m.``, ``Fig.``, ``No.``) ends it only when the next word starts with a capital letter or a
-    non-Latin character;
-  - a ``.`` after a list number at the start of a line (``1. Open the lid``) does not end it;
+  - ``!``, ``?``, ellipses and a stop inside quotes end it unless the next word is lower case
+    (``"Stop!" she cried.``, ``"Go." he said.``, ``I was thinking... maybe not.``);
+  - after a title or a Latin abbreviation that never ends a sentence (``Dr.``, ``e.g.``,
+    ``cf.``, ``vs.``) it goes on;
+  - after an abbreviation that may end one (``etc.``, ``Inc.``, ``U.S.``, ``a.m.``, ``Fig.``),
+    or a single capital (``J. R. R. Tolkien``), it ends only before a capital word that
+    usually opens a sentence (``The``, ``It``, ``However``): ``the U.S. Congress`` goes on;
+  - after a list number at the start of a line (``1. Open the lid``) it goes on;
   - any other ``.`` ends it, even before a lower-case word (lower-cased corpora exist).
+  Tokenised text (``the game . It``) follows the same rules.
 * A single line break ends a sentence unless the next line starts in lower case (a hard-wrapped
   paragraph) and the line is not a table row (``|``).
 """
@@ -81,6 +81,29 @@ _VOWELS = frozenset("aeiouyAEIOUY")
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Sentences of ``text[start:end]`` as exact, trimmed ``(start, end)`` offsets into ``text``."""
     end = len(text) if end is None else end
+    cuts, _ = _cuts(text, start, end)
+    return _trimmed(text, cuts)
+
+
+def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> list[list[tuple[int, int]]]:
+    """The sentences of :func:`sentence_spans`, grouped by paragraph (blank-line separated)."""
+    end = len(text) if end is None else end
+    cuts, breaks = _cuts(text, start, end)
+    groups: list[list[tuple[int, int]]] = []
+    k = 0
+    for span in _trimmed(text, cuts):
+        # A paragraph break between the previous sentence and this one opens a new group
+        # (no sentence holds one: every blank line is a cut).
+        if not groups or (k < len(breaks) and breaks[k] < span[0]):
+            groups.append([])
+        while k < len(breaks) and breaks[k] < span[0]:
+            k += 1
+        groups[-1].append(span)
+    return groups
+
+
+def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
+    """Sorted cut offsets (the range ends included), and the offsets of paragraph breaks."""
     if not 0 <= start <= end <= len(text):
         raise SpanError(f"sentence range [{start}, {end}) is outside a text of length {len(text)}")
     cuts = [start, end]
@@ -95,13 +118,17 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
             e = m.end()
             if e >= end or text[e] not in _CJK_GOES_ON or text[e - 1] not in _CLOSE:
                 add(e)
+    breaks: list[int] = []
     newline = _NEWLINE if _has_any(text, "\r\u2028\u2029", start, end) else _LINE_FEED
     for m in newline.finditer(text, start, end):
         i = m.start()
-        if _newline_ends(text, i, start, end):
+        kind = _newline_kind(text, i, start, end)
+        if kind:
             add(i)
+            if kind == _PARAGRAPH:
+                breaks.append(i)
     cuts.sort()
-    return _trimmed(text, cuts)
+    return cuts, breaks
 
 
 def _has_any(text: str, chars: str, start: int, end: int) -> bool:
@@ -209,18 +236,23 @@ def _starts_line(text: str, k: int, lo: int) -> bool:
     return i == lo or text[i - 1] in "\n\r"
 
 
-def _newline_ends(text: str, i: int, lo: int, hi: int) -> bool:
-    """Does the line break at ``i`` end a sentence? Blank lines always do."""
+_GOES_ON, _SENTENCE, _PARAGRAPH = 0, 1, 2
+
+
+def _newline_kind(text: str, i: int, lo: int, hi: int) -> int:
+    """What the line break at ``i`` ends: nothing, a sentence, or a paragraph (a blank line)."""
     c = text[i]
     if c == "\u2029":
-        return True  # paragraph separator
+        return _PARAGRAPH  # the paragraph separator
     if c == "\r" and i + 1 < hi and text[i + 1] == "\n":
-        return False  # the "\n" of this CRLF decides
+        return _GOES_ON  # the "\n" of this CRLF decides
     nm = _NEXT_LINE.match(text, i + 1, hi)
     if nm is None:
-        return True  # only spaces follow in the range
+        return _SENTENCE  # only spaces follow in the range
     blank, nxt = nm.groups()
-    if (blank is not None and c != "\u2028") or not nxt or not nxt.islower():
-        return True
+    if blank is not None and c != "\u2028":
+        return _PARAGRAPH
+    if not nxt or not nxt.islower():
+        return _SENTENCE
     line = text[max(lo, text.rfind("\n", lo, i) + 1):i]
-    return "|" in line.rpartition("\r")[2]  # table rows stay one per line
+    return _SENTENCE if "|" in line.rpartition("\r")[2] else _GOES_ON  # table rows: one per line

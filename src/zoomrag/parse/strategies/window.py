@@ -9,11 +9,10 @@ when a window is not enough, and the parents cost no vectors (only leaves are em
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import pairwise
 
 from ...errors import ConfigError
 from ...model import Document, Node, Tree
-from ...text.sentences import sentence_spans
+from ...text.sentences import paragraph_sentences
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
 from ..base import Chunker, Span
 from ..params import check_int, check_unit
@@ -49,9 +48,10 @@ class SentenceWindow(Chunker):
 
     def split(self, document: Document) -> list[Span]:
         text = document.text
-        sentences = sentence_spans(text)
-        if not sentences:
+        paragraphs = paragraph_sentences(text)
+        if not paragraphs:
             return []
+        sentences = [sp for para in paragraphs for sp in para]
         counter = get_counter(self.unit)
         # When the counter never finds more tokens than characters in this text, a sentence of
         # at most max_size characters fits without counting: only the longer ones are counted
@@ -59,7 +59,7 @@ class SentenceWindow(Chunker):
         measure = None if at_most_one_per_char(counter, text) else Measure(text, counter)
         too_big = self._too_big(text, sentences, counter, measure)
         out: list[Span] = []
-        for para in paragraphs_of(text, sentences):
+        for para in paragraphs:
             leaves = []
             for s, e in para:
                 if (s, e) in too_big:
@@ -91,28 +91,6 @@ class SentenceWindow(Chunker):
         piece = text[s:e]
         cuts = split_range(piece, Measure(piece, counter), 0, len(piece), size=self.max_size)
         return [(s + a, s + b) for a, b in cuts]
-
-
-def paragraphs_of(text: str, sentences: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """Sentences grouped by paragraph: a blank line between two sentences starts a new one.
-
-    The gap between two sentences is only whitespace, so it holds a blank line exactly when it
-    holds two line breaks (sentence_spans always ends a sentence at a blank line).
-    """
-    groups = [[sentences[0]]]
-    for prev, cur in pairwise(sentences):
-        gap = text[prev[1]:cur[0]]
-        if gap != " " and _is_paragraph_break(gap):
-            groups.append([cur])
-        else:
-            groups[-1].append(cur)
-    return groups
-
-
-def _is_paragraph_break(gap: str) -> bool:
-    if "\u2029" in gap:  # the paragraph separator
-        return True
-    return gap.count("\n") + gap.count("\r") - gap.count("\r\n") >= 2
 
 
 def window_span(tree: Tree, leaf: Node, window: int) -> tuple[int, int]:
