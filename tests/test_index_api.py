@@ -328,3 +328,19 @@ def test_the_index_files_inside_an_indexed_folder_are_not_indexed(tmp_path, corp
         report = ix.add([corpus])
         assert ix.add([corpus]).unchanged == 2
     assert (report.added, report.skipped) == (2, ())
+
+
+def test_a_long_lived_reader_sees_documents_changed_by_another_writer(tmp_path, corpus):
+    with open_index(tmp_path) as writer:
+        writer.add([corpus])
+    with open_index(tmp_path) as reader:
+        [before] = reader.query("SQLite file", mode="bm25", top=1, expand="parent")
+        assert before.text.startswith("Databases store rows.")
+        tree_of_fruit = reader._trees.tree(str((corpus / "fruit.txt").resolve()))
+        write(corpus / "db.txt", DB.replace("Databases store rows.", "Tables hold rows."))
+        with open_index(tmp_path) as writer:
+            assert writer.add([corpus]).updated == 1
+        [after] = reader.query("SQLite file", mode="bm25", top=1, expand="parent")
+        assert after.text.startswith("Tables hold rows.")
+        # the unchanged document's cached tree was kept, not reloaded
+        assert reader._trees.tree(str((corpus / "fruit.txt").resolve())) is tree_of_fruit

@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 import time
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from .store import Pins, SqliteStore, UnitToWrite, WriterLock, to_blob, unit_tex
 from .store import meta as pins_check
 from .store.fts import FTS_VERSION
 from .store.schema import SCHEMA_VERSION
-from .text.tokens import TokenCounter, get_counter
+from .text.tokens import Measure, TokenCounter, get_counter
 
 if TYPE_CHECKING:
     from .rerank import Reranker
@@ -136,11 +137,13 @@ class _TreeCache:
     indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
     """
 
-    def __init__(self, store: SqliteStore, max_nodes: int = 200_000):
+    def __init__(self, store: SqliteStore, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
         self.store = store
+        self.counter = counter
         self.max_nodes = max_nodes
         self.generation: int | None = None
         self._trees: OrderedDict[str, Tree] = OrderedDict()
+        self._measures: dict[str, Measure] = {}
         self._verified: set[str] = set()
         self._nodes = 0
 
@@ -173,6 +176,22 @@ class _TreeCache:
         self._trees.move_to_end(doc_id)
         return t
 
+    def measure(self, doc_id: str) -> Measure:
+        """Token positions of a document in the index's counter, kept as long as its tree.
+
+        Budget-aware policies size spans with it (:mod:`zoomrag.expand.measure`); tokenizing a
+        document once per query instead of once per change dominated query time.
+        """
+        tree = self.tree(doc_id)  # checks that the cached tree, and so its measure, is current
+        m = self._measures.get(doc_id)
+        if m is None:
+            m = Measure(tree.document.text, self.counter())
+            if not isinstance(m.starts, range):
+                m.starts = array("q", m.starts)  # 8 bytes a token instead of a list of ints
+            if doc_id in self._trees:
+                self._measures[doc_id] = m
+        return m
+
     def _put(self, doc_id: str, tree: Tree) -> None:
         self._trees[doc_id] = tree
         self._verified.add(doc_id)
@@ -185,6 +204,7 @@ class _TreeCache:
         t = self._trees.pop(doc_id)
         self._nodes -= len(t)
         self._verified.discard(doc_id)
+        self._measures.pop(doc_id, None)
 
 
 class Index:
@@ -212,7 +232,7 @@ class Index:
             self._params = chunker.params()
         self._matrix = MatrixCache(self._load_matrix)
         self._ann: AnnIndex | None = None
-        self._trees = _TreeCache(store)
+        self._trees = _TreeCache(store, self._token_counter)
         self._unit_count: tuple[int, int] | None = None
         self.pins = Pins.from_meta(store.meta())
         self._check_pins()
@@ -326,10 +346,13 @@ class Index:
             self._chunker = _make_chunker(kind, name, self._params)
         return kind, name, self._chunker
 
-    def _count(self, text: str) -> int:
+    def _token_counter(self) -> TokenCounter:
         if self._counter is None:
             self._counter = get_counter("tokens")
-        return len(self._counter.token_starts(text))
+        return self._counter
+
+    def _count(self, text: str) -> int:
+        return len(self._token_counter().token_starts(text))
 
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,

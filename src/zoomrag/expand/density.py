@@ -45,7 +45,7 @@ class DensityExpansion:
     name: ClassVar[str] = "density"
 
     #: Tokens over which the chance that evidence continues into a neighbour falls by e.
-    reach: float = 32.0
+    reach: float = 64.0
     #: Rank at which a hit's relevance has halved.
     tau: float = 5.0
     #: Distance multiplier for neighbours outside the hit's parent.

@@ -62,7 +62,7 @@ _ONE = (0,)
 Analyser = Callable[[list[str]], tuple[np.ndarray, np.ndarray]]
 # Characters that Python's Unicode tables (14.0 in 3.11) class as marks, punctuation or format
 # but the tokenizers library's older tables do not know: it keeps them as letters, so do we.
-# And two whose class changed: U+166D was punctuation, U+1734 a non-spacing mark.
+# And three whose class changed: U+166D and U+111C9 were punctuation, U+1734 a non-spacing mark.
 # Found by comparing both on every character of planes 0 and 1 (see docs/text.md).
 _NEWER_UNICODE = frozenset(chain.from_iterable(range(a, b + 1) for a, b in (
     (0x061D, 0x061D), (0x07FD, 0x07FD), (0x0890, 0x0891), (0x0898, 0x089F), (0x08CA, 0x08E2),
@@ -92,7 +92,7 @@ _NEWER_UNICODE = frozenset(chain.from_iterable(range(a, b + 1) for a, b in (
     (0x1E01B, 0x1E021), (0x1E023, 0x1E024), (0x1E026, 0x1E02A), (0x1E130, 0x1E136),
     (0x1E2AE, 0x1E2AE), (0x1E2EC, 0x1E2EF), (0x1E944, 0x1E94A), (0x1E95E, 0x1E95F),
 )))
-_OLD_PUNCT = "\u166d"
+_OLD_PUNCT = "\u166d\U000111c9"  # also in _NEWER_UNICODE: kept (not stripped), then split
 _OLD_NONSPACING = "\u1734"
 _ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
@@ -103,7 +103,7 @@ def _is_cjk(c: str) -> bool:
 
 
 def _is_punct(c: str) -> bool:
-    if c in _ASCII_PUNCT or c == _OLD_PUNCT:
+    if c in _ASCII_PUNCT or c in _OLD_PUNCT:
         return True
     return unicodedata.category(c)[0] == "P" and ord(c) not in _NEWER_UNICODE
 
@@ -116,7 +116,9 @@ def _is_removed(c: str) -> bool:
     # Controls, format and private-use characters; unassigned ones (Cn) stay, as in tokenizers.
     if c == "\x00" or c == "\ufffd":
         return True
-    return c not in "\t\n\r" and unicodedata.category(c) in ("Cc", "Cf", "Co") and ord(c) not in _NEWER_UNICODE
+    if c in "\t\n\r" or ord(c) in _NEWER_UNICODE:
+        return False
+    return unicodedata.category(c) in ("Cc", "Cf", "Co")
 
 
 def _is_space(c: str) -> bool:
