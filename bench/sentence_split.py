@@ -84,7 +84,7 @@ CASES: list[tuple[str, str, str]] = [
     ("numbers, URLs", "en", "Email john.doe@example.org today. ␞Thanks in advance."),
     ("numbers, URLs", "en", "Call me at 555.123.4567 tomorrow. ␞The file report.final.pdf is big."),
     ("numbers, URLs", "en", "They were born in the 1990s. ␞Their parents in the '60s."),
-    ("numbers, URLs", "en", "as of december 31, 2017, the company had credits. ␞the company also had losses."),
+    ("numbers, URLs", "en", "as of december 31, 2017, the company had credits. ␞the company had losses."),
     # -- English: quotes, brackets, ellipses, ! and ?
     ("quotes, ! ? …", "en", "\"Go.\" he said."),
     ("quotes, ! ? …", "en", "\"Go,\" he said. ␞\"Now!\""),

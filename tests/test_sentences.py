@@ -6,6 +6,7 @@ import importlib.util
 import json
 import re
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -160,9 +161,9 @@ def test_paragraphs_are_the_sentences_split_at_blank_lines(text: str) -> None:
     assert [sp for g in groups for sp in g] == sentence_spans(text)
     for g in groups:
         assert g
-        for (_, e), (s, _) in zip(g, g[1:]):
+        for (_, e), (s, _) in pairwise(g):
             assert not _BLANK_LINE.search(text, e, s) and "\u2029" not in text[e:s]
-    for a, b in zip(groups, groups[1:]):
+    for a, b in pairwise(groups):
         gap = text[a[-1][1]:b[0][0]]
         assert _BLANK_LINE.search(gap) or "\u2029" in gap
 

@@ -13,7 +13,7 @@ from invariants import check_tree, texts
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
 from zoomrag.parse.registry import make_chunker
-from zoomrag.parse.strategies.sentences import SentenceChunks
+from zoomrag.parse.strategies.sentences import LazySizes, SentenceChunks, group_sentences
 from zoomrag.text.sentences import sentence_spans
 from zoomrag.text.tokens import Measure, get_counter
 
@@ -68,7 +68,8 @@ def test_defaults() -> None:
 
 
 def test_cli_strings_are_coerced() -> None:
-    assert make_chunker("sentences", {"sentences": "2", "overlap": "1"}) == SentenceChunks(sentences=2, overlap=1)
+    chunker = make_chunker("sentences", {"sentences": "2", "overlap": "1"})
+    assert chunker == SentenceChunks(sentences=2, overlap=1)
 
 
 @pytest.mark.parametrize(("params", "message"), [
@@ -101,6 +102,45 @@ def test_chinese_fixture_from_cmrc2018() -> None:
     assert chunks[0] == ("基于《跑跑卡丁车》与《泡泡堂》上所开发的游戏，由韩国Nexon开发与发行。"
                          "中国大陆由盛大游戏运营，这是Nexon时隔6年再次授予盛大网络其游戏运营权。台湾由游戏橘子运营。")
     assert all(c.endswith("。") for c in chunks)
+
+
+class CountingChars:
+    """A chars counter that records which texts it counted."""
+
+    name = "spy"
+
+    def __init__(self) -> None:
+        self.counted: list[str] = []
+
+    def token_starts(self, text: str) -> range:
+        self.counted.append(text)
+        return range(len(text))
+
+    def at_most_one_per_char(self, text: str) -> bool:
+        return True
+
+
+def test_short_spans_are_never_counted() -> None:
+    spy = CountingChars()
+    text = "One. Two. Three. Four."
+    sizes = LazySizes(text, spy, 100)
+    assert group_sentences(sentence_spans(text), sizes, per_chunk=3, overlap=0) == [(0, 16), (17, 22)]
+    assert spy.counted == []
+    sizes = LazySizes(text, spy, 8)  # now "One. Two." (9 characters) must be counted
+    assert group_sentences(sentence_spans(text), sizes, per_chunk=3, overlap=0) == [
+        (0, 4), (5, 9), (10, 16), (17, 22)]
+    assert spy.counted == [text]  # once, as a whole
+
+
+def test_a_counter_without_the_bound_is_always_asked() -> None:
+    class Plain:
+        name = "plain"
+
+        def token_starts(self, text: str) -> list[int]:
+            return list(range(len(text)))
+
+    sizes = LazySizes("Hi. There.", Plain(), 100)
+    assert sizes.fits(0, 3) and sizes._measure is not None
 
 
 # -- properties on random text ---------------------------------------------------------------

@@ -61,7 +61,8 @@ def test_minilm_is_the_default_and_a_named_unit() -> None:
 
 
 def test_an_unknown_unit_lists_the_real_ones() -> None:
-    with pytest.raises(ConfigError, match=r"unknown length unit 'words'; choose one of: tokens, approx, chars"):
+    message = r"unknown length unit 'words'; choose one of: tokens, approx, chars"
+    with pytest.raises(ConfigError, match=message):
         get_counter("words")
 
 

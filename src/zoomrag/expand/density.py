@@ -61,7 +61,7 @@ class DensityExpansion:
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         sizer = SpanSizer(trees)
-        # probability that each leaf is not evidence, per document: doc -> leaf id -> (miss, leaf)
+        # doc -> leaf id -> probability that the leaf is not evidence (every nearby hit misses)
         miss: dict[str, dict[str, float]] = {}
         leaves: dict[str, dict[str, Node]] = {}
         seen: set[str] = set()

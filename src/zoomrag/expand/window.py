@@ -46,16 +46,17 @@ class WindowExpansion:
         return out
 
     def _window(self, tree: Tree, node: Node, hit: Hit, doc_hits: list[Hit], n: int) -> Candidate:
-        if n == 0:
-            return unit_candidate(hit, node, rule="window of 0")
+        """The window of ``n``, falling back to ``n - 1`` ... down to the hit alone."""
+        cand = unit_candidate(hit, node, rule="window of 0")
         within = tree.parent(node) if self.within == "parent" else None
-        start, end = leaf_run(tree, node, n, n, within)
-        narrower = self._window(tree, node, hit, doc_hits, n - 1)
-        if (start, end) == (narrower.start, narrower.end):
-            return narrower  # the tree ends here: a wider window would be the same span
-        return span_candidate(node, hit.doc_id, start, end, hit.score,
-                              ordered_hits([hit], inside(doc_hits, start, end)),
-                              f"window of {n}", fallback=(narrower,), kind="window")
+        for width in range(1, n + 1):
+            start, end = leaf_run(tree, node, width, width, within)
+            if (start, end) == (cand.start, cand.end):
+                break  # the tree (or the parent) ends here: wider windows are the same span
+            cand = span_candidate(node, hit.doc_id, start, end, hit.score,
+                                  ordered_hits([hit], inside(doc_hits, start, end)),
+                                  f"window of {width}", fallback=(cand,), kind="window")
+        return cand
 
 
 register("window", WindowExpansion)

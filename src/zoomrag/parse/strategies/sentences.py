@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ...text.sentences import sentence_spans
-from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter
+from ..base import Chunker, Span
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -43,33 +43,63 @@ class SentenceChunks(Chunker):
         spans = sentence_spans(text)
         if not spans:
             return []
-        measure = measure_for(document, self.unit)
+        sizes = LazySizes(text, get_counter(self.unit), self.max_size)
         return [Span("chunk", s, e) for s, e in group_sentences(
-            text, measure, spans, per_chunk=self.sentences, overlap=self.overlap,
-            max_size=self.max_size)]
+            spans, sizes, per_chunk=self.sentences, overlap=self.overlap)]
 
 
-def group_sentences(text: str, measure: Measure, spans: list[tuple[int, int]], *, per_chunk: int,
-                    overlap: int, max_size: int) -> list[tuple[int, int]]:
-    """Runs of up to ``per_chunk`` sentences of at most ``max_size`` units, sharing ``overlap``.
+class LazySizes:
+    """Is a span of one text within ``limit`` units? Tokens are counted only when needed.
+
+    When the counter never finds more tokens than characters in the text, a span of at most
+    ``limit`` characters fits without counting; the text is counted (once, as a whole) the
+    first time a longer span is asked about. Short-sentence documents (chat, Chinese prose)
+    are often never counted at all.
+    """
+
+    def __init__(self, text: str, counter: TokenCounter, limit: int):
+        self.text = text
+        self.counter = counter
+        self.limit = limit
+        self._bounded = at_most_one_per_char(counter, text)
+        self._measure: Measure | None = None
+
+    @property
+    def measure(self) -> Measure:
+        if self._measure is None:
+            self._measure = Measure(self.text, self.counter)
+        return self._measure
+
+    def fits(self, start: int, end: int) -> bool:
+        if self._bounded and end - start <= self.limit:
+            return True
+        index = (self._measure or self.measure).index
+        return index(end) - index(start) <= self.limit
+
+    def cut(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Pieces of at most ``limit`` units (a single unbreakable word may exceed it)."""
+        return split_range(self.text, self.measure, start, end, size=self.limit)
+
+
+def group_sentences(spans: list[tuple[int, int]], sizes: LazySizes, *, per_chunk: int,
+                    overlap: int) -> list[tuple[int, int]]:
+    """Runs of up to ``per_chunk`` sentences that fit ``sizes``, sharing ``overlap`` sentences.
 
     A run never consists of overlap alone: when only the shared sentences fit before an
-    over-long one, the overlap is dropped. An over-long sentence is cut by
-    :func:`~zoomrag.parse.sizing.split_range` into pieces of its own.
+    over-long one, the overlap is dropped. An over-long sentence is cut into pieces of its own.
     """
     out: list[tuple[int, int]] = []
-    size = measure.size
+    fits = sizes.fits
     n = len(spans)
     i = 0
     done = 0  # sentences [0, done) are in some chunk already
     while i < n:
         first = spans[i][0]
         j = i
-        while j < n and j - i < per_chunk and size(first, spans[j][1]) <= max_size:
+        while j < n and j - i < per_chunk and fits(first, spans[j][1]):
             j += 1
         if j == i:  # sentence i alone is too big: cut it
-            s, e = spans[i]
-            out.extend(split_range(text, measure, s, e, size=max_size))
+            out.extend(sizes.cut(*spans[i]))
             i = done = i + 1
             continue
         if j <= done:  # only shared sentences fit before an over-long one
