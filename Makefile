@@ -19,8 +19,10 @@ $(STAMP): pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/zoomrag chunk docs/guide.md --format tree
-	$(BIN)/zoomrag chunk docs/strategies.md --format stats
+	$(BIN)/zoomrag index docs
+	$(BIN)/zoomrag query "How are token sizes counted?" --budget 300 --top 3 --expand auto --explain
+	$(BIN)/zoomrag query "What happens if indexing is killed halfway?" --budget 300 --top 3 --expand auto
+	$(BIN)/zoomrag stats
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q

@@ -150,3 +150,24 @@ def test_multilingual_embedders_and_latin_text_pass():
         warnings.simplefilter("error")
         assert check_language(HashEmbedder(), "全部中文") == 1.0
         assert check_language(EnglishOnly(), "all english") == 0.0
+
+
+def test_fit_derived_keeps_text_that_fits():
+    from zoomrag.embed import fit_derived
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fit_derived(E, "Age: 31; 25", "t.md [0:3] (column)") == "Age: 31; 25"
+
+
+def test_fit_derived_cuts_derived_text_to_the_window_and_says_by_how_much():
+    from zoomrag.embed import DerivedTextShortenedWarning, fit_derived
+
+    text = " ".join(["w"] * 25)  # 25 tokens for a 20-token window
+    with pytest.warns(DerivedTextShortenedWarning) as caught:
+        short = fit_derived(E, text, "t.md [0:3] (column)")
+    assert short == " ".join(["w"] * 20)
+    assert str(caught[0].message) == (
+        "t.md [0:3] (column): derived embed text has 25 tokens, more than the 20-token window of "
+        "'hash'; embedding its first 39 of 49 characters (the node's span is unchanged)"
+    )

@@ -35,6 +35,7 @@ from .embed import (
     cache_key,
     check_language,
     check_window,
+    fit_derived,
     default_embedder_name,
     get_embedder,
 )
@@ -491,8 +492,12 @@ class Index:
                     units = tree.leaves()
                     texts = [unit_text(u) for u in units]
                     check_language(emb, texts, label=doc.source)
-                    for u, t in zip(units, texts):
-                        check_window(emb, t, label=f"{doc.source} [{u.start}:{u.end}] ({u.kind})")
+                    for i, (u, t) in enumerate(zip(units, texts)):
+                        label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
+                        if u.embed_text is None:
+                            check_window(emb, t, label=label)
+                        else:
+                            texts[i] = fit_derived(emb, t, label=label)
                 except ZoomragError as e:
                     report.skipped.append((doc.source, str(e)))
                     continue

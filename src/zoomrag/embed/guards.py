@@ -24,6 +24,37 @@ class PrefixShortenedWarning(UserWarning):
     """A title or heading prefix was cut to keep it at most half of its embed unit."""
 
 
+class DerivedTextShortenedWarning(UserWarning):
+    """A derived embed text (e.g. a table column with its values) was cut to the model's window."""
+
+
+def fit_derived(embedder: Embedder, text: str, label: str | None = None) -> str:
+    """Derived embed text cut to the window, with a warning giving the numbers.
+
+    Only for text a strategy composed (a column's header and values, a row with its header),
+    never for the source span: that is refused by :func:`check_window` instead. The returned
+    span of the node is unchanged; only what is embedded for it is shorter.
+    """
+    n = embedder.count_tokens(text)
+    if n <= embedder.max_tokens:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits, by binary search on characters
+        mid = (lo + hi + 1) // 2
+        if embedder.count_tokens(text[:mid]) <= embedder.max_tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    short = text[:lo].rstrip()
+    warnings.warn(
+        f"{_label(label, text)}: derived embed text has {n} tokens, more than the "
+        f"{embedder.max_tokens}-token window of {embedder.name!r}; embedding its first {len(short)} of "
+        f"{len(text)} characters (the node's span is unchanged)",
+        DerivedTextShortenedWarning, stacklevel=2,
+    )
+    return short
+
+
 def _label(label: str | None, text: str) -> str:
     if label:
         return label
