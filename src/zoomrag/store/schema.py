@@ -12,7 +12,7 @@ cache and a text shared by two units (or two runs) is stored and embedded once.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 DDL = """
 CREATE TABLE IF NOT EXISTS index_meta (
@@ -28,7 +28,9 @@ CREATE TABLE IF NOT EXISTS documents (
     format       TEXT NOT NULL,
     origin       TEXT NOT NULL,      -- 'file': pruned when the file is gone; 'api': added as a Document
     metadata     TEXT NOT NULL,      -- JSON object
-    text         TEXT NOT NULL
+    text         TEXT NOT NULL,
+    -- Characters of text: SQL length() stops at the first NUL, which a text file may hold.
+    chars        INTEGER NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS nodes (

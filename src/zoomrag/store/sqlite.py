@@ -157,7 +157,7 @@ class SqliteStore:
 
     def documents(self) -> list[DocumentRow]:
         rows = self.conn.execute(
-            "SELECT id, source, content_hash, format, origin, length(text) FROM documents ORDER BY id"
+            "SELECT id, source, content_hash, format, origin, chars FROM documents ORDER BY id"
         )
         return [DocumentRow(*r) for r in rows]
 
@@ -235,14 +235,14 @@ class SqliteStore:
                 self._delete_rows(key)
                 c.execute(
                     "UPDATE documents SET source = ?, content_hash = ?, format = ?, origin = ?, "
-                    "metadata = ?, text = ? WHERE key = ?",
-                    (doc.source, doc.content_hash, doc.format, origin, meta, doc.text, key),
+                    "metadata = ?, text = ?, chars = ? WHERE key = ?",
+                    (doc.source, doc.content_hash, doc.format, origin, meta, doc.text, len(doc.text), key),
                 )
             else:
                 cur = c.execute(
-                    "INSERT INTO documents(id, source, content_hash, format, origin, metadata, text) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (doc.id, doc.source, doc.content_hash, doc.format, origin, meta, doc.text),
+                    "INSERT INTO documents(id, source, content_hash, format, origin, metadata, text, chars) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (doc.id, doc.source, doc.content_hash, doc.format, origin, meta, doc.text, len(doc.text)),
                 )
                 key = cur.lastrowid
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
@@ -397,7 +397,7 @@ class SqliteStore:
         c = self.conn
         return {
             "documents": c.execute("SELECT count(*) FROM documents").fetchone()[0],
-            "characters": c.execute("SELECT coalesce(sum(length(text)), 0) FROM documents").fetchone()[0],
+            "characters": c.execute("SELECT coalesce(sum(chars), 0) FROM documents").fetchone()[0],
             "nodes": c.execute("SELECT count(*) FROM nodes").fetchone()[0],
             "units": c.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0],
             "embedded": c.execute("SELECT count(*) FROM nodes WHERE vec IS NOT NULL").fetchone()[0],
@@ -424,7 +424,7 @@ class SqliteStore:
              "SELECT count(*) FROM documents WHERE key NOT IN (SELECT doc FROM nodes WHERE parent IS NULL)"),
             ("nodes have a span outside their document's text",
              ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-              "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > length(d.text)")),
+              "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > d.chars")),
             ("nodes point to a missing parent",
              ("SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
               "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)")),
