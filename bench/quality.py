@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from zoomrag import Index
 from zoomrag.embed import cache_key
+from zoomrag.errors import IndexMismatchError
 from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
-from zoomrag.evaluate.results import BuildStats, EvalRun
+from zoomrag.evaluate.results import BuildStats
 from zoomrag.expand import get_expander
 
 DATA = ROOT.parent / "shared" / "data"
@@ -72,7 +73,7 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "budget-merge": ("hier", "budget-merge", {}),
     "multilevel": ("hier+levels", "multilevel", {}),
     "density": ("sentences", "density", {}),
-    "auto": ("sentences", "auto", {}),
+    "auto": ("hier", "auto", {}),
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)
 
@@ -200,7 +201,11 @@ class Indexes:
         kwargs: dict[str, Any] = {"levels": True} if levels else {}
         t0 = time.perf_counter()
         before = self.embedder.embedded
-        ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off", **kwargs)
+        try:
+            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off", **kwargs)
+        except IndexMismatchError:  # built by another zoomrag version: rebuild (vectors come from the cache)
+            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
+                            reindex=True, **kwargs)
         report = ix.add([d.to_document() for d in dataset.documents])
         if report.skipped:
             print(f"  {tree}: skipped {report.skipped[:3]}", file=sys.stderr)
@@ -241,18 +246,39 @@ class ZoomragConfig:
 
 # -- report ----------------------------------------------------------------------------------
 
-def table(run: EvalRun, dataset: str, n_queries: int) -> str:
-    rows = [f"**{dataset}** ({n_queries} queries)", "",
-            "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for b in run.budgets:
-        sets = [m for m in run.results if m.budget == b]
-        best_fixed = max((m for m in sets if m.config.startswith("fixed-")), key=lambda m: m.mean("evidence_recall"),
-                         default=None)
-        for m in sets:
-            mark = " (best fixed)" if m is best_fixed else ""
-            rows.append(f"| {m.config}{mark} | {b} | {m.mean('evidence_recall'):.3f} | {m.mean('precision'):.3f} | "
-                        f"{m.mean('iou'):.3f} | {m.mean('full_evidence_rate'):.3f} | {m.mean('mrr'):.3f} |")
-    return "\n".join(rows)
+def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> str:
+    """Every configuration at every budget (``MetricSet.to_row`` dicts), best fixed and best policy marked."""
+    out = [f"**{dataset}** ({n_queries} queries)", "",
+           "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for b in sorted({r["budget"] for r in rows}):
+        sets = [r for r in rows if r["budget"] == b]
+        best = {kind: max((r for r in sets if r["config"].startswith("fixed-") == (kind == "fixed")),
+                          key=lambda r: r["evidence_recall"], default=None) for kind in ("fixed", "policy")}
+        for r in sets:
+            mark = " (best fixed)" if r is best["fixed"] else " (best policy)" if r is best["policy"] else ""
+            out.append(f"| {r['config']}{mark} | {b} | {r['evidence_recall']:.3f} | {r['precision']:.4f} | "
+                       f"{r['iou']:.4f} | {r['full_evidence_rate']:.3f} | {r['mrr']:.3f} |")
+    return "\n".join(out)
+
+
+def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """Per dataset and budget: the best fixed size against the best policy, on recall and IoU."""
+    out = ["| dataset | budget | best fixed (recall / IoU) | best policy (recall / IoU) | Δ recall | Δ IoU |",
+           "| --- | ---: | --- | --- | ---: | ---: |"]
+    for ds, rows in payload.items():
+        for b in sorted({r["budget"] for r in rows}):
+            sets = [r for r in rows if r["budget"] == b]
+            fixed = max((r for r in sets if r["config"].startswith("fixed-")), key=lambda r: r["evidence_recall"],
+                        default=None)
+            policy = max((r for r in sets if not r["config"].startswith("fixed-")),
+                         key=lambda r: (r["evidence_recall"], r["iou"]), default=None)
+            if fixed is None or policy is None:
+                continue
+            out.append(f"| {ds} | {b} | {fixed['config']} {fixed['evidence_recall']:.3f} / {fixed['iou']:.4f} | "
+                       f"{policy['config']} {policy['evidence_recall']:.3f} / {policy['iou']:.4f} | "
+                       f"{policy['evidence_recall'] - fixed['evidence_recall']:+.3f} | "
+                       f"{policy['iou'] - fixed['iou']:+.4f} |")
+    return "\n".join(out)
 
 
 def write_block(path: Path, body: str) -> None:
@@ -296,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--build-only", action="store_true", help="build the indexes (warm the cache) and stop")
     ap.add_argument("--out", type=Path, help="replace the table between the quality markers in this file")
     ap.add_argument("--json", type=Path, help="write every result as JSON")
+    ap.add_argument("--from-json", type=Path, nargs="+", help="only merge earlier --json files into one report")
     args = ap.parse_args(argv)
 
     configs = {c: CONFIGS[c] for c in args.configs.split(",") if c}
@@ -304,7 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         configs[name] = cfg
     budgets = [int(b) for b in args.budgets.split(",")]
     cache = VectorCache(args.cache_dir / "vectors.sqlite")
-    blocks, payload = [], {}
+    if args.from_json:
+        return from_json(args.from_json, args.out)
+    blocks: list[str] = []
+    payload: dict[str, list[dict[str, Any]]] = {}
+    counts: dict[str, int] = {}
     for ds_name in args.datasets.split(","):
         full = load_dataset(args.data / ds_name)
         ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
@@ -331,14 +362,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  scored in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
         finally:
             indexes.close()
-        blocks.append(table(run, ds_name, len(ds.queries)))
         payload[ds_name] = [m.to_row() for m in run.results]
+        counts[ds_name] = len(ds.queries)
+        blocks.append(table(payload[ds_name], ds_name, len(ds.queries)))
         print(blocks[-1])
         print()
     if args.json and payload:
-        args.json.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+        args.json.write_text(json.dumps({"queries": counts, "results": payload}, indent=1), encoding="utf-8")
     if args.out and blocks:
-        write_block(args.out, "\n\n".join(blocks))
+        write_block(args.out, "\n\n".join([summary(payload), *blocks]))
+    return 0
+
+
+def from_json(files: Sequence[Path], out: Path | None) -> int:
+    """Merge the ``--json`` files of several runs into one report (configurations run apart)."""
+    payload: dict[str, list[dict[str, Any]]] = {}
+    counts: dict[str, int] = {}
+    for f in files:
+        doc = json.loads(f.read_text(encoding="utf-8"))
+        for ds, rows in doc["results"].items():
+            have = {(r["config"], r["budget"]) for r in payload.get(ds, [])}
+            payload.setdefault(ds, []).extend(r for r in rows if (r["config"], r["budget"]) not in have)
+            counts[ds] = doc["queries"][ds]
+    order = [*CONFIGS]
+    for rows in payload.values():
+        rows.sort(key=lambda r: (order.index(r["config"]) if r["config"] in order else len(order), r["config"]))
+    body = "\n\n".join([summary(payload), *(table(rows, ds, counts[ds]) for ds, rows in payload.items())])
+    print(body)
+    if out is not None:
+        write_block(out, body)
     return 0
 
 

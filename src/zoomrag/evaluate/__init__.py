@@ -7,6 +7,7 @@ Layers, each usable alone:
 - scoring: :func:`score_query` and :func:`aggregate` (span metrics with bootstrap intervals),
   :class:`TokenBudget` (equal-budget cut);
 - running: :func:`run_eval` over any :class:`Retriever`, cached in a :class:`ResultCache`;
+  :func:`retrievers` makes them over real zoomrag indexes (:class:`IndexPool`);
 - deciding: :func:`gate0`, :func:`structure_hint`, :func:`compare`, :func:`recommend`;
 - reporting: :func:`write_json`, :func:`write_html`, :func:`print_run`.
 """
@@ -21,6 +22,7 @@ from .llm import Endpoint
 from .metrics import METRICS, MetricSet, QueryScores, aggregate, score_query
 from .report import to_json, to_json_dict, write_json
 from .results import BuildStats, EvalRun, LatencyStats
+from .retriever import IndexPool, IndexRetriever, retrievers
 from .runner import Retriever, run_eval
 from .stats import Estimate
 from .terminal import print_run, results_table
@@ -59,6 +61,8 @@ __all__ = [
     "GenerateResult",
     "ImportReport",
     "ImportResult",
+    "IndexPool",
+    "IndexRetriever",
     "LatencyStats",
     "MetricSet",
     "QueryScores",
@@ -80,6 +84,7 @@ __all__ = [
     "recommend",
     "render_html",
     "results_table",
+    "retrievers",
     "run_eval",
     "score_query",
     "structure_hint",

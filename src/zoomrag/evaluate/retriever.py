@@ -1,0 +1,247 @@
+"""Configurations over a real :class:`zoomrag.Index`: what ``zoomrag eval/sweep/compare`` measure.
+
+A configuration name says which tree to build and which expansion policy to query it with:
+
+- ``fixed-N`` — the ``fixed`` strategy, ``N`` tokens, 15 % overlap, no expansion (Gate 0);
+- a policy name — that policy on its natural tree: ``window`` and ``density`` on sentence windows
+  (the ``window`` strategy), ``parent``, ``merge``, ``budget-merge``, ``auto`` on the
+  ``hierarchical`` strategy, ``multilevel`` on the hierarchical tree with parent vectors.
+
+Configurations that share a tree share one index file (built once per run, reused across runs:
+:meth:`Index.add` skips unchanged documents). ``query.doc_scope`` is honoured by filtering the
+hits to that document before expansion, widening the search until some hit lies in it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Self
+
+from ..errors import EvalError
+from ..expand import expander_names, get_expander
+from ..expand.base import Candidate, Expander, TreeSource
+from ..model import Context, Hit
+from .dataset import Dataset, EvalQuery
+from .results import BuildStats
+from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
+
+#: Trees by name: (strategy, strategy parameters, parent vectors).
+TREES: dict[str, tuple[str, dict[str, Any], bool]] = {
+    "window": ("window", {"max_size": 128}, False),
+    "hierarchical": ("hierarchical", {}, False),
+    "hierarchical+levels": ("hierarchical", {}, True),
+}
+
+#: Policy configurations: name -> (tree, policy parameters).
+POLICIES: dict[str, tuple[str, dict[str, Any]]] = {
+    "window": ("window", {"n": 2}),
+    "density": ("window", {}),
+    "parent": ("hierarchical", {}),
+    "merge": ("hierarchical", {}),
+    "budget-merge": ("hierarchical", {}),
+    "multilevel": ("hierarchical+levels", {}),
+    "auto": ("hierarchical", {}),
+}
+
+#: Gate 0 and the policies, in report order.
+SWEEP = tuple(fixed_name(s) for s in FIXED_SIZES)
+DEFAULT_POLICIES = ("window", "density", "parent", "merge", "budget-merge", "multilevel")
+
+#: How many more units each widening of a scoped search asks for, and the most it asks for.
+_WIDEN = 8
+_MAX_K = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigSpec:
+    """A configuration resolved from its name."""
+
+    name: str
+    tree: str
+    strategy: str
+    strategy_params: Mapping[str, Any]
+    levels: bool
+    policy: str
+    policy_params: Mapping[str, Any]
+
+    def pin(self) -> tuple[str, dict[str, Any]]:
+        """The expansion to pin into an index for this configuration (``none`` for a fixed size)."""
+        return self.policy, dict(self.policy_params)
+
+
+def config_names() -> tuple[str, ...]:
+    return SWEEP + tuple(POLICIES)
+
+
+def resolve(name: str) -> ConfigSpec:
+    """The spec of ``fixed-N`` (any N >= 16) or of a policy name; EvalError lists the choices."""
+    size = fixed_size(name)
+    if size is not None:
+        if size < 16:
+            raise EvalError(f"configuration {name!r}: a fixed size must be at least 16 tokens")
+        overlap = round(FIXED_OVERLAP * size)
+        return ConfigSpec(name, name, "fixed", {"size": size, "overlap": overlap}, False, "none", {})
+    if name not in POLICIES:
+        raise EvalError(f"unknown configuration {name!r}; choose fixed-N (e.g. {', '.join(SWEEP)}) "
+                        f"or a policy: {', '.join(POLICIES)}")
+    tree, params = POLICIES[name]
+    strategy, sparams, levels = TREES[tree]
+    get_expander(name, params)  # fails early if the policy is unknown to this build
+    return ConfigSpec(name, tree, strategy, sparams, levels, name, params)
+
+
+@dataclass(frozen=True)
+class ScopedExpander:
+    """Wraps a policy so that only hits inside one document are expanded (``doc_scope``)."""
+
+    name: ClassVar[str] = "scoped"
+
+    inner: Expander
+    doc_id: str
+
+    def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
+        kept = [h for h in hits if h.doc_id == self.doc_id]
+        return self.inner.expand(kept, trees, budget) if kept else []
+
+
+class WholeChunkEmbedder:
+    """An embedder whose window guard is lifted: a chunk longer than the model's window is
+    embedded as the model reads it (its first window), instead of being refused.
+
+    Large fixed sizes are part of the sweep; refusing them would hide exactly the weakness the
+    sweep should show (a 2048-token chunk is matched on its first 256 word pieces with MiniLM).
+    """
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+        self.name = inner.name
+        self.version = inner.version
+        self.dimension = inner.dimension
+        self.max_tokens = 10 ** 9
+        self.window = inner.max_tokens
+        self.multilingual = getattr(inner, "multilingual", True)
+
+    def embed_documents(self, texts: Sequence[str]) -> Any:
+        return self._inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        return self._inner.embed_query(text)
+
+    def count_tokens(self, text: str) -> int:
+        return self._inner.count_tokens(text)
+
+
+@dataclass
+class IndexPool:
+    """One index per tree under ``root`` for one embedder, opened once and shared by configurations.
+
+    ``embedder`` is a name (``hash``, ``minilm``…) or an Embedder object; ``mode`` is the search
+    mode of every query (``dense``, ``bm25`` or ``hybrid``).
+    """
+
+    root: Path
+    embedder: Any
+    mode: str = "hybrid"
+    _open: dict[str, Any] = field(default_factory=dict)
+    _stats: dict[str, BuildStats] = field(default_factory=dict)
+    _embedder_obj: Any = None
+
+    def embedder_object(self) -> Any:
+        if self._embedder_obj is None:
+            if isinstance(self.embedder, str):
+                from ..embed import get_embedder
+
+                self._embedder_obj = WholeChunkEmbedder(get_embedder(self.embedder))
+            else:
+                self._embedder_obj = WholeChunkEmbedder(self.embedder)
+        return self._embedder_obj
+
+    @property
+    def embedder_id(self) -> str:
+        """``name@version``: part of the results-cache key."""
+        e = self.embedder_object()
+        return f"{e.name}@{e.version}"
+
+    def get(self, dataset: Dataset, spec: ConfigSpec) -> tuple[Any, BuildStats]:
+        """The index of ``spec``'s tree over ``dataset``'s corpus (built or brought up to date)."""
+        if spec.tree in self._open:
+            return self._open[spec.tree], self._stats[spec.tree]
+        from ..index import Index
+
+        emb = self.embedder_object()
+        folder = re.sub(r"[^\w.-]+", "_", f"{emb.name}-{emb.version}")  # versions may hold '/'
+        path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
+        t0 = time.perf_counter()
+        ix = Index.open(path, embedder=emb, strategy=spec.strategy, params=dict(spec.strategy_params),
+                        levels=spec.levels, ann="off")
+        try:
+            report = ix.add(dataset.to_documents(), prune=False)
+            if report.skipped:
+                source, reason = report.skipped[0]
+                raise EvalError(f"{spec.tree}: {len(report.skipped)} document(s) could not be indexed "
+                                f"(first: {source}: {reason}); fix the corpus or choose another embedder")
+            st = ix.stats()
+        except BaseException:
+            ix.close()
+            raise
+        stats = BuildStats(seconds=time.perf_counter() - t0, units_embedded=st.vectors,
+                           storage_bytes=st.file_bytes)
+        self._open[spec.tree], self._stats[spec.tree] = ix, stats
+        return ix, stats
+
+    def close(self) -> None:
+        for ix in self._open.values():
+            ix.close()
+        self._open.clear()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class IndexRetriever:
+    """A :class:`~zoomrag.evaluate.Retriever`: one configuration over a pooled zoomrag index."""
+
+    def __init__(self, spec: ConfigSpec | str, pool: IndexPool):
+        self.spec = resolve(spec) if isinstance(spec, str) else spec
+        self.name = self.spec.name
+        self.pool = pool
+        self.embedder = pool.embedder_id
+        self.expander = get_expander(self.spec.policy, dict(self.spec.policy_params))
+        self.index: Any = None
+
+    def build(self, dataset: Dataset) -> BuildStats:
+        self.index, stats = self.pool.get(dataset, self.spec)
+        return stats
+
+    def retrieve(self, query: EvalQuery, budget: int) -> list[Context]:
+        if self.index is None:
+            raise EvalError(f"{self.name}: retrieve() before build(); run it through run_eval")
+        k = max(50, budget // 16)
+        if query.doc_scope is None:
+            return self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
+                                    expand=self.expander, k=k)
+        scoped = ScopedExpander(self.expander, query.doc_scope)
+        while True:
+            out = self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
+                                   expand=scoped, k=k)
+            if out or k >= _MAX_K:
+                return out
+            k = min(_MAX_K, k * _WIDEN)  # no hit in the scoped document yet: look further down
+
+
+def retrievers(names: Sequence[str], pool: IndexPool) -> list[IndexRetriever]:
+    """Retrievers for configuration names, checked before any index is built."""
+    specs = [resolve(n) for n in dict.fromkeys(names)]
+    return [IndexRetriever(s, pool) for s in specs]
+
+
+def known_policies() -> tuple[str, ...]:
+    """Policies of this build that have a natural tree (``none`` is the fixed sizes)."""
+    return tuple(p for p in POLICIES if p in expander_names())
