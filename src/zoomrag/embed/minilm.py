@@ -42,7 +42,10 @@ class MiniLMEmbedder:
 
     name = "minilm"
     dimension = 384
-    max_tokens = 256
+    #: 256 word pieces of text plus [CLS] and [SEP]: a 256-token leaf (the `precision` profile,
+    #: `fixed-256`) is embedded whole. The model has 512 position embeddings, so the two extra
+    #: positions are within what it was built for; sizes above 256 text tokens are still refused.
+    max_tokens = 258
     multilingual = False  # its vocabulary maps most CJK characters to [UNK]
 
     def __init__(self, threads: int | None = None, device: str = "cpu"):
