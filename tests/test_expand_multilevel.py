@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -43,7 +45,7 @@ def test_levels_store_the_mean_of_the_children_and_search_finds_them(tmp_path):
         assert len(levels) > 1  # leaves and upper nodes ranked together
         contexts = ix.query("topic 13", mode="dense", expand="multilevel", budget=200, top=None)
         spans = sorted((c.start, c.end) for c in contexts)
-        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+        assert all(a[1] <= b[0] for a, b in pairwise(spans))
         assert ix.check().ok
 
 

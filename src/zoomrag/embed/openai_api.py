@@ -17,14 +17,13 @@ from __future__ import annotations
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError, EmbedError
+from ..httpjson import JsonClient
 from ..text.tokens import ApproxCounter
 from .base import checked_vectors
 
@@ -40,14 +39,6 @@ _HINTS = {
     413: "lower batch_size or the size of the embedded units",
     422: "check the model name and that every text fits the model's window",
 }
-
-
-class _Retryable(Exception):
-    """A failure worth another attempt (rate limit, server error, network)."""
-
-    def __init__(self, message: str, retry_after: float | None = None):
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class HTTPEmbedder:
@@ -87,21 +78,24 @@ class HTTPEmbedder:
             raise ConfigError(f"http embedder: max_retries={max_retries} is out of range; use at least 0")
         self.url = base_url.rstrip("/") + "/embeddings"
         self.model = model
-        self._api_key = api_key or os.environ.get(ENV_API_KEY) or os.environ.get("OPENAI_API_KEY")
         #: Sent as the API's ``dimensions`` field (models that can shorten their vectors).
         self.dimensions = dimensions
         self._dimension = dimension if dimension is not None else dimensions
         self.max_tokens = int(max_tokens)
         self.batch_size = int(batch_size)
-        self.timeout = timeout
-        self.max_retries = int(max_retries)
-        self.backoff = backoff
-        self.max_backoff = max_backoff
-        self._sleep = sleep
+        self._client = JsonClient(
+            "http embedder", self.url, EmbedError,
+            api_key=api_key or os.environ.get(ENV_API_KEY) or os.environ.get("OPENAI_API_KEY"),
+            timeout=timeout, max_retries=int(max_retries), backoff=backoff, max_backoff=max_backoff,
+            hints=_HINTS, sleep=sleep,
+        )
         self._counter = ApproxCounter()
         self.version = model if dimensions is None else f"{model}/d{dimensions}"
-        #: HTTP requests sent, retries included (for tests and progress reports).
-        self.requests = 0
+
+    @property
+    def requests(self) -> int:
+        """HTTP requests sent, retries included (for tests and progress reports)."""
+        return self._client.requests
 
     @property
     def dimension(self) -> int:
@@ -139,40 +133,7 @@ class HTTPEmbedder:
         body: dict[str, Any] = {"model": self.model, "input": batch, "encoding_format": "float"}
         if self.dimensions is not None:
             body["dimensions"] = self.dimensions
-        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return self._parse(self._send(payload), len(batch))
-            except _Retryable as e:
-                if attempt > self.max_retries:
-                    raise EmbedError(f"{e} (gave up after {attempt} attempts)") from None
-                delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
-                if e.retry_after is not None:
-                    delay = min(self.max_backoff, max(delay, e.retry_after))
-                self._sleep(delay)
-
-    def _send(self, payload: bytes) -> bytes:
-        headers = {"Content-Type": "application/json", "User-Agent": "zoomrag"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        req = urllib.request.Request(self.url, data=payload, headers=headers, method="POST")
-        self.requests += 1
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                return resp.read()
-        except urllib.error.HTTPError as e:
-            status = e.code
-            message = _server_message(e.read())
-            text = f"http embedder: POST {self.url} returned {status} {e.reason}: {message}"
-            if status == 429 or status >= 500:
-                raise _Retryable(text, _retry_after(e.headers.get("Retry-After"))) from None
-            hint = _HINTS.get(status)
-            raise EmbedError(text + (f"; {hint}" if hint else "")) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-            reason = getattr(e, "reason", e)
-            raise _Retryable(f"http embedder: cannot reach {self.url}: {reason}") from None
+        return self._parse(self._client.post(body), len(batch))
 
     def _parse(self, raw: bytes, count: int) -> list[list[float]]:
         try:
@@ -201,26 +162,3 @@ class HTTPEmbedder:
         if self._dimension is None and rows:
             self._dimension = len(rows[0])
         return rows
-
-
-def _server_message(raw: bytes) -> str:
-    """The error text a server put in its body (OpenAI, Ollama, TEI and vLLM shapes)."""
-    text = raw.decode("utf-8", "replace").strip()
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        return text[:300] or "(empty body)"
-    if isinstance(doc, dict):
-        err = doc.get("error", doc.get("message", doc.get("detail")))
-        if isinstance(err, dict):
-            err = err.get("message", err)
-        if err is not None:
-            return str(err)[:300]
-    return text[:300]
-
-
-def _retry_after(value: str | None) -> float | None:
-    try:
-        return None if value is None else max(0.0, float(value))
-    except ValueError:
-        return None  # an HTTP date; the exponential delay is used instead

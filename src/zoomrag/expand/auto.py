@@ -1,8 +1,10 @@
 """``auto``: the policy pinned by evaluation, else one chosen by each document's structure.
 
-Gate 1 of the protocol (docs/expansion.md): documents with headings get a vertical policy
-(``structured``), flat prose a horizontal one (``flat``). The defaults are the policies that won
-the benchmark for each kind of document; a policy that lost there is never the default.
+Gate 1 of the protocol (docs/expansion.md): documents with headings get the ``structured``
+policy, flat prose the ``flat`` one. The textbook choice is a merge-type policy for the first and
+a window for the second; the defaults are instead the policy that won the benchmark for each kind
+of document, ``density`` for both (it beat every merge-type policy on the headed set and the
+window on flat prose), because a policy that lost there is never a default.
 
 When evaluation has pinned a winner into the index (``zoomrag recommend --pin`` writes
 :data:`PIN_KEY` in ``index_meta``), that policy is used for every document instead.

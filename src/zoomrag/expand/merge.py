@@ -45,7 +45,7 @@ class Group:
     merges: list[tuple[int, int]] = field(default_factory=list)
 
 
-def pool(hits: Sequence[Hit], sizer: SpanSizer, tokens: float) -> tuple[list[Hit], list[Hit]]:
+def budget_prefix(hits: Sequence[Hit], sizer: SpanSizer, tokens: float) -> tuple[list[Hit], list[Hit]]:
     """The rank-order prefix of ``hits`` whose sizes fit ``tokens`` (at least one), and the rest."""
     used = 0
     for i, h in enumerate(hits):
@@ -92,7 +92,7 @@ class AutoMerge:
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         sizer = SpanSizer(trees)
-        merged, rest = pool(hits, sizer, self.pool * budget) if self.pool > 0 else (list(hits), [])
+        merged, rest = budget_prefix(hits, sizer, self.pool * budget) if self.pool > 0 else (list(hits), [])
         out: list[Candidate] = []
         for doc_id, doc_hits in by_doc(merged).items():
             tree = trees.tree(doc_id)

@@ -19,13 +19,11 @@ from __future__ import annotations
 import json
 import os
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..embed.openai_api import _retry_after, _server_message
 from ..errors import ConfigError, RerankError
+from ..httpjson import JsonClient
 
 ENV_URL = "ZOOMRAG_RERANK_URL"
 ENV_MODEL = "ZOOMRAG_RERANK_MODEL"
@@ -40,12 +38,6 @@ _HINTS = {
     413: "lower batch_size",
     422: "check the model name, and api='tei' for Text Embeddings Inference",
 }
-
-
-class _Retryable(Exception):
-    def __init__(self, message: str, retry_after: float | None = None):
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class HTTPReranker:
@@ -72,15 +64,17 @@ class HTTPReranker:
         self.url = url
         self.model = model
         self.api = api
-        self._api_key = api_key or os.environ.get(ENV_API_KEY)
         self.batch_size = batch_size
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.backoff = backoff
-        self.max_backoff = max_backoff
-        self._sleep = sleep
-        #: HTTP requests sent, retries included.
-        self.requests = 0
+        self._client = JsonClient(
+            "http reranker", url, RerankError, api_key=api_key or os.environ.get(ENV_API_KEY),
+            timeout=timeout, max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
+            hints=_HINTS, sleep=sleep,
+        )
+
+    @property
+    def requests(self) -> int:
+        """HTTP requests sent, retries included."""
+        return self._client.requests
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         texts = list(texts)
@@ -99,37 +93,7 @@ class HTTPReranker:
         return body
 
     def _post(self, query: str, batch: list[str]) -> list[float]:
-        payload = json.dumps(self._body(query, batch), ensure_ascii=False).encode("utf-8")
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return self._parse(self._send(payload), len(batch))
-            except _Retryable as e:
-                if attempt > self.max_retries:
-                    raise RerankError(f"{e} (gave up after {attempt} attempts)") from None
-                delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
-                if e.retry_after is not None:
-                    delay = min(self.max_backoff, max(delay, e.retry_after))
-                self._sleep(delay)
-
-    def _send(self, payload: bytes) -> bytes:
-        headers = {"Content-Type": "application/json", "User-Agent": "zoomrag"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        req = urllib.request.Request(self.url, data=payload, headers=headers, method="POST")
-        self.requests += 1
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                return resp.read()
-        except urllib.error.HTTPError as e:
-            text = f"http reranker: POST {self.url} returned {e.code} {e.reason}: {_server_message(e.read())}"
-            if e.code == 429 or e.code >= 500:
-                raise _Retryable(text, _retry_after(e.headers.get("Retry-After"))) from None
-            hint = _HINTS.get(e.code)
-            raise RerankError(text + (f"; {hint}" if hint else "")) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-            raise _Retryable(f"http reranker: cannot reach {self.url}: {getattr(e, 'reason', e)}") from None
+        return self._parse(self._client.post(self._body(query, batch)), len(batch))
 
     def _parse(self, raw: bytes, count: int) -> list[float]:
         try:
