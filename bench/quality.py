@@ -15,10 +15,10 @@ configuration and every run: a text is embedded once, whatever tree it comes fro
     python bench/quality.py --limit-queries 100 --configs fixed-128,window,density
     python bench/quality.py --build-only --configs window       # warm the embedding cache
     python bench/quality.py --config "w1=sentences:window:n=1"  # an ad-hoc configuration
-    python bench/quality.py --out docs/expansion.md              # also rewrite the table there
+    python bench/quality.py --out docs/benchmarks.md             # also rewrite the table there
 
-Peers (LlamaIndex, LangChain) run with ``--peers`` from the bench virtualenv; see
-:mod:`bench.quality_peers` and docs/expansion.md.
+The peers (LlamaIndex auto-merging and sentence window, LangChain ParentDocumentRetriever) are
+not run by this script yet; docs/expansion.md compares with the figures the issue measured.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ from .embed import (
     cache_key,
     check_language,
     check_window,
-    fit_derived,
     default_embedder_name,
+    fit_derived,
     get_embedder,
 )
 from .embed.base import Embedder

@@ -4,7 +4,13 @@ language guards). Backends load lazily: importing this package needs neither tor
 
 from .base import Embedder, checked_vectors, l2_normalize
 from .cache import EmbeddingCache, MemoryCache, cache_key, set_shared_cache, shared_cache
-from .guards import DerivedTextShortenedWarning, PrefixShortenedWarning, check_window, fit_derived, with_prefix
+from .guards import (
+    DerivedTextShortenedWarning,
+    PrefixShortenedWarning,
+    check_window,
+    fit_derived,
+    with_prefix,
+)
 from .language import LanguageWarning, check_language, choose_embedder_name, cjk_ratio, detect_language
 from .pipeline import EmbedPipeline
 from .registry import (

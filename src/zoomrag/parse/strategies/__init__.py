@@ -1,5 +1,7 @@
 """Built-in strategies; importing this package registers them all."""
 
+# The router is the strategy "auto"; it lives beside the profiles it reads.
+from .. import router  # noqa: E402,F401
 from . import (  # noqa: F401
     code,
     fixed,
@@ -13,6 +15,3 @@ from . import (  # noqa: F401
     table,
     window,
 )
-
-# The router is the strategy "auto"; it lives beside the profiles it reads.
-from .. import router  # noqa: E402,F401
