@@ -8,6 +8,7 @@ errors (unknown option, missing path) are click's, exit code 2.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import click
 
@@ -32,6 +33,13 @@ def main() -> None:
     Build a tree of exact spans over each document, embed the small units, and grow every
     hit into the best context that fits a token budget.
     """
+    # Library warnings (a shortened prefix, a cut derived text) are for the person at the
+    # terminal: one plain line each, not Python's file-and-line format.
+    warnings.showwarning = _show_warning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    click.echo(f"warning: {message}", err=True)
 
 
 def _register() -> None:
