@@ -25,6 +25,7 @@ from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..params import check_float, check_int, check_unit
 from ..registry import register
+from ..sizing import split_recursive
 
 
 @register
@@ -70,25 +71,13 @@ class SemanticChunker(Chunker):
 
     # -- steps -------------------------------------------------------------------------
     def _pieces(self, text: str, m: Measure) -> list[tuple[int, int]]:
-        """Sentences, with any sentence over ``max_size`` tokens cut into max-size pieces."""
+        """Sentences, with any sentence over ``max_size`` tokens cut by the shared splitter."""
         out: list[tuple[int, int]] = []
         for s, e in sentence_spans(text, 0, len(text)):
             if m.size(s, e) <= self.max_size:
                 out.append((s, e))
-                continue
-            pos = s
-            while pos < e:
-                nxt = min(e, m.offset_after(pos, self.max_size))
-                if nxt <= pos:  # defensive: always move forward
-                    nxt = e
-                a, b = pos, nxt
-                while a < b and text[a].isspace():
-                    a += 1
-                while b > a and text[b - 1].isspace():
-                    b -= 1
-                if a < b:
-                    out.append((a, b))
-                pos = nxt
+            else:
+                out.extend((a, b) for a, b in split_recursive(text, m, s, e, size=self.max_size))
         return out
 
     def _distances(self, text: str, pieces: list[tuple[int, int]]) -> np.ndarray:
