@@ -130,8 +130,8 @@ def _strip_source(source: str, reason: str) -> str:
               help="Contexts to return at most.")
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
               help="Dense vectors, BM25, or both fused by reciprocal rank.")
-@click.option("--expand", "expand", type=click.Choice(expander_names()), default="none", show_default=True,
-              help="Expansion policy: how matched units grow into contexts (see docs/expansion.md).")
+@click.option("--expand", "expand", type=click.Choice(expander_names()), default="auto", show_default=True,
+              help="Expansion policy: how matched units grow into contexts; auto uses the policy pinned by `zoomrag recommend --pin`, else the measured best (see docs/expansion.md).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="A parameter of the expansion policy, e.g. --set n=1 for window.")
 @click.option("--order", type=click.Choice(["score", "document"]), default="score", show_default=True,
