@@ -20,8 +20,8 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/zoomrag index docs
-	$(BIN)/zoomrag query "How are token sizes counted?" --budget 300 --top 3 --expand auto --explain
-	$(BIN)/zoomrag query "What happens if indexing is killed halfway?" --budget 300 --top 3 --expand auto
+	$(BIN)/zoomrag query "How are token sizes counted?" --budget 300 --top 3 --explain
+	$(BIN)/zoomrag query "What happens if indexing is killed halfway?" --budget 300 --top 3
 	$(BIN)/zoomrag stats
 
 test: $(STAMP)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -85,7 +86,7 @@ def coerce(strategy: str, key: str, value: Any, hint: Any) -> Any:
             inner = args[0] if args else str
             parts = [p.strip() for p in value.replace(";", ",").split(",") if p.strip()]
             return tuple(coerce(strategy, key, p, inner) for p in parts)
-        if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if origin in (typing.Union, types.UnionType):
             if value.lower() in ("none", "null", ""):
                 return None
             for a in args:
