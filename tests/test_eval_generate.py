@@ -70,7 +70,7 @@ def server() -> Iterator[Callable[[Reply], tuple[Endpoint, list[dict]]]]:
         threading.Thread(target=srv.serve_forever, daemon=True).start()
         started.append(srv)
         url = f"http://127.0.0.1:{srv.server_address[1]}/v1"
-        return Endpoint(url, "fake-model", "sk-test", timeout=10), seen
+        return Endpoint(url, "fake-model", "sk-test", timeout=10, sleep=lambda s: None), seen
 
     yield start
     for srv in started:
@@ -121,19 +121,30 @@ def test_duplicate_questions_are_dropped(server, tiny):
 
 def test_http_errors_stop_with_the_servers_message(server, tiny):
     endpoint, _ = server(lambda req, n: (401, '{"error": "invalid api key"}'))
-    with pytest.raises(EvalError, match=r"answered HTTP 401: .*invalid api key.*check OPENAI_API_KEY"):
+    with pytest.raises(EvalError, match=r"returned 401 .*: invalid api key; check OPENAI_API_KEY"):
         generate(tiny, 1, endpoint)
-    endpoint, _ = server(lambda req, n: (500, "boom"))
-    with pytest.raises(EvalError, match=r"HTTP 500: boom; check ZOOMRAG_LLM_MODEL"):
+    endpoint, seen = server(lambda req, n: (500, "boom"))
+    with pytest.raises(EvalError, match=r"returned 500 .*: boom \(gave up after 5 attempts\); "
+                                        r"check ZOOMRAG_LLM_BASE_URL"):
         generate(tiny, 1, endpoint)
+    assert len(seen) == 5  # 1 + max_retries
+
+
+def test_transient_errors_are_retried(server, tiny):
+    def reply(req, n):
+        return (503, "busy") if n < 2 else (200, json.dumps({"question": "Q?", "evidence": "E."}))
+
+    endpoint, seen = server(reply)
+    assert endpoint.chat([{"role": "user", "content": "hi"}]) == '{"question": "Q?", "evidence": "E."}'
+    assert len(seen) == 3
 
 
 def test_malformed_response_and_unreachable_server(server, tiny):
     endpoint, _ = server(lambda req, n: (299, '{"nothing": 1}'))
     with pytest.raises(EvalError, match="did not answer in the chat-completions format"):
         generate(tiny, 1, endpoint)
-    dead = Endpoint("http://127.0.0.1:9/v1", "m", timeout=2)
-    with pytest.raises(EvalError, match="cannot reach the LLM endpoint .*check ZOOMRAG_LLM_BASE_URL"):
+    dead = Endpoint("http://127.0.0.1:9/v1", "m", timeout=2, max_retries=1, sleep=lambda s: None)
+    with pytest.raises(EvalError, match="LLM endpoint: cannot reach .*gave up after 2 attempts.*check ZOOMRAG_LLM_BASE_URL"):
         generate(tiny, 1, dead)
 
 

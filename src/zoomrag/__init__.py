@@ -9,6 +9,7 @@ from .errors import (
     IndexLockedError,
     IndexMismatchError,
     InputError,
+    RerankError,
     SpanError,
     StoreError,
     ZoomragError,
@@ -17,6 +18,7 @@ from .index import Index
 from .load import load_path, read_text
 from .model import Block, Context, Document, Hit, Node, Tree
 from .parse import Chunker, Span, make_chunker, strategy_names
+from .rerank import HTTPReranker, Reranker
 
 __version__ = "0.1.0"
 
@@ -30,12 +32,15 @@ __all__ = [
     "Document",
     "EmbedError",
     "EvalError",
+    "HTTPReranker",
     "Hit",
     "Index",
     "IndexLockedError",
     "IndexMismatchError",
     "InputError",
     "Node",
+    "RerankError",
+    "Reranker",
     "Span",
     "SpanError",
     "StoreError",

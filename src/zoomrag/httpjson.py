@@ -33,6 +33,8 @@ class JsonClient:
     max_backoff: float = 30.0
     #: Advice per HTTP status, appended to the error message.
     hints: Mapping[int, str] = field(default_factory=dict)
+    #: Advice appended when the retries are used up (server down, rate limit that never ends).
+    retry_hint: str | None = None
     sleep: Callable[[float], None] = time.sleep
     #: HTTP requests sent, retries included.
     requests: int = 0
@@ -46,7 +48,8 @@ class JsonClient:
                 return self._send(payload)
             except _Retryable as e:
                 if attempt > self.max_retries:
-                    raise self.error(f"{e} (gave up after {attempt} attempts)") from None
+                    hint = f"; {self.retry_hint}" if self.retry_hint else ""
+                    raise self.error(f"{e} (gave up after {attempt} attempts){hint}") from None
                 delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
                 if e.retry_after is not None:
                     delay = min(self.max_backoff, max(delay, e.retry_after))

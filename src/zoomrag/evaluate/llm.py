@@ -1,4 +1,7 @@
-"""A minimal client for an OpenAI-compatible chat-completions endpoint (standard library only).
+"""A minimal client for an OpenAI-compatible chat-completions endpoint.
+
+The transport (retries with back-off on 429, 5xx and network errors; the server's own message
+in errors) is :class:`zoomrag.httpjson.JsonClient`, shared with the HTTP embedder and reranker.
 
 Configured from the environment: ``ZOOMRAG_LLM_BASE_URL`` (e.g. ``https://api.openai.com/v1`` or
 a local server's ``http://127.0.0.1:8080/v1``), ``ZOOMRAG_LLM_MODEL`` and, when the server wants
@@ -9,13 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import urllib.error
-import urllib.request
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EvalError
+from ..httpjson import JsonClient
 
 ENV_BASE_URL = "ZOOMRAG_LLM_BASE_URL"
 ENV_MODEL = "ZOOMRAG_LLM_MODEL"
@@ -28,6 +31,10 @@ class Endpoint:
     model: str
     api_key: str | None = field(default=None, repr=False)
     timeout: float = 120.0
+    #: Attempts after the first on 429, 5xx, timeouts and refused connections.
+    max_retries: int = 4
+    backoff: float = 1.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
@@ -59,22 +66,14 @@ class Endpoint:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": temperature}
         if json_mode:
             body["response_format"] = {"type": "json_object"}
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        req = urllib.request.Request(self.url, data=json.dumps(body).encode("utf-8"), headers=headers,
-                                     method="POST")
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                raw = resp.read()
-        except urllib.error.HTTPError as e:
-            detail = e.read().decode("utf-8", "replace")[:300]
-            hint = f"; check {ENV_KEY}" if e.code in (401, 403) else f"; check {ENV_MODEL} and the server"
-            raise EvalError(f"LLM endpoint {self.url} answered HTTP {e.code}: {detail}{hint}") from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as e:
-            reason = getattr(e, "reason", e)
-            raise EvalError(f"cannot reach the LLM endpoint {self.url} ({reason}); "
-                            f"check {ENV_BASE_URL}") from None
+        client = JsonClient(
+            "LLM endpoint", self.url, EvalError, api_key=self.api_key, timeout=self.timeout,
+            max_retries=self.max_retries, backoff=self.backoff, sleep=self.sleep,
+            hints={401: f"check {ENV_KEY}", 403: f"check {ENV_KEY}", 404: f"check {ENV_BASE_URL} and {ENV_MODEL}",
+                   400: f"check {ENV_MODEL} and the server"},
+            retry_hint=f"check {ENV_BASE_URL} and that the server is up",
+        )
+        raw = client.post(body)
         try:
             data = json.loads(raw)
             content = data["choices"][0]["message"]["content"]
