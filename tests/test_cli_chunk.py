@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
-
 from invariants import texts
+
 from zoomrag.cli import main
 from zoomrag.cli.chunk import pick_chunker
 from zoomrag.cli.render import NODE_KEYS, Sizes, level_stats, preview, tree_payload

@@ -27,7 +27,7 @@ def read(name: str) -> str:
 
 def section(page: str, heading: str) -> str:
     """The text under ``## heading`` up to the next ``## `` heading."""
-    m = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", page, re.M | re.S)
+    m = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", page, re.MULTILINE | re.DOTALL)
     assert m, f"no section '## {heading}'"
     return m.group(1)
 
@@ -52,7 +52,7 @@ def test_every_strategy_has_a_section_with_its_parameters(name: str):
     assert len(prose.split()) >= 25 and TODO not in prose, f"describe `{name}` in docs/strategies.md"
     cls = strategy_class(name)
     fields = [f.name for f in dataclasses.fields(cls) if f.init] if dataclasses.is_dataclass(cls) else []
-    rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", body, re.M)
+    rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", body, re.MULTILINE)
     assert [r[0] for r in rows] == fields, f"{name}: parameter table out of date; {REGEN}"
     for param, rest in rows:
         meaning = rest.split(" | ")[-1]
@@ -68,7 +68,7 @@ def test_every_builtin_profile_is_documented():
 
 
 def test_strategies_page_documents_no_unknown_strategy():
-    documented = re.findall(r"^## `([\w-]+)`$", read("strategies.md"), re.M)
+    documented = re.findall(r"^## `([\w-]+)`$", read("strategies.md"), re.MULTILINE)
     assert sorted(documented) == strategy_names()
 
 
@@ -76,7 +76,7 @@ def test_strategies_page_documents_no_unknown_strategy():
 def _python_blocks() -> list[tuple[str, int, str]]:
     out = []
     for path in [*(DOCS / p for p in PAGES), ROOT / "README.md"]:
-        for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)):
+        for i, block in enumerate(re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.DOTALL)):
             out.append((path.name, i, block))
     return out
 
@@ -92,8 +92,8 @@ def test_python_examples_run(page: str, index: int, code: str, monkeypatch: pyte
 def test_pages_have_headings_and_working_links(page: str):
     path = (DOCS / page).resolve()
     text = path.read_text(encoding="utf-8")
-    assert re.search(r"^# \S", text, re.M), f"{page} has no title"
-    assert re.search(r"^## \S", text, re.M), f"{page} has no sections"
+    assert re.search(r"^# \S", text, re.MULTILINE), f"{page} has no title"
+    assert re.search(r"^## \S", text, re.MULTILINE), f"{page} has no sections"
     for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
         if "://" not in target:
             assert (path.parent / target).exists(), f"{page} links to missing {target}"

@@ -21,7 +21,7 @@ Reply = Callable[[dict, int], tuple[int, str]]
 
 
 def first_sentence(request: dict) -> str:
-    passage = re.search(r"<<<\n(.*)\n>>>", request["messages"][1]["content"], re.S).group(1)
+    passage = re.search(r"<<<\n(.*)\n>>>", request["messages"][1]["content"], re.DOTALL).group(1)
     return re.match(r"[^.]*\.", passage).group(0)
 
 
@@ -50,7 +50,7 @@ def server() -> Iterator[Callable[[Reply], tuple[Endpoint, list[dict]]]]:
         seen: list[dict] = []
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
+            def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 body["_path"], body["_auth"] = self.path, self.headers.get("Authorization")
                 seen.append(body)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-
 from invariants import texts
+
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
 from zoomrag.load.normalize import normalize_newlines

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import texts
+
 from zoomrag.load import load_path, read_text
 from zoomrag.load.normalize import normalize_newlines
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import given, settings
-
 from invariants import texts
+
 from zoomrag.load import load_path, read_text
 from zoomrag.load.normalize import normalize_newlines
 from zoomrag.load.spans import line_spans, paragraph_spans, trim

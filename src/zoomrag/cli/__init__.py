@@ -38,7 +38,7 @@ def main() -> None:
     warnings.showwarning = _show_warning
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     click.echo(f"warning: {message}", err=True)
 
 

@@ -38,7 +38,7 @@ def normalize_ws(text: str) -> str:
 class _Normalized:
     """A document's whitespace-collapsed text with a map back to original offsets."""
 
-    __slots__ = ("text", "origin")
+    __slots__ = ("origin", "text")
 
     def __init__(self, text: str):
         parts: list[str] = []

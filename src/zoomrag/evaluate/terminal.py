@@ -50,7 +50,7 @@ def cost_table(run: EvalRun) -> Table | None:
     if not run.build and not run.latency:
         return None
 
-    def fmt(x: float | int | None, spec: str) -> str:
+    def fmt(x: float | None, spec: str) -> str:
         return "–" if x is None or x != x else format(x, spec)
 
     table = Table(title="cost", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)

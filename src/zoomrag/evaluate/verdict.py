@@ -206,8 +206,8 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
 # -- Gate 1 -----------------------------------------------------------------------------
 
 _HEADING = {
-    "markdown": re.compile(r"^#{1,6}[ \t]+\S", re.M),
-    "html": re.compile(r"<h[1-6][\s>]", re.I),
+    "markdown": re.compile(r"^#{1,6}[ \t]+\S", re.MULTILINE),
+    "html": re.compile(r"<h[1-6][\s>]", re.IGNORECASE),
 }
 
 Geometry = Literal["merge", "window"]

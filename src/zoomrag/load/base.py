@@ -72,8 +72,7 @@ def decode(data: bytes, source: str) -> str:
                 raise DecodeError(
                     f"{source}: {codec.upper()} byte order mark but invalid {codec.upper()} at byte "
                     f"{e.start}; re-save the file as UTF-8") from None
-    if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+    data = data.removeprefix(codecs.BOM_UTF8)
     head = data[:_SNIFF]
     if b"\x00" in head:
         raise BinaryFileError(f"{source}: binary file (NUL bytes found), not text; "

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 def normalize_newlines(text: str) -> str:
     """CRLF and lone CR become LF; a leading BOM is dropped."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text

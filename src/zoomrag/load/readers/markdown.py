@@ -25,10 +25,10 @@ _MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
 _FRONT_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
 _FRONT_CLOSE = {
-    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.M),
-    "+++": re.compile(r"^\+\+\+[ \t]*$", re.M),
+    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE),
+    "+++": re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE),
 }
-_TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.M)
+_TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.MULTILINE)
 
 _EMPTY = MappingProxyType({})
 _FRONT_META = MappingProxyType({"front_matter": True})
