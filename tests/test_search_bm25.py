@@ -1,4 +1,5 @@
-"""BM25 through FTS5: safe query building, CJK bigrams, and Chinese questions that find their passage."""
+"""BM25 through FTS5: safe query building, CJK characters searched as bigrams, and Chinese questions
+that find their passage."""
 
 from __future__ import annotations
 
@@ -13,21 +14,38 @@ from zoomrag.search.bm25 import match_expression, query_terms, quote
 from zoomrag.store import fts
 
 
-def test_terms_are_lowercased_words_and_cjk_bigrams():
-    assert fts.terms("泡泡战士 Hello, WORLD! 水 e.g. x_y") == ["泡泡", "泡战", "战士", "hello", "world", "水", "e",
+def test_index_terms_are_lowercased_words_and_cjk_characters():
+    assert fts.terms("泡泡战士 Hello, WORLD! 水 e.g. x_y") == ["泡", "泡", "战", "士", "hello", "world", "水", "e",
                                                               "g", "x_y"]
-    assert fts.body("玩家用水枪") == "玩家 家用 用水 水枪"
+    assert fts.body("玩家用水枪") == "玩 家 用 水 枪"
     assert fts.terms("") == [] and fts.terms("  ,.!? ") == []
+
+
+def test_query_terms_are_lowercased_words_and_cjk_bigrams():
+    assert fts.query_terms("泡泡战士 Hello, WORLD! 水 e.g.") == ["泡泡", "泡战", "战士", "hello", "world", "水", "e", "g"]
+    assert [fts.expression(t) for t in ["玩家", "水", "say"]] == ['"玩 家"', '"水"', '"say"']
 
 
 def test_user_text_never_becomes_fts_syntax():
     assert quote('say "hi"') == '"say ""hi"""'
+    assert fts.expression('say "hi"') == '"say ""hi"""'
     terms = query_terms('NEAR(a b) AND "x" OR col:y * -z ^w')
     assert terms == ["near", "a", "b", "and", "x", "or", "col", "y", "z", "w"]
     assert match_expression(terms) == ('"near" OR "a" OR "b" OR "and" OR "x" OR "or" OR "col" OR "y" OR '
                                        '"z" OR "w"')
-    assert match_expression(query_terms("什么 水")) == '"什么" OR "水"*'
+    assert match_expression(query_terms("什么 水")) == '"什 么" OR "水"'
     assert match_expression([]) is None
+
+
+def test_a_cjk_bigram_matches_adjacent_characters_only(tmp_path):
+    docs = [Document.from_text("玩家用水枪", id="adjacent"), Document.from_text("家里的玩具", id="apart")]
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=CharWindows(200)) as ix:
+        ix.add(docs)
+        assert [h.doc_id for h in ix.search("玩家", mode="bm25", k=10)] == ["adjacent"]
+        assert [h.doc_id for h in ix.search("水", mode="bm25", k=10)] == ["adjacent"]
+        assert ix.store.term_frequencies(["玩家", "家", "玩"]) == {"玩家": 1, "家": 2, "玩": 2}
+        # with a threshold, a bigram whose rarer character is under it gets that count, unqueried
+        assert ix.store.term_frequencies(["玩家", "用水"], above=1) == {"玩家": 1, "用水": 1}
 
 
 @pytest.mark.parametrize("query", ['"unbalanced', "AND", "OR OR", "NEAR(", "*", "a:b", "(", ")", "^", "-", "'", ""])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from invariants import texts
 from test_index_support import ParagraphLines
 
+from zoomrag.errors import StoreError
 from zoomrag.model import Document
 from zoomrag.parse import Span, build_tree
 from zoomrag.store import SqliteStore, StoreVectorCache, UnitToWrite, to_blob, vector_key
@@ -108,3 +110,79 @@ def test_vector_table_is_an_embedding_cache(store):
     cache.put_many({key: np.array([1, 2, 3], np.float32)})
     assert cache.get_many([key, "cd" * 32])[key].tolist() == [1.0, 2.0, 3.0]
     assert vector_key(key) == hex_to_int("abababababababab")
+
+
+def test_document_text_reads_a_span_and_names_a_bad_one(store):
+    write(store, ParagraphLines().chunk(Document.from_text("first line\nsecond line", id="d")))
+    assert store.document_text("d") == "first line\nsecond line"
+    assert store.document_text("d", 6, 15) == "line\nseco"
+    with pytest.raises(StoreError, match=r"span \[5, 99\) is outside document 'd' of 22 characters"):
+        store.document_text("d", 5, 99)
+    with pytest.raises(StoreError, match=r"no document 'x'; list them with: zoomrag stats"):
+        store.document_text("x")
+
+
+def test_text_is_stored_compressed_and_nodes_by_row_range(store):
+    text = "the same sentence again. " * 400
+    write(store, ParagraphLines().chunk(Document.from_text(text, id="d")))
+    blob, chars, first, count = store.conn.execute(
+        "SELECT text, chars, first_row, node_count FROM documents").fetchone()
+    assert chars == len(text) and len(blob) < len(text) / 20
+    assert store.conn.execute("SELECT min(row), count(*) FROM nodes").fetchone() == (first, count)
+
+
+def test_kinds_are_numbers_into_a_list_that_another_handle_extends(tmp_path):
+    a, b = SqliteStore(tmp_path / "s.db"), SqliteStore(tmp_path / "s.db")
+    try:
+        doc = Document.from_text("x\ny", id="d")
+        write(a, build_tree(doc, [Span("para", 0, 1), Span("line", 2, 3)]))
+        assert a.load_tree("d").nodes[1].kind == "para"
+        write(b, build_tree(Document.from_text("z", id="e"), [Span("row", 0, 1)]))
+        assert json.loads(a.meta()["kinds"]) == ["document", "line", "para", "row"]
+        # a's cached list lacks "row": it is read again
+        assert a.units([5])[5].node_id == b.load_tree("e").nodes[1].id
+        a._kind_list = ["document", "line", "para"]
+        assert [n.kind for n in a.load_tree("e").nodes] == ["document", "row"]
+        assert {r[0] for r in a.conn.execute("SELECT kind FROM nodes")} == {0, 1, 2, 3}
+    finally:
+        a.close()
+        b.close()
+
+
+def test_checkpoint_returns_freed_pages_to_the_file_system(store):
+    for i in range(12):
+        write(store, ParagraphLines().chunk(Document.from_text(f"words {i}\n" * 300, id=f"d{i}")))
+    for i in range(12):
+        store.delete_document(f"d{i}")
+    assert store.conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+    assert store.conn.execute("PRAGMA freelist_count").fetchone()[0] > 0
+    store.checkpoint()
+    assert store.conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+    assert store.problems(4) == []
+
+
+@pytest.mark.parametrize(("damage", "problem"), [
+    ("UPDATE documents SET node_count = node_count + 1", "1 documents have a node count that differs"),
+    ("UPDATE documents SET first_row = first_row + 1",
+     "1 documents have no root node at their first row"),
+])
+def test_check_names_broken_row_ranges(store, damage, problem):
+    write(store, ParagraphLines().chunk(Document.from_text("a\nb", id="d")))
+    store.conn.execute(damage)
+    assert any(p.startswith(problem) for p in store.problems(4)), store.problems(4)
+
+
+def test_kinds_of_a_rolled_back_write_are_not_trusted(tmp_path, monkeypatch):
+    a, b = SqliteStore(tmp_path / "s.db"), SqliteStore(tmp_path / "s.db")
+    try:
+        write(a, build_tree(Document.from_text("x", id="d"), [Span("line", 0, 1)]))
+        with monkeypatch.context() as m:
+            m.setattr("zoomrag.store.sqlite.fts.body", lambda text: 1 / 0)  # fails after the nodes
+            with pytest.raises(ZeroDivisionError):
+                write(a, build_tree(Document.from_text("y", id="e"), [Span("para", 0, 1)]))
+        write(b, build_tree(Document.from_text("z", id="f"), [Span("row", 0, 1)]))
+        assert [n.kind for n in a.load_tree("f").nodes] == ["document", "row"]
+        assert json.loads(a.meta()["kinds"]) == ["document", "line", "row"]
+    finally:
+        a.close()
+        b.close()

@@ -2,9 +2,10 @@
 
 User text can hold FTS5 syntax (``AND``, ``NEAR``, ``*``, quotes, ``col:``), so each term is
 quoted as a string and the terms are ORed (FTS5 ANDs bare terms, which would demand every
-word). A single CJK character is a prefix query, because the index holds CJK bigrams. Terms
-found in more than ``max_share`` of the units are dropped while other terms remain: they
-add almost nothing to the ranking but make FTS5 score most of the index.
+word). CJK text is indexed as single characters and searched as bigram phrases
+(:mod:`zoomrag.store.fts`). Terms found in more than ``max_share`` of the units are dropped
+while other terms remain: they add almost nothing to the ranking but make FTS5 score most of
+the index.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ def quote(term: str) -> str:
 
 def query_terms(text: str) -> list[str]:
     """Distinct terms of a query, in order, at most :data:`MAX_TERMS`."""
-    return list(dict.fromkeys(fts.terms(text)))[:MAX_TERMS]
+    return list(dict.fromkeys(fts.query_terms(text)))[:MAX_TERMS]
 
 
 def match_expression(terms: list[str]) -> str | None:
-    """``"a" OR "b" OR "c"*``; None when there is nothing to search for."""
-    parts = [quote(t) + ("*" if len(t) == 1 and fts.is_cjk(t) else "") for t in terms]
+    """``"a" OR "b" OR "c d"``; None when there is nothing to search for."""
+    parts = [fts.expression(t) for t in terms]
     return " OR ".join(parts) if parts else None
 
 
@@ -37,8 +38,9 @@ def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
     """``(node id, score)`` best first; score is FTS5's bm25 negated (higher is better)."""
     terms = query_terms(text)
     if units and len(terms) > 1:
-        df = store.term_frequencies(terms)
-        kept = [t for t in terms if df.get(t, 0) <= max_share * units]
+        limit = max_share * units
+        df = store.term_frequencies(terms, above=limit)
+        kept = [t for t in terms if df.get(t, 0) <= limit]
         terms = kept or terms
     expr = match_expression(terms)
     if expr is None:

@@ -1,18 +1,27 @@
 """The index file's tables. Bump :data:`SCHEMA_VERSION` on any incompatible change.
 
-Sizes matter (goal: the index without vectors at most 1.2x the corpus text), so:
-documents hold the text once; nodes are offsets under a small sequential row number (their
-hex id is derived from document, kind, level and span, so it is not stored; and FTS5 stores
-rowids as deltas, so sequential rows cost a byte where 64-bit hashes cost nine), with the heading
-trail stored only where it differs from the parent's; the FTS table is contentless (it keeps
-only the inverted index; its rows are rebuilt from the document text when deleted); vectors
-are content-addressed by the embedding cache key, so the vector table *is* the embedding
-cache and a text shared by two units (or two runs) is stored and embedded once.
+Sizes matter (goal: the index without vectors at most 1.2x the corpus text; measured in
+docs/benchmarks.md), so:
+
+- documents hold the text once, compressed in independent blocks (:mod:`.textblocks`), in the
+  last column so that listing documents never reads it;
+- nodes are offsets under a small sequential row number (their hex id is derived from
+  document, kind, level and span, so it is not stored; and FTS5 stores rowids as deltas, so
+  sequential rows cost a byte where 64-bit hashes cost nine). A document's nodes are the
+  consecutive rows ``first_row .. first_row + node_count - 1`` in pre-order, so neither a
+  position column nor an index by document is needed. The kind is a small number into the
+  ``kinds`` list of ``index_meta``; the heading trail is stored only where it differs from
+  the parent's;
+- the FTS table is contentless (it keeps only the inverted index; its rows are rebuilt from
+  the document text when deleted); it must keep ``detail=full``: with less detail FTS5's
+  bm25() has no term frequencies on a contentless table and scores every row 0;
+- vectors are content-addressed by the embedding cache key, so the vector table *is* the
+  embedding cache and a text shared by two units (or two runs) is stored and embedded once.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 DDL = """
 CREATE TABLE IF NOT EXISTS index_meta (
@@ -28,18 +37,18 @@ CREATE TABLE IF NOT EXISTS documents (
     format       TEXT NOT NULL,
     origin       TEXT NOT NULL,      -- 'file': pruned when the file is gone; 'api': added as a Document
     metadata     TEXT NOT NULL,      -- JSON object
-    text         TEXT NOT NULL,
-    -- Characters of text: SQL length() stops at the first NUL, which a text file may hold.
-    chars        INTEGER NOT NULL
+    chars        INTEGER NOT NULL,   -- characters of text
+    first_row    INTEGER NOT NULL,   -- nodes.row of the document's root
+    node_count   INTEGER NOT NULL,
+    text         BLOB NOT NULL       -- textblocks.encode(text)
 );
 
 CREATE TABLE IF NOT EXISTS nodes (
     row          INTEGER PRIMARY KEY, -- sequential; also the FTS rowid and the ANN label
     doc          INTEGER NOT NULL,    -- documents.key
     parent       INTEGER,             -- parent's row; NULL for the document root
-    ord          INTEGER NOT NULL,    -- pre-order position in its document
     level        INTEGER NOT NULL,
-    kind         TEXT NOT NULL,
+    kind         INTEGER NOT NULL,    -- position in the JSON list index_meta['kinds']
     span_start   INTEGER NOT NULL,
     span_end     INTEGER NOT NULL,
     section_path TEXT,                -- JSON list; NULL means "same as the parent's"
@@ -47,7 +56,6 @@ CREATE TABLE IF NOT EXISTS nodes (
     unit         INTEGER NOT NULL,    -- 1 for an embedded unit (searched by BM25 and vectors)
     vec          INTEGER              -- vectors.key; NULL when the unit has no vector
 );
-CREATE INDEX IF NOT EXISTS nodes_by_doc ON nodes(doc, ord);
 
 CREATE TABLE IF NOT EXISTS vectors (
     key INTEGER PRIMARY KEY,          -- first 8 bytes of the embedding cache key

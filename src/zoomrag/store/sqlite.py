@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, Tree, node_id
-from . import fts
+from . import fts, textblocks
 from .schema import DDL
 
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
@@ -69,15 +69,20 @@ class SqliteStore:
             )
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._kind_list: list[str] | None = None
         try:
             self.conn = sqlite3.connect(
                 self.path, timeout=timeout, isolation_level=None, check_same_thread=False
             )
             self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if create and not tables:
+                # Settable only in a new file, before WAL mode: lets checkpoint() hand the pages
+                # that deletions and replacements free back to the file system.
+                self.conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
             self.conn.execute("PRAGMA journal_mode = WAL")
             # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
             self.conn.execute("PRAGMA synchronous = NORMAL")
-            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if tables and "index_meta" not in tables:
                 raise StoreError(
                     f"{self.path}: an SQLite file but not a zoomrag index; choose another file with --index"
@@ -99,8 +104,11 @@ class SqliteStore:
         self.conn.close()
 
     def checkpoint(self) -> None:
-        """Fold the write-ahead log into the file and truncate it (best effort: readers may hold it)."""
+        """After a run of writes: return free pages to the file system, fold the write-ahead log
+        into the file and truncate it (best effort: readers may hold it)."""
         try:
+            # executescript steps the pragma to the end; execute() would free a single page.
+            self.conn.executescript("PRAGMA incremental_vacuum;")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except sqlite3.OperationalError:
             pass
@@ -175,17 +183,30 @@ class SqliteStore:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
         return docs[doc_id][1]
 
-    def _documents_by_id(self, doc_ids: Sequence[str]) -> dict[str, tuple[int, Document]]:
-        out: dict[str, tuple[int, Document]] = {}
+    def document_text(self, doc_id: str, start: int = 0, end: int | None = None) -> str:
+        """``text[start:end]`` of a stored document, decompressing only the blocks the span touches."""
+        row = self.conn.execute("SELECT chars, text FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
+        chars, blob = row
+        end = chars if end is None else end
+        if not 0 <= start <= end <= chars:
+            raise StoreError(f"{self.path}: span [{start}, {end}) is outside document {doc_id!r} "
+                             f"of {chars} characters")
+        return textblocks.decode_span(blob, start, end)
+
+    def _documents_by_id(self, doc_ids: Sequence[str]) -> dict[str, tuple[_Placed, Document]]:
+        out: dict[str, tuple[_Placed, Document]] = {}
         for i in range(0, len(doc_ids), _CHUNK):
             part = list(doc_ids[i:i + _CHUNK])
             rows = self.conn.execute(
-                "SELECT key, id, source, content_hash, format, metadata, text FROM documents "
-                f"WHERE id IN ({','.join('?' * len(part))})", part,
+                "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
+                f"FROM documents WHERE id IN ({','.join('?' * len(part))})", part,
             )
-            for key, doc_id, source, chash, fmt, meta, text in rows:
-                out[doc_id] = (key, Document(id=doc_id, source=source, text=text, format=fmt, content_hash=chash,
-                                             metadata=MappingProxyType(json.loads(meta))))
+            for key, first, count, doc_id, source, chash, fmt, meta, blob in rows:
+                doc = Document(id=doc_id, source=source, text=textblocks.decode(blob), format=fmt,
+                               content_hash=chash, metadata=MappingProxyType(json.loads(meta)))
+                out[doc_id] = (_Placed(key, first, count), doc)
         return out
 
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -205,19 +226,50 @@ class SqliteStore:
         return trees[doc_id]
 
     def load_trees(self, doc_ids: Sequence[str]) -> dict[str, Tree]:
-        """Trees of several documents with two queries (documents absent from the store are left out)."""
+        """Trees of several documents: one query for the documents, then one row range each (documents
+        absent from the store are left out)."""
         docs = self._documents_by_id(list(dict.fromkeys(doc_ids)))
-        by_key = {key: doc for key, doc in docs.values()}
-        rows_of: dict[int, list[tuple]] = {k: [] for k in by_key}
-        keys = list(by_key)
-        for i in range(0, len(keys), _CHUNK):
-            part = keys[i:i + _CHUNK]
-            for r in self.conn.execute(
-                "SELECT doc, row, parent, level, kind, span_start, span_end, section_path, embed_text "
-                f"FROM nodes WHERE doc IN ({','.join('?' * len(part))}) ORDER BY doc, ord", part,
-            ):
-                rows_of[r[0]].append(r[1:])
-        return {doc.id: _tree(doc, rows_of[key]) for key, doc in by_key.items()}
+        kinds = self._kinds()
+        out: dict[str, Tree] = {}
+        for placed, doc in docs.values():
+            # A document's nodes are consecutive rows in pre-order: a range of the primary key.
+            rows = self.conn.execute(
+                "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
+                "FROM nodes WHERE row >= ? AND row < ? ORDER BY row", (placed.first, placed.first + placed.count),
+            ).fetchall()
+            if any(r[3] >= len(kinds) for r in rows):
+                kinds = self._kinds(reload=True)  # another process added a kind since
+            out[doc.id] = _tree(doc, rows, kinds)
+        return out
+
+    def ancestor_trees(self, rows: Mapping[str, Iterable[int]]) -> dict[str, Tree]:
+        """Partial trees: per document id, only the nodes of these rows and their ancestors.
+
+        The document (its whole text) is loaded, but of its nodes only the chains from the given
+        rows up to the root, with ``children`` limited to the nodes loaded: enough for an expansion
+        policy that reads a hit's node and its ancestors, at a fraction of a whole tree's cost.
+        """
+        docs = self._documents_by_id(list(rows))
+        wanted = list(dict.fromkeys(r for doc_id in docs for r in rows[doc_id]))
+        found: list[tuple] = []
+        for i in range(0, len(wanted), _CHUNK):
+            part = wanted[i:i + _CHUNK]
+            found.extend(self.conn.execute(
+                "WITH RECURSIVE up(r) AS ("
+                f"SELECT row FROM nodes WHERE row IN ({','.join('?' * len(part))}) "
+                "UNION SELECT n.parent FROM nodes n JOIN up ON n.row = up.r WHERE n.parent IS NOT NULL) "
+                "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
+                "FROM nodes WHERE row IN (SELECT r FROM up)", part,
+            ))
+        kinds = self._kinds()
+        if any(r[3] >= len(kinds) for r in found):
+            kinds = self._kinds(reload=True)
+        found = sorted(set(found))  # pre-order: parents before children, as _tree needs
+        out: dict[str, Tree] = {}
+        for placed, doc in docs.values():
+            lo, hi = placed.first, placed.first + placed.count
+            out[doc.id] = _tree(doc, [r for r in found if lo <= r[0] < hi], kinds)
+        return out
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
@@ -227,27 +279,31 @@ class SqliteStore:
         dense search only, see :mod:`zoomrag.expand.multilevel`).
         """
         doc = tree.document
+        blob = textblocks.encode(doc.text)  # outside the write lock: compression takes a while
         with self.transaction() as c:
             row = c.execute("SELECT key FROM documents WHERE id = ?", (doc.id,)).fetchone()
+            if row is not None:
+                self._delete_rows(row[0])
+            # Rows are numbered here, inside the write lock, so parents can point at them directly.
+            base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
             meta = json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)
+            values = (doc.source, doc.content_hash, doc.format, origin, meta, len(doc.text), base,
+                      len(tree.nodes), blob)
             if row is not None:
                 key = row[0]
-                self._delete_rows(key)
                 c.execute(
                     "UPDATE documents SET source = ?, content_hash = ?, format = ?, origin = ?, "
-                    "metadata = ?, text = ?, chars = ? WHERE key = ?",
-                    (doc.source, doc.content_hash, doc.format, origin, meta, doc.text, len(doc.text), key),
+                    "metadata = ?, chars = ?, first_row = ?, node_count = ?, text = ? WHERE key = ?",
+                    (*values, key),
                 )
             else:
                 cur = c.execute(
-                    "INSERT INTO documents(id, source, content_hash, format, origin, metadata, text, chars) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (doc.id, doc.source, doc.content_hash, doc.format, origin, meta, doc.text, len(doc.text)),
+                    "INSERT INTO documents(source, content_hash, format, origin, metadata, chars, first_row, "
+                    "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
-            # Rows are numbered here, inside the write lock, so parents can point at them directly.
-            base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
+            kind_of = self._kind_numbers({n.kind for n in tree.nodes})
             row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
             by_id = {n.id: n for n in tree.nodes}
             vec_of = {u.node.id: u.vec_key for u in units}
@@ -259,12 +315,12 @@ class SqliteStore:
                 sp = None if n.section_path == inherited else json.dumps(list(n.section_path),
                                                                          ensure_ascii=False)
                 rows.append((
-                    base + i, key, None if parent is None else row_of[parent.id], i, n.level, n.kind,
+                    base + i, key, None if parent is None else row_of[parent.id], n.level, kind_of[n.kind],
                     n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id, upper.get(n.id)),
                 ))
             c.executemany(
-                "INSERT INTO nodes(row, doc, parent, ord, level, kind, span_start, span_end, "
-                "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO nodes(row, doc, parent, level, kind, span_start, span_end, "
+                "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
             c.executemany(
@@ -284,16 +340,38 @@ class SqliteStore:
     def _delete_rows(self, key: int) -> None:
         """Nodes and FTS rows of one document (inside a transaction)."""
         c = self.conn
-        (text,) = c.execute("SELECT text FROM documents WHERE key = ?", (key,)).fetchone()
+        first, count, blob = c.execute(
+            "SELECT first_row, node_count, text FROM documents WHERE key = ?", (key,)).fetchone()
+        text = textblocks.decode(blob)
         units = c.execute(
-            "SELECT row, span_start, span_end, embed_text FROM nodes WHERE doc = ? AND unit = 1", (key,)
+            "SELECT row, span_start, span_end, embed_text FROM nodes WHERE row >= ? AND row < ? AND unit = 1",
+            (first, first + count),
         ).fetchall()
         # A contentless FTS row is deleted by replaying the exact body that was inserted.
         c.executemany(
             "INSERT INTO fts(fts, rowid, body) VALUES ('delete', ?, ?)",
             [(nid, fts.body(et if et is not None else text[s:e])) for nid, s, e, et in units],
         )
-        c.execute("DELETE FROM nodes WHERE doc = ?", (key,))
+        c.execute("DELETE FROM nodes WHERE row >= ? AND row < ?", (first, first + count))
+
+    # -- node kinds ---------------------------------------------------------------------
+    def _kinds(self, reload: bool = False) -> list[str]:
+        """Node kinds by number (``index_meta['kinds']``, append-only)."""
+        if reload or self._kind_list is None:
+            row = self.conn.execute("SELECT value FROM index_meta WHERE key = 'kinds'").fetchone()
+            self._kind_list = json.loads(row[0]) if row else []
+        return self._kind_list
+
+    def _kind_numbers(self, kinds: Iterable[str]) -> dict[str, int]:
+        """Numbers of these kinds, adding new ones (inside the caller's write transaction)."""
+        known = list(self._kinds(reload=True))
+        new = sorted(set(kinds) - set(known))
+        if new:
+            known.extend(new)
+            # Not cached until read back: if this write rolls back, another writer may give
+            # these numbers to other kinds.
+            self.set_meta({"kinds": json.dumps(known, ensure_ascii=False)})
+        return {k: i for i, k in enumerate(known)}
 
     def clear(self, *, keep_vectors: bool) -> None:
         """Remove every document (for a rebuild); vectors stay as a cache when still valid."""
@@ -320,6 +398,17 @@ class SqliteStore:
         for i in range(0, len(keys), _CHUNK):
             part = keys[i:i + _CHUNK]
             q = f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
+            out.update(self.conn.execute(q, part))
+        return out
+
+    def unit_vectors(self, rows: Iterable[int]) -> dict[int, bytes]:
+        """The stored vector of each of these node rows (rows without one are left out)."""
+        out: dict[int, bytes] = {}
+        rows = list(dict.fromkeys(rows))
+        for i in range(0, len(rows), _CHUNK):
+            part = rows[i:i + _CHUNK]
+            q = ("SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
+                 f"WHERE n.row IN ({','.join('?' * len(part))})")
             out.update(self.conn.execute(q, part))
         return out
 
@@ -360,8 +449,12 @@ class SqliteStore:
                 "SELECT n.row, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n JOIN documents d "
                 f"ON d.key = n.doc WHERE n.row IN ({','.join('?' * len(part))})"
             )
-            for row, doc_id, kind, level, s, e in self.conn.execute(q, part):
-                out[row] = UnitRow(node_id(doc_id, kind, level, s, e), doc_id, s, e)
+            found = self.conn.execute(q, part).fetchall()
+            kinds = self._kinds()
+            if any(kind >= len(kinds) for _, _, kind, *_ in found):
+                kinds = self._kinds(reload=True)
+            for row, doc_id, kind, level, s, e in found:
+                out[row] = UnitRow(node_id(doc_id, kinds[kind], level, s, e), doc_id, s, e)
         return out
 
     def unit_count(self) -> int:
@@ -374,12 +467,29 @@ class SqliteStore:
             (match, limit),
         ).fetchall()
 
-    def term_frequencies(self, terms: Iterable[str]) -> dict[str, int]:
-        """How many units contain each term (as the FTS tokenizer sees it)."""
+    def term_frequencies(self, terms: Iterable[str], above: float | None = None) -> dict[str, int]:
+        """How many units contain each term of :func:`fts.query_terms`.
+
+        A CJK bigram is a phrase of two index terms, and counting its rows runs the phrase
+        query; with ``above`` given, that is done only when both characters are in more than
+        ``above`` units, and otherwise the smaller character count (an upper bound that is
+        already at most ``above``) is returned.
+        """
+        def vocab(term: str) -> int:
+            row = self.conn.execute("SELECT doc FROM fts_vocab WHERE term = ?", (term,)).fetchone()
+            return row[0] if row else 0
+
         out: dict[str, int] = {}
         for t in dict.fromkeys(terms):
-            row = self.conn.execute("SELECT doc FROM fts_vocab WHERE term = ?", (t,)).fetchone()
-            out[t] = row[0] if row else 0
+            if not fts.is_phrase(t):
+                out[t] = vocab(t)
+                continue
+            bound = min(vocab(c) for c in t)
+            if above is not None and bound <= above:
+                out[t] = bound
+            else:
+                out[t] = self.conn.execute(
+                    "SELECT count(*) FROM fts WHERE fts MATCH ?", (fts.expression(t),)).fetchone()[0]
         return out
 
     # -- sizes and consistency ----------------------------------------------------------
@@ -420,8 +530,15 @@ class SqliteStore:
         checks = [
             ("nodes belong to no document",
              "SELECT count(*) FROM nodes WHERE doc NOT IN (SELECT key FROM documents)"),
-            ("documents have no root node",
-             "SELECT count(*) FROM documents WHERE key NOT IN (SELECT doc FROM nodes WHERE parent IS NULL)"),
+            ("documents have no root node at their first row",
+             ("SELECT count(*) FROM documents d WHERE NOT EXISTS "
+              "(SELECT 1 FROM nodes n WHERE n.row = d.first_row AND n.doc = d.key AND n.parent IS NULL)")),
+            ("nodes lie outside their document's rows",
+             ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
+              "WHERE n.row < d.first_row OR n.row >= d.first_row + d.node_count")),
+            ("documents have a node count that differs from their nodes",
+             ("SELECT count(*) FROM documents d LEFT JOIN (SELECT doc, count(*) AS n FROM nodes GROUP BY doc) g "
+              "ON g.doc = d.key WHERE coalesce(g.n, 0) != d.node_count")),
             ("nodes have a span outside their document's text",
              ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
               "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > d.chars")),
@@ -445,9 +562,19 @@ class SqliteStore:
         return out
 
 
-def _tree(doc: Document, rows: list[tuple]) -> Tree:
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """Where a document's rows are: its key and its nodes' row range."""
+
+    key: int
+    first: int
+    count: int
+
+
+def _tree(doc: Document, rows: list[tuple], kinds: Sequence[str]) -> Tree:
     """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path, embed)."""
     doc_id, text = doc.id, doc.text
+    rows = [(r, p, level, kinds[k], *rest) for r, p, level, k, *rest in rows]
     ids = {r[0]: node_id(doc_id, r[3], r[2], r[4], r[5]) for r in rows}
     children: dict[int, list[str]] = {}
     for row, parent, *_ in rows:
