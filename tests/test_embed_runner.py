@@ -8,8 +8,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zoomrag.embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key
+from zoomrag.embed.batching import length_batches
 from zoomrag.embed.hashing import HashEmbedder
 from zoomrag.errors import ConfigError, EmbedError
 
@@ -57,6 +60,49 @@ def test_runner_matches_direct_embedding_in_input_order(model):
 def test_runner_sorts_by_length_before_batching(model):
     EmbedRunner(model, batch_size=2).embed(["ccc", "a", "dddd", "bb", "eeeee"])
     assert model.batches == [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]
+
+
+def test_runner_orders_by_the_embedders_token_count_not_characters(model):
+    # HashEmbedder counts words: the 10-character word is 1 token, "a b c" is 3.
+    EmbedRunner(model, batch_size=1).embed(["a b c", "aaaaaaaaaa", "a b"])
+    assert model.batches == [["aaaaaaaaaa"], ["a b"], ["a b c"]]
+
+
+def test_runner_token_budget_puts_many_short_texts_in_one_batch(model):
+    texts = ["a", "b", "c", "d", "e f g h", "i j k l"]
+    runner = EmbedRunner(model, batch_size=100, batch_tokens=8)
+    out = runner.embed(texts)
+    assert model.batches == [["a", "b", "c", "d"], ["e f g h", "i j k l"]]
+    np.testing.assert_allclose(out, HashEmbedder(dimension=32).embed_documents(texts), atol=1e-6)
+
+
+def test_length_batches_exact_plan():
+    assert length_batches([5, 1, 3, 1, 9], max_count=2) == [[1, 3], [2, 0], [4]]
+    assert length_batches([5, 1, 3, 1, 9], max_count=10, max_tokens=10) == [[1, 3, 2], [0], [4]]
+    assert length_batches([], max_count=3) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 300), max_size=60), st.integers(1, 40), st.none() | st.integers(1, 2000))
+def test_length_batches_cover_every_text_once_within_the_caps(lengths, max_count, max_tokens):
+    plan = length_batches(lengths, max_count, max_tokens)
+    flat = [i for b in plan for i in b]
+    assert sorted(flat) == list(range(len(lengths)))
+    assert [lengths[i] for i in flat] == sorted(lengths)  # shortest first, batches contiguous
+    for b in plan:
+        assert 1 <= len(b) <= max_count
+        if max_tokens is not None and len(b) > 1:
+            assert len(b) * max(lengths[i] for i in b) <= max_tokens
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"max_count": 0}, r"length batches: max_count=0 is out of range; use at least 1"),
+    ({"max_count": 2, "max_tokens": 0},
+     r"length batches: max_tokens=0 is out of range; use at least 1 or None"),
+])
+def test_length_batches_reject_bad_caps(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        length_batches([1, 2], **kwargs)
 
 
 def test_runner_never_embeds_the_same_text_twice_in_a_call(model):
@@ -107,6 +153,9 @@ def test_progress_counts_texts_including_cached_and_duplicates(model):
 def test_runner_rejects_a_bad_batch_size(model):
     with pytest.raises(ConfigError, match=r"embed runner: batch_size=0 is out of range; use at least 1"):
         EmbedRunner(model, batch_size=0)
+    with pytest.raises(ConfigError,
+                       match=r"embed runner: batch_tokens=0 is out of range; use at least 1 or None"):
+        EmbedRunner(model, batch_tokens=0)
 
 
 def test_empty_input(model):

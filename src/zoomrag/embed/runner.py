@@ -1,8 +1,9 @@
 """Embedding many texts fast: cache, dedupe, sort by length, batch.
 
 Padding is the hidden cost of batching: a batch runs at the length of its longest text. Sorting
-by length first makes each batch nearly uniform (measured in docs/embedders.md). Texts seen
-before (in this call or in the cache) are never sent to the model again.
+by the embedder's own token count first makes each batch nearly uniform (measured in
+docs/benchmarks.md). Texts seen before (in this call or in the cache) are never sent to the
+model again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .base import Embedder
+from .batching import length_batches
 from .cache import EmbeddingCache, cache_key
 
 #: ``on_progress(done, total)`` after each batch, in texts (cached and duplicate texts count as done).
@@ -33,14 +35,24 @@ class EmbedStats:
 
 
 class EmbedRunner:
-    """Embeds documents through an embedder with a cache, deduplication and sorted batches."""
+    """Embeds documents through an embedder with a cache, deduplication and sorted batches.
 
-    def __init__(self, embedder: Embedder, cache: EmbeddingCache | None = None, batch_size: int = 32):
+    A batch holds at most ``batch_size`` texts and, when ``batch_tokens`` is set, at most that
+    many padded tokens (texts x the longest one's tokens).
+    """
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache | None = None, batch_size: int = 32,
+                 batch_tokens: int | None = None):
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"embed runner: batch_size={batch_size!r} is out of range; use at least 1")
+        if batch_tokens is not None and (isinstance(batch_tokens, bool) or not isinstance(batch_tokens, int)
+                                         or batch_tokens < 1):
+            raise ConfigError(
+                f"embed runner: batch_tokens={batch_tokens!r} is out of range; use at least 1 or None")
         self.embedder = embedder
         self.cache = cache
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         self.stats = EmbedStats()
 
     def embed(self, texts: Sequence[str], on_progress: Progress | None = None) -> np.ndarray:
@@ -69,9 +81,11 @@ class EmbedRunner:
         if on_progress is not None:
             on_progress(done, len(texts))
 
+        # Exact token counts order the batches; characters break ties (batching is stable).
         todo.sort(key=lambda i: len(unique[i]))
-        for b in range(0, len(todo), self.batch_size):
-            batch = todo[b:b + self.batch_size]
+        lengths = [self.embedder.count_tokens(unique[i]) for i in todo]
+        for plan in length_batches(lengths, self.batch_size, self.batch_tokens):
+            batch = [todo[j] for j in plan]
             out = self.embedder.embed_documents([unique[i] for i in batch])
             self.stats.batches += 1
             self.stats.embedded += len(batch)
