@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 
 from invariants import check_tree, texts
 from zoomrag.model import Block, Document
+from zoomrag.parse import headings
 from zoomrag.parse.base import Span, build_tree
 from zoomrag.parse.headings import Heading, find_headings, front_matter_end, hidden_ranges, section_spans
 
@@ -120,6 +121,23 @@ def test_markdown_scan_agrees_with_markdown_it(lines):
     mine = [(text.count("\n", 0, h.start), h.level, " ".join(h.title.split()))
             for h in find_headings(doc)]
     assert mine == reference_headings(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MD_PIECES + [
+    "第一章 概述", "一、总则", "（二）范围", "1.1 Scope", "12 Monkeys", "= = Title = =", "== A ==",
+    "Chapter 3", "§ 12 Terms", "  2. Two"]), texts), max_size=20), st.integers(0, 40))
+def test_line_patterns_find_what_a_multiline_caret_finds(lines, start):
+    # The heading scans look for their patterns at line starts only (after a newline, which
+    # ``re`` finds fast); the matches must be those of the plain ^-anchored multiline pattern.
+    text = "\n".join(lines)
+    start = min(start, len(text))
+    for pattern in (headings._PLAIN, headings._WIKI, headings._MD_LINE):
+        mine = [(ls, m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
+                for ls, m in pattern.finditer(text, start)]
+        plain = [(m.start(), m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
+                 for m in pattern.first.finditer(text, start)]
+        assert mine == plain
 
 
 # -- plain text ----------------------------------------------------------------------------

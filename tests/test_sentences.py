@@ -172,3 +172,15 @@ def test_paragraphs_are_the_sentences_split_at_blank_lines(text: str) -> None:
 @given(texts)
 def test_same_text_same_spans(text: str) -> None:
     assert sentence_spans(text) == sentence_spans(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(texts, st.text(alphabet=".!?‽…．\"')」 \nab。Ａ", max_size=40)), st.integers(0, 10))
+def test_split_terminator_scans_find_what_the_one_pattern_finds(text: str, start: int) -> None:
+    # Sentence ends are found with one scan per stop character that occurs (a literal prefix
+    # is much faster for ``re`` than a class); the merged matches must be finditer's.
+    from zoomrag.text import sentences
+
+    start = min(start, len(text))
+    expected = [(m.span(), m.groups()) for m in sentences._LATIN_END.finditer(text, start)]
+    assert [(m.span(), m.groups()) for m in sentences._latin_ends(text, start, len(text))] == expected

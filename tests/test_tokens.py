@@ -110,6 +110,46 @@ def test_measure_size_is_additive(counter, text: str, cuts: list[int]) -> None:
     assert m.size(0, len(text)) == m.total
 
 
+@needs_minilm
+@settings(max_examples=150, deadline=None)
+@given(text=texts)
+def test_measure_by_runs_agrees_with_token_starts(text: str) -> None:
+    # The MiniLM counter gives a Measure token counts per word run and resolves offsets inside
+    # a run only when asked; every answer must be the one the full list of starts gives.
+    counter = minilm_counter()
+    starts = counter.token_starts(text)
+    m = Measure(text, counter)
+    assert m.total == len(starts)
+    assert [m.index(o) for o in range(-1, len(text) + 2)] == [
+        sum(s < o for s in starts) for o in range(-1, len(text) + 2)]
+    assert [m.start_of(k) for k in range(len(starts))] == starts
+    assert [m.offset_after(0, n) for n in range(len(starts) + 2)] == [*starts, len(text), len(text)]
+    assert list(m.starts) == starts
+
+
+@needs_minilm
+def test_a_measure_outlives_the_memo_being_emptied(monkeypatch) -> None:
+    from zoomrag.text import wordpiece
+
+    monkeypatch.setattr(wordpiece, "_MEMO_LIMIT", 4)  # the next new words empty the memo
+    counter = WordPieceCounter.from_vocab_file(vocab_path())
+    text = "unbelievably tokenization"
+    m = Measure(text, counter)
+    Measure("one two three four five six", counter)
+    assert [m.start_of(k) for k in range(m.total)] == [0, 2, 5, 7, 9, 13, 18]
+    assert m.index(6) == 3
+
+
+@needs_minilm
+def test_measure_by_runs_resolves_words_of_several_tokens() -> None:
+    text = "unbelievably 这是 tokenization"  # un ##bel ##ie ##va ##bly 这 是 token ##ization
+    m = Measure(text, minilm_counter())
+    assert [m.start_of(k) for k in range(m.total)] == [0, 2, 5, 7, 9, 13, 14, 16, 21]
+    assert (m.index(5), m.index(6), m.index(13), m.index(14), m.index(15)) == (2, 3, 5, 6, 7)
+    with pytest.raises(IndexError, match="token 9 of a text with 9 tokens"):
+        m.start_of(9)
+
+
 @pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
 @settings(max_examples=150, deadline=None)
 @given(text=texts, cuts=st.lists(st.integers(0, 400), min_size=2, max_size=2))

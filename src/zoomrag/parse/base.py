@@ -12,10 +12,11 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from typing import Any, ClassVar
 
 from ..errors import SpanError
-from ..model import Document, Node, Tree, node_id
+from ..model import Document, Node, Tree, new_node, node_id
 from ..text.tokens import Measure, get_counter
 
 
@@ -35,43 +36,83 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     """Freeze drafts into a Tree under a ``document`` root, checking every invariant."""
     text = document.text
     n = len(text)
+    doc_id = document.id
     root = Span("document", 0, n, list(spans))
     nodes: list[Node] = []
-
-    # Iterative pre-order walk: a deep tree must not hit the recursion limit.
-    root_id = node_id(document.id, root.kind, 0, 0, n)
+    emit = nodes.append
+    make = new_node
+    # Iterative pre-order walk: a deep tree must not hit the recursion limit. Children that are
+    # all leaves (most of them) are emitted right after their parent, without the stack.
+    root_id = node_id(doc_id, root.kind, 0, 0, n)
     stack: list[tuple[Span, str, int, str | None, tuple[str, ...]]] = [(root, root_id, 0, None, ())]
+    pop, push = stack.pop, stack.append
     while stack:
-        span, nid, level, parent_id, inherited_path = stack.pop()
-        if not 0 <= span.start <= span.end <= n:
-            raise SpanError(
-                f"{span.kind} span [{span.start}, {span.end}) lies outside the text of "
-                f"{document.source!r} (length {n})"
-            )
+        span, nid, level, parent_id, inherited_path = pop()
+        start, end, kids = span.start, span.end, span.children
+        if not 0 <= start <= end <= n:
+            raise _outside(span, document)
         path = span.section_path or inherited_path
-        child_ids = []
-        prev: Span | None = None
-        for c in span.children:
-            if c.start < span.start or c.end > span.end:
-                raise SpanError(
-                    f"{c.kind} [{c.start}, {c.end}) is not inside its parent {span.kind} "
-                    f"[{span.start}, {span.end}) in {document.source!r}"
-                )
-            if prev is not None and (c.start < prev.start or c.end < prev.end):
-                raise SpanError(
-                    f"siblings out of order in {document.source!r}: {prev.kind} "
-                    f"[{prev.start}, {prev.end}) then {c.kind} [{c.start}, {c.end})"
-                )
-            prev = c
-            child_ids.append(node_id(document.id, c.kind, level + 1, c.start, c.end))
-        nodes.append(Node(
-            id=nid, doc_id=document.id, kind=span.kind, level=level, start=span.start,
-            end=span.end, parent_id=parent_id, children=tuple(child_ids), section_path=path,
-            embed_text=span.embed_text, doc_text=text,
-        ))
-        for c, cid in zip(reversed(span.children), reversed(child_ids)):
-            stack.append((c, cid, level + 1, nid, path))
+        if not kids:
+            emit(make(nid, doc_id, span.kind, level, start, end, parent_id, (), path,
+                      span.embed_text, text))
+            continue
+        below = level + 1
+        child_ids, nested = _child_ids(document, span, below)
+        emit(make(nid, doc_id, span.kind, level, start, end, parent_id, child_ids, path,
+                  span.embed_text, text))
+        if nested:
+            for c, cid in zip(reversed(kids), reversed(child_ids)):
+                push((c, cid, below, nid, path))
+            continue
+        for c, cid in zip(kids, child_ids):
+            if c.start > c.end:  # inside the parent, so only its order can be wrong
+                raise _outside(c, document)
+            emit(make(cid, doc_id, c.kind, below, c.start, c.end, nid, (), c.section_path or path,
+                      c.embed_text, text))
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
+
+
+def _child_ids(document: Document, span: Span, level: int) -> tuple[tuple[str, ...], bool]:
+    """The ids of ``span``'s children at ``level``, after checking their place, and whether
+    any child has children of its own."""
+    start, end = span.start, span.end
+    ids = []
+    add = ids.append
+    # model.node_id's key is doc_id, kind, level, start, end: the hash state after the first
+    # three is computed once per kind and copied (siblings mostly share their kind).
+    kind = head = None
+    prev_start = prev_end = -1
+    prev: Span | None = None
+    nested = False
+    for c in span.children:
+        cs, ce = c.start, c.end
+        if cs < start or ce > end:
+            raise SpanError(
+                f"{c.kind} [{cs}, {ce}) is not inside its parent {span.kind} "
+                f"[{start}, {end}) in {document.source!r}"
+            )
+        if cs < prev_start or ce < prev_end:
+            raise SpanError(
+                f"siblings out of order in {document.source!r}: {prev.kind} "  # type: ignore[union-attr]
+                f"[{prev_start}, {prev_end}) then {c.kind} [{cs}, {ce})"
+            )
+        prev, prev_start, prev_end = c, cs, ce
+        if c.children:
+            nested = True
+        if c.kind != kind:
+            kind = c.kind
+            head = blake2b(f"{document.id}\x1f{kind}\x1f{level}\x1f".encode(), digest_size=8)
+        h = head.copy()  # type: ignore[union-attr]
+        h.update(f"{cs}\x1f{ce}".encode())
+        add(h.hexdigest())
+    return tuple(ids), nested
+
+
+def _outside(span: Span, document: Document) -> SpanError:
+    return SpanError(
+        f"{span.kind} span [{span.start}, {span.end}) lies outside the text of "
+        f"{document.source!r} (length {len(document.text)})"
+    )
 
 
 class Chunker(ABC):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..model import Document
@@ -44,6 +45,30 @@ class Heading:
     end: int
     level: int
     title: str
+
+
+class _LinePattern:
+    """A ``^``-anchored multiline pattern, searched at line starts only.
+
+    ``re`` tries a leading ``^`` at every offset of the text; the same pattern led by ``\n``
+    instead has a literal prefix, which ``re`` finds at C speed. The first line is matched
+    apart. Every pattern here ends its matches on their first line, so the two scans agree.
+    """
+
+    def __init__(self, pattern: str, flags: int = 0):
+        if not pattern.startswith("^"):
+            raise ValueError(f"line pattern {pattern!r} must start with ^")
+        self.first = re.compile(pattern, flags | re.M)
+        self.led = re.compile("\n" + pattern[1:], flags | re.M)
+
+    def finditer(self, text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
+        """``(line start, match)`` for every match, as ``first.finditer(text, start)`` finds them."""
+        if start == 0 or text[start - 1] == "\n":
+            m = self.first.match(text, start)
+            if m is not None:
+                yield start, m
+        for m in self.led.finditer(text, start):
+            yield m.start() + 1, m
 
 
 # -- front matter ------------------------------------------------------------------------
@@ -78,7 +103,7 @@ def front_matter_end(text: str) -> int:
 # -- Markdown ------------------------------------------------------------------------------
 
 # The only lines that can start or end something that matters for headings.
-_MD_LINE = re.compile(
+_MD_LINE = _LinePattern(
     r"^ {0,3}(?:"
     r"(?P<fence>`{3,}|~{3,})"
     r"|(?P<atx>\#{1,6})(?=[ \t]|$)"
@@ -86,7 +111,6 @@ _MD_LINE = re.compile(
     r"|(?P<hr>(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|(?:-[ \t]*){3,}$)"
     r"|(?P<html><)"
     r")",
-    re.M,
 )
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.I)
@@ -176,8 +200,7 @@ def _scan_markdown(text: str, start: int) -> tuple[list[Heading], list[tuple[int
     skip_to = start  # hits before this offset lie inside a fence or HTML block
     boundary = start  # a paragraph cannot begin before this offset
     run: _Run | None = None  # classification of the lines just above the last underline
-    for m in _MD_LINE.finditer(text, start):
-        ls = m.start()
+    for ls, m in _MD_LINE.finditer(text, start):
         if ls < skip_to:
             continue
         le = _line_end(text, ls)
@@ -305,7 +328,7 @@ def hidden_ranges(document: Document) -> list[tuple[int, int]]:
 _CN_NUM = "零〇一二三四五六七八九十百千两"
 _ROMAN = "IVXLC"
 # One alternative per family; the marker is the group, the rest of the line is the title.
-_PLAIN = re.compile(
+_PLAIN = _LinePattern(
     r"^[ \t\u3000]*(?:"
     rf"(?P<cn_part>第[{_CN_NUM}\d]+[编篇部卷])"
     rf"|(?P<cn_chapter>第[{_CN_NUM}\d]+[章回])"
@@ -318,11 +341,10 @@ _PLAIN = re.compile(
     rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
     r"|(?P<numbered>\d{1,3}(?:[.．]\d{1,3})*[.．]?)(?=[ \t\u3000])"
     r")",
-    re.M,
 )
 # "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.
-_WIKI = re.compile(
-    r"^[ \t]*(?P<eq>=(?: ?=)*)[ \t]+(?P<title>\S(?:[^\n]*?\S)?)[ \t]+(?P=eq)[ \t]*$", re.M
+_WIKI = _LinePattern(
+    r"^[ \t]*(?P<eq>=(?: ?=)*)[ \t]+(?P<title>\S(?:[^\n]*?\S)?)[ \t]+(?P=eq)[ \t]*$"
 )
 
 # Rank of each family: a lower rank is an outer level. Numbered headings add their depth.
@@ -339,6 +361,8 @@ _LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
 
 
 def _width(s: str) -> int:
+    if s.isascii():
+        return len(s)  # no ASCII character is wide
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
@@ -356,9 +380,8 @@ def _title_like(title: str, family: str) -> bool:
 
 def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
     found: list[tuple[int, int, tuple[int, int], str]] = []  # start, end, rank key, title
-    for m in _PLAIN.finditer(text):
+    for ls, m in _PLAIN.finditer(text):
         family = m.lastgroup or ""
-        ls = m.start()
         le = _line_end(text, ls)
         line = text[ls:le].strip()
         rest = text[m.end():le].strip()
@@ -373,10 +396,10 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
             if depth == 0 and _in_list(text, ls, le):
                 continue
         found.append((ls, le, (_RANK[family], depth), line))
-    for m in _WIKI.finditer(text):
+    for ls, m in _WIKI.finditer(text):
         title = m.group("title")
         if _title_like(title, "wiki"):
-            found.append((m.start(), m.end(), (0, m.group("eq").count("=")), title))
+            found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
     if hidden:
         found = [f for f in found if not _inside(f[0], hidden)]
     found.sort()

@@ -72,7 +72,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
            split_words: bool) -> list[Piece]:
     """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
     ``min_tail`` the fewest units left after a cut when the rest is about to end."""
-    starts = measure.starts
+    starts = measure.start_of  # token k starts at starts(k)
     index = measure.index
     pieces: list[Piece] = []
     s = skip_space(text, start, end)
@@ -88,14 +88,14 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         if last - i <= size:
             pieces.append((s, e))
             return pieces
-        hard = starts[i + size]  # the furthest cut: ``size`` units from s
+        hard = starts(i + size)  # the furthest cut: ``size`` units from s
         if hard <= floor:  # the overlap leaves no room for new text: drop it
             s = floor
             i = index(s)
             continue
         if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
-            hard = max(starts[max(last - min_tail, i + 1)], floor + 1)
-        lo = min(max(starts[i + keep - 1] + 1, floor + 1), hard)
+            hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
+        lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
         c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
             c = last_grapheme(text, floor + 1, hard)
@@ -123,7 +123,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         nxt = c
         if overlap:
             k = index(c) - overlap
-            p = first_gap(text, starts[k] if k > i else s + 1, c - 1)
+            p = first_gap(text, starts(k) if k > i else s + 1, c - 1)
             if p >= 0:
                 nxt = p
         floor = skip_space(text, c, e)

@@ -30,6 +30,7 @@ docs/text.md):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from itertools import pairwise
 
 from ..errors import SpanError
@@ -44,7 +45,14 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\
 # follows: the whitespace, the first visible character after any opening quotes, or an adjacent
 # CJK character.
 _CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE}]*")
-_LATIN_END = re.compile(rf"[.!?‽…．]+[{_CLOSE}]*(?=(\s+)[{_OPEN}]*(\S)|\s*\Z|([{_CJK_CHARS}]))")
+_LATIN_STOPS = ".!?‽…．"
+_LATIN_TAIL = rf"[{_CLOSE}]*(?=(\s+)[{_OPEN}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
+_LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
+# The same pattern split by its first character. ``re`` tests a leading character class at
+# every offset of the text but finds a leading literal at C speed, so scanning once per stop
+# character that occurs is several times faster; _latin_ends merges the scans.
+_LATIN_BY_STOP = tuple(
+    (c, re.compile(rf"{re.escape(c)}[{_LATIN_STOPS}]*{_LATIN_TAIL}")) for c in _LATIN_STOPS)
 _NEWLINE = re.compile("[\r\n\u2028\u2029]")
 _LINE_FEED = re.compile("\n")  # a literal scans much faster than a class
 # After a line break: another break (a blank line), or the next line's first character.
@@ -90,15 +98,18 @@ def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> li
     end = len(text) if end is None else end
     cuts, breaks = _cuts(text, start, end)
     groups: list[list[tuple[int, int]]] = []
+    group: list[tuple[int, int]] = []
+    breaks.append(end + 1)  # past every sentence: the scan below needs no bounds check
     k = 0
     for span in _trimmed(text, cuts):
         # A paragraph break between the previous sentence and this one opens a new group
         # (no sentence holds one: every blank line is a cut).
-        if not groups or (k < len(breaks) and breaks[k] < span[0]):
-            groups.append([])
-        while k < len(breaks) and breaks[k] < span[0]:
-            k += 1
-        groups[-1].append(span)
+        if not groups or breaks[k] < span[0]:
+            group = []
+            groups.append(group)
+            while breaks[k] < span[0]:
+                k += 1
+        group.append(span)
     return groups
 
 
@@ -108,7 +119,7 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
         raise SpanError(f"sentence range [{start}, {end}) is outside a text of length {len(text)}")
     cuts = [start, end]
     add = cuts.append
-    for m in _LATIN_END.finditer(text, start, end):
+    for m in _latin_ends(text, start, end):
         cut = _latin_cut(text, m, start, end)
         if cut >= 0:
             add(cut)
@@ -129,6 +140,27 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
                 breaks.append(i)
     cuts.sort()
     return cuts, breaks
+
+
+def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
+    """The matches of ``_LATIN_END.finditer(text, start, end)``, found faster.
+
+    A match of the split patterns is the match of _LATIN_END at the same offset (the same
+    greedy run of stops, then the same tail), and a match that starts inside an earlier one ends
+    where that one ends; so the leftmost-first merge of their matches is exactly finditer's.
+    """
+    scans = [p for c, p in _LATIN_BY_STOP if text.find(c, start, end) >= 0]
+    if len(scans) < 2:
+        return scans[0].finditer(text, start, end) if scans else ()
+    found = [m for p in scans for m in p.finditer(text, start, end)]
+    found.sort(key=re.Match.start)
+    out = []
+    last = start
+    for m in found:
+        if m.start() >= last:
+            out.append(m)
+            last = m.end()
+    return out
 
 
 def _has_any(text: str, chars: str, start: int, end: int) -> bool:
@@ -213,8 +245,9 @@ def _word_before(text: str, s: int, lo: int) -> str:
     """The non-space run that ends at ``s`` (at most 24 characters), without opening quotes."""
     if s <= lo or text[s - 1] in _SPACES:
         return ""
-    k = max(lo, s - 24)
-    word = text[max(k, text.rfind(" ", k, s) + 1):s]
+    k = s - 24 if s - 24 > lo else lo
+    b = text.rfind(" ", k, s) + 1  # 0 when there is none, which is below k
+    word = text[b if b > k else k:s]
     if not word.isprintable():  # another kind of space (newline, tab) inside
         word = word.split()[-1]
     if not word.isascii():

@@ -3,13 +3,19 @@
 Sizes are counted once per document: a counter returns the start offset of every token, and a
 :class:`Measure` answers "how many tokens in [s, e)" and "where do n tokens from s end" by
 binary search. Chunkers never re-tokenize text they have already measured.
+
+A counter whose tokens never cross whitespace (the MiniLM one) may instead give the number of
+tokens of each whitespace-free run (:class:`TokenRuns`): the Measure then searches the runs,
+and reads the token offsets inside a run only when a question lands inside it, which is rare
+(cuts fall between words) and spares building a list of every token's offset.
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
@@ -60,25 +66,86 @@ class ApproxCounter:
         return True  # matches are disjoint and never empty
 
 
+@dataclass(frozen=True, slots=True)
+class TokenRuns:
+    """Token counts per whitespace-free run of a text (``text.split()``), for lazy offsets.
+
+    A counter whose tokens never cross whitespace may offer ``token_runs(text)``; a
+    :class:`Measure` then answers most size questions from the counts alone and looks at the
+    token offsets inside a run only when a question lands inside it.
+    """
+
+    #: The runs, as ``text.split()`` returns them.
+    runs: list[str]
+    #: Offset of each run in the text.
+    begins: list[int]
+    #: ``cum[k]``: tokens in the runs before run k (one more item than ``runs``).
+    cum: list[int]
+    #: Relative start offsets of the tokens of one run.
+    rel: Callable[[str], Sequence[int]]
+
+
 class Measure:
     """Token positions of one text, for O(log n) size queries over its spans."""
 
-    __slots__ = ("text", "starts", "_chars")
+    __slots__ = ("_begins", "_chars", "_counter", "_cum", "_rel", "_runs", "_starts", "_words", "text")
 
     def __init__(self, text: str, counter: TokenCounter):
         self.text = text
         self._chars = isinstance(counter, CharCounter)
-        self.starts: Sequence[int] = counter.token_starts(text)
+        self._counter = counter
+        self._starts: Sequence[int] | None = None
+        by_runs = getattr(counter, "token_runs", None)
+        self._use(None if by_runs is None else by_runs(text))
+        if self._runs is None:
+            self._starts = counter.token_starts(text)
+
+    def _use(self, runs: TokenRuns | None) -> None:
+        # The fields of ``runs`` unpacked: the size queries below are hot.
+        self._runs = runs
+        if runs is not None:
+            self._words, self._begins, self._cum, self._rel = runs.runs, runs.begins, runs.cum, runs.rel
+
+    @property
+    def starts(self) -> Sequence[int]:
+        """Start offset of every token, ascending (computed on first use when counted by runs)."""
+        if self._starts is None:
+            self._starts = self._counter.token_starts(self.text)
+        return self._starts
+
+    @starts.setter
+    def starts(self, value: Sequence[int]) -> None:
+        self._starts = value
+        self._use(None)
 
     @property
     def total(self) -> int:
-        return len(self.starts)
+        return len(self.starts) if self._runs is None else self._cum[-1]
 
     def index(self, offset: int) -> int:
         """Number of tokens that start before ``offset``."""
         if self._chars:
             return max(0, min(offset, len(self.text)))
-        return bisect_left(self.starts, offset)
+        if self._runs is None:
+            return bisect_left(self.starts, offset)
+        j = bisect_left(self._begins, offset) - 1  # the last run that begins before offset
+        if j < 0:
+            return 0
+        inside = offset - self._begins[j]
+        run = self._words[j]
+        if inside >= len(run):
+            return self._cum[j + 1]
+        return self._cum[j] + bisect_left(self._rel(run), inside)
+
+    def start_of(self, k: int) -> int:
+        """Offset where token ``k`` (counted from 0) starts; ``k`` must be below :attr:`total`."""
+        if self._runs is None:
+            return self.starts[k]
+        cum = self._cum
+        if not 0 <= k < cum[-1]:
+            raise IndexError(f"token {k} of a text with {cum[-1]} tokens")
+        j = bisect_right(cum, k) - 1  # the run holding token k: cum[j] <= k < cum[j + 1]
+        return self._begins[j] + self._rel(self._words[j])[k - cum[j]]
 
     def size(self, start: int, end: int) -> int:
         """Tokens that start inside [start, end)."""
@@ -87,7 +154,7 @@ class Measure:
     def offset_after(self, start: int, n: int) -> int:
         """Offset where the n-th token counted from ``start`` ends (the next token's start)."""
         k = self.index(start) + n
-        return self.starts[k] if k < len(self.starts) else len(self.text)
+        return self.start_of(k) if k < self.total else len(self.text)
 
 
 def at_most_one_per_char(counter: TokenCounter, text: str) -> bool:

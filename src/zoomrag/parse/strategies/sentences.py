@@ -61,7 +61,8 @@ class LazySizes:
         self.text = text
         self.counter = counter
         self.limit = limit
-        self._bounded = at_most_one_per_char(counter, text)
+        # Spans of at most this many characters fit without counting (-1: none is known to).
+        self._free = limit if at_most_one_per_char(counter, text) else -1
         self._measure: Measure | None = None
 
     @property
@@ -71,10 +72,10 @@ class LazySizes:
         return self._measure
 
     def fits(self, start: int, end: int) -> bool:
-        if self._bounded and end - start <= self.limit:
+        if end - start <= self._free:
             return True
-        index = (self._measure or self.measure).index
-        return index(end) - index(start) <= self.limit
+        measure = self._measure or self.measure
+        return measure.index(end) - measure.index(start) <= self.limit
 
     def cut(self, start: int, end: int) -> list[tuple[int, int]]:
         """Pieces of at most ``limit`` units (a single unbreakable word may exceed it)."""

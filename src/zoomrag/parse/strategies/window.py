@@ -60,13 +60,16 @@ class SentenceWindow(Chunker):
         too_big = self._too_big(text, sentences, counter, measure)
         out: list[Span] = []
         for para in paragraphs:
-            leaves = []
-            for s, e in para:
-                if (s, e) in too_big:
-                    pieces = self._cut(text, s, e, counter, measure)
-                    leaves.extend(Span("sentence", a, b) for a, b in pieces)
-                else:
-                    leaves.append(Span("sentence", s, e))
+            if not too_big:  # the common case: every sentence is a leaf as it is
+                leaves = [Span("sentence", s, e) for s, e in para]
+            else:
+                leaves = []
+                for s, e in para:
+                    if (s, e) in too_big:
+                        pieces = self._cut(text, s, e, counter, measure)
+                        leaves.extend(Span("sentence", a, b) for a, b in pieces)
+                    else:
+                        leaves.append(Span("sentence", s, e))
             if self.paragraphs:
                 out.append(Span("paragraph", para[0][0], para[-1][1], leaves))
             else:
