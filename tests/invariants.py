@@ -50,3 +50,12 @@ def check_tree(tree: Tree, *, partition: bool = True, max_overlap: int = 0) -> N
             covered[leaf.start:leaf.end] = b"\x01" * leaf.length
         lost = [i for i, c in enumerate(text) if not c.isspace() and not covered[i]]
         assert not lost, f"characters lost at {lost[:10]}: {[text[i] for i in lost[:10]]}"
+
+
+#: Spaces that join words (no-break, figure and narrow no-break space): never a place to cut.
+NON_BREAKING = "\xa0\u2007\u202f"
+
+
+def has_break(text: str) -> bool:
+    """Whether ``text`` holds a space a splitter may cut at (so a chunk over the limit is a bug)."""
+    return any(c.isspace() and c not in NON_BREAKING for c in text)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import check_tree, texts
+from invariants import check_tree, has_break, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
@@ -158,7 +158,7 @@ def test_tree_invariants(text: str, n: int, overlap: int, max_size: int, unit: s
     starts = {s for s, _ in sentence_spans(doc.text)}
     for leaf in tree.leaves():
         # Over the limit only when one word cannot be cut.
-        assert measure.size(leaf.start, leaf.end) <= max_size or not any(c.isspace() for c in leaf.text)
+        assert measure.size(leaf.start, leaf.end) <= max_size or not has_break(leaf.text)
         if overlap == 0 and measure.size(leaf.start, leaf.end) <= max_size:
             assert leaf.start in starts or _inside_a_cut_sentence(doc.text, leaf.start)
     again = chunker.chunk(doc)

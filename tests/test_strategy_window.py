@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import check_tree, texts
+from invariants import check_tree, has_break, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
@@ -136,7 +136,7 @@ def test_tree_invariants(text: str, max_size: int, unit: str, paragraphs: bool) 
             while pos < len(leaves) and leaves[pos].end <= e:
                 assert leaves[pos].start >= s
                 assert (measure.size(leaves[pos].start, leaves[pos].end) <= max_size
-                        or not any(c.isspace() for c in leaves[pos].text))
+                        or not has_break(leaves[pos].text))
                 pos += 1
     assert pos == len(leaves)
     assert [n.id for n in chunker.chunk(doc)] == [n.id for n in tree]
