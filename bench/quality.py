@@ -16,9 +16,13 @@ configuration and every run: a text is embedded once, whatever tree it comes fro
     python bench/quality.py --build-only --configs window       # warm the embedding cache
     python bench/quality.py --config "w1=sentences:window:n=1"  # an ad-hoc configuration
     python bench/quality.py --out docs/benchmarks.md             # also rewrite the table there
+    python bench/quality.py --datasets chroma_general --peers    # zoomrag and the peers, one run
 
-The peers (LlamaIndex auto-merging and sentence window, LangChain ParentDocumentRetriever) are
-not run by this script yet; docs/expansion.md compares with the figures the issue measured.
+``--peers`` adds, in the same run, LlamaIndex auto-merging and sentence window and LangChain's
+ParentDocumentRetriever (``bench/peers.py``: the peers' own classes, the same embedder and
+cache, their texts mapped back to exact spans and scored like every configuration) when the
+``bench`` extra is installed; a peer can also be named in ``--configs`` (``llamaindex-automerge``,
+``llamaindex-automerge-fit``, ``llamaindex-window``, ``langchain-pdr``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import peers
 
 from zoomrag import Index
 from zoomrag.embed import cache_key
@@ -252,10 +259,11 @@ def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> st
            "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for b in sorted({r["budget"] for r in rows}):
         sets = [r for r in rows if r["budget"] == b]
-        best = {kind: max((r for r in sets if r["config"].startswith("fixed-") == (kind == "fixed")),
+        best = {kind: max((r for r in sets if kind_of(r["config"]) == kind),
                           key=lambda r: r["evidence_recall"], default=None) for kind in ("fixed", "policy")}
         for r in sets:
-            mark = " (best fixed)" if r is best["fixed"] else " (best policy)" if r is best["policy"] else ""
+            mark = (" (best fixed)" if r is best["fixed"] else " (best policy)" if r is best["policy"]
+                    else " (peer)" if kind_of(r["config"]) == "peer" else "")
             out.append(f"| {r['config']}{mark} | {b} | {r['evidence_recall']:.3f} | {r['precision']:.4f} | "
                        f"{r['iou']:.4f} | {r['full_evidence_rate']:.3f} | {r['mrr']:.3f} |")
     return "\n".join(out)
@@ -270,7 +278,7 @@ def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
             sets = [r for r in rows if r["budget"] == b]
             fixed = max((r for r in sets if r["config"].startswith("fixed-")), key=lambda r: r["evidence_recall"],
                         default=None)
-            policy = max((r for r in sets if not r["config"].startswith("fixed-")),
+            policy = max((r for r in sets if kind_of(r["config"]) == "policy"),
                          key=lambda r: (r["evidence_recall"], r["iou"]), default=None)
             if fixed is None or policy is None:
                 continue
@@ -279,6 +287,59 @@ def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
                        f"{policy['evidence_recall'] - fixed['evidence_recall']:+.3f} | "
                        f"{policy['iou'] - fixed['iou']:+.4f} |")
     return "\n".join(out)
+
+
+def kind_of(config: str) -> str:
+    """``fixed``, ``peer`` (another library) or ``policy`` (zoomrag's)."""
+    return "fixed" if config.startswith("fixed-") else "peer" if config in peers.PEERS else "policy"
+
+
+def peer_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
+    """Per dataset and budget: zoomrag's best policy against each peer, recall / IoU (empty without peers)."""
+    names = [p for p in peers.PEERS if any(r["config"] == p for rows in payload.values() for r in rows)]
+    if not names:
+        return ""
+    out = ["| dataset | budget | best policy (recall / IoU) | " + " | ".join(names) + " |",
+           "| --- | ---: | --- | " + " | ".join("---" for _ in names) + " |"]
+    for ds, rows in payload.items():
+        if not any(kind_of(r["config"]) == "peer" for r in rows):
+            continue  # the peers were not run on this dataset
+        for b in sorted({r["budget"] for r in rows}):
+            sets = {r["config"]: r for r in rows if r["budget"] == b}
+            policy = max((r for r in sets.values() if kind_of(r["config"]) == "policy"),
+                         key=lambda r: (r["evidence_recall"], r["iou"]), default=None)
+            if policy is None:
+                continue
+            cells = []
+            for n in names:
+                r = sets.get(n)
+                if r is None:
+                    cells.append("–")
+                    continue
+                wins = policy["evidence_recall"] > r["evidence_recall"] and policy["iou"] > r["iou"]
+                cells.append(f"{r['evidence_recall']:.3f} / {r['iou']:.4f}{'' if wins else ' (not beaten)'}")
+            out.append(f"| {ds} | {b} | {policy['config']} {policy['evidence_recall']:.3f} / "
+                       f"{policy['iou']:.4f} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int]) -> str:
+    """The block written between the quality markers: summaries, then every table."""
+    parts = [summary(payload), peer_summary(payload),
+             *(table(rows, ds, counts[ds]) for ds, rows in payload.items())]
+    return "\n\n".join(p for p in parts if p)
+
+
+def make_peers(names: Sequence[str], embedder: CachedEmbedder) -> list[peers.PeerRetriever]:
+    """The named peers that are installed; a note on standard error for each that is not."""
+    out = []
+    for n in names:
+        gone = peers.missing(n)
+        if gone:
+            print(f"  {n} skipped: {', '.join(gone)} not installed (pip install -e '.[bench]')", file=sys.stderr)
+        else:
+            out.append(peers.make_peer(n, embedder))
+    return out
 
 
 def write_block(path: Path, body: str) -> None:
@@ -316,6 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="an extra configuration")
     ap.add_argument("--limit-queries", type=int)
     ap.add_argument("--docs", help="only these documents (comma-separated ids) and their queries")
+    ap.add_argument("--peers", action="store_true",
+                    help=f"also run the peer libraries ({', '.join(peers.PEERS)}) when installed")
     ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
     ap.add_argument("--embedder", help="override the embedder for every dataset")
     ap.add_argument("--cache-dir", type=Path, default=OUT)
@@ -325,7 +388,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--from-json", type=Path, nargs="+", help="only merge earlier --json files into one report")
     args = ap.parse_args(argv)
 
-    configs = {c: CONFIGS[c] for c in args.configs.split(",") if c}
+    names = [c for c in args.configs.split(",") if c]
+    unknown = [c for c in names if c not in CONFIGS and c not in peers.PEERS]
+    if unknown:
+        raise SystemExit(f"unknown configuration(s) {', '.join(unknown)}; choose from: "
+                         f"{', '.join([*CONFIGS, *peers.PEERS])}")
+    configs = {c: CONFIGS[c] for c in names if c in CONFIGS}
+    peer_names = list(dict.fromkeys([*(c for c in names if c in peers.PEERS), *(peers.PEERS if args.peers else ())]))
     for spec in args.config:
         name, cfg = parse_config(spec)
         configs[name] = cfg
@@ -336,6 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     blocks: list[str] = []
     payload: dict[str, list[dict[str, Any]]] = {}
     counts: dict[str, int] = {}
+    located: dict[str, dict[str, Any]] = {}
     for ds_name in args.datasets.split(","):
         full = load_dataset(args.data / ds_name)
         ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
@@ -343,6 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         indexes = Indexes(args.cache_dir, emb)
         print(f"{ds_name}: {len(ds.documents)} documents, {len(ds.queries)} queries, embedder {emb.name}",
               file=sys.stderr)
+        peer_list = make_peers(peer_names, emb)
         try:
             if args.build_only:
                 for name, (tree, _, _) in configs.items():
@@ -350,8 +421,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     indexes.get(ds, tree)
                     print(f"  built {tree} for {name} in {time.perf_counter() - t0:.0f}s "
                           f"({emb.embedded} embedded so far)", file=sys.stderr)
+                for peer in peer_list:
+                    t0 = time.perf_counter()
+                    peer.build(ds)
+                    print(f"  built {peer.name} in {time.perf_counter() - t0:.0f}s "
+                          f"({emb.embedded} embedded so far)", file=sys.stderr)
                 continue
-            retrievers = [ZoomragConfig(n, t, p, prm, indexes, args.mode) for n, (t, p, prm) in configs.items()]
+            retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode)
+                                     for n, (t, p, prm) in configs.items()]
+            retrievers += peer_list
 
             def progress(config: str, done: int, total: int) -> None:
                 if done == total:
@@ -364,13 +442,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             indexes.close()
         payload[ds_name] = [m.to_row() for m in run.results]
         counts[ds_name] = len(ds.queries)
+        for peer in peer_list:  # how the peers' texts were mapped back to spans
+            located.setdefault(ds_name, {})[peer.name] = {**peer.counts.to_dict(),
+                                                          "build_seconds": run.build[peer.name].seconds}
+            print(f"  {peer.name}: {peer.counts.to_dict()}", file=sys.stderr)
+            for example in peer.counts.unlocated_examples:
+                print(f"    not located: {example!r}", file=sys.stderr)
         blocks.append(table(payload[ds_name], ds_name, len(ds.queries)))
         print(blocks[-1])
         print()
     if args.json and payload:
-        args.json.write_text(json.dumps({"queries": counts, "results": payload}, indent=1), encoding="utf-8")
+        args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located}, indent=1),
+                             encoding="utf-8")
     if args.out and blocks:
-        write_block(args.out, "\n\n".join([summary(payload), *blocks]))
+        write_block(args.out, report(payload, counts))
     return 0
 
 
@@ -384,10 +469,10 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
             have = {(r["config"], r["budget"]) for r in payload.get(ds, [])}
             payload.setdefault(ds, []).extend(r for r in rows if (r["config"], r["budget"]) not in have)
             counts[ds] = doc["queries"][ds]
-    order = [*CONFIGS]
+    order = [*CONFIGS, *peers.PEERS]
     for rows in payload.values():
         rows.sort(key=lambda r: (order.index(r["config"]) if r["config"] in order else len(order), r["config"]))
-    body = "\n\n".join([summary(payload), *(table(rows, ds, counts[ds]) for ds, rows in payload.items())])
+    body = report(payload, counts)
     print(body)
     if out is not None:
         write_block(out, body)
