@@ -344,3 +344,44 @@ def test_a_long_lived_reader_sees_documents_changed_by_another_writer(tmp_path, 
         assert after.text.startswith("Tables hold rows.")
         # the unchanged document's cached tree was kept, not reloaded
         assert reader._trees.tree(str((corpus / "fruit.txt").resolve())) is tree_of_fruit
+
+
+class _WholeTrees:
+    """The same policy without its ``reads`` promise: the index gives it whole trees."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.name = inner.name
+
+    def expand(self, hits, trees, budget):
+        return self.inner.expand(hits, trees, budget)
+
+
+MARKDOWN = [
+    ("# Fruit\n\nApples are red. Apples grow on trees.\n\n## Bananas\n\nBananas are yellow and long.\n"
+     "Bananas grow in bunches.\n\n## Cherries\n\nCherries are small and dark red.\n"),
+    ("# Databases\n\nDatabases store rows in tables.\n\n## SQLite\n\nSQLite keeps a whole database in one "
+     "file. SQLite needs no server.\n\n### Indexes\n\nIndexes make lookups fast. A red index is rare.\n"),
+]
+
+
+@pytest.mark.parametrize("policy", ["none", "parent", "parent:-2", "parent:0", "parent:1"])
+def test_policies_that_read_only_ancestors_get_the_same_contexts_from_partial_trees(tmp_path, policy):
+    from zoomrag.expand import NoExpansion, ParentExpansion
+
+    name, _, depth = policy.partition(":")
+    expander = NoExpansion() if name == "none" else ParentExpansion(int(depth) if depth else -1)
+    docs = [Document.from_text(t, id=f"m{i}", format="markdown") for i, t in enumerate(MARKDOWN)]
+    rules: set[str] = set()
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy="hierarchical",
+                    counter=CharCounter()) as ix:
+        ix.add(docs)
+        for q in ["red apples", "SQLite server", "bananas grow", "index lookups red"]:
+            for mode in ("dense", "bm25", "hybrid"):
+                for budget, top, fill, order in [(60, 3, True, "score"), (400, None, False, "document"),
+                                                 (25, 1, True, "score")]:
+                    kw = {"mode": mode, "budget": budget, "top": top, "fill": fill, "order": order, "explain": True}
+                    got = ix.query(q, expand=expander, **kw)
+                    assert got == ix.query(q, expand=_WholeTrees(expander), **kw)
+                    rules.update(c.rule.split(";")[0] for c in got)
+    assert len(rules) > 1  # several rules, so several kinds of spans, were compared

@@ -26,20 +26,38 @@ def clustered(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 def test_recall_at_10_against_exact_search(tmp_path):
     x, queries = clustered(5000, 64)
     ids = np.arange(5000, dtype=np.int64) * 7 - 100  # node ids are arbitrary int64
+
+    def vectors(found: np.ndarray) -> np.ndarray:
+        return x[(found + 100) // 7]
+
     exact = ExactSearch(ids, x)
-    ann = AnnIndex.build("usearch", ids, x, generation=1)
+    ann = AnnIndex.build("usearch", ids, x, generation=1, rescore=vectors)
     ann.save(tmp_path / "i.db")
-    loaded = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=1, dimension=64)
+    loaded = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=1, dimension=64, rescore=vectors)
     assert loaded is not None
-    for index in (ann, loaded):
+    raw = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=1, dimension=64)  # graph scores only
+    for index in (ann, loaded, raw):
         recall = np.mean([
             len({i for i, _ in index.search(q, 10)} & {i for i, _ in exact.search(q, 10)}) / 10 for q in queries
         ])
         assert recall >= 0.98
     q = queries[0]
     [(top_id, top_score)] = exact.search(q, 1)
-    found = dict(loaded.search(q, 10))
-    assert found[top_id] == pytest.approx(top_score, abs=1e-5)  # scores are cosines, like exact search
+    assert dict(loaded.search(q, 10))[top_id] == pytest.approx(top_score, abs=1e-6)  # rescored: exact cosines
+    assert dict(raw.search(q, 10))[top_id] == pytest.approx(top_score, abs=2e-3)  # half-precision graph
+
+
+def test_rescored_results_are_exact_search_among_the_candidates():
+    x, queries = clustered(2000, 32, seed=3)
+    ids = np.arange(2000, dtype=np.int64)
+    ann = AnnIndex.build("usearch", ids, x, generation=1, rescore=lambda found: x[found])
+    exact = ExactSearch(ids, x)
+    for q in queries[:20]:
+        got = ann.search(q, 10)
+        assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+        truth = dict(exact.search(q, 2000))
+        assert all(s == pytest.approx(truth[i], abs=1e-6) for i, s in got)
+    assert ann.search(queries[0], 0) == []
 
 
 def test_a_stale_or_missing_graph_is_not_used(tmp_path):

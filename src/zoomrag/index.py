@@ -18,7 +18,6 @@ import json
 import os
 import sqlite3
 import time
-from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +42,8 @@ from .embed.base import Embedder
 from .embed.language import choose_embedder_name
 from .errors import ConfigError, InputError, StoreError, ZoomragError
 from .expand import Expander, get_expander
+from .expand.base import reads_ancestors_only
+from .expand.measure import SpanMeasure
 from .expand.multilevel import LEVELS_KEY, level_blobs
 from .expand.pipeline import expand_hits
 from .load import load_path
@@ -56,7 +57,7 @@ from .store import Pins, SqliteStore, UnitToWrite, WriterLock, to_blob, unit_tex
 from .store import meta as pins_check
 from .store.fts import FTS_VERSION
 from .store.schema import SCHEMA_VERSION
-from .text.tokens import Measure, TokenCounter, get_counter
+from .text.tokens import TokenCounter, get_counter
 
 if TYPE_CHECKING:
     from .rerank import Reranker
@@ -144,9 +145,13 @@ class _TreeCache:
         self.max_nodes = max_nodes
         self.generation: int | None = None
         self._trees: OrderedDict[str, Tree] = OrderedDict()
-        self._measures: dict[str, Measure] = {}
+        self._measures: dict[str, SpanMeasure] = {}
         self._verified: set[str] = set()
         self._nodes = 0
+        #: Measures of documents read through partial trees, by id and content hash.
+        self._recent: OrderedDict[tuple[str, str], SpanMeasure] = OrderedDict()
+        self._recent_chars = 0
+        self.max_recent_chars = 20_000_000
 
     def sync(self, generation: int) -> None:
         if generation != self.generation:
@@ -177,20 +182,34 @@ class _TreeCache:
         self._trees.move_to_end(doc_id)
         return t
 
-    def measure(self, doc_id: str) -> Measure:
-        """Token positions of a document in the index's counter, kept as long as its tree.
+    def measure(self, doc_id: str) -> SpanMeasure:
+        """Token sizes of a document's spans in the index's counter, kept as long as its tree.
 
-        Budget-aware policies size spans with it (:mod:`zoomrag.expand.measure`); tokenizing a
-        document once per query instead of once per change dominated query time.
+        Budget-aware policies and assembly size spans with it (:mod:`zoomrag.expand.measure`);
+        it tokenizes only the lines of the spans asked about, since tokenizing every hit
+        document whole dominated the time of a query that hits documents not seen before.
         """
         tree = self.tree(doc_id)  # checks that the cached tree, and so its measure, is current
         m = self._measures.get(doc_id)
         if m is None:
-            m = Measure(tree.document.text, self.counter())
-            if not isinstance(m.starts, range):
-                m.starts = array("q", m.starts)  # 8 bytes a token instead of a list of ints
+            m = SpanMeasure(tree.document.text, self.counter())
             if doc_id in self._trees:
                 self._measures[doc_id] = m
+        return m
+
+    def text_measure(self, document: Document) -> SpanMeasure:
+        """A measure of this document's text, kept for the most recent documents asked about."""
+        key = (document.id, document.content_hash)
+        m = self._recent.get(key)
+        if m is None:
+            m = SpanMeasure(document.text, self.counter())
+            self._recent[key] = m
+            self._recent_chars += len(document.text)
+            while self._recent_chars > self.max_recent_chars and len(self._recent) > 1:
+                _, old = self._recent.popitem(last=False)
+                self._recent_chars -= len(old.text)
+        else:
+            self._recent.move_to_end(key)
         return m
 
     def _put(self, doc_id: str, tree: Tree) -> None:
@@ -206,6 +225,29 @@ class _TreeCache:
         self._nodes -= len(t)
         self._verified.discard(doc_id)
         self._measures.pop(doc_id, None)
+
+
+class _AncestorTrees:
+    """One query's partial trees (hit nodes and their ancestors): the TreeSource of policies
+    that read nothing else (:func:`zoomrag.expand.base.reads_ancestors_only`).
+
+    Token measures are shared with the whole-tree cache's store of recent measures, checked
+    against the document's content hash, so a document's lines are tokenized once across queries.
+    """
+
+    def __init__(self, trees: Mapping[str, Tree], cache: _TreeCache):
+        self._trees = trees
+        self._cache = cache
+
+    def tree(self, doc_id: str) -> Tree:
+        t = self._trees.get(doc_id)
+        return t if t is not None else self._cache.tree(doc_id)
+
+    def measure(self, doc_id: str) -> SpanMeasure:
+        t = self._trees.get(doc_id)
+        if t is None:
+            return self._cache.measure(doc_id)
+        return self._cache.text_measure(t.document)
 
 
 class Index:
@@ -581,18 +623,28 @@ class Index:
             AnnIndex.remove(self.path)
             self._ann = None
             return False
-        fresh = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension)
+        fresh = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension, self._unit_vectors)
         if fresh is None:
             exact = self._matrix.get(generation)
-            fresh = AnnIndex.build(backend, exact.ids, exact.matrix, generation)
+            fresh = AnnIndex.build(backend, exact.ids, exact.matrix, generation, rescore=self._unit_vectors)
+            self._matrix.invalidate()  # the graph answers from now on: free the matrix (1.5 GB at 1M)
             fresh.save(self.path)
         self._ann = fresh
         return True
 
+    def _unit_vectors(self, ids: np.ndarray) -> np.ndarray:
+        """The float32 vectors of these node rows, in order (the ANN graph's exact rescoring)."""
+        dim = self.pins.dimension if self.pins else 0
+        found = self.store.unit_vectors(int(i) for i in ids)
+        zero = bytes(4 * dim)  # defensive: every row of a fresh graph has its vector
+        m = np.frombuffer(b"".join(found.get(int(i), zero) for i in ids), dtype="<f4")
+        return m.reshape(len(ids), dim).astype(np.float32, copy=False)
+
     def _dense(self, query: np.ndarray, k: int, generation: int) -> list[tuple[int, float]]:
         if self._ann_backend() is not None and self._units(generation) >= self._ann_threshold:
             if self._ann is None or self._ann.generation != generation:
-                self._ann = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension)  # type: ignore[union-attr]
+                self._ann = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension,  # type: ignore[union-attr]
+                                                   self._unit_vectors)
             if self._ann is not None:
                 return self._ann.search(query, k)
         return self._matrix.get(generation).search(query, k)
@@ -601,6 +653,11 @@ class Index:
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
                weights: Mapping[str, float] | None = None) -> list[Hit]:
         """The ``k`` best embedded units for ``text``, before expansion."""
+        return [h for h, _ in self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)]
+
+    def _search(self, text: str, *, mode: str, k: int, rrf_k: float,
+                weights: Mapping[str, float] | None) -> list[tuple[Hit, int]]:
+        """Hits with their node rows."""
         if mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:
@@ -619,8 +676,8 @@ class Index:
             fused = single_ranking(mode, rankings[mode])
         units = self.store.units(f.key for f in fused)  # type: ignore[misc]
         return [
-            Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
-                ranks=MappingProxyType(dict(f.ranks)))
+            (Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
+                 ranks=MappingProxyType(dict(f.ranks))), f.key)  # type: ignore[misc]
             for f in fused if (u := units.get(f.key)) is not None  # type: ignore[call-overload]
         ]
 
@@ -642,12 +699,22 @@ class Index:
             raise ConfigError(f"top={top} must be at least 1")
         expander = get_expander(expand, params)
         k = k or max(50, 5 * (top or 10))
-        hits = self.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)
-        if not hits:
+        found = self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)
+        if not found:
             return []
-        self._trees.sync(self.store.generation())
-        self._trees.prefetch(h.doc_id for h in hits)
-        return expand_hits(hits, self._trees, budget, self._count, expand=expander, top=top, query=text,
+        hits = [h for h, _ in found]
+        trees: _TreeCache | _AncestorTrees
+        if reads_ancestors_only(expander):
+            # Only the hits' nodes and their ancestors are read: load just those (and the texts).
+            rows: dict[str, list[int]] = {}
+            for h, row in found:
+                rows.setdefault(h.doc_id, []).append(row)
+            trees = _AncestorTrees(self.store.ancestor_trees(rows), self._trees)
+        else:
+            self._trees.sync(self.store.generation())
+            self._trees.prefetch(h.doc_id for h in hits)
+            trees = self._trees
+        return expand_hits(hits, trees, budget, self._count, expand=expander, top=top, query=text,
                            reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
                            explain=explain, counter=self._counter)
 

@@ -64,6 +64,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def plan(c: Candidate) -> tuple[list[_Span], int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room."""
         spans = chosen.setdefault(c.doc_id, [])
+        if not spans and top is not None and n_contexts >= top:
+            return None  # nothing to merge with and no room for another context: no tree needed
         text = trees.tree(c.doc_id).document.text
         touching = [s for s in spans if _near(s.start, s.end, c.start, c.end, text)]
         if not touching and top is not None and n_contexts >= top:

@@ -47,7 +47,13 @@ class TreeSource(Protocol):
 
 @runtime_checkable
 class Expander(Protocol):
-    """Turns hits (best first) into candidate spans (any order; assembly sorts by score)."""
+    """Turns hits (best first) into candidate spans (any order; assembly sorts by score).
+
+    A policy that reads nothing of a tree but the hits' nodes, their ancestors and the
+    document's text may say so with a class attribute ``reads = "ancestors"`` (see
+    :data:`READS_ANCESTORS`); an index then gives it partial trees that hold just those nodes,
+    which costs a fraction of loading whole trees. Without it, a policy gets whole trees.
+    """
 
     name: str
 
@@ -63,10 +69,20 @@ def unit_candidate(hit: Hit, node: Node | None, rule: str = "unit") -> Candidate
     )
 
 
+#: The ``reads`` value of a policy that only looks at hits' nodes and their ancestors.
+READS_ANCESTORS = "ancestors"
+
+
+def reads_ancestors_only(expander: Expander) -> bool:
+    """True when the policy promises to read only hits' nodes, their ancestors and the text."""
+    return getattr(expander, "reads", None) == READS_ANCESTORS
+
+
 class NoExpansion:
     """Return each matched unit as it is."""
 
     name = "none"
+    reads: ClassVar[str] = READS_ANCESTORS
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         return [unit_candidate(h, trees.tree(h.doc_id).get(h.node_id)) for h in hits]
@@ -85,6 +101,7 @@ class ParentExpansion:
     """
 
     name: ClassVar[str] = "parent"
+    reads: ClassVar[str] = READS_ANCESTORS
 
     depth: int = -1
 

@@ -1,28 +1,103 @@
-"""Token sizes of spans for the budget-aware policies, counted once per document.
+"""Token sizes of spans for the budget-aware policies and assembly, counted once per document.
 
-A policy that weighs a parent against the budget needs its size in the budget's unit. The
-document is tokenized once into a :class:`~zoomrag.text.tokens.Measure` and every span is then
-sized by binary search, so a policy never re-tokenizes pieces. A tree source may provide its own
-``measure(doc_id)`` (an index with a non-default counter); otherwise the default counter is used,
-which is also the index's default.
+A policy that weighs a parent against the budget needs its size in the budget's unit. A
+document's :class:`SpanMeasure` tokenizes only the lines that the spans asked about touch (a
+query looks at a few paragraphs of each document it hits), remembers each size, and falls back
+to one :class:`~zoomrag.text.tokens.Measure` of the whole document, sized by binary search, once
+that is cheaper. A tree source may provide its own ``measure(doc_id)`` (an index with a
+non-default counter); otherwise the default counter is used, which is also the index's default.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 from threading import Lock
 
 from ..model import Tree
-from ..text.tokens import Measure, TokenCounter, default_counter
+from ..text.tokens import ApproxCounter, Measure, TokenCounter, default_counter
+from ..text.wordpiece import WordPieceCounter
 from .base import TreeSource
+
+#: Counters whose tokens never cross a line break and whose tokens inside a line do not depend
+#: on the text around it (both split at whitespace first), so counting a span's own lines gives
+#: the same number as counting the whole document. Other counters measure whole documents.
+LINE_LOCAL: tuple[type, ...] = (ApproxCounter, WordPieceCounter)
+
+
+class SpanMeasure:
+    """``size(start, end)`` of one text as a :class:`Measure` of it would answer, lazily.
+
+    The lines a span touches are tokenized (each line once, neighbouring new lines in one call)
+    and their token starts kept, so no character is tokenized twice and the lines no span
+    touches never are. A counter not known to be line-local measures the whole text at once.
+    """
+
+    __slots__ = ("_full", "_lines", "counter", "text")
+
+    def __init__(self, text: str, counter: TokenCounter):
+        self.text = text
+        self.counter = counter
+        self._full: Measure | None = None if type(counter) in LINE_LOCAL else Measure(text, counter)
+        #: Start of a tokenized line -> the token starts in it (offsets into the text).
+        self._lines: dict[int, list[int]] = {}
+
+    def size(self, start: int, end: int) -> int:
+        """Tokens that start inside [start, end)."""
+        if self._full is not None:
+            return self._full.size(start, end)
+        text = self.text
+        lo, hi = max(0, min(start, end, len(text))), max(0, min(max(start, end), len(text)))
+        if lo == hi:
+            return 0
+        lines = self._tokenized(text.rfind("\n", 0, lo) + 1, hi)
+        n = 0
+        last = len(lines) - 1
+        for i, starts in enumerate(lines):
+            if i == 0 or i == last:
+                n += bisect_left(starts, hi) - bisect_left(starts, lo)
+            else:
+                n += len(starts)
+        return n if start <= end else -n
+
+    def _tokenized(self, a: int, hi: int) -> list[list[int]]:
+        """Token starts of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
+        text, known = self.text, self._lines
+        bounds: list[tuple[int, int]] = []
+        p = a
+        while True:
+            q = text.find("\n", p)
+            q = len(text) if q < 0 else q
+            bounds.append((p, q))
+            if q >= hi or q == len(text):
+                break
+            p = q + 1
+        missing = [(p, q) for p, q in bounds if p not in known]
+        if missing:
+            run: list[tuple[int, int]] = []
+            for line in missing:
+                if run and line[0] != run[-1][1] + 1:
+                    self._tokenize(run)
+                    run = []
+                run.append(line)
+            self._tokenize(run)
+        return [known[p] for p, _ in bounds]
+
+    def _tokenize(self, run: list[tuple[int, int]]) -> None:
+        """One counter call for consecutive lines; their starts are shared out line by line."""
+        a, b = run[0][0], run[-1][1]
+        starts = [a + s for s in self.counter.token_starts(self.text[a:b])]
+        for p, q in run:
+            self._lines[p] = starts[bisect_left(starts, p):bisect_left(starts, q)]
+
 
 #: Documents whose measures are kept (a measure holds one int per token).
 _KEEP = 64
-_cache: OrderedDict[tuple[str, str, int], Measure] = OrderedDict()
+_cache: OrderedDict[tuple[str, str, int], SpanMeasure] = OrderedDict()
 _lock = Lock()
 
 
-def measure_of(tree: Tree, counter: TokenCounter | None = None) -> Measure:
+def measure_of(tree: Tree, counter: TokenCounter | None = None) -> SpanMeasure:
     """The token measure of a tree's document (cached by counter and content hash)."""
     counter = counter or default_counter()
     doc = tree.document
@@ -32,7 +107,7 @@ def measure_of(tree: Tree, counter: TokenCounter | None = None) -> Measure:
         if m is not None:
             _cache.move_to_end(key)
             return m
-    m = Measure(doc.text, counter)
+    m = SpanMeasure(doc.text, counter)
     with _lock:
         _cache[key] = m
         while len(_cache) > _KEEP:
@@ -48,7 +123,7 @@ class SpanSizer:
         self.counter = counter
         self._own = getattr(trees, "measure", None)
 
-    def measure(self, doc_id: str) -> Measure:
+    def measure(self, doc_id: str) -> SpanMeasure:
         if self._own is not None:
             return self._own(doc_id)
         return measure_of(self.trees.tree(doc_id), self.counter)

@@ -6,6 +6,12 @@ millisecond. The graph lives in ``<index>.ann`` with ``<index>.ann.json`` record
 store generation it was built at; a stale or missing graph is never used (queries fall back
 to exact search) and the writer rebuilds it at the end of each indexing run.
 
+The usearch graph keeps its vectors in half precision (:data:`DTYPE`): it builds and searches
+about twice as fast as in float32 and takes half the space. Its scores are then only close to the
+cosines, so when the caller can give the float32 vectors (``rescore``), the graph returns
+:data:`RESCORE_FACTOR` times more candidates and they are scored exactly and re-ranked, which
+also repairs the order that rounding disturbed (docs/benchmarks.md, "Dense search alone").
+
 Backends are optional (the ``ann`` extra) and imported only when used; the choice between
 them was made by measurement (docs/index.md).
 """
@@ -21,13 +27,34 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import ConfigError
+from .dense import top_k
 
 #: Units from which an ANN graph is built and used (measured in docs/index.md).
 ANN_THRESHOLD = 100_000
-#: HNSW parameters: graph degree, build and search beam widths.
+#: HNSW parameters: graph degree, build and search beam widths. Measured on embedding-like
+#: vectors (docs/benchmarks.md, "Dense search alone"): at 1M, expansion 128 at build and ef 256
+#: give recall@10 0.997 in 2-3 ms of CPU; expansion 64 builds in half the time but reaches only
+#: 0.85-0.93, and no ef makes up for it.
 CONNECTIVITY = 16
 EF_CONSTRUCTION = 128
-EF_SEARCH = 512
+EF_SEARCH = 256
+#: Storage of the vectors inside the usearch graph (``f32``, ``f16`` or ``i8``).
+DTYPE = "f16"
+#: Candidates taken from the graph per result wanted, when they are rescored exactly.
+RESCORE_FACTOR = 2
+#: Vectors added to the graph per call while building (bounds the temporary copies).
+BUILD_BATCH = 100_000
+
+#: ``rescore(ids)``: the float32 vectors of the units with these node ids, one row each, in order.
+Rescore = Callable[[np.ndarray], np.ndarray]
+
+
+def build_threads() -> int:
+    """Threads for building a graph: every core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 class AnnBackend(Protocol):
@@ -41,6 +68,10 @@ class AnnBackend(Protocol):
         """``(rows, cosine scores)`` best first."""
         ...
 
+    def set_ef(self, ef_search: int) -> None:
+        """The search beam width (more: better recall, slower)."""
+        ...
+
     def save(self, path: Path) -> None: ...
 
     def load(self, path: Path, dimension: int) -> None: ...
@@ -49,17 +80,27 @@ class AnnBackend(Protocol):
 class UsearchBackend:
     name = "usearch"
 
-    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
+    def __init__(self, dimension: int, ef_search: int = EF_SEARCH, dtype: str = DTYPE):
         from usearch.index import Index
 
-        self._new = lambda: Index(ndim=dimension, metric="ip", dtype="f32", connectivity=CONNECTIVITY,
+        self._new = lambda: Index(ndim=dimension, metric="ip", dtype=dtype, connectivity=CONNECTIVITY,
                                   expansion_add=EF_CONSTRUCTION, expansion_search=ef_search)
         self.ef_search = ef_search
+        self.dtype = dtype
         self._index: Any = None
 
     def build(self, matrix: np.ndarray, threads: int) -> None:
-        self._index = self._new()
-        self._index.add(np.arange(matrix.shape[0], dtype=np.uint64), matrix, threads=threads)
+        ix = self._new()
+        n = matrix.shape[0]
+        # In slices: usearch converts each call's vectors to its dtype in a temporary copy.
+        for start in range(0, n, BUILD_BATCH):
+            end = min(n, start + BUILD_BATCH)
+            ix.add(np.arange(start, end, dtype=np.uint64), matrix[start:end], threads=threads)
+        self._index = ix
+
+    def set_ef(self, ef_search: int) -> None:
+        self.ef_search = ef_search
+        self._index.expansion_search = ef_search
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         m = self._index.search(query, k)
@@ -95,6 +136,10 @@ class HnswlibBackend:
         ix.set_ef(self.ef_search)
         ix.set_num_threads(1)  # one query at a time: threads only add overhead
         self._index = ix
+
+    def set_ef(self, ef_search: int) -> None:
+        self.ef_search = ef_search
+        self._index.set_ef(ef_search)
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         k = min(k, self._index.get_current_count())
@@ -134,6 +179,10 @@ class FaissBackend:
         self._faiss.omp_set_num_threads(1)
         self._index = ix
 
+    def set_ef(self, ef_search: int) -> None:
+        self.ef_search = ef_search
+        self._index.hnsw.efSearch = ef_search
+
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         scores, rows = self._index.search(np.asarray(query, dtype=np.float32)[None, :], k)
         keep = rows[0] >= 0
@@ -171,28 +220,40 @@ def available_backend(preferred: str | None = None) -> str | None:
 
 
 class AnnIndex:
-    """An HNSW graph over the unit matrix, with the node ids of its rows."""
+    """An HNSW graph over the unit matrix, with the node ids of its rows.
 
-    def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int):
+    ``rescore`` (optional) gives the float32 vectors of node ids: results are then exact cosines,
+    re-ranked among :data:`RESCORE_FACTOR` times more candidates than asked for.
+    """
+
+    def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int, rescore: Rescore | None = None):
         self.backend = backend
         self.ids = ids
         self.generation = generation
+        self.rescore = rescore
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])
 
     @classmethod
     def build(cls, backend_name: str, ids: np.ndarray, matrix: np.ndarray, generation: int,
-              threads: int = 2) -> AnnIndex:
+              threads: int | None = None, rescore: Rescore | None = None) -> AnnIndex:
+        """Build the graph with ``threads`` (default: every available core)."""
         backend = BACKENDS[backend_name](matrix.shape[1])
-        backend.build(np.ascontiguousarray(matrix, dtype=np.float32), threads)
-        return cls(backend, ids, generation)
+        backend.build(np.ascontiguousarray(matrix, dtype=np.float32), threads or build_threads())
+        return cls(backend, ids, generation, rescore)
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        if len(self) == 0:
+        if len(self) == 0 or k < 1:
             return []
-        rows, scores = self.backend.search(np.asarray(query, dtype=np.float32), min(k, len(self)))
-        return [(int(self.ids[r]), float(s)) for r, s in zip(rows, scores)]
+        q = np.asarray(query, dtype=np.float32)
+        if self.rescore is None:
+            rows, scores = self.backend.search(q, min(k, len(self)))
+            return [(int(self.ids[r]), float(s)) for r, s in zip(rows, scores)]
+        rows, _ = self.backend.search(q, min(RESCORE_FACTOR * k, len(self)))
+        ids = self.ids[rows[rows >= 0]]
+        exact = self.rescore(ids) @ q
+        return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 
     # -- files beside the index -----------------------------------------------------------
     @staticmethod
@@ -209,12 +270,14 @@ class AnnIndex:
         with open(str(ids) + ".tmp", "wb") as f:
             np.save(f, self.ids)
         os.replace(str(ids) + ".tmp", ids)
-        info = {"backend": self.backend.name, "generation": self.generation, "count": len(self)}
+        info = {"backend": self.backend.name, "generation": self.generation, "count": len(self),
+                "dtype": getattr(self.backend, "dtype", "f32")}
         Path(str(meta) + ".tmp").write_text(json.dumps(info))
         os.replace(str(meta) + ".tmp", meta)
 
     @classmethod
-    def load_if_fresh(cls, index_path: Path, generation: int, dimension: int) -> AnnIndex | None:
+    def load_if_fresh(cls, index_path: Path, generation: int, dimension: int,
+                      rescore: Rescore | None = None) -> AnnIndex | None:
         """The saved graph when it was built at ``generation``; None when stale, missing or broken."""
         graph, ids_path, meta = cls.paths(index_path)
         try:
@@ -224,14 +287,15 @@ class AnnIndex:
         if info.get("generation") != generation or info.get("backend") not in BACKENDS:
             return None
         try:
-            backend = BACKENDS[info["backend"]](dimension)
+            backend = BACKENDS[info["backend"]](dimension, **({"dtype": info.get("dtype", "f32")}
+                                                              if info["backend"] == "usearch" else {}))
             backend.load(graph, dimension)
             ids = np.load(ids_path)
         except (ImportError, OSError, ValueError, RuntimeError):
             return None
         if ids.shape[0] != info.get("count"):
             return None
-        return cls(backend, ids, generation)
+        return cls(backend, ids, generation, rescore)
 
     @classmethod
     def remove(cls, index_path: Path) -> None:

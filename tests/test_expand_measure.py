@@ -1,0 +1,54 @@
+"""SpanMeasure: sizes counted over a span's own lines equal sizes from the whole document."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import texts
+
+from zoomrag.expand.measure import SpanMeasure
+from zoomrag.text.tokens import ApproxCounter, CharCounter, Measure
+from zoomrag.text.wordpiece import minilm_counter
+
+_MINILM = minilm_counter()
+COUNTERS = [ApproxCounter(), CharCounter(), *([_MINILM] if _MINILM is not None else [])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=texts, cuts=st.lists(st.tuples(st.integers(-3, 450), st.integers(-3, 450)), max_size=12),
+       which=st.integers(0, len(COUNTERS) - 1))
+def test_span_sizes_equal_a_whole_document_measure(text, cuts, which):
+    counter = COUNTERS[which]
+    full, lazy = Measure(text, counter), SpanMeasure(text, counter)
+    for start, end in [*cuts, *cuts]:  # twice: remembered sizes too
+        assert lazy.size(start, end) == full.size(start, end)
+
+
+def test_only_the_lines_of_a_span_are_tokenized():
+    seen: list[str] = []
+
+    class Spy(ApproxCounter):
+        def token_starts(self, text):
+            seen.append(text)
+            return super().token_starts(text)
+
+    text = "one two\nthree four five\nsix\n" * 3
+    m = SpanMeasure(text, ApproxCounter())
+    m.counter = Spy()
+    assert m.size(10, 16) == 1  # "ree fo" lies in "three four five"; one token starts in it
+    assert seen == ["three four five"]
+    assert m.size(10, 16) == 1 and len(seen) == 1  # remembered
+    assert m.size(0, len(text)) == 18
+    assert seen == ["three four five", "one two", text[24:]]  # the new lines, in consecutive runs
+    assert m.size(8, 13) == Measure(text, ApproxCounter()).size(8, 13) and len(seen) == 3
+
+
+def test_a_counter_not_known_to_be_line_local_measures_the_whole_text():
+    class Other:
+        name = "other"
+
+        def token_starts(self, text):
+            return [0] if text else []  # one token for any text: not line-local
+
+    m = SpanMeasure("ab\ncd", Other())
+    assert m.size(3, 5) == 0  # counted over the line "cd" alone it would be 1
