@@ -14,7 +14,6 @@ evidence span overlaps one of the first k units. Prints the FTS size / corpus UT
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import sys
 import tempfile
@@ -31,19 +30,14 @@ from zoomrag.search.bm25 import match_expression, query_terms
 from zoomrag.store import fts
 
 CORPUS = ROOT.parent / "shared" / "data" / "cmrc2018_trial"
-_RUN = re.compile(rf"[{fts._CJK}]+|[^\W{fts._CJK}]+", re.UNICODE)
 
 
 def bigram_terms(text: str) -> list[str]:
-    """The schema-2 analyzer: words, and each CJK run as overlapping bigrams."""
-    out: list[str] = []
-    for m in _RUN.finditer(text.lower()):
-        run = m.group()
-        if fts.is_cjk(run) and len(run) > 1:
-            out.extend(run[i:i + 2] for i in range(len(run) - 1))
-        else:
-            out.append(run)
-    return out
+    """The schema-2 analyzer: words, and each CJK run as overlapping bigrams.
+
+    That is exactly what today's query side produces, so the old index is rebuilt from it.
+    """
+    return fts.query_terms(text)
 
 
 def bigram_query(text: str) -> str | None:

@@ -57,7 +57,7 @@ import numpy as np
 from zoomrag.errors import EvalError
 from zoomrag.evaluate import Dataset, EvalQuery, TokenBudget
 from zoomrag.evaluate.dataset import EvalDocument
-from zoomrag.evaluate.locate import Locator
+from zoomrag.evaluate.locate import Locator, closest_occurrence
 from zoomrag.evaluate.results import BuildStats
 
 #: Peer configuration -> the modules it needs.
@@ -264,19 +264,9 @@ class SpacelessLocator:
         if not needle:
             return None
         squeezed, origin = self._get(doc_id)
-        k = squeezed.find(needle)
+        k = closest_occurrence(squeezed, needle, None if near is None else bisect.bisect_left(origin, near))
         if k < 0:
             return None
-        if near is not None:  # the occurrence closest to ``near``
-            target = bisect.bisect_left(origin, near)
-            best = k
-            while k >= 0:
-                if abs(k - target) < abs(best - target):
-                    best = k
-                if k > target:
-                    break
-                k = squeezed.find(needle, k + 1)
-            k = best
         return origin[k], origin[k + len(needle) - 1] + 1
 
 

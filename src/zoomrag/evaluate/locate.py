@@ -113,20 +113,21 @@ class Locator:
     def _find(self, doc_id: str, needle: str, method: Method, near: int | None) -> Located | None:
         if method == "exact":
             text = self._docs[doc_id].text
-            k = _closest(text, needle, near)
+            k = closest_occurrence(text, needle, near)
             if k < 0:
                 return None
             return Located(doc_id, k, k + len(needle), "exact", _count(text, needle, text.find(needle)))
         norm = self._normalized(doc_id)
         small = normalize_ws(needle)
-        k = _closest(norm.text, small, None if near is None else _norm_offset(norm, near))
+        k = closest_occurrence(norm.text, small, None if near is None else _norm_offset(norm, near))
         if k < 0:
             return None
         s, e = norm.span(k, k + len(small))
         return Located(doc_id, s, e, "whitespace", _count(norm.text, small, norm.text.find(small)))
 
 
-def _closest(haystack: str, needle: str, near: int | None) -> int:
+def closest_occurrence(haystack: str, needle: str, near: int | None) -> int:
+    """Where ``needle`` occurs in ``haystack`` nearest to offset ``near`` (the first when None); -1 if nowhere."""
     k = haystack.find(needle)
     if k < 0 or near is None:
         return k
