@@ -18,7 +18,6 @@ import json
 import os
 import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +42,6 @@ from .embed.language import choose_embedder_name
 from .errors import ConfigError, InputError, StoreError, ZoomragError
 from .expand import Expander, get_expander
 from .expand.base import reads_ancestors_only
-from .expand.measure import SpanMeasure
 from .expand.multilevel import LEVELS_KEY, level_blobs
 from .expand.pipeline import expand_hits
 from .load import load_path
@@ -58,6 +56,7 @@ from .store import meta as pins_check
 from .store.fts import FTS_VERSION
 from .store.schema import SCHEMA_VERSION
 from .text.tokens import TokenCounter, get_counter
+from .treecache import AncestorTrees, TreeCache
 
 if TYPE_CHECKING:
     from .rerank import Reranker
@@ -131,125 +130,6 @@ class _Job:
     existed: bool
 
 
-class _TreeCache:
-    """Stored trees of recently hit documents (the expanders' TreeSource).
-
-    Trees are kept across writes: after the store's generation changes, each cached tree is
-    checked once against its document's current content hash before it is used again, so an
-    indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
-    """
-
-    def __init__(self, store: SqliteStore, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
-        self.store = store
-        self.counter = counter
-        self.max_nodes = max_nodes
-        self.generation: int | None = None
-        self._trees: OrderedDict[str, Tree] = OrderedDict()
-        self._measures: dict[str, SpanMeasure] = {}
-        self._verified: set[str] = set()
-        self._nodes = 0
-        #: Measures of documents read through partial trees, by id and content hash.
-        self._recent: OrderedDict[tuple[str, str], SpanMeasure] = OrderedDict()
-        self._recent_chars = 0
-        self.max_recent_chars = 20_000_000
-
-    def sync(self, generation: int) -> None:
-        if generation != self.generation:
-            self._verified.clear()
-            self.generation = generation
-
-    def prefetch(self, doc_ids: Iterable[str]) -> None:
-        """Check and load the trees of these documents with a few queries instead of one each."""
-        wanted = list(dict.fromkeys(doc_ids))
-        unverified = [d for d in wanted if d in self._trees and d not in self._verified]
-        if unverified:
-            current = self.store.content_hashes(unverified)
-            for d in unverified:
-                if current.get(d) == self._trees[d].document.content_hash:
-                    self._verified.add(d)
-                else:
-                    self._drop(d)
-        missing = [d for d in wanted if d not in self._trees]
-        for doc_id, tree in self.store.load_trees(missing).items():
-            self._put(doc_id, tree)
-
-    def tree(self, doc_id: str) -> Tree:
-        if doc_id not in self._trees or doc_id not in self._verified:
-            self.prefetch([doc_id])
-        t = self._trees.get(doc_id)
-        if t is None:
-            return self.store.load_tree(doc_id)  # raises StoreError naming the document
-        self._trees.move_to_end(doc_id)
-        return t
-
-    def measure(self, doc_id: str) -> SpanMeasure:
-        """Token sizes of a document's spans in the index's counter, kept as long as its tree.
-
-        Budget-aware policies and assembly size spans with it (:mod:`zoomrag.expand.measure`);
-        it tokenizes only the lines of the spans asked about, since tokenizing every hit
-        document whole dominated the time of a query that hits documents not seen before.
-        """
-        tree = self.tree(doc_id)  # checks that the cached tree, and so its measure, is current
-        m = self._measures.get(doc_id)
-        if m is None:
-            m = SpanMeasure(tree.document.text, self.counter())
-            if doc_id in self._trees:
-                self._measures[doc_id] = m
-        return m
-
-    def text_measure(self, document: Document) -> SpanMeasure:
-        """A measure of this document's text, kept for the most recent documents asked about."""
-        key = (document.id, document.content_hash)
-        m = self._recent.get(key)
-        if m is None:
-            m = SpanMeasure(document.text, self.counter())
-            self._recent[key] = m
-            self._recent_chars += len(document.text)
-            while self._recent_chars > self.max_recent_chars and len(self._recent) > 1:
-                _, old = self._recent.popitem(last=False)
-                self._recent_chars -= len(old.text)
-        else:
-            self._recent.move_to_end(key)
-        return m
-
-    def _put(self, doc_id: str, tree: Tree) -> None:
-        self._trees[doc_id] = tree
-        self._verified.add(doc_id)
-        self._nodes += len(tree)
-        while self._nodes > self.max_nodes and len(self._trees) > 1:
-            old, _ = next(iter(self._trees.items()))
-            self._drop(old)
-
-    def _drop(self, doc_id: str) -> None:
-        t = self._trees.pop(doc_id)
-        self._nodes -= len(t)
-        self._verified.discard(doc_id)
-        self._measures.pop(doc_id, None)
-
-
-class _AncestorTrees:
-    """One query's partial trees (hit nodes and their ancestors): the TreeSource of policies
-    that read nothing else (:func:`zoomrag.expand.base.reads_ancestors_only`).
-
-    Token measures are shared with the whole-tree cache's store of recent measures, checked
-    against the document's content hash, so a document's lines are tokenized once across queries.
-    """
-
-    def __init__(self, trees: Mapping[str, Tree], cache: _TreeCache):
-        self._trees = trees
-        self._cache = cache
-
-    def tree(self, doc_id: str) -> Tree:
-        t = self._trees.get(doc_id)
-        return t if t is not None else self._cache.tree(doc_id)
-
-    def measure(self, doc_id: str) -> SpanMeasure:
-        t = self._trees.get(doc_id)
-        if t is None:
-            return self._cache.measure(doc_id)
-        return self._cache.text_measure(t.document)
-
-
 class Index:
     """A handle on one index file. Use :meth:`open`; close it (or use ``with``)."""
 
@@ -275,7 +155,7 @@ class Index:
             self._params = chunker.params()
         self._matrix = MatrixCache(self._load_matrix)
         self._ann: AnnIndex | None = None
-        self._trees = _TreeCache(store, self._token_counter)
+        self._trees = TreeCache(store, self._token_counter)
         self._unit_count: tuple[int, int] | None = None
         self.pins = Pins.from_meta(store.meta())
         self._check_pins()
@@ -703,13 +583,13 @@ class Index:
         if not found:
             return []
         hits = [h for h, _ in found]
-        trees: _TreeCache | _AncestorTrees
+        trees: TreeCache | AncestorTrees
         if reads_ancestors_only(expander):
             # Only the hits' nodes and their ancestors are read: load just those (and the texts).
             rows: dict[str, list[int]] = {}
             for h, row in found:
                 rows.setdefault(h.doc_id, []).append(row)
-            trees = _AncestorTrees(self.store.ancestor_trees(rows), self._trees)
+            trees = AncestorTrees(self.store.ancestor_trees(rows), self._trees)
         else:
             self._trees.sync(self.store.generation())
             self._trees.prefetch(h.doc_id for h in hits)

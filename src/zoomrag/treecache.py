@@ -1,0 +1,136 @@
+"""The query side's view of stored documents: their trees and token measures, cached.
+
+:class:`TreeCache` keeps whole trees of recently hit documents (and their measures) across
+queries, checked against the index's generation; :class:`AncestorTrees` serves one query's
+partial trees (hit nodes and their ancestors) to the policies that read nothing else.
+Both are the expanders' ``TreeSource``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+
+from .expand.measure import SpanMeasure
+from .model import Document, Tree
+from .store import SqliteStore
+from .text.tokens import TokenCounter
+
+
+class TreeCache:
+    """Stored trees of recently hit documents (the expanders' TreeSource).
+
+    Trees are kept across writes: after the store's generation changes, each cached tree is
+    checked once against its document's current content hash before it is used again, so an
+    indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
+    """
+
+    def __init__(self, store: SqliteStore, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
+        self.store = store
+        self.counter = counter
+        self.max_nodes = max_nodes
+        self.generation: int | None = None
+        self._trees: OrderedDict[str, Tree] = OrderedDict()
+        self._measures: dict[str, SpanMeasure] = {}
+        self._verified: set[str] = set()
+        self._nodes = 0
+        #: Measures of documents read through partial trees, by id and content hash.
+        self._recent: OrderedDict[tuple[str, str], SpanMeasure] = OrderedDict()
+        self._recent_chars = 0
+        self.max_recent_chars = 20_000_000
+
+    def sync(self, generation: int) -> None:
+        if generation != self.generation:
+            self._verified.clear()
+            self.generation = generation
+
+    def prefetch(self, doc_ids: Iterable[str]) -> None:
+        """Check and load the trees of these documents with a few queries instead of one each."""
+        wanted = list(dict.fromkeys(doc_ids))
+        unverified = [d for d in wanted if d in self._trees and d not in self._verified]
+        if unverified:
+            current = self.store.content_hashes(unverified)
+            for d in unverified:
+                if current.get(d) == self._trees[d].document.content_hash:
+                    self._verified.add(d)
+                else:
+                    self._drop(d)
+        missing = [d for d in wanted if d not in self._trees]
+        for doc_id, tree in self.store.load_trees(missing).items():
+            self._put(doc_id, tree)
+
+    def tree(self, doc_id: str) -> Tree:
+        if doc_id not in self._trees or doc_id not in self._verified:
+            self.prefetch([doc_id])
+        t = self._trees.get(doc_id)
+        if t is None:
+            return self.store.load_tree(doc_id)  # raises StoreError naming the document
+        self._trees.move_to_end(doc_id)
+        return t
+
+    def measure(self, doc_id: str) -> SpanMeasure:
+        """Token sizes of a document's spans in the index's counter, kept as long as its tree.
+
+        Budget-aware policies and assembly size spans with it (:mod:`zoomrag.expand.measure`);
+        it tokenizes only the lines of the spans asked about, since tokenizing every hit
+        document whole dominated the time of a query that hits documents not seen before.
+        """
+        tree = self.tree(doc_id)  # checks that the cached tree, and so its measure, is current
+        m = self._measures.get(doc_id)
+        if m is None:
+            m = SpanMeasure(tree.document.text, self.counter())
+            if doc_id in self._trees:
+                self._measures[doc_id] = m
+        return m
+
+    def text_measure(self, document: Document) -> SpanMeasure:
+        """A measure of this document's text, kept for the most recent documents asked about."""
+        key = (document.id, document.content_hash)
+        m = self._recent.get(key)
+        if m is None:
+            m = SpanMeasure(document.text, self.counter())
+            self._recent[key] = m
+            self._recent_chars += len(document.text)
+            while self._recent_chars > self.max_recent_chars and len(self._recent) > 1:
+                _, old = self._recent.popitem(last=False)
+                self._recent_chars -= len(old.text)
+        else:
+            self._recent.move_to_end(key)
+        return m
+
+    def _put(self, doc_id: str, tree: Tree) -> None:
+        self._trees[doc_id] = tree
+        self._verified.add(doc_id)
+        self._nodes += len(tree)
+        while self._nodes > self.max_nodes and len(self._trees) > 1:
+            old, _ = next(iter(self._trees.items()))
+            self._drop(old)
+
+    def _drop(self, doc_id: str) -> None:
+        t = self._trees.pop(doc_id)
+        self._nodes -= len(t)
+        self._verified.discard(doc_id)
+        self._measures.pop(doc_id, None)
+
+
+class AncestorTrees:
+    """One query's partial trees (hit nodes and their ancestors): the TreeSource of policies
+    that read nothing else (:func:`zoomrag.expand.base.reads_ancestors_only`).
+
+    Token measures are shared with the whole-tree cache's store of recent measures, checked
+    against the document's content hash, so a document's lines are tokenized once across queries.
+    """
+
+    def __init__(self, trees: Mapping[str, Tree], cache: TreeCache):
+        self._trees = trees
+        self._cache = cache
+
+    def tree(self, doc_id: str) -> Tree:
+        t = self._trees.get(doc_id)
+        return t if t is not None else self._cache.tree(doc_id)
+
+    def measure(self, doc_id: str) -> SpanMeasure:
+        t = self._trees.get(doc_id)
+        if t is None:
+            return self._cache.measure(doc_id)
+        return self._cache.text_measure(t.document)
