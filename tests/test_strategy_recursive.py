@@ -67,6 +67,13 @@ def test_overlap_reaches_back_a_few_words():
     ]
 
 
+
+def test_overlap_is_dropped_when_it_leaves_no_grapheme_gap_before_the_limit():
+    # Found by hypothesis: reaching back one character would make "\u0e00" + "0\u0300" a
+    # three-character leaf over size 2, since the accented 0 cannot be cut.
+    text = "0\u0e000\u0300"
+    assert leaves(text, size=2, unit="chars", overlap=1) == ["0\u0e00", "0\u0300"]
+
 @pytest.mark.parametrize("params, msg", [
     ({"size": -1}, r"recursive: size=-1 is out of range; use at least 1"),
     ({"size": 8, "overlap": 8}, r"recursive: overlap=8 is out of range; use at least 0 and at most 7"),

@@ -99,6 +99,11 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
             c = last_grapheme(text, floor + 1, hard)
+            if c < 0 and s < floor:
+                # The overlap leaves no grapheme gap before the limit: drop it, not the limit.
+                s = floor
+                i = index(s)
+                continue
             if c < 0:  # one character with more marks than ``size`` units: keep it whole
                 c = first_grapheme(text, hard + 1, e - 1)
         elif c < 0:
