@@ -35,6 +35,7 @@ from functools import lru_cache
 from itertools import accumulate, chain
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -179,15 +180,8 @@ class _Lexicon:
         Units not seen before are analysed first, all together: ``analyse(new)`` returns the
         token count of each and their relative starts, one unit after the other.
         """
-        # One C-level call looks every unit up; an unknown one (KeyError) sends all the new
-        # units to ``analyse`` first.
-        get = itemgetter(*units)
         with self._lock:
-            try:
-                found = get(self.ids)
-            except KeyError:
-                self._learn(self._unknown(units), analyse)
-                found = get(self.ids)
+            found = self._lookup(units, "ids", analyse)
             count, ptr, flat = self._arrays()
         ids = np.fromiter(found, dtype=np.int64, count=len(units)) if len(units) > 1 else np.array([found])
         counts = count[ids]
@@ -198,14 +192,23 @@ class _Lexicon:
 
     def counts(self, units: list[str], analyse: Analyser) -> tuple[int, ...]:
         """Tokens in each of ``units`` (new ones are analysed first, all together)."""
-        get = itemgetter(*units)
         with self._lock:
-            try:
-                found = get(self.count_of)
-            except KeyError:
-                self._learn(self._unknown(units), analyse)
-                found = get(self.count_of)
+            found = self._lookup(units, "count_of", analyse)
         return found if len(units) > 1 else (found,)
+
+    def _lookup(self, units: list[str], table: str, analyse: Analyser) -> Any:
+        """``itemgetter(*units)`` over the memo table named ``table``, learning unknown units first.
+
+        One C-level call looks every unit up; an unknown one (KeyError) sends all the new units
+        to ``analyse``, which replaces the tables, so the table is read again by name. Call with
+        the lock held.
+        """
+        get = itemgetter(*units)
+        try:
+            return get(getattr(self, table))
+        except KeyError:
+            self._learn(self._unknown(units), analyse)
+            return get(getattr(self, table))
 
     def rel(self, unit: str, analyse: Analyser) -> list[int]:
         """Relative token starts of a unit (learnt again if the memo was emptied since)."""
