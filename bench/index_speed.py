@@ -14,14 +14,14 @@ Sections
   latency  N units of synthetic documents (Zipf words; paragraphs of 5 lines, a line is a unit)
            with synthetic embedding-like 384-d vectors (``Realistic``; a line's vector is seeded by
            its text, so the hits of a query are scattered over ~50 documents: the worst case for
-           expansion); p50/p95 of Index.search alone, of Index.query (dense, parent expansion,
-           2048-token budget: search + expansion + assembly, on a new handle so every document
-           is read cold the first time) and of hybrid queries, exact and (from the ANN
-           threshold) HNSW; "with query embedding" adds a real MiniLM embed_query call to each
-           query, and MiniLM's embed_query is also timed alone. Each index is built once under
-           bench/out/latency-N.db (with its graph) and reused while its embedder and schema
-           versions match (1M units: ~2.5 GB, 20+ minutes on the shared machine; run it with
-           nohup in the background).
+           expansion); p50/p95 of Index.search alone (dense, then BM25), of Index.query (dense,
+           parent expansion, 2048-token budget: search + expansion + assembly, on a new handle so
+           every document is read cold the first time) and of hybrid queries, exact and (from the
+           ANN threshold) HNSW; "with query embedding" adds a real MiniLM embed_query call to each
+           query, and MiniLM's embed_query is also timed alone. The load average (1 minute) is
+           printed beside each row. Each index is built once under bench/out/latency-N.db (with
+           its graph) and reused while its embedder and schema versions match (1M units: ~2.5 GB,
+           20+ minutes on the shared machine; run it with nohup in the background).
   vectors  dense search alone on synthetic vectors (--vectors realistic: embedding-like, the
            default; hard: isotropic clusters) at 10k/100k/1M units: exact numpy and (for
            --ann-sizes) the HNSW graph, its build time, and its latency and recall@10/@50
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -316,8 +317,9 @@ def latency_index(n: int, emb: SyntheticEmbedder) -> tuple[Path, list[Document],
 def bench_latency(sizes: list[int], queries: int) -> None:
     print("\n## Query latency (synthetic 384-d vectors; search + parent expansion + assembly, budget 2048)")
     print("\nEach cell: wall p50 / p95 ms (CPU time of the process p50 / p95 ms).\n")
-    print("| units | dense search | index build s | search only | dense query | hybrid query | dense + MiniLM query |")
-    print("|---|---|---|---|---|---|---|")
+    print("| units | dense search | index build s | search only | bm25 search only | dense query | hybrid query | "
+          "dense + MiniLM query | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
     minilm = get_embedder("minilm") if not missing_modules("minilm") else None
     rows = []
     for n in sizes:
@@ -326,12 +328,17 @@ def bench_latency(sizes: list[int], queries: int) -> None:
         rng = np.random.default_rng(7)
         texts = [" ".join(docs[rng.integers(len(docs))].text.split()[:rng.integers(4, 12)]) for _ in range(queries)]
         for ann in (["off", "auto"] if n >= ANN_THRESHOLD else ["off"]):
-            search, dense, hybrid, with_q = Clock(), Clock(), Clock(), Clock()
+            search, bm25, dense, hybrid, with_q = Clock(), Clock(), Clock(), Clock(), Clock()
+            load = [os.getloadavg()[0]]
             with Index.open(path, embedder=emb, counter=ApproxCounter(), ann=ann) as ix:
                 ix.query(texts[0], mode="hybrid", expand="parent")  # load the matrix / graph once
                 for q in texts:
                     with search:
                         ix.search(q, mode="dense", k=50)
+                for q in texts:
+                    with bm25:
+                        ix.search(q, mode="bm25", k=50)
+                load.append(os.getloadavg()[0])
                 with Index.open(path, embedder=emb, counter=ApproxCounter(), ann=ann) as fresh:
                     fresh.query(texts[0], mode="hybrid", expand="parent")
                     for q in texts:  # a new handle: no tree cached by the search-only loop
@@ -340,6 +347,7 @@ def bench_latency(sizes: list[int], queries: int) -> None:
                 for q in texts:
                     with hybrid:
                         ix.query(q, mode="hybrid", expand="parent", budget=2048)
+                load.append(os.getloadavg()[0])
             if minilm is not None:
                 emb_q = SyntheticEmbedder(query_model=minilm)
                 with Index.open(path, embedder=emb_q, counter=ApproxCounter(), ann=ann) as ix:
@@ -349,12 +357,15 @@ def bench_latency(sizes: list[int], queries: int) -> None:
                             ix.query(q, mode="dense", expand="parent", budget=2048)
             kind = "exact" if ann == "off" else "HNSW"
             rows.append({"units": n, "search": kind, "index_build_s": build,
+                         "load_average": [round(x, 2) for x in load],
                          **{f"search_{k}": v for k, v in search.summary().items()},
+                         **{f"bm25_{k}": v for k, v in bm25.summary().items()},
                          **{f"dense_{k}": v for k, v in dense.summary().items()},
                          **{f"hybrid_{k}": v for k, v in hybrid.summary().items()},
                          **({f"with_query_{k}": v for k, v in with_q.summary().items()} if with_q.wall else {})})
-            print(f"| {n:,} | {kind} | {build:.0f} | {search.cell()} | {dense.cell()} | {hybrid.cell()} | "
-                  f"{with_q.cell() if with_q.wall else ''} |", flush=True)
+            print(f"| {n:,} | {kind} | {build:.0f} | {search.cell()} | {bm25.cell()} | {dense.cell()} | "
+                  f"{hybrid.cell()} | {with_q.cell() if with_q.wall else ''} | "
+                  f"{min(load):.1f}-{max(load):.1f} |", flush=True)
     if minilm is not None:
         clock = Clock()
         minilm.embed_query("warm up")

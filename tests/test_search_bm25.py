@@ -1,16 +1,19 @@
-"""BM25 through FTS5: safe query building, CJK characters searched as bigrams, and Chinese questions
-that find their passage."""
+"""BM25 through FTS5: safe query building, CJK characters searched as bigrams, the choice of terms
+that keeps FTS5 from scoring most of a large index, and Chinese questions that find their passage."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_index_support import DATA, CharWindows, CountingEmbedder
 
+from zoomrag.errors import ConfigError
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.search.bm25 import match_expression, query_terms, quote
+from zoomrag.search.bm25 import bm25_search, match_expression, query_terms, quote, select_terms
 from zoomrag.store import fts
 
 
@@ -43,9 +46,10 @@ def test_a_cjk_bigram_matches_adjacent_characters_only(tmp_path):
         ix.add(docs)
         assert [h.doc_id for h in ix.search("玩家", mode="bm25", k=10)] == ["adjacent"]
         assert [h.doc_id for h in ix.search("水", mode="bm25", k=10)] == ["adjacent"]
-        assert ix.store.term_frequencies(["玩家", "家", "玩"]) == {"玩家": 1, "家": 2, "玩": 2}
-        # with a threshold, a bigram whose rarer character is under it gets that count, unqueried
-        assert ix.store.term_frequencies(["玩家", "用水"], above=1) == {"玩家": 1, "用水": 1}
+        assert ix.store.term_frequencies(["玩家", "家", "玩", "无"]) == {"玩家": 1, "家": 2, "玩": 2, "无": 0}
+        # with a cap, counting stops at cap + 1 ("more than cap")
+        assert ix.store.term_frequencies(["玩家", "家", "玩"], cap=1) == {"玩家": 1, "家": 2, "玩": 2}
+        assert ix.store.term_frequencies(["家"], cap=0) == {"家": 1}
 
 
 @pytest.mark.parametrize("query", ['"unbalanced', "AND", "OR OR", "NEAR(", "*", "a:b", "(", ")", "^", "-", "'", ""])
@@ -62,6 +66,107 @@ def test_terms_in_most_units_are_dropped_while_others_remain(tmp_path):
         hits = ix.search("the item3", mode="bm25", k=10)
         assert [h.doc_id for h in hits] == ["d3"]  # "the" is in every unit: it would match all six
         assert [h.doc_id for h in ix.search("the", mode="bm25", k=10)] != []  # alone, it is kept
+
+
+# -- which terms go into the MATCH ----------------------------------------------------------
+
+def test_rarest_terms_are_taken_while_their_rows_fit_in_max_rows():
+    df = {"the": 900, "cat": 40, "sat": 70, "mat": 40, "on": 500}
+    terms = ["the", "cat", "sat", "on", "mat"]
+    # rarest first (ties in query order): cat 40, mat 40, sat 70 -> 150 rows; "on" would make 650
+    assert select_terms(terms, df, units=1000, max_rows=200) == ["cat", "sat", "mat"]
+    assert select_terms(terms, df, units=1000, max_rows=80) == ["cat", "mat"]
+    assert select_terms(terms, df, units=1000, max_rows=79) == ["cat"]
+    assert select_terms(terms, df, units=1000, max_rows=0) == ["cat"]  # the rarest is always taken
+    # rule 1: "the" is in more than half of the units (FTS5's IDF floor), even with room for it
+    assert select_terms(terms, df, units=1000, max_rows=10_000) == ["cat", "sat", "on", "mat"]
+    assert select_terms(terms, df, units=None, max_rows=10_000) == terms
+    assert select_terms(["the", "on"], {"the": 900, "on": 600}, units=1000, max_rows=10_000) == ["the", "on"]
+    assert select_terms(["the", "on"], {"the": 900, "on": 600}, units=1000, max_rows=1000) == ["on"]
+    assert select_terms([], {}, units=10) == []
+
+
+def test_select_terms_refuses_bad_limits():
+    with pytest.raises(ConfigError, match=r"bm25 max_rows=-1 must be >= 0 \(the default is 2000\)"):
+        select_terms(["a"], {"a": 1}, units=10, max_rows=-1)
+    with pytest.raises(ConfigError, match=r"bm25 max_share=0 must be in \(0, 1\]"):
+        select_terms(["a"], {"a": 1}, units=10, max_share=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=8), st.integers(0, 120), st.integers(1, 80))
+def test_select_terms_keeps_the_rarest_and_fills_max_rows(counts, max_rows, units):
+    terms = [f"t{i}" for i in range(len(counts))]
+    df = dict(zip(terms, counts, strict=True))
+    kept = select_terms(terms, df, units=units, max_rows=max_rows)
+    useful = [t for t in terms if df[t] <= units / 2] or terms
+    assert kept and set(kept) <= set(useful)
+    assert kept == [t for t in terms if t in kept]  # query order
+    rarest = min(useful, key=lambda t: (df[t], terms.index(t)))
+    assert rarest in kept
+    assert len(kept) == 1 or sum(df[t] for t in kept) <= max_rows
+    left = [t for t in useful if t not in kept]
+    if left:  # nothing left out is rarer than what was taken, and the next one would not fit
+        assert min(df[t] for t in left) >= max(df[t] for t in kept)
+        assert sum(df[t] for t in kept) + min(df[t] for t in left) > max_rows
+
+
+def _words_index(tmp_path, lines):
+    ix = Index.open(tmp_path / "w.db", embedder=CountingEmbedder(), strategy=CharWindows(200))
+    ix.add([Document.from_text(line, id=f"d{i}") for i, line in enumerate(lines)])
+    return ix
+
+
+WORDS = ["alpha beta", "alpha gamma", "alpha gamma delta", "alpha zeta", "alpha zeta", "alpha zeta",
+         "beta gamma", "omega omega omega", "omega", "omega", "omega"]
+
+
+def test_a_term_over_max_rows_is_left_out_and_the_rest_ranked_by_fts5(tmp_path):
+    with _words_index(tmp_path, WORDS) as ix:
+        n = ix.store.unit_count()
+        assert n == 11
+        assert ix.store.term_frequencies(["alpha", "beta", "gamma", "delta", "zeta"]) == {
+            "alpha": 6, "beta": 2, "gamma": 3, "delta": 1, "zeta": 3}
+        # delta 1 + beta 2 + gamma 3 = 6 rows; zeta (3) and alpha (6) do not fit in 6
+        got = bm25_search(ix.store, "alpha beta gamma delta zeta", 20, n, max_rows=6)
+        want = ix.store.fts_search('"beta" OR "gamma" OR "delta"', 20)
+        assert got == [(row, -score) for row, score in want]
+        docs = {u.doc_id for u in ix.store.units(r for r, _ in got).values()}
+        assert docs == {"d0", "d1", "d2", "d6"}  # no unit that only has alpha or zeta
+        # with room for every term, all but alpha (in more than half of the units) are searched
+        everything = bm25_search(ix.store, "alpha beta gamma delta zeta", 20, n, max_rows=100)
+        assert len(everything) == 7
+
+
+def test_a_query_of_common_terms_searches_its_rarest(tmp_path):
+    with _words_index(tmp_path, WORDS) as ix:
+        n = ix.store.unit_count()
+        # omega (4 units) and zeta (3) are both over max_rows=1: counting goes on until zeta is
+        # known to be the rarest, and it is searched alone
+        got = bm25_search(ix.store, "omega zeta", 20, n, max_rows=1)
+        want = ix.store.fts_search('"zeta"', 20)
+        assert len(got) == 3 and got == [(row, -score) for row, score in want]
+        # a single term is searched as it is, however common
+        assert len(bm25_search(ix.store, "alpha", 20, n, max_rows=1)) == 6
+
+
+def test_cjk_bigrams_are_chosen_as_phrases(tmp_path):
+    lines = ["玩家用水枪", "家里的玩具", "玩家", "玩家们", "水枪", "其他", "别的", "东西"]
+    with _words_index(tmp_path, lines) as ix:
+        n = ix.store.unit_count()
+        assert ix.store.term_frequencies(["玩家", "水枪"]) == {"玩家": 3, "水枪": 2}
+        got = bm25_search(ix.store, "玩家水枪", 10, n, max_rows=2)  # 家水 0 rows, 水枪 2; 玩家 3 left out
+        assert got == [(row, -score) for row, score in ix.store.fts_search('"家 水" OR "水 枪"', 10)]
+        assert {u.doc_id for u in ix.store.units(r for r, _ in got).values()} == {"d0", "d4"}
+
+
+def test_hostile_terms_stay_quoted_after_selection(tmp_path):
+    with _words_index(tmp_path, ['say "hi" NEAR(x) AND y', "plain words here"]) as ix:
+        n = ix.store.unit_count()
+        # terms near, hi, and, col, x; col (0 rows) and near (1) fit in max_rows=1
+        got = bm25_search(ix.store, 'NEAR( "hi AND * col:x', 5, n, max_rows=1)
+        assert got == [(row, -score) for row, score in ix.store.fts_search('"near" OR "col"', 5)]
+        assert [u.doc_id for u in ix.store.units(r for r, _ in got).values()] == ["d0"]
 
 
 def _cmrc(n_docs: int):
