@@ -259,8 +259,7 @@ def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> st
            "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for b in sorted({r["budget"] for r in rows}):
         sets = [r for r in rows if r["budget"] == b]
-        best = {kind: max((r for r in sets if kind_of(r["config"]) == kind),
-                          key=lambda r: r["evidence_recall"], default=None) for kind in ("fixed", "policy")}
+        best = {"fixed": best_fixed(sets), "policy": best_policy(sets)}
         for r in sets:
             mark = (" (best fixed)" if r is best["fixed"] else " (best policy)" if r is best["policy"]
                     else " (peer)" if kind_of(r["config"]) == "peer" else "")
@@ -276,10 +275,7 @@ def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     for ds, rows in payload.items():
         for b in sorted({r["budget"] for r in rows}):
             sets = [r for r in rows if r["budget"] == b]
-            fixed = max((r for r in sets if r["config"].startswith("fixed-")), key=lambda r: r["evidence_recall"],
-                        default=None)
-            policy = max((r for r in sets if kind_of(r["config"]) == "policy"),
-                         key=lambda r: (r["evidence_recall"], r["iou"]), default=None)
+            fixed, policy = best_fixed(sets), best_policy(sets)
             if fixed is None or policy is None:
                 continue
             out.append(f"| {ds} | {b} | {fixed['config']} {fixed['evidence_recall']:.3f} / {fixed['iou']:.4f} | "
@@ -287,6 +283,26 @@ def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
                        f"{policy['evidence_recall'] - fixed['evidence_recall']:+.3f} | "
                        f"{policy['iou'] - fixed['iou']:+.4f} |")
     return "\n".join(out)
+
+
+def beats(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """``a`` is ahead of ``b`` on evidence recall and on IoU (the issue's goal, per rival)."""
+    return a["evidence_recall"] > b["evidence_recall"] and a["iou"] > b["iou"]
+
+
+def best_fixed(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The fixed size with the highest recall."""
+    return max((r for r in rows if kind_of(r["config"]) == "fixed"), key=lambda r: r["evidence_recall"], default=None)
+
+
+def best_policy(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The zoomrag policy that beats the most rivals (the best fixed size and each peer) on both
+    recall and IoU; ties go to recall, then IoU. Picking on recall alone would name a policy that
+    is 0.003 ahead on recall and far behind on IoU over one that beats every rival on both."""
+    fixed = best_fixed(rows)
+    rivals = [r for r in rows if kind_of(r["config"]) == "peer"] + ([fixed] if fixed is not None else [])
+    return max((r for r in rows if kind_of(r["config"]) == "policy"),
+               key=lambda r: (sum(beats(r, x) for x in rivals), r["evidence_recall"], r["iou"]), default=None)
 
 
 def kind_of(config: str) -> str:
@@ -306,8 +322,7 @@ def peer_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
             continue  # the peers were not run on this dataset
         for b in sorted({r["budget"] for r in rows}):
             sets = {r["config"]: r for r in rows if r["budget"] == b}
-            policy = max((r for r in sets.values() if kind_of(r["config"]) == "policy"),
-                         key=lambda r: (r["evidence_recall"], r["iou"]), default=None)
+            policy = best_policy(list(sets.values()))
             if policy is None:
                 continue
             cells = []

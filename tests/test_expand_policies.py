@@ -12,12 +12,15 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_expand_support import Trees, build, hit, leaf, node, spans, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.expand import get_expander, parent_vectors
 from zoomrag.expand.auto import PIN_KEY, pin_value, pinned_policy
 from zoomrag.expand.budget_merge import BudgetMerge
+from zoomrag.model import Hit
 
 # -- parameters -------------------------------------------------------------------------------
 
@@ -30,6 +33,7 @@ from zoomrag.expand.budget_merge import BudgetMerge
     ("merge", {"k": 3}, r"expansion 'merge' has no parameter 'k'; its parameters are: pool, ratio, score"),
     ("budget-merge", {"min_children": 0}, r"budget-merge: min_children=0 is out of range; use at least 1"),
     ("density", {"tau": 0}, r"density: tau=0 is out of range"),
+    ("density", {"trim": 0.6}, r"density: trim=0.6 is out of range; use 0.0 to 0.5"),
     ("parent", {"depth": "up"}, r"parent: depth='up' is not a valid int"),
     ("none", {"n": 1}, r"expansion 'none' has no parameters; remove 'n'"),
     ("grow", {}, r"unknown expansion 'grow'; choose one of: auto, budget-merge, density"),
@@ -247,7 +251,9 @@ ROW = build(["L0" * 5, "L1" * 5, "L2" * 5, "L3" * 5, "L4" * 5, "L5" * 5])  # six
     (50, "L0 L1 L2 L3 L4"),  # then p = e^-1.5 = 0.22 on each side
 ])
 def test_density_grows_around_a_hit_by_probability(budget, expected):
-    [c, *rest] = get_expander("density", {"reach": 10}).expand([hit(ROW, "L2" * 5, 0.8)], Trees(ROW), budget)
+    # trim = 0 spends the whole budget (the behaviour before trim existed)
+    [c, *rest] = get_expander("density", {"reach": 10, "trim": 0}).expand([hit(ROW, "L2" * 5, 0.8)], Trees(ROW),
+                                                                         budget)
     assert not rest
     want = " ".join(p * 5 for p in expected.split())
     assert texts(ROW, [c]) == [want] and c.score == 0.8 and len(c.hits) == 1
@@ -255,10 +261,70 @@ def test_density_grows_around_a_hit_by_probability(budget, expected):
 
 def test_density_prefers_a_strong_hits_neighbour_to_a_weak_far_hit():
     hits = [hit(ROW, "L0" * 5, 0.9)] + [hit(ROW, "L5" * 5, 0.1)]
-    weak = get_expander("density", {"reach": 10, "tau": 0.5}).expand(hits, Trees(ROW), 20)
+    weak = get_expander("density", {"reach": 10, "tau": 0.5, "trim": 0}).expand(hits, Trees(ROW), 20)
     # L5 has rank 1: q = 0.5 / 1.5 = 0.33 < 0.61 for L1; it follows as a unit only
     assert texts(ROW, weak) == ["L0" * 5 + " " + "L1" * 5, "L5" * 5]
     assert weak[1].rule == "unit"
+
+
+# At 50 the budget holds L2 (p = 1), L1 and L3 (0.6065 each), L0 and L4 (0.2231 each): expected
+# evidence 10 + 2 * 6.065 + 2 * 2.231 = 26.59 leaf-tokens. Dropping L4 and L0 (the least probable,
+# equal, so together) gives up 4.462 of it, 0.1678: allowed from trim = 0.17 on.
+@pytest.mark.parametrize(("trim", "expected"), [
+    (0.0, "L0 L1 L2 L3 L4"),
+    (0.08, "L0 L1 L2 L3 L4"),  # the default: L4 alone already holds 0.0839 of it
+    (0.16, "L0 L1 L2 L3 L4"),  # allowance 4.255: just below 4.462
+    (0.17, "L1 L2 L3"),  # allowance 4.521: just above; their 20 tokens stay unspent
+    (0.5, "L1 L2 L3"),  # L3 would go too (0.396 in all), but not with its tie L1 (0.624)
+])
+def test_density_trim_drops_the_least_likely_leaves_within_a_share_of_the_evidence(trim, expected):
+    [c, *rest] = get_expander("density", {"reach": 10, "trim": trim}).expand([hit(ROW, "L2" * 5, 0.8)],
+                                                                             Trees(ROW), 50)
+    assert not rest
+    assert texts(ROW, [c]) == [" ".join(p * 5 for p in expected.split())]
+    assert c.rule == f"{len(expected.split())} leaves at p ≥ {0.22 if trim < 0.17 else 0.61:.2f} around 1 hit"
+
+
+# Two hits at tau 0.5: L0 (q = 1) and L5 (q = 1/3, with 0.0111 more from L0's tail: 0.3407). At 20
+# the budget holds L0 and L1 (0.6105): 10 + 6.105 leaf-tokens, L1 holding 0.379 of them. With any
+# trim the floor is at least L1's 0.6105, so the left-out hit L5 no longer follows as a unit.
+@pytest.mark.parametrize(("trim", "expected"), [
+    (0.0, ["L0 L1", "L5"]),
+    (0.01, ["L0 L1"]),
+    (0.37, ["L0 L1"]),  # L1 just kept
+    (0.38, ["L0"]),  # L1 just dropped
+])
+def test_density_trim_also_drops_left_out_hits_below_the_floor(trim, expected):
+    hits = [hit(ROW, "L0" * 5, 0.9), hit(ROW, "L5" * 5, 0.1)]
+    out = get_expander("density", {"reach": 10, "tau": 0.5, "trim": trim}).expand(hits, Trees(ROW), 20)
+    assert texts(ROW, out) == [" ".join(p * 5 for p in e.split()) for e in expected]
+
+
+PARAGRAPHS = st.lists(st.lists(st.text("ab", min_size=1, max_size=6), min_size=1, max_size=4), min_size=1,
+                      max_size=5)
+
+
+@settings(max_examples=80, deadline=None)
+@given(PARAGRAPHS, st.lists(st.integers(0, 30), min_size=1, max_size=6), st.integers(1, 80),
+       st.floats(0, 0.5), st.floats(0, 0.5))
+def test_density_spans_are_exact_and_a_higher_trim_returns_less(spec, picks, budget, trim_a, trim_b):
+    tree = build(spec)
+    text = tree.document.text
+    leaves = tree.leaves()
+    hits = [Hit(n.id, "d", n.start, n.end, 1.0 - i / 10) for i, n in enumerate(leaves[k % len(leaves)] for k in picks)]
+    covered = []
+    for trim in sorted((trim_a, trim_b)):
+        out = get_expander("density", {"reach": 4, "trim": trim}).expand(hits, Trees(tree), budget)
+        for c in out:
+            assert 0 <= c.start < c.end <= len(text)
+            assert all(c.start <= h.start and h.end <= c.end for h in c.hits)
+        runs = [c for c in out if c.rule != "unit"]
+        chars = [i for c in runs for i in range(c.start, c.end)]
+        assert len(chars) == len(set(chars))  # leaf runs never overlap
+        in_runs = [n for n in leaves if any(c.start <= n.start and n.end <= c.end for c in runs)]
+        assert sum(n.end - n.start for n in in_runs) <= budget  # the leaves are what the budget pays for
+        covered.append({i for c in out for i in range(c.start, c.end)})
+    assert covered[1] <= covered[0]
 
 
 PARAS = build([["a" * 10, "b" * 10, "c" * 10], ["d" * 10, "e" * 10]])

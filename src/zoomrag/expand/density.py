@@ -19,6 +19,13 @@ The model, for one document:
 A leaf's expected evidence per token is then its probability, so taking leaves in decreasing
 probability until the budget is full is the greedy optimum of the expected evidence covered.
 Leaves are sized in the budget's tokens; contexts score as their best hit.
+
+Then the budget is not necessarily spent: the last leaves taken are the least likely to hold
+evidence and they dilute what is returned (IoU falls whenever the text added holds less evidence
+per token than the text already there). ``trim`` drops the least probable leaves of the choice
+as long as they hold at most that share of its expected evidence (probability times tokens); for
+the evidence given up, dropping the least probable leaves first saves the most tokens. Hits left
+out below the resulting floor do not follow as units either. ``trim=0`` spends the whole budget.
 """
 
 from __future__ import annotations
@@ -50,17 +57,74 @@ class DensityExpansion:
     tau: float = 5.0
     #: Distance multiplier for neighbours outside the hit's parent.
     cross: float = 2.0
+    #: Share of the chosen leaves' expected evidence that may be given up to save tokens: the
+    #: least probable leaves holding at most this share are dropped (0: spend the whole budget).
+    trim: float = 0.08
 
     def __post_init__(self) -> None:
         check_float(self.name, "reach", self.reach, 0.0, 100_000.0)
         check_float(self.name, "tau", self.tau, 0.001, 100_000.0)
         check_float(self.name, "cross", self.cross, 1.0, 1000.0)
+        check_float(self.name, "trim", self.trim, 0.0, 0.5)
 
     def relevance(self, rank: int) -> float:
         return self.tau / (self.tau + rank)
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         sizer = SpanSizer(trees)
+        ranked, loose = self.rank(hits, trees, sizer)
+        used = 0
+        chosen: list[tuple[float, str, Node, int]] = []
+        for p, doc_id, leaf in ranked:
+            size = sizer.size(doc_id, leaf.start, leaf.end)
+            if used + size <= budget:
+                used += size
+                chosen.append((p, doc_id, leaf, size))
+        floor = self.floor(chosen)
+        taken: dict[str, list[tuple[Node, float]]] = {}
+        for p, doc_id, leaf, _ in chosen:
+            if p >= floor:
+                taken.setdefault(doc_id, []).append((leaf, p))
+        out = [c for doc_id, kept in taken.items() for c in self._contexts(trees.tree(doc_id), kept, hits)]
+        # Hits left out follow as units, so assembly can still use any room; below the floor
+        # they are not worth their tokens either.
+        worth = {(doc_id, leaf.id) for p, doc_id, leaf in ranked if p >= floor}
+        covered = {h.node_id for c in out for h in c.hits}
+        for h in hits:
+            node = trees.tree(h.doc_id).get(h.node_id)
+            if node is not None and h.node_id not in covered and self._worth(trees.tree(h.doc_id), node, worth):
+                out.append(unit_candidate(h, node))
+        return out + loose
+
+    def floor(self, chosen: Sequence[tuple[float, str, Node, int]]) -> float:
+        """The probability below which chosen leaves are dropped (0 when ``trim`` is 0).
+
+        ``chosen`` is most probable first. The least probable leaves go while the expected
+        evidence they hold (probability times tokens) stays within ``trim`` of the whole choice's:
+        for the evidence given up they save the most tokens. Leaves of equal probability go
+        together or not at all.
+        """
+        if self.trim == 0 or not chosen:
+            return 0.0
+        allowance = self.trim * sum(p * size for p, _, _, size in chosen)
+        given_up = 0.0
+        for p, _, _, size in reversed(chosen):
+            given_up += p * size
+            if given_up > allowance:
+                return p
+        return chosen[0][0]
+
+    @staticmethod
+    def _worth(tree: Tree, node: Node, worth: set[tuple[str, str]]) -> bool:
+        """True when any leaf of ``node`` is at or above the floor."""
+        doc_id = tree.document.id
+        return any((doc_id, leaf.id) in worth for leaf in _leaves_between(tree, first_leaf(tree, node),
+                                                                         last_leaf(tree, node)))
+
+    def rank(self, hits: Sequence[Hit], trees: TreeSource,
+             sizer: SpanSizer) -> tuple[list[tuple[float, str, Node]], list[Candidate]]:
+        """Every leaf near a hit as ``(probability, doc_id, leaf)``, most probable first (ties in
+        document order), and the hits whose node is not in its tree, as units."""
         # doc -> leaf id -> probability that the leaf is not evidence (every nearby hit misses)
         miss: dict[str, dict[str, float]] = {}
         leaves: dict[str, dict[str, Node]] = {}
@@ -81,23 +145,9 @@ class DensityExpansion:
             for leaf, p in self._spread(tree, node, q, sizer):
                 doc_miss[leaf.id] = doc_miss.get(leaf.id, 1.0) * (1.0 - p)
                 doc_leaves[leaf.id] = leaf
-        ranked = sorted(((1.0 - m, doc_id, leaf_id) for doc_id, d in miss.items() for leaf_id, m in d.items()),
-                        key=lambda t: (-t[0], t[1], leaves[t[1]][t[2]].start))
-        used = 0
-        taken: dict[str, list[tuple[Node, float]]] = {}
-        for p, doc_id, leaf_id in ranked:
-            leaf = leaves[doc_id][leaf_id]
-            size = sizer.size(doc_id, leaf.start, leaf.end)
-            if used + size > budget:
-                continue
-            used += size
-            taken.setdefault(doc_id, []).append((leaf, p))
-        out = [c for doc_id, chosen in taken.items() for c in self._contexts(trees.tree(doc_id), chosen, hits)]
-        # Hits left out (the budget is full) follow as units, so assembly can still use any room.
-        covered = {h.node_id for c in out for h in c.hits}
-        out.extend(unit_candidate(h, trees.tree(h.doc_id).get(h.node_id)) for h in hits
-                   if h.node_id not in covered and trees.tree(h.doc_id).get(h.node_id) is not None)
-        return out + loose
+        ranked = sorted(((1.0 - m, doc_id, leaves[doc_id][leaf_id]) for doc_id, d in miss.items()
+                         for leaf_id, m in d.items()), key=lambda t: (-t[0], t[1], t[2].start))
+        return ranked, loose
 
     def _spread(self, tree: Tree, node: Node, q: float, sizer: SpanSizer) -> list[tuple[Node, float]]:
         """The hit's own leaves at ``q``, and neighbours on each side at decaying probability."""
