@@ -12,6 +12,7 @@ from invariants import check_tree, has_break, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
+from zoomrag.parse.base import build_tree
 from zoomrag.parse.registry import make_chunker
 from zoomrag.parse.strategies.sentences import LazySizes, SentenceChunks, group_sentences
 from zoomrag.text.sentences import sentence_spans
@@ -167,3 +168,14 @@ def test_tree_invariants(text: str, n: int, overlap: int, max_size: int, unit: s
 
 def _inside_a_cut_sentence(text: str, pos: int) -> bool:
     return any(s < pos < e for s, e in sentence_spans(text))
+
+
+@settings(max_examples=100, deadline=None)
+@given(texts, st.integers(1, 4), st.sampled_from(["chars", "tokens"]))
+def test_chunk_is_the_tree_of_the_drafts(text: str, n: int, unit: str) -> None:
+    # chunk() builds the tree straight from the chunk offsets; it must be build_tree's.
+    doc = Document.from_text(text, id="d/1")
+    chunker = SentenceChunks(sentences=n, max_size=20, unit=unit)
+    drafts = build_tree(doc, chunker.split(doc), strategy=chunker.describe())
+    tree = chunker.chunk(doc)
+    assert tree == drafts and [n.children for n in tree] == [n.children for n in drafts]

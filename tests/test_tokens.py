@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,49 @@ def test_same_tokens_as_the_tokenizers_library_on_the_corpora(corpus: str) -> No
         for row in map(json.loads, f):
             expected = [s for s, _ in tok.encode(row["text"], add_special_tokens=False).offsets]
             assert counter.token_starts(row["text"]) == expected, row["id"]
+
+
+# -- the batch paths agree with the one-at-a-time answers ------------------------------------
+@pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
+@settings(max_examples=150, deadline=None)
+@given(text=texts, offsets=st.lists(st.integers(-2, 420), max_size=40))
+def test_measure_indices_are_index_of_each(counter, text: str, offsets: list[int]) -> None:
+    m = Measure(text, counter)
+    everywhere = list(range(-1, len(text) + 2))
+    assert m.indices(everywhere) == [m.index(o) for o in everywhere]
+    assert m.indices(offsets) == [m.index(o) for o in offsets]
+
+
+@needs_minilm
+@settings(max_examples=150, deadline=None)
+@given(text=texts, cuts=st.lists(st.integers(0, 400), max_size=8))
+def test_run_totals_are_the_sizes_a_measure_gives(text: str, cuts: list[int]) -> None:
+    # span_sizes sums the memo's counts of each span's runs; a Measure of the spans joined by
+    # line breaks must agree, whatever the spans (controls that BERT joins fall back to it).
+    counter = minilm_counter()
+    bounds = sorted({0, len(text), *(min(c, len(text)) for c in cuts)})
+    spans = list(pairwise(bounds))
+    joined = "\n".join(text[s:e] for s, e in spans)
+    measure = Measure(joined, counter)
+    expected, pos = [], 0
+    for s, e in spans:
+        expected.append(measure.size(pos, pos + e - s))
+        pos += e - s + 1
+    assert span_sizes(counter, text, spans) == expected
+    assert counter.run_totals(["a \x0cb"]) is None  # a joining control: counted the long way
+
+
+
+@needs_minilm
+def test_counts_too_big_for_a_character_are_read_as_integers(monkeypatch) -> None:
+    # The counts of a text are read as one string of chr(count); a count beyond chr's range
+    # (a word run of over a million tokens) switches the memo to plain integers for good.
+    from zoomrag.text import wordpiece
+
+    monkeypatch.setattr(wordpiece, "_CHR_LIMIT", 3)
+    counter = WordPieceCounter.from_vocab_file(vocab_path())
+    text = "un believable unbelievably tokenization a"  # 5 tokens in "unbelievably"
+    m = Measure(text, counter)
+    assert m.total == len(counter.token_starts(text)) == 12
+    assert counter._chunks.wide
+    assert Measure("un a", counter).total == 2

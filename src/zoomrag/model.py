@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import and_, attrgetter, gt, not_
 from types import MappingProxyType
 from typing import Any
 
@@ -132,37 +134,44 @@ class Node:
 
 
 # A frozen dataclass's __init__ goes through object.__setattr__ once per field. Building the
-# nodes of a tree is hot, so tree builders use new_node, which writes the slots directly.
-def _node_maker() -> Callable[..., Node]:
-    (s_id, s_doc, s_kind, s_level, s_start, s_end, s_parent, s_children, s_path, s_embed,
-     s_text) = (Node.__dict__[f.name].__set__ for f in fields(Node))
-    make = object.__new__
+# nodes of a tree is hot, so tree builders use new_node: plain slot stores on an instance of a
+# mutable class with the very same slots, whose class is then switched to Node. Python allows
+# that switch only between classes of identical layout, so the result is an ordinary Node.
+class NodeDraft:
+    """A mutable stand-in with Node's slots, for tree builders (see :func:`new_node`)."""
 
-    def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
+    __slots__ = Node.__slots__
+
+    def __init__(self, id: str, doc_id: str, kind: str, level: int, start: int, end: int,
                  parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
-                 embed_text: str | None, doc_text: str) -> Node:
-        """``Node(...)`` with every field given, in order, without the frozen ``__init__``.
-
-        The result is an ordinary frozen Node (Node has no ``__post_init__`` to skip).
-        """
-        node = make(Node)
-        s_id(node, id)
-        s_doc(node, doc_id)
-        s_kind(node, kind)
-        s_level(node, level)
-        s_start(node, start)
-        s_end(node, end)
-        s_parent(node, parent_id)
-        s_children(node, children)
-        s_path(node, section_path)
-        s_embed(node, embed_text)
-        s_text(node, doc_text)
-        return node
-
-    return new_node
+                 embed_text: str | None, doc_text: str) -> None:
+        self.id = id
+        self.doc_id = doc_id
+        self.kind = kind
+        self.level = level
+        self.start = start
+        self.end = end
+        self.parent_id = parent_id
+        self.children = children
+        self.section_path = section_path
+        self.embed_text = embed_text
+        self.doc_text = doc_text
 
 
-new_node = _node_maker()
+def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
+             parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
+             embed_text: str | None, doc_text: str) -> Node:
+    """``Node(...)`` with every field given, in order, without the frozen ``__init__``.
+
+    The result is an ordinary frozen Node (Node has no ``__post_init__`` to skip).
+    """
+    node = NodeDraft(id, doc_id, kind, level, start, end, parent_id, children, section_path,
+                      embed_text, doc_text)
+    node.__class__ = Node  # type: ignore[assignment]
+    return node  # type: ignore[return-value]
+
+
+_ID, _CHILDREN, _LEVEL = attrgetter("id"), attrgetter("children"), attrgetter("level")
 
 
 @dataclass(frozen=True)
@@ -178,12 +187,16 @@ class Tree:
     _leaf_pos: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        by_id = {n.id: n for n in self.nodes}
-        if len(by_id) != len(self.nodes):
+        # A tree may hold 100,000 nodes: every pass below runs in C (map, zip, compress).
+        nodes = self.nodes
+        ids = list(map(_ID, nodes))
+        by_id = dict(zip(ids, nodes))
+        if len(by_id) != len(nodes):
             raise SpanError("two nodes share an id (same kind, level and span)")
         object.__setattr__(self, "_by_id", MappingProxyType(by_id))
-        # n.is_leaf and n.level > 0, inlined: a tree may hold 100,000 nodes
-        leaves = tuple([n.id for n in self.nodes if not n.children and n.level > 0])
+        # n.is_leaf and n.level > 0
+        leaves = tuple(compress(ids, map(and_, map(not_, map(_CHILDREN, nodes)),
+                                         map(gt, map(_LEVEL, nodes), repeat(0)))))
         object.__setattr__(self, "_leaf_ids", leaves)
         object.__setattr__(self, "_leaf_pos", MappingProxyType(dict(zip(leaves, range(len(leaves))))))
 

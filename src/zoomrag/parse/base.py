@@ -16,7 +16,7 @@ from hashlib import blake2b
 from typing import Any, ClassVar
 
 from ..errors import SpanError
-from ..model import Document, Node, Tree, new_node, node_id
+from ..model import Document, Node, NodeDraft, Tree, new_node, node_id
 from ..text.tokens import Measure, get_counter
 
 
@@ -39,10 +39,12 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     doc_id = document.id
     root = Span("document", 0, n, list(spans))
     nodes: list[Node] = []
-    emit = nodes.append
+    emit, emit_all = nodes.append, nodes.extend
     make = new_node
+    heads: dict[tuple[str, int], Any] = {}
     # Iterative pre-order walk: a deep tree must not hit the recursion limit. Children that are
-    # all leaves (most of them) are emitted right after their parent, without the stack.
+    # all leaves (most of them) are made with their ids and emitted right after their parent,
+    # without the stack.
     root_id = node_id(doc_id, root.kind, 0, 0, n)
     stack: list[tuple[Span, str, int, str | None, tuple[str, ...]]] = [(root, root_id, 0, None, ())]
     pop, push = stack.pop, stack.append
@@ -57,33 +59,125 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
                       span.embed_text, text))
             continue
         below = level + 1
-        child_ids, nested = _child_ids(document, span, below)
+        child_ids, leaves = _children(document, span, below, nid, path, heads)
         emit(make(nid, doc_id, span.kind, level, start, end, parent_id, child_ids, path,
                   span.embed_text, text))
-        if nested:
-            for c, cid in zip(reversed(kids), reversed(child_ids)):
-                push((c, cid, below, nid, path))
+        if leaves is not None:
+            emit_all(leaves)
             continue
-        for c, cid in zip(kids, child_ids):
-            if c.start > c.end:  # inside the parent, so only its order can be wrong
-                raise _outside(c, document)
-            emit(make(cid, doc_id, c.kind, below, c.start, c.end, nid, (), c.section_path or path,
-                      c.embed_text, text))
+        for c, cid in zip(reversed(kids), reversed(child_ids)):
+            push((c, cid, below, nid, path))
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 
-def _child_ids(document: Document, span: Span, level: int) -> tuple[tuple[str, ...], bool]:
-    """The ids of ``span``'s children at ``level``, after checking their place, and whether
-    any child has children of its own."""
+_SPAN_KEY = b"%d\x1f%d".__mod__  # (start, end) -> the last two fields of model.node_id's key
+
+
+def build_leaf_groups(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
+                      group_kind: str | None, strategy: str = "") -> Tree:
+    """``build_tree`` for a two-level draft given as offsets, without making the drafts.
+
+    Each group is a list of ``(start, end)`` leaves of ``leaf_kind``; with a ``group_kind``,
+    each group becomes a parent over its leaves spanning them (first start to last end),
+    otherwise the leaves of every group sit directly under the root. The tree, ids and checks
+    are those of :func:`build_tree` over the equivalent :class:`Span` drafts (which is also
+    what any draft that fails a check is handed to, for its exact error).
+    """
+    text = document.text
+    n = len(text)
+    doc_id = document.id
+    grouped = group_kind is not None
+    level = 2 if grouped else 1
+    root_id = node_id(doc_id, "document", 0, 0, n)
+    leaf_head = blake2b(f"{doc_id}\x1f{leaf_kind}\x1f{level}\x1f".encode(), digest_size=8)
+    group_head = blake2b(f"{doc_id}\x1f{group_kind}\x1f1\x1f".encode(), digest_size=8)
+    draft, node_class, make = NodeDraft, Node, object.__new__
+    nodes: list[Node] = []
+    emit = nodes.append
+    top_ids: list[str] = []  # the root's children
+    ps = pe = -1  # the previous leaf (or, for groups, checked within a group and between groups)
+    gs = ge = -1  # the previous group
+    for group in groups:
+        if not group:
+            return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
+        if grouped:
+            a, z = group[0][0], group[-1][1]
+            if a < gs or z < ge or a > z:
+                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
+            gs, ge = a, z
+            h = group_head.copy()
+            h.update(b"%d\x1f%d" % (a, z))
+            pid = h.hexdigest()
+            top_ids.append(pid)
+            head_at = len(nodes)
+            emit(None)  # type: ignore[arg-type]  # the group's node, once its children are known
+            ps = pe = -1
+            ids = []
+        else:
+            pid = root_id
+            ids = top_ids
+        add = ids.append
+        # The id key's tail and the node's slots written inline: this loop runs once per leaf.
+        for (cs, ce), tail in zip(group, map(_SPAN_KEY, group)):
+            if cs < ps or ce < pe or cs > ce:
+                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
+            ps, pe = cs, ce
+            h = leaf_head.copy()
+            h.update(tail)
+            cid = h.hexdigest()
+            add(cid)
+            node = make(draft)
+            node.id = cid
+            node.doc_id = doc_id
+            node.kind = leaf_kind
+            node.level = level
+            node.start = cs
+            node.end = ce
+            node.parent_id = pid
+            node.children = ()
+            node.section_path = ()
+            node.embed_text = None
+            node.doc_text = text
+            node.__class__ = node_class  # type: ignore[assignment]
+            emit(node)  # type: ignore[arg-type]
+        if grouped:
+            nodes[head_at] = new_node(pid, doc_id, group_kind, 1, a, z, root_id, tuple(ids), (),
+                                      None, text)
+    if nodes and (nodes[0].start < 0 or max(pe, ge) > n):  # type: ignore[union-attr]
+        return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
+    root = new_node(root_id, doc_id, "document", 0, 0, n, None, tuple(top_ids), (), None, text)
+    return Tree(document=document, nodes=(root, *nodes), strategy=strategy)
+
+
+def leaf_group_spans(groups: list[list[tuple[int, int]]], leaf_kind: str,
+                     group_kind: str | None) -> list[Span]:
+    """The :class:`Span` drafts that :func:`build_leaf_groups` builds a tree of."""
+    if group_kind is None:
+        return [Span(leaf_kind, s, e) for group in groups for s, e in group]
+    return [Span(group_kind, g[0][0] if g else 0, g[-1][1] if g else 0,
+                 [Span(leaf_kind, s, e) for s, e in g]) for g in groups]
+
+
+def _drafts_tree(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
+                 group_kind: str | None, strategy: str) -> Tree:
+    return build_tree(document, leaf_group_spans(groups, leaf_kind, group_kind), strategy)
+
+
+def _children(document: Document, span: Span, level: int, parent_id: str, path: tuple[str, ...],
+              heads: dict[tuple[str, int], Any]) -> tuple[tuple[str, ...], list[Node] | None]:
+    """The ids of ``span``'s children at ``level``, after checking their place, and their
+    nodes when every child is a leaf (None when some child has children of its own)."""
     start, end = span.start, span.end
-    ids = []
+    doc_id, text = document.id, document.text
+    ids: list[str] = []
     add = ids.append
+    leaves: list[Node] | None = []
     # model.node_id's key is doc_id, kind, level, start, end: the hash state after the first
-    # three is computed once per kind and copied (siblings mostly share their kind).
+    # three is computed once per kind and level and copied.
     kind = head = None
     prev_start = prev_end = -1
     prev: Span | None = None
-    nested = False
+    bad: Span | None = None
     for c in span.children:
         cs, ce = c.start, c.end
         if cs < start or ce > end:
@@ -91,21 +185,35 @@ def _child_ids(document: Document, span: Span, level: int) -> tuple[tuple[str, .
                 f"{c.kind} [{cs}, {ce}) is not inside its parent {span.kind} "
                 f"[{start}, {end}) in {document.source!r}"
             )
-        if cs < prev_start or ce < prev_end:
+        if (cs < prev_start or ce < prev_end) and prev is not None:
             raise SpanError(
-                f"siblings out of order in {document.source!r}: {prev.kind} "  # type: ignore[union-attr]
+                f"siblings out of order in {document.source!r}: {prev.kind} "
                 f"[{prev_start}, {prev_end}) then {c.kind} [{cs}, {ce})"
             )
         prev, prev_start, prev_end = c, cs, ce
-        if c.children:
-            nested = True
         if c.kind != kind:
             kind = c.kind
-            head = blake2b(f"{document.id}\x1f{kind}\x1f{level}\x1f".encode(), digest_size=8)
+            head = heads.get((kind, level))
+            if head is None:
+                head = heads[kind, level] = blake2b(f"{doc_id}\x1f{kind}\x1f{level}\x1f".encode(),
+                                                    digest_size=8)
         h = head.copy()  # type: ignore[union-attr]
-        h.update(f"{cs}\x1f{ce}".encode())
-        add(h.hexdigest())
-    return tuple(ids), nested
+        h.update(b"%d\x1f%d" % (cs, ce))
+        cid = h.hexdigest()
+        add(cid)
+        if leaves is not None:
+            if c.children:
+                leaves = None
+            elif cs > ce:  # inside the parent, so only its order can be wrong
+                bad = bad or c
+            else:  # model.new_node, inlined
+                node = NodeDraft(cid, doc_id, kind, level, cs, ce, parent_id, (),
+                                  c.section_path or path, c.embed_text, text)
+                node.__class__ = Node  # type: ignore[assignment]
+                leaves.append(node)  # type: ignore[arg-type]
+    if bad is not None and leaves is not None:  # (a nested group's is found on its turn)
+        raise _outside(bad, document)
+    return tuple(ids), leaves
 
 
 def _outside(span: Span, document: Document) -> SpanError:

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import pairwise
+from itertools import islice, pairwise
+from operator import le
+from string import ascii_lowercase
 
 from ..errors import SpanError
 
@@ -54,7 +56,9 @@ _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
 _LATIN_BY_STOP = tuple(
     (c, re.compile(rf"{re.escape(c)}[{_LATIN_STOPS}]*{_LATIN_TAIL}")) for c in _LATIN_STOPS)
 _NEWLINE = re.compile("[\r\n\u2028\u2029]")
-_LINE_FEED = re.compile("\n")  # a literal scans much faster than a class
+# A line feed (a literal scans much faster than a class), and, without consuming it, what
+# _NEXT_LINE finds after it: in a text with no other line break, the same groups.
+_LINE_FEED_NEXT = re.compile(r"\n(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
 # After a line break: another break (a blank line), or the next line's first character.
 _NEXT_LINE = re.compile(r"[^\S\r\n]*(?:([\r\n\u2029])|(\S))")
 _SPACES = frozenset(chr(o) for o in range(0x3001) if chr(o).isspace())
@@ -80,10 +84,17 @@ _STARTERS = frozenset("""
     all not no one what why how who which where each both such to from with by during although
     though since because yet thus hence therefore meanwhile instead still even only here now
 """.split())
+_VOWELS = frozenset("aeiouyAEIOUY")
+#: Three lower-case ASCII letters and a ".", where the letters hold a vowel and end no word of
+#: _NEVER or _MAYBE: a word ending so is no listed abbreviation, not dotted (U.S.), not all
+#: consonants (Mr) and not a number, so the "." ends a sentence (see _cuts).
+_PLAIN_TAILS = frozenset(
+    f"{a}{b}{c}." for a in ascii_lowercase for b in ascii_lowercase for c in ascii_lowercase
+    if _VOWELS.intersection(a + b + c) and not any(w.endswith(a + b + c) for w in _NEVER | _MAYBE))
+_SPACED_TAILS = frozenset(f"{t[:3]} ." for t in _PLAIN_TAILS)
 _WORD = re.compile(r"[^\W\d_]+")
 _AFTER_CJK = re.compile(rf"[^{_CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
-_VOWELS = frozenset("aeiouyAEIOUY")
 
 
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
@@ -98,18 +109,28 @@ def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> li
     end = len(text) if end is None else end
     cuts, breaks = _cuts(text, start, end)
     groups: list[list[tuple[int, int]]] = []
-    group: list[tuple[int, int]] = []
+    add = None
     breaks.append(end + 1)  # past every sentence: the scan below needs no bounds check
     k = 0
-    for span in _trimmed(text, cuts):
-        # A paragraph break between the previous sentence and this one opens a new group
-        # (no sentence holds one: every blank line is a cut).
-        if not groups or breaks[k] < span[0]:
-            group = []
-            groups.append(group)
-            while breaks[k] < span[0]:
-                k += 1
-        group.append(span)
+    after = -1  # a sentence that starts past this offset opens a paragraph
+    space = _SPACES
+    # _trimmed and the grouping in one pass: this runs once per sentence.
+    for s, e in pairwise(cuts):
+        while s < e and text[s] in space:
+            s += 1
+        while e > s and text[e - 1] in space:
+            e -= 1
+        if s < e:
+            # A paragraph break between the previous sentence and this one opens a new group
+            # (no sentence holds one: every blank line is a cut).
+            if s > after:
+                group: list[tuple[int, int]] = []
+                groups.append(group)
+                add = group.append
+                while breaks[k] < s:
+                    k += 1
+                after = breaks[k]
+            add((s, e))  # type: ignore[misc]
     return groups
 
 
@@ -119,7 +140,29 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
         raise SpanError(f"sentence range [{start}, {end}) is outside a text of length {len(text)}")
     cuts = [start, end]
     add = cuts.append
+    plain, spaced = _PLAIN_TAILS, _SPACED_TAILS
     for m in _latin_ends(text, start, end):
+        s, e = m.span()
+        # The common cases, decided here as _latin_cut would (tests check the two agree): one
+        # stop, not followed by another; a "." after a word ending in three lower-case letters
+        # that no listed abbreviation ends in (also with a space before it, as in tokenised
+        # text, unless a quote follows); a "!", "?", "‽" or "．" before anything but a lower-case
+        # letter.
+        if e - s == 1:
+            nxt = m.group(2)
+            if nxt is None or nxt not in ".!?…":
+                c = text[s]
+                if c == ".":
+                    if s - 3 >= start and text[s - 3:e] in plain or (
+                            s - 4 >= start and text[s - 4:e] in spaced and (nxt is None or nxt not in "\"'")):
+                        add(e)
+                        continue
+                elif c != "…":
+                    if nxt is None:
+                        nxt = m.group(3)
+                    if nxt is None or not nxt.islower():
+                        add(e)
+                    continue
         cut = _latin_cut(text, m, start, end)
         if cut >= 0:
             add(cut)
@@ -130,14 +173,28 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
             if e >= end or text[e] not in _CJK_GOES_ON or text[e - 1] not in _CLOSE:
                 add(e)
     breaks: list[int] = []
-    newline = _NEWLINE if _has_any(text, "\r\u2028\u2029", start, end) else _LINE_FEED
-    for m in newline.finditer(text, start, end):
-        i = m.start()
-        kind = _newline_kind(text, i, start, end)
-        if kind:
-            add(i)
-            if kind == _PARAGRAPH:
+    if _has_any(text, "\r\u2028\u2029", start, end):
+        for m in _NEWLINE.finditer(text, start, end):
+            i = m.start()
+            kind = _newline_kind(text, i, start, end)
+            if kind:
+                add(i)
+                if kind == _PARAGRAPH:
+                    breaks.append(i)
+    else:
+        # Only "\n": _newline_kind inlined, with what follows each break found by the scan.
+        for m in _LINE_FEED_NEXT.finditer(text, start, end):
+            i = m.start()
+            blank, nxt = m.groups()
+            if blank is not None:
+                add(i)
                 breaks.append(i)
+            elif nxt is None or not nxt.islower():
+                add(i)
+            else:
+                line = text[max(start, text.rfind("\n", start, i) + 1):i]
+                if "|" in line:  # table rows: one per line
+                    add(i)
     cuts.sort()
     return cuts, breaks
 
@@ -154,6 +211,9 @@ def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
         return scans[0].finditer(text, start, end) if scans else ()
     found = [m for p in scans for m in p.finditer(text, start, end)]
     found.sort(key=re.Match.start)
+    # Matches overlap only where different stops touch ("?!", ". ."); most texts have none.
+    if all(map(le, map(re.Match.end, found), map(re.Match.start, islice(found, 1, None)))):
+        return found
     out = []
     last = start
     for m in found:

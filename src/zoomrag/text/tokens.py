@@ -77,10 +77,10 @@ class TokenRuns:
 
     #: The runs, as ``text.split()`` returns them.
     runs: list[str]
-    #: Offset of each run in the text.
-    begins: list[int]
+    #: Offset of each run in the text (a list, or an ``array("q")``).
+    begins: Sequence[int]
     #: ``cum[k]``: tokens in the runs before run k (one more item than ``runs``).
-    cum: list[int]
+    cum: Sequence[int]
     #: Relative start offsets of the tokens of one run.
     rel: Callable[[str], Sequence[int]]
 
@@ -137,6 +137,34 @@ class Measure:
             return self._cum[j + 1]
         return self._cum[j] + bisect_left(self._rel(run), inside)
 
+    def indices(self, offsets: Sequence[int]) -> list[int]:
+        """``[self.index(o) for o in offsets]``, computed together (numpy over the runs)."""
+        if self._runs is None or len(offsets) < 16:
+            return [self.index(o) for o in offsets]
+        import numpy as np  # a base dependency, imported late: most callers never get here
+
+        begins = np.asarray(self._begins, dtype=np.int64)
+        cum = np.asarray(self._cum, dtype=np.int64)
+        off = np.fromiter(offsets, dtype=np.int64, count=len(offsets))
+        j = np.searchsorted(begins, off, side="left") - 1  # the last run that begins before
+        before = j < 0
+        j[before] = 0
+        words = self._words
+        if not len(words):
+            return [0] * len(offsets)
+        pick = j.tolist()
+        ends = begins[j] + np.fromiter(map(len, map(words.__getitem__, pick)), dtype=np.int64,
+                                       count=len(pick))
+        past = off >= ends
+        out = np.where(past, cum[j + 1], cum[j])
+        out[before] = 0
+        result: list[int] = out.tolist()
+        # Offsets inside a run (rare: cuts fall between words) read its token offsets.
+        for k in np.flatnonzero(~past & ~before).tolist():
+            jk = pick[k]
+            result[k] += bisect_left(self._rel(words[jk]), offsets[k] - begins[jk])
+        return result
+
     def start_of(self, k: int) -> int:
         """Offset where token ``k`` (counted from 0) starts; ``k`` must be below :attr:`total`."""
         if self._runs is None:
@@ -177,7 +205,15 @@ def span_sizes(counter: TokenCounter, text: str, spans: Sequence[tuple[int, int]
     """
     if not spans:
         return []
-    joined = "\n".join(text[s:e] for s, e in spans)
+    pieces = [text[s:e] for s, e in spans]
+    by_runs = getattr(counter, "run_totals", None)
+    if by_runs is not None:
+        # Only totals are wanted: a counter that counts by word runs sums each piece's runs,
+        # without the offsets a Measure keeps (the same counts: no run crosses a line break).
+        totals = by_runs(pieces)
+        if totals is not None:
+            return totals
+    joined = "\n".join(pieces)
     measure = Measure(joined, counter)
     out = []
     pos = 0

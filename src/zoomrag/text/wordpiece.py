@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 import threading
 import unicodedata
+from array import array
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -47,6 +49,7 @@ _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
 _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # The memo is per counter; a bound keeps a long-running process from growing without limit.
 _MEMO_LIMIT = 200_000
+_CHR_LIMIT = sys.maxunicode  # the largest count kept as a character (see _Lexicon.count_chr)
 
 # Whitespace after cleaning: \t \n \r and the White_Space characters that are not controls
 # (\x0b, \x0c, \x85 are controls, so BERT deletes them instead of splitting there).
@@ -59,6 +62,10 @@ _CJK_RANGES = (
 _JOINING = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
 # str.isspace() for every code point up to U+3000 (the last space character), else False.
 _SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
+# The same as 0 (no space), 1 (a space) or 2 (a space that is one of _JOINING), so that one
+# lookup per character finds both the runs and whether BERT would join any of them.
+_SPACE_KIND = _SPACE_TABLE.astype(np.uint8)
+_SPACE_KIND[[ord(c) for c in _JOINING]] = 2
 _EMPTY = np.zeros(0, dtype=np.int64)
 _ONE = (0,)
 #: ``analyse(units) -> (tokens per unit, relative token starts of all units, concatenated)``
@@ -166,6 +173,10 @@ class _Lexicon:
         self.ids: dict[str, int] = {}
         #: Tokens per unit, by the unit itself: one C-level lookup per unit of a text.
         self.count_of: dict[str, int] = {}
+        #: The same counts as one-character strings (chr(count)): the counts of a whole text
+        #: are then one str.join, read by numpy as an array, instead of a Python int each.
+        self.count_chr: dict[str, str] = {}
+        self.wide = False  # a count above chr's range was learnt: count_chr is incomplete
         self._rel_of: dict[str, list[int]] = {}  # relative starts, filled when asked for
         # Analyses in the order learnt; concatenated into the arrays below on first use.
         self._counts: list[np.ndarray] = []
@@ -195,6 +206,26 @@ class _Lexicon:
         with self._lock:
             found = self._lookup(units, "count_of", analyse)
         return found if len(units) > 1 else (found,)
+
+    def count_array(self, units: list[str], analyse: Analyser) -> np.ndarray:
+        """Tokens in each of ``units``, as an integer array (new units are analysed first)."""
+        get = itemgetter(*units)
+        with self._lock:
+            found = None
+            if not self.wide:
+                try:
+                    found = get(self.count_chr)
+                except KeyError:
+                    self._learn(self._unknown(units), analyse)
+                    if not self.wide:  # (what was just learnt may be too big for chr)
+                        found = get(self.count_chr)
+            if found is None:
+                ints = get(self.count_of)
+                return np.array(ints if len(units) > 1 else (ints,), dtype=np.int64)
+        chars = "".join(found) if len(units) > 1 else found
+        if chars.isascii():
+            return np.frombuffer(chars.encode("ascii"), dtype=np.uint8)
+        return np.frombuffer(chars.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
     def _lookup(self, units: list[str], table: str, analyse: Analyser) -> Any:
         """``itemgetter(*units)`` over the memo table named ``table``, learning unknown units first.
@@ -235,7 +266,12 @@ class _Lexicon:
         counts, flat = analyse(new)
         first = len(self.ids)
         self.ids.update(zip(new, range(first, first + len(new))))
-        self.count_of.update(zip(new, counts.tolist()))
+        ints = counts.tolist()
+        self.count_of.update(zip(new, ints))
+        if not self.wide and (not ints or max(ints) <= _CHR_LIMIT):
+            self.count_chr.update(zip(new, map(chr, ints)))
+        else:
+            self.wide = True
         self._counts.append(counts)
         self._rel.append(flat)
         self._count = None
@@ -264,6 +300,17 @@ def _expanding_pattern() -> re.Pattern[str]:
         return sum(len(d.lower()) for d in kept) > 1
 
     return re.compile(f"[{_class_ranges(expands)}\U00010000-\U0010ffff]")
+
+
+@lru_cache(maxsize=1)
+def _expanding_table() -> np.ndarray:
+    """``_expanding_pattern`` as a table: entry o for code point o < U+10000, then one entry
+    (True) for every code point above."""
+    bmp = "".join(map(chr, range(0x10000)))
+    table = np.zeros(0x10001, dtype=bool)
+    table[[m.start() for m in _expanding_pattern().finditer(bmp)]] = True
+    table[0x10000] = True
+    return table
 
 
 @lru_cache(maxsize=1)
@@ -301,7 +348,11 @@ class WordPieceCounter:
 
     def at_most_one_per_char(self, text: str) -> bool:
         """True unless ``text`` holds a character that normalises to several (Hangul, ...)."""
-        return text.isascii() or _expanding_pattern().search(text) is None
+        if text.isascii():
+            return True
+        # A table lookup per code point: several times faster than _expanding_pattern's search.
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        return not _expanding_table().take(codes, mode="clip").any()
 
     def count(self, text: str) -> int:
         return len(self._starts(text))
@@ -312,24 +363,48 @@ class WordPieceCounter:
         runs = text.split()
         if not runs:
             return TokenRuns([], [], [0], self._run_starts)
-        if any(c in text for c in _JOINING):
-            return None  # str.split() cuts at these, BERT joins them: see _starts
-        counts = self._chunks.counts(runs, self._analyse_chunks)
-        return TokenRuns(runs, _run_begins(text).tolist(), [0, *accumulate(counts)],
+        begins = _run_begins(text)
+        if begins is None:
+            return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
+        counts = self._chunks.count_array(runs, self._analyse_chunks)
+        # Machine integers (array.array over the numpy buffers) instead of lists: making a
+        # Python int for every run would cost more than the few lookups a Measure makes.
+        cum = np.empty(len(runs) + 1, dtype=np.int64)
+        cum[0] = 0
+        np.cumsum(counts, dtype=np.int64, out=cum[1:])
+        return TokenRuns(runs, array("q", begins.tobytes()), array("q", cum.tobytes()),
                          self._run_starts)
 
+    def run_totals(self, texts: list[str]) -> list[int] | None:
+        """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
+        holds a _JOINING control: see :meth:`token_runs`)."""
+        joined = "\n".join(texts)
+        if any(c in joined for c in _JOINING):
+            return None
+        per_text = list(map(str.split, texts))
+        runs = list(chain.from_iterable(per_text))
+        if not runs:
+            return [0] * len(texts)
+        cum = np.zeros(len(runs) + 1, dtype=np.int64)
+        np.cumsum(self._chunks.count_array(runs, self._analyse_chunks), dtype=np.int64, out=cum[1:])
+        ends = np.fromiter(accumulate(map(len, per_text)), dtype=np.int64, count=len(per_text))
+        return np.diff(cum[ends], prepend=0).tolist()
+
     def _run_starts(self, run: str) -> list[int]:
-        return self._chunks.rel(run, self._analyse_chunks)
+        # Lexicon.rel's hit path inlined: a Measure asks once per piece it cuts.
+        rel = self._chunks._rel_of.get(run)
+        return rel if rel is not None else self._chunks.rel(run, self._analyse_chunks)
 
     # -- two levels, each: cut, analyse the new units once, spread with numpy -------------
     def _starts(self, text: str) -> np.ndarray:
         chunks = text.split()
         if not chunks:
             return _EMPTY
-        if any(c in text for c in _JOINING):
+        begins = _run_begins(text)
+        if begins is None:
             # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
             return self._starts_by_pieces(text)
-        return self._chunks.spread(chunks, _run_begins(text), self._analyse_chunks)
+        return self._chunks.spread(chunks, begins, self._analyse_chunks)
 
     def _analyse_chunks(self, chunks: list[str]) -> tuple[np.ndarray, np.ndarray]:
         # All new chunks in one pass: join them with spaces, count, and cut the result back.
@@ -390,18 +465,25 @@ class WordPieceCounter:
         return starts
 
 
-def _run_begins(text: str) -> np.ndarray:
-    """Where each item of ``text.split()`` begins.
+def _run_begins(text: str) -> np.ndarray | None:
+    """Where each item of ``text.split()`` begins (``int64``), or None when the text holds one
+    of the _JOINING controls (str.split() cuts there, BERT joins the neighbours).
 
     Item k of str.split() is the k-th run of non-space characters (the same isspace
     definition), so it begins where such a run begins.
     """
     if text.isascii():  # one byte a character: a quarter of the memory traffic
-        space = _SPACE_TABLE[np.frombuffer(text.encode("ascii"), dtype=np.uint8)]
-    else:
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-        space = _SPACE_TABLE[np.minimum(codes, len(_SPACE_TABLE) - 1)]
-    return np.flatnonzero(~space & np.concatenate(([True], space[:-1])))
+        kind = _SPACE_KIND.take(np.frombuffer(text.encode("ascii"), dtype=np.uint8))
+    else:  # code points past the table read its last entry, 0 (clip)
+        kind = _SPACE_KIND.take(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32), mode="clip")
+    if kind.max(initial=0) > 1:
+        return None
+    # A run begins after a space (1 then 0), or at 0.
+    begins = np.flatnonzero(kind[1:] < kind[:-1]).astype(np.int64, copy=False)
+    begins += 1
+    if len(kind) and kind[0] == 0:
+        begins = np.concatenate((np.zeros(1, dtype=np.int64), begins))
+    return begins
 
 
 def _words(piece: str) -> list[tuple[str, list[int]]]:

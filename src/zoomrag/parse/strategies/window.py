@@ -14,7 +14,7 @@ from ...errors import ConfigError
 from ...model import Document, Node, Tree
 from ...text.sentences import paragraph_sentences
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
-from ..base import Chunker, Span
+from ..base import Chunker, Span, build_leaf_groups, leaf_group_spans
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -47,42 +47,52 @@ class SentenceWindow(Chunker):
             raise ConfigError(f"{self.name}: paragraphs must be true or false, got {self.paragraphs!r}")
 
     def split(self, document: Document) -> list[Span]:
+        return leaf_group_spans(self._groups(document), "sentence", self._group_kind())
+
+    def chunk(self, document: Document) -> Tree:
+        # The base's tree, built from the offsets without a Span draft per sentence (a window
+        # tree has a node per sentence, so the drafts were a good share of the time).
+        return build_leaf_groups(document, self._groups(document), "sentence", self._group_kind(),
+                                 strategy=self.describe())
+
+    def _group_kind(self) -> str | None:
+        return "paragraph" if self.paragraphs else None
+
+    def _groups(self, document: Document) -> list[list[tuple[int, int]]]:
+        """The sentence leaves of each paragraph, over-long sentences already cut."""
         text = document.text
         paragraphs = paragraph_sentences(text)
         if not paragraphs:
             return []
-        sentences = [sp for para in paragraphs for sp in para]
         counter = get_counter(self.unit)
         # When the counter never finds more tokens than characters in this text, a sentence of
         # at most max_size characters fits without counting: only the longer ones are counted
         # (a small share of most documents). Otherwise the whole text is counted, once.
         measure = None if at_most_one_per_char(counter, text) else Measure(text, counter)
-        too_big = self._too_big(text, sentences, counter, measure)
-        out: list[Span] = []
+        too_big = self._too_big(text, paragraphs, counter, measure)
+        if not too_big:  # the common case: every sentence is a leaf as it is
+            return paragraphs
+        out = []
         for para in paragraphs:
-            if not too_big:  # the common case: every sentence is a leaf as it is
-                leaves = [Span("sentence", s, e) for s, e in para]
-            else:
-                leaves = []
-                for s, e in para:
-                    if (s, e) in too_big:
-                        pieces = self._cut(text, s, e, counter, measure)
-                        leaves.extend(Span("sentence", a, b) for a, b in pieces)
-                    else:
-                        leaves.append(Span("sentence", s, e))
-            if self.paragraphs:
-                out.append(Span("paragraph", para[0][0], para[-1][1], leaves))
-            else:
-                out.extend(leaves)
+            if too_big.isdisjoint(para):
+                out.append(para)
+                continue
+            leaves = []
+            for s, e in para:
+                if (s, e) in too_big:
+                    leaves.extend(self._cut(text, s, e, counter, measure))
+                else:
+                    leaves.append((s, e))
+            out.append(leaves)
         return out
 
-    def _too_big(self, text: str, sentences: list[tuple[int, int]], counter: TokenCounter,
+    def _too_big(self, text: str, paragraphs: list[list[tuple[int, int]]], counter: TokenCounter,
                  measure: Measure | None) -> set[tuple[int, int]]:
         """The sentences bigger than ``max_size`` units."""
         limit = self.max_size
         if measure is not None:
-            return {(s, e) for s, e in sentences if measure.size(s, e) > limit}
-        long = [(s, e) for s, e in sentences if e - s > limit]
+            return {(s, e) for para in paragraphs for s, e in para if measure.size(s, e) > limit}
+        long = [(s, e) for para in paragraphs for s, e in para if e - s > limit]
         return {sp for sp, n in zip(long, span_sizes(counter, text, long)) if n > limit}
 
     def _cut(self, text: str, s: int, e: int, counter: TokenCounter,
