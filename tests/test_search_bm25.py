@@ -1,5 +1,6 @@
 """BM25 through FTS5: safe query building, CJK characters searched as bigrams, the choice of terms
-that keeps FTS5 from scoring most of a large index, and Chinese questions that find their passage."""
+that keeps FTS5 from scoring most of a large index, hybrid search's re-scoring of dense candidates
+for questions of common terms, and Chinese questions that find their passage."""
 
 from __future__ import annotations
 
@@ -13,8 +14,17 @@ from test_index_support import DATA, CharWindows, CountingEmbedder
 from zoomrag.errors import ConfigError
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.search.bm25 import bm25_search, match_expression, query_terms, quote, select_terms
+from zoomrag.search.bm25 import (
+    TermChoice,
+    bm25_search,
+    choose_terms,
+    match_expression,
+    query_terms,
+    quote,
+    select_terms,
+)
 from zoomrag.store import fts
+from zoomrag.store.sqlite import TermCount
 
 
 def test_index_terms_are_lowercased_words_and_cjk_characters():
@@ -167,6 +177,98 @@ def test_hostile_terms_stay_quoted_after_selection(tmp_path):
         got = bm25_search(ix.store, 'NEAR( "hi AND * col:x', 5, n, max_rows=1)
         assert got == [(row, -score) for row, score in ix.store.fts_search('"near" OR "col"', 5)]
         assert [u.doc_id for u in ix.store.units(r for r, _ in got).values()] == ["d0"]
+
+
+# -- rule 3: a question of common terms only re-scores the rows it is given ---------------
+
+# rows 2, 4, ..., 18 (one unit per line). fox: 3 units (rows 2, 10, 16); red: 6 of 9, over half
+FOX = ["red fox", "red red", "blue sky", "red blue", "fox fox red sky sky", "red", "sky blue green", "red fox fox",
+       "green"]
+
+
+def test_term_counts_say_how_far_into_the_index_a_capped_count_reached(tmp_path):
+    with _words_index(tmp_path, FOX) as ix:
+        # the 2nd unit with red is row 4 of 18, with fox row 10: red is the commoner (about 9 and 3.6 units)
+        assert ix.store.term_counts(["red", "fox", "none"], cap=1) == {
+            "red": TermCount(2, 4 / 18), "fox": TermCount(2, 10 / 18), "none": TermCount(0, 1.0)}
+        assert ix.store.term_counts(["red", "fox"], cap=6) == {"red": TermCount(6, 1.0), "fox": TermCount(3, 1.0)}
+
+
+def test_fts_search_within_scores_only_the_given_rows_as_the_whole_index_does(tmp_path):
+    with _words_index(tmp_path, FOX) as ix:
+        everywhere = ix.store.fts_search('"fox" OR "green"', 20)
+        assert [r for r, _ in everywhere] == [18, 14, 16, 2, 10]
+        # rows without the terms are left out, a row given twice is scored once; bm25 unchanged
+        got = ix.store.fts_search_within('"fox" OR "green"', [4, 10, 2, 18, 10, 6])
+        assert got == [(r, s) for r, s in everywhere if r in {2, 10, 18}]
+        assert ix.store.fts_search_within('"fox"', []) == []
+
+
+def test_a_question_of_common_terms_re_scores_only_the_rows_within(tmp_path):
+    with _words_index(tmp_path, FOX) as ix:
+        n = ix.store.unit_count()
+        unrestricted = dict(ix.store.fts_search('"fox"', 20))
+        # both terms are over max_rows=1; fox, whose first 2 units reach further, is searched alone
+        assert choose_terms(ix.store, ["red", "fox"], n, max_rows=1, count_on=False) == TermChoice(("fox",), True, pytest.approx(3.6))
+        got = bm25_search(ix.store, "red fox", 20, n, max_rows=1, within=[2, 6, 10, 12, 18])
+        assert got == [(2, -unrestricted[2]), (10, -unrestricted[10])]  # each score as the whole index gives it
+        assert bm25_search(ix.store, "red fox", 1, n, max_rows=1, within=[2, 6, 10, 12, 18]) == got[:1]
+        assert bm25_search(ix.store, "red fox", 20, n, max_rows=1, within=[]) == []
+        # bm25 mode (no rows within): fox is counted (3 units, red 6) and all its rows are scored
+        assert choose_terms(ix.store, ["red", "fox"], n, max_rows=1) == TermChoice(("fox",), True, 3)
+        assert bm25_search(ix.store, "red fox", 20, n, max_rows=1) == [(r, -s) for r, s in unrestricted.items()]
+
+
+def test_common_terms_at_the_idf_floor_rank_nothing_within(tmp_path):
+    with _words_index(tmp_path, FOX) as ix:
+        n = ix.store.unit_count()
+        # red alone, estimated in 9 of 9 units (6 in fact): more than half, so no BM25 ranking
+        assert choose_terms(ix.store, ["red"], n, max_rows=1, count_on=False) == TermChoice(("red",), True, 9)
+        assert bm25_search(ix.store, "red", 20, n, max_rows=1, within=[2, 4, 6]) == []
+        # bm25 mode searches a single term as it is
+        assert len(bm25_search(ix.store, "red", 20, n, max_rows=1)) == 6
+
+
+def test_a_question_with_a_term_under_max_rows_ignores_within(tmp_path):
+    with _words_index(tmp_path, FOX) as ix:
+        n = ix.store.unit_count()
+        want = [(r, -s) for r, s in ix.store.fts_search('"fox" OR "green"', 20)]
+        for max_rows in (5, 2):  # fox 3 + green 2 rows fit in 5; in 2, green alone
+            alone = bm25_search(ix.store, "fox green", 20, n, max_rows=max_rows)
+            assert bm25_search(ix.store, "fox green", 20, n, max_rows=max_rows, within=[2]) == alone
+        assert bm25_search(ix.store, "fox green", 20, n, max_rows=5, within=[2]) == want
+        assert bm25_search(ix.store, "green", 20, n, max_rows=5, within=[2]) == bm25_search(ix.store, "green", 20, n)
+        assert choose_terms(ix.store, ["fox", "green"], n, max_rows=2) == TermChoice(("green",), False, 2)
+
+
+def test_hostile_terms_stay_quoted_when_re_scoring_within(tmp_path):
+    with _words_index(tmp_path, ['say "hi" NEAR(x) AND y', "near and near", "plain words here"]) as ix:
+        n = ix.store.unit_count()
+        # near and "and" are both in 2 units, over max_rows=0; they reach as far: the first is taken
+        got = bm25_search(ix.store, 'NEAR( "and', 5, n, max_rows=0, max_share=1, within=[2, 6])
+        assert got == [(row, -score) for row, score in ix.store.fts_search('"near"', 5) if row == 2]
+
+
+def test_hybrid_search_hands_dense_candidates_to_bm25(tmp_path, monkeypatch):
+    seen: list = []
+
+    def spy(store, text, k, units=None, **kw):
+        seen.append(kw.get("within"))
+        return bm25_search(store, text, k, units, max_rows=1, **kw)
+
+    monkeypatch.setattr("zoomrag.index.bm25_search", spy)
+    with _words_index(tmp_path, FOX) as ix:
+        question = "fox red blue"  # all three over max_rows=1
+        dense = ix._search(question, mode="dense", k=3, rrf_k=60.0, weights=None)
+        hybrid = ix.search(question, mode="hybrid", k=3)
+        assert seen == [[row for _, row in dense]]
+        # BM25 only re-ranked dense's three candidates: nothing else reaches the fused list ...
+        assert {h.node_id for h in hybrid} == {h.node_id for h, _ in dense}
+        assert any("bm25" in h.ranks for h in hybrid)
+        # ... while on its own it finds a unit that dense search did not return
+        alone = ix.search(question, mode="bm25", k=3)
+        assert seen[-1] is None
+        assert {h.node_id for h in alone} - {h.node_id for h, _ in dense}
 
 
 def _cmrc(n_docs: int):

@@ -549,7 +549,9 @@ class Index:
         if mode in ("dense", "hybrid"):
             rankings["dense"] = self._dense(self.embedder.embed_query(text), k, generation)
         if mode in ("bm25", "hybrid"):
-            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation))
+            # hybrid: a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
+            within = [row for row, _ in rankings["dense"]] if mode == "hybrid" else None
+            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation), within=within)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
         else:

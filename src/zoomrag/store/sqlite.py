@@ -51,6 +51,17 @@ class UnitRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TermCount:
+    """How many units hold a term, counted up to a cap, and how far into the index they reach."""
+
+    #: Units holding the term, up to ``cap + 1`` ("more than ``cap``").
+    units: int
+    #: The share of the index's rows that those units span: 1.0 when the count is complete,
+    #: less when counting stopped at the cap, so that ``units / reach`` estimates the full count.
+    reach: float
+
+
+@dataclass(frozen=True, slots=True)
 class UnitToWrite:
     """An embedded unit of a tree being written, with its vector key (None: no vector)."""
 
@@ -466,6 +477,35 @@ class SqliteStore:
             "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
             (match, limit),
         ).fetchall()
+
+    def fts_search_within(self, match: str, rows: Iterable[int]) -> list[tuple[int, float]]:
+        """``(node row, bm25)`` of those of ``rows`` that match, best first; bm25 as the whole index gives it.
+
+        FTS5 walks the match's rows once and only these are scored. The rowid test is kept out of
+        FTS5's plan (``+rowid``): given ``rowid IN (...)`` or ``rowid = ?``, FTS5 runs the match once
+        per row, and bm25() walks each term's rows again for its IDF at every row that matches.
+        """
+        return self.conn.execute(
+            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?)) "
+            "ORDER BY bm25(fts)",
+            (match, json.dumps(list(dict.fromkeys(int(r) for r in rows)))),
+        ).fetchall()
+
+    def term_counts(self, terms: Iterable[str], cap: int) -> dict[str, TermCount]:
+        """:meth:`term_frequencies` with a cap, and how far into the index each count reached.
+
+        FTS5 yields a term's rows in rowid order, so the row of the last unit counted tells, for a
+        term over the cap, what share of the index its first ``cap + 1`` units span, at no extra
+        cost: if the term is spread evenly, ``units / reach`` is its full count.
+        """
+        last = self.conn.execute("SELECT max(row) FROM nodes").fetchone()[0] or 1
+        out: dict[str, TermCount] = {}
+        for t in dict.fromkeys(terms):
+            n, row = self.conn.execute(
+                "SELECT count(*), max(rowid) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
+                (fts.expression(t), cap + 1)).fetchone()
+            out[t] = TermCount(n, 1.0 if n <= cap else min(1.0, row / last))
+        return out
 
     def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:
         """How many units contain each term of :func:`fts.query_terms` (a CJK bigram as a phrase).
