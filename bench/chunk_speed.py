@@ -40,7 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -358,16 +358,29 @@ class Result:
 
 
 def time_one(c: Contender, sources: list[Source], repeat: int) -> Result:
-    go = c.setup(sources)
-    runs, cpu = [], []
-    nodes = 0
+    return time_rounds([c], sources, repeat)[0]
+
+
+def time_rounds(contenders: Sequence[Contender], sources: list[Source], repeat: int) -> list[Result]:
+    """Each contender ``repeat`` times, one run of each per round.
+
+    With several contenders the rounds interleave them, so a machine whose speed drifts over
+    minutes (this VM's CPU time per MB moves by a third between idle runs) slows them alike and
+    their ratios hold.
+    """
+    gos = [c.setup(sources) for c in contenders]
+    runs: list[list[float]] = [[] for _ in contenders]
+    cpu: list[list[float]] = [[] for _ in contenders]
+    nodes = [0] * len(contenders)
     for _ in range(repeat):
-        gc.collect()
-        t0, c0 = time.perf_counter(), time.process_time()
-        nodes = go()
-        runs.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    return Result(c, statistics.median(runs), statistics.median(cpu), tuple(runs), nodes)
+        for i, go in enumerate(gos):
+            gc.collect()
+            t0, c0 = time.perf_counter(), time.process_time()
+            nodes[i] = go()
+            runs[i].append(time.perf_counter() - t0)
+            cpu[i].append(time.process_time() - c0)
+    return [Result(c, statistics.median(r), statistics.median(p), tuple(r), n)
+            for c, r, p, n in zip(contenders, runs, cpu, nodes)]
 
 
 def machine() -> str:
@@ -433,6 +446,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per splitter; the median is reported")
     ap.add_argument("--no-peers", action="store_true", help="time zoomrag only")
     ap.add_argument("--peers-only", action="store_true", help="time the peer libraries only")
+    ap.add_argument("--peers", default="", help="comma-separated parts of peer names to time "
+                    "(e.g. 'Hierarchical,SentenceWindow'); default: every installed peer")
+    ap.add_argument("--interleave", action="store_true", help="time in rounds, one run of every "
+                    "splitter per round (ratios that hold on a machine whose speed drifts)")
     ap.add_argument("--data", type=Path, default=DATA, help="folder with the corpora")
     ap.add_argument("--out", type=Path, help="also write the table into this markdown file")
     args = ap.parse_args(argv)
@@ -454,11 +471,23 @@ def main(argv: list[str] | None = None) -> int:
             notes.append(f"zoomrag counted tokens with {counter!r}, not the MiniLM tokenizer")
     if not args.no_peers:
         peers, peer_notes = peer_contenders()
+        wanted = [w.strip().lower() for w in args.peers.split(",") if w.strip()]
+        if wanted:
+            peers = [p for p in peers if any(w in p.name.lower() for w in wanted)]
+            if not peers:
+                print(f"error: no installed peer matches --peers {args.peers!r}", file=sys.stderr)
+                return 2
         contenders += peers
         notes += peer_notes
 
     results = []
-    for c in contenders:
+    if args.interleave:
+        print(f"timing {len(contenders)} splitters in {args.repeat} interleaved rounds ...", file=sys.stderr, flush=True)
+        results = time_rounds(contenders, sources, args.repeat)
+        for r in results:
+            print(f"  {r.contender.name}: {r.mb_per_cpu_s(mb):.2f} MB/s CPU "
+                  f"(runs: {', '.join(f'{t:.2f}s' for t in r.runs)})", file=sys.stderr, flush=True)
+    for c in [] if args.interleave else contenders:
         print(f"timing {c.name} ...", file=sys.stderr, flush=True)
         try:
             r = time_one(c, sources, args.repeat)
@@ -471,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(r)
 
     command = "python bench/chunk_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.interleave:
+        notes.append(f"timed in {args.repeat} interleaved rounds (one run of every splitter per round)")
     table = report(results, mb, len(sources), args.repeat, counter, command.strip(), notes)
     print(table)
     if args.out:
