@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
-from zoomrag.model import Tree
+from zoomrag.model import Document, Tree
 
 # Pieces that stress span code: CJK with its punctuation, emoji (astral), combining marks,
 # CRLF and lone CR, very long words, abbreviations, markdown-ish lines, whitespace runs.
@@ -59,3 +61,33 @@ NON_BREAKING = "\xa0\u2007\u202f"
 def has_break(text: str) -> bool:
     """Whether ``text`` holds a space a splitter may cut at (so a chunk over the limit is a bug)."""
     return any(c.isspace() and c not in NON_BREAKING for c in text)
+
+
+def check_flat_sized(strategy: str, text: str, size: int, unit: str, overlap: int,
+                     can_cut_at: Callable[[str, int], bool]) -> Tree:
+    """The properties shared by the flat, size-bounded strategies with overlap (fixed, recursive).
+
+    One level of leaves that lose no character; neighbours share at most ``overlap`` units; a
+    leaf is over ``size`` only when ``can_cut_at`` finds no place inside it; the same text gives
+    the same ids.
+    """
+    from zoomrag.parse import make_chunker
+    from zoomrag.parse.base import measure_for
+
+    chunker = make_chunker(strategy, {"size": size, "unit": unit, "overlap": overlap})
+    d = Document(id="d", source="d", text=text)
+    tree = chunker.chunk(d)
+    m = measure_for(d, unit)
+    # check_tree counts overlap in characters; the overlap in units is checked just below.
+    check_tree(tree, partition=True, max_overlap=len(text) if overlap else 0)
+    assert tree.depth() <= 1
+    leaves = tree.leaves()
+    for a, b in zip(leaves, leaves[1:]):
+        if b.start < a.end:
+            assert m.size(b.start, a.end) <= overlap
+    for leaf in leaves:
+        if m.size(leaf.start, leaf.end) > size:
+            assert not any(can_cut_at(text, p) for p in range(leaf.start + 1, leaf.end))
+    again = chunker.chunk(Document(id="d", source="d", text=text))
+    assert [n.id for n in again] == [n.id for n in tree]
+    return tree

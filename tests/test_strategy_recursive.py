@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from invariants import check_tree, texts
+from invariants import check_flat_sized, check_tree, texts
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document, node_id
 from zoomrag.parse import make_chunker
@@ -88,20 +88,7 @@ def test_bad_parameters(params, msg):
 @given(texts, st.integers(1, 80), st.sampled_from(["chars", "approx", "tokens"]), st.data())
 def test_invariants_on_random_text(text, size, unit, data):
     overlap = data.draw(st.integers(0, size - 1)) if data.draw(st.booleans()) else 0
-    chunker = make_chunker("recursive", {"size": size, "unit": unit, "overlap": overlap})
-    d = doc(text)
-    tree = chunker.chunk(d)
-    m = measure_for(d, unit)
-    check_tree(tree, partition=True, max_overlap=len(text) if overlap else 0)
-    assert tree.depth() <= 1
-    ls = tree.leaves()
-    for a, b in zip(ls, ls[1:]):
-        if b.start < a.end:
-            assert m.size(b.start, a.end) <= overlap
-    for leaf in ls:
-        if m.size(leaf.start, leaf.end) > size:  # one character with its marks
-            assert not any(grapheme_cut(text, p) for p in range(leaf.start + 1, leaf.end))
-    assert [n.id for n in chunker.chunk(doc(text))] == [n.id for n in tree]
+    check_flat_sized("recursive", text, size, unit, overlap, grapheme_cut)  # an over-size leaf is one character with its marks
 
 
 def test_real_prose_from_chroma_general():
