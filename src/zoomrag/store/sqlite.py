@@ -491,39 +491,30 @@ class SqliteStore:
             (match, json.dumps(list(dict.fromkeys(int(r) for r in rows)))),
         ).fetchall()
 
-    def term_counts(self, terms: Iterable[str], cap: int) -> dict[str, TermCount]:
-        """:meth:`term_frequencies` with a cap, and how far into the index each count reached.
+    def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
+        """How many units contain each term of :func:`fts.query_terms` (a CJK bigram as a phrase),
+        and how far into the index each count reached.
 
+        With ``cap``, counting a term stops at ``cap + 1`` rows, so a common term costs no more
+        than a rare one: a count of ``cap + 1`` means "more than ``cap``". FTS5's own row counts
+        (``fts5vocab``) walk the whole posting list, ~50 ms for a term in most of 1M units.
         FTS5 yields a term's rows in rowid order, so the row of the last unit counted tells, for a
         term over the cap, what share of the index its first ``cap + 1`` units span, at no extra
         cost: if the term is spread evenly, ``units / reach`` is its full count.
         """
         last = self.conn.execute("SELECT max(row) FROM nodes").fetchone()[0] or 1
+        limit = -1 if cap is None else cap + 1  # SQLite: a negative LIMIT is no limit
         out: dict[str, TermCount] = {}
         for t in dict.fromkeys(terms):
             n, row = self.conn.execute(
                 "SELECT count(*), max(rowid) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
-                (fts.expression(t), cap + 1)).fetchone()
-            out[t] = TermCount(n, 1.0 if n <= cap else min(1.0, row / last))
+                (fts.expression(t), limit)).fetchone()
+            out[t] = TermCount(n, 1.0 if cap is None or n <= cap else min(1.0, row / last))
         return out
 
     def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:
-        """How many units contain each term of :func:`fts.query_terms` (a CJK bigram as a phrase).
-
-        With ``cap``, counting a term stops at ``cap + 1`` rows, so a common term costs no more
-        than a rare one: a count of ``cap + 1`` means "more than ``cap``". FTS5's own row counts
-        (``fts5vocab``) walk the whole posting list, ~50 ms for a term in most of 1M units.
-        """
-        out: dict[str, int] = {}
-        for t in dict.fromkeys(terms):
-            match = fts.expression(t)
-            if cap is None:
-                row = self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (match,)).fetchone()
-            else:
-                row = self.conn.execute("SELECT count(*) FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)",
-                                        (match, cap + 1)).fetchone()
-            out[t] = row[0]
-        return out
+        """The unit counts of :meth:`term_counts` alone."""
+        return {t: c.units for t, c in self.term_counts(terms, cap).items()}
 
     # -- sizes and consistency ----------------------------------------------------------
     def table_bytes(self) -> dict[str, int]:
