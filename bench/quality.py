@@ -80,6 +80,8 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "budget-merge": ("hier", "budget-merge", {}),
     "multilevel": ("hier+levels", "multilevel", {}),
     "density": ("sentences", "density", {}),
+    # density trusting a clear score lead of the top hits (docs/expansion.md, "score_decay")
+    "density-sharp": ("sentences", "density", {"score_decay": 1.0}),
     "auto": ("hier", "auto", {}),
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)

@@ -210,6 +210,8 @@ def test_resolve_names_trees_and_policies():
     assert (s.strategy, dict(s.strategy_params), s.policy) == ("fixed", {"size": 256, "overlap": 38}, "none")
     assert (resolve("density").strategy, resolve("merge").strategy) == ("window", "hierarchical")
     assert resolve("multilevel").levels and not resolve("merge").levels
+    sharp = resolve("density-sharp")  # a named variant: its own name, another policy's code
+    assert (sharp.name, sharp.strategy, sharp.pin()) == ("density-sharp", "window", ("density", {"score_decay": 1.0}))
     with pytest.raises(EvalError, match="unknown configuration 'nope'"):
         resolve("nope")
     with pytest.raises(EvalError, match="at least 16 tokens"):

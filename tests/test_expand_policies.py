@@ -34,6 +34,7 @@ from zoomrag.model import Hit
     ("budget-merge", {"min_children": 0}, r"budget-merge: min_children=0 is out of range; use at least 1"),
     ("density", {"tau": 0}, r"density: tau=0 is out of range"),
     ("density", {"trim": 0.6}, r"density: trim=0.6 is out of range; use 0.0 to 0.5"),
+    ("density", {"score_decay": -1}, r"density: score_decay=-1 is out of range; use 0.0 to 100.0"),
     ("parent", {"depth": "up"}, r"parent: depth='up' is not a valid int"),
     ("none", {"n": 1}, r"expansion 'none' has no parameters; remove 'n'"),
     ("grow", {}, r"unknown expansion 'grow'; choose one of: auto, budget-merge, density"),
@@ -300,21 +301,48 @@ def test_density_trim_also_drops_left_out_hits_below_the_floor(trim, expected):
     assert texts(ROW, out) == [" ".join(p * 5 for p in e.split()) for e in expected]
 
 
+@pytest.mark.parametrize(("scores", "expected"), [
+    # gaps 0, .1, .2, .4 to the best; their median (.1 + .2) / 2 = .15 is the unit
+    ([0.9, 0.8, 0.7, 0.5], [0.0, 2 / 3, 4 / 3, 8 / 3]),
+    ([0.9], [0.0]),  # no gap to measure
+    ([1.0, 1.0, 1.0, 0.5], [0.0, 0.0, 0.0, 0.0]),  # half the head ties with the best: no lead
+    ([0.03, 0.02, 0.01], [0.0, 1.0, 2.0]),  # fused ranks: only the ratios of the gaps count
+])
+def test_density_score_gaps_are_in_median_gaps(scores, expected):
+    hits = [Hit(f"n{i}", "d", 0, 1, s) for i, s in enumerate(scores)]
+    assert get_expander("density", {"score_decay": 1}).gaps(hits) == pytest.approx(expected)
+    assert get_expander("density", {}).gaps(hits) == [0.0] * len(scores)  # off by default
+
+
+@pytest.mark.parametrize(("decay", "expected", "rules"), [
+    # tau 1000: by rank both hits are near-certain (q = 1 and 0.999), so both leaves are taken
+    (0.0, ["L0", "L5"], ["1 leaf at p ≥ 1.00 around 1 hit", "1 leaf at p ≥ 1.00 around 1 hit"]),
+    # L5's gap is 2 median gaps: q = 0.999 e^-2 = 0.135, below L1's 0.61; it follows as a unit
+    (1.0, ["L0 L1", "L5"], ["2 leaves at p ≥ 0.61 around 1 hit", "unit"]),
+])
+def test_density_score_decay_trusts_a_clear_lead(decay, expected, rules):
+    hits = [hit(ROW, "L0" * 5, 0.9), hit(ROW, "L5" * 5, 0.85)]
+    out = get_expander("density", {"reach": 10, "tau": 1000, "trim": 0, "score_decay": decay}).expand(
+        hits, Trees(ROW), 20)
+    assert texts(ROW, out) == [" ".join(p * 5 for p in e.split()) for e in expected]
+    assert [c.rule for c in out] == rules
+
+
 PARAGRAPHS = st.lists(st.lists(st.text("ab", min_size=1, max_size=6), min_size=1, max_size=4), min_size=1,
                       max_size=5)
 
 
 @settings(max_examples=80, deadline=None)
 @given(PARAGRAPHS, st.lists(st.integers(0, 30), min_size=1, max_size=6), st.integers(1, 80),
-       st.floats(0, 0.5), st.floats(0, 0.5))
-def test_density_spans_are_exact_and_a_higher_trim_returns_less(spec, picks, budget, trim_a, trim_b):
+       st.floats(0, 0.5), st.floats(0, 0.5), st.sampled_from([0.0, 0.5, 3.0]))
+def test_density_spans_are_exact_and_a_higher_trim_returns_less(spec, picks, budget, trim_a, trim_b, decay):
     tree = build(spec)
     text = tree.document.text
     leaves = tree.leaves()
     hits = [Hit(n.id, "d", n.start, n.end, 1.0 - i / 10) for i, n in enumerate(leaves[k % len(leaves)] for k in picks)]
     covered = []
     for trim in sorted((trim_a, trim_b)):
-        out = get_expander("density", {"reach": 4, "trim": trim}).expand(hits, Trees(tree), budget)
+        out = get_expander("density", {"reach": 4, "trim": trim, "score_decay": decay}).expand(hits, Trees(tree), budget)
         for c in out:
             assert 0 <= c.start < c.end <= len(text)
             assert all(c.start <= h.start and h.end <= c.end for h in c.hits)

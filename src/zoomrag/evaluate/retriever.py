@@ -5,7 +5,9 @@ A configuration name says which tree to build and which expansion policy to quer
 - ``fixed-N`` — the ``fixed`` strategy, ``N`` tokens, 15 % overlap, no expansion (Gate 0);
 - a policy name — that policy on its natural tree: ``window`` and ``density`` on sentence windows
   (the ``window`` strategy), ``parent``, ``merge``, ``budget-merge``, ``auto`` on the
-  ``hierarchical`` strategy, ``multilevel`` on the hierarchical tree with parent vectors.
+  ``hierarchical`` strategy, ``multilevel`` on the hierarchical tree with parent vectors;
+- a named variant of a policy — ``density-sharp`` is ``density`` with ``score_decay=1`` (it
+  trusts a clear score lead of the top hits: the winner where one passage holds the answer).
 
 Configurations that share a tree share one index file (built once per run, reused across runs:
 :meth:`Index.add` skips unchanged documents). ``query.doc_scope`` is honoured by filtering the
@@ -36,20 +38,21 @@ TREES: dict[str, tuple[str, dict[str, Any], bool]] = {
     "hierarchical+levels": ("hierarchical", {}, True),
 }
 
-#: Policy configurations: name -> (tree, policy parameters).
-POLICIES: dict[str, tuple[str, dict[str, Any]]] = {
-    "window": ("window", {"n": 2}),
-    "density": ("window", {}),
-    "parent": ("hierarchical", {}),
-    "merge": ("hierarchical", {}),
-    "budget-merge": ("hierarchical", {}),
-    "multilevel": ("hierarchical+levels", {}),
-    "auto": ("hierarchical", {}),
+#: Policy configurations: name -> (tree, policy, policy parameters).
+POLICIES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "window": ("window", "window", {"n": 2}),
+    "density": ("window", "density", {}),
+    "density-sharp": ("window", "density", {"score_decay": 1.0}),
+    "parent": ("hierarchical", "parent", {}),
+    "merge": ("hierarchical", "merge", {}),
+    "budget-merge": ("hierarchical", "budget-merge", {}),
+    "multilevel": ("hierarchical+levels", "multilevel", {}),
+    "auto": ("hierarchical", "auto", {}),
 }
 
 #: Gate 0 and the policies, in report order.
 SWEEP = tuple(fixed_name(s) for s in FIXED_SIZES)
-DEFAULT_POLICIES = ("window", "density", "parent", "merge", "budget-merge", "multilevel")
+DEFAULT_POLICIES = ("window", "density", "density-sharp", "parent", "merge", "budget-merge", "multilevel")
 
 #: How many more units each widening of a scoped search asks for, and the most it asks for.
 _WIDEN = 8
@@ -88,10 +91,10 @@ def resolve(name: str) -> ConfigSpec:
     if name not in POLICIES:
         raise EvalError(f"unknown configuration {name!r}; choose fixed-N (e.g. {', '.join(SWEEP)}) "
                         f"or a policy: {', '.join(POLICIES)}")
-    tree, params = POLICIES[name]
+    tree, policy, params = POLICIES[name]
     strategy, sparams, levels = TREES[tree]
-    get_expander(name, params)  # fails early if the policy is unknown to this build
-    return ConfigSpec(name, tree, strategy, sparams, levels, name, params)
+    get_expander(policy, params)  # fails early if the policy is unknown to this build
+    return ConfigSpec(name, tree, strategy, sparams, levels, policy, params)
 
 
 @dataclass(frozen=True)
@@ -244,4 +247,4 @@ def retrievers(names: Sequence[str], pool: IndexPool) -> list[IndexRetriever]:
 
 def known_policies() -> tuple[str, ...]:
     """Policies of this build that have a natural tree (``none`` is the fixed sizes)."""
-    return tuple(p for p in POLICIES if p in expander_names())
+    return tuple(name for name, (_, policy, _) in POLICIES.items() if policy in expander_names())

@@ -9,7 +9,11 @@ a whole parent when its leaves are all likely, a run joining two nearby hits.
 
 The model, for one document:
 
-- a hit of rank r (0 = best) is relevant with probability ``q(r) = tau / (tau + r)``;
+- a hit of rank r (0 = best) is relevant with probability ``q(r) = tau / (tau + r)``, times
+  ``exp(-score_decay * g)`` where ``g`` is its score gap to the best hit in units of the median
+  gap among the first 50 hits (``score_decay`` 0, the default, ranks by position alone; 1 trusts
+  a clear lead of the top hits, which pays where one passage holds the answer and costs
+  recall where evidence is spread over many weaker hits: docs/expansion.md has the figures);
 - evidence continues from a relevant leaf into a neighbour with probability
   ``exp(-d / reach)``, ``d`` the tokens from the hit to the neighbour's middle; outside the
   hit's parent (a paragraph, a section) ``d`` counts ``cross`` times, as evidence rarely runs
@@ -43,6 +47,9 @@ from .units import first_leaf, last_leaf, plural, span_candidate
 
 #: Neighbours whose continuation probability falls below this are not considered.
 _FLOOR = 0.01
+#: Hits whose score gaps set the unit of ``score_decay`` (a fixed head, so the budget's candidate
+#: count does not change it).
+_GAP_SAMPLE = 50
 
 
 @dataclass(frozen=True)
@@ -60,15 +67,32 @@ class DensityExpansion:
     #: Share of the chosen leaves' expected evidence that may be given up to save tokens: the
     #: least probable leaves holding at most this share are dropped (0: spend the whole budget).
     trim: float = 0.08
+    #: How fast relevance falls with a hit's score gap to the best hit, in median gaps (0: rank only).
+    score_decay: float = 0.0
 
     def __post_init__(self) -> None:
         check_float(self.name, "reach", self.reach, 0.0, 100_000.0)
         check_float(self.name, "tau", self.tau, 0.001, 100_000.0)
         check_float(self.name, "cross", self.cross, 1.0, 1000.0)
         check_float(self.name, "trim", self.trim, 0.0, 0.5)
+        check_float(self.name, "score_decay", self.score_decay, 0.0, 100.0)
 
-    def relevance(self, rank: int) -> float:
-        return self.tau / (self.tau + rank)
+    def relevance(self, rank: int, gap: float = 0.0) -> float:
+        """Probability that the hit of this rank is relevant; ``gap`` is its normalised score gap."""
+        q = self.tau / (self.tau + rank)
+        return q * math.exp(-self.score_decay * gap) if self.score_decay else q
+
+    def gaps(self, hits: Sequence[Hit]) -> list[float]:
+        """Each hit's score gap to the best hit, in units of the median gap of the first 50 hits
+        (so that the scale of the scores, cosine or fused ranks, does not matter)."""
+        if not self.score_decay or len(hits) < 2:
+            return [0.0] * len(hits)
+        top = max(h.score for h in hits)
+        head = sorted(top - h.score for h in hits[:_GAP_SAMPLE])
+        unit = (head[(len(head) - 1) // 2] + head[len(head) // 2]) / 2
+        if unit <= 0:  # at least half the head ties with the best: no lead to trust
+            return [0.0] * len(hits)
+        return [(top - h.score) / unit for h in hits]
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         sizer = SpanSizer(trees)
@@ -130,6 +154,7 @@ class DensityExpansion:
         leaves: dict[str, dict[str, Node]] = {}
         seen: set[str] = set()
         loose: list[Candidate] = []
+        gaps = self.gaps(hits)
         for rank, h in enumerate(hits):
             if h.node_id in seen:
                 continue
@@ -139,7 +164,7 @@ class DensityExpansion:
             if node is None:
                 loose.append(unit_candidate(h, None))
                 continue
-            q = self.relevance(rank)
+            q = self.relevance(rank, gaps[rank])
             doc_miss = miss.setdefault(h.doc_id, {})
             doc_leaves = leaves.setdefault(h.doc_id, {})
             for leaf, p in self._spread(tree, node, q, sizer):
