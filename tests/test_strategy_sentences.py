@@ -179,3 +179,42 @@ def test_chunk_is_the_tree_of_the_drafts(text: str, n: int, unit: str) -> None:
     drafts = build_tree(doc, chunker.split(doc), strategy=chunker.describe())
     tree = chunker.chunk(doc)
     assert tree == drafts and [n.children for n in tree] == [n.children for n in drafts]
+
+
+def _grouped_by_fits(spans: list[tuple[int, int]], sizes: LazySizes, per_chunk: int,
+                     overlap: int) -> list[tuple[int, int]]:
+    """group_sentences as it was written before its size test was inlined: the reference."""
+    out: list[tuple[int, int]] = []
+    n, i, done = len(spans), 0, 0
+    while i < n:
+        first = spans[i][0]
+        j = i
+        while j < n and j - i < per_chunk and sizes.fits(first, spans[j][1]):
+            j += 1
+        if j == i:
+            out.extend(sizes.cut(*spans[i]))
+            i = done = i + 1
+            continue
+        if j <= done:
+            i = done
+            continue
+        out.append((first, spans[j - 1][1]))
+        done = j
+        i = max(i + 1, j - overlap)
+        if j == n:
+            break
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, st.integers(1, 4), st.integers(0, 3), st.sampled_from([4, 12, 40, 256]),
+       st.sampled_from(["chars", "approx", "tokens"]))
+def test_grouping_matches_the_plain_fits_loop(text: str, n: int, overlap: int, limit: int,
+                                              unit: str) -> None:
+    # The inlined loop (token indices looked up once, the length shortcut only until the text
+    # is counted) must choose the same chunks as asking sizes.fits for every sentence.
+    overlap = min(overlap, n - 1)
+    spans = sentence_spans(text)
+    counter = get_counter(unit)
+    fast = group_sentences(spans, LazySizes(text, counter, limit), per_chunk=n, overlap=overlap)
+    assert fast == _grouped_by_fits(spans, LazySizes(text, counter, limit), n, overlap)

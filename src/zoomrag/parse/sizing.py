@@ -132,7 +132,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             if p >= 0:
                 nxt = p
         floor = skip_space(text, c, e)
-        s = skip_space(text, nxt, e)
+        s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
         i = index(s)
 
 

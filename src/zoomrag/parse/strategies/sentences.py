@@ -52,7 +52,7 @@ class SentenceChunks(Chunker):
         spans = sentence_spans(text)
         if not spans:
             return []
-        sizes = LazySizes(text, get_counter(self.unit), self.max_size, spans)
+        sizes = LazySizes(text, get_counter(self.unit), self.max_size)
         return group_sentences(spans, sizes, per_chunk=self.sentences, overlap=self.overlap)
 
 
@@ -65,40 +65,47 @@ class LazySizes:
     are often never counted at all.
     """
 
-    def __init__(self, text: str, counter: TokenCounter, limit: int,
-                 spans: Sequence[tuple[int, int]] = ()):
+    def __init__(self, text: str, counter: TokenCounter, limit: int):
         self.text = text
         self.counter = counter
         self.limit = limit
-        # Spans of at most this many characters fit without counting (-1: none is known to).
-        self._free = limit if at_most_one_per_char(counter, text) else -1
+        self._free: int | None = None
         self._measure: Measure | None = None
-        #: The sentences whose ends will be asked about: their token indices are looked up
-        #: together when the text is counted (one vectorised search instead of two per call).
-        self._spans = spans
-        self._at: dict[int, int] = {}
+
+    @property
+    def free(self) -> int:
+        """Spans of at most this many characters fit without counting (-1: none is known to).
+
+        Found on first use: a text that is counted anyway never needs it (a counted span of
+        at most ``limit`` characters then fits by its count as well), so a caller that asks
+        about a long span first skips the check.
+        """
+        if self._free is None:
+            self._free = self.limit if at_most_one_per_char(self.counter, self.text) else -1
+        return self._free
 
     @property
     def measure(self) -> Measure:
         if self._measure is None:
-            self._measure = measure = Measure(self.text, self.counter)
-            if self._spans:
-                offsets = [x for span in self._spans for x in span]
-                self._at = dict(zip(offsets, measure.indices(offsets)))
+            self._measure = Measure(self.text, self.counter)
         return self._measure
 
     def fits(self, start: int, end: int) -> bool:
-        if end - start <= self._free:
+        if self._measure is None and end - start <= self.free:
             return True
-        measure = self._measure or self.measure
-        at = self._at
-        a = at.get(start)
-        b = at.get(end)
-        if a is None:
-            a = measure.index(start)
-        if b is None:
-            b = measure.index(end)
-        return b - a <= self.limit
+        return self.measure.size(start, end) <= self.limit
+
+    def token_bounds(self, spans: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+        """Token positions of every span's start and of every span's end.
+
+        Only differences between them are meaningful (``ends[j] - starts[i]`` tokens start in
+        ``[spans[i][0], spans[j][1])``, for ``i <= j``), so that ``fits(s, e)`` for spans of
+        the list is ``e - s <= free`` or ``ends[j] - starts[i] <= limit``: one subtraction.
+        They are the Measure's token indices, found for every span together (one vectorised
+        search over the counted text).
+        """
+        at = self.measure.indices([x for span in spans for x in span])
+        return at[0::2], at[1::2]
 
     def cut(self, start: int, end: int) -> list[tuple[int, int]]:
         """Pieces of at most ``limit`` units (a single unbreakable word may exceed it)."""
@@ -113,14 +120,30 @@ def group_sentences(spans: list[tuple[int, int]], sizes: LazySizes, *, per_chunk
     over-long one, the overlap is dropped. An over-long sentence is cut into pieces of its own.
     """
     out: list[tuple[int, int]] = []
-    fits = sizes.fits
     n = len(spans)
+    limit = sizes.limit
+    # sizes.fits inlined (this loop runs once per sentence): until the text is counted, a run
+    # of at most ``limit`` characters fits when the counter allows it (sizes.free); once it
+    # is counted, every run compares token indices, looked up for every sentence together.
+    # (A run that fits by its length fits by its count too, so both give the same answer.)
+    tok_start: list[int] = []
+    tok_end: list[int] = []
+    counted = False
     i = 0
     done = 0  # sentences [0, done) are in some chunk already
     while i < n:
         first = spans[i][0]
         j = i
-        while j < n and j - i < per_chunk and fits(first, spans[j][1]):
+        stop = min(n, i + per_chunk)
+        while j < stop:
+            if not counted:
+                if spans[j][1] - first <= limit and sizes.free >= 0:
+                    j += 1
+                    continue
+                tok_start, tok_end = sizes.token_bounds(spans)
+                counted = True
+            if tok_end[j] - tok_start[i] > limit:
+                break
             j += 1
         if j == i:  # sentence i alone is too big: cut it
             out.extend(sizes.cut(*spans[i]))
