@@ -1,12 +1,16 @@
-"""Chinese BM25: CJK bigram terms against single characters searched as bigram phrases.
+"""Chinese BM25: CJK bigram terms, single characters searched as bigram phrases, and single
+characters without positions searched as pairs.
 
     .venv/bin/python bench/fts_cjk.py
 
 cmrc2018_trial is chunked with the default profile (through an index with the ``hash``
-embedder); its embedded units then fill two contentless FTS5 tables held in memory: one of
-overlapping CJK bigrams (FTS format ``bigram-1``, schema 2) and one of single characters
-queried with two-character phrases (``cjk-unigram-1``, what the store writes now). Each of the
-1,002 questions is an OR query of its terms ("chosen terms": only those that
+embedder). Its embedded units then fill two contentless FTS5 tables (``detail=full``) held in
+memory, ranked by FTS5's bm25(): one of overlapping CJK bigrams (FTS format ``bigram-1``,
+schema 2) and one of single characters queried with two-character phrases (``cjk-unigram-1``,
+schema 3). The last row is the index itself (schema 4, ``cjk-unigram-none-1``: single
+characters, ``detail=none``, each pair of adjacent characters searched as the units holding
+both, ranked by zoomrag's BM25 through ``Index.search(mode="bm25")``). Each of the 1,002
+questions is an OR query of its terms ("chosen terms": only those that
 ``search.bm25.select_terms`` keeps, as ``Index.search`` does; the time then includes counting
 each term's rows); "hit@k" is the share of questions whose evidence span overlaps one of the
 first k units. Prints the FTS size / corpus UTF-8 bytes (segments merged, pages counted by
@@ -28,7 +32,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from zoomrag.embed import get_embedder
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.search.bm25 import MAX_ROWS, match_expression, query_terms, select_terms
+from zoomrag.search.bm25 import MAX_ROWS, query_terms, select_terms
 from zoomrag.store import fts
 
 CORPUS = ROOT.parent / "shared" / "data" / "cmrc2018_trial"
@@ -48,15 +52,30 @@ def bigram_query(text: str) -> str | None:
     return " OR ".join(parts) or None
 
 
+def unigram_body(text: str) -> str:
+    """Schema 3's body: the index terms alone."""
+    return " ".join(fts.terms(text))
+
+
+def phrase(term: str) -> str:
+    """Schema 3's FTS5 query for a term: a CJK bigram as the phrase of its two characters."""
+    text = " ".join(term) if fts.is_phrase(term) else term
+    return '"' + text.replace('"', '""') + '"'
+
+
+def phrase_query(terms: list[str]) -> str | None:
+    return " OR ".join(phrase(t) for t in terms) or None
+
+
 def chosen_query(c: sqlite3.Connection, text: str, units: int) -> str | None:
-    """The MATCH of ``Index.search``: the terms ``select_terms`` keeps, rows counted as the store does."""
+    """Schema 3's MATCH in ``Index.search``: the terms ``select_terms`` keeps, rows counted as the store did."""
     terms = query_terms(text)
     df = {t: c.execute("SELECT count(*) FROM (SELECT 1 FROM f WHERE f MATCH ? LIMIT ?)",
-                       (fts.expression(t), MAX_ROWS + 1)).fetchone()[0] for t in terms}
+                       (phrase(t), MAX_ROWS + 1)).fetchone()[0] for t in terms}
     if len(terms) > 1 and all(n > MAX_ROWS for n in df.values()):
-        df = {t: c.execute("SELECT count(*) FROM f WHERE f MATCH ?", (fts.expression(t),)).fetchone()[0]
+        df = {t: c.execute("SELECT count(*) FROM f WHERE f MATCH ?", (phrase(t),)).fetchone()[0]
               for t in terms}
-    return match_expression(select_terms(terms, df, units) if len(terms) > 1 else terms)
+    return phrase_query(select_terms(terms, df, units) if len(terms) > 1 else terms)
 
 
 def load_jsonl(path: Path) -> list[dict]:
@@ -64,29 +83,70 @@ def load_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in f]
 
 
-def units_of_default_profile(tmp: Path) -> list[tuple[str, int, int, str]]:
+def default_profile_index(tmp: Path) -> Index:
     docs = load_jsonl(CORPUS / "corpus.jsonl")
-    with Index.open(tmp / "zh.db", embedder=get_embedder("hash", dimension=64), ann="off") as ix:
-        ix.add([Document.from_text(d["text"], id=d["id"], source=d["id"]) for d in docs])
-        out = []
-        for d in docs:
-            tree = ix.tree(d["id"])
-            out.extend((d["id"], u.start, u.end, u.text) for u in tree.nodes if u.is_leaf)
+    ix = Index.open(tmp / "zh.db", embedder=get_embedder("hash", dimension=64), ann="off")
+    ix.add([Document.from_text(d["text"], id=d["id"], source=d["id"]) for d in docs])
+    return ix
+
+
+def units_of(ix: Index) -> list[tuple[str, int, int, str]]:
+    out = []
+    for d in load_jsonl(CORPUS / "corpus.jsonl"):
+        tree = ix.tree(d["id"])
+        out.extend((d["id"], u.start, u.end, u.text) for u in tree.nodes if u.is_leaf)
     return out
+
+
+def print_row(label: str, qlabel: str, size: float, hits: list[int], wall: list[float], cpu: float) -> None:
+    wall = sorted(wall)
+    n = len(wall)
+    print(f"| {label} | {qlabel} | {size:.2f}x | {hits[0] / n:.3f} | {hits[1] / n:.3f} | "
+          f"{hits[2] / n:.3f} | {wall[n // 2] * 1e3:.2f} / {wall[int(n * 0.95)] * 1e3:.2f} ({cpu:.2f}) |")
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        units = units_of_default_profile(Path(tmp))
-    text_bytes = sum(len(d["text"].encode()) for d in load_jsonl(CORPUS / "corpus.jsonl"))
-    queries = load_jsonl(CORPUS / "queries.jsonl")
-    print(f"{len(units)} units, {len(queries)} questions\n")
-    print("| index terms | query | FTS / text | hit@1 | hit@3 | hit@10 | ms / query p50 / p95 (cpu total s) |")
-    print("|---|---|---|---|---|---|---|")
+        ix = default_profile_index(Path(tmp))
+        try:
+            units = units_of(ix)
+            text_bytes = sum(len(d["text"].encode()) for d in load_jsonl(CORPUS / "corpus.jsonl"))
+            queries = load_jsonl(CORPUS / "queries.jsonl")
+            print(f"{len(units)} units, {len(queries)} questions\n")
+            print("| index terms | query | FTS / text | hit@1 | hit@3 | hit@10 | ms / query p50 / p95 (cpu total s) |")
+            print("|---|---|---|---|---|---|---|")
+            fts5_variants(units, queries, text_bytes)
+            store_variant(ix, queries, text_bytes)
+        finally:
+            ix.close()
+
+
+def store_variant(ix: Index, queries: list[dict], text_bytes: int) -> None:
+    """The index as the store writes it, searched as ``zoomrag query --mode bm25`` does."""
+    ix.store.conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+    size = sum(v for k, v in ix.store.table_bytes().items() if k.startswith("fts"))
+    hits = [0, 0, 0]
+    wall: list[float] = []
+    cpu0 = time.process_time()
+    for q in queries:
+        ev = q["evidence"][0]
+        t0 = time.perf_counter()
+        found = ix.search(q["query"], mode="bm25", k=10)
+        wall.append(time.perf_counter() - t0)
+        ok = [h.doc_id == ev["doc_id"] and h.start < ev["end"] and ev["start"] < h.end for h in found]
+        for j, k in enumerate((1, 3, 10)):
+            hits[j] += any(ok[:k])
+    print_row("CJK characters, no positions", "pairs of characters, chosen terms, zoomrag BM25 (the index now)",
+              size / text_bytes, hits, wall, time.process_time() - cpu0)
+
+
+def fts5_variants(units: list[tuple[str, int, int, str]], queries: list[dict], text_bytes: int) -> None:
+    """Positional FTS5 tables in memory, ranked by FTS5's bm25() (schemas 2 and 3)."""
     variants = [
         ("CJK bigrams", "bigram terms", lambda t: " ".join(bigram_terms(t)), lambda c, t: bigram_query(t)),
-        ("CJK characters", "bigram phrases", fts.body, lambda c, t: match_expression(query_terms(t))),
-        ("CJK characters", "bigram phrases, chosen terms", fts.body, lambda c, t: chosen_query(c, t, len(units))),
+        ("CJK characters", "bigram phrases", unigram_body, lambda c, t: phrase_query(query_terms(t))),
+        ("CJK characters", "bigram phrases, chosen terms", unigram_body,
+         lambda c, t: chosen_query(c, t, len(units))),
     ]
     for label, qlabel, body, query in variants:
         c = sqlite3.connect(":memory:", isolation_level=None)
@@ -110,11 +170,7 @@ def main() -> None:
                   for (r,) in rows]
             for j, k in enumerate((1, 3, 10)):
                 hits[j] += any(ok[:k])
-        cpu = time.process_time() - cpu0
-        wall.sort()
-        n = len(queries)
-        print(f"| {label} | {qlabel} | {size / text_bytes:.2f}x | {hits[0] / n:.3f} | {hits[1] / n:.3f} | "
-              f"{hits[2] / n:.3f} | {wall[n // 2] * 1e3:.2f} / {wall[int(n * 0.95)] * 1e3:.2f} ({cpu:.2f}) |")
+        print_row(label, qlabel, size / text_bytes, hits, wall, time.process_time() - cpu0)
 
 
 if __name__ == "__main__":

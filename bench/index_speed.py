@@ -289,7 +289,11 @@ def synthetic_documents(units: int, per_doc: int = 100, seed: int = 1) -> list[D
     return docs
 
 
-def latency_index(n: int, emb: SyntheticEmbedder) -> tuple[Path, list[Document], float]:
+#: From this many units a stale latency index is rebuilt only with --rebuild (1M: over an hour).
+REBUILD_ASKS = 1_000_000
+
+
+def latency_index(n: int, emb: SyntheticEmbedder, rebuild: bool = False) -> tuple[Path, list[Document], float]:
     """The index of ``n`` synthetic units under bench/out, built once and reused while current."""
     from zoomrag.store.schema import SCHEMA_VERSION
 
@@ -303,6 +307,9 @@ def latency_index(n: int, emb: SyntheticEmbedder) -> tuple[Path, list[Document],
         info = {}
     if path.exists() and {k: info.get(k) for k in want} == want:
         return path, docs, float(info["build_s"])
+    if path.exists() and n >= REBUILD_ASKS and not rebuild:
+        raise SystemExit(f"{path} was built for {info or 'unknown settings'}, this code needs {want}; "
+                         "rebuilding it takes over an hour: run again with --rebuild to delete and rebuild it")
     for old in OUT.glob(f"latency-{n}.db*"):
         old.unlink()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -314,7 +321,7 @@ def latency_index(n: int, emb: SyntheticEmbedder) -> tuple[Path, list[Document],
     return path, docs, build
 
 
-def bench_latency(sizes: list[int], queries: int) -> None:
+def bench_latency(sizes: list[int], queries: int, rebuild: bool = False) -> None:
     print("\n## Query latency (synthetic 384-d vectors; search + parent expansion + assembly, budget 2048)")
     print("\nEach cell: wall p50 / p95 ms (CPU time of the process p50 / p95 ms).\n")
     print("| units | dense search | index build s | search only | bm25 search only | dense query | hybrid query | "
@@ -324,7 +331,7 @@ def bench_latency(sizes: list[int], queries: int) -> None:
     rows = []
     for n in sizes:
         emb = SyntheticEmbedder()
-        path, docs, build = latency_index(n, emb)
+        path, docs, build = latency_index(n, emb, rebuild)
         rng = np.random.default_rng(7)
         texts = [" ".join(docs[rng.integers(len(docs))].text.split()[:rng.integers(4, 12)]) for _ in range(queries)]
         for ann in (["off", "auto"] if n >= ANN_THRESHOLD else ["off"]):
@@ -440,6 +447,8 @@ def main() -> None:
     ap.add_argument("--max-chars", type=int, default=60_000)
     ap.add_argument("--sizes", default="10000,100000", help="units, for the latency section")
     ap.add_argument("--queries", type=int, default=100)
+    ap.add_argument("--rebuild", action="store_true",
+                    help=f"rebuild a stale latency index of {REBUILD_ASKS:,} units or more (else: stop)")
     ap.add_argument("--vector-sizes", default="10000,100000,1000000", help="units, for the vectors section")
     ap.add_argument("--ann-sizes", default="100000", help="sizes of the vectors section that also build HNSW")
     ap.add_argument("--vectors", choices=["realistic", "hard"], default="realistic",
@@ -452,7 +461,7 @@ def main() -> None:
         if args.only in (None, "speed"):
             bench_speed(tmp, args.embedders.split(","), args.max_chars)
         if args.only in (None, "latency"):
-            bench_latency([int(s) for s in args.sizes.split(",")], args.queries)
+            bench_latency([int(s) for s in args.sizes.split(",")], args.queries, args.rebuild)
         if args.only in (None, "vectors"):
             bench_vectors([int(s) for s in args.vector_sizes.split(",")], args.queries,
                           {int(s) for s in args.ann_sizes.split(",") if s}, args.vectors)

@@ -187,7 +187,7 @@ def test_an_old_schema_is_a_mismatch_and_reindex_replaces_it(tmp_path, corpus):
     path = tmp_path / "ix" / "index.db"
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE index_meta SET value = '0' WHERE key = 'schema_version'")
-    with pytest.raises(IndexMismatchError, match=r"uses index schema 0, this zoomrag reads schema 3; "
+    with pytest.raises(IndexMismatchError, match=r"uses index schema 0, this zoomrag reads schema 4; "
                                                    r"rebuild it with: zoomrag index --reindex"):
         open_index(tmp_path)
     with open_index(tmp_path, reindex=True) as ix:

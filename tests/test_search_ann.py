@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 from test_index_support import CountingEmbedder, ParagraphLines
@@ -69,6 +71,25 @@ def test_a_stale_or_missing_graph_is_not_used(tmp_path):
     assert AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16) is None
     AnnIndex.remove(tmp_path / "i.db")
     assert not list(tmp_path.iterdir())
+
+
+def test_handles_on_one_graph_file_share_it_until_it_is_replaced_or_removed(tmp_path):
+    x, queries = clustered(400, 16, seed=5)
+    AnnIndex.build("usearch", np.arange(400), x, generation=5).save(tmp_path / "i.db")
+    a = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16)
+    b = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16, rescore=lambda found: x[found])
+    assert a is not None and b is not None and a is not b
+    assert b.backend is a.backend and b.ids is a.ids and b.rescore is not None and a.rescore is None
+    # threads searching the shared graph at once get what one thread gets
+    want = [a.search(q, 10) for q in queries]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda q: a.search(q, 10), list(queries) * 3))
+    assert got == want * 3
+    AnnIndex.build("usearch", np.arange(400), x, generation=5).save(tmp_path / "i.db")  # replaced
+    c = AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16)
+    assert c is not None and c.backend is not a.backend
+    AnnIndex.remove(tmp_path / "i.db")
+    assert AnnIndex.load_if_fresh(tmp_path / "i.db", generation=5, dimension=16) is None
 
 
 def test_the_index_builds_the_graph_above_its_threshold_and_rebuilds_it_when_stale(tmp_path):

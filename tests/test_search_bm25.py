@@ -1,10 +1,12 @@
-"""BM25 through FTS5: safe query building, CJK characters searched as bigrams, the choice of terms
-that keeps FTS5 from scoring most of a large index, hybrid search's re-scoring of dense candidates
-for questions of common terms, and Chinese questions that find their passage."""
+"""BM25 over FTS5: safe query building, CJK characters searched as pairs, zoomrag's own scores (a
+term counts once per unit), the choice of terms that keeps search from scoring most of a large
+index, hybrid search's re-scoring of dense candidates for questions of common terms, and Chinese
+questions that find their passage."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -18,9 +20,11 @@ from zoomrag.search.bm25 import (
     TermChoice,
     bm25_search,
     choose_terms,
+    idf,
     match_expression,
     query_terms,
     quote,
+    rescore,
     select_terms,
 )
 from zoomrag.store import fts
@@ -30,13 +34,14 @@ from zoomrag.store.sqlite import TermCount
 def test_index_terms_are_lowercased_words_and_cjk_characters():
     assert fts.terms("泡泡战士 Hello, WORLD! 水 e.g. x_y") == ["泡", "泡", "战", "士", "hello", "world", "水", "e",
                                                               "g", "x_y"]
-    assert fts.body("玩家用水枪") == "玩 家 用 水 枪"
+    assert fts.body("玩家用水枪") == "\ue000 玩 家 用 水 枪"  # every row starts with fts.ROW_TERM
+    assert fts.body("") == fts.ROW_TERM and fts.terms("a\ue000b") == ["a", "b"]
     assert fts.terms("") == [] and fts.terms("  ,.!? ") == []
 
 
 def test_query_terms_are_lowercased_words_and_cjk_bigrams():
     assert fts.query_terms("泡泡战士 Hello, WORLD! 水 e.g.") == ["泡泡", "泡战", "战士", "hello", "world", "水", "e", "g"]
-    assert [fts.expression(t) for t in ["玩家", "水", "say"]] == ['"玩 家"', '"水"', '"say"']
+    assert [fts.expression(t) for t in ["玩家", "水", "say"]] == ['("玩" AND "家")', '"水"', '"say"']
 
 
 def test_user_text_never_becomes_fts_syntax():
@@ -46,19 +51,22 @@ def test_user_text_never_becomes_fts_syntax():
     assert terms == ["near", "a", "b", "and", "x", "or", "col", "y", "z", "w"]
     assert match_expression(terms) == ('"near" OR "a" OR "b" OR "and" OR "x" OR "or" OR "col" OR "y" OR '
                                        '"z" OR "w"')
-    assert match_expression(query_terms("什么 水")) == '"什 么" OR "水"'
+    assert match_expression(query_terms("什么 水")) == '("什" AND "么") OR "水"'
     assert match_expression([]) is None
 
 
-def test_a_cjk_bigram_matches_adjacent_characters_only(tmp_path):
-    docs = [Document.from_text("玩家用水枪", id="adjacent"), Document.from_text("家里的玩具", id="apart")]
+def test_a_cjk_bigram_matches_units_that_hold_both_characters(tmp_path):
+    # no positions in the index: a pair is found wherever both characters are, then kept only
+    # where they are adjacent (re-scoring from the text)
+    docs = [Document.from_text("玩家用水枪", id="adjacent"), Document.from_text("家里的玩具", id="apart"),
+            Document.from_text("玩具", id="one")]
     with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=CharWindows(200)) as ix:
         ix.add(docs)
         assert [h.doc_id for h in ix.search("玩家", mode="bm25", k=10)] == ["adjacent"]
         assert [h.doc_id for h in ix.search("水", mode="bm25", k=10)] == ["adjacent"]
-        assert ix.store.term_frequencies(["玩家", "家", "玩", "无"]) == {"玩家": 1, "家": 2, "玩": 2, "无": 0}
+        assert ix.store.term_frequencies(["玩家", "家", "玩", "无"]) == {"玩家": 2, "家": 2, "玩": 3, "无": 0}
         # with a cap, counting stops at cap + 1 ("more than cap")
-        assert ix.store.term_frequencies(["玩家", "家", "玩"], cap=1) == {"玩家": 1, "家": 2, "玩": 2}
+        assert ix.store.term_frequencies(["玩家", "家", "玩"], cap=1) == {"玩家": 2, "家": 2, "玩": 2}
         assert ix.store.term_frequencies(["家"], cap=0) == {"家": 1}
 
 
@@ -127,11 +135,64 @@ def _words_index(tmp_path, lines):
     return ix
 
 
+def _reference(ix, terms, df=None):
+    """This module's BM25 from the unit texts: (row, score) best first.
+
+    Units are found when they hold every index term of a query term (both characters of a CJK
+    pair, anywhere); each is then scored with the term's real frequency (a pair: adjacent
+    characters); ties in the order found (the score with each term counted once). ``df``
+    overrides a term's unit count (rule 3's estimate)."""
+    rows = ix.store.conn.execute(
+        "SELECT n.row, d.id, n.span_start, n.span_end FROM nodes n JOIN documents d ON d.key = n.doc "
+        "WHERE n.unit = 1").fetchall()
+    texts = {r: ix.store.document_text(doc, s, e) for r, doc, s, e in rows}
+    held = {r: set(fts.terms(t)) for r, t in texts.items()}
+    n, avg = len(texts), sum(map(len, texts.values())) / len(texts)
+
+    def has(t, r):
+        return set(t if fts.is_phrase(t) else [t]) <= held[r]
+
+    weight = {}
+    for t in terms:
+        count = (df or {}).get(t, sum(has(t, r) for r in texts))
+        weight[t] = max(1e-6, math.log((n - count + 0.5) / (count + 0.5)))
+    out = []
+    for r, text in texts.items():
+        found = [t for t in terms if has(t, r)]
+        if found:
+            norm = 1.2 * (0.25 + 0.75 * len(text) / avg)
+            once = sum(weight[t] for t in found) * 2.2 / (1 + norm)
+            tf = {t: text.lower().count(t) if fts.is_cjk(t) else fts.terms(text).count(t) for t in found}
+            exact = sum(weight[t] * f * 2.2 / (f + norm) for t, f in tf.items())
+            if any(tf.values()):
+                out.append((-exact, -once, r))
+    return [(r, pytest.approx(-e, abs=1e-9)) for e, _, r in sorted(out)]
+
+
+def test_scores_by_hand(tmp_path):
+    # four units of 3 characters (average 3): a term found once scores its IDF times (k1 + 1) / (1 + k1) = 1
+    with _words_index(tmp_path, ["a b", "a c", "b c", "d d"]) as ix:
+        # "d" is twice in its unit: tf (k1 + 1) / (tf + k1) = 4.4 / 3.2
+        assert bm25_search(ix.store, "d", 10, 4) == [(8, pytest.approx(math.log(3.5 / 1.5) * 4.4 / 3.2))]
+        # "a" is in half of the units: IDF ln(2.5 / 2.5) = 0, floored at 1e-6; ties by row
+        assert bm25_search(ix.store, "a", 10, 4) == [(2, pytest.approx(1e-6)), (4, pytest.approx(1e-6))]
+        assert idf(2, 4) == 1e-6 and idf(1, 4) == pytest.approx(0.8473, abs=1e-4)
+    with _words_index(tmp_path / "2", ["x", "x yy", "zz"]) as ix:  # lengths 1, 4, 2: average 7 / 3
+        x = 1e-6  # x is in 2 of 3 units: its IDF is floored
+        want = [(2, x * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 1 / (7 / 3)))),
+                (4, x * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 4 / (7 / 3))))]
+        assert bm25_search(ix.store, "x", 10, 3) == [(r, pytest.approx(s)) for r, s in want]
+        yy = math.log(2.5 / 1.5) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 4 / (7 / 3)))
+        assert bm25_search(ix.store, "yy x", 10, 3) == [(4, pytest.approx(yy))]  # x left out (rule 1)
+        assert bm25_search(ix.store, "yy x", 10, 3, max_share=1) == [(4, pytest.approx(yy + want[1][1])), want[0]]
+        assert ix.store.unit_chars() == 7
+
+
 WORDS = ["alpha beta", "alpha gamma", "alpha gamma delta", "alpha zeta", "alpha zeta", "alpha zeta",
          "beta gamma", "omega omega omega", "omega", "omega", "omega"]
 
 
-def test_a_term_over_max_rows_is_left_out_and_the_rest_ranked_by_fts5(tmp_path):
+def test_a_term_over_max_rows_is_left_out_and_the_rest_ranked(tmp_path):
     with _words_index(tmp_path, WORDS) as ix:
         n = ix.store.unit_count()
         assert n == 11
@@ -139,8 +200,7 @@ def test_a_term_over_max_rows_is_left_out_and_the_rest_ranked_by_fts5(tmp_path):
             "alpha": 6, "beta": 2, "gamma": 3, "delta": 1, "zeta": 3}
         # delta 1 + beta 2 + gamma 3 = 6 rows; zeta (3) and alpha (6) do not fit in 6
         got = bm25_search(ix.store, "alpha beta gamma delta zeta", 20, n, max_rows=6)
-        want = ix.store.fts_search('"beta" OR "gamma" OR "delta"', 20)
-        assert got == [(row, -score) for row, score in want]
+        assert got == _reference(ix, ["beta", "gamma", "delta"])
         docs = {u.doc_id for u in ix.store.units(r for r, _ in got).values()}
         assert docs == {"d0", "d1", "d2", "d6"}  # no unit that only has alpha or zeta
         # with room for every term, all but alpha (in more than half of the units) are searched
@@ -154,19 +214,19 @@ def test_a_query_of_common_terms_searches_its_rarest(tmp_path):
         # omega (4 units) and zeta (3) are both over max_rows=1: counting goes on until zeta is
         # known to be the rarest, and it is searched alone
         got = bm25_search(ix.store, "omega zeta", 20, n, max_rows=1)
-        want = ix.store.fts_search('"zeta"', 20)
-        assert len(got) == 3 and got == [(row, -score) for row, score in want]
+        assert len(got) == 3 and got == _reference(ix, ["zeta"])
         # a single term is searched as it is, however common
         assert len(bm25_search(ix.store, "alpha", 20, n, max_rows=1)) == 6
 
 
-def test_cjk_bigrams_are_chosen_as_phrases(tmp_path):
+def test_cjk_bigrams_are_chosen_as_pairs(tmp_path):
     lines = ["玩家用水枪", "家里的玩具", "玩家", "玩家们", "水枪", "其他", "别的", "东西"]
     with _words_index(tmp_path, lines) as ix:
         n = ix.store.unit_count()
-        assert ix.store.term_frequencies(["玩家", "水枪"]) == {"玩家": 3, "水枪": 2}
-        got = bm25_search(ix.store, "玩家水枪", 10, n, max_rows=2)  # 家水 0 rows, 水枪 2; 玩家 3 left out
-        assert got == [(row, -score) for row, score in ix.store.fts_search('"家 水" OR "水 枪"', 10)]
+        assert ix.store.term_frequencies(["玩家", "水枪"]) == {"玩家": 4, "水枪": 2}  # 家里的玩具 too
+        # 家水 1 row (d0), 水枪 2; 玩家 (4) left out
+        got = bm25_search(ix.store, "玩家水枪", 10, n, max_rows=3)
+        assert got == _reference(ix, ["家水", "水枪"])
         assert {u.doc_id for u in ix.store.units(r for r, _ in got).values()} == {"d0", "d4"}
 
 
@@ -175,7 +235,7 @@ def test_hostile_terms_stay_quoted_after_selection(tmp_path):
         n = ix.store.unit_count()
         # terms near, hi, and, col, x; col (0 rows) and near (1) fit in max_rows=1
         got = bm25_search(ix.store, 'NEAR( "hi AND * col:x', 5, n, max_rows=1)
-        assert got == [(row, -score) for row, score in ix.store.fts_search('"near" OR "col"', 5)]
+        assert got == _reference(ix, ["near", "col"])
         assert [u.doc_id for u in ix.store.units(r for r, _ in got).values()] == ["d0"]
 
 
@@ -196,27 +256,31 @@ def test_term_counts_say_how_far_into_the_index_a_capped_count_reached(tmp_path)
 
 def test_fts_search_within_scores_only_the_given_rows_as_the_whole_index_does(tmp_path):
     with _words_index(tmp_path, FOX) as ix:
-        everywhere = ix.store.fts_search('"fox" OR "green"', 20)
-        assert [r for r, _ in everywhere] == [18, 14, 16, 2, 10]
-        # rows without the terms are left out, a row given twice is scored once; bm25 unchanged
-        got = ix.store.fts_search_within('"fox" OR "green"', [4, 10, 2, 18, 10, 6])
+        weights, avg = {'"fox"': 1.0, '"green"': 2.0}, ix.store.unit_chars() / 9
+        everywhere = ix.store.fts_search(weights, 20, avg)
+        assert [r for r, _ in everywhere] == [18, 14, 2, 16, 10]  # the shorter unit first
+        # rows without the terms are left out, a row given twice is scored once; scores unchanged
+        got = ix.store.fts_search(weights, 20, avg, within=[4, 10, 2, 18, 10, 6])
         assert got == [(r, s) for r, s in everywhere if r in {2, 10, 18}]
-        assert ix.store.fts_search_within('"fox"', []) == []
+        assert ix.store.fts_search({'"fox"': 1.0}, 20, avg, within=[]) == []
+        assert ix.store.fts_search({'"fox"': 1.0}, 2, avg, within=[16, 2, 10]) == everywhere[2:4]
+        assert ix.store.fts_search({}, 20, avg) == [] and ix.store.fts_search(weights, 0, avg) == []
 
 
 def test_a_question_of_common_terms_re_scores_only_the_rows_within(tmp_path):
     with _words_index(tmp_path, FOX) as ix:
         n = ix.store.unit_count()
-        unrestricted = dict(ix.store.fts_search('"fox"', 20))
         # both terms are over max_rows=1; fox, whose first 2 units reach further, is searched alone
-        assert choose_terms(ix.store, ["red", "fox"], n, max_rows=1, count_on=False) == TermChoice(("fox",), True, pytest.approx(3.6))
+        choice = choose_terms(ix.store, ["red", "fox"], n, max_rows=1, count_on=False)
+        assert choice == TermChoice(("fox",), True, pytest.approx(3.6)) and choice.df == (pytest.approx(3.6),)
         got = bm25_search(ix.store, "red fox", 20, n, max_rows=1, within=[2, 6, 10, 12, 18])
-        assert got == [(2, -unrestricted[2]), (10, -unrestricted[10])]  # each score as the whole index gives it
+        # each score as the whole index gives it, with the IDF of the estimated count
+        assert got == [x for x in _reference(ix, ["fox"], df={"fox": 3.6}) if x[0] in (2, 10)]
         assert bm25_search(ix.store, "red fox", 1, n, max_rows=1, within=[2, 6, 10, 12, 18]) == got[:1]
         assert bm25_search(ix.store, "red fox", 20, n, max_rows=1, within=[]) == []
         # bm25 mode (no rows within): fox is counted (3 units, red 6) and all its rows are scored
         assert choose_terms(ix.store, ["red", "fox"], n, max_rows=1) == TermChoice(("fox",), True, 3)
-        assert bm25_search(ix.store, "red fox", 20, n, max_rows=1) == [(r, -s) for r, s in unrestricted.items()]
+        assert bm25_search(ix.store, "red fox", 20, n, max_rows=1) == _reference(ix, ["fox"])
 
 
 def test_common_terms_at_the_idf_floor_rank_nothing_within(tmp_path):
@@ -232,7 +296,7 @@ def test_common_terms_at_the_idf_floor_rank_nothing_within(tmp_path):
 def test_a_question_with_a_term_under_max_rows_ignores_within(tmp_path):
     with _words_index(tmp_path, FOX) as ix:
         n = ix.store.unit_count()
-        want = [(r, -s) for r, s in ix.store.fts_search('"fox" OR "green"', 20)]
+        want = _reference(ix, ["fox", "green"])
         for max_rows in (5, 2):  # fox 3 + green 2 rows fit in 5; in 2, green alone
             alone = bm25_search(ix.store, "fox green", 20, n, max_rows=max_rows)
             assert bm25_search(ix.store, "fox green", 20, n, max_rows=max_rows, within=[2]) == alone
@@ -246,7 +310,7 @@ def test_hostile_terms_stay_quoted_when_re_scoring_within(tmp_path):
         n = ix.store.unit_count()
         # near and "and" are both in 2 units, over max_rows=0; they reach as far: the first is taken
         got = bm25_search(ix.store, 'NEAR( "and', 5, n, max_rows=0, max_share=1, within=[2, 6])
-        assert got == [(row, -score) for row, score in ix.store.fts_search('"near"', 5) if row == 2]
+        assert got == [x for x in _reference(ix, ["near"]) if x[0] == 2]
 
 
 def test_hybrid_search_hands_dense_candidates_to_bm25(tmp_path, monkeypatch):
@@ -294,3 +358,24 @@ def test_bm25_finds_the_answer_passage_of_chinese_questions(tmp_path):
     assert len(queries) >= 40
     # measured: 42 of these 44 questions have their answer in the top 3 windows of 120 characters
     assert found / len(queries) >= 0.85
+
+
+def test_frequencies_count_whole_words_and_adjacent_cjk_characters():
+    text = "Fox, foxes and FOX. 玩家的家玩玩家"
+    assert fts.frequencies(text, ["fox", "foxes", "fo", "玩家", "家玩", "家", "玩具"]) == {
+        "fox": 2, "foxes": 1, "玩家": 2, "家玩": 1, "家": 3}
+
+
+def test_rescore_ranks_found_units_by_term_frequency_and_keeps_missing_ones():
+    found = [(1, 0.9), (2, 0.8), (3, 0.7), (4, 0.6)]
+    texts = {1: "a b c d", 2: "a a a z", 3: "b c d e"}  # 4: no text, keeps its score
+    got = rescore(found, texts, {"a": 1.0}, avg_chars=7.0)
+    once, thrice = 2.2 / (1 + 1.2), 3 * 2.2 / (3 + 1.2)
+    assert got == [(2, pytest.approx(thrice)), (1, pytest.approx(once)), (4, 0.6)]  # 3: no "a" in it
+    assert rescore([], {}, {"a": 1.0}, 7.0) == []
+
+
+def test_term_frequency_reorders_what_the_index_finds(tmp_path):
+    # every unit of 11 characters; "fox" once against three times: the index alone cannot tell
+    with _words_index(tmp_path, ["fox aaaaaaa", "fox fox fox", "bbbbbbbbbbb", "ccccccccccc"]) as ix:
+        assert [r for r, _ in bm25_search(ix.store, "fox", 10, 4)] == [4, 2]

@@ -14,7 +14,7 @@ from test_index_support import ParagraphLines
 from zoomrag.errors import StoreError
 from zoomrag.model import Document
 from zoomrag.parse import Span, build_tree
-from zoomrag.store import SqliteStore, StoreVectorCache, UnitToWrite, to_blob, vector_key
+from zoomrag.store import SqliteStore, StoreVectorCache, UnitToWrite, textblocks, to_blob, vector_key
 from zoomrag.store.ids import hex_to_int, int_to_hex
 
 
@@ -64,7 +64,8 @@ def test_any_text_round_trips_and_deletes_cleanly(store, text):
     assert [n.to_dict() for n in back.nodes] == [n.to_dict() for n in tree.nodes]
     assert store.problems(4) == []
     assert store.delete_document("p") is True
-    assert store.conn.execute("SELECT count(*) FROM fts").fetchone()[0] == 0
+    assert store.conn.execute("SELECT count(*) FROM fts_vocab").fetchone()[0] == 0  # no term left
+    assert store.unit_chars() == 0
     assert store.conn.execute("SELECT count(*) FROM nodes").fetchone()[0] == 0
     assert store.problems(4) == []
 
@@ -186,3 +187,67 @@ def test_kinds_of_a_rolled_back_write_are_not_trusted(tmp_path, monkeypatch):
     finally:
         a.close()
         b.close()
+
+
+def test_content_hash_is_stored_as_bytes_and_empty_metadata_as_null(store):
+    doc = Document.from_text("a\nb", id="d")
+    write(store, ParagraphLines().chunk(doc))
+    raw, meta = store.conn.execute("SELECT hash, meta FROM documents").fetchone()
+    assert raw == bytes.fromhex(doc.content_hash) and len(raw) == 32 and meta is None
+    assert store.document_hashes() == {"d": doc.content_hash}
+    assert store.load_document("d").content_hash == doc.content_hash
+    assert dict(store.load_document("d").metadata) == {}
+    # a hash that is not lower-case hex digits in pairs is kept as it is
+    for odd in ("ABCD", "abc", "ab cd", "v1:xyz", ""):
+        other = Document(id=f"o{len(odd)}{odd[:1]}", source="s", text="x", content_hash=odd or "x",
+                         metadata={"k": "v"})
+        write(store, ParagraphLines().chunk(other))
+        assert store.content_hashes([other.id]) == {other.id: other.content_hash}
+        assert dict(store.load_document(other.id).metadata) == {"k": "v"}
+    assert store.problems(4) == []
+
+
+def test_unit_chars_follow_writes_replacements_deletions_and_clear(store):
+    write(store, ParagraphLines().chunk(Document.from_text("abc\nde", id="d")))
+    assert store.unit_chars() == 5
+    write(store, ParagraphLines().chunk(Document.from_text("abcdef", id="d")))
+    write(store, ParagraphLines().chunk(Document.from_text("xy", id="e")))
+    assert store.unit_chars() == 8
+    store.delete_document("d")
+    assert store.unit_chars() == 2
+    store.clear(keep_vectors=True)
+    assert store.unit_chars() == 0 and store.problems(4) == []
+
+
+def test_check_names_a_wrong_unit_length_total_and_missing_fts_rows(store):
+    write(store, ParagraphLines().chunk(Document.from_text("abc\nde", id="d")))
+    store.conn.execute("UPDATE index_meta SET value = '7' WHERE key = 'unit_chars'")
+    assert store.problems(4) == ["index_meta unit_chars is 7, the units hold 5 characters"]
+    store.conn.execute("UPDATE index_meta SET value = '5' WHERE key = 'unit_chars'")
+    row = store.conn.execute("SELECT row FROM nodes WHERE unit = 1 ORDER BY row LIMIT 1").fetchone()[0]
+    store.conn.execute("INSERT INTO fts(fts, rowid, body) VALUES ('delete', ?, ?)", (row, "\ue000 abc"))
+    assert store.problems(4) == ["full-text index has 1 rows for 2 units"]
+
+
+def test_the_full_text_index_keeps_no_positions(store):
+    sql = store.conn.execute("SELECT sql FROM sqlite_master WHERE name = 'fts'").fetchone()[0]
+    assert "detail=none" in sql and "columnsize=0" in sql
+    write(store, ParagraphLines().chunk(Document.from_text("red fox\nfox red", id="d")))
+    with pytest.raises(sqlite3.OperationalError, match="phrase"):
+        store.conn.execute("SELECT rowid FROM fts WHERE fts MATCH '\"red fox\"'").fetchall()
+
+
+def test_unit_texts_are_what_was_indexed_and_each_block_is_read_once(store, monkeypatch):
+    doc = Document.from_text("# A\nintro\n## B\nrow", id="doc")
+    spans = [Span("section", 0, 18, section_path=("A",), children=[
+        Span("paragraph", 4, 9),
+        Span("section", 10, 18, section_path=("A", "B"), children=[Span("row", 15, 18, embed_text="B: row")]),
+    ])]
+    write(store, build_tree(doc, spans))
+    write(store, ParagraphLines().chunk(Document.from_text("one\ntwo\nthree", id="e")))
+    rows = [r for (r,) in store.conn.execute("SELECT row FROM nodes WHERE unit = 1 ORDER BY row")]
+    seen = []
+    real = textblocks.Layout.decode
+    monkeypatch.setattr("zoomrag.store.textblocks.Layout.decode", lambda self, data, i: seen.append(i) or real(self, data, i))
+    assert store.unit_texts(rows + [999]) == dict(zip(rows, ["intro", "B: row", "one", "two", "three"]))
+    assert sorted(seen) == [0, 0]  # one block per document, read once

@@ -61,3 +61,44 @@ def test_damage_is_named_with_the_way_out():
         textblocks.decode_span(blob, 3, 2)
     with pytest.raises(ValueError, match=r"block_chars=0: need at least 1"):
         textblocks.encode("x", block_chars=0)
+
+
+def test_chinese_text_is_stored_in_the_smallest_encoding_and_reads_back():
+    text = "泡泡战士是一款射击游戏，玩家用水枪攻击对手。" * 30 + " ascii tail"
+    blob = textblocks.encode(text, block_chars=200)
+    layout = textblocks.Layout.read(blob)
+    assert textblocks.CODECS[layout.codec] in ("gb18030", "utf-16-le")
+    assert textblocks.decode(blob) == text and textblocks.decode_span(blob, 190, 215) == text[190:215]
+    utf8 = sum(len(zlib.compress(text[i:i + 200].encode(), textblocks.LEVEL)) for i in range(0, len(text), 200))
+    assert sum(e - s for s, e in zip(layout.starts, layout.ends)) < utf8
+    # mostly ASCII: UTF-8, nothing else tried
+    assert textblocks.Layout.read(textblocks.encode("plain words 水")).codec == 0
+
+
+def test_a_lone_surrogate_skips_gb18030_and_still_round_trips():
+    text = "中文\ud800字" * 50
+    blob = textblocks.encode(text, block_chars=16)
+    assert textblocks.CODECS[textblocks.Layout.read(blob).codec] != "gb18030"
+    assert textblocks.decode(blob) == text
+
+
+def test_an_unknown_encoding_number_is_refused():
+    blob = textblocks.encode("some text")
+    with pytest.raises(StoreError, match=r"character encoding 9, which this zoomrag does not know; rebuild"):
+        textblocks.decode(b"\x09" + blob[1:])
+
+
+def test_the_layout_is_read_from_the_header_alone():
+    blob = textblocks.encode("abcdefghij" * 50, block_chars=7)  # 72 blocks: a header of over 30 bytes
+    asked = []
+
+    def read(offset, size):
+        asked.append((offset, size))
+        return blob[offset:offset + size]
+
+    assert textblocks.Layout.read_from(read, len(blob)) == textblocks.Layout.read(blob)
+    assert max(o + s for o, s in asked) <= 3 + 2 * 72 < len(blob) / 4  # sizes of 2 bytes at most
+    layout = textblocks.Layout.read(blob)
+    assert layout.decode(blob[layout.starts[3]:layout.ends[3]], 3) == "bcdefgh"  # characters 21-27
+    with pytest.raises(StoreError, match="header says"):
+        textblocks.Layout.read_from(read, len(blob) + 1)

@@ -51,7 +51,7 @@ from .search.ann import ANN_THRESHOLD, AnnIndex, available_backend
 from .search.bm25 import bm25_search
 from .search.dense import MatrixCache
 from .search.fusion import reciprocal_rank_fusion, single_ranking
-from .store import Pins, SqliteStore, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
+from .store import Pins, SqliteStore, UnitRow, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
 from .store import meta as pins_check
 from .store.fts import FTS_VERSION
 from .store.schema import SCHEMA_VERSION
@@ -535,9 +535,10 @@ class Index:
         """The ``k`` best embedded units for ``text``, before expansion."""
         return [h for h, _ in self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)]
 
-    def _search(self, text: str, *, mode: str, k: int, rrf_k: float,
-                weights: Mapping[str, float] | None) -> list[tuple[Hit, int]]:
-        """Hits with their node rows."""
+    def _search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
+                partial: dict[str, Tree] | None = None) -> list[tuple[Hit, int]]:
+        """Hits with their node rows. ``partial``: also load the hits' partial trees into it
+        (:meth:`SqliteStore.ancestor_trees`), which locate the hits in the same reads."""
         if mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:
@@ -556,7 +557,13 @@ class Index:
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
         else:
             fused = single_ranking(mode, rankings[mode])
-        units = self.store.units(f.key for f in fused)  # type: ignore[misc]
+        rows = [f.key for f in fused]  # type: ignore[misc]
+        if partial is None:
+            units = self.store.units(rows)
+        else:
+            trees, nodes = self.store.ancestor_trees(rows)
+            partial.update(trees)
+            units = {r: UnitRow(n.id, n.doc_id, n.start, n.end) for r, n in nodes.items()}
         return [
             (Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
                  ranks=MappingProxyType(dict(f.ranks))), f.key)  # type: ignore[misc]
@@ -581,17 +588,16 @@ class Index:
             raise ConfigError(f"top={top} must be at least 1")
         expander = get_expander(expand, params)
         k = k or max(50, 5 * (top or 10))
-        found = self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)
+        # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
+        # with the hits themselves.
+        partial: dict[str, Tree] | None = {} if reads_ancestors_only(expander) else None
+        found = self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial)
         if not found:
             return []
         hits = [h for h, _ in found]
         trees: TreeCache | AncestorTrees
-        if reads_ancestors_only(expander):
-            # Only the hits' nodes and their ancestors are read: load just those (and the texts).
-            rows: dict[str, list[int]] = {}
-            for h, row in found:
-                rows.setdefault(h.doc_id, []).append(row)
-            trees = AncestorTrees(self.store.ancestor_trees(rows), self._trees)
+        if partial is not None:
+            trees = AncestorTrees(partial, self._trees)
         else:
             self._trees.sync(self.store.generation())
             self._trees.prefetch(h.doc_id for h in hits)

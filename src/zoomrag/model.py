@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import and_, attrgetter, gt, not_
@@ -68,6 +68,8 @@ class Document:
     metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     #: Typed regions from the reader, in document order; empty when the reader found none.
     blocks: tuple[Block, ...] = ()
+    #: Reads the text of a document made by :meth:`deferred`, once (None after that, and for others).
+    _read: Callable[[], str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.content_hash:
@@ -76,6 +78,39 @@ class Document:
         for b in self.blocks:
             if b.end > n:
                 raise SpanError(f"block [{b.start}, {b.end}) of {self.source!r} ends past the text ({n})")
+
+    @classmethod
+    def deferred(cls, *, id: str, source: str, read: Callable[[], str], format: str = "text",
+                 content_hash: str, metadata: Mapping[str, Any] | None = None) -> Document:
+        """A stored document whose text is read (``read()``) the first time ``text`` is asked for.
+
+        A query's partial trees reach dozens of documents and read the text of a few; stored
+        text is compressed, so the others are never decompressed. Otherwise an ordinary
+        Document: ``text`` is a plain ``str`` once read, equal to what ``read()`` returned.
+        """
+        doc = object.__new__(cls)
+        put = object.__setattr__
+        put(doc, "id", id)
+        put(doc, "source", source)
+        put(doc, "format", format)
+        put(doc, "content_hash", content_hash)
+        if not isinstance(metadata, MappingProxyType):
+            metadata = MappingProxyType(dict(metadata or {}))
+        put(doc, "metadata", metadata)
+        put(doc, "blocks", ())
+        put(doc, "_read", read)
+        return doc
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for a name with no value: here, the text of a deferred document not read yet.
+        if name == "text":
+            read = object.__getattribute__(self, "_read")
+            if read is not None:
+                text = read()
+                object.__setattr__(self, "text", text)
+                object.__setattr__(self, "_read", None)
+                return text
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @classmethod
     def from_text(cls, text: str, *, id: str = "doc", source: str = "<text>", format: str = "text",
@@ -102,7 +137,8 @@ class Node:
     section_path: tuple[str, ...] = ()
     #: What is embedded when it must differ from the span (header-propagated row, heading prefix).
     embed_text: str | None = None
-    doc_text: str = field(default="", repr=False, compare=False)
+    #: The document's text (a :class:`DeferredText` for a deferred document's nodes).
+    doc_text: str | DeferredText = field(default="", repr=False, compare=False)
 
     @property
     def text(self) -> str:
@@ -133,6 +169,25 @@ class Node:
         return d
 
 
+class DeferredText:
+    """What the nodes of a :meth:`Document.deferred` hold as ``doc_text``: sliced, it reads the
+    document's text (once, for all its nodes), so ``node.text == document.text[start:end]``."""
+
+    __slots__ = ("document",)
+
+    def __init__(self, document: Document):
+        self.document = document
+
+    def __getitem__(self, key: slice) -> str:
+        return self.document.text[key]
+
+    def __len__(self) -> int:
+        return len(self.document.text)
+
+    def __str__(self) -> str:
+        return self.document.text
+
+
 # A frozen dataclass's __init__ goes through object.__setattr__ once per field. Building the
 # nodes of a tree is hot, so tree builders use new_node: plain slot stores on an instance of a
 # mutable class with the very same slots, whose class is then switched to Node. Python allows
@@ -144,7 +199,7 @@ class NodeDraft:
 
     def __init__(self, id: str, doc_id: str, kind: str, level: int, start: int, end: int,
                  parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
-                 embed_text: str | None, doc_text: str) -> None:
+                 embed_text: str | None, doc_text: str | DeferredText) -> None:
         self.id = id
         self.doc_id = doc_id
         self.kind = kind
@@ -160,7 +215,7 @@ class NodeDraft:
 
 def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
              parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
-             embed_text: str | None, doc_text: str) -> Node:
+             embed_text: str | None, doc_text: str | DeferredText) -> Node:
     """``Node(...)`` with every field given, in order, without the frozen ``__init__``.
 
     The result is an ordinary frozen Node (Node has no ``__post_init__`` to skip).

@@ -1,17 +1,31 @@
-"""BM25 through SQLite FTS5, with queries built from terms, never from raw user text.
+"""BM25 over SQLite FTS5, with queries built from terms, never from raw user text.
 
 User text can hold FTS5 syntax (``AND``, ``NEAR``, ``*``, quotes, ``col:``), so each term is
-quoted as a string and the terms are ORed (FTS5 ANDs bare terms, which would demand every
-word). CJK text is indexed as single characters and searched as bigram phrases
-(:mod:`zoomrag.store.fts`).
+quoted as a string (:func:`zoomrag.store.fts.expression`). CJK text is indexed as single
+characters and searched as pairs of adjacent characters (:mod:`zoomrag.store.fts`).
 
-FTS5 scores every row that holds any term of the query (1.5-3 us of CPU per row at 1M units
-here, and the IDF of each term costs a walk over its rows), so a question with a few common
-words scores most of a large index: 0.4 s of CPU at the median at 1M units with rule 1 alone.
+The full-text index keeps which units hold each term and nothing more (``detail=none``, less
+than half the size of a positional index), so zoomrag ranks in two steps, with Okapi BM25 as
+FTS5's bm25() defines it (k1 = 1.2, b = 0.75, IDF ``ln((N - n + 0.5) / (n + 0.5))`` floored at
+1e-6) and a unit's length in characters against the average (``index_meta['unit_chars']``):
+
+- :meth:`SqliteStore.fts_search` scores the units that hold the chosen terms (a CJK pair: both
+  characters anywhere in the unit) with each term counted once, in SQL;
+- :func:`rescore` scores the first :data:`RESCORE` of them again from their text, with each
+  term's real frequency and a CJK pair only where its characters are adjacent (a unit that
+  held a pair's characters apart, and no other term, is dropped).
+
+Without the second step, long units lose to short ones that hold a term once (evidence recall
+of 512-token chunks on wikitext_md -0.05) and Chinese pairs match characters far apart (hit@3
+0.879 against 0.901); with it the ranking is FTS5's again (docs/benchmarks.md).
+
+Every row that holds any term of the query is scored (1.5-3 us of CPU per row at 1M units
+here), so a question with a few common words scores most of a large index: 0.4 s of CPU at
+the median at 1M units with rule 1 alone.
 Which terms go into the MATCH is therefore chosen (:func:`choose_terms`, :func:`select_terms`):
 
 1. A term in more than :data:`MAX_SHARE` of the units is left out while another term remains:
-   FTS5's IDF, ``ln((N - n + 0.5) / (n + 0.5))``, is then at most 0 and clamped to 1e-6, so
+   its IDF, ``ln((N - n + 0.5) / (n + 0.5))``, is then at most 0 and clamped to 1e-6, so
    the term changes no score; it would only add rows scored 0 at the tail.
 2. The other terms are taken rarest first while the rows they are found in add up to at most
    :data:`MAX_ROWS`; the rarest term is always taken. What is left out is the question's
@@ -30,19 +44,20 @@ search, dense search's candidates), rule 3 applies instead:
 3. The question's rarest term is estimated, not counted: it is the term whose first
    ``MAX_ROWS + 1`` units reach furthest into the index (known from the counts above, at no
    extra cost; close when the units holding a term are spread evenly over the index). BM25 then
-   only re-scores the ``within`` rows, with FTS5's bm25() for that term, which FTS5 computes
-   over the whole table (IDF, average length), so each row's score is the one an unrestricted
-   search gives it. FTS5 still walks the term's rows once, ~0.15 us each against 1.5-3 us to
-   score one. When even that term is estimated in more than :data:`MAX_SHARE` of the units, its
-   IDF is at FTS5's floor (rule 1) and BM25 ranks nothing: fusion keeps the dense ranking.
+   only re-scores the ``within`` rows for that term, with its IDF from the estimate (one term,
+   so the order among them is the one an unrestricted search gives). FTS5 still walks the
+   term's rows once, ~0.15 us each against 1.5-3 us to score one. When even that term is
+   estimated in more than :data:`MAX_SHARE` of the units, its IDF is at the floor (rule 1) and
+   BM25 ranks nothing: fusion keeps the dense ranking.
 
 A question with a term under the limit is searched as in ``bm25`` mode, ``within`` or not.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..store import fts
@@ -55,6 +70,19 @@ MAX_SHARE = 0.5
 #: Rows FTS5 may score for one query (rule 2): BM25 search 6 / 17 ms of CPU (p50 / p95) at 1M
 #: units here (docs/benchmarks.md, "BM25 at 1M units").
 MAX_ROWS = 2000
+#: Okapi BM25's parameters, FTS5's defaults.
+K1 = 1.2
+B = 0.75
+#: FTS5's floor for an IDF at or below 0 (a term in half of the units or more).
+IDF_FLOOR = 1e-6
+#: The first this many units found (or ``k`` when more) are re-scored from their text, with
+#: each term's real frequency and CJK pairs as adjacent characters only.
+RESCORE = 50
+
+
+def idf(n: float, units: int) -> float:
+    """BM25's inverse document frequency of a term held by ``n`` of ``units`` units."""
+    return max(IDF_FLOOR, math.log((units - n + 0.5) / (n + 0.5)))
 
 
 def quote(term: str) -> str:
@@ -68,7 +96,7 @@ def query_terms(text: str) -> list[str]:
 
 
 def match_expression(terms: list[str]) -> str | None:
-    """``"a" OR "b" OR "c d"``; None when there is nothing to search for."""
+    """``"a" OR "b" OR ("c" AND "d")``; None when there is nothing to search for."""
     parts = [fts.expression(t) for t in terms]
     return " OR ".join(parts) if parts else None
 
@@ -115,6 +143,8 @@ class TermChoice:
     common: bool
     #: Units holding the chosen terms, added up (for rule 3's term, the estimate).
     rows: float
+    #: Units holding each chosen term (exact, except rule 3's estimate), for its IDF.
+    df: tuple[float, ...] = field(default=(), compare=False)
 
 
 def choose_terms(store: SqliteStore, terms: Sequence[str], units: int | None = None,
@@ -135,39 +165,68 @@ def choose_terms(store: SqliteStore, terms: Sequence[str], units: int | None = N
     if common and not count_on:
         estimate = {t: c.units / c.reach for t, c in counts.items()}
         rarest = min(estimate, key=lambda t: estimate[t])  # ties: the earlier term
-        return TermChoice((rarest,), True, estimate[rarest])
+        return TermChoice((rarest,), True, estimate[rarest], (estimate[rarest],))
     cap = max_rows
     while len(df) > 1 and all(n > cap for n in df.values()):
         cap = 8 * cap + 8
         df = store.term_frequencies(terms, cap=cap)
     kept = select_terms(terms, df, units, max_rows, max_share)
-    return TermChoice(tuple(kept), common, sum(df[t] for t in kept))
+    return TermChoice(tuple(kept), common, sum(df[t] for t in kept), tuple(df[t] for t in kept))
 
 
 def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
                 max_rows: int = MAX_ROWS, max_share: float = MAX_SHARE,
                 within: Collection[int] | None = None) -> list[tuple[int, float]]:
-    """``(node id, score)`` best first; score is FTS5's bm25 negated (higher is better).
+    """``(node id, score)`` best first, higher is better (this module's BM25).
 
-    ``units`` is the number of units in the index (for rules 1 and 3). ``within``: the rows to
-    re-score instead when every term of the question is in more than ``max_rows`` units (rule
-    3; hybrid search passes dense search's candidates). Without it, a single term is searched
-    as it is, uncounted.
+    ``units`` is the number of units in the index (for the IDF and rules 1 and 3; counted when
+    not given). ``within``: the rows to re-score instead when every term of the question is in
+    more than ``max_rows`` units (rule 3; hybrid search passes dense search's candidates).
+    Without it, a single term is searched as it is, counted but not chosen.
     """
     terms = query_terms(text)
     if not terms:
         return []
+    if units is None:
+        units = store.unit_count()
     if within is None and len(terms) == 1:
-        choice = TermChoice((terms[0],), False, 0)  # nothing to choose, so nothing counted
+        n = store.term_frequencies(terms)[terms[0]]  # nothing to choose; counted for its IDF
+        choice = TermChoice((terms[0],), False, n, (n,))
     else:
         choice = choose_terms(store, terms, units, max_rows, max_share, count_on=within is None)
-    expr = match_expression(list(choice.terms))
-    if expr is None:
+    weights = {fts.expression(t): idf(n, units) for t, n in zip(choice.terms, choice.df) if n > 0}
+    if not weights:
         return []
+    avg_chars = store.unit_chars() / max(units, 1)
     if within is None or not choice.common:
-        found = store.fts_search(expr, k)
-    elif units is not None and choice.rows > max_share * units:
-        return []  # rule 3: even the rarest term is at FTS5's IDF floor
+        found = store.fts_search(weights, max(k, RESCORE), avg_chars, k1=K1, b=B)
+    elif choice.rows > max_share * units:
+        return []  # rule 3: even the rarest term is at the IDF floor
     else:
-        found = store.fts_search_within(expr, within)[:k]
-    return [(nid, -score) for nid, score in found]
+        found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=within, k1=K1, b=B)
+    idfs = {t: idf(n, units) for t, n in zip(choice.terms, choice.df) if n > 0}
+    return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
+
+
+def rescore(found: Sequence[tuple[int, float]], texts: Mapping[int, str], idfs: Mapping[str, float],
+            avg_chars: float) -> list[tuple[int, float]]:
+    """Okapi BM25 of each found unit from its text (``idfs``: query term -> IDF), best first.
+
+    The index only says which units hold a term; here each term's frequency in the unit is
+    counted, a CJK pair as the two characters next to each other. A unit where no term occurs
+    (it held a pair's characters apart) is dropped, as a phrase search would not have found it;
+    a unit whose text is missing keeps its score. Ties keep the order found.
+    """
+    out = []
+    for pos, (row, score) in enumerate(found):
+        text = texts.get(row)
+        if text is not None:
+            tf = fts.frequencies(text, idfs)
+            if not tf:
+                continue
+            norm = K1 * (1 - B + B * len(text) / max(avg_chars, 1.0))
+            score = sum(idfs[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items())
+        out.append((-score, pos, row))
+    out.sort()
+    return [(row, -neg) for neg, _, row in out]
+

@@ -2,21 +2,32 @@
 
 ``unicode61`` keeps a run of Chinese characters as one token, so a question could only
 match a passage that contains its exact run. Each CJK character is indexed as a term of its
-own, and the query side searches each pair of adjacent characters as a two-character FTS5
-phrase, which scores like an index of character bigrams (the classic CJK analyzer) at about
-half its size: measured on cmrc2018_trial, the same hit@3 (0.901 against 0.904 over 1,002
-questions) with a full-text index of 0.91x the text instead of 1.60x (docs/benchmarks.md).
-Index and query sides share the tokenizing here, so they always agree.
+own, and the query side searches each pair of adjacent characters as a unit that holds both
+(``"a" AND "b"``): the index keeps no positions (``detail=none``, :mod:`.schema`), so a
+two-character phrase cannot be asked for: the units found are then re-scored from their text,
+where a pair counts only as adjacent characters (:func:`frequencies`). Measured on
+cmrc2018_trial (1,002 questions, ``bench/fts_cjk.py``): hit@3 0.907 against 0.901 for bigram
+phrases over the positional index (0.879 without the re-scoring), with a full-text index of
+0.36x the text instead of 0.90x (docs/benchmarks.md). Index and query sides share the
+tokenizing here, so they always agree.
 
 The FTS table is contentless: deleting a row means replaying exactly the body that was
 inserted, so :data:`FTS_VERSION` is pinned in the index and a change here forces a rebuild.
+
+Every body starts with :data:`ROW_TERM`, which no text yields (:func:`terms` never returns a
+private-use character), so the units that hold it count the table's rows (``zoomrag check``):
+about a byte per row, where FTS5's own row sizes (``columnsize``) cost ten.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 
-FTS_VERSION = "cjk-unigram-1"
+FTS_VERSION = "cjk-unigram-none-1"
+#: A term in every row: U+E000, a private-use character (a token character to FTS5's unicode61).
+ROW_TERM = "\ue000"
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _RUN = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+", re.UNICODE)
@@ -51,9 +62,28 @@ def query_terms(text: str) -> list[str]:
     return out
 
 
+def frequencies(text: str, query: Iterable[str]) -> dict[str, int]:
+    """How often each term of :func:`query_terms` occurs in ``text`` (absent terms left out): a
+    word as a whole word, a CJK character or pair as it stands in the text (a pair: the two
+    characters next to each other)."""
+    lower = text.lower()
+    words: Counter[str] | None = None
+    out: dict[str, int] = {}
+    for t in query:
+        if is_cjk(t):
+            n = lower.count(t)
+        else:
+            if words is None:
+                words = Counter(_RUN.findall(lower))
+            n = words[t]
+        if n:
+            out[t] = n
+    return out
+
+
 def body(text: str) -> str:
-    """The string inserted into the FTS table for one unit."""
-    return " ".join(terms(text))
+    """The string inserted into the FTS table for one unit: :data:`ROW_TERM`, then its terms."""
+    return " ".join([ROW_TERM, *terms(text)])
 
 
 def is_cjk(term: str) -> bool:
@@ -61,15 +91,16 @@ def is_cjk(term: str) -> bool:
 
 
 def is_phrase(term: str) -> bool:
-    """A query term that is searched as a phrase of index terms (a CJK bigram)."""
+    """A query term made of several index terms (a CJK bigram)."""
     return len(term) > 1 and is_cjk(term)
 
 
 def expression(term: str) -> str:
     """The FTS5 query for one term of :func:`query_terms`: a quoted string, never syntax.
 
-    Inside an FTS5 string, ``"`` is doubled; a CJK bigram becomes the phrase of its two
-    characters (the tokenizer splits the string into the two index terms).
+    Inside an FTS5 string, ``"`` is doubled; a CJK bigram becomes its two characters ANDed
+    (the index has no positions for a phrase).
     """
-    text = " ".join(term) if is_phrase(term) else term
-    return '"' + text.replace('"', '""') + '"'
+    if is_phrase(term):
+        return "(" + " AND ".join(f'"{ch}"' for ch in term) + ")"
+    return '"' + term.replace('"', '""') + '"'

@@ -12,16 +12,23 @@ docs/benchmarks.md), so:
   position column nor an index by document is needed. The kind is a small number into the
   ``kinds`` list of ``index_meta``; the heading trail is stored only where it differs from
   the parent's;
-- the FTS table is contentless (it keeps only the inverted index; its rows are rebuilt from
-  the document text when deleted); it must keep ``detail=full``: with less detail FTS5's
-  bm25() has no term frequencies on a contentless table and scores every row 0;
+- the FTS table is contentless and position-free (``detail=none``, ``columnsize=0``): it keeps
+  only which units hold each term, less than half the size of a full index
+  (docs/benchmarks.md); its rows are counted through a term every row holds
+  (:data:`.fts.ROW_TERM`), not through FTS5's per-row sizes, which cost ten bytes a row.
+  FTS5's bm25() cannot rank such a table (no term frequencies), so zoomrag ranks itself
+  (:mod:`zoomrag.search.bm25`): each term counts once per unit, unit lengths come from the
+  nodes' spans, and their total is kept in ``index_meta['unit_chars']``; its rows are rebuilt
+  from the document text when deleted;
+- per document: the content hash as 32 bytes, not 64 hex digits, and no metadata when it is
+  empty (``content_hash`` and ``metadata`` are virtual columns that give them back as text);
 - vectors are content-addressed by the embedding cache key, so the vector table *is* the
   embedding cache and a text shared by two units (or two runs) is stored and embedded once.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 DDL = """
 CREATE TABLE IF NOT EXISTS index_meta (
@@ -33,14 +40,17 @@ CREATE TABLE IF NOT EXISTS documents (
     key          INTEGER PRIMARY KEY,
     id           TEXT NOT NULL UNIQUE,
     source       TEXT NOT NULL,
-    content_hash TEXT NOT NULL,
+    hash         BLOB NOT NULL,      -- the content hash: its bytes when it is hex digits, else the text
     format       TEXT NOT NULL,
     origin       TEXT NOT NULL,      -- 'file': pruned when the file is gone; 'api': added as a Document
-    metadata     TEXT NOT NULL,      -- JSON object
+    meta         TEXT,               -- JSON object; NULL when empty
     chars        INTEGER NOT NULL,   -- characters of text
     first_row    INTEGER NOT NULL,   -- nodes.row of the document's root
     node_count   INTEGER NOT NULL,
-    text         BLOB NOT NULL       -- textblocks.encode(text)
+    text         BLOB NOT NULL,      -- textblocks.encode(text)
+    content_hash TEXT GENERATED ALWAYS AS
+                 (CASE WHEN typeof(hash) = 'blob' THEN lower(hex(hash)) ELSE hash END) VIRTUAL,
+    metadata     TEXT GENERATED ALWAYS AS (coalesce(meta, '{}')) VIRTUAL
 );
 
 CREATE TABLE IF NOT EXISTS nodes (
@@ -63,7 +73,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 );
 
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    body, content='', tokenize='unicode61 remove_diacritics 2'
+    body, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
 """

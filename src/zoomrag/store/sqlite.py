@@ -10,22 +10,28 @@ matrix or ANN index is stale.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, Tree, node_id
+from ..model import DeferredText, Document, Node, Tree, new_node, node_id
 from . import fts, textblocks
 from .schema import DDL
 
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
 _CHUNK = 500
+#: Bytes of the file memory-mapped for reading (SQLite lowers it to its own cap).
+_MMAP_BYTES = 1 << 32
+#: A content hash stored as bytes: lower-case hex digits in pairs (what ``.hex()`` gives back).
+_HEX = re.compile(r"(?:[0-9a-f]{2})+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,9 @@ class SqliteStore:
             self.conn.execute("PRAGMA journal_mode = WAL")
             # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
             self.conn.execute("PRAGMA synchronous = NORMAL")
+            # Reads map the file (up to SQLite's cap, 2 GB in its default build) instead of copying
+            # each page through a system call: a query's scattered row look-ups cost less.
+            self.conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
             if tables and "index_meta" not in tables:
                 raise StoreError(
                     f"{self.path}: an SQLite file but not a zoomrag index; choose another file with --index"
@@ -102,7 +111,8 @@ class SqliteStore:
                 with self._translate_errors("create the tables"):
                     self.conn.executescript(DDL)
                     self.conn.execute(
-                        "INSERT OR IGNORE INTO index_meta(key, value) VALUES ('generation', '0')"
+                        "INSERT OR IGNORE INTO index_meta(key, value) "
+                        "VALUES ('generation', '0'), ('unit_chars', '0')"
                     )
         except sqlite3.DatabaseError as e:
             self.conn.close()
@@ -206,17 +216,28 @@ class SqliteStore:
                              f"of {chars} characters")
         return textblocks.decode_span(blob, start, end)
 
-    def _documents_by_id(self, doc_ids: Sequence[str]) -> dict[str, tuple[_Placed, Document]]:
+    def _documents_by_id(self, doc_ids: Sequence[str], deferred: bool = False, *,
+                         column: str = "id") -> dict[str, tuple[_Placed, Document]]:
+        """The stored documents among ``doc_ids`` (or, with ``column="key"``, among these keys) and
+        where their rows are, by id. ``deferred``: their text is decompressed when first read
+        (:meth:`Document.deferred`), not here."""
+        if column not in ("id", "key"):
+            raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
         out: dict[str, tuple[_Placed, Document]] = {}
         for i in range(0, len(doc_ids), _CHUNK):
             part = list(doc_ids[i:i + _CHUNK])
             rows = self.conn.execute(
                 "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
-                f"FROM documents WHERE id IN ({','.join('?' * len(part))})", part,
+                f"FROM documents WHERE {column} IN ({','.join('?' * len(part))})", part,
             )
             for key, first, count, doc_id, source, chash, fmt, meta, blob in rows:
-                doc = Document(id=doc_id, source=source, text=textblocks.decode(blob), format=fmt,
-                               content_hash=chash, metadata=MappingProxyType(json.loads(meta)))
+                metadata = _NO_METADATA if meta == "{}" else MappingProxyType(json.loads(meta))
+                if deferred:
+                    doc = Document.deferred(id=doc_id, source=source, read=partial(textblocks.decode, blob),
+                                            format=fmt, content_hash=chash, metadata=metadata)
+                else:
+                    doc = Document(id=doc_id, source=source, text=textblocks.decode(blob), format=fmt,
+                                   content_hash=chash, metadata=metadata)
                 out[doc_id] = (_Placed(key, first, count), doc)
         return out
 
@@ -250,37 +271,44 @@ class SqliteStore:
             ).fetchall()
             if any(r[3] >= len(kinds) for r in rows):
                 kinds = self._kinds(reload=True)  # another process added a kind since
-            out[doc.id] = _tree(doc, rows, kinds)
+            out[doc.id] = _tree(doc, rows, kinds, doc.text)
         return out
 
-    def ancestor_trees(self, rows: Mapping[str, Iterable[int]]) -> dict[str, Tree]:
-        """Partial trees: per document id, only the nodes of these rows and their ancestors.
+    def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
+        """Partial trees of the documents that hold these node rows, by document id, and the node
+        of each row (rows not found are left out).
 
-        The document (its whole text) is loaded, but of its nodes only the chains from the given
-        rows up to the root, with ``children`` limited to the nodes loaded: enough for an expansion
-        policy that reads a hit's node and its ancestors, at a fraction of a whole tree's cost.
+        Of each document's nodes only the chains from the given rows up to the root are loaded,
+        with ``children`` limited to the nodes loaded: enough for an expansion policy that reads
+        a hit's node and its ancestors, at a fraction of a whole tree's cost. The documents are
+        deferred: a policy reads the text of a few of them (those whose spans it sizes or
+        returns), and only those are decompressed.
         """
-        docs = self._documents_by_id(list(rows))
-        wanted = list(dict.fromkeys(r for doc_id in docs for r in rows[doc_id]))
-        found: list[tuple] = []
+        wanted = list(dict.fromkeys(rows))
+        cols = "row, parent, level, kind, span_start, span_end, section_path, embed_text, doc"
+        by_doc: dict[int, dict[int, tuple]] = {}
         for i in range(0, len(wanted), _CHUNK):
             part = wanted[i:i + _CHUNK]
-            found.extend(self.conn.execute(
-                "WITH RECURSIVE up(r) AS ("
-                f"SELECT row FROM nodes WHERE row IN ({','.join('?' * len(part))}) "
-                "UNION SELECT n.parent FROM nodes n JOIN up ON n.row = up.r WHERE n.parent IS NOT NULL) "
-                "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
-                "FROM nodes WHERE row IN (SELECT r FROM up)", part,
-            ))
+            # The chains carry their columns up, so each node is looked up once.
+            for r in self.conn.execute(
+                f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes "
+                f"WHERE row IN ({','.join('?' * len(part))}) "
+                f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
+                "JOIN up ON n.row = up.parent) SELECT * FROM up", part,
+            ):
+                by_doc.setdefault(r[8], {})[r[0]] = r
         kinds = self._kinds()
-        if any(r[3] >= len(kinds) for r in found):
+        if any(r[3] >= len(kinds) for found in by_doc.values() for r in found.values()):
             kinds = self._kinds(reload=True)
-        found = sorted(set(found))  # pre-order: parents before children, as _tree needs
-        out: dict[str, Tree] = {}
-        for placed, doc in docs.values():
-            lo, hi = placed.first, placed.first + placed.count
-            out[doc.id] = _tree(doc, [r for r in found if lo <= r[0] < hi], kinds)
-        return out
+        trees: dict[str, Tree] = {}
+        nodes: dict[int, Node] = {}
+        for placed, doc in self._documents_by_id(list(by_doc), deferred=True, column="key").values():
+            found = by_doc[placed.key]
+            order = sorted(found)  # pre-order (parents before children, as _tree needs) is row order
+            tree = _tree(doc, [found[r] for r in order], kinds, DeferredText(doc))
+            trees[doc.id] = tree
+            nodes.update(zip(order, tree.nodes))
+        return trees, {r: nodes[r] for r in wanted if r in nodes}
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
@@ -297,19 +325,19 @@ class SqliteStore:
                 self._delete_rows(row[0])
             # Rows are numbered here, inside the write lock, so parents can point at them directly.
             base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
-            meta = json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)
-            values = (doc.source, doc.content_hash, doc.format, origin, meta, len(doc.text), base,
+            meta = json.dumps(dict(doc.metadata), ensure_ascii=False, default=str) if doc.metadata else None
+            values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
                       len(tree.nodes), blob)
             if row is not None:
                 key = row[0]
                 c.execute(
-                    "UPDATE documents SET source = ?, content_hash = ?, format = ?, origin = ?, "
-                    "metadata = ?, chars = ?, first_row = ?, node_count = ?, text = ? WHERE key = ?",
+                    "UPDATE documents SET source = ?, hash = ?, format = ?, origin = ?, "
+                    "meta = ?, chars = ?, first_row = ?, node_count = ?, text = ? WHERE key = ?",
                     (*values, key),
                 )
             else:
                 cur = c.execute(
-                    "INSERT INTO documents(source, content_hash, format, origin, metadata, chars, first_row, "
+                    "INSERT INTO documents(source, hash, format, origin, meta, chars, first_row, "
                     "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
@@ -334,10 +362,9 @@ class SqliteStore:
                 "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
-            c.executemany(
-                "INSERT INTO fts(rowid, body) VALUES (?, ?)",
-                [(row_of[u.node.id], fts.body(_unit_text(u.node, doc.text))) for u in units],
-            )
+            texts = [(row_of[u.node.id], _unit_text(u.node, doc.text)) for u in units]
+            c.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", [(r, fts.body(t)) for r, t in texts])
+            self._add_unit_chars(sum(len(t) for _, t in texts))
 
     def delete_document(self, doc_id: str) -> bool:
         with self.transaction() as c:
@@ -359,11 +386,21 @@ class SqliteStore:
             (first, first + count),
         ).fetchall()
         # A contentless FTS row is deleted by replaying the exact body that was inserted.
-        c.executemany(
-            "INSERT INTO fts(fts, rowid, body) VALUES ('delete', ?, ?)",
-            [(nid, fts.body(et if et is not None else text[s:e])) for nid, s, e, et in units],
-        )
+        texts = [(nid, et if et is not None else text[s:e]) for nid, s, e, et in units]
+        c.executemany("INSERT INTO fts(fts, rowid, body) VALUES ('delete', ?, ?)",
+                      [(nid, fts.body(t)) for nid, t in texts])
+        self._add_unit_chars(-sum(len(t) for _, t in texts))
         c.execute("DELETE FROM nodes WHERE row >= ? AND row < ?", (first, first + count))
+
+    def _add_unit_chars(self, n: int) -> None:
+        """Keep ``index_meta['unit_chars']``, the characters of all units (BM25's average unit length)."""
+        self.conn.execute(
+            "UPDATE index_meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'unit_chars'", (n,))
+
+    def unit_chars(self) -> int:
+        """Characters of all units together (what :func:`unit_text` gives, added up)."""
+        row = self.conn.execute("SELECT value FROM index_meta WHERE key = 'unit_chars'").fetchone()
+        return int(row[0]) if row else 0
 
     # -- node kinds ---------------------------------------------------------------------
     def _kinds(self, reload: bool = False) -> list[str]:
@@ -390,6 +427,7 @@ class SqliteStore:
             c.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
             c.execute("DELETE FROM nodes")
             c.execute("DELETE FROM documents")
+            c.execute("UPDATE index_meta SET value = '0' WHERE key = 'unit_chars'")
             if not keep_vectors:
                 c.execute("DELETE FROM vectors")
 
@@ -471,29 +509,82 @@ class SqliteStore:
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
 
-    def fts_search(self, match: str, limit: int) -> list[tuple[int, float]]:
-        """``(node row, bm25)`` best first; FTS5's bm25 is negative, lower is better."""
-        return self.conn.execute(
-            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT ?",
-            (match, limit),
-        ).fetchall()
+    def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
+                   within: Iterable[int] | None = None, k1: float = 1.2, b: float = 0.75) -> list[tuple[int, float]]:
+        """``(node row, BM25)`` best first (higher is better; ties by row), of the units matching any
+        of the FTS5 expressions in ``weights``.
 
-    def fts_search_within(self, match: str, rows: Iterable[int]) -> list[tuple[int, float]]:
-        """``(node row, bm25)`` of those of ``rows`` that match, best first; bm25 as the whole index gives it.
-
-        FTS5 walks the match's rows once and only these are scored. The rowid test is kept out of
-        FTS5's plan (``+rowid``): given ``rowid IN (...)`` or ``rowid = ?``, FTS5 runs the match once
-        per row, and bm25() walks each term's rows again for its IDF at every row that matches.
+        The index keeps no term frequencies (``detail=none``), so a matching term counts once:
+        a unit's score is the sum of its matching terms' weights (their IDF) times
+        ``(k1 + 1) / (1 + k1 * (1 - b + b * chars / avg_chars))``, its length in characters
+        against the average. ``within``: score only these rows. Each expression is its own scan
+        of the index, so no row is scored twice for a term; the rowid test is kept out of FTS5's
+        plan (``+``), as FTS5 would run the match once per row given ``rowid IN (...)``.
         """
+        if not weights or limit < 1:
+            return []
+        avg = max(float(avg_chars), 1.0)
+        args: list[object] = [k1 + 1, k1, 1 - b, b / avg]  # in the order of the ? in the text
+        keep = ""
+        if within is not None:
+            # Inside each scan, so that only these rows are summed and looked up in nodes.
+            keep = " AND +rowid IN (SELECT value FROM json_each(?))"
+            rows = json.dumps(list(dict.fromkeys(int(r) for r in within)))
+        if len(weights) == 1:  # one term: no row twice, nothing to add up
+            ((expr, w),) = weights.items()
+            hits = f"(SELECT rowid AS r, ? AS w FROM fts WHERE fts MATCH ?{keep})"
+            args += [float(w), expr] + ([rows] if keep else [])
+        else:
+            scans = " UNION ALL ".join([f"SELECT rowid AS r, ? AS w FROM fts WHERE fts MATCH ?{keep}"] * len(weights))
+            hits = f"(SELECT r, sum(w) AS w FROM ({scans}) GROUP BY r)"
+            for expr, w in weights.items():
+                args += [float(w), expr] + ([rows] if keep else [])
+        args.append(limit)
+        # CROSS JOIN: the matches drive, each looked up in nodes by its primary key.
         return self.conn.execute(
-            "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?)) "
-            "ORDER BY bm25(fts)",
-            (match, json.dumps(list(dict.fromkeys(int(r) for r in rows)))),
+            f"SELECT h.r, h.w * ? / (1 + ? * (? + ? * coalesce(length(n.embed_text), n.span_end - n.span_start))) "
+            f"AS s FROM {hits} h CROSS JOIN nodes n ON n.row = h.r ORDER BY s DESC, h.r LIMIT ?", args,
         ).fetchall()
+
+    def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
+        """What was indexed for each of these unit rows (:func:`unit_text`); rows not found are left out.
+
+        Only the compressed blocks the rows touch are read (incremental BLOB I/O) and each is
+        decompressed once: BM25's re-scoring reads dozens of units from large documents."""
+        rows = list(dict.fromkeys(int(r) for r in rows))
+        found = self.conn.execute(
+            "SELECT row, doc, span_start, span_end, embed_text FROM nodes "
+            "WHERE row IN (SELECT value FROM json_each(?))", (json.dumps(rows),)).fetchall()
+        out: dict[int, str] = {}
+        spans: dict[int, list[tuple[int, int, int]]] = {}
+        for r, doc, start, end, et in found:
+            if et is not None:
+                out[r] = et
+            elif start == end:
+                out[r] = ""
+            else:
+                spans.setdefault(doc, []).append((r, start, end))
+        for doc, parts in spans.items():
+            with self.conn.blobopen("documents", "text", doc, readonly=True) as blob:
+                def read(offset: int, size: int, blob=blob) -> bytes:
+                    blob.seek(offset)
+                    return blob.read(size)
+
+                layout = textblocks.Layout.read_from(read, len(blob))
+                size = layout.block_chars
+                blocks: dict[int, str] = {}
+                for r, start, end in parts:
+                    first, last = start // size, min((end - 1) // size, layout.count - 1)
+                    for i in range(first, last + 1):
+                        if i not in blocks:
+                            blocks[i] = layout.decode(read(layout.starts[i], layout.ends[i] - layout.starts[i]), i)
+                    text = "".join(blocks[i] for i in range(first, last + 1))
+                    out[r] = text[start - first * size:end - first * size]
+        return out
 
     def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
-        """How many units contain each term of :func:`fts.query_terms` (a CJK bigram as a phrase),
-        and how far into the index each count reached.
+        """How many units contain each term of :func:`fts.query_terms` (a CJK bigram: both of its
+        characters), and how far into the index each count reached.
 
         With ``cap``, counting a term stops at ``cap + 1`` rows, so a common term costs no more
         than a rare one: a count of ``cap + 1`` means "more than ``cap``". FTS5's own row counts
@@ -580,10 +671,21 @@ class SqliteStore:
             if n:
                 out.append(f"{n} {what}")
         units = c.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
-        rows = c.execute("SELECT count(*) FROM fts").fetchone()[0]
+        rows = c.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
+                         (fts.expression(fts.ROW_TERM),)).fetchone()[0]
         if units != rows:
             out.append(f"full-text index has {rows} rows for {units} units")
+        stored = self.unit_chars()
+        actual = c.execute(
+            "SELECT coalesce(sum(coalesce(length(embed_text), span_end - span_start)), 0) FROM nodes WHERE unit = 1"
+        ).fetchone()[0]
+        if stored != actual:
+            out.append(f"index_meta unit_chars is {stored}, the units hold {actual} characters")
         return out
+
+
+#: The metadata of most documents (stored as ``{}``), shared rather than parsed each time.
+_NO_METADATA: Mapping[str, object] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,26 +697,32 @@ class _Placed:
     count: int
 
 
-def _tree(doc: Document, rows: list[tuple], kinds: Sequence[str]) -> Tree:
-    """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path, embed)."""
-    doc_id, text = doc.id, doc.text
-    rows = [(r, p, level, kinds[k], *rest) for r, p, level, k, *rest in rows]
-    ids = {r[0]: node_id(doc_id, r[3], r[2], r[4], r[5]) for r in rows}
+def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_text: str | DeferredText) -> Tree:
+    """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path,
+    embed, ...), its nodes sharing ``doc_text`` (the document's text, or a DeferredText of it)."""
+    doc_id = doc.id
+    ids: dict[int, str] = {}
     children: dict[int, list[str]] = {}
-    for row, parent, *_ in rows:
-        if parent is not None:
-            children.setdefault(parent, []).append(ids[row])
+    for r in rows:
+        ids[r[0]] = nid = node_id(doc_id, kinds[r[3]], r[2], r[4], r[5])
+        if r[1] is not None:
+            children.setdefault(r[1], []).append(nid)
     paths: dict[int, tuple[str, ...]] = {}
     nodes = []
-    for row, parent, level, kind, start, end, sp, embed_text in rows:
+    for row, parent, level, kind, start, end, sp, embed_text, *_ in rows:
         path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
         paths[row] = path
-        nodes.append(Node(
-            id=ids[row], doc_id=doc_id, kind=kind, level=level, start=start, end=end,
-            parent_id=None if parent is None else ids[parent], children=tuple(children.get(row, ())),
-            section_path=path, embed_text=embed_text, doc_text=text,
-        ))
+        nodes.append(new_node(ids[row], doc_id, kinds[kind], level, start, end,
+                              None if parent is None else ids[parent], tuple(children.get(row, ())),
+                              path, embed_text, doc_text))
     return Tree(document=doc, nodes=tuple(nodes), strategy="")
+
+
+def _hash_value(content_hash: str) -> bytes | str:
+    """A hex content hash as its bytes (half the size); any other text as it is."""
+    if _HEX.fullmatch(content_hash):
+        return bytes.fromhex(content_hash)
+    return content_hash
 
 
 def _unit_text(node: Node, text: str) -> str:

@@ -3,8 +3,12 @@
 The text is cut every ``block_chars`` characters and each block is compressed on its own
 (zlib, standard library), so a span is read by decompressing only the blocks it touches; the
 character offset of block ``i`` is ``i * block_chars``, so no offset is stored. Layout of the
-BLOB: varints for ``block_chars``, the block count and each block's compressed length, then
-the blocks.
+BLOB: varints for the character encoding (:data:`CODECS`), ``block_chars``, the block count and
+each block's compressed length, then the blocks.
+
+Text mostly outside ASCII and Latin (more than 1.5 UTF-8 bytes per character, e.g. Chinese) is
+also compressed as GB18030 and UTF-16, and the smallest is kept: Chinese takes two bytes per
+character in both instead of three, which zlib does not fully recover.
 
 Measured on ../shared/data (docs/benchmarks.md): zlib keeps English text at 0.32x of its
 UTF-8 bytes in 64 Ki-character blocks (0.36x at 16 Ki) and short Chinese documents at 0.59x;
@@ -14,6 +18,7 @@ lzma and bz2 gain at most 0.04x more and decompress several times slower.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import StoreError
@@ -23,18 +28,37 @@ from ..errors import StoreError
 BLOCK_CHARS = 65536
 #: zlib level 6 compresses within 0.1% of level 9 here, faster.
 LEVEL = 6
+#: Character encodings by the number stored in the BLOB. ``surrogatepass``: a lone surrogate
+#: (from a file read with ``surrogateescape``) round-trips in UTF-8 and UTF-16; GB18030 cannot
+#: encode one and is then not tried.
+CODECS = ("utf-8", "gb18030", "utf-16-le")
+#: Above this many UTF-8 bytes per character the other encodings are tried.
+_TRY_OTHERS = 1.5
 
 
 def encode(text: str, block_chars: int = BLOCK_CHARS) -> bytes:
     """The stored form of ``text``."""
     if block_chars < 1:
         raise ValueError(f"block_chars={block_chars}: need at least 1 character per block")
-    blocks = [zlib.compress(text[i:i + block_chars].encode("utf-8", "surrogatepass"), LEVEL)
-              for i in range(0, len(text), block_chars)]
-    head = bytearray(_varint(block_chars) + _varint(len(blocks)))
+    codec, blocks = 0, _compress(text, block_chars, 0)
+    if len(text.encode("utf-8", "surrogatepass")) > _TRY_OTHERS * len(text):
+        for other in range(1, len(CODECS)):
+            try:
+                candidate = _compress(text, block_chars, other)
+            except UnicodeEncodeError:
+                continue
+            if sum(map(len, candidate)) < sum(map(len, blocks)):
+                codec, blocks = other, candidate
+    head = bytearray(_varint(codec) + _varint(block_chars) + _varint(len(blocks)))
     for b in blocks:
         head += _varint(len(b))
     return bytes(head) + b"".join(blocks)
+
+
+def _compress(text: str, block_chars: int, codec: int) -> list[bytes]:
+    errors = "strict" if CODECS[codec] == "gb18030" else "surrogatepass"
+    return [zlib.compress(text[i:i + block_chars].encode(CODECS[codec], errors), LEVEL)
+            for i in range(0, len(text), block_chars)]
 
 
 def decode(blob: bytes) -> str:
@@ -63,6 +87,8 @@ class Layout:
     block_chars: int
     starts: tuple[int, ...]
     ends: tuple[int, ...]
+    #: Index into :data:`CODECS`.
+    codec: int = 0
 
     @property
     def count(self) -> int:
@@ -70,12 +96,25 @@ class Layout:
 
     @classmethod
     def read(cls, blob: bytes) -> Layout:
+        return cls.read_from(lambda offset, size: blob[offset:offset + size], len(blob))
+
+    @classmethod
+    def read_from(cls, read: Callable[[int, int], bytes], total: int) -> Layout:
+        """The layout of a BLOB of ``total`` bytes, reading only its header through
+        ``read(offset, size)`` (e.g. SQLite's incremental BLOB I/O)."""
+        head = read(0, min(total, 30))  # the first three varints, 10 bytes at most each
         try:
-            block_chars, pos = _read_varint(blob, 0)
-            count, pos = _read_varint(blob, pos)
+            codec, pos = _read_varint(head, 0)
+            block_chars, pos = _read_varint(head, pos)
+            count, pos = _read_varint(head, pos)
+            if len(head) < total:
+                # A block compresses to at most ~4 bytes per character, so each size's varint
+                # takes at most this many bytes.
+                width = ((4 * block_chars + 1024).bit_length() + 6) // 7
+                head = read(0, min(total, pos + width * count))
             sizes = []
             for _ in range(count):
-                size, pos = _read_varint(blob, pos)
+                size, pos = _read_varint(head, pos)
                 sizes.append(size)
         except IndexError:
             raise StoreError("stored document text is truncated (block header); "
@@ -85,18 +124,26 @@ class Layout:
             starts.append(pos)
             pos += size
             ends.append(pos)
-        if pos != len(blob):
-            raise StoreError(f"stored document text has {len(blob)} bytes, its header says {pos}; "
+        if pos != total:
+            raise StoreError(f"stored document text has {total} bytes, its header says {pos}; "
                              "rebuild the index with zoomrag index --reindex PATH...")
-        return cls(block_chars, tuple(starts), tuple(ends))
+        if codec >= len(CODECS):
+            raise StoreError(f"stored document text names character encoding {codec}, which this "
+                             "zoomrag does not know; rebuild the index with zoomrag index --reindex PATH...")
+        return cls(block_chars, tuple(starts), tuple(ends), codec)
 
     def block(self, blob: bytes, i: int) -> str:
+        return self.decode(blob[self.starts[i]:self.ends[i]], i)
+
+    def decode(self, data: bytes, i: int) -> str:
+        """Block ``i`` from its compressed bytes alone."""
         try:
-            raw = zlib.decompress(blob[self.starts[i]:self.ends[i]])
+            raw = zlib.decompress(data)
         except zlib.error as e:
             raise StoreError(f"stored document text block {i} is damaged ({e}); "
                              "rebuild the index with zoomrag index --reindex PATH...") from None
-        return raw.decode("utf-8", "surrogatepass")
+        codec = CODECS[self.codec]
+        return raw.decode(codec, "strict" if codec == "gb18030" else "surrogatepass")
 
 
 def _varint(n: int) -> bytes:
