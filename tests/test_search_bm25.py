@@ -23,7 +23,6 @@ from zoomrag.search.bm25 import (
     idf,
     match_expression,
     query_terms,
-    quote,
     rescore,
     select_terms,
 )
@@ -45,7 +44,6 @@ def test_query_terms_are_lowercased_words_and_cjk_bigrams():
 
 
 def test_user_text_never_becomes_fts_syntax():
-    assert quote('say "hi"') == '"say ""hi"""'
     assert fts.expression('say "hi"') == '"say ""hi"""'
     terms = query_terms('NEAR(a b) AND "x" OR col:y * -z ^w')
     assert terms == ["near", "a", "b", "and", "x", "or", "col", "y", "z", "w"]

@@ -85,11 +85,6 @@ def idf(n: float, units: int) -> float:
     return max(IDF_FLOOR, math.log((units - n + 0.5) / (n + 0.5)))
 
 
-def quote(term: str) -> str:
-    """An FTS5 string literal: double quotes doubled."""
-    return '"' + term.replace('"', '""') + '"'
-
-
 def query_terms(text: str) -> list[str]:
     """Distinct terms of a query, in order, at most :data:`MAX_TERMS`."""
     return list(dict.fromkeys(fts.query_terms(text)))[:MAX_TERMS]
@@ -194,9 +189,10 @@ def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
         choice = TermChoice((terms[0],), False, n, (n,))
     else:
         choice = choose_terms(store, terms, units, max_rows, max_share, count_on=within is None)
-    weights = {fts.expression(t): idf(n, units) for t, n in zip(choice.terms, choice.df) if n > 0}
-    if not weights:
+    idfs = {t: idf(n, units) for t, n in zip(choice.terms, choice.df) if n > 0}
+    if not idfs:
         return []
+    weights = {fts.expression(t): w for t, w in idfs.items()}
     avg_chars = store.unit_chars() / max(units, 1)
     if within is None or not choice.common:
         found = store.fts_search(weights, max(k, RESCORE), avg_chars, k1=K1, b=B)
@@ -204,7 +200,6 @@ def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
         return []  # rule 3: even the rarest term is at the IDF floor
     else:
         found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=within, k1=K1, b=B)
-    idfs = {t: idf(n, units) for t, n in zip(choice.terms, choice.df) if n > 0}
     return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
 
 
