@@ -308,3 +308,25 @@ def test_no_piece_starts_with_a_mark_glued_to_the_previous_piece(text, size):
             if a > 0 and is_glued(text[a]):
                 assert text[a - 1].isspace()
             assert unicodedata.category(text[a])[0] != "M" or a == 0 or text[a - 1].isspace()
+
+
+@settings(max_examples=200, deadline=None)
+@given(sized(), st.floats(0.0, 1.0), st.integers(0, 60))
+def test_known_token_positions_and_marks_change_nothing(case, lookback, min_size):
+    # hierarchical passes the token positions of a trimmed range it already knows and reads
+    # each piece's size from the marks: same pieces, and marks that are the pieces' sizes.
+    text, start, end, size, overlap, unit = case
+    m = Measure(text, get_counter(unit))
+    min_size = min(min_size, size)
+    s = skip_space(text, start, end)
+    e = trim_end(text, s, end)
+    kw = dict(size=size, overlap=overlap, min_size=min_size, lookback=lookback)
+    pieces = split_range(text, m, s, e, **kw)
+    marks: list[int] = []
+    assert split_range(text, m, s, e, tokens=(m.index(s), m.index(e)), marks=marks, **kw) == pieces
+    if marks:
+        assert m.spaceless and overlap == 0
+        assert marks == [m.index(a) for a, _ in pieces] + [m.index(e)]
+        assert [y - x for x, y in zip(marks, marks[1:])] == [m.size(a, b) for a, b in pieces]
+    else:
+        assert not pieces or not m.spaceless or overlap

@@ -112,20 +112,30 @@ def test_measure_size_is_additive(counter, text: str, cuts: list[int]) -> None:
 
 
 @needs_minilm
+@pytest.mark.parametrize("few", [0, 10**9], ids=["numpy", "python"])
 @settings(max_examples=150, deadline=None)
 @given(text=texts)
-def test_measure_by_runs_agrees_with_token_starts(text: str) -> None:
+def test_measure_by_runs_agrees_with_token_starts(few: int, text: str) -> None:
     # The MiniLM counter gives a Measure token counts per word run and resolves offsets inside
-    # a run only when asked; every answer must be the one the full list of starts gives.
+    # a run only when asked; every answer must be the one the full list of starts gives, with
+    # the runs placed by numpy or (few runs) in Python.
+    from zoomrag.text import wordpiece
+
     counter = minilm_counter()
     starts = counter.token_starts(text)
-    m = Measure(text, counter)
+    kept, wordpiece._FEW_RUNS = wordpiece._FEW_RUNS, few
+    try:
+        m = Measure(text, counter)
+    finally:
+        wordpiece._FEW_RUNS = kept
     assert m.total == len(starts)
     assert [m.index(o) for o in range(-1, len(text) + 2)] == [
         sum(s < o for s in starts) for o in range(-1, len(text) + 2)]
     assert [m.start_of(k) for k in range(len(starts))] == starts
     assert [m.offset_after(0, n) for n in range(len(starts) + 2)] == [*starts, len(text), len(text)]
     assert list(m.starts) == starts
+    spaces = [o for o in range(len(text) + 1) if o == len(text) or text[o].isspace()]
+    assert m.indices_between_runs(spaces * 9) == [m.index(o) for o in spaces * 9]
 
 
 @needs_minilm

@@ -266,8 +266,12 @@ class Chunker(ABC):
         return {}
 
     def describe(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
-        return f"{self.name}({args})"
+        # Made once per chunker (its parameters are frozen): chunk() asks once per document.
+        text = self.__dict__.get("_description")
+        if text is None:
+            args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+            text = self.__dict__["_description"] = f"{self.name}({args})"
+        return text
 
 
 def _shift(spans: list[Span], delta: int) -> None:

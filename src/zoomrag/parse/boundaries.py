@@ -25,18 +25,29 @@ _CONTINUOUS = re.compile(f"[{CONTINUOUS}]")
 # Whitespace that allows a line break (no-break spaces glue their neighbours).
 BREAKING_SPACE = r"[^\S\xa0\u2007\u202f]"
 _CLOSERS = "\"'\u201d\u2019\u00bb)\\]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009"
-#: A sentence end; the match end is the cut. ASCII-style ends need a following space ("3.14"
-#: is not an end); CJK and full-width ends do not, since that text has no spaces.
+#: Stops that end a sentence when a space follows them (and their closing quotes): "3.14" is
+#: not an end.
+SENTENCE_STOPS = ".!?\u2026\u203c\u2047\u2048\u2049\u0964\u0965\u061f\u06d4"
+#: CJK and full-width stops, which end a sentence before any character: that text has no spaces.
+WIDE_SENTENCE_STOPS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"
+
+
+def closers_after(lookahead: str) -> str:
+    """The pattern of a stop's closing quotes and brackets, then ``lookahead``."""
+    return f"[{_CLOSERS}]*{lookahead}"
+
+
+#: A sentence end; the match end is the cut.
 SENTENCE_END = (
-    rf"[.!?\u2026\u203c\u2047-\u2049\u0964\u0965\u061f\u06d4][{_CLOSERS}]*(?=\s)"
-    rf"|[\u3002\uff01\uff1f\uff1b\uff61\uff0e][{_CLOSERS}]*(?=[\s\S])"
+    "[" + re.escape(SENTENCE_STOPS) + "]" + closers_after(r"(?=\s)")
+    + "|[" + WIDE_SENTENCE_STOPS + "]" + closers_after(r"(?=[\s\S])")
 )
 #: Clause punctuation of CJK text, which plays the role of a space between words.
 CJK_CLAUSE = "\uff0c\u3001\uff1a\ufe50\ufe51"
 
 ZWJ = "\u200d"
-# How far before a cut a boundary's characters may start (punctuation and closing quotes).
-_REACH = 16
+#: How far before a window a boundary's characters may start (punctuation and closing quotes).
+REACH = 16
 
 #: Boundary patterns by tier; each match's end is the cut.
 TIERS: dict[str, re.Pattern[str]] = {
@@ -55,9 +66,11 @@ def _order(*names: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
 
 
 #: Preference order of ``fixed``: a sentence end beats a line break (hard-wrapped prose).
-FIXED_ORDER = _order("paragraph", "sentence", "line", "word", "script")
+FIXED_TIERS = ("paragraph", "sentence", "line", "word", "script")
+FIXED_ORDER = _order(*FIXED_TIERS)
 #: Preference order of ``recursive``: paragraph, line, sentence, word, character.
-RECURSIVE_ORDER = _order("paragraph", "line", "sentence", "word", "script")
+RECURSIVE_TIERS = ("paragraph", "line", "sentence", "word", "script")
+RECURSIVE_ORDER = _order(*RECURSIVE_TIERS)
 _WORD_TIERS = (TIERS["word"], TIERS["script"])
 # Candidate positions for a forward search: next to a space or a continuous-script character.
 _GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])")
@@ -79,13 +92,23 @@ def is_glued(ch: str) -> bool:
     )
 
 
+# is_glued of every character at or above U+0300 seen so far: cuts in CJK text land before a
+# CJK character at almost every cut, and unicodedata's lookup costs more than a dict's.
+_GLUED: dict[str, bool] = {}
+
+
 def joins(text: str, c: int) -> bool:
     """True when a cut at ``c`` would split a user-perceived character."""
     if not 0 < c < len(text):
         return False
     ch = text[c]
     # Fast path: nothing below U+0300 (the first combining mark) is glued to its neighbour.
-    return text[c - 1] == ZWJ if ch < "\u0300" else is_glued(ch) or text[c - 1] == ZWJ
+    if ch < "\u0300":
+        return text[c - 1] == ZWJ
+    glued = _GLUED.get(ch)
+    if glued is None:
+        glued = _GLUED[ch] = is_glued(ch)
+    return glued or text[c - 1] == ZWJ
 
 
 def _is_break(ch: str) -> bool:
@@ -107,7 +130,7 @@ def grapheme_cut(text: str, c: int) -> bool:
 
 def _last(pattern: re.Pattern[str], text: str, lo: int, hi: int) -> int:
     # The match starts a little before ``lo``: a cut at ``lo`` may follow its punctuation.
-    begin = lo - _REACH if lo > _REACH else 0
+    begin = lo - REACH if lo > REACH else 0
     while lo <= hi:
         m = pattern.match(text, begin, hi + 1)
         if m is None or m.end() < lo:
@@ -124,7 +147,7 @@ def best_cut(text: str, lo: int, hi: int,
     """Rightmost cut in ``[lo, hi]`` of the first tier in ``order`` present, or -1."""
     if lo > hi:
         return -1
-    newline = text.find("\n", max(0, lo - _REACH), hi + 1) >= 0
+    newline = text.find("\n", max(0, lo - REACH), hi + 1) >= 0
     for pattern, needs_newline in order:
         if needs_newline and not newline:
             continue

@@ -28,19 +28,23 @@ from ..errors import ConfigError
 from ..text.tokens import Measure
 from .boundaries import (
     FIXED_ORDER,
+    FIXED_TIERS,
     RECURSIVE_ORDER,
+    RECURSIVE_TIERS,
     best_cut,
     first_gap,
     first_grapheme,
     last_gap,
     last_grapheme,
 )
+from .cutindex import CutIndex
 
 Piece = tuple[int, int]
 
 
 def split_range(text: str, measure: Measure, start: int, end: int, *, size: int, overlap: int = 0,
-                min_size: int = 0, lookback: float = 0.3) -> list[Piece]:
+                min_size: int = 0, lookback: float = 0.3, cuts: CutIndex | None = None,
+                tokens: tuple[int, int] | None = None, marks: list[int] | None = None) -> list[Piece]:
     """Cut ``text[start:end]`` into pieces of at most ``size`` units.
 
     Each piece ends at the rightmost boundary of the best tier among the cuts that keep at least
@@ -48,15 +52,22 @@ def split_range(text: str, measure: Measure, start: int, end: int, *, size: int,
     only a single word longer than ``size`` makes a piece exceed it. ``min_size`` keeps the
     last piece from being smaller: the cut before it moves back so the tail keeps at least
     ``min_size`` units (two pieces that fit together would have been one).
+
+    For callers that split one text many times (same pieces): ``cuts`` is the text's
+    :class:`CutIndex`; ``tokens`` and ``marks`` are as in :func:`_split`.
     """
     _check_sizes(size, overlap, min_size, lookback)
-    keep = max(1, size - int(size * lookback))
-    return _split(text, measure, start, end, size, overlap, keep, FIXED_ORDER, min_size,
-                  split_words=False)
+    return _split(text, measure, start, end, size, overlap, fixed_keep(size, lookback), FIXED_ORDER,
+                  FIXED_TIERS, min_size, split_words=False, cuts=cuts, tokens=tokens, marks=marks)
+
+
+def fixed_keep(size: int, lookback: float) -> int:
+    """The fewest units a ``split_range`` piece keeps when it ends at a boundary."""
+    return max(1, size - int(size * lookback))
 
 
 def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: int,
-                    overlap: int = 0) -> list[Piece]:
+                    overlap: int = 0, cuts: CutIndex | None = None) -> list[Piece]:
     """Cut ``text[start:end]`` by paragraph, line, sentence, word, then character.
 
     Each piece ends at the last boundary of the coarsest kind that occurs within ``size`` units
@@ -64,39 +75,70 @@ def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: 
     break or sentence end that fits, and so on down to characters.
     """
     _check_sizes(size, overlap, 0, 1.0)
-    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, 0, split_words=True)
+    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, RECURSIVE_TIERS, 0,
+                  split_words=True, cuts=cuts)
 
 
 def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
-           order: tuple[tuple[re.Pattern[str], bool], ...], min_tail: int, *,
-           split_words: bool) -> list[Piece]:
+           order: tuple[tuple[re.Pattern[str], bool], ...], tiers: tuple[str, ...], min_tail: int, *,
+           split_words: bool, cuts: CutIndex | None = None, tokens: tuple[int, int] | None = None,
+           marks: list[int] | None = None) -> list[Piece]:
     """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
-    ``min_tail`` the fewest units left after a cut when the rest is about to end."""
+    ``min_tail`` the fewest units left after a cut when the rest is about to end; ``order``
+    the boundary tiers by preference, named by ``tiers``.
+
+    ``tokens``: the token positions of ``start`` and ``end`` when the caller knows them and
+    the range is trimmed. ``marks``: filled with the token position of every piece's start
+    and then of the end, when a spaceless measure and no overlap make them free (piece k then
+    holds ``marks[k + 1] - marks[k]`` tokens); left empty otherwise.
+    """
     starts = measure.start_of  # token k starts at starts(k)
     index = measure.index
     pieces: list[Piece] = []
-    s = skip_space(text, start, end)
-    e = trim_end(text, s, end)
-    if s >= e:
-        return pieces
-    last = index(e)
-    i = index(s)
+    if tokens is None:
+        s = skip_space(text, start, end)
+        e = trim_end(text, s, end)
+        if s >= e:
+            return pieces
+        i, last = index(s), index(e)
+    else:
+        s, e = start, end
+        if s >= e:
+            return pieces
+        i, last = tokens
+    mark = marks.append if marks is not None and measure.spaceless and not overlap else None
     # Every cut must pass ``floor``: the first character the previous piece did not take, so
     # overlapping pieces still advance and each one brings new text.
     floor = s
+    # Without overlap or a tail to keep, a window is just token positions [i + keep, i + size],
+    # which a CutIndex answers without a search (and, spaceless, knows the next piece's token).
+    indexed = cuts is not None and not overlap and not min_tail
+    spaceless = indexed and cuts.spaceless  # type: ignore[union-attr]
     while True:
+        if mark is not None:
+            mark(i)
         if last - i <= size:
             pieces.append((s, e))
+            if mark is not None:
+                mark(last)
             return pieces
-        hard = starts(i + size)  # the furthest cut: ``size`` units from s
-        if hard <= floor:  # the overlap leaves no room for new text: drop it
-            s = floor
-            i = index(s)
-            continue
-        if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
-            hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
-        lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
-        c = best_cut(text, lo, hard, order)
+        if indexed:
+            c, after, k = cuts.best(i + keep, i + size, tiers)  # type: ignore[union-attr]
+            if c < 0:  # the window search goes on from tier k (floor == s, so no overlap checks)
+                hard = starts(i + size)
+                lo = min(starts(i + keep - 1) + 1, hard)
+                c = best_cut(text, lo, hard, order[k:]) if k < len(order) else -1
+        else:
+            after = -1
+            hard = starts(i + size)  # the furthest cut: ``size`` units from s
+            if hard <= floor:  # the overlap leaves no room for new text: drop it
+                s = floor
+                i = index(s)
+                continue
+            if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
+                hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
+            lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
+            c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
             c = last_grapheme(text, floor + 1, hard)
             if c < 0 and s < floor:
@@ -124,6 +166,8 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             c = earlier
         pieces.append((s, trim_end(text, s, c)))
         if c >= e:
+            if mark is not None:
+                mark(last)
             return pieces
         nxt = c
         if overlap:
@@ -133,7 +177,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
                 nxt = p
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
-        i = index(s)
+        i = after if spaceless and after >= 0 else index(s)
 
 
 # -- helpers -------------------------------------------------------------------------------

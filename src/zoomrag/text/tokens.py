@@ -119,6 +119,11 @@ class Measure:
         self._use(None)
 
     @property
+    def spaceless(self) -> bool:
+        """True when no token starts at a whitespace character (a counter by word runs)."""
+        return self._runs is not None
+
+    @property
     def total(self) -> int:
         return len(self.starts) if self._runs is None else self._cum[-1]
 
@@ -163,6 +168,18 @@ class Measure:
         for k in np.flatnonzero(~past & ~before).tolist():
             jk = pick[k]
             result[k] += bisect_left(self._rel(words[jk]), offsets[k] - begins[jk])
+        return result
+
+    def indices_between_runs(self, offsets: Sequence[int]) -> list[int]:
+        """``indices(offsets)`` for offsets at a whitespace character or the text's end, which
+        no word run holds (by runs, each is the tokens of the runs that begin before it)."""
+        if self._runs is None or len(offsets) < 16:
+            return self.indices(offsets)
+        import numpy as np
+
+        begins = np.asarray(self._begins, dtype=np.int64)
+        before = np.searchsorted(begins, np.asarray(offsets, dtype=np.int64), side="left")
+        result: list[int] = np.asarray(self._cum, dtype=np.int64)[before].tolist()
         return result
 
     def start_of(self, k: int) -> int:

@@ -49,6 +49,8 @@ _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
 _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # The memo is per counter; a bound keeps a long-running process from growing without limit.
 _MEMO_LIMIT = 200_000
+# Up to this many word runs, a text's runs are placed and counted without numpy.
+_FEW_RUNS = 64
 _CHR_LIMIT = sys.maxunicode  # the largest count kept as a character (see _Lexicon.count_chr)
 
 # Whitespace after cleaning: \t \n \r and the White_Space characters that are not controls
@@ -363,6 +365,8 @@ class WordPieceCounter:
         runs = text.split()
         if not runs:
             return TokenRuns([], [], [0], self._run_starts)
+        if len(runs) <= _FEW_RUNS:
+            return self._few_runs(text, runs)
         begins = _run_begins(text)
         if begins is None:
             return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
@@ -374,6 +378,21 @@ class WordPieceCounter:
         np.cumsum(counts, dtype=np.int64, out=cum[1:])
         return TokenRuns(runs, array("q", begins.tobytes()), array("q", cum.tobytes()),
                          self._run_starts)
+
+    def _few_runs(self, text: str, runs: list[str]) -> TokenRuns | None:
+        """token_runs for a text of few runs (a short one, or CJK), in plain Python: numpy's
+        cost per call is more than its saving per run there."""
+        if any(c in text for c in _JOINING):
+            return None
+        begins = []
+        pos = 0
+        find = text.find
+        for run in runs:  # only spaces lie between two runs, so each is found where it begins
+            pos = find(run, pos)
+            begins.append(pos)
+            pos += len(run)
+        counts = self._chunks.counts(runs, self._analyse_chunks)
+        return TokenRuns(runs, begins, [0, *accumulate(counts)], self._run_starts)
 
     def run_totals(self, texts: list[str]) -> list[int] | None:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text

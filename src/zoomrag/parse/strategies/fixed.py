@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ..base import Chunker, Span, measure_for
+from ..cutindex import index_for
 from ..params import check_float, check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -39,6 +40,8 @@ class FixedSize(Chunker):
 
     def split(self, document: Document) -> list[Span]:
         text = document.text
-        pieces = split_range(text, measure_for(document, self.unit), 0, len(text), size=self.size,
-                             overlap=self.overlap, min_size=self.min_size, lookback=self.lookback)
+        measure = measure_for(document, self.unit)
+        pieces = split_range(text, measure, 0, len(text), size=self.size, overlap=self.overlap,
+                             min_size=self.min_size, lookback=self.lookback,
+                             cuts=index_for(measure, self.size))
         return [Span("chunk", s, e) for s, e in pieces]

@@ -8,6 +8,7 @@ from ...errors import ConfigError
 from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
+from ..cutindex import CutIndex, index_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
@@ -73,6 +74,18 @@ class _Builder:
         self.text = document.text
         self.measure = measure
         self.regions = regions
+        self._cuts: CutIndex | None = None
+        self._cuts_asked = False
+
+    @property
+    def cuts(self) -> CutIndex | None:
+        """The document's cuts, found the first time a piece must be split, when the document
+        holds enough pieces to pay for finding them all (a short one is searched window by
+        window)."""
+        if not self._cuts_asked:
+            self._cuts_asked = True
+            self._cuts = index_for(self.measure, self.s.sizes[-1])
+        return self._cuts
 
     def structure(self, spans: list[Span], start: int, end: int) -> list[Span]:
         """Section nodes for heading sections; size pieces for the text around them."""
@@ -110,19 +123,27 @@ class _Builder:
         kids = self._levels(s, e, 0)
         return kids if kids else [Span("chunk", s, e)]
 
-    def _levels(self, start: int, end: int, level: int) -> list[Span]:
-        """Children of [start, end) at the first size that splits it (none if it fits the last)."""
+    def _levels(self, start: int, end: int, level: int, first: int = -1, last: int = -1) -> list[Span]:
+        """Children of [start, end) at the first size that splits it (none if it fits the last);
+        ``first`` and ``last`` are the token positions of ``start`` and ``end`` when known."""
         sizes = self.s.sizes
-        have = self.measure.size(start, end)
+        if first < 0:
+            first, last = self.measure.index(start), self.measure.index(end)
+        have = last - first
         while level < len(sizes) and have <= sizes[level]:
             level += 1
         if level == len(sizes):
             return []
+        marks: list[int] = []  # the pieces' token positions, when the split knows them
         pieces = split_range(self.text, self.measure, start, end, size=sizes[level],
-                             min_size=min(self.s.min_size, sizes[level]), lookback=self.s.lookback)
+                             min_size=min(self.s.min_size, sizes[level]), lookback=self.s.lookback,
+                             cuts=self.cuts, tokens=(first, last), marks=marks)
         if level + 1 == len(sizes):
             return [Span("chunk", a, b) for a, b in pieces]
-        return [Span("chunk", a, b, children=self._levels(a, b, level + 1)) for a, b in pieces]
+        if not marks:
+            return [Span("chunk", a, b, children=self._levels(a, b, level + 1)) for a, b in pieces]
+        return [Span("chunk", a, b, children=self._levels(a, b, level + 1, marks[k], marks[k + 1]))
+                for k, (a, b) in enumerate(pieces)]
 
 
 def _only_itself(node: Span, text: str) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ..base import Chunker, Span, measure_for
+from ..cutindex import index_for
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_recursive
@@ -37,6 +38,7 @@ class Recursive(Chunker):
 
     def split(self, document: Document) -> list[Span]:
         text = document.text
-        pieces = split_recursive(text, measure_for(document, self.unit), 0, len(text),
-                                 size=self.size, overlap=self.overlap)
+        measure = measure_for(document, self.unit)
+        pieces = split_recursive(text, measure, 0, len(text), size=self.size, overlap=self.overlap,
+                                 cuts=index_for(measure, self.size))
         return [Span("chunk", s, e) for s, e in pieces]

@@ -1,0 +1,196 @@
+"""The paragraph, sentence and line cuts of one text, found once and kept in token positions.
+
+:func:`~zoomrag.parse.sizing.split_range` ends a piece at the best cut of a window that runs
+from ``keep`` to ``size`` tokens past the piece's start. Asked window by window, that is a
+backward regex match per tier (:func:`~zoomrag.parse.boundaries.best_cut`) and three
+conversions between offsets and token positions per piece. A text cut into many pieces
+(``hierarchical``'s three levels, ``fixed``) asks it thousands of times, so a :class:`CutIndex`
+finds every cut of the three tiers that need no word-level look once, with the token position
+of each, and answers a window given in token positions by one binary search per tier.
+
+The answers are exactly :func:`best_cut`'s. A cut ``c`` lies in the window ``[lo, hi]`` of
+offsets ``lo = start_of(i + keep - 1) + 1`` and ``hi = start_of(i + size)`` exactly when the
+number of tokens that start before it, ``t(c)``, is in ``[i + keep, i + size]``; a paragraph
+cut also needs the line feed that ends its blank line before ``hi``. Cuts the window search
+would pass over (one that splits a character from its marks) are left out. The few cuts whose
+match depends on where the window ends (a CJK stop before closing quotes, which a window may
+end between; punctuation longer than the window search looks back) are marked, and a window
+whose best cut is one of them is left to the window search.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.tokens import Measure
+from .boundaries import REACH, SENTENCE_STOPS, WIDE_SENTENCE_STOPS, ZWJ, closers_after, joins
+
+# A paragraph cut follows a line feed that a blank line follows; group 1 is the blank line's
+# spaces, so the line feed that ends it is at m.end() + len(group 1).
+_SPAN = re.Match.span
+_PARAGRAPH = re.compile(r"\n(?=([^\S\n]*)\n)")
+# One pattern per stop character: a search for a literal runs at C speed, a search for a
+# character class tests every offset (about ten times slower on prose).
+_STOPS = {
+    **{ch: re.compile(re.escape(ch) + closers_after(r"(?=\s)")) for ch in SENTENCE_STOPS},
+    **{ch: re.compile(re.escape(ch) + closers_after(r"(?=[\s\S])")) for ch in WIDE_SENTENCE_STOPS},
+}
+_ASCII_STOPS = {ch: p for ch, p in _STOPS.items() if ch.isascii()}
+
+
+@dataclass(frozen=True, slots=True)
+class TierCuts:
+    """The cuts of one tier, ascending, with the token positions that place them in a window."""
+
+    #: Offset of each cut.
+    cuts: list[int]
+    #: Tokens that start before each cut: the window must start at or before this many.
+    low: list[int]
+    #: The fewest tokens a window must span to hold the cut (ascending).
+    high: list[int]
+    #: False where the window search must decide (see the module's doc).
+    exact: list[bool]
+
+    def last_in(self, lo_tok: int, hi_tok: int) -> int:
+        """Index of the rightmost cut of a window of token positions, or -1 if none."""
+        j = bisect_right(self.high, hi_tok) - 1
+        return j if j >= 0 and self.low[j] >= lo_tok else -1
+
+
+
+# Finding every cut of a text costs about as much as searching a few windows for theirs (on
+# bench/chunk_speed.py's text), so a text of fewer pieces than this is searched window by window.
+_MIN_PIECES = 16
+
+
+def index_for(measure: Measure, size: int) -> CutIndex | None:
+    """A CutIndex for splitting ``measure``'s text into pieces of ``size`` units, when it holds
+    enough of them to pay for finding every cut (None: let each window be searched)."""
+    return CutIndex(measure) if measure.total >= _MIN_PIECES * size else None
+
+
+class CutIndex:
+    """Paragraph, sentence and line cuts of ``measure.text`` in token positions.
+
+    Each tier is found the first time a window asks for it: most windows end at a paragraph
+    or a sentence, so the line tier of prose is often never needed.
+    """
+
+    __slots__ = ("_measure", "spaceless", "tiers")
+
+    def __init__(self, measure: Measure):
+        self._measure = measure
+        self.tiers: dict[str, TierCuts] = {}
+        #: No token starts at a space, so the piece after a cut starts at token ``t(cut)``.
+        self.spaceless = measure.spaceless
+
+    def tier(self, name: str) -> TierCuts | None:
+        """The cuts of tier ``name`` (None for a tier not indexed)."""
+        cuts = self.tiers.get(name)
+        if cuts is None:
+            find = _FINDERS.get(name)
+            if find is None:
+                return None
+            cuts = self.tiers[name] = self._placed(*find(self._measure.text))
+        return cuts
+
+    def _placed(self, cuts: list[int], ends: list[int] | None, exact: list[bool] | None,
+                spaced: bool) -> TierCuts:
+        """A tier's cuts with their token positions (``ends`` None: the cuts themselves);
+        ``spaced``: every offset is at a whitespace character or the text's end."""
+        m = self._measure
+        place = m.indices_between_runs if spaced else m.indices
+        low = place(cuts) if cuts else []
+        if ends is None:
+            return TierCuts(cuts, low, low, exact or [True] * len(cuts))
+        # Only the ends that differ from their cuts are looked up (a text's word runs are
+        # searched once per offset inside a run, which is every offset of CJK text).
+        other = [k for k, (c, x) in enumerate(zip(cuts, ends)) if c != x]
+        high = list(low)
+        for k, t in zip(other, place([ends[k] for k in other]) if other else []):
+            high[k] = t
+        return TierCuts(cuts, low, high, exact or [True] * len(cuts))
+
+    def best(self, lo_tok: int, hi_tok: int, names: Sequence[str]) -> tuple[int, int, int]:
+        """The best cut of a window: ``(cut, t(cut), -1)`` from the first tier of ``names`` that
+        has one, or ``(-1, -1, k)`` when the window search must go on from ``names[k]`` (a tier
+        not indexed, or a cut only it can place; ``k == len(names)``: no tier has a cut)."""
+        tiers = self.tiers
+        for k, name in enumerate(names):
+            tier = tiers.get(name) or self.tier(name)
+            if tier is None:
+                return -1, -1, k
+            j = tier.last_in(lo_tok, hi_tok)
+            if j < 0:
+                continue
+            if not tier.exact[j]:
+                return -1, -1, k
+            return tier.cuts[j], tier.low[j], -1
+        return -1, -1, len(names)
+
+
+# Cuts that could split a character from its marks are left out. None of these tiers' cuts
+# can, but for a line feed after a zero-width joiner or a wide stop before a mark: an
+# ASCII-style stop is followed by a space, a paragraph cut by a space or line feed.
+def _paragraphs(text: str) -> tuple[list[int], list[int] | None, None, bool]:
+    if "\n" not in text:
+        return [], None, None, True
+    cuts: list[int] = []
+    ends: list[int] = []
+    for m in _PARAGRAPH.finditer(text):
+        c = m.end()
+        cuts.append(c)
+        ends.append(c + len(m.group(1)))  # the blank line's own line feed must fit
+    return cuts, ends, None, True  # a cut before a space or line feed; an end at a line feed
+
+
+def _sentences(text: str) -> tuple[list[int], list[int] | None, list[bool] | None, bool]:
+    spans: list[tuple[int, int]] = []
+    wide: list[tuple[int, int]] = []
+    stops = _ASCII_STOPS if text.isascii() else _STOPS
+    for ch, pattern in stops.items():
+        if ch in text:
+            (wide if ch in WIDE_SENTENCE_STOPS else spans).extend(map(_SPAN, pattern.finditer(text)))
+    if not wide and all(c - p <= REACH for p, c in spans):  # the usual case: nothing to decide
+        cuts = [c for _, c in spans]
+        cuts.sort()
+        return cuts, None, None, True  # each before the space that ends its sentence
+    wide_set = set(wide)
+    spans.extend(wide)
+    spans.sort()
+    cuts = []
+    ends: list[int] = []
+    exact: list[bool] = []
+    for p, c in spans:
+        is_wide = (p, c) in wide_set
+        # A wide stop needs only some character after it, so a window that ends inside its
+        # closing quotes still ends a sentence there; and the window search looks back at
+        # most REACH characters before the window for the punctuation's start.
+        sure = c - p <= REACH and not (is_wide and c - p > 1)
+        if sure and is_wide and joins(text, c):
+            continue  # the window search passes over it to the next cut on the left
+        cuts.append(c)
+        ends.append(c if sure else p + 1)
+        exact.append(sure)
+    return cuts, ends, exact, not wide
+
+
+def _lines(text: str) -> tuple[list[int], None, None, bool]:
+    cuts: list[int] = []
+    add = cuts.append
+    find = text.find
+    c = find("\n")
+    while c >= 0:
+        add(c)
+        c = find("\n", c + 1)
+    if ZWJ in text:
+        cuts = [c for c in cuts if not joins(text, c)]
+    return cuts, None, None, True
+
+
+_FINDERS = {"paragraph": _paragraphs, "sentence": _sentences, "line": _lines}
+#: Tiers a CutIndex holds; the others (word, script) are left to the window search.
+INDEXED = tuple(_FINDERS)

@@ -1,0 +1,137 @@
+"""CutIndex: every window's best cut, looked up in token positions, is the window search's."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from invariants import texts
+from zoomrag.parse.boundaries import FIXED_ORDER, FIXED_TIERS, RECURSIVE_ORDER, RECURSIVE_TIERS, best_cut
+from zoomrag.parse.cutindex import CutIndex
+from zoomrag.parse.sizing import split_range, split_recursive
+from zoomrag.text.tokens import CharCounter, Measure, get_counter
+
+
+def chars(text: str) -> Measure:
+    return Measure(text, CharCounter())
+
+
+# -- exact cuts on small texts ----------------------------------------------------------------
+def test_tiers_hold_the_cuts_of_the_whole_text():
+    text = "One two. Three!\n\nFour\nfive 3.5 six?"
+    index = CutIndex(chars(text))
+    assert index.tier("paragraph").cuts == [16]
+    assert index.tier("paragraph").high == [16]  # the blank line's line feed is at 16
+    assert index.tier("sentence").cuts == [8, 15]  # "3.5" and the final "?" end nothing
+    assert index.tier("line").cuts == [15, 16, 21]
+    assert index.tier("word") is None  # left to the window search
+
+
+def test_a_blank_line_of_spaces_must_fit_the_window_whole():
+    text = "aaaa\n   \nbbbb"
+    paragraph = CutIndex(chars(text)).tier("paragraph")
+    assert (paragraph.cuts, paragraph.low, paragraph.high) == ([5], [5], [8])
+
+
+def test_best_takes_the_first_tier_in_order_with_a_cut():
+    text = "aaaa bbbb cc.\n\ndd eeee. ffff gggg"
+    index = CutIndex(chars(text))
+    # window of tokens (= characters) 14..20: the paragraph cut at 14 beats the later ". " at 23
+    assert index.best(14, 20, FIXED_TIERS) == (14, 14, -1)
+    # a window with no paragraph, sentence or line cut goes on to the word tier (index 3)
+    assert index.best(24, 28, FIXED_TIERS) == (-1, -1, 3)
+    # recursive order puts lines before sentences
+    text = "aaaa. bbbb\ncc dd"
+    index = CutIndex(chars(text))
+    assert index.best(3, 12, FIXED_TIERS) == (5, 5, -1)
+    assert index.best(3, 12, RECURSIVE_TIERS) == (10, 10, -1)
+
+
+def test_a_wide_stop_before_closing_quotes_is_left_to_the_window_search():
+    text = "他说：“好。”然后走了。再"
+    index = CutIndex(chars(text))
+    sentence = index.tier("sentence")
+    assert sentence.cuts == [7, 12] and sentence.exact == [False, True]
+    # A window ending between 。 and ” still ends the sentence there: only the search knows.
+    assert index.best(3, 6, FIXED_TIERS) == (-1, -1, 1)
+    assert best_cut(text, 3, 6) == 6
+
+
+def test_a_cut_before_a_combining_mark_is_left_out():
+    text = "好。\u0301再"
+    assert CutIndex(chars(text)).tier("sentence").cuts == []
+
+
+def test_token_positions_come_from_the_measure():
+    counter = get_counter("approx")
+    text = "Alpha beta. Gamma delta epsilon. Zeta."
+    sentence = CutIndex(Measure(text, counter)).tier("sentence")
+    assert sentence.cuts == [11, 32]
+    assert sentence.low == [3, 7]  # "Alpha beta ." then "Gamma delta epsilon ."
+
+
+# -- properties --------------------------------------------------------------------------------
+_STOPS = st.sampled_from([".", "!", "?", "。", "！", "？", "；", "…", "．"])
+_CLOSE = st.sampled_from(["", "\"", "”", "」", "』", ")", "”」", "\"\"" * 9])
+_WORDS = st.sampled_from(["a", "bb", "3.5", "e\u0301", "中文", "好", "x\u200d", "\u0301", "😀"])
+_GAPS = st.sampled_from([" ", "\n", "\n\n", " \n \n", "\t", "", "\u3000", "\xa0"])
+
+
+@st.composite
+def cut_texts(draw: st.DrawFn) -> str:
+    """Text made of the characters every tier's cuts turn on, in any order."""
+    parts = draw(st.lists(st.one_of(
+        _WORDS, _GAPS, st.tuples(_STOPS, _CLOSE).map("".join)), max_size=60))
+    return "".join(parts)
+
+
+def _windows(measure: Measure, keep_size: list[tuple[int, int]]):
+    for i in range(measure.total):
+        for keep, size in keep_size:
+            if i + size < measure.total:
+                yield i, keep, size
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(cut_texts(), texts), st.sampled_from(["chars", "approx", "tokens"]))
+def test_best_agrees_with_the_window_search(text: str, unit: str):
+    measure = Measure(text, get_counter(unit))
+    index = CutIndex(measure)
+    for tiers, order in ((FIXED_TIERS, FIXED_ORDER), (RECURSIVE_TIERS, RECURSIVE_ORDER)):
+        for i, keep, size in _windows(measure, [(1, 3), (4, 6), (7, 10), (1, 1)]):
+            lo = measure.start_of(i + keep - 1) + 1
+            hi = measure.start_of(i + size)
+            lo = min(lo, hi)
+            c, after, k = index.best(i + keep, i + size, tiers)
+            if c >= 0:
+                assert c == best_cut(text, lo, hi, order), (i, keep, size, tiers)
+                assert after == measure.index(c)
+            else:  # every tier before k has no cut in the window; the search goes on from k
+                assert best_cut(text, lo, hi, order[:k]) == -1, (i, keep, size, tiers)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(cut_texts(), texts), st.sampled_from(["chars", "approx", "tokens"]),
+       st.integers(1, 40), st.sampled_from([0.0, 0.3, 0.7, 1.0]))
+def test_split_with_an_index_gives_the_same_pieces(text: str, unit: str, size: int, lookback: float):
+    measure = Measure(text, get_counter(unit))
+    index = CutIndex(measure)
+    n = len(text)
+    assert (split_range(text, measure, 0, n, size=size, lookback=lookback, cuts=index)
+            == split_range(text, measure, 0, n, size=size, lookback=lookback))
+    assert (split_recursive(text, measure, 0, n, size=size, cuts=index)
+            == split_recursive(text, measure, 0, n, size=size))
+    # a range inside the text: the index of the whole text answers for it too
+    a, b = n // 3, n - n // 4
+    assert (split_range(text, measure, a, b, size=size, lookback=lookback, cuts=index)
+            == split_range(text, measure, a, b, size=size, lookback=lookback))
+
+
+def test_the_sentence_tier_matches_the_sentence_pattern():
+    from zoomrag.parse.boundaries import SENTENCE_END
+
+    text = "A. B! C? 3.14 d.\"  e。f」。」g；"
+    pattern = re.compile(SENTENCE_END)
+    assert CutIndex(chars(text)).tier("sentence").cuts == [m.end() for m in pattern.finditer(text)]
