@@ -24,14 +24,18 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import gt, itemgetter, methodcaller, sub
 
 from ..text.tokens import Measure
 from .boundaries import REACH, SENTENCE_STOPS, WIDE_SENTENCE_STOPS, ZWJ, closers_after, joins
 
 # A paragraph cut follows a line feed that a blank line follows; group 1 is the blank line's
-# spaces, so the line feed that ends it is at m.end() + len(group 1).
-_SPAN = re.Match.span
+# spaces, so the line feed that ends the blank line is where group 1 ends.
 _PARAGRAPH = re.compile(r"\n(?=([^\S\n]*)\n)")
+# Match fields read in C (map) rather than in a Python loop: once per cut of a long text.
+_SPAN, _END_OF, _BLANK_END = re.Match.span, re.Match.end, methodcaller("end", 1)
+_START, _END = itemgetter(0), itemgetter(1)
 # One pattern per stop character: a search for a literal runs at C speed, a search for a
 # character class tests every offset (about ten times slower on prose).
 _STOPS = {
@@ -83,19 +87,16 @@ class CutIndex:
 
     def __init__(self, measure: Measure):
         self._measure = measure
-        self.tiers: dict[str, TierCuts] = {}
+        self.tiers: dict[str, TierCuts | None] = {}  # None: a tier not indexed
         #: No token starts at a space, so the piece after a cut starts at token ``t(cut)``.
         self.spaceless = measure.spaceless
 
     def tier(self, name: str) -> TierCuts | None:
         """The cuts of tier ``name`` (None for a tier not indexed)."""
-        cuts = self.tiers.get(name)
-        if cuts is None:
+        if name not in self.tiers:
             find = _FINDERS.get(name)
-            if find is None:
-                return None
-            cuts = self.tiers[name] = self._placed(*find(self._measure.text))
-        return cuts
+            self.tiers[name] = None if find is None else self._placed(*find(self._measure.text))
+        return self.tiers[name]
 
     def _placed(self, cuts: list[int], ends: list[int] | None, exact: list[bool] | None,
                 spaced: bool) -> TierCuts:
@@ -119,17 +120,16 @@ class CutIndex:
         has one, or ``(-1, -1, k)`` when the window search must go on from ``names[k]`` (a tier
         not indexed, or a cut only it can place; ``k == len(names)``: no tier has a cut)."""
         tiers = self.tiers
-        for k, name in enumerate(names):
-            tier = tiers.get(name) or self.tier(name)
+        k = 0
+        for name in names:  # (TierCuts.last_in inlined: this runs once per piece)
+            tier = tiers[name] if name in tiers else self.tier(name)
             if tier is None:
                 return -1, -1, k
-            j = tier.last_in(lo_tok, hi_tok)
-            if j < 0:
-                continue
-            if not tier.exact[j]:
-                return -1, -1, k
-            return tier.cuts[j], tier.low[j], -1
-        return -1, -1, len(names)
+            j = bisect_right(tier.high, hi_tok) - 1
+            if j >= 0 and tier.low[j] >= lo_tok:
+                return (tier.cuts[j], tier.low[j], -1) if tier.exact[j] else (-1, -1, k)
+            k += 1
+        return -1, -1, k
 
 
 # Cuts that could split a character from its marks are left out. None of these tiers' cuts
@@ -138,12 +138,9 @@ class CutIndex:
 def _paragraphs(text: str) -> tuple[list[int], list[int] | None, None, bool]:
     if "\n" not in text:
         return [], None, None, True
-    cuts: list[int] = []
-    ends: list[int] = []
-    for m in _PARAGRAPH.finditer(text):
-        c = m.end()
-        cuts.append(c)
-        ends.append(c + len(m.group(1)))  # the blank line's own line feed must fit
+    found = list(_PARAGRAPH.finditer(text))
+    cuts = list(map(_END_OF, found))
+    ends = list(map(_BLANK_END, found))  # the blank line's own line feed must fit the window
     return cuts, ends, None, True  # a cut before a space or line feed; an end at a line feed
 
 
@@ -151,13 +148,19 @@ def _sentences(text: str) -> tuple[list[int], list[int] | None, list[bool] | Non
     spans: list[tuple[int, int]] = []
     wide: list[tuple[int, int]] = []
     stops = _ASCII_STOPS if text.isascii() else _STOPS
+    kinds = 0
     for ch, pattern in stops.items():
         if ch in text:
             (wide if ch in WIDE_SENTENCE_STOPS else spans).extend(map(_SPAN, pattern.finditer(text)))
-    if not wide and all(c - p <= REACH for p, c in spans):  # the usual case: nothing to decide
-        cuts = [c for _, c in spans]
-        cuts.sort()
-        return cuts, None, None, True  # each before the space that ends its sentence
+            kinds += 1
+    if not wide:
+        # The usual case: every cut is sure when no punctuation is longer than REACH (the
+        # check and the list run in C: this is once per stop of a long text).
+        cuts = list(map(_END, spans))
+        if not any(map(gt, map(sub, cuts, map(_START, spans)), repeat(REACH))):
+            if kinds > 1:
+                cuts.sort()
+            return cuts, None, None, True  # each before the space that ends its sentence
     wide_set = set(wide)
     spans.extend(wide)
     spans.sort()
