@@ -61,6 +61,15 @@ def split_range(text: str, measure: Measure, start: int, end: int, *, size: int,
                   FIXED_TIERS, min_size, split_words=False, cuts=cuts, tokens=tokens, marks=marks)
 
 
+def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, keep: int,
+                 min_size: int, *, cuts: CutIndex | None = None, tokens: tuple[int, int] | None = None,
+                 marks: list[int] | None = None) -> list[Piece]:
+    """:func:`split_range` without overlap, for a caller that checked its sizes once and calls
+    it for many ranges: ``keep`` is :func:`fixed_keep` of the size and lookback."""
+    return _split(text, measure, start, end, size, 0, keep, FIXED_ORDER, FIXED_TIERS, min_size,
+                  split_words=False, cuts=cuts, tokens=tokens, marks=marks)
+
+
 def fixed_keep(size: int, lookback: float) -> int:
     """The fewest units a ``split_range`` piece keeps when it ends at a boundary."""
     return max(1, size - int(size * lookback))

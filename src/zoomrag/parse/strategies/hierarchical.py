@@ -13,7 +13,7 @@ from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
 from ..registry import register
-from ..sizing import skip_space, split_range, trim_end
+from ..sizing import fixed_keep, skip_space, split_pieces, trim_end
 
 
 @register
@@ -76,6 +76,9 @@ class _Builder:
         self.regions = regions
         self._cuts: CutIndex | None = None
         self._cuts_asked = False
+        #: (size, keep, min_size) of each level for split_pieces (the sizes checked at construction).
+        self.levels = [(size, fixed_keep(size, strategy.lookback), min(strategy.min_size, size))
+                       for size in strategy.sizes]
 
     @property
     def cuts(self) -> CutIndex | None:
@@ -135,9 +138,9 @@ class _Builder:
         if level == len(sizes):
             return []
         marks: list[int] = []  # the pieces' token positions, when the split knows them
-        pieces = split_range(self.text, self.measure, start, end, size=sizes[level],
-                             min_size=min(self.s.min_size, sizes[level]), lookback=self.s.lookback,
-                             cuts=self.cuts, tokens=(first, last), marks=marks)
+        size, keep, min_tail = self.levels[level]
+        pieces = split_pieces(self.text, self.measure, start, end, size, keep, min_tail,
+                              cuts=self.cuts, tokens=(first, last), marks=marks)
         if level + 1 == len(sizes):
             return [Span("chunk", a, b) for a, b in pieces]
         if not marks:
