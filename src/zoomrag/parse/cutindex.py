@@ -58,12 +58,6 @@ class TierCuts:
     #: False where the window search must decide (see the module's doc).
     exact: list[bool]
 
-    def last_in(self, lo_tok: int, hi_tok: int) -> int:
-        """Index of the rightmost cut of a window of token positions, or -1 if none."""
-        j = bisect_right(self.high, hi_tok) - 1
-        return j if j >= 0 and self.low[j] >= lo_tok else -1
-
-
 
 # Finding every cut of a text costs about as much as searching a few windows for theirs (on
 # bench/chunk_speed.py's text), so a text of fewer pieces than this is searched window by window.
@@ -130,7 +124,7 @@ class CutIndex:
         not indexed, or a cut only it can place; ``k == len(names)``: no tier has a cut)."""
         tiers = self.tiers
         k = 0
-        for name in names:  # (TierCuts.last_in inlined: this runs once per piece)
+        for name in names:  # runs once per piece: the tier search is written out here
             tier = tiers[name] if name in tiers else self.tier(name)
             if tier is None:
                 return -1, -1, k
@@ -203,6 +197,5 @@ def _lines(text: str) -> tuple[list[int], None, None, bool]:
     return cuts, None, None, True
 
 
+#: The tiers a CutIndex holds; the others (word, script) are left to the window search.
 _FINDERS = {"paragraph": _paragraphs, "sentence": _sentences, "line": _lines}
-#: Tiers a CutIndex holds; the others (word, script) are left to the window search.
-INDEXED = tuple(_FINDERS)
