@@ -218,3 +218,69 @@ def test_grouping_matches_the_plain_fits_loop(text: str, n: int, overlap: int, l
     counter = get_counter(unit)
     fast = group_sentences(spans, LazySizes(text, counter, limit), per_chunk=n, overlap=overlap)
     assert fast == _grouped_by_fits(spans, LazySizes(text, counter, limit), n, overlap)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts, st.integers(1, 4), st.integers(0, 3), st.sampled_from([4, 12, 40, 256]),
+       st.sampled_from(["chars", "approx", "tokens"]))
+def test_grouping_with_numpy_run_lengths_matches_the_plain_fits_loop(
+        text: str, n: int, overlap: int, limit: int, unit: str) -> None:
+    # The same, with run_lengths taking its numpy path however few the sentences.
+    from zoomrag.parse.strategies import sentences as strategy
+
+    overlap = min(overlap, n - 1)
+    spans = sentence_spans(text)
+    counter = get_counter(unit)
+    saved = strategy.NUMPY_MIN
+    strategy.NUMPY_MIN = 0
+    try:
+        fast = group_sentences(spans, LazySizes(text, counter, limit), per_chunk=n, overlap=overlap)
+    finally:
+        strategy.NUMPY_MIN = saved
+    assert fast == _grouped_by_fits(spans, LazySizes(text, counter, limit), n, overlap)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 30), max_size=80), st.lists(st.integers(0, 30), max_size=80),
+       st.integers(0, 60), st.integers(1, 5))
+def test_run_lengths_numpy_equals_the_loop(gaps: list[int], sizes: list[int], limit: int,
+                                           per_chunk: int) -> None:
+    # Token bounds of consecutive sentences: each starts at or after the previous one's end.
+    from zoomrag.parse.strategies import sentences as strategy
+
+    starts, ends, at = [], [], 0
+    for gap, size in zip(gaps, sizes):
+        starts.append(at + gap)
+        ends.append(at + gap + size)
+        at = ends[-1]
+    saved = strategy.NUMPY_MIN
+    try:
+        strategy.NUMPY_MIN = 0
+        vector = strategy.run_lengths(starts, ends, limit, per_chunk)
+        strategy.NUMPY_MIN = len(starts) + 1
+        loop = strategy.run_lengths(starts, ends, limit, per_chunk)
+    finally:
+        strategy.NUMPY_MIN = saved
+    assert vector == loop
+    for i, k in enumerate(loop):  # the greedy run: as many sentences as fit, up to per_chunk
+        assert k <= per_chunk and i + k <= len(starts)
+        assert all(ends[j] - starts[i] <= limit for j in range(i, i + k))
+        assert k == per_chunk or i + k == len(starts) or ends[i + k] - starts[i] > limit
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(texts, st.lists(st.sampled_from(["Word.", "two words.", "中文。", " ", "\n", "\n\n",
+                                                  "x" * 30, "end.\u3000", "tab\t."]), max_size=60)
+                 .map("".join)), st.sampled_from(["chars", "approx", "tokens"]))
+def test_token_bounds_are_the_token_indices_of_the_sentences(text: str, unit: str) -> None:
+    # One lookup per sentence (its end; the next one starts there), by whitespace offsets when
+    # every sentence ends before whitespace: the same as the Measure's index of each bound.
+    from zoomrag.text.sentences import sentence_bounds
+
+    starts, ends = sentence_bounds(text)
+    if not starts:
+        return
+    sizes = LazySizes(text, get_counter(unit), 1)
+    measure = Measure(text, get_counter(unit))
+    assert sizes.token_bounds(starts, ends) == (
+        [measure.index(s) for s in starts], [measure.index(e) for e in ends])

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from itertools import islice, pairwise
-from operator import le
+from operator import itemgetter, le
 from string import ascii_lowercase
 
 from ..errors import SpanError
@@ -100,13 +100,45 @@ _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Sentences of ``text[start:end]`` as exact, trimmed ``(start, end)`` offsets into ``text``."""
     end = len(text) if end is None else end
+    scanned = _scanned(text, start, end)
+    if scanned is not None:
+        return list(zip(scanned[0], scanned[1]))
     cuts, _ = _cuts(text, start, end)
     return _trimmed(text, cuts)
+
+
+def sentence_bounds(text: str, start: int = 0, end: int | None = None) -> tuple[list[int], list[int]]:
+    """The starts and the ends of :func:`sentence_spans`, as two lists."""
+    end = len(text) if end is None else end
+    scanned = _scanned(text, start, end)
+    if scanned is not None:
+        return scanned[0], scanned[1]
+    spans = _trimmed(text, _cuts(text, start, end)[0])
+    return list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans))
 
 
 def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> list[list[tuple[int, int]]]:
     """The sentences of :func:`sentence_spans`, grouped by paragraph (blank-line separated)."""
     end = len(text) if end is None else end
+    scanned = _scanned(text, start, end)
+    if scanned is not None:
+        from .sentence_scan import paragraphs
+
+        return paragraphs(*scanned)
+    return _plain_paragraphs(text, start, end)
+
+
+def _scanned(text: str, start: int, end: int) -> tuple[list[int], list[int], list[int]] | None:
+    """The sentences' starts and ends and the paragraph breaks of a long range, found by the
+    vectorised scan (:mod:`.sentence_scan`); None for a range better done one stop at a time."""
+    from . import sentence_scan  # numpy tables, built on the first long range
+
+    if not sentence_scan.worth_scanning(text, start, end):
+        return None
+    return sentence_scan.scan(text, start, end)
+
+
+def _plain_paragraphs(text: str, start: int, end: int) -> list[list[tuple[int, int]]]:
     cuts, breaks = _cuts(text, start, end)
     groups: list[list[tuple[int, int]]] = []
     add = None
@@ -134,14 +166,29 @@ def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> li
     return groups
 
 
+
 def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
     """Sorted cut offsets (the range ends included), and the offsets of paragraph breaks."""
+    _check_range(text, start, end)
+    cuts = [start, end]
+    _latin_cuts(text, start, end, _latin_ends(text, start, end), cuts)
+    _cjk_cuts(text, start, end, cuts)
+    breaks = _newline_cuts(text, start, end, cuts)
+    cuts.sort()
+    return cuts, breaks
+
+
+def _check_range(text: str, start: int, end: int) -> None:
     if not 0 <= start <= end <= len(text):
         raise SpanError(f"sentence range [{start}, {end}) is outside a text of length {len(text)}")
-    cuts = [start, end]
+
+
+def _latin_cuts(text: str, start: int, end: int, matches: Iterable[re.Match[str]],
+                cuts: list[int]) -> None:
+    """Adds to ``cuts`` where each of the terminators ``matches`` ends a sentence."""
     add = cuts.append
     plain, spaced = _PLAIN_TAILS, _SPACED_TAILS
-    for m in _latin_ends(text, start, end):
+    for m in matches:
         s, e = m.span()
         # The common cases, decided here as _latin_cut would (tests check the two agree): one
         # stop, not followed by another; a "." after a word ending in three lower-case letters
@@ -166,13 +213,22 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
         cut = _latin_cut(text, m, start, end)
         if cut >= 0:
             add(cut)
+
+
+def _cjk_cuts(text: str, start: int, end: int, cuts: list[int]) -> None:
     # A scan for a character that is absent costs more than looking for it first.
     if _has_any(text, _CJK_STOP, start, end):
+        add = cuts.append
         for m in _CJK_END.finditer(text, start, end):
             e = m.end()
             if e >= end or text[e] not in _CJK_GOES_ON or text[e - 1] not in _CLOSE:
                 add(e)
+
+
+def _newline_cuts(text: str, start: int, end: int, cuts: list[int]) -> list[int]:
+    """Adds to ``cuts`` the line breaks that end a sentence; returns the paragraph breaks."""
     breaks: list[int] = []
+    add = cuts.append
     if _has_any(text, "\r\u2028\u2029", start, end):
         for m in _NEWLINE.finditer(text, start, end):
             i = m.start()
@@ -184,32 +240,45 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
     else:
         # Only "\n": _newline_kind inlined, with what follows each break found by the scan.
         for m in _LINE_FEED_NEXT.finditer(text, start, end):
-            i = m.start()
-            blank, nxt = m.groups()
-            if blank is not None:
-                add(i)
-                breaks.append(i)
-            elif nxt is None or not nxt.islower():
-                add(i)
-            else:
-                line = text[max(start, text.rfind("\n", start, i) + 1):i]
-                if "|" in line:  # table rows: one per line
-                    add(i)
-    cuts.sort()
-    return cuts, breaks
+            _line_feed_cut(text, start, m, cuts, breaks)
+    return breaks
 
 
-def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
+def _line_feed_cut(text: str, start: int, m: re.Match[str], cuts: list[int], breaks: list[int]) -> None:
+    """_newline_kind for the match of _LINE_FEED_NEXT at a "\n" (no other line break in range)."""
+    i = m.start()
+    blank, nxt = m.groups()
+    if blank is not None:
+        cuts.append(i)
+        breaks.append(i)
+    elif nxt is None or not nxt.islower():
+        cuts.append(i)
+    elif "|" in text[max(start, text.rfind("\n", start, i) + 1):i]:  # table rows: one per line
+        cuts.append(i)
+
+
+def _latin_ends(text: str, start: int, end: int,
+                opened: dict[str, list[int]] | None = None) -> Iterable[re.Match[str]]:
     """The matches of ``_LATIN_END.finditer(text, start, end)``, found faster.
 
     A match of the split patterns is the match of _LATIN_END at the same offset (the same
     greedy run of stops, then the same tail), and a match that starts inside an earlier one ends
     where that one ends; so the leftmost-first merge of their matches is exactly finditer's.
+
+    With ``opened``, the scan for a stop character it names finds only the matches at
+    the offsets ``opened`` gives for it (see _matches_at): the vectorised scan has decided the
+    others already.
     """
-    scans = [p for c, p in _LATIN_BY_STOP if text.find(c, start, end) >= 0]
+    scans: list[Iterable[re.Match[str]]] = []
+    for c, p in _LATIN_BY_STOP:
+        if opened is not None and c in opened:
+            if opened.get(c):
+                scans.append(_matches_at(p, text, opened[c], end))
+        elif text.find(c, start, end) >= 0:
+            scans.append(p.finditer(text, start, end))
     if len(scans) < 2:
-        return scans[0].finditer(text, start, end) if scans else ()
-    found = [m for p in scans for m in p.finditer(text, start, end)]
+        return scans[0] if scans else ()
+    found = [m for scan in scans for m in scan]
     found.sort(key=re.Match.start)
     # Matches overlap only where different stops touch ("?!", ". ."); most texts have none.
     if all(map(le, map(re.Match.end, found), map(re.Match.start, islice(found, 1, None)))):
@@ -220,6 +289,26 @@ def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
         if m.start() >= last:
             out.append(m)
             last = m.end()
+    return out
+
+
+def _matches_at(pattern: re.Pattern[str], text: str, offsets: list[int], end: int) -> list[re.Match[str]]:
+    """The matches of ``pattern.finditer`` that start at ``offsets`` (ascending offsets of its
+    stop character), as finditer finds them: one that starts inside the previous match is skipped.
+
+    The same as finditer's when every stop left out either starts no match, or starts one of a
+    single character that no other match touches (_stop_cuts decides only such stops), or lies
+    inside a match that ends where its own would (one before whitespace and the range's end).
+    """
+    out = []
+    last = -1
+    match = pattern.match
+    for d in offsets:
+        if d >= last:
+            m = match(text, d, end)
+            if m is not None:
+                out.append(m)
+                last = m.end()
     return out
 
 
