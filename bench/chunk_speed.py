@@ -357,65 +357,28 @@ class Result:
         return mb / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
 
 
-def time_one(c: Contender, sources: list[Source], repeat: int, fork: bool = False) -> Result:
-    return time_rounds([c], sources, repeat, fork)[0]
+def time_one(c: Contender, sources: list[Source], repeat: int) -> Result:
+    return time_rounds([c], sources, repeat)[0]
 
 
-def _timed(go: Callable[[], int]) -> tuple[float, float, int]:
-    gc.collect()
-    t0, c0 = time.perf_counter(), time.process_time()
-    nodes = go()
-    return time.perf_counter() - t0, time.process_time() - c0, nodes
-
-
-def _timed_in_fork(go: Callable[[], int]) -> tuple[float, float, int]:
-    """One run in a child forked from this process: it starts from the heap every run of every
-    splitter starts from, and what it allocates and frees is gone when it ends."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: time, report, exit without running the parent's cleanup
-        os.close(read)
-        try:
-            msg = json.dumps({"result": _timed(go)})
-        except BaseException as e:  # noqa: BLE001 - handed to the parent, which raises it
-            msg = json.dumps({"error": f"{type(e).__name__}: {e}"})
-        os.write(write, msg.encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError("the timing child exited without a result")
-    reply = json.loads(data)
-    if "error" in reply:
-        raise RuntimeError(reply["error"])
-    wall, cpu, nodes = reply["result"]
-    return wall, cpu, nodes
-
-
-def time_rounds(contenders: Sequence[Contender], sources: list[Source], repeat: int,
-                fork: bool = False) -> list[Result]:
+def time_rounds(contenders: Sequence[Contender], sources: list[Source], repeat: int) -> list[Result]:
     """Each contender ``repeat`` times, one run of each per round.
 
     With several contenders the rounds interleave them, so a machine whose speed drifts over
     minutes (this VM's CPU time per MB moves by a third between idle runs) slows them alike and
-    their ratios hold. With ``fork`` each run happens in a child forked after every setup, so no
-    run inherits the heap the runs before it left behind (in one process the runs often slow
-    down round after round; forking did not clearly change that on this VM, whose speed drifts
-    more: see docs/benchmarks.md).
+    their ratios hold.
     """
     gos = [c.setup(sources) for c in contenders]
-    timed = _timed_in_fork if fork else _timed
     runs: list[list[float]] = [[] for _ in contenders]
     cpu: list[list[float]] = [[] for _ in contenders]
     nodes = [0] * len(contenders)
-    gc.collect()
     for _ in range(repeat):
         for i, go in enumerate(gos):
-            wall, seconds, nodes[i] = timed(go)
-            runs[i].append(wall)
-            cpu[i].append(seconds)
+            gc.collect()
+            t0, c0 = time.perf_counter(), time.process_time()
+            nodes[i] = go()
+            runs[i].append(time.perf_counter() - t0)
+            cpu[i].append(time.process_time() - c0)
     return [Result(c, statistics.median(r), statistics.median(p), tuple(r), n)
             for c, r, p, n in zip(contenders, runs, cpu, nodes)]
 
@@ -487,8 +450,6 @@ def main(argv: list[str] | None = None) -> int:
                     "(e.g. 'Hierarchical,SentenceWindow'); default: every installed peer")
     ap.add_argument("--interleave", action="store_true", help="time in rounds, one run of every "
                     "splitter per round (ratios that hold on a machine whose speed drifts)")
-    ap.add_argument("--fork", action="store_true", help="time every run in a child forked after "
-                    "the setup, so no run inherits the heap of the runs before it (POSIX only)")
     ap.add_argument("--data", type=Path, default=DATA, help="folder with the corpora")
     ap.add_argument("--out", type=Path, help="also write the table into this markdown file")
     args = ap.parse_args(argv)
@@ -519,20 +480,17 @@ def main(argv: list[str] | None = None) -> int:
         contenders += peers
         notes += peer_notes
 
-    fork = args.fork and hasattr(os, "fork")
-    if args.fork and not fork:
-        notes.append("--fork asked for, but this platform cannot fork: timed in this process")
     results = []
     if args.interleave:
         print(f"timing {len(contenders)} splitters in {args.repeat} interleaved rounds ...", file=sys.stderr, flush=True)
-        results = time_rounds(contenders, sources, args.repeat, fork)
+        results = time_rounds(contenders, sources, args.repeat)
         for r in results:
             print(f"  {r.contender.name}: {r.mb_per_cpu_s(mb):.2f} MB/s CPU "
                   f"(runs: {', '.join(f'{t:.2f}s' for t in r.runs)})", file=sys.stderr, flush=True)
     for c in [] if args.interleave else contenders:
         print(f"timing {c.name} ...", file=sys.stderr, flush=True)
         try:
-            r = time_one(c, sources, args.repeat, fork)
+            r = time_one(c, sources, args.repeat)
         except Exception as e:  # e.g. a strategy that needs an embedder this venv lacks
             notes.append(f"{c.name} skipped: {type(e).__name__}: {e}")
             print(f"  skipped: {e}", file=sys.stderr, flush=True)
@@ -544,8 +502,6 @@ def main(argv: list[str] | None = None) -> int:
     command = "python bench/chunk_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.interleave:
         notes.append(f"timed in {args.repeat} interleaved rounds (one run of every splitter per round)")
-    if fork:
-        notes.append("every run timed in a child forked after the setup (the same starting heap for each)")
     table = report(results, mb, len(sources), args.repeat, counter, command.strip(), notes)
     print(table)
     if args.out:
