@@ -14,8 +14,8 @@ from zoomrag.errors import ConfigError
 from zoomrag.model import Document
 from zoomrag.parse.base import build_tree
 from zoomrag.parse.registry import make_chunker
-from zoomrag.parse.strategies.sentences import LazySizes, SentenceChunks, group_sentences
-from zoomrag.text.sentences import sentence_spans
+from zoomrag.parse.strategies.sentences import LazySizes, SentenceChunks, group_bounds
+from zoomrag.text.sentences import sentence_bounds, sentence_spans
 from zoomrag.text.tokens import Measure, get_counter
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -125,10 +125,10 @@ def test_short_spans_are_never_counted() -> None:
     spy = CountingChars()
     text = "One. Two. Three. Four."
     sizes = LazySizes(text, spy, 100)
-    assert group_sentences(sentence_spans(text), sizes, per_chunk=3, overlap=0) == [(0, 16), (17, 22)]
+    assert group_bounds(*sentence_bounds(text), sizes, per_chunk=3, overlap=0) == [(0, 16), (17, 22)]
     assert spy.counted == []
     sizes = LazySizes(text, spy, 8)  # now "One. Two." (9 characters) must be counted
-    assert group_sentences(sentence_spans(text), sizes, per_chunk=3, overlap=0) == [
+    assert group_bounds(*sentence_bounds(text), sizes, per_chunk=3, overlap=0) == [
         (0, 4), (5, 9), (10, 16), (17, 22)]
     assert spy.counted == [text]  # once, as a whole
 
@@ -183,7 +183,7 @@ def test_chunk_is_the_tree_of_the_drafts(text: str, n: int, unit: str) -> None:
 
 def _grouped_by_fits(spans: list[tuple[int, int]], sizes: LazySizes, per_chunk: int,
                      overlap: int) -> list[tuple[int, int]]:
-    """group_sentences as it was written before its size test was inlined: the reference."""
+    """The grouping as it was written before its size test was inlined: the reference."""
     out: list[tuple[int, int]] = []
     n, i, done = len(spans), 0, 0
     while i < n:
@@ -216,7 +216,8 @@ def test_grouping_matches_the_plain_fits_loop(text: str, n: int, overlap: int, l
     overlap = min(overlap, n - 1)
     spans = sentence_spans(text)
     counter = get_counter(unit)
-    fast = group_sentences(spans, LazySizes(text, counter, limit), per_chunk=n, overlap=overlap)
+    fast = group_bounds(*sentence_bounds(text), LazySizes(text, counter, limit), per_chunk=n,
+                            overlap=overlap)
     assert fast == _grouped_by_fits(spans, LazySizes(text, counter, limit), n, overlap)
 
 
@@ -234,7 +235,8 @@ def test_grouping_with_numpy_run_lengths_matches_the_plain_fits_loop(
     saved = strategy.NUMPY_MIN
     strategy.NUMPY_MIN = 0
     try:
-        fast = group_sentences(spans, LazySizes(text, counter, limit), per_chunk=n, overlap=overlap)
+        fast = group_bounds(*sentence_bounds(text), LazySizes(text, counter, limit), per_chunk=n,
+                            overlap=overlap)
     finally:
         strategy.NUMPY_MIN = saved
     assert fast == _grouped_by_fits(spans, LazySizes(text, counter, limit), n, overlap)
@@ -275,8 +277,6 @@ def test_run_lengths_numpy_equals_the_loop(gaps: list[int], sizes: list[int], li
 def test_token_bounds_are_the_token_indices_of_the_sentences(text: str, unit: str) -> None:
     # One lookup per sentence (its end; the next one starts there), by whitespace offsets when
     # every sentence ends before whitespace: the same as the Measure's index of each bound.
-    from zoomrag.text.sentences import sentence_bounds
-
     starts, ends = sentence_bounds(text)
     if not starts:
         return

@@ -52,14 +52,6 @@ def paragraphs(starts: list[int], ends: list[int], breaks: list[int]) -> list[li
     return [spans[a:b] for a, b in pairwise(bounds)]
 
 
-#
-# Most of a corpus's text is in long documents, and there the Python step per stop and per line
-# break above is most of the cost. _scan decides the common "." and line feed cases for all of
-# them at once, from a few characters around each (a table of character classes, the rules of
-# _latin_cut and _newline_kind: see _stop_cuts and _line_feed_cuts), and trims the sentences the
-# same way; whatever those characters leave open goes through the functions above, one at a time.
-# Tests compare both paths on random text.
-
 #: A range takes the vectorised path when it is at least VECTOR_MIN characters long and holds
 #: at least VECTOR_STOPS "." and line feeds together: below that, numpy's call overheads (half
 #: a millisecond or so per range) cost more than it saves (a few microseconds per stop).
@@ -68,8 +60,10 @@ VECTOR_STOPS = 640
 
 
 def worth_scanning(text: str, start: int, end: int) -> bool:
+    """True when [start, end) is long enough and holds enough stops for :func:`scan` to pay."""
     return (end - start >= VECTOR_MIN
             and text.count(".", start, end) + text.count("\n", start, end) >= VECTOR_STOPS)
+
 
 # Character classes: bits of the row of a code point in _char_classes().
 _SP = 1  # whitespace (\s, str.isspace)
@@ -232,7 +226,7 @@ def _classes(table: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 _AHEAD, _BEHIND = np.arange(4), -np.arange(1, 5)  # the characters _trim looks at
 
-#: The stops _scan decides where the characters around them do (each in _LATIN_BY_STOP).
+#: The stops scan decides where the characters around them do (each in _LATIN_BY_STOP).
 _VECTOR_STOPS = ".!?‽．"
 
 

@@ -166,7 +166,6 @@ def _plain_paragraphs(text: str, start: int, end: int) -> list[list[tuple[int, i
     return groups
 
 
-
 def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
     """Sorted cut offsets (the range ends included), and the offsets of paragraph breaks."""
     _check_range(text, start, end)
@@ -272,7 +271,7 @@ def _latin_ends(text: str, start: int, end: int,
     scans: list[Iterable[re.Match[str]]] = []
     for c, p in _LATIN_BY_STOP:
         if opened is not None and c in opened:
-            if opened.get(c):
+            if opened[c]:
                 scans.append(_matches_at(p, text, opened[c], end))
         elif text.find(c, start, end) >= 0:
             scans.append(p.finditer(text, start, end))

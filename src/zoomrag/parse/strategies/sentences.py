@@ -126,20 +126,14 @@ class LazySizes:
         return split_range(self.text, self.measure, start, end, size=self.limit)
 
 
-def group_sentences(spans: list[tuple[int, int]], sizes: LazySizes, *, per_chunk: int,
-                    overlap: int) -> list[tuple[int, int]]:
-    """Runs of up to ``per_chunk`` sentences that fit ``sizes``, sharing ``overlap`` sentences.
+def group_bounds(starts: list[int], ends: list[int], sizes: LazySizes, *, per_chunk: int,
+                 overlap: int) -> list[tuple[int, int]]:
+    """Runs of up to ``per_chunk`` of the sentences ``starts[i]``, ``ends[i]`` (in order) that
+    fit ``sizes``, sharing ``overlap`` sentences.
 
     A run never consists of overlap alone: when only the shared sentences fit before an
     over-long one, the overlap is dropped. An over-long sentence is cut into pieces of its own.
     """
-    return group_bounds([s for s, _ in spans], [e for _, e in spans], sizes,
-                        per_chunk=per_chunk, overlap=overlap)
-
-
-def group_bounds(starts: list[int], ends: list[int], sizes: LazySizes, *, per_chunk: int,
-                 overlap: int) -> list[tuple[int, int]]:
-    """:func:`group_sentences` for the sentences ``starts[i]``, ``ends[i]`` (in order)."""
     # When every run is at most ``limit`` characters long, every run fits by its length if the
     # counter allows it (sizes.free), and the text need not be counted. A run that fits by its
     # length fits by its count too, so the chunks are those of the counts: at the first longer
