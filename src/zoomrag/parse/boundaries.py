@@ -116,11 +116,18 @@ def _is_break(ch: str) -> bool:
 
 
 def can_cut(text: str, c: int) -> bool:
-    """True when ``c`` is a gap between words (or characters of a continuous script)."""
+    """True when ``c`` is a gap between words (or characters of a continuous script), or the
+    end of a sentence that a wide stop and its closing quotes end (``。"`` before any character,
+    as the sentence tier cuts it)."""
     if not 0 < c < len(text) or joins(text, c):
         return False
     a, b = text[c - 1], text[c]
-    return _is_break(a) or _is_break(b) or is_continuous(a) or is_continuous(b)
+    if _is_break(a) or _is_break(b) or is_continuous(a) or is_continuous(b):
+        return True
+    k = c - 1
+    while k >= 0 and text[k] in _CLOSERS:
+        k -= 1
+    return k < c - 1 and k >= 0 and text[k] in WIDE_SENTENCE_STOPS
 
 
 def grapheme_cut(text: str, c: int) -> bool:
