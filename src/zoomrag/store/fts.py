@@ -30,7 +30,10 @@ FTS_VERSION = "cjk-unigram-none-1"
 ROW_TERM = "\ue000"
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_RUN = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+", re.UNICODE)
+# Words are runs of letters and digits: unicode61 splits at "_" (punctuation to it), so a term
+# holding one would be a phrase to FTS5, which an index without positions refuses. (Bodies of
+# older indexes held "x_y" where they now hold "x y": the same tokens to FTS5.)
+_RUN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
 _IS_CJK = re.compile(rf"[{_CJK}]")
 
 
