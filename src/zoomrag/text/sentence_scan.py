@@ -19,6 +19,7 @@ from string import ascii_lowercase, ascii_uppercase
 
 import numpy as np
 
+from .codes import code_points
 from .sentences import (
     _CJK_CHARS,
     _CLOSE,
@@ -200,19 +201,9 @@ def _padded_codes(text: str, start: int, end: int) -> np.ndarray:
 
     A NUL is of no class, as a position outside the range is for every rule but one: a "." at
     the end of the range (_stop_cuts leaves those open). The array is a view of the encoded
-    text, in the narrowest encoding that keeps one unit per character.
+    text (see :func:`~zoomrag.text.codes.code_points`).
     """
-    part = "\0" * _PAD + text[start:end] + "\0" * _PAD
-    if part.isascii():
-        return np.frombuffer(part.encode("ascii"), dtype=np.uint8)
-    try:
-        return np.frombuffer(part.encode("latin-1"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        pass
-    units = part.encode("utf-16-le", "surrogatepass")
-    if len(units) == 2 * len(part):  # nothing above U+FFFF
-        return np.frombuffer(units, dtype=np.uint16)
-    return np.frombuffer(part.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    return code_points("\0" * _PAD + text[start:end] + "\0" * _PAD)
 
 
 def _window(codes: np.ndarray, at: np.ndarray, steps: range) -> list[np.ndarray]:

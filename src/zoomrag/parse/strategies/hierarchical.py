@@ -53,6 +53,10 @@ class Hierarchical(Chunker):
         check_unit(self.name, self.unit)
         check_int(self.name, "min_size", self.min_size, 0, sizes[-1])
         check_float(self.name, "lookback", self.lookback, 0.0, 1.0)
+        # (size, keep, min_size) of each level for split_pieces, made once: a short document
+        # would spend more on them than on its split.
+        object.__setattr__(self, "_levels", tuple(
+            (size, fixed_keep(size, self.lookback), min(self.min_size, size)) for size in sizes))
 
     def split(self, document: Document) -> list[Span]:
         return self.split_routed(document, {})
@@ -76,9 +80,7 @@ class _Builder:
         self.regions = regions
         self._cuts: CutIndex | None = None
         self._cuts_asked = False
-        #: (size, keep, min_size) of each level for split_pieces (the sizes checked at construction).
-        self.levels = [(size, fixed_keep(size, strategy.lookback), min(strategy.min_size, size))
-                       for size in strategy.sizes]
+        self.levels: tuple[tuple[int, int, int], ...] = strategy._levels  # type: ignore[attr-defined]
 
     @property
     def cuts(self) -> CutIndex | None:
