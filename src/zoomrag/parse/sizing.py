@@ -23,6 +23,7 @@ the previous one, otherwise pieces do not overlap.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..errors import ConfigError
 from ..text.tokens import Measure
@@ -116,13 +117,14 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             return pieces
         i, last = tokens
     mark = marks.append if marks is not None and measure.spaceless and not overlap else None
+    # Without overlap or a tail to keep, a window is just token positions [i + keep, i + size],
+    # which a CutIndex answers without a search (and, spaceless, knows the next piece's token).
+    if cuts is not None and not overlap and not min_tail:
+        return _split_indexed(text, measure, s, e, i, last, size, keep, order, tiers, split_words,
+                              cuts, mark)
     # Every cut must pass ``floor``: the first character the previous piece did not take, so
     # overlapping pieces still advance and each one brings new text.
     floor = s
-    # Without overlap or a tail to keep, a window is just token positions [i + keep, i + size],
-    # which a CutIndex answers without a search (and, spaceless, knows the next piece's token).
-    indexed = cuts is not None and not overlap and not min_tail
-    spaceless = indexed and cuts.spaceless  # type: ignore[union-attr]
     while True:
         if mark is not None:
             mark(i)
@@ -131,23 +133,15 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             if mark is not None:
                 mark(last)
             return pieces
-        if indexed:
-            c, after, k = cuts.best(i + keep, i + size, tiers)  # type: ignore[union-attr]
-            if c < 0:  # the window search goes on from tier k (floor == s, so no overlap checks)
-                hard = starts(i + size)
-                lo = min(starts(i + keep - 1) + 1, hard)
-                c = best_cut(text, lo, hard, order[k:]) if k < len(order) else -1
-        else:
-            after = -1
-            hard = starts(i + size)  # the furthest cut: ``size`` units from s
-            if hard <= floor:  # the overlap leaves no room for new text: drop it
-                s = floor
-                i = index(s)
-                continue
-            if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
-                hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
-            lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
-            c = best_cut(text, lo, hard, order)
+        hard = starts(i + size)  # the furthest cut: ``size`` units from s
+        if hard <= floor:  # the overlap leaves no room for new text: drop it
+            s = floor
+            i = index(s)
+            continue
+        if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
+            hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
+        lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
+        c = best_cut(text, lo, hard, order)
         if c < 0 and split_words:
             c = last_grapheme(text, floor + 1, hard)
             if c < 0 and s < floor:
@@ -186,6 +180,58 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
                 nxt = p
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
+        i = index(s)
+
+
+def _split_indexed(text: str, measure: Measure, s: int, e: int, i: int, last: int, size: int,
+                   keep: int, order: tuple[tuple[re.Pattern[str], bool], ...], tiers: tuple[str, ...],
+                   split_words: bool, cuts: CutIndex, mark: Callable[[int], None] | None) -> list[Piece]:
+    """:func:`_split`'s loop for a text with a CutIndex, no overlap and no tail to keep: each
+    window is token positions [i + keep, i + size], most answered by ``cuts`` alone.
+
+    The same pieces as the general loop (every cut passes the previous piece's end, so the
+    overlap checks fall away); written apart because it runs once per piece of a long text.
+    """
+    starts, index, best = measure.start_of, measure.index, cuts.best
+    spaceless = cuts.spaceless
+    pieces: list[Piece] = []
+    add = pieces.append
+    while True:
+        if mark is not None:
+            mark(i)
+        if last - i <= size:
+            add((s, e))
+            if mark is not None:
+                mark(last)
+            return pieces
+        c, after, k = best(i + keep, i + size, tiers)
+        if c < 0:  # a window only the search can settle, from tier k on
+            hard = starts(i + size)
+            lo = min(starts(i + keep - 1) + 1, hard)
+            c = best_cut(text, lo, hard, order[k:]) if k < len(order) else -1
+            if c < 0 and split_words:
+                c = last_grapheme(text, s + 1, hard)
+                if c < 0:  # one character with more marks than ``size`` units: keep it whole
+                    c = first_grapheme(text, hard + 1, e - 1)
+            elif c < 0:
+                c = last_gap(text, s + 1, lo - 1)
+                if c < 0:  # a word longer than the window: the first gap after it
+                    c = first_gap(text, hard + 1, e - 1)
+            if c < 0:
+                c = e
+        # trim_end and skip_space written out for their usual case: a cut right after a
+        # piece's last character, before one space or none.
+        add((s, c if not text[c - 1].isspace() else trim_end(text, s, c)))
+        if c >= e:
+            if mark is not None:
+                mark(last)
+            return pieces
+        if not text[c].isspace():
+            s = c
+        elif c + 1 < e and not text[c + 1].isspace():
+            s = c + 1
+        else:
+            s = skip_space(text, c, e)
         i = after if spaceless and after >= 0 else index(s)
 
 
