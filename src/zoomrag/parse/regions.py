@@ -34,10 +34,11 @@ class Regions:
     def __init__(self, document: Document, delegates: Delegates):
         self.document = document
         self.delegates = delegates
+        # (No delegates, nothing to look at: the usual case, once per document.)
         self.blocks: list[Block] = sorted(
             (b for b in document.blocks if b.type in delegates and b.start < b.end),
             key=lambda b: (b.start, -b.end),
-        )
+        ) if delegates else []
         self._starts = [b.start for b in self.blocks]
 
     def split(self, start: int, end: int, own: OwnSplit) -> list[Span]:
