@@ -483,7 +483,7 @@ def find_headings(document: Document) -> list[Heading]:
 
 
 # A line can be a heading of some kind only if it starts (after its indentation) with one of
-# these: a text of one line that does not is passed over with one match (short documents).
+# these: most short documents are one line that does not, passed over with one match.
 _MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{_PLAIN_FIRST}|{_MD_FIRST})")
 
 
