@@ -10,7 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import texts
-from zoomrag.parse.boundaries import FIXED_ORDER, FIXED_TIERS, RECURSIVE_ORDER, RECURSIVE_TIERS, best_cut
+from zoomrag.parse import cutindex
+from zoomrag.parse.boundaries import (
+    FIXED_ORDER,
+    FIXED_TIERS,
+    RECURSIVE_ORDER,
+    RECURSIVE_TIERS,
+    SENTENCE_STOPS,
+    WIDE_SENTENCE_STOPS,
+    best_cut,
+    closers_after,
+)
 from zoomrag.parse.cutindex import CutIndex
 from zoomrag.parse.sizing import split_range, split_recursive
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
@@ -89,6 +99,91 @@ def cut_texts(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+# Every character the vectorised finders treat apart, and its neighbours: each stop, closer and
+# kind of whitespace, joiners and marks, CJK, Latin-1 (two bytes in UTF-16), astral emoji and
+# a skin-tone modifier (UTF-32), letters and digits.
+_ALPHABET = (
+    list(SENTENCE_STOPS + WIDE_SENTENCE_STOPS)
+    + list("\"'\u201d\u2019\u00bb)]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009\\[(")
+    + list("\n\n\n \t\x0b\x0c\r\x1c\x1f\x85\xa0\u1680\u2000\u2007\u2028\u2029\u202f\u205f\u3000")
+    + ["\u200d", "\u200c", "\u0301", "\u0300", "\U0001F3FB", "\U000E0067", "\u3001", "\uff0c"]
+    + list("ab3中文好é😀\U0002000b\uffff\u3002")
+)
+_ADVERSARIAL = st.one_of(
+    st.text(alphabet=st.sampled_from(_ALPHABET), max_size=80),
+    st.lists(st.one_of(
+        st.sampled_from(_ALPHABET),
+        # punctuation longer than REACH, blank lines of spaces, stops before runs of closers
+        st.tuples(_STOPS, st.integers(0, 40), st.sampled_from(["\"", "」", ")"])).map(
+            lambda t: t[0] + t[2] * t[1]),
+        st.integers(1, 40).map(lambda k: "\n" + " \u3000\t"[k % 3] * k + "\n"),
+        st.integers(1, 40).map(lambda k: "." * k),
+    ), max_size=30).map("".join),
+)
+
+
+def _lists(found: tuple) -> tuple:
+    return tuple(x.tolist() if hasattr(x, "tolist") else x for x in found)
+
+
+def _agree(text: str) -> None:
+    scan = cutindex._Scan(text)
+    for name, find in cutindex._FINDERS.items():
+        assert _lists(find(scan)) == cutindex._REFERENCE[name](text), name
+
+
+# -- the vectorised finders against the reference (one match per cut) ------------------------
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(_ADVERSARIAL, cut_texts(), texts))
+def test_finders_agree_with_the_reference(text: str):
+    _agree(text)
+
+
+@pytest.mark.parametrize("text", [
+    "", "\n", "\n\n", "\n \n", " \n\u3000\x85\n", "a\n\u200d\nb", "\u200d\n", "\n\u200d",
+    ".", ". ", "a.", "a. b", "a.\"", "a.\" b", "a.\")] c", "a.\"x b", "a!\u2026 b?\n",
+    "3.14 is pi. " * 3, "a." + "\"" * 16 + " b", "a." + "\"" * 15 + " b", "a。" + "」" * 17 + "b",
+    "好。x a." + "\"" * 15 + " b", "好。x a." + "\"" * 16 + " b", "a。" + "」" * 16 + "b",
+    "好。", "好。再", "好。」", "好。」」再", "好。\u0301再", "好。\U0001F3FB再", "好！\u200d再",
+    "😀. 😀。x\n\n😀", "é. ü!\n\nß?", "\ud800. \udfff。x", "a.\u3000b.\xa0c.\u2028d",
+    "x" + "." * 40 + " y", "؟ ۔ । ॥ ‼ ⁇ ⁈ ⁉ ｡ａ．ｂ；",
+])
+def test_finders_agree_on_hand_made_texts(text: str):
+    _agree(text)
+
+
+def test_the_sentence_cuts_of_hand_made_texts():
+    find = cutindex._find_sentences
+    assert _lists(find(cutindex._Scan("a.\" b. c"))) == ([3, 6], None, None, True)
+    # punctuation longer than REACH: its window search starts too late to see the stop
+    text = "a." + "\"" * 16 + " b"
+    assert _lists(find(cutindex._Scan(text))) == ([18], [2], [False], True)
+    # wide stops: before closers the window decides; before a mark the cut is passed over
+    assert _lists(find(cutindex._Scan("好。」再。\u0301x。y"))) == (
+        [3, 8], [2, 8], [False, True], False)
+
+
+def test_code_points_are_one_item_a_character():
+    for text in ["", "abc", "é\xff", "中文\uffff", "😀a\U0010ffff", "\ud800x", "\udc00\ud800",
+                 "\ud83d\ude00"]:
+        codes = cutindex._code_points(text)
+        assert codes.tolist() == [ord(c) for c in text], text
+
+
+def test_the_kind_table_is_the_patterns_classes():
+    every = "".join(map(chr, range(0x110000)))
+    kinds = cutindex._kinds(cutindex._code_points(every))
+
+    def where(bit: int) -> list[int]:
+        return [int(c) for c in (kinds & bit).nonzero()[0]]
+
+    assert where(cutindex._SPACE) == [m.start() for m in re.finditer(r"\s", every)]
+    closer = closers_after("").removesuffix("*")
+    assert where(cutindex._CLOSER) == [m.start() for m in re.finditer(closer, every)]
+    assert where(cutindex._STOP) == sorted(map(ord, SENTENCE_STOPS + WIDE_SENTENCE_STOPS))
+    assert where(cutindex._WIDE) == sorted(map(ord, WIDE_SENTENCE_STOPS))
+
+
 def _windows(measure: Measure, keep_size: list[tuple[int, int]]):
     for i in range(measure.total):
         for keep, size in keep_size:
@@ -97,7 +192,7 @@ def _windows(measure: Measure, keep_size: list[tuple[int, int]]):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(cut_texts(), texts), st.sampled_from(["chars", "approx", "tokens"]))
+@given(st.one_of(cut_texts(), texts, _ADVERSARIAL), st.sampled_from(["chars", "approx", "tokens"]))
 def test_best_agrees_with_the_window_search(text: str, unit: str):
     measure = Measure(text, get_counter(unit))
     index = CutIndex(measure)

@@ -140,6 +140,55 @@ def test_line_patterns_find_what_a_multiline_caret_finds(lines, start):
         assert mine == plain
 
 
+_LINE_PIECES = _MD_PIECES + [
+    "第一章 概述", "第3节 x", "一、总则", "（二）范围", "(三) 三", "1.1 Scope", "12 Monkeys", "3．5 x",
+    "= = Title = =", "== A ==", "Chapter 3", "CHAPTER IV: x", "Part 2", "Book I", "Art. 5", "Article 7",
+    "Section 3.1a", "Sec. 4", "§ 12 Terms", "§§ 3", "  2. Two", "\u3000一、x", "\t1. x", "Partial",
+    "Sections", "١ x", "۲. x", "四川", "《书》", "<br>x", "__init__", "~~~~", "**bold**", "___", " _ _ _",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_LINE_PIECES), texts), max_size=20))
+def test_the_first_character_guards_change_no_match(lines):
+    # _PLAIN and _MD_LINE test a line's first character before trying each family or kind;
+    # without that test they must match the same lines, the same way.
+    text = "\n".join(lines)
+    for pattern, guard in ((headings._PLAIN, headings._PLAIN_FIRST), (headings._MD_LINE, headings._MD_FIRST)):
+        unguarded = re.compile(pattern.first.pattern.replace(f"(?={guard})", "", 1), re.M)
+        assert unguarded.pattern != pattern.first.pattern
+        assert ([(m.span(), m.lastgroup, m.groupdict()) for m in pattern.first.finditer(text)]
+                == [(m.span(), m.lastgroup, m.groupdict()) for m in unguarded.finditer(text)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.sampled_from(_LINE_PIECES), texts).map(lambda t: t.replace("\n", " ")))
+def test_a_line_passed_over_has_no_headings(line):
+    if headings._no_heading_line(line):
+        assert headings._plain_headings(line, []) == []
+        assert headings._markdown_headings(line) == ([], [])
+    for doc in (plain(line), md(line)):  # and the documents' headings are those of the full scan
+        assert find_headings(doc) == [h for h in _find_without_the_check(doc)]
+
+
+def _find_without_the_check(doc: Document) -> list[Heading]:
+    check = headings._no_heading_line
+    headings._no_heading_line = lambda text: False
+    try:
+        return find_headings(doc)
+    finally:
+        headings._no_heading_line = check
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(texts, st.text(alphabet="a中😀\u0301 ", max_size=100)))
+def test_too_wide_is_the_width_test(s):
+    assert headings._too_wide(s) == (headings._width(s) > headings._MAX_WIDTH)
+    for k in (39, 40, 41, 80, 81):
+        t = ("中" * k + s)[:k]
+        assert headings._too_wide(t) == (headings._width(t) > headings._MAX_WIDTH)
+
+
 # -- plain text ----------------------------------------------------------------------------
 
 def test_chinese_headings():

@@ -103,8 +103,11 @@ def front_matter_end(text: str) -> int:
 # -- Markdown ------------------------------------------------------------------------------
 
 # The only lines that can start or end something that matters for headings.
+# Every kind starts with one of these characters: a line that starts with none of them (most
+# lines of prose) fails one test instead of one per kind.
+_MD_FIRST = r"[`~#=\-*_<]"
 _MD_LINE = _LinePattern(
-    r"^ {0,3}(?:"
+    rf"^ {{0,3}}(?={_MD_FIRST})(?:"
     r"(?P<fence>`{3,}|~{3,})"
     r"|(?P<atx>\#{1,6})(?=[ \t]|$)"
     r"|(?P<under>=+|-+)[ \t]*$"
@@ -328,8 +331,10 @@ def hidden_ranges(document: Document) -> list[tuple[int, int]]:
 _CN_NUM = "零〇一二三四五六七八九十百千两"
 _ROMAN = "IVXLC"
 # One alternative per family; the marker is the group, the rest of the line is the title.
+# Every family starts with one of these characters (see _MD_FIRST).
+_PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
 _PLAIN = _LinePattern(
-    r"^[ \t\u3000]*(?:"
+    rf"^[ \t\u3000]*(?={_PLAIN_FIRST})(?:"
     rf"(?P<cn_part>第[{_CN_NUM}\d]+[编篇部卷])"
     rf"|(?P<cn_chapter>第[{_CN_NUM}\d]+[章回])"
     rf"|(?P<cn_section>第[{_CN_NUM}\d]+节)"
@@ -366,8 +371,18 @@ def _width(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
 
+def _too_wide(s: str) -> bool:
+    """``_width(s) > _MAX_WIDTH``, reading each character's width only when the length cannot
+    tell (a character is one or two columns wide; most lines tried are long paragraphs)."""
+    if len(s) > _MAX_WIDTH:
+        return True
+    if 2 * len(s) <= _MAX_WIDTH:
+        return False
+    return _width(s) > _MAX_WIDTH
+
+
 def _title_like(title: str, family: str) -> bool:
-    if _width(title) > _MAX_WIDTH or ";" in title or "；" in title or _LEADERS.search(title):
+    if _too_wide(title) or ";" in title or "；" in title or _LEADERS.search(title):
         return False
     if family not in _STRICT:
         return not title or title[-1] not in ",，:：、"
@@ -385,7 +400,7 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
         le = _line_end(text, ls)
         line = text[ls:le].strip()
         rest = text[m.end():le].strip()
-        if not _title_like(rest, family) or _width(line) > _MAX_WIDTH:
+        if not _title_like(rest, family) or _too_wide(line):
             continue
         depth = 0
         if family == "numbered":
@@ -402,6 +417,8 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
             found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
     if hidden:
         found = [f for f in found if not _inside(f[0], hidden)]
+    if not found:
+        return []
     found.sort()
     # Levels are dense ranks of the families present: a document whose outermost headings
     # are "一、" gets level 1 for them, whatever the family's place in the full order.
@@ -465,6 +482,21 @@ def find_headings(document: Document) -> list[Heading]:
     return out
 
 
+# A line can be a heading of some kind only if it starts (after its indentation) with one of
+# these: most short documents are one line that does not, passed over with one match.
+_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{_PLAIN_FIRST}|{_MD_FIRST})")
+
+
+def _no_heading_line(text: str) -> bool:
+    """True for a text of one line that no heading pattern matches (nor front matter, which
+    needs a line feed): it has no headings."""
+    if "\n" in text:
+        return False
+    if _MAY_START_HEADING.match(text) is None:
+        return True
+    return all(p.first.match(text) is None for p in (_PLAIN, _WIKI, _MD_LINE))
+
+
 def _find(document: Document) -> list[Heading]:
     from_blocks = _block_headings(document)
     if from_blocks:
@@ -473,6 +505,8 @@ def _find(document: Document) -> list[Heading]:
     if fmt in _NO_HEADINGS or document.metadata.get("language"):
         return []
     text = document.text
+    if _no_heading_line(text):
+        return []
     if fmt == "markdown":
         headings, hidden = _markdown_headings(text)
         return headings or _plain_headings(text, hidden)
