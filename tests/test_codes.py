@@ -22,3 +22,5 @@ def test_each_width_gets_its_narrowest_unit() -> None:
     # A lone surrogate is kept as itself, not paired or refused.
     assert code_points("\ud83d!").tolist() == [0xD83D, 0x21]
     assert code_points("\ud83d\ude00").tolist() == [0xD83D, 0xDE00]
+    for text in ["\udc00\ud800", "中文\uffff", "😀a\U0010ffff", "é\xff"]:
+        assert code_points(text).tolist() == [ord(c) for c in text], text

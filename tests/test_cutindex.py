@@ -23,6 +23,7 @@ from zoomrag.parse.boundaries import (
 )
 from zoomrag.parse.cutindex import CutIndex
 from zoomrag.parse.sizing import split_range, split_recursive
+from zoomrag.text.codes import code_points
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
 
 
@@ -163,16 +164,9 @@ def test_the_sentence_cuts_of_hand_made_texts():
         [3, 8], [2, 8], [False, True], False)
 
 
-def test_code_points_are_one_item_a_character():
-    for text in ["", "abc", "é\xff", "中文\uffff", "😀a\U0010ffff", "\ud800x", "\udc00\ud800",
-                 "\ud83d\ude00"]:
-        codes = cutindex._code_points(text)
-        assert codes.tolist() == [ord(c) for c in text], text
-
-
 def test_the_kind_table_is_the_patterns_classes():
     every = "".join(map(chr, range(0x110000)))
-    kinds = cutindex._kinds(cutindex._code_points(every))
+    kinds = cutindex._kinds(code_points(every))
 
     def where(bit: int) -> list[int]:
         return [int(c) for c in (kinds & bit).nonzero()[0]]

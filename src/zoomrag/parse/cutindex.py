@@ -33,6 +33,7 @@ from operator import gt, itemgetter, methodcaller, sub
 
 import numpy as np
 
+from ..text.codes import code_points
 from ..text.tokens import Measure
 from .boundaries import REACH, SENTENCE_STOPS, WIDE_SENTENCE_STOPS, ZWJ, closers_after, is_glued, joins
 
@@ -222,18 +223,6 @@ def _lines(text: str) -> tuple[list[int], None, None, bool]:
 # closing quotes follow (whose end the pattern decides). They return exactly what the
 # functions above return (tests/test_cutindex.py holds them to it).
 
-def _code_points(text: str) -> np.ndarray:
-    """One array item per character of ``text``: its code point (uint8, uint16 or uint32)."""
-    if text.isascii():
-        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    # UTF-16 is a quarter of UTF-32's cost to encode and as exact when no character needs a
-    # surrogate pair (then two bytes a character); surrogatepass keeps a lone surrogate one item.
-    data = text.encode("utf-16-le", "surrogatepass")
-    if len(data) == 2 * len(text):
-        return np.frombuffer(data, dtype=np.uint16)
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
 class _Scan:
     """A text with its code points and line feeds, each found once for the tiers that read it."""
 
@@ -247,7 +236,7 @@ class _Scan:
     @property
     def codes(self) -> np.ndarray:
         if self._codes is None:
-            self._codes = _code_points(self.text)
+            self._codes = code_points(self.text)
         return self._codes
 
     @property
