@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -108,6 +109,10 @@ def test_a_tree_is_the_same_value_before_and_after_its_leaf_maps_are_made() -> N
     assert "_leaf_pos" in vars(tree) and "_leaf_pos" not in vars(again)
     assert tree == again and (repr(tree), tree.to_dict()) == before
     assert [f.name for f in dataclasses.fields(Tree) if f.compare] == ["document", "nodes", "strategy"]
+    assert list(inspect.signature(Tree).parameters) == ["document", "nodes", "strategy"]
+    assert Tree(tree.document, tree.nodes, tree.strategy) == tree == Tree(document=tree.document, nodes=tree.nodes,
+                                                                      strategy=tree.strategy)
+    assert Tree(tree.document, tree.nodes).strategy == ""
     assert copy.copy(again).leaves() == again.leaves()
     other = dataclasses.replace(tree, strategy="other")
     assert other.strategy == "other" and other.leaves() == tree.leaves()

@@ -229,7 +229,7 @@ def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
 _ID, _CHILDREN, _LEVEL = attrgetter("id"), attrgetter("children"), attrgetter("level")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Tree:
     """A document and its nodes in pre-order (document order, parents before children)."""
 
@@ -243,13 +243,14 @@ class Tree:
     _leaf_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _leaf_pos: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        # A tree may hold 100,000 nodes: every pass runs in C (map, zip, compress).
-        nodes = self.nodes
-        by_id = dict(zip(map(_ID, nodes), nodes))
+    def __init__(self, document: Document, nodes: tuple[Node, ...], strategy: str = "") -> None:
+        by_id = {n.id: n for n in nodes}
         if len(by_id) != len(nodes):
             raise SpanError("two nodes share an id (same kind, level and span)")
-        object.__setattr__(self, "_by_id", MappingProxyType(by_id))
+        # Frozen: the fields go into the instance dict at once, which costs half of what the
+        # generated __init__ (one object.__setattr__ per field) does for a short document's tree.
+        self.__dict__.update(document=document, nodes=nodes, strategy=strategy,
+                             _by_id=MappingProxyType(by_id))
 
     def __getattr__(self, name: str) -> Any:
         # Reached only for an attribute with no value: here, a leaf map not made yet. Each is a
