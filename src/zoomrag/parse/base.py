@@ -110,7 +110,8 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
             h.update(b"%d\x1f%d" % (cs, ce))
             cid = h.hexdigest()
             add(cid)
-            if c.children or cs > ce:  # to visit (its place is checked, not yet its order)
+            # To visit: children of its own, or a span ending before it starts (its error in its turn)
+            if c.children or cs > ce:
                 if later is None:
                     later = []
                 if run:
