@@ -229,7 +229,7 @@ def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
 _ID, _CHILDREN, _LEVEL = attrgetter("id"), attrgetter("children"), attrgetter("level")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Tree:
     """A document and its nodes in pre-order (document order, parents before children)."""
 
@@ -237,23 +237,36 @@ class Tree:
     nodes: tuple[Node, ...]
     #: The strategy (and its parameters) that built the tree, for provenance.
     strategy: str = ""
-    _by_id: Mapping[str, Node] = field(default_factory=dict, repr=False, compare=False)
-    _leaf_ids: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    _leaf_pos: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _by_id: Mapping[str, Node] = field(init=False, repr=False, compare=False)
+    # Made on first use (see __getattr__): most trees are written or embedded without ever
+    # asking for a neighbouring leaf, and chunking alone asks for neither.
+    _leaf_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _leaf_pos: Mapping[str, int] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        # A tree may hold 100,000 nodes: every pass below runs in C (map, zip, compress).
-        nodes = self.nodes
-        ids = list(map(_ID, nodes))
-        by_id = dict(zip(ids, nodes))
+    def __init__(self, document: Document, nodes: tuple[Node, ...], strategy: str = "") -> None:
+        by_id = {n.id: n for n in nodes}
         if len(by_id) != len(nodes):
             raise SpanError("two nodes share an id (same kind, level and span)")
-        object.__setattr__(self, "_by_id", MappingProxyType(by_id))
-        # n.is_leaf and n.level > 0
-        leaves = tuple(compress(ids, map(and_, map(not_, map(_CHILDREN, nodes)),
-                                         map(gt, map(_LEVEL, nodes), repeat(0)))))
-        object.__setattr__(self, "_leaf_ids", leaves)
-        object.__setattr__(self, "_leaf_pos", MappingProxyType(dict(zip(leaves, range(len(leaves))))))
+        # Frozen: the fields go into the instance dict at once, which costs half of what the
+        # generated __init__ (one object.__setattr__ per field) does for a short document's tree.
+        self.__dict__.update(document=document, nodes=nodes, strategy=strategy,
+                             _by_id=MappingProxyType(by_id))
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for an attribute with no value: here, a leaf map not made yet. Each is a
+        # function of the nodes alone, so two threads making one at once store equal values.
+        if name == "_leaf_ids":
+            nodes = self.nodes
+            # n.is_leaf and n.level > 0
+            value: Any = tuple(compress(map(_ID, nodes), map(and_, map(not_, map(_CHILDREN, nodes)),
+                                                             map(gt, map(_LEVEL, nodes), repeat(0)))))
+        elif name == "_leaf_pos":
+            leaves = self._leaf_ids
+            value = MappingProxyType(dict(zip(leaves, range(len(leaves)))))
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        object.__setattr__(self, name, value)
+        return value
 
     # -- lookups -----------------------------------------------------------------------
     @property

@@ -33,40 +33,115 @@ class Span:
 
 
 def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") -> Tree:
-    """Freeze drafts into a Tree under a ``document`` root, checking every invariant."""
+    """Freeze drafts into a Tree under a ``document`` root, checking every invariant.
+
+    The checks run in a fixed order, which decides the error a draft with several faults gets:
+    a parent's children are checked (inside the parent, in order) before any of them is
+    visited; then, in pre-order, each child's own span (``start <= end``) and its children.
+    """
     text = document.text
     n = len(text)
     doc_id = document.id
-    root = Span("document", 0, n, list(spans))
+    draft, node_class, new = NodeDraft, Node, object.__new__
     nodes: list[Node] = []
     emit, emit_all = nodes.append, nodes.extend
-    make = new_node
+    # model.node_id's key is doc_id, kind, level, start, end: the hash state after the first
+    # three is computed once per kind and level and copied for each node.
     heads: dict[tuple[str, int], Any] = {}
-    # Iterative pre-order walk: a deep tree must not hit the recursion limit. Children that are
-    # all leaves (most of them) are made with their ids and emitted right after their parent,
-    # without the stack.
-    root_id = node_id(doc_id, root.kind, 0, 0, n)
-    stack: list[tuple[Span, str, int, str | None, tuple[str, ...]]] = [(root, root_id, 0, None, ())]
-    pop, push = stack.pop, stack.append
+    # Iterative pre-order walk (a deep tree must not hit the recursion limit). The stack holds
+    # what comes next in pre-order: a span still to visit, as (span, id, level, parent id,
+    # inherited section path), or a list of leaf nodes already made, in order. Leaves are made
+    # in their parent's loop below, which is where the time goes (once per node).
+    root = Span("document", 0, n, list(spans))
+    stack: list[Any] = [(root, node_id(doc_id, root.kind, 0, 0, n), 0, None, ())]
+    pop, push_all = stack.pop, stack.extend
     while stack:
-        span, nid, level, parent_id, inherited_path = pop()
+        item = pop()
+        if item.__class__ is list:
+            emit_all(item)
+            continue
+        span, pid, level, parent_id, path = item
         start, end, kids = span.start, span.end, span.children
         if not 0 <= start <= end <= n:
             raise _outside(span, document)
-        path = span.section_path or inherited_path
-        if not kids:
-            emit(make(nid, doc_id, span.kind, level, start, end, parent_id, (), path,
-                      span.embed_text, text))
-            continue
-        below = level + 1
-        child_ids, leaves = _children(document, span, below, nid, path, heads)
-        emit(make(nid, doc_id, span.kind, level, start, end, parent_id, child_ids, path,
-                  span.embed_text, text))
-        if leaves is not None:
-            emit_all(leaves)
-            continue
-        for c, cid in zip(reversed(kids), reversed(child_ids)):
-            push((c, cid, below, nid, path))
+        path = span.section_path or path
+        # The node is emitted now (pre-order) and frozen once its children's ids are known.
+        parent = new(draft)
+        parent.id = pid
+        parent.doc_id = doc_id
+        parent.kind = span.kind
+        parent.level = level
+        parent.start = start
+        parent.end = end
+        parent.parent_id = parent_id
+        parent.section_path = path
+        parent.embed_text = span.embed_text
+        parent.doc_text = text
+        emit(parent)  # type: ignore[arg-type]
+        level += 1
+        ids: list[str] = []
+        add = ids.append
+        run: list[Node] = []  # leaf nodes since the last child to visit
+        keep = run.append
+        later: list[Any] | None = None  # the stack items, in order, once some child is to visit
+        kind = head = None
+        prev_start = prev_end = -1
+        prev: Span | None = None
+        for c in kids:
+            cs, ce = c.start, c.end
+            if cs < start or ce > end:
+                raise SpanError(
+                    f"{c.kind} [{cs}, {ce}) is not inside its parent {span.kind} "
+                    f"[{start}, {end}) in {document.source!r}"
+                )
+            if (cs < prev_start or ce < prev_end) and prev is not None:
+                raise SpanError(
+                    f"siblings out of order in {document.source!r}: {prev.kind} "
+                    f"[{prev_start}, {prev_end}) then {c.kind} [{cs}, {ce})"
+                )
+            prev, prev_start, prev_end = c, cs, ce
+            if c.kind != kind:
+                kind = c.kind
+                head = heads.get((kind, level))
+                if head is None:
+                    head = heads[kind, level] = blake2b(f"{doc_id}\x1f{kind}\x1f{level}\x1f".encode(),
+                                                        digest_size=8)
+            h = head.copy()  # type: ignore[union-attr]
+            h.update(b"%d\x1f%d" % (cs, ce))
+            cid = h.hexdigest()
+            add(cid)
+            # To visit: children of its own, or a span ending before it starts (its error in its turn)
+            if c.children or cs > ce:
+                if later is None:
+                    later = []
+                if run:
+                    later.append(run)
+                    run = []
+                    keep = run.append
+                later.append((c, cid, level, pid, path))
+                continue
+            node = new(draft)  # model.new_node, inlined
+            node.id = cid
+            node.doc_id = doc_id
+            node.kind = kind
+            node.level = level
+            node.start = cs
+            node.end = ce
+            node.parent_id = pid
+            node.children = ()
+            node.section_path = c.section_path or path
+            node.embed_text = c.embed_text
+            node.doc_text = text
+            node.__class__ = node_class  # type: ignore[assignment]
+            keep(node)  # type: ignore[arg-type]
+        parent.children = tuple(ids)
+        parent.__class__ = node_class  # type: ignore[assignment]
+        if later is None:  # every child a leaf (or none): the common case
+            emit_all(run)
+        else:
+            if run:
+                later.append(run)
+            push_all(reversed(later))
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 
@@ -161,59 +236,6 @@ def leaf_group_spans(groups: list[list[tuple[int, int]]], leaf_kind: str,
 def _drafts_tree(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
                  group_kind: str | None, strategy: str) -> Tree:
     return build_tree(document, leaf_group_spans(groups, leaf_kind, group_kind), strategy)
-
-
-def _children(document: Document, span: Span, level: int, parent_id: str, path: tuple[str, ...],
-              heads: dict[tuple[str, int], Any]) -> tuple[tuple[str, ...], list[Node] | None]:
-    """The ids of ``span``'s children at ``level``, after checking their place, and their
-    nodes when every child is a leaf (None when some child has children of its own)."""
-    start, end = span.start, span.end
-    doc_id, text = document.id, document.text
-    ids: list[str] = []
-    add = ids.append
-    leaves: list[Node] | None = []
-    # model.node_id's key is doc_id, kind, level, start, end: the hash state after the first
-    # three is computed once per kind and level and copied.
-    kind = head = None
-    prev_start = prev_end = -1
-    prev: Span | None = None
-    bad: Span | None = None
-    for c in span.children:
-        cs, ce = c.start, c.end
-        if cs < start or ce > end:
-            raise SpanError(
-                f"{c.kind} [{cs}, {ce}) is not inside its parent {span.kind} "
-                f"[{start}, {end}) in {document.source!r}"
-            )
-        if (cs < prev_start or ce < prev_end) and prev is not None:
-            raise SpanError(
-                f"siblings out of order in {document.source!r}: {prev.kind} "
-                f"[{prev_start}, {prev_end}) then {c.kind} [{cs}, {ce})"
-            )
-        prev, prev_start, prev_end = c, cs, ce
-        if c.kind != kind:
-            kind = c.kind
-            head = heads.get((kind, level))
-            if head is None:
-                head = heads[kind, level] = blake2b(f"{doc_id}\x1f{kind}\x1f{level}\x1f".encode(),
-                                                    digest_size=8)
-        h = head.copy()  # type: ignore[union-attr]
-        h.update(b"%d\x1f%d" % (cs, ce))
-        cid = h.hexdigest()
-        add(cid)
-        if leaves is not None:
-            if c.children:
-                leaves = None
-            elif cs > ce:  # inside the parent, so only its order can be wrong
-                bad = bad or c
-            else:  # model.new_node, inlined
-                node = NodeDraft(cid, doc_id, kind, level, cs, ce, parent_id, (),
-                                  c.section_path or path, c.embed_text, text)
-                node.__class__ = Node  # type: ignore[assignment]
-                leaves.append(node)  # type: ignore[arg-type]
-    if bad is not None and leaves is not None:  # (a nested group's is found on its turn)
-        raise _outside(bad, document)
-    return tuple(ids), leaves
 
 
 def _outside(span: Span, document: Document) -> SpanError:
