@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         sections = [section_spans(d) for d in docs]
         drafts = [chunker.split(d) for d in docs]
 
-        def builders() -> list[_Builder]:
+        def builders() -> list[_Builder]:  # each document's state, its cut tiers found
             out = []
             for d, m in zip(docs, measures):
                 b = _Builder(chunker, d, m, Regions(d, {}))
@@ -77,13 +77,6 @@ def main(argv: list[str] | None = None) -> int:
                 out.append(b)
             return out
 
-        def tiers() -> None:
-            for d, m in zip(docs, measures):
-                cuts = _Builder(chunker, d, m, Regions(d, {})).cuts
-                if cuts is not None:
-                    for tier in ("paragraph", "sentence", "line"):
-                        cuts.tier(tier)
-
         def levels(built: list[_Builder]) -> None:
             for b, s, d in zip(built, sections, docs):
                 b.structure(s, 0, len(d.text))
@@ -93,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             "split": (lambda _: [chunker.split(d) for d in docs], None),
             "measure": (lambda _: [measure_for(d, "tokens") for d in docs], None),
             "headings": (lambda _: [section_spans(d) for d in docs], None),
-            "cut tiers": (lambda _: tiers(), None),
+            "cut tiers": (lambda _: builders(), None),
             "levels": (levels, builders),
             "build_tree": (lambda _: [build_tree(d, s) for d, s in zip(docs, drafts)], None),
         }

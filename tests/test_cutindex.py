@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from itertools import repeat
+from operator import gt, itemgetter, methodcaller, sub
 
 import pytest
 from hypothesis import given, settings
@@ -14,17 +16,94 @@ from zoomrag.parse import cutindex
 from zoomrag.parse.boundaries import (
     FIXED_ORDER,
     FIXED_TIERS,
+    REACH,
     RECURSIVE_ORDER,
     RECURSIVE_TIERS,
     SENTENCE_STOPS,
     WIDE_SENTENCE_STOPS,
+    ZWJ,
     best_cut,
     closers_after,
+    joins,
 )
 from zoomrag.parse.cutindex import CutIndex
 from zoomrag.parse.sizing import split_range, split_recursive
 from zoomrag.text.codes import code_points
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
+
+
+# -- the reference finders: one regex match or str.find per cut (what the numpy finders replaced)
+# A paragraph cut follows a line feed that a blank line follows; group 1 is the blank line's
+# spaces, so the line feed that ends the blank line is where group 1 ends.
+_PARAGRAPH = re.compile(r"\n(?=([^\S\n]*)\n)")
+_SPAN, _END_OF, _BLANK_END = re.Match.span, re.Match.end, methodcaller("end", 1)
+_START, _END = itemgetter(0), itemgetter(1)
+_ASCII_STOPS = {ch: p for ch, p in cutindex._STOPS.items() if ch.isascii()}
+
+
+# Cuts that could split a character from its marks are left out. None of these tiers' cuts
+# can, but for a line feed after a zero-width joiner or a wide stop before a mark: an
+# ASCII-style stop is followed by a space, a paragraph cut by a space or line feed.
+def _paragraphs(text: str) -> tuple[list[int], list[int] | None, None, bool]:
+    if "\n" not in text:
+        return [], None, None, True
+    found = list(_PARAGRAPH.finditer(text))
+    cuts = list(map(_END_OF, found))
+    ends = list(map(_BLANK_END, found))  # the blank line's own line feed must fit the window
+    return cuts, ends, None, True  # a cut before a space or line feed; an end at a line feed
+
+
+def _sentences(text: str) -> tuple[list[int], list[int] | None, list[bool] | None, bool]:
+    spans: list[tuple[int, int]] = []
+    wide: list[tuple[int, int]] = []
+    stops = _ASCII_STOPS if text.isascii() else cutindex._STOPS
+    kinds = 0
+    for ch, pattern in stops.items():
+        if ch in text:
+            (wide if ch in WIDE_SENTENCE_STOPS else spans).extend(map(_SPAN, pattern.finditer(text)))
+            kinds += 1
+    if not wide:
+        # The usual case: every cut is sure when no punctuation is longer than REACH (the
+        # check and the list run in C: this is once per stop of a long text).
+        cuts = list(map(_END, spans))
+        if not any(map(gt, map(sub, cuts, map(_START, spans)), repeat(REACH))):
+            if kinds > 1:
+                cuts.sort()
+            return cuts, None, None, True  # each before the space that ends its sentence
+    wide_set = set(wide)
+    spans.extend(wide)
+    spans.sort()
+    cuts = []
+    ends: list[int] = []
+    exact: list[bool] = []
+    for p, c in spans:
+        is_wide = (p, c) in wide_set
+        # A wide stop needs only some character after it, so a window that ends inside its
+        # closing quotes still ends a sentence there; and the window search looks back at
+        # most REACH characters before the window for the punctuation's start.
+        sure = c - p <= REACH and not (is_wide and c - p > 1)
+        if sure and is_wide and joins(text, c):
+            continue  # the window search passes over it to the next cut on the left
+        cuts.append(c)
+        ends.append(c if sure else p + 1)
+        exact.append(sure)
+    return cuts, ends, exact, not wide
+
+
+def _lines(text: str) -> tuple[list[int], None, None, bool]:
+    cuts: list[int] = []
+    add = cuts.append
+    find = text.find
+    c = find("\n")
+    while c >= 0:
+        add(c)
+        c = find("\n", c + 1)
+    if ZWJ in text:
+        cuts = [c for c in cuts if not joins(text, c)]
+    return cuts, None, None, True
+
+
+_REFERENCE = {"paragraph": _paragraphs, "sentence": _sentences, "line": _lines}
 
 
 def chars(text: str) -> Measure:
@@ -130,7 +209,7 @@ def _lists(found: tuple) -> tuple:
 def _agree(text: str) -> None:
     scan = cutindex._Scan(text)
     for name, find in cutindex._FINDERS.items():
-        assert _lists(find(scan)) == cutindex._REFERENCE[name](text), name
+        assert _lists(find(scan)) == _REFERENCE[name](text), name
 
 
 # -- the vectorised finders against the reference (one match per cut) ------------------------

@@ -18,8 +18,8 @@ end between; punctuation longer than the window search looks back) are marked, a
 whose best cut is one of them is left to the window search.
 
 The cuts are found by a few numpy passes over the text's code points (``_find_*``); the
-regex and str.find versions they replace (``_paragraphs``, ``_sentences``, ``_lines``) stay as
-the reference the tests hold them to, and still place the stops that closing quotes follow.
+stops that closing quotes follow are placed by their patterns (``_STOPS``).
+tests/test_cutindex.py holds the finders to a reference of one regex match per cut.
 """
 
 from __future__ import annotations
@@ -28,28 +28,19 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from operator import gt, itemgetter, methodcaller, sub
 
 import numpy as np
 
 from ..text.codes import code_points
 from ..text.tokens import Measure
-from .boundaries import REACH, SENTENCE_STOPS, WIDE_SENTENCE_STOPS, ZWJ, closers_after, is_glued, joins
+from .boundaries import REACH, SENTENCE_STOPS, WIDE_SENTENCE_STOPS, ZWJ, closers_after, is_glued
 
-# A paragraph cut follows a line feed that a blank line follows; group 1 is the blank line's
-# spaces, so the line feed that ends the blank line is where group 1 ends.
-_PARAGRAPH = re.compile(r"\n(?=([^\S\n]*)\n)")
-# Match fields read in C (map) rather than in a Python loop: once per cut of a long text.
-_SPAN, _END_OF, _BLANK_END = re.Match.span, re.Match.end, methodcaller("end", 1)
-_START, _END = itemgetter(0), itemgetter(1)
 # One pattern per stop character: a search for a literal runs at C speed, a search for a
 # character class tests every offset (about ten times slower on prose).
 _STOPS = {
     **{ch: re.compile(re.escape(ch) + closers_after(r"(?=\s)")) for ch in SENTENCE_STOPS},
     **{ch: re.compile(re.escape(ch) + closers_after(r"(?=[\s\S])")) for ch in WIDE_SENTENCE_STOPS},
 }
-_ASCII_STOPS = {ch: p for ch, p in _STOPS.items() if ch.isascii()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,68 +143,6 @@ class CutIndex:
                 return (tier.cuts[j], tier.low[j], -1) if tier.exact[j] else (-1, -1, k)
             k += 1
         return -1, -1, k
-
-
-# Cuts that could split a character from its marks are left out. None of these tiers' cuts
-# can, but for a line feed after a zero-width joiner or a wide stop before a mark: an
-# ASCII-style stop is followed by a space, a paragraph cut by a space or line feed.
-def _paragraphs(text: str) -> tuple[list[int], list[int] | None, None, bool]:
-    if "\n" not in text:
-        return [], None, None, True
-    found = list(_PARAGRAPH.finditer(text))
-    cuts = list(map(_END_OF, found))
-    ends = list(map(_BLANK_END, found))  # the blank line's own line feed must fit the window
-    return cuts, ends, None, True  # a cut before a space or line feed; an end at a line feed
-
-
-def _sentences(text: str) -> tuple[list[int], list[int] | None, list[bool] | None, bool]:
-    spans: list[tuple[int, int]] = []
-    wide: list[tuple[int, int]] = []
-    stops = _ASCII_STOPS if text.isascii() else _STOPS
-    kinds = 0
-    for ch, pattern in stops.items():
-        if ch in text:
-            (wide if ch in WIDE_SENTENCE_STOPS else spans).extend(map(_SPAN, pattern.finditer(text)))
-            kinds += 1
-    if not wide:
-        # The usual case: every cut is sure when no punctuation is longer than REACH (the
-        # check and the list run in C: this is once per stop of a long text).
-        cuts = list(map(_END, spans))
-        if not any(map(gt, map(sub, cuts, map(_START, spans)), repeat(REACH))):
-            if kinds > 1:
-                cuts.sort()
-            return cuts, None, None, True  # each before the space that ends its sentence
-    wide_set = set(wide)
-    spans.extend(wide)
-    spans.sort()
-    cuts = []
-    ends: list[int] = []
-    exact: list[bool] = []
-    for p, c in spans:
-        is_wide = (p, c) in wide_set
-        # A wide stop needs only some character after it, so a window that ends inside its
-        # closing quotes still ends a sentence there; and the window search looks back at
-        # most REACH characters before the window for the punctuation's start.
-        sure = c - p <= REACH and not (is_wide and c - p > 1)
-        if sure and is_wide and joins(text, c):
-            continue  # the window search passes over it to the next cut on the left
-        cuts.append(c)
-        ends.append(c if sure else p + 1)
-        exact.append(sure)
-    return cuts, ends, exact, not wide
-
-
-def _lines(text: str) -> tuple[list[int], None, None, bool]:
-    cuts: list[int] = []
-    add = cuts.append
-    find = text.find
-    c = find("\n")
-    while c >= 0:
-        add(c)
-        c = find("\n", c + 1)
-    if ZWJ in text:
-        cuts = [c for c in cuts if not joins(text, c)]
-    return cuts, None, None, True
 
 
 # -- every tier's cuts at once, by array operations over the text's code points --------------
@@ -346,5 +275,3 @@ def _find_sentences(scan: _Scan) -> _Found:
 
 #: The tiers a CutIndex holds; the others (word, script) are left to the window search.
 _FINDERS = {"paragraph": _find_paragraphs, "sentence": _find_sentences, "line": _find_lines}
-#: The reference finders, one match or str.find per cut (the tests compare the two).
-_REFERENCE = {"paragraph": _paragraphs, "sentence": _sentences, "line": _lines}

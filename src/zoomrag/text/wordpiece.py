@@ -63,8 +63,6 @@ _CJK_RANGES = (
 )
 # Controls that str.split() treats as spaces; BERT deletes them instead (see _starts).
 _JOINING = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
-# One regex search beats seven scans on a short text (a long one: the other way round).
-_HAS_JOINING = re.compile(f"[{_JOINING}]").search
 # str.isspace() for every code point up to U+3000 (the last space character), else False.
 _SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
 # The same as 0 (no space), 1 (a space) or 2 (a space that is one of _JOINING), so that one
@@ -384,7 +382,7 @@ class WordPieceCounter:
     def _few_runs(self, text: str, runs: list[str]) -> TokenRuns | None:
         """token_runs for a text of few runs (a short one, or CJK), in plain Python: numpy's
         cost per call is more than its saving per run there."""
-        if _HAS_JOINING(text) is not None:
+        if any(c in text for c in _JOINING):
             return None
         begins = []
         pos = 0
@@ -400,7 +398,7 @@ class WordPieceCounter:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
         holds a _JOINING control: see :meth:`token_runs`)."""
         joined = "\n".join(texts)
-        if any(c in joined for c in _JOINING):  # (long: seven C scans beat one regex)
+        if any(c in joined for c in _JOINING):
             return None
         per_text = list(map(str.split, texts))
         runs = list(chain.from_iterable(per_text))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ...errors import ConfigError
 from ...model import Document
@@ -53,10 +54,13 @@ class Hierarchical(Chunker):
         check_unit(self.name, self.unit)
         check_int(self.name, "min_size", self.min_size, 0, sizes[-1])
         check_float(self.name, "lookback", self.lookback, 0.0, 1.0)
-        # (size, keep, min_size) of each level for split_pieces, made once: a short document
-        # would spend more on them than on its split.
-        object.__setattr__(self, "_levels", tuple(
-            (size, fixed_keep(size, self.lookback), min(self.min_size, size)) for size in sizes))
+
+    @cached_property
+    def levels(self) -> tuple[tuple[int, int, int], ...]:
+        """(size, keep, min_size) of each level for split_pieces, made once per chunker: a
+        short document would spend more on them than on its split."""
+        return tuple((size, fixed_keep(size, self.lookback), min(self.min_size, size))
+                     for size in self.sizes)
 
     def split(self, document: Document) -> list[Span]:
         return self.split_routed(document, {})
@@ -80,7 +84,7 @@ class _Builder:
         self.regions = regions
         self._cuts: CutIndex | None = None
         self._cuts_asked = False
-        self.levels: tuple[tuple[int, int, int], ...] = strategy._levels  # type: ignore[attr-defined]
+        self.levels = strategy.levels
 
     @property
     def cuts(self) -> CutIndex | None:
