@@ -29,7 +29,11 @@ _BLOCK = 1 << 18
 _BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)  # odd, so invertible mod 2^64
 _LENGTH_MIX = (np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53))
 _SLOT_MIX = np.uint64(0x9E3779B97F4A7C15)
-_PROBES = 8  # linear probing: a lookup gives up after this many slots (the run goes to Python)
+# Linear probing: a key is placed, and looked for, in at most this many slots from its own
+# (one that finds no free slot stays unheld: its run goes through the memo each time).
+_PROBES = 4
+# Slots per held key, at least: keys seldom leave their own slot, so most lookups are one.
+_SPARSE = 4
 _FIRST_BITS = 12
 
 
@@ -158,14 +162,14 @@ class RunTable:
             # A text of more new runs than the limit: the rest stay counted through the memo.
             h1, h2, counts = h1[:_LIMIT], h2[:_LIMIT], counts[:_LIMIT]
         size = self._mask + 1
-        if 2 * (self._entries + len(h1)) > size:
-            self._grow(2 * (self._entries + len(h1)))
+        if _SPARSE * (self._entries + len(h1)) > size:
+            self._grow(self._entries + len(h1))
         self._place(h1, h2, counts)
 
     def _grow(self, at_least: int) -> None:
         held = self._count >= 0
         old = self._k1[held], self._k2[held], self._count[held]
-        bits = max(_FIRST_BITS, (2 * at_least - 1).bit_length())
+        bits = max(_FIRST_BITS, (_SPARSE * at_least - 1).bit_length())
         self._clear(bits)
         self._place(*old)
 

@@ -53,8 +53,8 @@ _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 _MEMO_LIMIT = 200_000
 # Up to this many word runs, a text's runs are placed and counted without numpy.
 _FEW_RUNS = 64
-# A text this short is split in Python first, to see whether it has few runs.
-_FEW_RUNS_CHARS = 2048
+# Texts longer than this are counted through the run table (see token_runs).
+_SPLIT_CHARS = 32768
 _CHR_LIMIT = sys.maxunicode  # the largest count kept as a character (see _Lexicon.count_chr)
 
 # Whitespace after cleaning: \t \n \r and the White_Space characters that are not controls
@@ -366,18 +366,31 @@ class WordPieceCounter:
 
     def token_runs(self, text: str) -> TokenRuns | None:
         """Tokens per whitespace-free run of ``text``, for a :class:`Measure` that resolves
-        offsets inside a run only when asked (None: count the text token by token)."""
-        if len(text) <= _FEW_RUNS_CHARS:
-            runs = text.split()
-            if len(runs) <= _FEW_RUNS:
-                return self._few_runs(text, runs)
+        offsets inside a run only when asked (None: count the text token by token).
+
+        Three ways, by size, each the cheapest there: a text of few runs in plain Python; a
+        short one by ``str.split()`` and the memo; a long one through the run table, which
+        makes no string per run but costs some numpy calls whatever the length.
+        """
+        if len(text) > _SPLIT_CHARS:
+            edges = _run_edges(text)
+            if edges is None:
+                return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
+            codes, begins, ends = edges
+            if len(begins) > _FEW_RUNS:
+                counts = self._table.counts(text, codes, begins, ends, self._count_runs)
+                return self._numpy_runs(text, begins, ends, counts)
+        runs = text.split()
+        if len(runs) <= _FEW_RUNS:
+            return self._few_runs(text, runs)
         edges = _run_edges(text)
         if edges is None:
-            return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
-        codes, begins, ends = edges
-        if len(begins) <= _FEW_RUNS:
-            return self._few_runs(text, text.split())
-        counts = self._table.counts(text, codes, begins, ends, self._count_runs)
+            return None
+        _, begins, ends = edges
+        return self._numpy_runs(text, begins, ends, self._chunks.count_array(runs, self._analyse_chunks))
+
+    def _numpy_runs(self, text: str, begins: np.ndarray, ends: np.ndarray,
+                    counts: np.ndarray) -> TokenRuns:
         # Machine integers (array.array over the numpy buffers) instead of lists: making a
         # Python int for every run would cost more than the few lookups a Measure makes.
         cum = np.empty(len(begins) + 1, dtype=np.int64)
