@@ -28,7 +28,7 @@ _LIMIT = 200_000
 _BLOCK = 1 << 18
 _BASES = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F)  # odd, so invertible mod 2^64
 _LENGTH_MIX = (np.uint64(0xFF51AFD7ED558CCD), np.uint64(0xC4CEB9FE1A85EC53))
-_SLOT_MIX = np.uint64(0x9E3779B97F4A7C15)
+_SLOT_MIX = np.uint64(0xD6E8FEB86659FD93)  # odd; not a base, so slots and keys mix apart
 # Linear probing: a key is placed, and looked for, in at most this many slots from its own
 # (one that finds no free slot stays unheld: its run goes through the memo each time).
 _PROBES = 4
@@ -88,8 +88,8 @@ class RunTable:
                count: Callable[[list[str]], Sequence[int]]) -> np.ndarray:
         """Tokens in each run ``text[begins[k]:ends[k]]`` (int64), ``codes`` being the text's
         code points; runs the table lacks are counted by ``count(runs)`` and remembered."""
-        h1, h2 = self._keys(codes, begins, ends)
-        with self._lock:
+        with self._lock:  # (the tables of powers may grow too)
+            h1, h2 = self._keys(codes, begins, ends)
             out = self._find(h1, h2)
             # Too long to trust a hash with: never held, so always counted here.
             out[(ends - begins) > MAX_HASHED] = -1
