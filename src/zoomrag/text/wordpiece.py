@@ -21,7 +21,8 @@ a piece (controls, accents, punctuation outside the BMP) are resolved by the per
 analysis, so the cuts never change the result. The counts equal the ``tokenizers`` library's on
 every test corpus (docs/text.md). For a :class:`~zoomrag.text.tokens.Measure`, ``token_runs``
 stops at the first level: the token count of each chunk, with its token offsets looked up
-only for the chunks a size question lands inside.
+only for the chunks a size question lands inside; a long text's chunks are looked up by hash,
+without a string each (``runtable.py``).
 """
 
 from __future__ import annotations
