@@ -271,7 +271,7 @@ def peer_contenders() -> tuple[list[Contender], list[str]]:
             return setup
 
         sizes = [2048, 512, 128]
-        hier = lambda: HierarchicalNodeParser.from_defaults(  # noqa: E731
+        hier = lambda: HierarchicalNodeParser.from_defaults(
             node_parser_ids=[f"size_{s}" for s in sizes],
             node_parser_map={f"size_{s}": SentenceSplitter(chunk_size=s, chunk_overlap=20, tokenizer=ids)
                              for s in sizes},

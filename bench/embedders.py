@@ -38,14 +38,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from zoomrag.embed import EmbedRunner, get_embedder, missing_modules  # noqa: E402
-from zoomrag.embed.base import checked_vectors  # noqa: E402
-from zoomrag.embed.minilm import MiniLMEmbedder, load_tokenizer, model_dir  # noqa: E402
-from zoomrag.load import read_text  # noqa: E402
-from zoomrag.parse.router import chunker_for_profile  # noqa: E402
-from zoomrag.store import unit_text  # noqa: E402
-from zoomrag.text.sentences import sentence_spans  # noqa: E402
-from zoomrag.text.tokens import ApproxCounter, Measure  # noqa: E402
+from zoomrag.embed import EmbedRunner, get_embedder, missing_modules
+from zoomrag.embed.base import checked_vectors
+from zoomrag.embed.minilm import MiniLMEmbedder, load_tokenizer, model_dir
+from zoomrag.load import read_text
+from zoomrag.parse.router import chunker_for_profile
+from zoomrag.store import unit_text
+from zoomrag.text.sentences import sentence_spans
+from zoomrag.text.tokens import ApproxCounter, Measure
 
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "bench" / "out"

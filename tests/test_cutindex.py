@@ -10,8 +10,8 @@ from operator import gt, itemgetter, methodcaller, sub
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import texts
+
 from zoomrag.parse import cutindex
 from zoomrag.parse.boundaries import (
     FIXED_ORDER,
@@ -30,7 +30,6 @@ from zoomrag.parse.cutindex import CutIndex
 from zoomrag.parse.sizing import split_range, split_recursive
 from zoomrag.text.codes import code_points
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
-
 
 # -- the reference finders: one regex match or str.find per cut (what the numpy finders replaced)
 # A paragraph cut follows a line feed that a blank line follows; group 1 is the blank line's

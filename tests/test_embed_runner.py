@@ -205,7 +205,6 @@ def test_pipeline_refuses_submit_after_finish(model):
 
 
 def test_pipeline_exit_after_caller_error_does_not_hang(model):
-    with pytest.raises(RuntimeError, match="parse failed"):
-        with EmbedPipeline(EmbedRunner(model)) as pipe:
-            pipe.submit("a", ["one"])
-            raise RuntimeError("parse failed")
+    with pytest.raises(RuntimeError, match="parse failed"), EmbedPipeline(EmbedRunner(model)) as pipe:
+        pipe.submit("a", ["one"])
+        raise RuntimeError("parse failed")

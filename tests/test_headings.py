@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from invariants import check_tree, texts
 from markdown_it import MarkdownIt
 
-from invariants import check_tree, texts
 from zoomrag.model import Block, Document
 from zoomrag.parse import headings
 from zoomrag.parse.base import Span, build_tree
@@ -155,7 +155,7 @@ def test_the_first_character_guards_change_no_match(lines):
     # without that test they must match the same lines, the same way.
     text = "\n".join(lines)
     for pattern, guard in ((headings._PLAIN, headings._PLAIN_FIRST), (headings._MD_LINE, headings._MD_FIRST)):
-        unguarded = re.compile(pattern.first.pattern.replace(f"(?={guard})", "", 1), re.M)
+        unguarded = re.compile(pattern.first.pattern.replace(f"(?={guard})", "", 1), re.MULTILINE)
         assert unguarded.pattern != pattern.first.pattern
         assert ([(m.span(), m.lastgroup, m.groupdict()) for m in pattern.first.finditer(text)]
                 == [(m.span(), m.lastgroup, m.groupdict()) for m in unguarded.finditer(text)])
@@ -331,7 +331,7 @@ def test_wikitext_md_headings_and_paths():
     doc = md(raw["text"])
     headings = find_headings(doc)
     expected = [(m.start(), len(m.group(1)), m.group(2))
-                for m in re.finditer(r"^(#{1,6}) (.*)$", doc.text, re.M)]
+                for m in re.finditer(r"^(#{1,6}) (.*)$", doc.text, re.MULTILINE)]
     assert len(expected) == 77
     assert [(h.start, h.level, h.title) for h in headings] == expected
     assert [h.level for h in headings].count(1) == 10 and [h.level for h in headings].count(4) == 1

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import check_tree, texts
+
 from zoomrag.errors import ConfigError
 from zoomrag.model import Block, Document
-from zoomrag.parse import Chunker, Span, make_chunker, registry, strategy_names
-from zoomrag.parse import profiles
+from zoomrag.parse import Chunker, Span, make_chunker, profiles, registry, strategy_names
 from zoomrag.parse.profiles import BUILTIN, ENV_VAR, load_profiles, register_profile
 from zoomrag.parse.router import Router, chunker_for_profile, profile_names
 

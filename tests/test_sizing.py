@@ -7,8 +7,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import texts
+
 from zoomrag.errors import ConfigError
 from zoomrag.parse.boundaries import best_cut, can_cut, first_gap, grapheme_cut, is_glued
 from zoomrag.parse.sizing import skip_space, split_range, split_recursive, trim_end

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import check_tree, texts
+
 from zoomrag.errors import ConfigError
 from zoomrag.model import Block, Document
 from zoomrag.parse import Chunker, Span, make_chunker

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import check_flat_sized, check_tree, texts
+
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document, node_id
 from zoomrag.parse import make_chunker

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from invariants import check_tree, texts
+
 from zoomrag.errors import ConfigError
 from zoomrag.load import load_path, read_text
 from zoomrag.model import Block, Document

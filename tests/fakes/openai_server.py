@@ -44,7 +44,7 @@ class FakeEmbeddingServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 try:
                     doc = json.loads(raw)

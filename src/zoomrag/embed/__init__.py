@@ -25,6 +25,7 @@ from .registry import (
 from .runner import EmbedRunner, EmbedStats
 
 __all__ = [
+    "DerivedTextShortenedWarning",
     "EmbedPipeline",
     "EmbedRunner",
     "EmbedStats",
@@ -37,8 +38,6 @@ __all__ = [
     "cache_key",
     "check_language",
     "check_window",
-    "fit_derived",
-    "DerivedTextShortenedWarning",
     "checked_vectors",
     "choose_embedder",
     "choose_embedder_name",
@@ -46,6 +45,7 @@ __all__ = [
     "default_embedder_name",
     "detect_language",
     "embedder_names",
+    "fit_derived",
     "get_embedder",
     "l2_normalize",
     "missing_modules",

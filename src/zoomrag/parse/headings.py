@@ -58,8 +58,8 @@ class _LinePattern:
     def __init__(self, pattern: str, flags: int = 0):
         if not pattern.startswith("^"):
             raise ValueError(f"line pattern {pattern!r} must start with ^")
-        self.first = re.compile(pattern, flags | re.M)
-        self.led = re.compile("\n" + pattern[1:], flags | re.M)
+        self.first = re.compile(pattern, flags | re.MULTILINE)
+        self.led = re.compile("\n" + pattern[1:], flags | re.MULTILINE)
 
     def finditer(self, text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
         """``(line start, match)`` for every match, as ``first.finditer(text, start)`` finds them."""
@@ -74,7 +74,7 @@ class _LinePattern:
 # -- front matter ------------------------------------------------------------------------
 
 _FM_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FM_CLOSE = re.compile(r"^(---|\.\.\.|\+\+\+)[ \t]*$", re.M)
+_FM_CLOSE = re.compile(r"^(---|\.\.\.|\+\+\+)[ \t]*$", re.MULTILINE)
 # YAML front matter starts with a key (``title: x``) or a comment; TOML with a key or a table.
 _FM_YAML_FIRST = re.compile(r"[ \t]*(?:#|[^\s:#][^\n:]*:(?:[ \t]|$))")
 _FM_TOML_FIRST = re.compile(r"[ \t]*(?:#|\[|[\w\"'.-]+[ \t]*=)")
@@ -116,15 +116,15 @@ _MD_LINE = _LinePattern(
     r")",
 )
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.I)
-_HTML_RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.I)  # any of them ends it
+_HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
+_HTML_RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)  # any of them ends it
 _HTML_BLOCK_TAGS = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
     "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|"
     "header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|"
     "param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
 )
-_HTML_BLOCK = re.compile(rf"</?(?:{_HTML_BLOCK_TAGS})(?:[ \t>]|/>|$)", re.I)
+_HTML_BLOCK = re.compile(rf"</?(?:{_HTML_BLOCK_TAGS})(?:[ \t>]|/>|$)", re.IGNORECASE)
 _HTML_MARKED = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"))
 _HTML_ATTR = r"""(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^'\n]*'|"[^"\n]*"))?)"""
 _HTML_TAG_LINE = re.compile(
@@ -213,7 +213,7 @@ def _scan_markdown(text: str, start: int) -> tuple[list[Heading], list[tuple[int
             if fence[0] == "`" and "`" in text[m.end():le]:
                 kind = "para"  # a backtick fence's info string cannot hold a backtick
             else:
-                close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.M)
+                close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
                 c = close.search(text, min(le + 1, len(text)))
                 end = len(text) if c is None else c.end()
                 hidden.append((ls, end))

@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Protocol, runtime_checkable
 
 from ..errors import ConfigError
@@ -269,7 +269,7 @@ def _load_builtin() -> None:
     from . import wordpiece  # noqa: F401
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_counter(name: str) -> TokenCounter:
     """A counter by name: ``chars``, ``approx``, or a registered tokenizer such as ``minilm``."""
     if name == "tokens":

@@ -87,7 +87,7 @@ def _language(forced: str, document: Document) -> str:
     return language_of(document)
 
 
-_PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.M)
+_PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.MULTILINE)
 
 
 def language_of(document: Document) -> str:
