@@ -75,7 +75,7 @@ def test_a_run_has_one_key_wherever_it_stands(monkeypatch) -> None:
     table = RunTable()
     text = "word " * 3 + "  x word\tword\n" + "ab word " * 5
     codes, begins, ends = _edges(text)
-    h1, h2 = table._keys(codes, begins, ends)
+    h1, h2 = table._keys(codes, begins, ends, ends - begins)
     words = [i for i, r in enumerate(text.split()) if r == "word"]
     assert len(words) == 10
     assert len({int(h1[i]) for i in words}) == len({int(h2[i]) for i in words}) == 1
@@ -84,8 +84,8 @@ def test_a_run_has_one_key_wherever_it_stands(monkeypatch) -> None:
 
 def test_keys_are_the_polynomials_of_the_code_points() -> None:
     table = RunTable()
-    text = "ab 中"
-    h1, h2 = table._keys(*_edges(text)[0:1], *_edges(text)[1:])
+    codes, begins, ends = _edges("ab 中")
+    h1, h2 = table._keys(codes, begins, ends, ends - begins)
     mod = 1 << 64
     for h, base, mix in zip((h1, h2), runtable._BASES, runtable._LENGTH_MIX):
         ab = (ord("a") + ord("b") * base + 2 * int(mix)) % mod

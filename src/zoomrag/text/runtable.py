@@ -88,24 +88,27 @@ class RunTable:
                count: Callable[[list[str]], Sequence[int]]) -> np.ndarray:
         """Tokens in each run ``text[begins[k]:ends[k]]`` (int64), ``codes`` being the text's
         code points; runs the table lacks are counted by ``count(runs)`` and remembered."""
+        lengths = ends - begins
         with self._lock:  # (the tables of powers may grow too)
-            h1, h2 = self._keys(codes, begins, ends)
+            h1, h2 = self._keys(codes, begins, ends, lengths)
             out = self._find(h1, h2)
             # Too long to trust a hash with: never held, so always counted here.
-            out[(ends - begins) > MAX_HASHED] = -1
+            out[lengths > MAX_HASHED] = -1
             missing = np.flatnonzero(out < 0)
             if len(missing):
                 b, e = begins[missing].tolist(), ends[missing].tolist()
                 runs = [text[i:j] for i, j in zip(b, e)]
                 found = np.asarray(count(runs), dtype=np.int64)
                 out[missing] = found
-                short = (ends[missing] - begins[missing]) <= MAX_HASHED
+                short = lengths[missing] <= MAX_HASHED
                 self._add(h1[missing][short], h2[missing][short], found[short])
         return out
 
     # -- keys --------------------------------------------------------------------------------
-    def _keys(self, codes: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Both hashes of every run, the text taken in blocks that begin where a run does."""
+    def _keys(self, codes: np.ndarray, begins: np.ndarray, ends: np.ndarray,
+              lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both hashes of every run (``lengths``: ``ends - begins``), the text taken in blocks
+        that begin where a run does."""
         n = len(codes)
         if n <= _BLOCK:
             cuts = [0, len(begins)]
@@ -113,7 +116,7 @@ class RunTable:
             firsts = np.searchsorted(begins, np.arange(0, n, _BLOCK)).tolist()
             cuts = sorted({0, *firsts, len(begins)})
         keys = []
-        lengths = (ends - begins).astype(np.uint64)
+        mixed = lengths.astype(np.uint64)
         for powers, mix in zip(self._powers, _LENGTH_MIX):
             h = np.empty(len(begins), dtype=np.uint64)
             for ra, rb in zip(cuts, cuts[1:]):
@@ -125,7 +128,7 @@ class RunTable:
                 stop = min(int(ends[rb - 1]), int(begins[rb - 1]) + MAX_HASHED + 1)
                 h[ra:rb] = _block_hashes(codes[start:stop], begins[ra:rb] - start,
                                          np.minimum(ends[ra:rb], stop) - start, powers)
-            h += lengths * mix
+            h += mixed * mix
             keys.append(h)
         return keys[0], keys[1]
 
