@@ -67,7 +67,7 @@ def check_shape(report: dict, configs: list[str], budgets: list[int]) -> None:
             assert 0.0 <= low <= r[m] + 1e-9 and r[m] <= high + 1e-9 and high <= 1.0
     assert list(report["build"]) == configs
     for b in report["build"].values():
-        assert set(b) == {"seconds", "units_embedded", "storage_bytes"}
+        assert set(b) == {"seconds", "units_embedded", "storage_bytes", "index"}
         assert b["units_embedded"] > 0 and b["storage_bytes"] > 0
     assert list(report["latency"]) == configs
     for lat in report["latency"].values():

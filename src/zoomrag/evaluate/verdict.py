@@ -233,10 +233,16 @@ class StructureHint:
                 "sentence": self.sentence}
 
 
+def _headed(d: Any) -> bool:
+    if d.read:  # the reader found the headings (HTML's are rendered as "#" lines)
+        return any(b.type == "heading" for b in d.blocks)
+    p = _HEADING.get(d.format)
+    return p is not None and p.search(d.text) is not None
+
+
 def structure_hint(dataset: Dataset, *, threshold: float = 0.5) -> StructureHint:
     total = sum(len(d.text) for d in dataset.documents) or 1
-    headed = sum(len(d.text) for d in dataset.documents
-                 if (p := _HEADING.get(d.format)) is not None and p.search(d.text))
+    headed = sum(len(d.text) for d in dataset.documents if _headed(d))
     share = headed / total
     return StructureHint(share, "merge" if share >= threshold else "window")
 
