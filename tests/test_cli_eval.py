@@ -90,25 +90,37 @@ def test_eval_then_recommend_pin_on_a_slice_of_shared_data(wiki_slice: Path, tmp
     assert report["dataset"]["name"] == "wikitext_slice" and report["dataset"]["queries"] == SLICE_QUERIES
     assert (tmp_path / "eval.html").read_text().startswith("<!doctype html>")
 
-    # An index of the user's own documents to pin the winner into.
-    index = tmp_path / "mine.db"
-    with Index.open(index, embedder="hash", strategy="hierarchical") as ix:
+    # An index of other documents: the verdict is not pinned into it without --force.
+    other = tmp_path / "other.db"
+    with Index.open(other, embedder="hash", strategy="hierarchical") as ix:
         ix.add([Document(id="note", text="# Notes\n\nThe cat sat on the mat. It was warm.\n", source="note.md",
                          format="markdown")])
+    r = CliRunner().invoke(main, ["recommend", "--data", str(wiki_slice), "--policy", "window", "--pin", str(other),
+                                  *map(str, common(tmp_path))])
+    assert r.exit_code == 1
+    assert "not pinning: 0 of the dataset's 1 documents are in" in r.output and "--force" in r.output
+    with Index.open(other, create=False) as ix:
+        assert pinned_policy(ix.store.meta()) is None
+    # The user's index of the dataset's own documents (as `zoomrag index` reads them).
+    index = tmp_path / "mine.db"
+    text = load_dataset(wiki_slice).documents[0].text
+    with Index.open(index, embedder="hash", strategy="hierarchical") as ix:
+        ix.add([Document(id="/home/me/wiki.md", text=text, source="wiki.md", format="markdown")])
     rec_json = tmp_path / "rec.json"
     r = invoke("recommend", "--data", wiki_slice, "--policy", "window,merge", "--pin", index, "--json", rec_json,
                *common(tmp_path))
     assert r.exit_code == 0, r.output
     rec = json.loads(rec_json.read_text())
-    check_shape(rec, ["fixed-128", "fixed-256", "fixed-512", "fixed-1024", "fixed-2048", "window", "merge"],
-                [128, 256])
+    check_shape(rec, ["fixed-128", "fixed-256", "fixed-512", "fixed-1024", "fixed-2048", "window", "merge",
+                      "your-index"], [128, 256])
     verdict = rec["verdict"]
     assert set(verdict) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison"}
     assert verdict["choice"] in ("policy", "fixed")
     assert verdict["recommended"] in {x["config"] for x in rec["results"]}
     with Index.open(index, create=False) as ix:
         meta = ix.store.meta()
-    assert pinned_policy(meta) == resolve(verdict["recommended"]).pin()
+    if verdict["recommended"] != "your-index":
+        assert pinned_policy(meta) == resolve(verdict["recommended"]).pin()
     stored = json.loads(meta[EVAL_META_KEY])
     assert stored["config"] == verdict["recommended"] and stored["dataset"] == "wikitext_slice"
     assert "pinned" in r.output
