@@ -114,7 +114,8 @@ def test_eval_then_recommend_pin_on_a_slice_of_shared_data(wiki_slice: Path, tmp
     check_shape(rec, ["fixed-128", "fixed-256", "fixed-512", "fixed-1024", "fixed-2048", "window", "merge",
                       "your-index"], [128, 256])
     verdict = rec["verdict"]
-    assert set(verdict) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison"}
+    assert set(verdict) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison",
+                            "notes", "resolution"}
     assert verdict["choice"] in ("policy", "fixed")
     assert verdict["recommended"] in {x["config"] for x in rec["results"]}
     with Index.open(index, create=False) as ix:
@@ -270,3 +271,30 @@ def test_import_lists_the_unlocatable_evidence(tmp_path: Path):
 def test_import_needs_exactly_one_source(tmp_path: Path):
     r = CliRunner().invoke(main, ["eval", "import", "--corpus", str(TINY), "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "exactly one of --csv, --jsonl, --llamaindex" in r.output
+
+
+def test_piped_output_keeps_intervals_and_a_shared_build_is_counted_once(tmp_path: Path):
+    r = invoke("eval", "--data", TINY, "--config", "parent,merge,fixed-128", *common(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert "± = half the 95 % interval" in r.output and "±." in r.output  # CliRunner output is not a tty
+    merge_row = next(line for line in r.output.splitlines() if line.strip().startswith("merge ") and "=" in line)
+    assert "= parent" in merge_row
+    assert "shares the index of X (built once" in r.output
+
+
+def test_recommend_pin_force_pins_into_other_documents_with_a_warning_and_stats_shows_it(tmp_path: Path):
+    index = tmp_path / "other.db"
+    with Index.open(index, embedder="hash", strategy="window") as ix:
+        ix.add([Document(id="d", text="One sentence here. Another one there.", source="d.txt")])
+    r = invoke("stats", "--index", index)
+    assert "auto (nothing pinned" in r.output
+    r = invoke("recommend", "--data", TINY, "--policy", "window", "--pin", index, "--force", *common(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert "warning: 0 of the dataset's 2 documents are in" in r.output and "pinning anyway (--force)" in r.output
+    with Index.open(index, create=False) as ix:
+        pinned = pinned_policy(ix.store.meta())
+    assert pinned is not None
+    r = invoke("stats", "--index", index)
+    assert f"{pinned[0]}" in r.output and "pinned: `--expand auto` uses it" in r.output
+    r = invoke("stats", "--index", index, "--json")
+    assert json.loads(r.output)["expansion"]["policy"] == pinned[0]

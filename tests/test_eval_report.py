@@ -89,7 +89,7 @@ def test_verdict_lands_in_the_json(run):
     data = to_json_dict(run.with_verdict(r))
     assert data["verdict"]["recommended"] == r.config
     assert set(data["verdict"]) == {"gate", "recommended", "choice", "metric", "sentence", "gate0",
-                                    "comparison"}
+                                    "comparison", "notes", "resolution"}
     json.dumps(data, allow_nan=False)
 
 
@@ -103,7 +103,7 @@ def test_html_is_self_contained(run, tmp_path):
     # Gate-2 forest, recall, IoU, one Gate-0 frontier per budget (2), latency.
     assert page.count("<svg") == 6
     assert "Does multi-scale pay?" in page and "Gate 0 frontier" in page
-    for name in ("fixed-128", "fixed-256", "window", "Use "):
+    for name in ("fixed-128", "fixed-256", "window", "Recommended: "):
         assert name in page
 
 

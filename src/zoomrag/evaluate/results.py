@@ -100,3 +100,17 @@ class EvalRun:
                        MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
                        MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
                        self.verdict, tuple(j for j in self.judged if j.config in keep))
+
+
+def shared_build(run: EvalRun, config: str) -> str | None:
+    """The configuration listed earlier whose index ``config`` shares (its build is counted there)."""
+    mine = run.build.get(config)
+    if mine is None or mine.index is None:
+        return None
+    for c in run.configs:
+        if c == config:
+            return None
+        other = run.build.get(c)
+        if other is not None and other.index == mine.index:
+            return c
+    return None
