@@ -426,12 +426,14 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
               help="Questions as JSON lines with evidence text.")
 @click.option("--llamaindex", "llama_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A LlamaIndex LabelledRagDataset JSON (reference_contexts are the evidence).")
-@click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
+@click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path),
               help="The corpus: a dataset folder or a corpus.jsonl file.")
+@click.option("--folder", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The corpus: a folder of your files, read as `zoomrag index` reads them.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write corpus.jsonl and queries.jsonl into.")
 def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: Path | None,
-                   corpus_path: Path, out: Path) -> None:
+                   corpus_path: Path | None, folder: Path | None, out: Path) -> None:
     """Questions with evidence given as text: locate each passage in the corpus (exactly, then
     with whitespace normalised). Passages not found are listed; their questions are left out.
     """
@@ -439,8 +441,21 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
              if p is not None]
     if len(given) != 1:
         raise click.UsageError("give exactly one of --csv, --jsonl, --llamaindex")
+    if (corpus_path is None) == (folder is None):
+        raise click.UsageError("give exactly one of --corpus (a dataset) and --folder (your files)")
     path, fmt = given[0]
-    corpus = _corpus(corpus_path)
+    if folder is not None:
+        from ..evaluate.folder import read_folder
+
+        read = read_folder(folder)
+        corpus = read.dataset
+        click.echo(f"{folder}: {len(corpus.documents)} documents read"
+                   + (f", {len(read.skipped)} skipped:" if read.skipped else ""))
+        for rel, reason in read.skipped:
+            click.echo(f"  {rel}: {reason}")
+    else:
+        assert corpus_path is not None
+        corpus = _corpus(corpus_path)
     result = import_questions(path, corpus, format=fmt)
     report = result.report
     click.echo(report.summary())

@@ -140,6 +140,10 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
 
     levels = meta.get(LEVELS_KEY) == "1"
     tree = f"index-{pins.chunking}-{pins.chunking_name}" + ("+levels" if levels else "")
+    for known, profile in PROFILE_TREES.items():  # the default setup: share the sweep's index
+        if (pins.chunking, pins.chunking_name, levels) == ("profile", profile, False) and \
+                not pins.params:  # a profile pins only the overrides it was given
+            tree = known
     return ConfigSpec(name, tree, pins.chunking_name, dict(pins.params), levels, policy, dict(params),
                       chunking=pins.chunking)
 
