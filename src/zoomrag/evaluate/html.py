@@ -228,6 +228,22 @@ def _build_table(run: EvalRun) -> str:
             f'<th>p50 ms</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
 
 
+def _judge_table(run: EvalRun) -> str:
+    def est(e: object) -> str:
+        if e is None:
+            return "<td>–</td>"
+        return f'<td>{e.mean:.3f} <span class="ci">[{e.low:.3f}, {e.high:.3f}]</span></td>'  # type: ignore[attr-defined]
+
+    rows = []
+    for j in run.judged:
+        lat = run.latency.get(j.config)
+        p95 = "–" if lat is None or lat.p95_ms != lat.p95_ms else f"{lat.p95_ms:.2f}"
+        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{est(j.faithfulness)}{est(j.relevancy)}'
+                    f"<td>{j.abstained}/{j.judged}</td><td>{j.failed}</td><td>{p95}</td></tr>")
+    return ('<table><tr><th class="l">config</th><th>faithfulness</th><th>answer relevancy</th>'
+            f'<th>abstained</th><th>failed</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
+
+
 def render_html(run: EvalRun, *, title: str | None = None) -> str:
     d = run.dataset
     name = str(d.get("name", "dataset"))
@@ -272,6 +288,11 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
     build = _build_table(run)
     if build:
         parts += ["<h2>Cost</h2>", build]
+    if run.judged:
+        parts += [f"<h2>Answers judged at {run.judged[0].budget} tokens</h2>", _judge_table(run),
+                  '<p class="note">Faithfulness = share of the answer\'s claims the returned contexts '
+                  "support (answers without claims are counted as abstained). Relevancy: the answer "
+                  "addresses the question (1), partly (0.5), not (0). Prompts: docs/evaluation.md.</p>"]
     parts.append(
         '<p class="note">Recall = share of evidence characters returned. Precision = evidence characters '
         "returned / characters returned (text returned twice is paid twice). IoU as in Chroma's chunking "

@@ -14,7 +14,8 @@ endpoint (see :mod:`.llm`):
 This follows the shape of LlamaIndex's FaithfulnessEvaluator / RelevancyEvaluator and Ragas'
 faithfulness (claims checked one by one against the context); the prompts are this module's
 own and are printed in docs/evaluation.md. A judgment is cached with the results, keyed by the
-configuration's run key, the question, the judge's endpoint and model, and the returned spans.
+configuration's run key, the question, the judge's model, the prompts' version and the returned
+spans.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ class Judge:
 
     @property
     def identity(self) -> str:
-        return f"{self.endpoint.base_url}|{self.endpoint.model}|prompts-{PROMPT_VERSION}"
+        # The model and the prompts decide a judgment, not where the server listens.
+        return f"{self.endpoint.model}|prompts-{PROMPT_VERSION}"
 
     def key(self, returned: Sequence[tuple[str, int, int]]) -> str:
         """The cache key of a judgment: this judge and the spans it was shown."""
