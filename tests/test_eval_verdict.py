@@ -113,7 +113,7 @@ def test_win_inside_the_noise_is_not_recommended():
     r = recommend(table)
     assert (r.config, r.choice) == ("fixed-128", "fixed")
     # window scores higher, inside the noise: the wording says the queries cannot tell them apart.
-    assert r.sentence.startswith("Too few queries to tell window and fixed-128 apart")
+    assert r.sentence.startswith("Too few queries to tell fixed-128 from window: it scores higher")
     assert "with 120 queries, differences under ±0.06 in recall cannot be told from noise" in r.sentence
     assert "stop" not in r.sentence
     assert r.resolution is not None and r.resolution.queries_for() == 440

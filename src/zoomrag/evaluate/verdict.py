@@ -118,8 +118,8 @@ def _table(results: Sequence[MetricSet]) -> tuple[tuple[int, ...], dict[tuple[st
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """The smallest difference these queries can detect: the median half-width of the paired 95 %
-    intervals between the leading configuration and the others (a gain below it is noise)."""
+    """The smallest difference these queries can detect: the half-width of the paired 95 %
+    intervals between the configurations to be told apart (a gain below it is noise)."""
 
     metric: str
     queries: int
@@ -144,10 +144,11 @@ class Resolution:
 
 
 def resolution(pairs: Sequence[Difference]) -> Resolution | None:
+    """From the paired differences that must be told apart: the widest decides (a verdict needs
+    every budget), so one budget where both sides are perfect does not hide the noise of another."""
     if not pairs:
         return None
-    return Resolution(pairs[0].metric, pairs[0].queries,
-                      float(np.median([d.delta.half_width for d in pairs])))
+    return Resolution(pairs[0].metric, pairs[0].queries, float(max(d.delta.half_width for d in pairs)))
 
 
 # -- Gate 0 -----------------------------------------------------------------------------
@@ -237,7 +238,7 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
         recalls = "/".join(_fmt(table[(pinned, b)].mean(PRIMARY)) for b in budgets)
         rivals = tuple(c for c in sizes if c != pinned and any(c in w.recall.tied for w in per_budget))
         res = resolution([difference(table[(pinned, b)], table[(c, b)], PRIMARY, resamples=resamples,
-                                     seed=seed) for b in budgets for c in sizes if c != pinned])
+                                     seed=seed) for b in budgets for c in rivals])
         head = (f"{pinned} is best or statistically tied with the best on both recall and precision at "
                 f"every budget (recall {recalls} at {'/'.join(map(str, budgets))} tokens)")
         verdict = Gate0Verdict(True, pinned, tuple(per_budget), "", res, rivals)
@@ -460,10 +461,11 @@ def recommend(results: Sequence[MetricSet], *, metric: str = PRIMARY, structure:
         (p for p in comp.policies if _mean_over(table, p, budgets, metric) > mine),
         key=lambda p: -_mean_over(table, p, budgets, metric))
     if higher and res is not None:
-        gains = ", ".join(f"{p} {_signed(_mean_over(table, p, budgets, metric) - mine)}" for p in higher)
-        sentence = (f"Too few queries to tell {_names(higher)} and {size} apart: {_names(higher)} "
-                    f"{'scores' if len(higher) == 1 else 'score'} higher on {LABELS[metric]} on average "
-                    f"({gains}), but not beyond the 95 % interval at every budget; {res.phrase()}. "
+        gains = ", ".join(f"{p} {_signed(_mean_over(table, p, budgets, metric) - mine)}" for p in higher[:3])
+        who = _names(higher) if len(higher) <= 3 else f"{', '.join(higher[:3])} and {len(higher) - 3} more"
+        sentence = (f"Too few queries to tell {size} from {who}: "
+                    f"{'it scores' if len(higher) == 1 else 'they score'} higher on {LABELS[metric]} on "
+                    f"average ({gains}), but not beyond the 95 % interval at every budget; {res.phrase()}. "
                     f"Keep {size} for now and measure again with more queries (about "
                     f"{res.queries_for()} would resolve ±{DETECTABLE:.2f}).")
     elif g0 is not None and g0.flat and not g0.conclusive and g0.resolution is not None:
