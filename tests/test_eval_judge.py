@@ -89,3 +89,13 @@ def test_judge_needs_a_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("ZOOMRAG_LLM_MODEL", raising=False)
     r = CliRunner().invoke(main, ["eval", "--data", str(HTML), "--judge", "http://127.0.0.1:9/v1", "--embedder", "hash"])
     assert r.exit_code == 2 and "--judge needs a model name" in r.output
+
+
+def test_the_prompts_in_the_docs_are_the_prompts_in_the_code():
+    from zoomrag.evaluate import judge
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "evaluation.md").read_text(encoding="utf-8")
+    for name in ("ANSWER_SYSTEM", "ANSWER_USER", "FAITHFULNESS_SYSTEM", "FAITHFULNESS_USER",
+                 "RELEVANCY_SYSTEM", "RELEVANCY_USER"):
+        text = getattr(judge, name).replace("{{", "{").replace("}}", "}")
+        assert text in page, f"docs/evaluation.md does not hold the {name} prompt as the code has it"
