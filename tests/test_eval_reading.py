@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from zoomrag.cli import main
@@ -42,10 +42,11 @@ def test_newline_normalised_offsets_point_at_the_same_characters(parts, data):
     cuts = [0]
     for p in parts:
         cuts.append(cuts[-1] + len(p))
-    # Spans along the pieces (never ending between the CR and LF of one CRLF).
+    # Spans along the pieces.
     i = data.draw(st.integers(0, len(parts) - 1))
     j = data.draw(st.integers(i + 1, len(parts)))
     s, e = cuts[i], cuts[j]
+    assume(raw[e - 1:e + 1] != "\r\n")  # an end between the CR and LF of one line break
     ds = read_dataset(Dataset("p", (EvalDocument("d", raw),), (EvalQuery("q", "x", (Evidence("d", s, e),)),)))
     if not ds.queries:  # a span of removed characters only (cannot happen along whole pieces)
         raise AssertionError(ds.skipped)

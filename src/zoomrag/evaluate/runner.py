@@ -80,6 +80,11 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         raise EvalError(f"configuration names repeat ({', '.join(names)}); give each one a distinct name")
     if not dataset.queries:
         raise EvalError(f"dataset {dataset.name!r} has no queries")
+    for r in retrievers:
+        if not isinstance(getattr(r, "settings", None), Mapping):
+            raise EvalError(f"configuration {r.name!r} has no settings mapping: give it one naming what "
+                            "changes its results (strategy, policy, mode...), {} if nothing does; the "
+                            "results cache is keyed on it")
     dataset = read_dataset(dataset)  # spans are scored in the text the readers make
     if cache is None:
         cache = ResultCache(None)
