@@ -126,10 +126,6 @@ def test_progress_reports_only_computed_work(tiny):
 
 
 def test_runner_errors(tiny, tmp_path):
-    with pytest.raises(EvalError, match="'bare' has no settings mapping"):
-        class Bare:
-            name, embedder = "bare", "e"
-        run_eval(tiny, [Bare()], [512])
     with pytest.raises(EvalError, match="names repeat"):
         run_eval(tiny, [Oracle(), Oracle()], [512])
     with pytest.raises(EvalError, match=r"budgets \[0\] must be positive"):

@@ -58,8 +58,12 @@ Progress = Callable[[str, int, int], None]
 
 def run_key(dataset: Dataset, retriever: Retriever, counter: TokenCounter, budget: int) -> RunKey:
     """The cache key of one configuration's results at one budget on this dataset."""
+    settings = getattr(retriever, "settings", None)
+    if not isinstance(settings, Mapping):
+        # A retriever written before settings existed: its class at least tells configurations apart.
+        settings = {"retriever": f"{type(retriever).__module__}.{type(retriever).__qualname__}"}
     return RunKey(dataset.corpus_hash, retriever.name, retriever.embedder, counter.name, int(budget),
-                  MappingProxyType(dict(retriever.settings)))
+                  MappingProxyType(dict(settings)))
 
 
 def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequence[int], *,
@@ -80,11 +84,6 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         raise EvalError(f"configuration names repeat ({', '.join(names)}); give each one a distinct name")
     if not dataset.queries:
         raise EvalError(f"dataset {dataset.name!r} has no queries")
-    for r in retrievers:
-        if not isinstance(getattr(r, "settings", None), Mapping):
-            raise EvalError(f"configuration {r.name!r} has no settings mapping: give it one naming what "
-                            "changes its results (strategy, policy, mode...), {} if nothing does; the "
-                            "results cache is keyed on it")
     dataset = read_dataset(dataset)  # spans are scored in the text the readers make
     if cache is None:
         cache = ResultCache(None)
