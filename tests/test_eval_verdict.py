@@ -173,7 +173,7 @@ def test_twenty_noisy_queries_do_not_say_stop():
              for b in (512, 1024) for s, v in ((128, 0.0), (256, 0.04), (512, 0.02))]
     v = gate0(table)
     assert v.flat and v.rivals and not v.conclusive
-    assert v.sentence.startswith(f"Too few queries to tell {v.pinned} and ")
+    assert v.sentence.startswith(f"Too few queries to tell {v.pinned} from ")
     assert "with 20 queries, differences under ±" in v.sentence and "stop" not in v.sentence
     assert v.to_dict()["action"] == "too few queries"
     assert v.resolution is not None and v.resolution.half_width > 0.03 and v.resolution.queries_for() > 20

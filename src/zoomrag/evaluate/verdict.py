@@ -246,7 +246,7 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
             sentence = f"One size wins: {head}. Pin {pinned} and stop."
         else:
             assert res is not None
-            sentence = (f"Too few queries to tell {pinned} and {_names(rivals)} apart: {head}, but "
+            sentence = (f"Too few queries to tell {pinned} from {_names(rivals)}: {head}, but "
                         f"{res.phrase()}. Use {pinned} for now and measure again with more queries "
                         f"(about {res.queries_for()} would resolve ±{DETECTABLE:.2f}).")
         return Gate0Verdict(True, pinned, tuple(per_budget), sentence, res, rivals)
