@@ -274,8 +274,10 @@ def test_import_needs_exactly_one_source(tmp_path: Path):
 
 
 def test_piped_output_keeps_intervals_and_a_shared_build_is_counted_once(tmp_path: Path):
-    r = invoke("eval", "--data", TINY, "--config", "parent,merge,fixed-128", *common(tmp_path))
+    r = invoke("eval", "--data", TINY, "--config", "parent,merge,fixed-128", "--html", tmp_path / "r.html",
+               *common(tmp_path))
     assert r.exit_code == 0, r.output
+    assert (tmp_path / "r.html").read_text().count("the index of parent (built once)") == 1
     assert "± = half the 95 % interval" in r.output and "±." in r.output  # CliRunner output is not a tty
     merge_row = next(line for line in r.output.splitlines() if line.strip().startswith("merge ") and "=" in line)
     assert "= parent" in merge_row
