@@ -67,7 +67,7 @@ def check_shape(report: dict, configs: list[str], budgets: list[int]) -> None:
             assert 0.0 <= low <= r[m] + 1e-9 and r[m] <= high + 1e-9 and high <= 1.0
     assert list(report["build"]) == configs
     for b in report["build"].values():
-        assert set(b) == {"seconds", "units_embedded", "storage_bytes"}
+        assert set(b) == {"seconds", "units_embedded", "storage_bytes", "index"}
         assert b["units_embedded"] > 0 and b["storage_bytes"] > 0
     assert list(report["latency"]) == configs
     for lat in report["latency"].values():
@@ -90,25 +90,38 @@ def test_eval_then_recommend_pin_on_a_slice_of_shared_data(wiki_slice: Path, tmp
     assert report["dataset"]["name"] == "wikitext_slice" and report["dataset"]["queries"] == SLICE_QUERIES
     assert (tmp_path / "eval.html").read_text().startswith("<!doctype html>")
 
-    # An index of the user's own documents to pin the winner into.
-    index = tmp_path / "mine.db"
-    with Index.open(index, embedder="hash", strategy="hierarchical") as ix:
+    # An index of other documents: the verdict is not pinned into it without --force.
+    other = tmp_path / "other.db"
+    with Index.open(other, embedder="hash", strategy="hierarchical") as ix:
         ix.add([Document(id="note", text="# Notes\n\nThe cat sat on the mat. It was warm.\n", source="note.md",
                          format="markdown")])
+    r = CliRunner().invoke(main, ["recommend", "--data", str(wiki_slice), "--policy", "window", "--pin", str(other),
+                                  *map(str, common(tmp_path))])
+    assert r.exit_code == 1
+    assert "not pinning: 0 of the dataset's 1 documents are in" in r.output and "--force" in r.output
+    with Index.open(other, create=False) as ix:
+        assert pinned_policy(ix.store.meta()) is None
+    # The user's index of the dataset's own documents (as `zoomrag index` reads them).
+    index = tmp_path / "mine.db"
+    text = load_dataset(wiki_slice).documents[0].text
+    with Index.open(index, embedder="hash", strategy="hierarchical") as ix:
+        ix.add([Document(id="/home/me/wiki.md", text=text, source="wiki.md", format="markdown")])
     rec_json = tmp_path / "rec.json"
     r = invoke("recommend", "--data", wiki_slice, "--policy", "window,merge", "--pin", index, "--json", rec_json,
                *common(tmp_path))
     assert r.exit_code == 0, r.output
     rec = json.loads(rec_json.read_text())
-    check_shape(rec, ["fixed-128", "fixed-256", "fixed-512", "fixed-1024", "fixed-2048", "window", "merge"],
-                [128, 256])
+    check_shape(rec, ["fixed-128", "fixed-256", "fixed-512", "fixed-1024", "fixed-2048", "window", "merge",
+                      "your-index"], [128, 256])
     verdict = rec["verdict"]
-    assert set(verdict) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison"}
+    assert set(verdict) == {"gate", "recommended", "choice", "metric", "sentence", "gate0", "comparison",
+                            "notes", "resolution"}
     assert verdict["choice"] in ("policy", "fixed")
     assert verdict["recommended"] in {x["config"] for x in rec["results"]}
     with Index.open(index, create=False) as ix:
         meta = ix.store.meta()
-    assert pinned_policy(meta) == resolve(verdict["recommended"]).pin()
+    if verdict["recommended"] != "your-index":
+        assert pinned_policy(meta) == resolve(verdict["recommended"]).pin()
     stored = json.loads(meta[EVAL_META_KEY])
     assert stored["config"] == verdict["recommended"] and stored["dataset"] == "wikitext_slice"
     assert "pinned" in r.output
@@ -258,3 +271,32 @@ def test_import_lists_the_unlocatable_evidence(tmp_path: Path):
 def test_import_needs_exactly_one_source(tmp_path: Path):
     r = CliRunner().invoke(main, ["eval", "import", "--corpus", str(TINY), "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "exactly one of --csv, --jsonl, --llamaindex" in r.output
+
+
+def test_piped_output_keeps_intervals_and_a_shared_build_is_counted_once(tmp_path: Path):
+    r = invoke("eval", "--data", TINY, "--config", "parent,merge,fixed-128", "--html", tmp_path / "r.html",
+               *common(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "r.html").read_text().count("the index of parent (built once)") == 1
+    assert "± = half the 95 % interval" in r.output and "±." in r.output  # CliRunner output is not a tty
+    merge_row = next(line for line in r.output.splitlines() if line.strip().startswith("merge ") and "=" in line)
+    assert "= parent" in merge_row
+    assert "shares the index of X (built once" in r.output
+
+
+def test_recommend_pin_force_pins_into_other_documents_with_a_warning_and_stats_shows_it(tmp_path: Path):
+    index = tmp_path / "other.db"
+    with Index.open(index, embedder="hash", strategy="window") as ix:
+        ix.add([Document(id="d", text="One sentence here. Another one there.", source="d.txt")])
+    r = invoke("stats", "--index", index)
+    assert "auto (nothing pinned" in r.output
+    r = invoke("recommend", "--data", TINY, "--policy", "window", "--pin", index, "--force", *common(tmp_path))
+    assert r.exit_code == 0, r.output
+    assert "warning: 0 of the dataset's 2 documents are in" in r.output and "pinning anyway (--force)" in r.output
+    with Index.open(index, create=False) as ix:
+        pinned = pinned_policy(ix.store.meta())
+    assert pinned is not None
+    r = invoke("stats", "--index", index)
+    assert f"{pinned[0]}" in r.output and "pinned: `--expand auto` uses it" in r.output
+    r = invoke("stats", "--index", index, "--json")
+    assert json.loads(r.output)["expansion"]["policy"] == pinned[0]

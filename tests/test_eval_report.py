@@ -32,6 +32,7 @@ class Fixed:
     """A stand-in for a fixed-size configuration: returns ``size`` characters from the evidence start."""
 
     embedder = "fake"
+    settings: dict = {}
 
     def __init__(self, name: str, size: int, lead: int = 0):
         self.name, self.size, self.lead = name, size, lead
@@ -66,7 +67,8 @@ def test_json_shape_is_exact(run, tmp_path):
             lo, hi = row["ci"][m]
             assert lo <= row[m] <= hi
     assert data["results"][0]["config"] == "fixed-128" and data["results"][0]["budget"] == 16
-    assert data["build"]["window"] == {"seconds": 0.25, "units_embedded": 3, "storage_bytes": 2048}
+    assert data["build"]["window"] == {"seconds": 0.25, "units_embedded": 3, "storage_bytes": 2048, "index": None}
+    assert data["judge"] == []
     assert set(data["latency"]["window"]) == {"p50_ms", "p95_ms", "mean_ms", "calls"}
     assert data["dataset"]["name"] == "tiny" and data["dataset"]["token_counter"] == "chars"
 
@@ -87,7 +89,7 @@ def test_verdict_lands_in_the_json(run):
     data = to_json_dict(run.with_verdict(r))
     assert data["verdict"]["recommended"] == r.config
     assert set(data["verdict"]) == {"gate", "recommended", "choice", "metric", "sentence", "gate0",
-                                    "comparison"}
+                                    "comparison", "notes", "resolution"}
     json.dumps(data, allow_nan=False)
 
 
@@ -101,7 +103,7 @@ def test_html_is_self_contained(run, tmp_path):
     # Gate-2 forest, recall, IoU, one Gate-0 frontier per budget (2), latency.
     assert page.count("<svg") == 6
     assert "Does multi-scale pay?" in page and "Gate 0 frontier" in page
-    for name in ("fixed-128", "fixed-256", "window", "Use "):
+    for name in ("fixed-128", "fixed-256", "window", "Recommended: "):
         assert name in page
 
 

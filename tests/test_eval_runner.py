@@ -26,6 +26,7 @@ class Oracle:
 
     name: str = "oracle"
     embedder: str = "fake-1"
+    settings: dict = field(default_factory=dict)
     distractor: bool = False
     fail_after: int | None = None
     builds: int = 0

@@ -112,7 +112,11 @@ def test_win_inside_the_noise_is_not_recommended():
     assert c.winners() == []
     r = recommend(table)
     assert (r.config, r.choice) == ("fixed-128", "fixed")
-    assert "Measure or revert" in r.sentence and "closest: window" in r.sentence
+    # window scores higher, inside the noise: the wording says the queries cannot tell them apart.
+    assert r.sentence.startswith("Too few queries to tell fixed-128 from window: it scores higher")
+    assert "with 120 queries, differences under ±0.06 in recall cannot be told from noise" in r.sentence
+    assert "stop" not in r.sentence
+    assert r.resolution is not None and r.resolution.queries_for() == 440
 
 
 def test_clear_win_is_recommended():
@@ -159,3 +163,35 @@ def test_structure_hint_by_headings():
     assert structure_hint(prose).suggests == "window" and "flat prose" in structure_hint(prose).sentence
     md = Dataset("m", (EvalDocument("y", "intro\n\n## Part\n\ntext", format="markdown"),), ())
     assert structure_hint(md).suggests == "merge"
+
+
+def test_twenty_noisy_queries_do_not_say_stop():
+    """Sizes tied only because 20 queries cannot tell them apart: no unqualified "stop"."""
+    noise = np.random.default_rng(3)
+    base = noise.uniform(0.0, 1.0, 20)
+    table = [ms(f"fixed-{s}", b, np.clip(base + v + noise.normal(0, 0.25, 20), 0, 1))
+             for b in (512, 1024) for s, v in ((128, 0.0), (256, 0.04), (512, 0.02))]
+    v = gate0(table)
+    assert v.flat and v.rivals and not v.conclusive
+    assert v.sentence.startswith(f"Too few queries to tell {v.pinned} from ")
+    assert "with 20 queries, differences under ±" in v.sentence and "stop" not in v.sentence
+    assert v.to_dict()["action"] == "too few queries"
+    assert v.resolution is not None and v.resolution.half_width > 0.03 and v.resolution.queries_for() > 20
+
+
+def test_tied_sizes_with_narrow_intervals_still_say_stop():
+    table = [ms(f"fixed-{s}", b, level(v), level(v) / 3)
+             for b in (512, 1024) for s, v in ((128, 0.0), (256, 0.0), (512, -0.3))]
+    v = gate0(table)
+    assert v.flat and v.pinned == "fixed-128" and v.rivals == ("fixed-256",) and v.conclusive and "and stop." in v.sentence
+
+
+def test_recommendation_says_why_the_best_recall_is_not_recommended():
+    table = [ms(f"fixed-{s}", b, level(v)) for b in (512, 1024) for s, v in ((128, 0.0), (256, 0.05))]
+    noise = np.random.default_rng(5).normal(0, 0.2, N)
+    noise -= noise.mean()
+    table += [ms("parent", b, level(0.07) + noise) for b in (512, 1024)]
+    r = recommend(table)
+    assert r.config == "fixed-256"
+    assert r.notes and r.notes[0].startswith("At 512 tokens parent has the best recall")
+    assert "a policy is recommended only when the whole interval lies above zero" in r.notes[0]

@@ -314,6 +314,16 @@ class Index:
         report.seconds = time.perf_counter() - t0
         return report.freeze()
 
+    def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
+                      extra: Mapping[str, str] | None = None) -> None:
+        """Pin the policy ``expand="auto"`` uses from now on (``zoomrag recommend --pin``);
+        ``extra`` meta entries (the evaluation behind the pin) are written in the same transaction."""
+        from .expand.auto import pin_value
+
+        value = {**pin_value(policy, params), **(extra or {})}
+        with self._lock, self.store.transaction():
+            self.store.set_meta(value)
+
     def _walk(self, items: Sequence[str | Path | Document]) -> Iterator[str | Path | Document]:
         own = {Path(str(self.path) + suffix).resolve()
                for suffix in ("", "-wal", "-shm", "-journal", ".lock", ".ann", ".ann.json", ".ann.ids.npy")}

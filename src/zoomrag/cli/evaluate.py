@@ -37,7 +37,18 @@ from ..evaluate import (
     write_json,
 )
 from ..evaluate.dataset import CORPUS_FILE, read_corpus
-from ..evaluate.retriever import DEFAULT_POLICIES, SWEEP, IndexPool, config_names, resolve, retrievers
+from ..evaluate.reading import read_dataset
+from ..evaluate.retriever import (
+    DEFAULT_POLICIES,
+    INDEX_CONFIG,
+    SWEEP,
+    ConfigSpec,
+    IndexPool,
+    config_names,
+    index_config,
+    resolve,
+    retrievers,
+)
 from . import main
 
 #: Where results and per-configuration indexes live unless told otherwise (like the index).
@@ -83,6 +94,13 @@ def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path),
                      default=DEFAULT_INDEX_DIR, show_default=True,
                      help="Where the per-configuration indexes are kept between runs."),
+        click.option("--judge", "judge_url", metavar="URL",
+                     help="Also answer each question from each configuration's contexts and judge the "
+                          "answer (faithfulness, relevancy) with this OpenAI-compatible endpoint, "
+                          "e.g. http://127.0.0.1:8080/v1; model from --judge-model or $ZOOMRAG_LLM_MODEL."),
+        click.option("--judge-model", metavar="NAME", help="Model name for --judge."),
+        click.option("--judge-budget", type=click.IntRange(min=1), metavar="N",
+                     help="The budget whose contexts are judged (default: the largest)."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
     ]
     for opt in reversed(options):
@@ -116,37 +134,90 @@ def _embedder_name(name: str | None, dataset: Dataset) -> str:
     return choose_embedder_name(name or default_embedder_name(), [d.text[:4000] for d in dataset.documents[:50]])
 
 
-def evaluate_configs(data: Path | None, configs: Sequence[str], budgets: Sequence[int], *,
-                     embedder: str | None, mode: str, limit_queries: int | None, cache_path: Path,
-                     index_dir: Path, quiet: bool) -> tuple[Dataset, EvalRun]:
-    """Load, build and score: the part every evaluating command shares."""
+def _judge(url: str | None, model: str | None) -> Any:
+    if url is None:
+        return None
+    import os
+
+    from ..evaluate.judge import Judge
+    from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
+
+    model = model or os.environ.get(ENV_MODEL, "").strip()
+    if not model:
+        raise click.UsageError(f"--judge needs a model name: give --judge-model or set {ENV_MODEL}")
+    return Judge(Endpoint(url, model, os.environ.get(ENV_KEY) or None))
+
+
+def _index_meta(index: Path | None) -> dict[str, str] | None:
+    if index is None:
+        return None
+    from ..index import Index
+
+    if not index.exists():
+        raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
+                                 param_hint="--index")
+    with Index.open(index, create=False) as ix:
+        return ix.store.meta()
+
+
+def load_read(data: Path | None, limit_queries: int | None) -> Dataset:
+    """The dataset as ``zoomrag index`` would read its documents; left-out queries are listed."""
     if data is None:
         raise click.UsageError("--data is required: a folder with corpus.jsonl and queries.jsonl")
-    specs = [resolve(c) for c in configs]  # unknown names fail before any work
-    dataset = load_dataset(data)
+    raw = load_dataset(data)
     if limit_queries is not None:
-        dataset = dataset.sample(limit_queries)
+        raw = raw.sample(limit_queries)
+    dataset = read_dataset(raw)
+    left = dataset.skipped[len(raw.skipped):]
+    if left:
+        click.echo(f"{len(left)} {'query' if len(left) == 1 else 'queries'} left out: evidence not "
+                   "found in the text the readers make of the documents:", err=True)
+        for s in left[:10]:
+            click.echo(f"  {s.query_id}: {s.reason}", err=True)
+        if len(left) > 10:
+            click.echo(f"  ... and {len(left) - 10} more (listed in the JSON report)", err=True)
+    return dataset
+
+
+def evaluate_configs(data: Path | None | Dataset, configs: Sequence[str | ConfigSpec], budgets: Sequence[int], *,
+                     embedder: str | None, mode: str, limit_queries: int | None, cache_path: Path,
+                     index_dir: Path, quiet: bool, judge: Any = None,
+                     judge_budget: int | None = None) -> tuple[Dataset, EvalRun]:
+    """Load, build and score: the part every evaluating command shares."""
+    specs = [c if isinstance(c, ConfigSpec) else resolve(c) for c in configs]  # unknown names fail first
+    dataset = data if isinstance(data, Dataset) else load_read(data, limit_queries)
     computed = [0]
+
+    judged = [0]
 
     def counting(tick: Callable[[str, int, int], None] | None) -> Callable[[str, int, int], None]:
         def progress(config: str, done: int, total: int) -> None:
             computed[0] += 1
+            if config.endswith(" (judge)"):
+                judged[0] += 1
             if tick is not None:
                 tick(config, done, total)
         return progress
 
     pool = IndexPool(index_dir, _embedder_name(embedder, dataset), mode=mode)
     with ResultCache(cache_path) as cache, pool, _bars(quiet) as tick:
-        run = run_eval(dataset, retrievers([s.name for s in specs], pool), budgets, cache=cache,
-                       progress=counting(tick))
+        run = run_eval(dataset, retrievers(specs, pool), budgets, cache=cache, progress=counting(tick),
+                       judge=judge, judge_budget=judge_budget)
     total = len(specs) * len(run.budgets) * len(dataset.queries)
+    computed[0] -= judged[0]
     click.echo(f"{computed[0]} of {total} results computed, {total - computed[0]} from the cache "
                f"({cache_path})", err=True)
+    if judge is not None:
+        click.echo(f"{judged[0]} answers judged, {len(specs) * len(dataset.queries) - judged[0]} from the cache",
+                   err=True)
     return dataset, run
 
 
 def _report(run: EvalRun, json_path: Path | None, html_path: Path | None) -> None:
-    print_run(run, Console(highlight=False))
+    console = Console(highlight=False)
+    if not console.is_terminal:  # piped or redirected: no terminal to fit, keep every column
+        console = Console(highlight=False, width=max(console.width, 160))
+    print_run(run, console)
     if json_path is not None:
         click.echo(f"wrote {write_json(run, json_path)}", err=True)
     if html_path is not None:
@@ -159,16 +230,29 @@ def _split(values: Sequence[str]) -> list[str]:
 
 # -- eval (a group: its own run, plus generate and import) ------------------------------------
 
+def _own_index(index: Path | None, embedder: str | None) -> tuple[list[ConfigSpec], str | None]:
+    """The configuration of ``--index`` (if given) and the embedder every configuration uses."""
+    meta = _index_meta(index)
+    if meta is None:
+        return [], embedder
+    spec = index_config(meta)
+    return [spec], embedder or meta.get("embedder")
+
+
 @main.group("eval", invoke_without_command=True)
 @click.option("--config", "configs", multiple=True, metavar="NAME",
               help=f"A configuration (repeat, or separate with commas): fixed-N or a policy "
-                   f"({', '.join(config_names())}). Default: the sweep and "
-                   f"{', '.join(DEFAULT_POLICIES)}.")
+                   f"({', '.join(config_names())}). Default: the sweep, "
+                   f"{', '.join(DEFAULT_POLICIES)} and default.")
+@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help=f"Also measure the configuration this index is built and queried with (its strategy or "
+                   f"profile, its pinned policy or auto), as {INDEX_CONFIG!r}; its embedder is used for all.")
 @_run_options
 @click.pass_context
-def eval_command(ctx: click.Context, configs: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
-                 embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
-                 html_path: Path | None, cache_path: Path, index_dir: Path, quiet: bool) -> None:
+def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None, data: Path | None,
+                 budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
+                 json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
+                 judge_url: str | None, judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
     """Measure configurations on a dataset: evidence recall, precision, IoU, full-evidence rate
     and MRR per budget with bootstrap 95 % intervals, plus build cost and query latency.
 
@@ -176,9 +260,11 @@ def eval_command(ctx: click.Context, configs: tuple[str, ...], data: Path | None
     """
     if ctx.invoked_subcommand is not None:
         return
-    names = _split(configs) or [*SWEEP, *DEFAULT_POLICIES]
-    _, run = evaluate_configs(data, names, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
-                              cache_path=cache_path, index_dir=index_dir, quiet=quiet)
+    names: list[str | ConfigSpec] = list(_split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"])
+    own, embedder = _own_index(index_path, embedder)
+    _, run = evaluate_configs(data, [*names, *own], budgets, embedder=embedder, mode=mode,
+                              limit_queries=limit_queries, cache_path=cache_path, index_dir=index_dir,
+                              quiet=quiet, judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
     _report(run, json_path, html_path)
 
 
@@ -186,20 +272,23 @@ def eval_command(ctx: click.Context, configs: tuple[str, ...], data: Path | None
 @_run_options
 def sweep_command(data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
                   limit_queries: int | None, json_path: Path | None, html_path: Path | None,
-                  cache_path: Path, index_dir: Path, quiet: bool) -> None:
+                  cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
+                  judge_budget: int | None, quiet: bool) -> None:
     """Gate 0: fixed sizes 128…2048 tokens (15 % overlap). Is there one size to pin?"""
     _, run = evaluate_configs(data, SWEEP, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
-                              cache_path=cache_path, index_dir=index_dir, quiet=quiet)
+                              cache_path=cache_path, index_dir=index_dir, quiet=quiet,
+                              judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
     _report(run.with_verdict(gate0(run.results)), json_path, html_path)
 
 
 _policy_option = click.option(
     "--policy", "policies", multiple=True, metavar="NAME",
-    help=f"A policy to compare (repeat, or separate with commas). Default: {', '.join(DEFAULT_POLICIES)}.")
+    help=f"A policy to compare (repeat, or separate with commas). Default: {', '.join(DEFAULT_POLICIES)} "
+         "and default (the default profile with auto).")
 
 
 def _policies(values: Sequence[str]) -> list[str]:
-    names = _split(values) or list(DEFAULT_POLICIES)
+    names = _split(values) or [*DEFAULT_POLICIES, "default"]
     for n in names:
         if n.startswith("fixed-"):
             raise click.BadParameter(f"{n!r} is a fixed size; the sweep sizes are always included",
@@ -212,53 +301,82 @@ def _policies(values: Sequence[str]) -> list[str]:
 @_run_options
 def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
                     embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
-                    html_path: Path | None, cache_path: Path, index_dir: Path, quiet: bool) -> None:
+                    html_path: Path | None, cache_path: Path, index_dir: Path, judge_url: str | None,
+                    judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
     """Gates 1 and 2: expansion policies against the best fixed size, on the same queries."""
     dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
                                     mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet)
+                                    index_dir=index_dir, quiet=quiet, judge=_judge(judge_url, judge_model),
+                                    judge_budget=judge_budget)
     _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), json_path, html_path)
 
 
 @main.command("recommend")
 @_policy_option
 @click.option("--pin", "pin_path", type=click.Path(dir_okay=False, path_type=Path), metavar="INDEX",
-              help="Write the winner into this index, so that `query --expand auto` uses it.")
+              help="Write the winner into this index, so that `query --expand auto` uses it; the index "
+                   "must hold the dataset's documents. Its own configuration is measured too.")
+@click.option("--force", is_flag=True, help="Pin even when the index does not hold the dataset's documents.")
 @_run_options
-def recommend_command(policies: tuple[str, ...], pin_path: Path | None, data: Path | None,
+def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: bool, data: Path | None,
                       budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
                       json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
+                      judge_url: str | None, judge_model: str | None, judge_budget: int | None,
                       quiet: bool) -> None:
     """The configuration to use: a multi-scale policy only if it beats the best single size by
     more than the 95 % interval at every budget; otherwise that size (measure or revert).
     """
-    if pin_path is not None and not pin_path.exists():
-        raise click.BadParameter(f"{pin_path}: no such index; build it first with zoomrag index",
-                                 param_hint="--pin")
-    dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
+    judge = _judge(judge_url, judge_model)
+    own, embedder = _own_index(pin_path, embedder)
+    dataset = load_read(data, limit_queries)
+    if pin_path is not None:
+        _check_same_documents(pin_path, dataset, force)  # before any work
+    dataset, run = evaluate_configs(dataset, [*SWEEP, *_policies(policies), *own], budgets, embedder=embedder,
                                     mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet)
+                                    index_dir=index_dir, quiet=quiet, judge=judge, judge_budget=judge_budget)
     rec = recommend(run.results, structure=structure_hint(dataset))
     _report(run.with_verdict(rec), json_path, html_path)
     if pin_path is not None:
-        _pin(pin_path, rec, dataset)
+        _pin(pin_path, rec, dataset, own[0] if own else None)
 
 
-def _pin(path: Path, rec: Any, dataset: Dataset) -> None:
-    from ..expand.auto import pin_value
+def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:
+    """Refuse to pin a verdict measured on other documents than the index's (unless forced)."""
+    from ..index import Index
+    from ..model import content_hash
+
+    with Index.open(path, create=False) as ix:
+        stored = set(ix.store.document_hashes().values())
+    mine = [content_hash(d.text) for d in dataset.documents]
+    found = sum(1 for h in mine if h in stored)
+    if found == len(mine):
+        return
+    what = (f"{found} of the dataset's {len(mine)} documents are in {path} (compared by content; "
+            f"the index holds {len(stored)})")
+    if not force:
+        raise click.ClickException(
+            f"not pinning: {what}, so the verdict would be about other documents. Make the dataset from "
+            f"the indexed files (zoomrag eval import --folder DIR ...), or pass --force to pin anyway.")
+    Console(stderr=True, highlight=False).print(f"warning: {escape(what)}; pinning anyway (--force)")
+
+
+def _pin(path: Path, rec: Any, dataset: Dataset, own: ConfigSpec | None = None) -> None:
     from ..index import Index
 
-    policy, params = resolve(rec.config).pin()
-    value = {**pin_value(policy, params),
-             EVAL_META_KEY: json.dumps({**rec.to_pin(), "dataset": dataset.name,
-                                        "corpus_hash": dataset.corpus_hash}, sort_keys=True)}
-    with Index.open(path, create=False) as ix, ix.store.transaction():
-        ix.store.set_meta(value)
+    spec = own if own is not None and rec.config == own.name else resolve(rec.config)
+    policy, params = spec.pin()
     err = Console(stderr=True, highlight=False)
+    if policy == "auto":
+        err.print(f"the recommended configuration {escape(rec.config)} queries with auto: nothing to pin "
+                  f"into {escape(str(path))}")
+        return
+    record = json.dumps({**rec.to_pin(), "dataset": dataset.name, "corpus_hash": dataset.corpus_hash},
+                        sort_keys=True)
+    with Index.open(path, create=False) as ix:
+        ix.pin_expansion(policy, params, extra={EVAL_META_KEY: record})
     err.print(f"pinned expansion {escape(policy)} into {escape(str(path))}: "
               "`zoomrag query --expand auto` uses it from now on")
     if rec.choice == "fixed":
-        spec = resolve(rec.config)
         sets = " ".join(f"--set {k}={v}" for k, v in spec.strategy_params.items())
         err.print(f"the winner is a chunk size: rebuild the index with it too: "
                   f"zoomrag index PATHS --index {escape(str(path))} --reindex --strategy fixed {sets}")
@@ -308,12 +426,14 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
               help="Questions as JSON lines with evidence text.")
 @click.option("--llamaindex", "llama_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A LlamaIndex LabelledRagDataset JSON (reference_contexts are the evidence).")
-@click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
+@click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path),
               help="The corpus: a dataset folder or a corpus.jsonl file.")
+@click.option("--folder", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The corpus: a folder of your files, read as `zoomrag index` reads them.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write corpus.jsonl and queries.jsonl into.")
 def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: Path | None,
-                   corpus_path: Path, out: Path) -> None:
+                   corpus_path: Path | None, folder: Path | None, out: Path) -> None:
     """Questions with evidence given as text: locate each passage in the corpus (exactly, then
     with whitespace normalised). Passages not found are listed; their questions are left out.
     """
@@ -321,8 +441,21 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
              if p is not None]
     if len(given) != 1:
         raise click.UsageError("give exactly one of --csv, --jsonl, --llamaindex")
+    if (corpus_path is None) == (folder is None):
+        raise click.UsageError("give exactly one of --corpus (a dataset) and --folder (your files)")
     path, fmt = given[0]
-    corpus = _corpus(corpus_path)
+    if folder is not None:
+        from ..evaluate.folder import read_folder
+
+        read = read_folder(folder)
+        corpus = read.dataset
+        click.echo(f"{folder}: {len(corpus.documents)} documents read"
+                   + (f", {len(read.skipped)} skipped:" if read.skipped else ""))
+        for rel, reason in read.skipped:
+            click.echo(f"  {rel}: {reason}")
+    else:
+        assert corpus_path is not None
+        corpus = _corpus(corpus_path)
     result = import_questions(path, corpus, format=fmt)
     report = result.report
     click.echo(report.summary())

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..expand import expander_names, get_expander
+from ..expand.auto import pinned_policy
 from ..index import DEFAULT_PATH, MODES, AddReport, Index
 from ..model import Context
 from ..parse import parse_settings
@@ -207,8 +208,14 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     with Index.open(index_path, create=False) as ix:
         stats = ix.stats()
         docs = ix.documents() if documents else []
+        meta = ix.store.meta()
+    pinned = pinned_policy(meta)
+    expansion = ("auto (nothing pinned: chosen by each document's structure)" if pinned is None else
+                 f"{pinned[0]}" + (f" ({', '.join(f'{k}={v}' for k, v in sorted(pinned[1].items()))})"
+                                   if pinned[1] else "") + ", pinned: `--expand auto` uses it")
     if as_json:
         payload = stats.to_dict()
+        payload["expansion"] = None if pinned is None else {"policy": pinned[0], "params": pinned[1]}
         if documents:
             payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length} for d in docs]
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -221,7 +228,7 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         ("units", f"{stats.units:,}"), ("vectors", f"{stats.vectors:,}"),
         ("file size", f"{stats.file_bytes / 1e6:,.2f} MB"),
         ("without vectors", f"{stats.bytes_without_vectors / 1e6:,.2f} MB ({ratio:.2f} bytes per character)"),
-        ("embedder", stats.embedder), ("chunking", stats.chunking), ("ann", stats.ann),
+        ("embedder", stats.embedder), ("chunking", stats.chunking), ("expansion", expansion), ("ann", stats.ann),
     ]
     for k, v in rows:
         table.add_row(Text(k, style="bold"), Text(v))

@@ -3,10 +3,13 @@
 Layers, each usable alone:
 
 - data: :func:`load_dataset` (normalised ``corpus.jsonl`` + ``queries.jsonl``),
-  :func:`import_questions` (evidence given as text), :func:`generate` (LLM-written questions);
+  :func:`read_dataset` (documents read by the readers of ``zoomrag index``, evidence moved with
+  them), :func:`read_folder` (a corpus from a folder of files), :func:`import_questions`
+  (evidence given as text), :func:`generate` (LLM-written questions);
 - scoring: :func:`score_query` and :func:`aggregate` (span metrics with bootstrap intervals),
   :class:`TokenBudget` (equal-budget cut);
 - running: :func:`run_eval` over any :class:`Retriever`, cached in a :class:`ResultCache`;
+  a :class:`Judge` answers from the contexts and scores faithfulness and relevancy;
   :func:`retrievers` makes them over real zoomrag indexes (:class:`IndexPool`);
 - deciding: :func:`gate0`, :func:`structure_hint`, :func:`compare`, :func:`recommend`;
 - reporting: :func:`write_json`, :func:`write_html`, :func:`print_run`.
@@ -15,11 +18,14 @@ Layers, each usable alone:
 from .budget import TokenBudget
 from .cache import ResultCache, default_cache_path
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence, load_dataset, write_dataset
+from .folder import read_folder
 from .generate import GenerateReport, GenerateResult, generate
 from .html import render_html, write_html
 from .importers import ImportReport, ImportResult, import_questions
+from .judge import Judge, JudgeStats
 from .llm import Endpoint
 from .metrics import METRICS, MetricSet, QueryScores, aggregate, score_query
+from .reading import read_dataset
 from .report import to_json, to_json_dict, write_json
 from .results import BuildStats, EvalRun, LatencyStats
 from .retriever import IndexPool, IndexRetriever, retrievers
@@ -63,6 +69,8 @@ __all__ = [
     "ImportResult",
     "IndexPool",
     "IndexRetriever",
+    "Judge",
+    "JudgeStats",
     "LatencyStats",
     "MetricSet",
     "QueryScores",
@@ -81,6 +89,8 @@ __all__ = [
     "import_questions",
     "load_dataset",
     "print_run",
+    "read_dataset",
+    "read_folder",
     "recommend",
     "render_html",
     "results_table",

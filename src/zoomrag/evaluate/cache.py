@@ -1,10 +1,13 @@
 """Finished work survives interruption: retrieval results cached per query in one SQLite file.
 
-A row is keyed by (corpus hash, configuration, embedder, token counter, budget, query id) and
-holds the spans returned for that query and how long it took. Metrics are recomputed from the
-spans on every run (cheap), so a fix to a metric never needs a re-run; a changed query text
-(checked by hash) or corpus (its hash is in the key) misses the cache. Writes are SQLite
+A row is keyed by a :class:`RunKey` (everything that changes a result: the corpus as read, the
+configuration's name and settings — strategy and its parameters, policy and its parameters,
+search mode, reranker —, the embedder and its version, the token counter, the budget and the
+zoomrag version) and the query id; it holds the spans returned for that query and how long it
+took. Metrics are recomputed from the spans on every run (cheap), so a fix to a metric never
+needs a re-run; a changed query text (checked by hash) misses the cache. Writes are SQLite
 transactions: a run killed mid-way loses at most the unflushed batch, never leaves half a row.
+A cache written by another schema is emptied (it only holds what can be computed again).
 """
 
 from __future__ import annotations
@@ -13,41 +16,80 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
 from ..errors import EvalError
 from .dataset import EvalQuery
 from .results import BuildStats
 from .spans import DocSpan
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (run TEXT PRIMARY KEY, key TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS results (
-    corpus TEXT NOT NULL, config TEXT NOT NULL, embedder TEXT NOT NULL, counter TEXT NOT NULL,
-    budget INTEGER NOT NULL, query_id TEXT NOT NULL, query_hash TEXT NOT NULL,
+    run TEXT NOT NULL, query_id TEXT NOT NULL, query_hash TEXT NOT NULL,
     returned TEXT NOT NULL, seconds REAL NOT NULL,
-    PRIMARY KEY (corpus, config, embedder, counter, budget, query_id)
+    PRIMARY KEY (run, query_id)
 );
-CREATE TABLE IF NOT EXISTS builds (
-    corpus TEXT NOT NULL, config TEXT NOT NULL, embedder TEXT NOT NULL, payload TEXT NOT NULL,
-    PRIMARY KEY (corpus, config, embedder)
+CREATE TABLE IF NOT EXISTS builds (build TEXT PRIMARY KEY, payload TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS judgments (
+    run TEXT NOT NULL, query_id TEXT NOT NULL, judge TEXT NOT NULL, payload TEXT NOT NULL,
+    PRIMARY KEY (run, query_id, judge)
 );
 """
+_TABLES = ("meta", "runs", "results", "builds", "judgments")
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _digest(value: Any) -> str:
+    raw = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(raw.encode("utf-8"), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
 class RunKey:
-    """Which results a row belongs to."""
+    """Which results a row belongs to: everything that changes what a configuration returns.
+
+    ``settings`` is the configuration's own description (strategy, policy and their parameters,
+    search mode, reranker...): two configurations with one name but other settings never share
+    a row. ``version`` is the zoomrag version (a new release may chunk or rank differently).
+    """
 
     corpus: str
     config: str
     embedder: str
     counter: str
     budget: int
+    settings: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    version: str = field(default_factory=_version)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"corpus": self.corpus, "config": self.config, "embedder": self.embedder,
+                "counter": self.counter, "budget": self.budget, "settings": dict(self.settings),
+                "version": self.version}
+
+    @property
+    def digest(self) -> str:
+        """The row key: a hash of every field."""
+        return _digest(self.to_dict())
+
+    @property
+    def build_digest(self) -> str:
+        """The key of the build these results came from (the budget does not change an index)."""
+        d = self.to_dict()
+        del d["budget"]
+        return _digest(d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,19 +120,24 @@ class ResultCache:
         self.path = None if path is None else Path(path)
         self._batch = batch
         self._pending: list[tuple] = []
+        self._runs: dict[str, str] = {}
         try:
             if self.path is not None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(":memory:" if self.path is None else str(self.path), timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_SCHEMA)
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is not None and row[0] != SCHEMA_VERSION:
+                # Another schema's rows cannot be keyed correctly: start afresh (all recomputable).
+                with self._db:
+                    for t in _TABLES:
+                        self._db.execute(f"DROP TABLE IF EXISTS {t}")
+                row = None
+            self._db.executescript(_SCHEMA)
             if row is None:
                 with self._db:
-                    self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            elif row[0] != SCHEMA_VERSION:
-                raise EvalError(f"{self.path}: evaluation cache has schema {row[0]}, this zoomrag writes "
-                                f"{SCHEMA_VERSION}; delete the file or point --cache elsewhere")
+                    self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         except sqlite3.DatabaseError as e:
             raise EvalError(f"{self.path}: cannot use it as an evaluation cache ({e}); "
                             "delete the file or point --cache elsewhere") from None
@@ -100,9 +147,7 @@ class ResultCache:
         """Cached results for these queries (those whose text changed are left out)."""
         wanted = {q.id: query_hash(q) for q in queries}
         rows = self._db.execute(
-            "SELECT query_id, query_hash, returned, seconds FROM results "
-            "WHERE corpus=? AND config=? AND embedder=? AND counter=? AND budget=?",
-            (key.corpus, key.config, key.embedder, key.counter, key.budget))
+            "SELECT query_id, query_hash, returned, seconds FROM results WHERE run=?", (key.digest,))
         out: dict[str, CachedResult] = {}
         for qid, qh, returned, seconds in rows:
             if wanted.get(qid) == qh:
@@ -112,9 +157,12 @@ class ResultCache:
 
     def put(self, key: RunKey, query: EvalQuery, result: CachedResult) -> None:
         """Queue one result; written with the next :meth:`flush` (automatic every batch)."""
-        self._pending.append((key.corpus, key.config, key.embedder, key.counter, key.budget, query.id,
-                              query_hash(query), json.dumps([list(r) for r in result.returned],
-                                                            ensure_ascii=False), result.seconds))
+        run = key.digest
+        if run not in self._runs:
+            self._runs[run] = json.dumps(key.to_dict(), sort_keys=True, ensure_ascii=False, default=str)
+        self._pending.append((run, query.id, query_hash(query),
+                              json.dumps([list(r) for r in result.returned], ensure_ascii=False),
+                              result.seconds))
         if len(self._pending) >= self._batch:
             self.flush()
 
@@ -122,7 +170,8 @@ class ResultCache:
         if not self._pending:
             return
         with self._db:  # one transaction: all of the batch or none of it
-            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?)", self._pending)
+            self._db.executemany("INSERT OR IGNORE INTO runs VALUES (?,?)", list(self._runs.items()))
+            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?)", self._pending)
         self._pending.clear()
 
     def count(self) -> int:
@@ -130,15 +179,26 @@ class ResultCache:
         return self._db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
 
     # -- builds -----------------------------------------------------------------------
-    def get_build(self, corpus: str, config: str, embedder: str) -> BuildStats | None:
-        row = self._db.execute("SELECT payload FROM builds WHERE corpus=? AND config=? AND embedder=?",
-                               (corpus, config, embedder)).fetchone()
+    def get_build(self, key: RunKey) -> BuildStats | None:
+        row = self._db.execute("SELECT payload FROM builds WHERE build=?", (key.build_digest,)).fetchone()
         return None if row is None else BuildStats.from_dict(json.loads(row[0]))
 
-    def put_build(self, corpus: str, config: str, embedder: str, stats: BuildStats) -> None:
+    def put_build(self, key: RunKey, stats: BuildStats) -> None:
         with self._db:
-            self._db.execute("INSERT OR REPLACE INTO builds VALUES (?,?,?,?)",
-                             (corpus, config, embedder, json.dumps(stats.to_dict())))
+            self._db.execute("INSERT OR REPLACE INTO builds VALUES (?,?)",
+                             (key.build_digest, json.dumps(stats.to_dict())))
+
+    # -- judged answers ---------------------------------------------------------------
+    def get_judgment(self, key: RunKey, query: EvalQuery, judge: str) -> dict[str, Any] | None:
+        """A cached judgment of this query's answer (``judge`` names the judge and what it saw)."""
+        row = self._db.execute("SELECT payload FROM judgments WHERE run=? AND query_id=? AND judge=?",
+                               (key.digest, query.id, judge)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put_judgment(self, key: RunKey, query: EvalQuery, judge: str, payload: Mapping[str, Any]) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO judgments VALUES (?,?,?,?)",
+                             (key.digest, query.id, judge, json.dumps(dict(payload), ensure_ascii=False)))
 
     def close(self) -> None:
         self.flush()

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import EvalError
-from ..model import Document
+from ..model import Block, Document
 
 CORPUS_FILE = "corpus.jsonl"
 QUERIES_FILE = "queries.jsonl"
@@ -45,10 +45,16 @@ class EvalDocument:
     text: str
     title: str = ""
     format: str = "text"
+    #: The reader's blocks and metadata once read (see :mod:`.reading`).
+    blocks: tuple[Block, ...] = field(default=(), compare=False)
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    #: ``text`` is what the format's reader made of the file (as ``zoomrag index`` stores it).
+    read: bool = False
 
     def to_document(self) -> Document:
         """The library's :class:`~zoomrag.model.Document`, offsets unchanged (no renormalising)."""
-        return Document(id=self.id, source=self.title or self.id, text=self.text, format=self.format)
+        return Document(id=self.id, source=self.title or self.id, text=self.text, format=self.format,
+                        blocks=self.blocks, metadata=self.metadata)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +138,10 @@ class Dataset:
         """Hash of every document's id, title, format and text: the cache key of a corpus."""
         h = hashlib.sha256()
         for d in self.documents:
-            for part in (d.id, d.title, d.format, d.text):
+            parts = [d.id, d.title, d.format, d.text]
+            if d.read:  # what the reader made of it: a reader change is a different corpus
+                parts.append(json.dumps([[b.start, b.end, b.type, b.level] for b in d.blocks]))
+            for part in parts:
                 b = part.encode("utf-8")
                 h.update(len(b).to_bytes(8, "little"))
                 h.update(b)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .dataset import atomic_write_text
 from .metrics import LABELS, METRICS
-from .results import EvalRun
+from .results import EvalRun, shared_build
 from .svg import Bar, Interval, Point, Series, bar_chart, forest_chart, line_chart, scatter_chart
 from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_size
 
@@ -78,7 +78,8 @@ def _verdict_block(run: EvalRun) -> str:
     if isinstance(v, Recommendation):
         head, tone = f"Recommended: {v.config}", "good" if v.choice == "policy" else "keep"
     elif isinstance(v, Gate0Verdict):
-        head = f"Pin {v.pinned} and stop" if v.flat else "The frontier is not flat: try multi-scale"
+        head = ((f"Pin {v.pinned} and stop" if v.conclusive else f"Too few queries to tell the sizes apart; "
+                 f"{v.pinned} for now") if v.flat else "The frontier is not flat: try multi-scale")
         tone = "keep" if v.flat else "info"
     elif isinstance(v, Comparison):
         w = v.winners()
@@ -98,6 +99,9 @@ def _verdict_block(run: EvalRun) -> str:
     if comp is not None and comp is not v:
         gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 2.</b> "
                      f"{escape(comp.sentence)}</div>")
+    for note in getattr(v, "notes", ()):
+        gates.append(f"<div><b style='display:inline;font-size:13px'>Why not the best score.</b> "
+                     f"{escape(note)}</div>")
     extra = f'<div class="gates">{"".join(gates)}</div>' if gates else ""
     return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}{extra}</div>'
 
@@ -211,14 +215,33 @@ def _build_table(run: EvalRun) -> str:
     for c in run.configs:
         s, lat = run.build.get(c), run.latency.get(c)
         mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
-        rows.append(f'<tr><td class="l">{escape(c)}</td>'
-                    f"<td>{cell(None if s is None else s.seconds, '{:.1f}')}</td>"
-                    f"<td>{cell(None if s is None else s.units_embedded, '{:,}')}</td>"
-                    f"<td>{cell(mb, '{:.1f}')}</td>"
+        owner = shared_build(run, c)
+        build = (f'<td colspan="3" class="ci">the index of {escape(owner)} (built once)</td>' if owner else
+                 f"<td>{cell(None if s is None else s.seconds, '{:.1f}')}</td>"
+                 f"<td>{cell(None if s is None else s.units_embedded, '{:,}')}</td>"
+                 f"<td>{cell(mb, '{:.1f}')}</td>")
+        rows.append(f'<tr><td class="l">{escape(c)}</td>{build}'
+
                     f"<td>{cell(None if lat is None else lat.p50_ms, '{:.2f}')}</td>"
                     f"<td>{cell(None if lat is None else lat.p95_ms, '{:.2f}')}</td></tr>")
     return ('<table><tr><th class="l">config</th><th>build s</th><th>units embedded</th><th>storage MB</th>'
             f'<th>p50 ms</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
+
+
+def _judge_table(run: EvalRun) -> str:
+    def est(e: object) -> str:
+        if e is None:
+            return "<td>–</td>"
+        return f'<td>{e.mean:.3f} <span class="ci">[{e.low:.3f}, {e.high:.3f}]</span></td>'  # type: ignore[attr-defined]
+
+    rows = []
+    for j in run.judged:
+        lat = run.latency.get(j.config)
+        p95 = "–" if lat is None or lat.p95_ms != lat.p95_ms else f"{lat.p95_ms:.2f}"
+        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{est(j.faithfulness)}{est(j.relevancy)}'
+                    f"<td>{j.abstained}/{j.judged}</td><td>{j.failed}</td><td>{p95}</td></tr>")
+    return ('<table><tr><th class="l">config</th><th>faithfulness</th><th>answer relevancy</th>'
+            f'<th>abstained</th><th>failed</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
 
 
 def render_html(run: EvalRun, *, title: str | None = None) -> str:
@@ -265,6 +288,11 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
     build = _build_table(run)
     if build:
         parts += ["<h2>Cost</h2>", build]
+    if run.judged:
+        parts += [f"<h2>Answers judged at {run.judged[0].budget} tokens</h2>", _judge_table(run),
+                  '<p class="note">Faithfulness = share of the answer\'s claims the returned contexts '
+                  "support (answers without claims are counted as abstained). Relevancy: the answer "
+                  "addresses the question (1), partly (0.5), not (0). Prompts: docs/evaluation.md.</p>"]
     parts.append(
         '<p class="note">Recall = share of evidence characters returned. Precision = evidence characters '
         "returned / characters returned (text returned twice is paid twice). IoU as in Chroma's chunking "

@@ -19,7 +19,7 @@ from typing import Any
 from .dataset import atomic_write_text
 from .results import EvalRun
 
-REPORT_KEYS = ("dataset", "budgets", "results", "build", "latency", "verdict")
+REPORT_KEYS = ("dataset", "budgets", "results", "build", "latency", "judge", "verdict")
 RESULT_KEYS = ("config", "budget", "evidence_recall", "precision", "iou", "full_evidence_rate", "mrr", "ci")
 
 
@@ -30,6 +30,7 @@ def to_json_dict(run: EvalRun) -> dict[str, Any]:
         "results": [r.to_row() for r in run.results],
         "build": {c: s.to_dict() for c, s in run.build.items()},
         "latency": {c: s.to_dict() for c, s in run.latency.items()},
+        "judge": [j.to_dict() for j in run.judged],
         "verdict": {} if run.verdict is None else run.verdict.to_dict(),
     }
 

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..errors import EvalError
+from .judge import JudgeStats
 from .metrics import MetricSet
 from .stats import percentile
 
@@ -19,14 +20,18 @@ class BuildStats:
     seconds: float | None = None
     units_embedded: int | None = None
     storage_bytes: int | None = None
+    #: Which index this was: configurations that share one (one tree, several policies) name
+    #: the same, and a cost table counts that build once.
+    index: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"seconds": None if self.seconds is None else round(self.seconds, 3),
-                "units_embedded": self.units_embedded, "storage_bytes": self.storage_bytes}
+                "units_embedded": self.units_embedded, "storage_bytes": self.storage_bytes,
+                "index": self.index}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> BuildStats:
-        return cls(d.get("seconds"), d.get("units_embedded"), d.get("storage_bytes"))
+        return cls(d.get("seconds"), d.get("units_embedded"), d.get("storage_bytes"), d.get("index"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,8 @@ class EvalRun:
     build: Mapping[str, BuildStats] = field(default_factory=dict)
     latency: Mapping[str, LatencyStats] = field(default_factory=dict)
     verdict: Verdict | None = None
+    #: Judged answer quality per configuration (``--judge``), empty when not asked for.
+    judged: tuple[JudgeStats, ...] = ()
 
     @property
     def configs(self) -> tuple[str, ...]:
@@ -84,11 +91,26 @@ class EvalRun:
                         f"have: {', '.join(self.configs)} at {', '.join(map(str, self.budgets))}")
 
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
-        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict)
+        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict,
+                       self.judged)
 
     def subset(self, configs: Sequence[str]) -> EvalRun:
         keep = set(configs)
         return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
                        MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
                        MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
-                       self.verdict)
+                       self.verdict, tuple(j for j in self.judged if j.config in keep))
+
+
+def shared_build(run: EvalRun, config: str) -> str | None:
+    """The configuration listed earlier whose index ``config`` shares (its build is counted there)."""
+    mine = run.build.get(config)
+    if mine is None or mine.index is None:
+        return None
+    for c in run.configs:
+        if c == config:
+            return None
+        other = run.build.get(c)
+        if other is not None and other.index == mine.index:
+            return c
+    return None

@@ -7,7 +7,11 @@ A configuration name says which tree to build and which expansion policy to quer
   (the ``window`` strategy), ``parent``, ``merge``, ``budget-merge``, ``auto`` on the
   ``hierarchical`` strategy, ``multilevel`` on the hierarchical tree with parent vectors;
 - a named variant of a policy — ``density-sharp`` is ``density`` with ``score_decay=1`` (it
-  trusts a clear score lead of the top hits: the winner where one passage holds the answer).
+  trusts a clear score lead of the top hits: the winner where one passage holds the answer);
+- ``default`` — what ``zoomrag index`` and ``zoomrag query`` do unless told otherwise: the
+  ``default`` profile (tables and code routed to their strategies) queried with ``auto``;
+- :func:`index_config` — the configuration an existing index was built and is queried with
+  (its strategy or profile and parameters, its pinned policy, else ``auto``).
 
 Configurations that share a tree share one index file (built once per run, reused across runs:
 :meth:`Index.add` skips unchanged documents). ``query.doc_scope`` is honoured by filtering the
@@ -38,6 +42,9 @@ TREES: dict[str, tuple[str, dict[str, Any], bool]] = {
     "hierarchical+levels": ("hierarchical", {}, True),
 }
 
+#: Trees built from a profile (``zoomrag index``'s routing), by name: profile name.
+PROFILE_TREES: dict[str, str] = {"default-profile": "default"}
+
 #: Policy configurations: name -> (tree, policy, policy parameters).
 POLICIES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "window": ("window", "window", {"n": 2}),
@@ -48,6 +55,7 @@ POLICIES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "budget-merge": ("hierarchical", "budget-merge", {}),
     "multilevel": ("hierarchical+levels", "multilevel", {}),
     "auto": ("hierarchical", "auto", {}),
+    "default": ("default-profile", "auto", {}),
 }
 
 #: Gate 0 and the policies, in report order.
@@ -70,6 +78,15 @@ class ConfigSpec:
     levels: bool
     policy: str
     policy_params: Mapping[str, Any]
+    #: ``strategy`` (``strategy`` names one) or ``profile`` (``strategy`` names a profile).
+    chunking: str = "strategy"
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Everything of the configuration that changes its results (for the cache key)."""
+        return {"chunking": self.chunking, "strategy": self.strategy,
+                "strategy_params": dict(self.strategy_params), "levels": self.levels,
+                "policy": self.policy, "policy_params": dict(self.policy_params)}
 
     def pin(self) -> tuple[str, dict[str, Any]]:
         """The expansion to pin into an index for this configuration (``none`` for a fixed size)."""
@@ -92,9 +109,43 @@ def resolve(name: str) -> ConfigSpec:
         raise EvalError(f"unknown configuration {name!r}; choose fixed-N (e.g. {', '.join(SWEEP)}) "
                         f"or a policy: {', '.join(POLICIES)}")
     tree, policy, params = POLICIES[name]
-    strategy, sparams, levels = TREES[tree]
     get_expander(policy, params)  # fails early if the policy is unknown to this build
+    if tree in PROFILE_TREES:
+        return ConfigSpec(name, tree, PROFILE_TREES[tree], {}, False, policy, params, chunking="profile")
+    strategy, sparams, levels = TREES[tree]
     return ConfigSpec(name, tree, strategy, sparams, levels, policy, params)
+
+
+#: The name of the configuration measured by ``zoomrag eval --index FILE``.
+INDEX_CONFIG = "your-index"
+
+
+def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> ConfigSpec:
+    """The configuration an index was built and is queried with, from its ``index_meta``.
+
+    Chunking is the pinned strategy or profile with its parameters; expansion is the policy
+    pinned by ``recommend --pin``, else ``auto`` (what ``zoomrag query`` uses by default).
+    """
+    from ..expand.auto import pinned_policy
+    from ..store.meta import Pins
+
+    pins = Pins.from_meta(dict(meta))
+    if pins is None:
+        raise EvalError("the index has no documents yet, so no configuration to measure; "
+                        "build it first with zoomrag index")
+    pinned = pinned_policy(meta)
+    policy, params = pinned if pinned is not None else ("auto", {})
+    get_expander(policy, params)
+    from ..expand.multilevel import LEVELS_KEY
+
+    levels = meta.get(LEVELS_KEY) == "1"
+    tree = f"index-{pins.chunking}-{pins.chunking_name}" + ("+levels" if levels else "")
+    for known, profile in PROFILE_TREES.items():  # the default setup: share the sweep's index
+        if (pins.chunking, pins.chunking_name, levels) == ("profile", profile, False) and \
+                not pins.params:  # a profile pins only the overrides it was given
+            tree = known
+    return ConfigSpec(name, tree, pins.chunking_name, dict(pins.params), levels, policy, dict(params),
+                      chunking=pins.chunking)
 
 
 @dataclass(frozen=True)
@@ -152,6 +203,7 @@ class IndexPool:
     _open: dict[str, Any] = field(default_factory=dict)
     _stats: dict[str, BuildStats] = field(default_factory=dict)
     _embedder_obj: Any = None
+    _warm: bool = False
 
     def embedder_object(self) -> Any:
         if self._embedder_obj is None:
@@ -179,8 +231,9 @@ class IndexPool:
         folder = re.sub(r"[^\w.-]+", "_", f"{emb.name}-{emb.version}")  # versions may hold '/'
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
-        ix = Index.open(path, embedder=emb, strategy=spec.strategy, params=dict(spec.strategy_params),
-                        levels=spec.levels, ann="off")
+        chunking = ({"profile": spec.strategy} if spec.chunking == "profile" else {"strategy": spec.strategy})
+        params = dict(spec.strategy_params) or None
+        ix = Index.open(path, embedder=emb, **chunking, params=params, levels=spec.levels, ann="off")
         try:
             report = ix.add(dataset.to_documents(), prune=False)
             if report.skipped:
@@ -192,9 +245,16 @@ class IndexPool:
             ix.close()
             raise
         stats = BuildStats(seconds=time.perf_counter() - t0, units_embedded=st.vectors,
-                           storage_bytes=st.file_bytes)
+                           storage_bytes=st.file_bytes, index=spec.tree)
         self._open[spec.tree], self._stats[spec.tree] = ix, stats
         return ix, stats
+
+    def warm(self) -> None:
+        """Load the model before the first timed query (an index reused whole never loaded it),
+        so that the first configuration's latency does not carry the model's start-up."""
+        if not self._warm:
+            self.embedder_object().embed_query("warm up")
+            self._warm = True
 
     def close(self) -> None:
         for ix in self._open.values():
@@ -216,11 +276,14 @@ class IndexRetriever:
         self.name = self.spec.name
         self.pool = pool
         self.embedder = pool.embedder_id
+        # The reranker slot is empty today; it is in the key so that adding one re-runs.
+        self.settings = {**self.spec.settings, "mode": pool.mode, "reranker": None}
         self.expander = get_expander(self.spec.policy, dict(self.spec.policy_params))
         self.index: Any = None
 
     def build(self, dataset: Dataset) -> BuildStats:
         self.index, stats = self.pool.get(dataset, self.spec)
+        self.pool.warm()
         return stats
 
     def retrieve(self, query: EvalQuery, budget: int) -> list[Context]:
@@ -239,9 +302,10 @@ class IndexRetriever:
             k = min(_MAX_K, k * _WIDEN)  # no hit in the scoped document yet: look further down
 
 
-def retrievers(names: Sequence[str], pool: IndexPool) -> list[IndexRetriever]:
-    """Retrievers for configuration names, checked before any index is built."""
-    specs = [resolve(n) for n in dict.fromkeys(names)]
+def retrievers(names: Sequence[str | ConfigSpec], pool: IndexPool) -> list[IndexRetriever]:
+    """Retrievers for configuration names (or specs), checked before any index is built."""
+    specs = [n if isinstance(n, ConfigSpec) else resolve(n) for n in names]
+    specs = list({s.name: s for s in specs}.values())
     return [IndexRetriever(s, pool) for s in specs]
 
 

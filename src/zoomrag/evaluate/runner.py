@@ -10,15 +10,17 @@ missing. ``zoomrag eval/sweep/compare/recommend`` wrap their configurations in t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EvalError
 from ..text.tokens import TokenCounter, get_counter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey
 from .dataset import Dataset, EvalQuery
+from .judge import Judge, Judgment, JudgeStats, summarize
+from .reading import read_dataset
 from .metrics import MetricSet, SpanLike, aggregate, as_span, score_query
 from .results import BuildStats, EvalRun, LatencyStats
 from .stats import RESAMPLES, SEED
@@ -32,6 +34,9 @@ class Retriever(Protocol):
     name: str
     #: Embedder identity (name and version): part of the cache key.
     embedder: str
+    #: Everything else that changes what it returns (strategy, policy, their parameters, search
+    #: mode, reranker...), JSON-able: part of the cache key, so a changed setting is re-run.
+    settings: Mapping[str, Any]
 
     def build(self, dataset: Dataset) -> BuildStats:
         """Index the dataset's corpus (called at most once per run, only when results are missing)."""
@@ -51,11 +56,26 @@ class Retriever(Protocol):
 Progress = Callable[[str, int, int], None]
 
 
+def run_key(dataset: Dataset, retriever: Retriever, counter: TokenCounter, budget: int) -> RunKey:
+    """The cache key of one configuration's results at one budget on this dataset."""
+    settings = getattr(retriever, "settings", None)
+    if not isinstance(settings, Mapping):
+        # A retriever written before settings existed: its class at least tells configurations apart.
+        settings = {"retriever": f"{type(retriever).__module__}.{type(retriever).__qualname__}"}
+    return RunKey(dataset.corpus_hash, retriever.name, retriever.embedder, counter.name, int(budget),
+                  MappingProxyType(dict(settings)))
+
+
 def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequence[int], *,
              cache: ResultCache | None = None, counter: TokenCounter | str = "tokens",
              enforce_budget: bool = True, progress: Progress | None = None,
-             resamples: int = RESAMPLES, seed: int = SEED) -> EvalRun:
-    """Score every retriever at every budget on every query of ``dataset``."""
+             resamples: int = RESAMPLES, seed: int = SEED, judge: Judge | None = None,
+             judge_budget: int | None = None) -> EvalRun:
+    """Score every retriever at every budget on every query of ``dataset``.
+
+    With a ``judge``, each query's contexts at ``judge_budget`` (default: the largest budget)
+    are also answered from and the answer judged (see :mod:`.judge`); judgments are cached too.
+    """
     budgets = tuple(dict.fromkeys(int(b) for b in budgets))
     if not budgets or any(b <= 0 for b in budgets):
         raise EvalError(f"budgets {list(budgets)} must be positive token counts, e.g. 512,1024,2048")
@@ -64,24 +84,30 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         raise EvalError(f"configuration names repeat ({', '.join(names)}); give each one a distinct name")
     if not dataset.queries:
         raise EvalError(f"dataset {dataset.name!r} has no queries")
+    dataset = read_dataset(dataset)  # spans are scored in the text the readers make
     if cache is None:
         cache = ResultCache(None)
     counter_obj = get_counter(counter) if isinstance(counter, str) else counter
     filler = TokenBudget(dataset.texts, counter_obj)
-    corpus = dataset.corpus_hash
 
+    if judge is not None:
+        judge_budget = max(budgets) if judge_budget is None else int(judge_budget)
+        if judge_budget not in budgets:
+            raise EvalError(f"the judge budget {judge_budget} is not one of the budgets "
+                            f"{', '.join(map(str, budgets))}; add it to --budgets")
+    judged: list[JudgeStats] = []
     results: list[MetricSet] = []
     build: dict[str, BuildStats] = {}
     latency: dict[str, LatencyStats] = {}
     for r in retrievers:
-        keys = {b: RunKey(corpus, r.name, r.embedder, counter_obj.name, b) for b in budgets}
+        keys = {b: run_key(dataset, r, counter_obj, b) for b in budgets}
         done = {b: cache.get(keys[b], dataset.queries) for b in budgets}
         missing = [(b, q) for b in budgets for q in dataset.queries if q.id not in done[b]]
         if missing:
             stats = r.build(dataset)
-            cache.put_build(corpus, r.name, r.embedder, stats)
+            cache.put_build(keys[budgets[0]], stats)
         else:
-            stats = cache.get_build(corpus, r.name, r.embedder) or BuildStats()
+            stats = cache.get_build(keys[budgets[0]]) or BuildStats()
         build[r.name] = stats
         try:
             for k, (b, q) in enumerate(missing, 1):
@@ -101,7 +127,33 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
             results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
         latency[r.name] = LatencyStats.from_seconds(
             [done[b][q.id].seconds for b in budgets for q in dataset.queries])
+        if judge is not None and judge_budget is not None:
+            judged.append(_judge(dataset, r.name, keys[judge_budget], done[judge_budget], judge, cache,
+                                 progress, resamples, seed))
 
     summary = dict(dataset.summary(), token_counter=counter_obj.name)
     return EvalRun(MappingProxyType(summary), budgets, tuple(results),
-                   MappingProxyType(build), MappingProxyType(latency))
+                   MappingProxyType(build), MappingProxyType(latency), judged=tuple(judged))
+
+
+def _judge(dataset: Dataset, name: str, key: RunKey, done: Mapping[str, CachedResult], judge: Judge,
+           cache: ResultCache, progress: Progress | None, resamples: int, seed: int) -> JudgeStats:
+    texts = dataset.texts
+    out: list[Judgment] = []
+    todo = []
+    for q in dataset.queries:
+        returned = done[q.id].returned
+        jkey = judge.key(returned)
+        hit = cache.get_judgment(key, q, jkey)
+        if hit is not None:
+            out.append(Judgment.from_dict(hit))
+        else:
+            todo.append((q, returned, jkey))
+    for k, (q, returned, jkey) in enumerate(todo, 1):
+        j = judge.judge(q.query, [texts[d][s:e] for d, s, e in returned])
+        if j.error is None:  # an unusable reply is tried again next run
+            cache.put_judgment(key, q, jkey, j.to_dict())
+        out.append(j)
+        if progress is not None:
+            progress(f"{name} (judge)", k, len(todo))
+    return summarize(name, key.budget, out, resamples=resamples, seed=seed)

@@ -33,6 +33,9 @@ FIXED_SIZES = (128, 256, 512, 1024, 2048)
 #: Overlap of the Gate-0 sweep, as a share of the chunk size.
 FIXED_OVERLAP = 0.15
 PRIMARY = "evidence_recall"
+#: A paired interval narrower than this (half-width, in recall) tells sizes apart well enough for
+#: an unqualified "stop"; wider, and a tie may only mean too few queries.
+DETECTABLE = 0.03
 
 _FIXED = re.compile(r"^fixed-(\d+)$")
 
@@ -111,6 +114,43 @@ def _table(results: Sequence[MetricSet]) -> tuple[tuple[int, ...], dict[tuple[st
     return budgets, table
 
 
+# -- what these queries can tell apart ------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The smallest difference these queries can detect: the half-width of the paired 95 %
+    intervals between the configurations to be told apart (a gain below it is noise)."""
+
+    metric: str
+    queries: int
+    half_width: float
+
+    @property
+    def fine(self) -> bool:
+        return self.half_width <= DETECTABLE
+
+    def queries_for(self, target: float = DETECTABLE) -> int:
+        """About how many queries would resolve ``target`` (a half-width shrinks as 1/sqrt(n))."""
+        n = self.queries * (self.half_width / target) ** 2
+        return int(-(-n // 10) * 10)
+
+    def phrase(self) -> str:
+        return (f"with {self.queries} queries, differences under ±{self.half_width:.2f} in "
+                f"{LABELS[self.metric]} cannot be told from noise")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "queries": self.queries, "half_width": round(self.half_width, 4),
+                "detectable": self.fine, "queries_for_0.03": self.queries_for()}
+
+
+def resolution(pairs: Sequence[Difference]) -> Resolution | None:
+    """From the paired differences that must be told apart: the widest decides (a verdict needs
+    every budget), so one budget where both sides are perfect does not hide the noise of another."""
+    if not pairs:
+        return None
+    return Resolution(pairs[0].metric, pairs[0].queries, float(max(d.delta.half_width for d in pairs)))
+
+
 # -- Gate 0 -----------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -144,10 +184,20 @@ class Gate0Verdict:
     pinned: str | None
     budgets: tuple[BudgetWinners, ...]
     sentence: str
+    resolution: Resolution | None = None
+    #: Sizes the queries cannot tell apart from the pinned one (empty: it is clearly best).
+    rivals: tuple[str, ...] = ()
+
+    @property
+    def conclusive(self) -> bool:
+        """A flat frontier the queries can vouch for: "pin and stop" needs no qualification."""
+        return self.flat and (not self.rivals or (self.resolution is not None and self.resolution.fine))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"gate": 0, "flat": self.flat, "pinned": self.pinned,
-                "action": "pin" if self.flat else "try multi-scale",
+        action = ("pin" if self.conclusive else "too few queries") if self.flat else "try multi-scale"
+        return {"gate": 0, "flat": self.flat, "pinned": self.pinned, "action": action,
+                "conclusive": self.conclusive, "rivals": list(self.rivals),
+                "resolution": None if self.resolution is None else self.resolution.to_dict(),
                 "sentence": self.sentence, "budgets": [b.to_dict() for b in self.budgets]}
 
 
@@ -186,10 +236,20 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
     if both:
         pinned = max(both, key=lambda c: (_mean_over(table, c, budgets, PRIMARY), -(fixed_size(c) or 0)))
         recalls = "/".join(_fmt(table[(pinned, b)].mean(PRIMARY)) for b in budgets)
-        sentence = (f"One size wins: {pinned} is best or statistically tied with the best on both recall "
-                    f"and precision at every budget (recall {recalls} at {'/'.join(map(str, budgets))} "
-                    f"tokens). Pin {pinned} and stop.")
-        return Gate0Verdict(True, pinned, tuple(per_budget), sentence)
+        rivals = tuple(c for c in sizes if c != pinned and any(c in w.recall.tied for w in per_budget))
+        res = resolution([difference(table[(pinned, b)], table[(c, b)], PRIMARY, resamples=resamples,
+                                     seed=seed) for b in budgets for c in rivals])
+        head = (f"{pinned} is best or statistically tied with the best on both recall and precision at "
+                f"every budget (recall {recalls} at {'/'.join(map(str, budgets))} tokens)")
+        verdict = Gate0Verdict(True, pinned, tuple(per_budget), "", res, rivals)
+        if verdict.conclusive:
+            sentence = f"One size wins: {head}. Pin {pinned} and stop."
+        else:
+            assert res is not None
+            sentence = (f"Too few queries to tell {pinned} from {_names(rivals)}: {head}, but "
+                        f"{res.phrase()}. Use {pinned} for now and measure again with more queries "
+                        f"(about {res.queries_for()} would resolve ±{DETECTABLE:.2f}).")
+        return Gate0Verdict(True, pinned, tuple(per_budget), sentence, res, rivals)
     parts = []
     for w in per_budget:
         if w.recall.best == w.precision.best:
@@ -201,6 +261,11 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
     sentence = ("The frontier is not flat: no single size is best on both recall and precision at every "
                 "budget — " + "; ".join(parts) + ". Multi-scale retrieval is worth trying (Gate 1).")
     return Gate0Verdict(False, None, tuple(per_budget), sentence)
+
+
+def _names(names: Sequence[str]) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # -- Gate 1 -----------------------------------------------------------------------------
@@ -233,10 +298,16 @@ class StructureHint:
                 "sentence": self.sentence}
 
 
+def _headed(d: Any) -> bool:
+    if d.read:  # the reader found the headings (HTML's are rendered as "#" lines)
+        return any(b.type == "heading" for b in d.blocks)
+    p = _HEADING.get(d.format)
+    return p is not None and p.search(d.text) is not None
+
+
 def structure_hint(dataset: Dataset, *, threshold: float = 0.5) -> StructureHint:
     total = sum(len(d.text) for d in dataset.documents) or 1
-    headed = sum(len(d.text) for d in dataset.documents
-                 if (p := _HEADING.get(d.format)) is not None and p.search(d.text))
+    headed = sum(len(d.text) for d in dataset.documents if _headed(d))
     share = headed / total
     return StructureHint(share, "merge" if share >= threshold else "window")
 
@@ -335,6 +406,9 @@ class Recommendation:
     gate0: Gate0Verdict | None
     comparison: Comparison | None
     sentence: str
+    #: Why a configuration with a higher score is not the one recommended, one line each.
+    notes: tuple[str, ...] = ()
+    resolution: Resolution | None = None
 
     def to_pin(self) -> dict[str, Any]:
         """What ``recommend --pin`` stores in the index's pinned metadata."""
@@ -345,7 +419,8 @@ class Recommendation:
 
     def to_dict(self) -> dict[str, Any]:
         return {"gate": 2, "recommended": self.config, "choice": self.choice, "metric": self.metric,
-                "sentence": self.sentence,
+                "sentence": self.sentence, "notes": list(self.notes),
+                "resolution": None if self.resolution is None else self.resolution.to_dict(),
                 "gate0": None if self.gate0 is None else self.gate0.to_dict(),
                 "comparison": None if self.comparison is None else self.comparison.to_dict()}
 
@@ -366,7 +441,8 @@ def recommend(results: Sequence[MetricSet], *, metric: str = PRIMARY, structure:
         ds = comp.for_config(best)
         sentence = (f"Use {best}: it beats the best fixed size on {LABELS[metric]} by more than the 95 % "
                     "interval at every budget (" + "; ".join(d.describe() for d in ds) + ").")
-        return Recommendation(best, "policy", metric, g0, comp, sentence)
+        return Recommendation(best, "policy", metric, g0, comp, sentence,
+                              _notes(best, table, budgets, metric, comp), resolution(ds))
     if not fixed:
         raise EvalError("recommend needs fixed-size results to fall back on; include the sweep sizes")
     if g0 is not None and g0.flat and g0.pinned is not None:
@@ -379,5 +455,46 @@ def recommend(results: Sequence[MetricSet], *, metric: str = PRIMARY, structure:
     why = ("no policy was evaluated" if comp is None else
            "no policy beats the best fixed size by more than the 95 % interval at every budget"
            f" (closest: {_best_policy(comp)})")
-    sentence = f"Use {size}: {why}. Measure or revert — the single size stays."
-    return Recommendation(size, "fixed", metric, g0, comp, sentence)
+    res = None if comp is None else resolution(comp.for_config(_best_policy(comp), metric))
+    mine = _mean_over(table, size, budgets, metric)
+    higher = [] if comp is None else sorted(
+        (p for p in comp.policies if _mean_over(table, p, budgets, metric) > mine),
+        key=lambda p: -_mean_over(table, p, budgets, metric))
+    if higher and res is not None:
+        gains = ", ".join(f"{p} {_signed(_mean_over(table, p, budgets, metric) - mine)}" for p in higher[:3])
+        who = _names(higher) if len(higher) <= 3 else f"{', '.join(higher[:3])} and {len(higher) - 3} more"
+        sentence = (f"Too few queries to tell {size} from {who}: "
+                    f"{'it scores' if len(higher) == 1 else 'they score'} higher on {LABELS[metric]} on "
+                    f"average ({gains}), but not beyond the 95 % interval at every budget; {res.phrase()}. "
+                    f"Keep {size} for now and measure again with more queries (about "
+                    f"{res.queries_for()} would resolve ±{DETECTABLE:.2f}).")
+    elif g0 is not None and g0.flat and not g0.conclusive and g0.resolution is not None:
+        sentence = (f"Use {size} for now: {why}; {g0.resolution.phrase()}, so measure again with more "
+                    "queries before settling.")
+    else:
+        sentence = f"Use {size}: {why}. Measure or revert — the single size stays."
+    return Recommendation(size, "fixed", metric, g0, comp, sentence,
+                          _notes(size, table, budgets, metric, comp), res)
+
+
+def _notes(chosen: str, table: Mapping[tuple[str, int], MetricSet], budgets: Sequence[int], metric: str,
+           comp: Comparison | None) -> tuple[str, ...]:
+    """Why the configuration with the best score at a budget is not the recommended one."""
+    notes = []
+    for b in budgets:
+        rows = [r for (c, bb), r in table.items() if bb == b]
+        best = max(rows, key=lambda r: r.mean(metric))
+        if best.config == chosen or best.mean(metric) <= table[(chosen, b)].mean(metric):
+            continue
+        label = LABELS[metric]
+        if fixed_size(best.config) is None and comp is not None:
+            d = next((d for d in comp.for_config(best.config, metric) if d.budget == b), None)
+            if d is not None:
+                notes.append(f"At {b} tokens {best.config} has the best {label} ({best.mean(metric):.3f}), "
+                             f"but its gain over {d.baseline} is {_signed(d.delta.mean)} "
+                             f"[{_signed(d.delta.low)}, {_signed(d.delta.high)}]: a policy is recommended "
+                             "only when the whole interval lies above zero at every budget.")
+                continue
+        notes.append(f"At {b} tokens {best.config} has the best {label} ({best.mean(metric):.3f}); "
+                     f"{chosen} is recommended as the size that is best over all budgets together.")
+    return tuple(notes)
