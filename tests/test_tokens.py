@@ -220,6 +220,30 @@ def test_same_tokens_as_the_tokenizers_library_on_random_text(text: str) -> None
     assert minilm_counter().token_starts(text) == expected
 
 
+_SCRIPTS = [
+    "Café naïve RÉSUMÉ Ångström façade Œuvre straße",  # Latin with accents
+    "这是中文，日本語のテキスト。𠀀𪜀 한국어 문장",  # CJK, kana, Hangul, ideographs past the BMP
+    "اللغة العربية جميلة، أليس كذلك؟ ١٢٣",  # Arabic, its comma, question mark and digits
+    "हिन्दी भाषा में लिखा गया वाक्य।",  # Devanagari with its vowel signs and danda
+    "ภาษาไทยไม่มีช่องว่างระหว่างคำ",  # Thai, no spaces between words
+    "emoji 😀👍🏽 👨‍👩‍👧 🇫🇷 ☕️ done",  # emoji, skin tone, ZWJ family, flag, variation selector
+    "e\u0301 a\u0308\u0304 n\u0303o Z\u0335\u0321a\u0337lgo",  # combining marks
+    "tab\there\x00nul\x07bell\x1bx\u200bzw\u200djoin\ufeffbom\x0cff\x85nel\x1csep",  # controls
+    "\U000111c9 \u166d \u1734 \u0890 \U00011070 \U0001e2ae",  # characters Unicode 14 reclassed
+]
+
+
+@pytest.mark.parametrize("text", [*_SCRIPTS, " ".join(_SCRIPTS), "\n\n".join(_SCRIPTS) * 40])
+def test_counts_equal_the_tokenizers_library_in_many_scripts(text: str) -> None:
+    tok = _reference()
+    expected = [s for s, _ in tok.encode(text, add_special_tokens=False).offsets]
+    counter = minilm_counter()
+    assert counter.token_starts(text) == expected
+    assert counter.count(text) == len(expected) == Measure(text, counter).total
+    # A counter built from vocab.txt alone (its BERT settings) gives the same tokens, memo cold.
+    assert WordPieceCounter.from_vocab_file(vocab_path()).token_starts(text) == expected
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("corpus", ["chroma_general", "wikitext_md", "cmrc2018_trial"])
 def test_same_tokens_as_the_tokenizers_library_on_the_corpora(corpus: str) -> None:
