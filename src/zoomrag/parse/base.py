@@ -122,84 +122,15 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 
-_SPAN_KEY = b"%d\x1f%d".__mod__  # (start, end) -> the last two fields of model.node_id's key
-
-
-def build_leaf_groups(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
-                      group_kind: str | None, strategy: str = "") -> Tree:
-    """``build_tree`` for a two-level draft given as offsets, without making the drafts.
-
-    Each group is a list of ``(start, end)`` leaves of ``leaf_kind``; with a ``group_kind``,
-    each group becomes a parent over its leaves spanning them (first start to last end),
-    otherwise the leaves of every group sit directly under the root. The tree, ids and checks
-    are those of :func:`build_tree` over the equivalent :class:`Span` drafts (which is also
-    what any draft that fails a check is handed to, for its exact error).
-    """
-    text = document.text
-    n = len(text)
-    doc_id = document.id
-    grouped = group_kind is not None
-    level = 2 if grouped else 1
-    root_id = node_id(doc_id, "document", 0, 0, n)
-    leaf_head = blake2b(f"{doc_id}\x1f{leaf_kind}\x1f{level}\x1f".encode(), digest_size=8)
-    group_head = blake2b(f"{doc_id}\x1f{group_kind}\x1f1\x1f".encode(), digest_size=8)
-    node = Node
-    nodes: list[Node] = []
-    emit = nodes.append
-    top_ids: list[str] = []  # the root's children
-    ps = pe = -1  # the previous leaf (or, for groups, checked within a group and between groups)
-    gs = ge = -1  # the previous group
-    for group in groups:
-        if not group:
-            return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-        if grouped:
-            a, z = group[0][0], group[-1][1]
-            if a < gs or z < ge or a > z:
-                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-            gs, ge = a, z
-            h = group_head.copy()
-            h.update(b"%d\x1f%d" % (a, z))
-            pid = h.hexdigest()
-            top_ids.append(pid)
-            head_at = len(nodes)
-            emit(None)  # type: ignore[arg-type]  # the group's node, once its children are known
-            ps = pe = -1
-            ids = []
-        else:
-            pid = root_id
-            ids = top_ids
-        add = ids.append
-        # The id key's tail made by one call per leaf: this loop runs once per leaf.
-        for (cs, ce), tail in zip(group, map(_SPAN_KEY, group)):
-            if cs < ps or ce < pe or cs > ce:
-                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-            ps, pe = cs, ce
-            h = leaf_head.copy()
-            h.update(tail)
-            cid = h.hexdigest()
-            add(cid)
-            emit(node(cid, doc_id, leaf_kind, level, cs, ce, pid, (), (), None, text))
-        if grouped:
-            nodes[head_at] = Node(pid, doc_id, group_kind, 1, a, z, root_id, tuple(ids), (),
-                                      None, text)
-    if nodes and (nodes[0].start < 0 or max(pe, ge) > n):  # type: ignore[union-attr]
-        return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-    root = Node(root_id, doc_id, "document", 0, 0, n, None, tuple(top_ids), (), None, text)
-    return Tree(document=document, nodes=(root, *nodes), strategy=strategy)
-
-
 def leaf_group_spans(groups: list[list[tuple[int, int]]], leaf_kind: str,
                      group_kind: str | None) -> list[Span]:
-    """The :class:`Span` drafts that :func:`build_leaf_groups` builds a tree of."""
+    """Span drafts for a two-level draft given as offsets: each group a list of ``(start, end)``
+    leaves of ``leaf_kind``; with a ``group_kind``, each group a parent over its leaves spanning
+    them (first start to last end), otherwise the leaves of every group directly under the root."""
     if group_kind is None:
         return [Span(leaf_kind, s, e) for group in groups for s, e in group]
     return [Span(group_kind, g[0][0] if g else 0, g[-1][1] if g else 0,
                  [Span(leaf_kind, s, e) for s, e in g]) for g in groups]
-
-
-def _drafts_tree(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
-                 group_kind: str | None, strategy: str) -> Tree:
-    return build_tree(document, leaf_group_spans(groups, leaf_kind, group_kind), strategy)
 
 
 def _outside(span: Span, document: Document) -> SpanError:

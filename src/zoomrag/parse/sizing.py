@@ -23,6 +23,7 @@ the previous one, otherwise pieces do not overlap.
 from __future__ import annotations
 
 import re
+
 from ..errors import ConfigError
 from ..text.tokens import Measure
 from .boundaries import (

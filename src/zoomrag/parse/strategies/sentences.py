@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...model import Document, Tree
+from ...model import Document
 from ...text.sentences import sentence_bounds
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter
-from ..base import Chunker, Span, build_leaf_groups, leaf_group_spans
+from ..base import Chunker, Span, leaf_group_spans
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -41,11 +41,6 @@ class SentenceChunks(Chunker):
 
     def split(self, document: Document) -> list[Span]:
         return leaf_group_spans([self._chunks(document)], "chunk", None)
-
-    def chunk(self, document: Document) -> Tree:
-        # The base's tree, built from the offsets without a draft per chunk.
-        return build_leaf_groups(document, [self._chunks(document)], "chunk", None,
-                                 strategy=self.describe())
 
     def _chunks(self, document: Document) -> list[tuple[int, int]]:
         text = document.text
