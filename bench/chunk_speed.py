@@ -409,10 +409,7 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    load = ""
-    if hasattr(os, "getloadavg"):
-        load = f", load average {os.getloadavg()[0]:.1f} when the table was written"
-    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}{load}"
+    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
 
 
 def git_head() -> str:
