@@ -30,10 +30,8 @@ docs/text.md):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from itertools import islice, pairwise
-from operator import itemgetter, le
-from string import ascii_lowercase
+from itertools import pairwise
+from operator import itemgetter
 
 from ..errors import SpanError
 
@@ -50,15 +48,7 @@ _CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE}]*")
 _LATIN_STOPS = ".!?‽…．"
 _LATIN_TAIL = rf"[{_CLOSE}]*(?=(\s+)[{_OPEN}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
 _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
-# The same pattern split by its first character. ``re`` tests a leading character class at
-# every offset of the text but finds a leading literal at C speed, so scanning once per stop
-# character that occurs is several times faster; _latin_ends merges the scans.
-_LATIN_BY_STOP = tuple(
-    (c, re.compile(rf"{re.escape(c)}[{_LATIN_STOPS}]*{_LATIN_TAIL}")) for c in _LATIN_STOPS)
 _NEWLINE = re.compile("[\r\n\u2028\u2029]")
-# A line feed (a literal scans much faster than a class), and, without consuming it, what
-# _NEXT_LINE finds after it: in a text with no other line break, the same groups.
-_LINE_FEED_NEXT = re.compile(r"\n(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
 # After a line break: another break (a blank line), or the next line's first character.
 _NEXT_LINE = re.compile(r"[^\S\r\n]*(?:([\r\n\u2029])|(\S))")
 _SPACES = frozenset(chr(o) for o in range(0x3001) if chr(o).isspace())
@@ -85,13 +75,6 @@ _STARTERS = frozenset("""
     though since because yet thus hence therefore meanwhile instead still even only here now
 """.split())
 _VOWELS = frozenset("aeiouyAEIOUY")
-#: Three lower-case ASCII letters and a ".", where the letters hold a vowel and end no word of
-#: _NEVER or _MAYBE: a word ending so is no listed abbreviation, not dotted (U.S.), not all
-#: consonants (Mr) and not a number, so the "." ends a sentence (see _cuts).
-_PLAIN_TAILS = frozenset(
-    f"{a}{b}{c}." for a in ascii_lowercase for b in ascii_lowercase for c in ascii_lowercase
-    if _VOWELS.intersection(a + b + c) and not any(w.endswith(a + b + c) for w in _NEVER | _MAYBE))
-_SPACED_TAILS = frozenset(f"{t[:3]} ." for t in _PLAIN_TAILS)
 _WORD = re.compile(r"[^\W\d_]+")
 _AFTER_CJK = re.compile(rf"[^{_CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
@@ -145,7 +128,7 @@ def _cuts(text: str, start: int, end: int) -> tuple[list[int], list[int]]:
     """Sorted cut offsets (the range ends included), and the offsets of paragraph breaks."""
     _check_range(text, start, end)
     cuts = [start, end]
-    _latin_cuts(text, start, end, _latin_ends(text, start, end), cuts)
+    _latin_cuts(text, start, end, cuts)
     _cjk_cuts(text, start, end, cuts)
     breaks = _newline_cuts(text, start, end, cuts)
     cuts.sort()
@@ -157,33 +140,10 @@ def _check_range(text: str, start: int, end: int) -> None:
         raise SpanError(f"sentence range [{start}, {end}) is outside a text of length {len(text)}")
 
 
-def _latin_cuts(text: str, start: int, end: int, matches: Iterable[re.Match[str]],
-                cuts: list[int]) -> None:
-    """Adds to ``cuts`` where each of the terminators ``matches`` ends a sentence."""
+def _latin_cuts(text: str, start: int, end: int, cuts: list[int]) -> None:
+    """Adds to ``cuts`` where each terminator (stops, then closing quotes) ends a sentence."""
     add = cuts.append
-    plain, spaced = _PLAIN_TAILS, _SPACED_TAILS
-    for m in matches:
-        s, e = m.span()
-        # The common cases, decided here as _latin_cut would (tests check the two agree): one
-        # stop, not followed by another; a "." after a word ending in three lower-case letters
-        # that no listed abbreviation ends in (also with a space before it, as in tokenised
-        # text, unless a quote follows); a "!", "?", "‽" or "．" before anything but a lower-case
-        # letter.
-        if e - s == 1:
-            nxt = m.group(2)
-            if nxt is None or nxt not in ".!?…":
-                c = text[s]
-                if c == ".":
-                    if s - 3 >= start and text[s - 3:e] in plain or (
-                            s - 4 >= start and text[s - 4:e] in spaced and (nxt is None or nxt not in "\"'")):
-                        add(e)
-                        continue
-                elif c != "…":
-                    if nxt is None:
-                        nxt = m.group(3)
-                    if nxt is None or not nxt.islower():
-                        add(e)
-                    continue
+    for m in _LATIN_END.finditer(text, start, end):
         cut = _latin_cut(text, m, start, end)
         if cut >= 0:
             add(cut)
@@ -203,59 +163,14 @@ def _newline_cuts(text: str, start: int, end: int, cuts: list[int]) -> list[int]
     """Adds to ``cuts`` the line breaks that end a sentence; returns the paragraph breaks."""
     breaks: list[int] = []
     add = cuts.append
-    if _has_any(text, "\r\u2028\u2029", start, end):
-        for m in _NEWLINE.finditer(text, start, end):
-            i = m.start()
-            kind = _newline_kind(text, i, start, end)
-            if kind:
-                add(i)
-                if kind == _PARAGRAPH:
-                    breaks.append(i)
-    else:
-        # Only "\n": _newline_kind inlined, with what follows each break found by the scan.
-        for m in _LINE_FEED_NEXT.finditer(text, start, end):
-            _line_feed_cut(text, start, m, cuts, breaks)
+    for m in _NEWLINE.finditer(text, start, end):
+        i = m.start()
+        kind = _newline_kind(text, i, start, end)
+        if kind:
+            add(i)
+            if kind == _PARAGRAPH:
+                breaks.append(i)
     return breaks
-
-
-def _line_feed_cut(text: str, start: int, m: re.Match[str], cuts: list[int], breaks: list[int]) -> None:
-    """_newline_kind for the match of _LINE_FEED_NEXT at a "\n" (no other line break in range)."""
-    i = m.start()
-    blank, nxt = m.groups()
-    if blank is not None:
-        cuts.append(i)
-        breaks.append(i)
-    elif nxt is None or not nxt.islower():
-        cuts.append(i)
-    elif "|" in text[max(start, text.rfind("\n", start, i) + 1):i]:  # table rows: one per line
-        cuts.append(i)
-
-
-def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
-    """The matches of ``_LATIN_END.finditer(text, start, end)``, found faster.
-
-    A match of the split patterns is the match of _LATIN_END at the same offset (the same
-    greedy run of stops, then the same tail), and a match that starts inside an earlier one ends
-    where that one ends; so the leftmost-first merge of their matches is exactly finditer's.
-    """
-    scans: list[Iterable[re.Match[str]]] = []
-    for c, p in _LATIN_BY_STOP:
-        if text.find(c, start, end) >= 0:
-            scans.append(p.finditer(text, start, end))
-    if len(scans) < 2:
-        return scans[0] if scans else ()
-    found = [m for scan in scans for m in scan]
-    found.sort(key=re.Match.start)
-    # Matches overlap only where different stops touch ("?!", ". ."); most texts have none.
-    if all(map(le, map(re.Match.end, found), map(re.Match.start, islice(found, 1, None)))):
-        return found
-    out = []
-    last = start
-    for m in found:
-        if m.start() >= last:
-            out.append(m)
-            last = m.end()
-    return out
 
 
 def _has_any(text: str, chars: str, start: int, end: int) -> bool:
