@@ -38,11 +38,10 @@ _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
 _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # The memo is per counter; a bound keeps a long-running process from growing without limit.
 _MEMO_LIMIT = 200_000
-# Up to this many word runs, a text's runs are placed and counted without numpy.
-_FEW_RUNS = 64
-# Texts longer than this are counted through the run table (see token_runs).
+# Texts longer than this, of more word runs than _TABLE_RUNS, are counted through the run
+# table (see token_runs).
 _SPLIT_CHARS = 32768
-_CHR_LIMIT = 0x10FFFF  # the largest count kept as a character (see _Lexicon.count_chr)
+_TABLE_RUNS = 64
 
 # Controls that str.split() treats as spaces; BERT deletes them instead (see _starts).
 _JOINING = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
@@ -98,10 +97,6 @@ class _Lexicon:
         self.ids: dict[str, int] = {}
         #: Tokens per unit, by the unit itself: one C-level lookup per unit of a text.
         self.count_of: dict[str, int] = {}
-        #: The same counts as one-character strings (chr(count)): the counts of a whole text
-        #: are then one str.join, read by numpy as an array, instead of a Python int each.
-        self.count_chr: dict[str, str] = {}
-        self.wide = False  # a count above chr's range was learnt: count_chr is incomplete
         self._rel_of: dict[str, list[int]] = {}  # relative starts, filled when asked for
         # Analyses in the order learnt; concatenated into the arrays below on first use.
         self._counts: list[np.ndarray] = []
@@ -134,23 +129,8 @@ class _Lexicon:
 
     def count_array(self, units: list[str], analyse: Analyser) -> np.ndarray:
         """Tokens in each of ``units``, as an integer array (new units are analysed first)."""
-        get = itemgetter(*units)
-        with self._lock:
-            found = None
-            if not self.wide:
-                try:
-                    found = get(self.count_chr)
-                except KeyError:
-                    self._learn(self._unknown(units), analyse)
-                    if not self.wide:  # (what was just learnt may be too big for chr)
-                        found = get(self.count_chr)
-            if found is None:
-                ints = get(self.count_of)
-                return np.array(ints if len(units) > 1 else (ints,), dtype=np.int64)
-        chars = "".join(found) if len(units) > 1 else found
-        if chars.isascii():
-            return np.frombuffer(chars.encode("ascii"), dtype=np.uint8)
-        return np.frombuffer(chars.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        found = self.counts(units, analyse)
+        return np.array(found, dtype=np.int64)
 
     def _lookup(self, units: list[str], table: str, analyse: Analyser) -> Any:
         """``itemgetter(*units)`` over the memo table named ``table``, learning unknown units first.
@@ -191,12 +171,7 @@ class _Lexicon:
         counts, flat = analyse(new)
         first = len(self.ids)
         self.ids.update(zip(new, range(first, first + len(new))))
-        ints = counts.tolist()
-        self.count_of.update(zip(new, ints))
-        if not self.wide and (not ints or max(ints) <= _CHR_LIMIT):
-            self.count_chr.update(zip(new, map(chr, ints)))
-        else:
-            self.wide = True
+        self.count_of.update(zip(new, counts.tolist()))
         self._counts.append(counts)
         self._rel.append(flat)
         self._count = None
@@ -268,26 +243,21 @@ class WordPieceCounter:
         """Tokens per whitespace-free run of ``text``, for a :class:`Measure` that resolves
         offsets inside a run only when asked (None: count the text token by token).
 
-        Three ways, by size, each the cheapest there: a text of few runs in plain Python; a
-        short one by ``str.split()`` and the memo; a long one through the run table, which
-        makes no string per run but costs some numpy calls whatever the length.
+        A long text of many runs is counted through the run table, which makes no string per
+        run but costs some numpy calls whatever the length; others by ``str.split()`` and the
+        memo.
         """
-        if len(text) > _SPLIT_CHARS:
-            edges = _run_edges(text)
-            if edges is None:
-                return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
-            codes, begins, ends = edges
-            if len(begins) > _FEW_RUNS:
-                counts = self._table.counts(text, codes, begins, ends, self._count_runs)
-                return self._numpy_runs(text, begins, ends, counts)
-        runs = text.split()
-        if len(runs) <= _FEW_RUNS:
-            return self._few_runs(text, runs)
         edges = _run_edges(text)
         if edges is None:
-            return None
-        _, begins, ends = edges
-        return self._numpy_runs(text, begins, ends, self._chunks.count_array(runs, self._analyse_chunks))
+            return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
+        codes, begins, ends = edges
+        if not len(begins):
+            return TokenRuns(text, [], [], [0], self._run_starts)
+        if len(text) > _SPLIT_CHARS and len(begins) > _TABLE_RUNS:
+            counts = self._table.counts(text, codes, begins, ends, self._count_runs)
+        else:
+            counts = self._chunks.count_array(text.split(), self._analyse_chunks)
+        return self._numpy_runs(text, begins, ends, counts)
 
     def _numpy_runs(self, text: str, begins: np.ndarray, ends: np.ndarray,
                     counts: np.ndarray) -> TokenRuns:
@@ -301,24 +271,6 @@ class WordPieceCounter:
 
     def _count_runs(self, runs: list[str]) -> tuple[int, ...]:
         return self._chunks.counts(runs, self._analyse_chunks)
-
-    def _few_runs(self, text: str, runs: list[str]) -> TokenRuns | None:
-        """token_runs for a text of few runs (a short one, or CJK), in plain Python: numpy's
-        cost per call is more than its saving per run there."""
-        if any(c in text for c in _JOINING):
-            return None
-        if not runs:
-            return TokenRuns(text, [], [], [0], self._run_starts)
-        begins, ends = [], []
-        pos = 0
-        find = text.find
-        for run in runs:  # only spaces lie between two runs, so each is found where it begins
-            pos = find(run, pos)
-            begins.append(pos)
-            pos += len(run)
-            ends.append(pos)
-        counts = self._chunks.counts(runs, self._analyse_chunks)
-        return TokenRuns(text, begins, ends, [0, *accumulate(counts)], self._run_starts)
 
     def run_totals(self, texts: list[str]) -> list[int] | None:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
