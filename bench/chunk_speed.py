@@ -25,6 +25,14 @@ gives wall-clock MB/s.
 
 Peers are timed when their package is installed (``pip install -e '.[bench]'``); a missing one
 is skipped with a note.
+
+    python bench/chunk_speed.py --check --mb 5     # the guarded ratios against bench/chunk_ratios.json
+    python bench/chunk_speed.py --record --mb 5    # measure them and write that file
+
+``--check`` times only the splitters of GUARDED, in interleaved rounds, and exits with status 1
+and a message naming the ratio when one is under its floor or more than 20 % under the ratio
+recorded in bench/chunk_ratios.json. It is a benchmark, not a test: run it on a machine that
+is not busy with other timing work.
 """
 
 from __future__ import annotations
@@ -56,6 +64,15 @@ CORPORA = ("chroma_general", "wikitext_md", "cmrc2018_trial")
 BEGIN, END = "<!-- chunk_speed:begin -->", "<!-- chunk_speed:end -->"
 #: Timed only when named: semantic's time is the embedder's; auto is profile:default again.
 SKIPPED_BY_DEFAULT = ("semantic", "auto")
+RATIOS = Path(__file__).with_name("chunk_ratios.json")
+#: zoomrag's MB per CPU second over a peer's, with the floor it must stay above.
+GUARDED = (
+    ("zoomrag recursive", "LangChain RecursiveCharacterTextSplitter", 1.0),
+    ("zoomrag hierarchical", "LangChain RecursiveCharacterTextSplitter", 1.0),
+    ("zoomrag hierarchical", "LlamaIndex HierarchicalNodeParser", 50.0),
+)
+#: --check fails when a ratio falls more than this far under the recorded one.
+ALLOWED_DROP = 0.20
 
 
 # -- the text ------------------------------------------------------------------------------
@@ -392,10 +409,7 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    load = ""
-    if hasattr(os, "getloadavg"):
-        load = f", load average {os.getloadavg()[0]:.1f} when the table was written"
-    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}{load}"
+    return f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}"
 
 
 def git_head() -> str:
@@ -452,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
                     "splitter per round (ratios that hold on a machine whose speed drifts)")
     ap.add_argument("--data", type=Path, default=DATA, help="folder with the corpora")
     ap.add_argument("--out", type=Path, help="also write the table into this markdown file")
+    ap.add_argument("--check", action="store_true", help="time the GUARDED ratios and compare them "
+                    f"with {RATIOS.name} (exit 1 on a drop of more than {ALLOWED_DROP:.0%})")
+    ap.add_argument("--record", action="store_true", help=f"time the GUARDED ratios and write {RATIOS.name}")
     args = ap.parse_args(argv)
 
     if not (args.data / CORPORA[0] / "corpus.jsonl").exists():
@@ -459,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     sources = make_corpus(load_corpora(args.data), args.mb)
     mb = megabytes(sources)
+    if args.check or args.record:
+        return guard(sources, mb, args.repeat, record=args.record)
     names = [s.strip() for s in args.strategies.split(",") if s.strip()] or None
 
     contenders: list[Contender] = []
@@ -506,6 +525,56 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     if args.out:
         write_out(args.out, table)
+    return 0
+
+
+def guarded_ratios(sources: list[Source], mb: float, repeat: int) -> dict[str, float]:
+    """The GUARDED ratios, from interleaved rounds of the splitters they name."""
+    names = {n for guard in GUARDED for n in guard[:2]}
+    ours, _ = zoomrag_contenders(sorted(n.split(" ", 1)[1] for n in names if n.startswith("zoomrag ")))
+    peers, notes = peer_contenders()
+    contenders = [c for c in ours + peers if c.name in names]
+    missing = names - {c.name for c in contenders}
+    if missing:
+        raise SystemExit(f"error: cannot time {', '.join(sorted(missing))} ({'; '.join(notes) or 'not found'}); "
+                         "install the peers with pip install -e '.[bench,minilm]'")
+    print(f"timing {len(contenders)} splitters on {mb:.1f} MB in {repeat} interleaved rounds ...",
+          file=sys.stderr, flush=True)
+    speed = {r.contender.name: r.mb_per_cpu_s(mb) for r in time_rounds(contenders, sources, repeat)}
+    return {f"{ours_} / {peer}": speed[ours_] / speed[peer] for ours_, peer, _ in GUARDED}
+
+
+def guard(sources: list[Source], mb: float, repeat: int, *, record: bool) -> int:
+    ratios = guarded_ratios(sources, mb, repeat)
+    if record:
+        RATIOS.write_text(json.dumps({
+            "command": f"python bench/chunk_speed.py --record --mb {mb:.0f} --repeat {repeat}",
+            "machine": machine(), "commit": git_head(),
+            "ratios": {k: round(v, 2) for k, v in ratios.items()},
+        }, indent=2) + "\n", encoding="utf-8")
+        for k, v in ratios.items():
+            print(f"{k}: {v:.2f}")
+        print(f"written to {RATIOS}")
+        return 0
+    if not RATIOS.exists():
+        print(f"error: {RATIOS} is missing; write it with: python bench/chunk_speed.py --record", file=sys.stderr)
+        return 1
+    recorded = json.loads(RATIOS.read_text(encoding="utf-8"))["ratios"]
+    failures = []
+    for (key, ratio), (_, _, floor) in zip(ratios.items(), GUARDED):
+        was = recorded.get(key)
+        verdict = "ok"
+        if ratio < floor:
+            verdict = f"UNDER THE FLOOR {floor:g}x"
+        elif was is not None and ratio < (1 - ALLOWED_DROP) * was:
+            verdict = f"DROPPED {1 - ratio / was:.0%} from {was:.2f}x (allowed {ALLOWED_DROP:.0%})"
+        print(f"{key}: {ratio:.2f}x (recorded {was if was is not None else '-'}x): {verdict}")
+        if verdict != "ok":
+            failures.append(key)
+    if failures:
+        print(f"error: chunking speed against the peers fell: {', '.join(failures)}; "
+              "compare with bench/chunk_compare.py --old to find the change", file=sys.stderr)
+        return 1
     return 0
 
 

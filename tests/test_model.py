@@ -1,9 +1,8 @@
-"""The span model's values: the fast Node constructor used by tree builders, deferred documents,
-trees and their leaf maps made on first use."""
+"""The span model's values: nodes, stored documents with their text source, trees and their
+leaf maps."""
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import inspect
 import threading
@@ -15,18 +14,18 @@ from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.errors import SpanError
-from zoomrag.model import DeferredText, Document, Node, Tree, new_node, node_id
+from zoomrag.model import Document, Node, StoredDocument, TextSource, Tree, node_id
 from zoomrag.parse import make_chunker
 
 
-def test_new_node_is_the_node_the_constructor_makes() -> None:
+def test_a_node_is_an_immutable_value_of_its_fields() -> None:
     args = ("id1", "doc", "chunk", 2, 10, 20, "p", ("c1", "c2"), ("A", "B"), None, "x" * 30)
-    node = new_node(*args)
-    assert type(node) is Node
-    assert node == Node(*args) and hash(node) == hash(Node(*args))
-    assert [getattr(node, f.name) for f in dataclasses.fields(Node)] == list(args)
-    assert node.text == "x" * 10
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    node = Node(*args)
+    assert node == Node(*args) and hash(node) == hash(Node(*args)) and node != Node(*args[:-1], "y" * 30)
+    assert list(node) == list(args) and node._fields[-1] == "doc_text"
+    assert node.text == "x" * 10 and node.length == 10 and not node.is_leaf
+    assert "xxx" not in repr(node) and repr(node).startswith("Node(id='id1', doc_id='doc'")
+    with pytest.raises(AttributeError):
         node.start = 0  # type: ignore[misc]
 
 
@@ -39,7 +38,7 @@ def test_tree_builder_ids_are_node_id(text: str, strategy: str) -> None:
     assert [n.id for n in tree] == [node_id(doc.id, n.kind, n.level, n.start, n.end) for n in tree]
 
 
-def test_a_deferred_document_reads_its_text_once_on_first_use() -> None:
+def test_a_stored_document_reads_its_text_once_on_first_use() -> None:
     reads: list[int] = []
 
     def read() -> str:
@@ -47,24 +46,43 @@ def test_a_deferred_document_reads_its_text_once_on_first_use() -> None:
         return "hello world"
 
     doc = Document.deferred(id="d", source="d.txt", read=read, format="markdown", content_hash="h")
-    node = new_node("n", "d", "line", 1, 6, 11, None, (), (), None, DeferredText(doc))
+    assert isinstance(doc, StoredDocument) and isinstance(doc, Document)
+    node = Node("n", "d", "line", 1, 6, 11, None, (), (), None, doc.text_source)
     assert (doc.id, doc.source, doc.format, doc.content_hash, dict(doc.metadata), reads) == (
         "d", "d.txt", "markdown", "h", {}, [])
+    assert not doc.text_source.is_read
     assert node.text == "world" and reads == [1]
     assert doc.text == "hello world" and type(doc.text) is str and reads == [1]
-    assert doc == Document(id="d", source="d.txt", text="hello world", format="markdown", content_hash="h")
-    assert dataclasses.replace(doc, source="e").text == "hello world"
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert doc.blocks == () and len(doc.text_source) == 11 and str(doc.text_source) == "hello world"
+    with pytest.raises(AttributeError):
         doc.text = "x"  # type: ignore[misc]
-    with pytest.raises(AttributeError, match="'Document' object has no attribute 'nope'"):
-        doc.nope  # type: ignore[attr-defined]  # noqa: B018
 
 
-def test_an_ordinary_document_has_nothing_left_to_read() -> None:
+def test_threads_reading_a_text_source_at_once_read_it_once() -> None:
+    reads: list[int] = []
+    start = threading.Barrier(4)
+    source = TextSource(lambda: reads.append(1) or "abc" * 1000)
+
+    def ask(_: int) -> str:
+        start.wait()
+        return source[3:6]
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(ask, range(4))) == ["abc"] * 4
+    assert reads == [1]
+
+
+def test_a_document_fills_its_content_hash_and_checks_its_blocks() -> None:
+    from zoomrag.model import Block, content_hash
+
     doc = Document.from_text("abc")
-    assert doc._read is None and doc.text == "abc"
+    assert doc.content_hash == content_hash("abc")
+    assert Document(id="d", source="s", text="abc", content_hash="given").content_hash == "given"
     assert [f.name for f in dataclasses.fields(doc) if f.compare] == [
         "id", "source", "text", "format", "content_hash", "metadata", "blocks"]
+    assert dataclasses.replace(doc, source="e").text == "abc"
+    with pytest.raises(SpanError, match="ends past the text"):
+        Document(id="d", source="s", text="abc", blocks=(Block(0, 4, "text"),))
 
 
 def _tree_of(text: str, strategy: str) -> Tree:
@@ -81,66 +99,30 @@ def _expected_neighbours(tree: Tree) -> tuple[list[Node], dict[str, tuple[Node |
 
 
 @settings(max_examples=60, deadline=None)
-@given(texts, st.sampled_from(["window", "hierarchical", "markdown", "fixed", "sentences"]), st.booleans())
-def test_the_leaf_maps_made_on_first_use_answer_from_the_nodes(text: str, strategy: str,
-                                                              neighbour_first: bool) -> None:
-    # _leaf_ids and _leaf_pos are made on first use, whichever accessor comes first.
+@given(texts, st.sampled_from(["window", "hierarchical", "markdown", "fixed", "sentences"]))
+def test_the_leaf_maps_answer_from_the_nodes(text: str, strategy: str) -> None:
     tree = _tree_of(text, strategy)
-    assert "_leaf_ids" not in vars(tree) and "_leaf_pos" not in vars(tree)
     leaves, around = _expected_neighbours(tree)
-    if neighbour_first:
-        assert [(tree.previous_leaf(n), tree.next_leaf(n)) for n in tree] == [around[n.id] for n in tree]
-        assert tree.leaves() == leaves
-    else:
-        assert tree.leaves() == leaves
-        assert "_leaf_pos" not in vars(tree)
-        assert [(tree.previous_leaf(n), tree.next_leaf(n)) for n in tree] == [around[n.id] for n in tree]
-    assert tree._leaf_ids == tuple(n.id for n in leaves)
-    assert dict(tree._leaf_pos) == {n.id: k for k, n in enumerate(leaves)}
+    assert tree.leaves() == leaves
+    assert [(tree.previous_leaf(n), tree.next_leaf(n)) for n in tree] == [around[n.id] for n in tree]
     assert [tree[n.id] for n in tree] == list(tree.nodes) and tree.get("nope") is None
 
 
-def test_a_tree_is_the_same_value_before_and_after_its_leaf_maps_are_made() -> None:
+def test_a_tree_compares_by_document_nodes_and_strategy() -> None:
     tree = _tree_of("One. Two three.\n\nFour five six. Seven.", "hierarchical")
     again = _tree_of("One. Two three.\n\nFour five six. Seven.", "hierarchical")
-    before = (repr(tree), tree.to_dict())
-    assert tree == again
-    tree.next_leaf(tree.leaves()[0])
-    assert "_leaf_pos" in vars(tree) and "_leaf_pos" not in vars(again)
-    assert tree == again and (repr(tree), tree.to_dict()) == before
+    assert tree == again and repr(tree) == repr(again)
     assert [f.name for f in dataclasses.fields(Tree) if f.compare] == ["document", "nodes", "strategy"]
     assert list(inspect.signature(Tree).parameters) == ["document", "nodes", "strategy"]
-    assert Tree(tree.document, tree.nodes, tree.strategy) == tree == Tree(document=tree.document, nodes=tree.nodes,
-                                                                      strategy=tree.strategy)
+    assert Tree(tree.document, tree.nodes, tree.strategy) == tree
     assert Tree(tree.document, tree.nodes).strategy == ""
-    assert copy.copy(again).leaves() == again.leaves()
     other = dataclasses.replace(tree, strategy="other")
-    assert other.strategy == "other" and other.leaves() == tree.leaves()
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        tree._leaf_ids = ()  # type: ignore[misc]
-    with pytest.raises(TypeError):
-        tree._leaf_pos["x"] = 0  # type: ignore[index]
-    with pytest.raises(AttributeError, match="'Tree' object has no attribute 'nope'"):
-        tree.nope  # type: ignore[attr-defined]  # noqa: B018
-
-
-def test_threads_asking_a_new_tree_for_neighbours_at_once_get_the_same_answers() -> None:
-    tree = _tree_of("A b c. " * 400, "hierarchical")
-    leaves, around = _expected_neighbours(tree)
-    start = threading.Barrier(4)
-
-    def ask(_: int) -> list[tuple[Node | None, Node | None]]:
-        start.wait()
-        return [(tree.previous_leaf(n), tree.next_leaf(n)) for n in tree]
-
-    with ThreadPoolExecutor(4) as pool:
-        answers = list(pool.map(ask, range(4)))
-    assert answers == [[around[n.id] for n in tree]] * 4 and tree.leaves() == leaves
+    assert other.strategy == "other" and other.leaves() == tree.leaves() and other != tree
 
 
 def test_a_tree_with_two_nodes_of_one_id_is_refused() -> None:
     doc = Document.from_text("abc")
-    root = new_node("r", doc.id, "document", 0, 0, 3, None, ("a", "a"), (), None, doc.text)
-    leaf = new_node("a", doc.id, "line", 1, 0, 1, "r", (), (), None, doc.text)
+    root = Node("r", doc.id, "document", 0, 0, 3, None, ("a", "a"), (), None, doc.text)
+    leaf = Node("a", doc.id, "line", 1, 0, 1, "r", (), (), None, doc.text)
     with pytest.raises(SpanError, match=r"^two nodes share an id \(same kind, level and span\)$"):
         Tree(document=doc, nodes=(root, leaf, leaf))

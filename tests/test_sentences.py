@@ -223,25 +223,16 @@ def _tricky() -> st.SearchStrategy[str]:
 @given(st.one_of(texts, _tricky()), st.integers(0, 10),
        st.integers(0, 10))
 def test_cuts_equal_the_rules_applied_one_by_one(text: str, a: int, b: int) -> None:
-    # _cuts decides the common cases inline ("word." with a plain tail, "!" and "?", line feeds);
-    # every decision must be the one _latin_cut and _newline_kind make.
+    # _cuts finds the stops by one scan per stop character and decides line feeds from their
+    # own scan; every cut must be the one the single pattern, _latin_cut and _newline_kind give.
     from zoomrag.text import sentences
 
     start, end = min(a, len(text)), max(len(text) - b, min(a, len(text)))
     assert sentences._cuts(text, start, end) == _reference_cuts(text, start, end)
 
 
-def test_plain_tails_exclude_every_listed_abbreviation() -> None:
-    from zoomrag.text import sentences
-
-    for word in sentences._NEVER | sentences._MAYBE:
-        assert f"{word[-3:]}." not in sentences._PLAIN_TAILS
-    assert "the." in sentences._PLAIN_TAILS and "pts." not in sentences._PLAIN_TAILS
-
-
 def test_cuts_equal_the_rules_after_every_listed_word() -> None:
-    # Every abbreviation (and plain words), before every kind of stop and follower: the inline
-    # decisions of _cuts must be _latin_cut's.
+    # Every abbreviation (and plain words), before every kind of stop and follower.
     from zoomrag.text import sentences
 
     words = sorted(sentences._NEVER | sentences._MAYBE) + ["the", "rox", "pts", "myth", "2007", "A"]
@@ -250,95 +241,3 @@ def test_cuts_equal_the_rules_after_every_listed_word() -> None:
             for follower in (" x", " The", " 3", ' "A', " .", "\n", "", "中", ' "\n', "?"):
                 text = f"Say {word}{mark}{follower}"
                 assert sentences._cuts(text, 0, len(text)) == _reference_cuts(text, 0, len(text)), text
-
-
-# -- the vectorised path (long ranges) ---------------------------------------------------------
-def _vector_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    from zoomrag.text import sentence_scan
-
-    starts, ends, _ = sentence_scan.scan(text, start, len(text) if end is None else end)
-    return list(zip(starts, ends))
-
-
-def _plain_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    from zoomrag.text import sentences
-
-    return sentences._trimmed(text, sentences._cuts(text, start, end)[0])
-
-
-def _vector_tricky() -> st.SearchStrategy[str]:
-    # Every context the numpy rules read: the words and marks of _tricky, and words of five
-    # letters, four digits, marks, titles, opening quotes, line indents, table rows, NULs (the
-    # padding), characters above U+FFFF, non-ASCII lower case, a lone surrogate.
-    extra = st.sampled_from([
-        "ments", "bonds", "2012", "(4.8%)", "[1]", ":", "%", ";", ")", "(", "“", "«", "'", "\"",
-        " al", " Dr", "DR", " P", " et al", "\n  ", "\n\t\n", "\n \t x", "| a |", "|", "\x00",
-        "😀", "é", "ß", "ǅ", "Ω", "ω", "\ud800", "e.g.", "U.S.", "...", "?!", "‽", "．", "）",
-        "\u3000", "\x1c", "\x85", "\xa0", "12.", " 1.", "suppl", "approx", "messrs", "xmessrs"])
-    dense = st.text(alphabet=" .\n\tabeyzA1()\"'|:%\x00é😀。！」?…．\u3000", max_size=60)
-    return st.one_of(st.lists(st.one_of(_tricky(), extra), max_size=40).map("".join), dense)
-
-
-@settings(max_examples=600, deadline=None)
-@given(st.one_of(texts, _tricky(), _vector_tricky()), st.integers(0, 12), st.integers(0, 12))
-def test_the_vectorised_scan_equals_the_plain_path(text: str, a: int, b: int) -> None:
-    # _scan decides the common stops and line feeds with numpy from a few characters around
-    # them and leaves the rest to the plain path's rules: the sentences, their trimmed offsets
-    # and the paragraphs must be the plain path's, on any range.
-    from zoomrag.text import sentence_scan, sentences
-
-    start, end = min(a, len(text)), max(len(text) - b, min(a, len(text)))
-    starts, ends, breaks = sentence_scan.scan(text, start, end)
-    assert list(zip(starts, ends)) == _plain_spans(text, start, end)
-    assert sentence_scan.paragraphs(starts, ends, breaks) == sentences._plain_paragraphs(text, start, end)
-
-
-@pytest.mark.parametrize("text", [
-    "Dr. Smith paid $3.50 for it. He left.", "He moved to the U.S. It was 1990.",
-    "Profits rose in 2012. Costs fell (see note 4). Margins grew: 3%. Next year.",
-    "The ments. The bonds. Messrs. Smith and Jones. Approx. ten. Suppl. material.",
-    "in Smith et al. (2004) and in Jones et al. 2005. Dr. Who. DR. No. Mr. T. Ok.",
-    "the west . A new road . \"Quoted\" . 'x' . Done .", "Steps:\n1. Open it.\n2. Close it.",
-    "a line that is\nhard-wrapped here.\n\n| a | b |\nrow two\n   indented\n\n\n  next.",
-    "End. (Bracketed start.) “Curly.” «Guillemets.» Then\x00NUL. 😀 Emoji. Ωmega. ωmega.",
-    "价格是3.5元。很便宜.我们走吧! 中文.中文 end.", "Trailing dot at the end.", "x.", ".", "",
-    "word.   \n\n   spaced.\t\tTabs. \u3000Ideographic space.\x1cSep. Last one.  ",
-])
-def test_the_vectorised_scan_on_hand_made_cases(text: str) -> None:
-    assert _vector_spans(text) == _plain_spans(text, 0, len(text))
-    for start in range(min(len(text), 8)):
-        assert _vector_spans(text, start) == _plain_spans(text, start, len(text))
-        assert _vector_spans(text, 0, len(text) - start) == _plain_spans(text, 0, len(text) - start)
-
-
-def test_long_ranges_take_the_vectorised_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zoomrag.text import sentence_scan
-
-    text = "One sentence here. Another one, e.g. this. The U.S. It ends.\n\nA new paragraph.\n" * 200
-    assert sentence_scan.worth_scanning(text, 0, len(text))
-    scans = []
-    scan = sentence_scan.scan
-    monkeypatch.setattr(sentence_scan, "scan", lambda *a: scans.append(a) or scan(*a))
-    fast, fast_groups = sentence_spans(text), paragraph_sentences(text)
-    assert len(scans) == 2 and len(fast) == 1000
-    monkeypatch.setattr(sentence_scan, "VECTOR_MIN", len(text) + 1)
-    assert sentence_spans(text) == fast and paragraph_sentences(text) == fast_groups
-    assert len(scans) == 2
-
-
-def test_the_vectorised_rules_after_every_short_word() -> None:
-    # Every listed word and every kind of short word, in every case, before every kind of next
-    # word: _scan's decisions (_word_rules) must be _latin_cut's.
-    from zoomrag.text import sentences
-
-    words = sorted(sentences._NEVER | sentences._MAYBE) + [
-        "the", "dog", "pts", "hpl", "x", "P", "ab", "BBC", "ments", "bonds", "2007", "13", "4.8%)",
-        "U.S", "u.s", "e.g", "Mx", "suppl", "approx", "messrs", "xmessrs", "中文", "(dr", "\"al"]
-    for word in words + [w.upper() for w in words] + [w.title() for w in words]:
-        # One text per word, its cases one per paragraph (a blank line always ends a sentence).
-        text = "\n\n".join(
-            f"{before}{word}{mark}{after} More."
-            for before in ("Say ", "Say\n", "", "(", " x ") for mark in (".", " .")
-            for after in (" the", " The", " 3", " (x", " \"x", " ａ", " １", " 😀", "中", " é",
-                          " É", " «x", "\n\n  X", "  \n x", " ! x", "", " ", "."))
-        assert _vector_spans(text) == _plain_spans(text, 0, len(text)), word

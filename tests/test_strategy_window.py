@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_tree, has_break, texts
 
-from zoomrag.errors import ConfigError, SpanError
+from zoomrag.errors import ConfigError
 from zoomrag.model import Document
-from zoomrag.parse.base import build_leaf_groups, build_tree, leaf_group_spans
 from zoomrag.parse.registry import make_chunker
 from zoomrag.parse.strategies.window import SentenceWindow, window_span
 from zoomrag.text.sentences import sentence_spans
@@ -142,36 +140,3 @@ def test_tree_invariants(text: str, max_size: int, unit: str, paragraphs: bool) 
                 pos += 1
     assert pos == len(leaves)
     assert [n.id for n in chunker.chunk(doc)] == [n.id for n in tree]
-
-
-# -- the tree is built from offsets, without drafts ---------------------------------------------
-@settings(max_examples=150, deadline=None)
-@given(texts, st.booleans())
-def test_chunk_is_the_tree_of_the_drafts(text: str, paragraphs: bool) -> None:
-    # chunk() builds the tree straight from the sentence offsets; it must be build_tree's.
-    doc = Document.from_text(text, id="d/1")
-    chunker = SentenceWindow(max_size=12, unit="chars", paragraphs=paragraphs)
-    drafts = build_tree(doc, chunker.split(doc), strategy=chunker.describe())
-    tree = chunker.chunk(doc)
-    assert tree == drafts and [n.children for n in tree] == [n.children for n in drafts]
-    assert [n.doc_text is doc.text for n in tree] == [True] * len(tree)
-
-
-_offsets = st.tuples(st.integers(-2, 24), st.integers(-2, 24))
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(_offsets, max_size=4), max_size=4), st.sampled_from(["paragraph", None]))
-def test_leaf_groups_check_what_build_tree_checks(groups, group_kind) -> None:
-    # Offsets from a buggy strategy (outside the text, reversed, out of order, empty groups)
-    # fail with build_tree's error; valid ones give build_tree's tree.
-    doc = Document(id="d", source="d.txt", text="x" * 20)
-    spans = leaf_group_spans(groups, "sentence", group_kind)
-    try:
-        expected = build_tree(doc, spans)
-    except SpanError as e:
-        with pytest.raises(SpanError, match=re.escape(str(e))):
-            build_leaf_groups(doc, groups, "sentence", group_kind)
-        return
-    tree = build_leaf_groups(doc, groups, "sentence", group_kind)
-    assert tree == expected and [n.children for n in tree] == [n.children for n in expected]

@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import and_, attrgetter, gt, not_
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import SpanError
 
 #: Content types a reader gives to blocks; the router maps them to strategies.
 CONTENT_TYPES = ("text", "heading", "table", "code", "list")
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 def content_hash(text: str) -> str:
@@ -56,61 +60,89 @@ class Block:
             raise SpanError(f"block type {self.type!r} is not one of {', '.join(CONTENT_TYPES)}")
 
 
-@dataclass(frozen=True, slots=True)
+class TextSource:
+    """Where a stored document's text comes from: ``read()`` is called once, the first time the
+    text is asked for, and the text kept.
+
+    A query's partial trees reach dozens of documents and read the text of a few; stored text
+    is compressed, so the others are never decompressed. Slicing it reads the text, so a node
+    holding one as ``doc_text`` still has ``node.text == document.text[start:end]``.
+    """
+
+    __slots__ = ("_lock", "_read", "_text")
+
+    def __init__(self, read: Callable[[], str]) -> None:
+        self._read: Callable[[], str] | None = read
+        self._text: str | None = None
+        self._lock = threading.Lock()  # one tree may be read by several threads
+
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            with self._lock:
+                if self._text is None:
+                    self._text = self._read()  # type: ignore[misc]
+                    self._read = None
+                text = self._text
+        return text
+
+    @property
+    def is_read(self) -> bool:
+        return self._text is not None
+
+    def __getitem__(self, key: slice) -> str:
+        return self.text()[key]
+
+    def __len__(self) -> int:
+        return len(self.text())
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(slots=True, eq=False)
 class Document:
-    """A source document: the exact normalised text that every offset points into."""
+    """A source document: the exact normalised text that every offset points into.
+
+    Not frozen: ``content_hash`` is filled from the text when not given. Treat it as a value.
+    """
 
     id: str
     source: str
     text: str
     format: str = "text"
     content_hash: str = ""
-    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     #: Typed regions from the reader, in document order; empty when the reader found none.
     blocks: tuple[Block, ...] = ()
-    #: Reads the text of a document made by :meth:`deferred`, once (None after that, and for others).
-    _read: Callable[[], str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.content_hash:
-            object.__setattr__(self, "content_hash", content_hash(self.text))
+            self.content_hash = content_hash(self.text)
         n = len(self.text)
         for b in self.blocks:
             if b.end > n:
                 raise SpanError(f"block [{b.start}, {b.end}) of {self.source!r} ends past the text ({n})")
 
+    def __eq__(self, other: object) -> bool:
+        # By value, whether the text is held or comes from a TextSource (a StoredDocument).
+        if not isinstance(other, Document):
+            return NotImplemented
+        return (self.id, self.source, self.format, self.content_hash, self.metadata, self.blocks,
+                self.text) == (other.id, other.source, other.format, other.content_hash, other.metadata,
+                               other.blocks, other.text)
+
+    __hash__ = None  # type: ignore[assignment]
+
     @classmethod
     def deferred(cls, *, id: str, source: str, read: Callable[[], str], format: str = "text",
-                 content_hash: str, metadata: Mapping[str, Any] | None = None) -> Document:
-        """A stored document whose text is read (``read()``) the first time ``text`` is asked for.
-
-        A query's partial trees reach dozens of documents and read the text of a few; stored
-        text is compressed, so the others are never decompressed. Otherwise an ordinary
-        Document: ``text`` is a plain ``str`` once read, equal to what ``read()`` returned.
-        """
-        doc = object.__new__(cls)
-        put = object.__setattr__
-        put(doc, "id", id)
-        put(doc, "source", source)
-        put(doc, "format", format)
-        put(doc, "content_hash", content_hash)
+                 content_hash: str, metadata: Mapping[str, Any] | None = None) -> StoredDocument:
+        """A stored document whose text is read (``read()``) the first time ``text`` is asked for
+        (see :class:`StoredDocument`)."""
         if not isinstance(metadata, MappingProxyType):
             metadata = MappingProxyType(dict(metadata or {}))
-        put(doc, "metadata", metadata)
-        put(doc, "blocks", ())
-        put(doc, "_read", read)
-        return doc
-
-    def __getattr__(self, name: str) -> Any:
-        # Reached only for a name with no value: here, the text of a deferred document not read yet.
-        if name == "text":
-            read = object.__getattribute__(self, "_read")
-            if read is not None:
-                text = read()
-                object.__setattr__(self, "text", text)
-                object.__setattr__(self, "_read", None)
-                return text
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return StoredDocument(id=id, source=source, text_source=TextSource(read), format=format,
+                              content_hash=content_hash, metadata=metadata)
 
     @classmethod
     def from_text(cls, text: str, *, id: str = "doc", source: str = "<text>", format: str = "text",
@@ -122,9 +154,34 @@ class Document:
                    metadata=MappingProxyType(dict(metadata or {})))
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
-    """One span of the tree. ``text`` is ``document.text[start:end]``."""
+class StoredDocument(Document):
+    """A Document whose text comes from an explicit :class:`TextSource`, read when first asked
+    for; otherwise an ordinary Document (``text`` is a plain ``str`` once read)."""
+
+    __slots__ = ("text_source",)
+
+    def __init__(self, *, id: str, source: str, text_source: TextSource, format: str = "text",
+                 content_hash: str, metadata: Mapping[str, Any] = _EMPTY) -> None:
+        self.id = id
+        self.source = source
+        self.format = format
+        self.content_hash = content_hash
+        self.metadata = metadata
+        self.blocks = ()
+        self.text_source = text_source
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return self.text_source.text()
+
+
+class Node(NamedTuple):
+    """One span of the tree. ``text`` is ``document.text[start:end]``.
+
+    An immutable named tuple rather than a frozen dataclass: a tree builder makes one per node,
+    and a frozen dataclass's ``__init__`` costs five times as much (one ``object.__setattr__``
+    per field), a tenth of the chunking time of the strategies with many small leaves.
+    """
 
     id: str
     doc_id: str
@@ -137,8 +194,8 @@ class Node:
     section_path: tuple[str, ...] = ()
     #: What is embedded when it must differ from the span (header-propagated row, heading prefix).
     embed_text: str | None = None
-    #: The document's text (a :class:`DeferredText` for a deferred document's nodes).
-    doc_text: str | DeferredText = field(default="", repr=False, compare=False)
+    #: The document's text (its :class:`TextSource` for a stored document's nodes).
+    doc_text: str | TextSource = ""
 
     @property
     def text(self) -> str:
@@ -147,6 +204,12 @@ class Node:
     @property
     def length(self) -> int:
         return self.end - self.start
+
+    def __repr__(self) -> str:  # without doc_text, the whole document
+        return (f"Node(id={self.id!r}, doc_id={self.doc_id!r}, kind={self.kind!r}, level={self.level}, "
+                f"start={self.start}, end={self.end}, parent_id={self.parent_id!r}, "
+                f"children={self.children!r}, section_path={self.section_path!r}, "
+                f"embed_text={self.embed_text!r})")
 
     @property
     def is_leaf(self) -> bool:
@@ -169,104 +232,35 @@ class Node:
         return d
 
 
-class DeferredText:
-    """What the nodes of a :meth:`Document.deferred` hold as ``doc_text``: sliced, it reads the
-    document's text (once, for all its nodes), so ``node.text == document.text[start:end]``."""
-
-    __slots__ = ("document",)
-
-    def __init__(self, document: Document):
-        self.document = document
-
-    def __getitem__(self, key: slice) -> str:
-        return self.document.text[key]
-
-    def __len__(self) -> int:
-        return len(self.document.text)
-
-    def __str__(self) -> str:
-        return self.document.text
-
-
-# A frozen dataclass's __init__ goes through object.__setattr__ once per field. Building the
-# nodes of a tree is hot, so tree builders use new_node: plain slot stores on an instance of a
-# mutable class with the very same slots, whose class is then switched to Node. Python allows
-# that switch only between classes of identical layout, so the result is an ordinary Node.
-class NodeDraft:
-    """A mutable stand-in with Node's slots, for tree builders (see :func:`new_node`)."""
-
-    __slots__ = Node.__slots__
-
-    def __init__(self, id: str, doc_id: str, kind: str, level: int, start: int, end: int,
-                 parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
-                 embed_text: str | None, doc_text: str | DeferredText) -> None:
-        self.id = id
-        self.doc_id = doc_id
-        self.kind = kind
-        self.level = level
-        self.start = start
-        self.end = end
-        self.parent_id = parent_id
-        self.children = children
-        self.section_path = section_path
-        self.embed_text = embed_text
-        self.doc_text = doc_text
-
-
-def new_node(id: str, doc_id: str, kind: str, level: int, start: int, end: int,
-             parent_id: str | None, children: tuple[str, ...], section_path: tuple[str, ...],
-             embed_text: str | None, doc_text: str | DeferredText) -> Node:
-    """``Node(...)`` with every field given, in order, without the frozen ``__init__``.
-
-    The result is an ordinary frozen Node (Node has no ``__post_init__`` to skip).
-    """
-    node = NodeDraft(id, doc_id, kind, level, start, end, parent_id, children, section_path,
-                      embed_text, doc_text)
-    node.__class__ = Node  # type: ignore[assignment]
-    return node  # type: ignore[return-value]
-
-
 _ID, _CHILDREN, _LEVEL = attrgetter("id"), attrgetter("children"), attrgetter("level")
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(slots=True)
 class Tree:
-    """A document and its nodes in pre-order (document order, parents before children)."""
+    """A document and its nodes in pre-order (document order, parents before children).
+
+    Not frozen: the lookups by id and the leaf order are made here, once. Treat it as a value.
+    """
 
     document: Document
     nodes: tuple[Node, ...]
     #: The strategy (and its parameters) that built the tree, for provenance.
     strategy: str = ""
-    _by_id: Mapping[str, Node] = field(init=False, repr=False, compare=False)
-    # Made on first use (see __getattr__): most trees are written or embedded without ever
-    # asking for a neighbouring leaf, and chunking alone asks for neither.
+    _by_id: dict[str, Node] = field(init=False, repr=False, compare=False)
     _leaf_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    _leaf_pos: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    _leaf_pos: dict[str, int] = field(init=False, repr=False, compare=False)
 
-    def __init__(self, document: Document, nodes: tuple[Node, ...], strategy: str = "") -> None:
+    def __post_init__(self) -> None:
+        nodes = self.nodes
         by_id = {n.id: n for n in nodes}
         if len(by_id) != len(nodes):
             raise SpanError("two nodes share an id (same kind, level and span)")
-        # Frozen: the fields go into the instance dict at once, which costs half of what the
-        # generated __init__ (one object.__setattr__ per field) does for a short document's tree.
-        self.__dict__.update(document=document, nodes=nodes, strategy=strategy,
-                             _by_id=MappingProxyType(by_id))
-
-    def __getattr__(self, name: str) -> Any:
-        # Reached only for an attribute with no value: here, a leaf map not made yet. Each is a
-        # function of the nodes alone, so two threads making one at once store equal values.
-        if name == "_leaf_ids":
-            nodes = self.nodes
-            # n.is_leaf and n.level > 0
-            value: Any = tuple(compress(map(_ID, nodes), map(and_, map(not_, map(_CHILDREN, nodes)),
-                                                             map(gt, map(_LEVEL, nodes), repeat(0)))))
-        elif name == "_leaf_pos":
-            leaves = self._leaf_ids
-            value = MappingProxyType(dict(zip(leaves, range(len(leaves)))))
-        else:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        object.__setattr__(self, name, value)
-        return value
+        self._by_id = by_id
+        # n.id for the nodes with no children and level > 0, without a Python step per node
+        leaves = tuple(compress(map(_ID, nodes), map(and_, map(not_, map(_CHILDREN, nodes)),
+                                                     map(gt, map(_LEVEL, nodes), repeat(0)))))
+        self._leaf_ids = leaves
+        self._leaf_pos = dict(zip(leaves, range(len(leaves))))
 
     # -- lookups -----------------------------------------------------------------------
     @property

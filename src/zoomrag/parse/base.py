@@ -16,7 +16,7 @@ from hashlib import blake2b
 from typing import Any, ClassVar
 
 from ..errors import SpanError
-from ..model import Document, Node, NodeDraft, Tree, new_node, node_id
+from ..model import Document, Node, Tree, node_id
 from ..text.tokens import Measure, get_counter
 
 
@@ -42,7 +42,7 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     text = document.text
     n = len(text)
     doc_id = document.id
-    draft, node_class, new = NodeDraft, Node, object.__new__
+    node = Node
     nodes: list[Node] = []
     emit, emit_all = nodes.append, nodes.extend
     # model.node_id's key is doc_id, kind, level, start, end: the hash state after the first
@@ -65,19 +65,9 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
         if not 0 <= start <= end <= n:
             raise _outside(span, document)
         path = span.section_path or path
-        # The node is emitted now (pre-order) and frozen once its children's ids are known.
-        parent = new(draft)
-        parent.id = pid
-        parent.doc_id = doc_id
-        parent.kind = span.kind
-        parent.level = level
-        parent.start = start
-        parent.end = end
-        parent.parent_id = parent_id
-        parent.section_path = path
-        parent.embed_text = span.embed_text
-        parent.doc_text = text
-        emit(parent)  # type: ignore[arg-type]
+        # The node's place is taken now (pre-order); it is made once its children's ids are known.
+        at = len(nodes)
+        emit(None)  # type: ignore[arg-type]
         level += 1
         ids: list[str] = []
         add = ids.append
@@ -120,22 +110,9 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
                     keep = run.append
                 later.append((c, cid, level, pid, path))
                 continue
-            node = new(draft)  # model.new_node, inlined
-            node.id = cid
-            node.doc_id = doc_id
-            node.kind = kind
-            node.level = level
-            node.start = cs
-            node.end = ce
-            node.parent_id = pid
-            node.children = ()
-            node.section_path = c.section_path or path
-            node.embed_text = c.embed_text
-            node.doc_text = text
-            node.__class__ = node_class  # type: ignore[assignment]
-            keep(node)  # type: ignore[arg-type]
-        parent.children = tuple(ids)
-        parent.__class__ = node_class  # type: ignore[assignment]
+            keep(node(cid, doc_id, kind, level, cs, ce, pid, (), c.section_path or path, c.embed_text, text))
+        nodes[at] = node(pid, doc_id, span.kind, level - 1, start, end, parent_id, tuple(ids), path,
+                         span.embed_text, text)
         if later is None:  # every child a leaf (or none): the common case
             emit_all(run)
         else:
@@ -145,97 +122,15 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 
-_SPAN_KEY = b"%d\x1f%d".__mod__  # (start, end) -> the last two fields of model.node_id's key
-
-
-def build_leaf_groups(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
-                      group_kind: str | None, strategy: str = "") -> Tree:
-    """``build_tree`` for a two-level draft given as offsets, without making the drafts.
-
-    Each group is a list of ``(start, end)`` leaves of ``leaf_kind``; with a ``group_kind``,
-    each group becomes a parent over its leaves spanning them (first start to last end),
-    otherwise the leaves of every group sit directly under the root. The tree, ids and checks
-    are those of :func:`build_tree` over the equivalent :class:`Span` drafts (which is also
-    what any draft that fails a check is handed to, for its exact error).
-    """
-    text = document.text
-    n = len(text)
-    doc_id = document.id
-    grouped = group_kind is not None
-    level = 2 if grouped else 1
-    root_id = node_id(doc_id, "document", 0, 0, n)
-    leaf_head = blake2b(f"{doc_id}\x1f{leaf_kind}\x1f{level}\x1f".encode(), digest_size=8)
-    group_head = blake2b(f"{doc_id}\x1f{group_kind}\x1f1\x1f".encode(), digest_size=8)
-    draft, node_class, make = NodeDraft, Node, object.__new__
-    nodes: list[Node] = []
-    emit = nodes.append
-    top_ids: list[str] = []  # the root's children
-    ps = pe = -1  # the previous leaf (or, for groups, checked within a group and between groups)
-    gs = ge = -1  # the previous group
-    for group in groups:
-        if not group:
-            return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-        if grouped:
-            a, z = group[0][0], group[-1][1]
-            if a < gs or z < ge or a > z:
-                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-            gs, ge = a, z
-            h = group_head.copy()
-            h.update(b"%d\x1f%d" % (a, z))
-            pid = h.hexdigest()
-            top_ids.append(pid)
-            head_at = len(nodes)
-            emit(None)  # type: ignore[arg-type]  # the group's node, once its children are known
-            ps = pe = -1
-            ids = []
-        else:
-            pid = root_id
-            ids = top_ids
-        add = ids.append
-        # The id key's tail and the node's slots written inline: this loop runs once per leaf.
-        for (cs, ce), tail in zip(group, map(_SPAN_KEY, group)):
-            if cs < ps or ce < pe or cs > ce:
-                return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-            ps, pe = cs, ce
-            h = leaf_head.copy()
-            h.update(tail)
-            cid = h.hexdigest()
-            add(cid)
-            node = make(draft)
-            node.id = cid
-            node.doc_id = doc_id
-            node.kind = leaf_kind
-            node.level = level
-            node.start = cs
-            node.end = ce
-            node.parent_id = pid
-            node.children = ()
-            node.section_path = ()
-            node.embed_text = None
-            node.doc_text = text
-            node.__class__ = node_class  # type: ignore[assignment]
-            emit(node)  # type: ignore[arg-type]
-        if grouped:
-            nodes[head_at] = new_node(pid, doc_id, group_kind, 1, a, z, root_id, tuple(ids), (),
-                                      None, text)
-    if nodes and (nodes[0].start < 0 or max(pe, ge) > n):  # type: ignore[union-attr]
-        return _drafts_tree(document, groups, leaf_kind, group_kind, strategy)
-    root = new_node(root_id, doc_id, "document", 0, 0, n, None, tuple(top_ids), (), None, text)
-    return Tree(document=document, nodes=(root, *nodes), strategy=strategy)
-
-
 def leaf_group_spans(groups: list[list[tuple[int, int]]], leaf_kind: str,
                      group_kind: str | None) -> list[Span]:
-    """The :class:`Span` drafts that :func:`build_leaf_groups` builds a tree of."""
+    """Span drafts for a two-level draft given as offsets: each group a list of ``(start, end)``
+    leaves of ``leaf_kind``; with a ``group_kind``, each group a parent over its leaves spanning
+    them (first start to last end), otherwise the leaves of every group directly under the root."""
     if group_kind is None:
         return [Span(leaf_kind, s, e) for group in groups for s, e in group]
     return [Span(group_kind, g[0][0] if g else 0, g[-1][1] if g else 0,
                  [Span(leaf_kind, s, e) for s, e in g]) for g in groups]
-
-
-def _drafts_tree(document: Document, groups: list[list[tuple[int, int]]], leaf_kind: str,
-                 group_kind: str | None, strategy: str) -> Tree:
-    return build_tree(document, leaf_group_spans(groups, leaf_kind, group_kind), strategy)
 
 
 def _outside(span: Span, document: Document) -> SpanError:

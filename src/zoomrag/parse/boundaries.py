@@ -66,11 +66,9 @@ def _order(*names: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
 
 
 #: Preference order of ``fixed``: a sentence end beats a line break (hard-wrapped prose).
-FIXED_TIERS = ("paragraph", "sentence", "line", "word", "script")
-FIXED_ORDER = _order(*FIXED_TIERS)
+FIXED_ORDER = _order("paragraph", "sentence", "line", "word", "script")
 #: Preference order of ``recursive``: paragraph, line, sentence, word, character.
-RECURSIVE_TIERS = ("paragraph", "line", "sentence", "word", "script")
-RECURSIVE_ORDER = _order(*RECURSIVE_TIERS)
+RECURSIVE_ORDER = _order("paragraph", "line", "sentence", "word", "script")
 _WORD_TIERS = (TIERS["word"], TIERS["script"])
 # Candidate positions for a forward search: next to a space or a continuous-script character.
 _GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])")

@@ -23,29 +23,25 @@ the previous one, otherwise pieces do not overlap.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from ..errors import ConfigError
 from ..text.tokens import Measure
 from .boundaries import (
     FIXED_ORDER,
-    FIXED_TIERS,
     RECURSIVE_ORDER,
-    RECURSIVE_TIERS,
     best_cut,
     first_gap,
     first_grapheme,
     last_gap,
     last_grapheme,
 )
-from .cutindex import CutIndex
 
 Piece = tuple[int, int]
 
 
 def split_range(text: str, measure: Measure, start: int, end: int, *, size: int, overlap: int = 0,
-                min_size: int = 0, lookback: float = 0.3, cuts: CutIndex | None = None,
-                tokens: tuple[int, int] | None = None, marks: list[int] | None = None) -> list[Piece]:
+                min_size: int = 0, lookback: float = 0.3, tokens: tuple[int, int] | None = None,
+                marks: list[int] | None = None) -> list[Piece]:
     """Cut ``text[start:end]`` into pieces of at most ``size`` units.
 
     Each piece ends at the rightmost boundary of the best tier among the cuts that keep at least
@@ -54,21 +50,20 @@ def split_range(text: str, measure: Measure, start: int, end: int, *, size: int,
     last piece from being smaller: the cut before it moves back so the tail keeps at least
     ``min_size`` units (two pieces that fit together would have been one).
 
-    For callers that split one text many times (same pieces): ``cuts`` is the text's
-    :class:`CutIndex`; ``tokens`` and ``marks`` are as in :func:`_split`.
+    ``tokens`` and ``marks`` are as in :func:`_split`.
     """
     _check_sizes(size, overlap, min_size, lookback)
     return _split(text, measure, start, end, size, overlap, fixed_keep(size, lookback), FIXED_ORDER,
-                  FIXED_TIERS, min_size, split_words=False, cuts=cuts, tokens=tokens, marks=marks)
+                  min_size, split_words=False, tokens=tokens, marks=marks)
 
 
 def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, keep: int,
-                 min_size: int, *, cuts: CutIndex | None = None, tokens: tuple[int, int] | None = None,
+                 min_size: int, *, tokens: tuple[int, int] | None = None,
                  marks: list[int] | None = None) -> list[Piece]:
     """:func:`split_range` without overlap, for a caller that checked its sizes once and calls
     it for many ranges: ``keep`` is :func:`fixed_keep` of the size and lookback."""
-    return _split(text, measure, start, end, size, 0, keep, FIXED_ORDER, FIXED_TIERS, min_size,
-                  split_words=False, cuts=cuts, tokens=tokens, marks=marks)
+    return _split(text, measure, start, end, size, 0, keep, FIXED_ORDER, min_size,
+                  split_words=False, tokens=tokens, marks=marks)
 
 
 def fixed_keep(size: int, lookback: float) -> int:
@@ -77,7 +72,7 @@ def fixed_keep(size: int, lookback: float) -> int:
 
 
 def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: int,
-                    overlap: int = 0, cuts: CutIndex | None = None) -> list[Piece]:
+                    overlap: int = 0) -> list[Piece]:
     """Cut ``text[start:end]`` by paragraph, line, sentence, word, then character.
 
     Each piece ends at the last boundary of the coarsest kind that occurs within ``size`` units
@@ -85,17 +80,16 @@ def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: 
     break or sentence end that fits, and so on down to characters.
     """
     _check_sizes(size, overlap, 0, 1.0)
-    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, RECURSIVE_TIERS, 0,
-                  split_words=True, cuts=cuts)
+    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, 0, split_words=True)
 
 
 def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
-           order: tuple[tuple[re.Pattern[str], bool], ...], tiers: tuple[str, ...], min_tail: int, *,
-           split_words: bool, cuts: CutIndex | None = None, tokens: tuple[int, int] | None = None,
+           order: tuple[tuple[re.Pattern[str], bool], ...], min_tail: int, *,
+           split_words: bool, tokens: tuple[int, int] | None = None,
            marks: list[int] | None = None) -> list[Piece]:
     """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
     ``min_tail`` the fewest units left after a cut when the rest is about to end; ``order``
-    the boundary tiers by preference, named by ``tiers``.
+    the boundary tiers by preference.
 
     ``tokens``: the token positions of ``start`` and ``end`` when the caller knows them and
     the range is trimmed. ``marks``: filled with the token position of every piece's start
@@ -117,11 +111,6 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
             return pieces
         i, last = tokens
     mark = marks.append if marks is not None and measure.spaceless and not overlap else None
-    # Without overlap or a tail to keep, a window is just token positions [i + keep, i + size],
-    # which a CutIndex answers without a search (and, spaceless, knows the next piece's token).
-    if cuts is not None and not overlap and not min_tail:
-        return _split_indexed(text, measure, s, e, i, last, size, keep, order, tiers, split_words,
-                              cuts, mark)
     # Every cut must pass ``floor``: the first character the previous piece did not take, so
     # overlapping pieces still advance and each one brings new text.
     floor = s
@@ -181,58 +170,6 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
         i = index(s)
-
-
-def _split_indexed(text: str, measure: Measure, s: int, e: int, i: int, last: int, size: int,
-                   keep: int, order: tuple[tuple[re.Pattern[str], bool], ...], tiers: tuple[str, ...],
-                   split_words: bool, cuts: CutIndex, mark: Callable[[int], None] | None) -> list[Piece]:
-    """:func:`_split`'s loop for a text with a CutIndex, no overlap and no tail to keep: each
-    window is token positions [i + keep, i + size], most answered by ``cuts`` alone.
-
-    The same pieces as the general loop (every cut passes the previous piece's end, so the
-    overlap checks fall away); written apart because it runs once per piece of a long text.
-    """
-    starts, index, best = measure.start_of, measure.index, cuts.best
-    spaceless = cuts.spaceless
-    pieces: list[Piece] = []
-    add = pieces.append
-    while True:
-        if mark is not None:
-            mark(i)
-        if last - i <= size:
-            add((s, e))
-            if mark is not None:
-                mark(last)
-            return pieces
-        c, after, k = best(i + keep, i + size, tiers)
-        if c < 0:  # a window only the search can settle, from tier k on
-            hard = starts(i + size)
-            lo = min(starts(i + keep - 1) + 1, hard)
-            c = best_cut(text, lo, hard, order[k:]) if k < len(order) else -1
-            if c < 0 and split_words:
-                c = last_grapheme(text, s + 1, hard)
-                if c < 0:  # one character with more marks than ``size`` units: keep it whole
-                    c = first_grapheme(text, hard + 1, e - 1)
-            elif c < 0:
-                c = last_gap(text, s + 1, lo - 1)
-                if c < 0:  # a word longer than the window: the first gap after it
-                    c = first_gap(text, hard + 1, e - 1)
-            if c < 0:
-                c = e
-        # trim_end and skip_space written out for their usual case: a cut right after a
-        # piece's last character, before one space or none.
-        add((s, c if not text[c - 1].isspace() else trim_end(text, s, c)))
-        if c >= e:
-            if mark is not None:
-                mark(last)
-            return pieces
-        if not text[c].isspace():
-            s = c
-        elif c + 1 < e and not text[c + 1].isspace():
-            s = c + 1
-        else:
-            s = skip_space(text, c, e)
-        i = after if spaceless and after >= 0 else index(s)
 
 
 # -- helpers -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import DeferredText, Document, Node, Tree, new_node, node_id
+from ..model import Document, Node, StoredDocument, TextSource, Tree, node_id
 from . import fts, textblocks
 from .schema import DDL
 
@@ -305,7 +305,7 @@ class SqliteStore:
         for placed, doc in self._documents_by_id(list(by_doc), deferred=True, column="key").values():
             found = by_doc[placed.key]
             order = sorted(found)  # pre-order (parents before children, as _tree needs) is row order
-            tree = _tree(doc, [found[r] for r in order], kinds, DeferredText(doc))
+            tree = _tree(doc, [found[r] for r in order], kinds, _text_source(doc))
             trees[doc.id] = tree
             nodes.update(zip(order, tree.nodes))
         return trees, {r: nodes[r] for r in wanted if r in nodes}
@@ -697,9 +697,9 @@ class _Placed:
     count: int
 
 
-def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_text: str | DeferredText) -> Tree:
+def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_text: str | TextSource) -> Tree:
     """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path,
-    embed, ...), its nodes sharing ``doc_text`` (the document's text, or a DeferredText of it)."""
+    embed, ...), its nodes sharing ``doc_text`` (the document's text, or its TextSource)."""
     doc_id = doc.id
     ids: dict[int, str] = {}
     children: dict[int, list[str]] = {}
@@ -712,10 +712,14 @@ def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_tex
     for row, parent, level, kind, start, end, sp, embed_text, *_ in rows:
         path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
         paths[row] = path
-        nodes.append(new_node(ids[row], doc_id, kinds[kind], level, start, end,
+        nodes.append(Node(ids[row], doc_id, kinds[kind], level, start, end,
                               None if parent is None else ids[parent], tuple(children.get(row, ())),
                               path, embed_text, doc_text))
     return Tree(document=doc, nodes=tuple(nodes), strategy="")
+
+
+def _text_source(doc: Document) -> str | TextSource:
+    return doc.text_source if isinstance(doc, StoredDocument) else doc.text
 
 
 def _hash_value(content_hash: str) -> bytes | str:

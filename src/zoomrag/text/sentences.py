@@ -33,7 +33,6 @@ import re
 from collections.abc import Iterable
 from itertools import islice, pairwise
 from operator import itemgetter, le
-from string import ascii_lowercase
 
 from ..errors import SpanError
 
@@ -85,13 +84,6 @@ _STARTERS = frozenset("""
     though since because yet thus hence therefore meanwhile instead still even only here now
 """.split())
 _VOWELS = frozenset("aeiouyAEIOUY")
-#: Three lower-case ASCII letters and a ".", where the letters hold a vowel and end no word of
-#: _NEVER or _MAYBE: a word ending so is no listed abbreviation, not dotted (U.S.), not all
-#: consonants (Mr) and not a number, so the "." ends a sentence (see _cuts).
-_PLAIN_TAILS = frozenset(
-    f"{a}{b}{c}." for a in ascii_lowercase for b in ascii_lowercase for c in ascii_lowercase
-    if _VOWELS.intersection(a + b + c) and not any(w.endswith(a + b + c) for w in _NEVER | _MAYBE))
-_SPACED_TAILS = frozenset(f"{t[:3]} ." for t in _PLAIN_TAILS)
 _WORD = re.compile(r"[^\W\d_]+")
 _AFTER_CJK = re.compile(rf"[^{_CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
@@ -100,9 +92,6 @@ _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
 def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Sentences of ``text[start:end]`` as exact, trimmed ``(start, end)`` offsets into ``text``."""
     end = len(text) if end is None else end
-    scanned = _scanned(text, start, end)
-    if scanned is not None:
-        return list(zip(scanned[0], scanned[1]))
     cuts, _ = _cuts(text, start, end)
     return _trimmed(text, cuts)
 
@@ -110,9 +99,6 @@ def sentence_spans(text: str, start: int = 0, end: int | None = None) -> list[tu
 def sentence_bounds(text: str, start: int = 0, end: int | None = None) -> tuple[list[int], list[int]]:
     """The starts and the ends of :func:`sentence_spans`, as two lists."""
     end = len(text) if end is None else end
-    scanned = _scanned(text, start, end)
-    if scanned is not None:
-        return scanned[0], scanned[1]
     spans = _trimmed(text, _cuts(text, start, end)[0])
     return list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans))
 
@@ -120,25 +106,6 @@ def sentence_bounds(text: str, start: int = 0, end: int | None = None) -> tuple[
 def paragraph_sentences(text: str, start: int = 0, end: int | None = None) -> list[list[tuple[int, int]]]:
     """The sentences of :func:`sentence_spans`, grouped by paragraph (blank-line separated)."""
     end = len(text) if end is None else end
-    scanned = _scanned(text, start, end)
-    if scanned is not None:
-        from .sentence_scan import paragraphs
-
-        return paragraphs(*scanned)
-    return _plain_paragraphs(text, start, end)
-
-
-def _scanned(text: str, start: int, end: int) -> tuple[list[int], list[int], list[int]] | None:
-    """The sentences' starts and ends and the paragraph breaks of a long range, found by the
-    vectorised scan (:mod:`.sentence_scan`); None for a range better done one stop at a time."""
-    from . import sentence_scan  # numpy tables, built on the first long range
-
-    if not sentence_scan.worth_scanning(text, start, end):
-        return None
-    return sentence_scan.scan(text, start, end)
-
-
-def _plain_paragraphs(text: str, start: int, end: int) -> list[list[tuple[int, int]]]:
     cuts, breaks = _cuts(text, start, end)
     groups: list[list[tuple[int, int]]] = []
     add = None
@@ -186,29 +153,7 @@ def _latin_cuts(text: str, start: int, end: int, matches: Iterable[re.Match[str]
                 cuts: list[int]) -> None:
     """Adds to ``cuts`` where each of the terminators ``matches`` ends a sentence."""
     add = cuts.append
-    plain, spaced = _PLAIN_TAILS, _SPACED_TAILS
     for m in matches:
-        s, e = m.span()
-        # The common cases, decided here as _latin_cut would (tests check the two agree): one
-        # stop, not followed by another; a "." after a word ending in three lower-case letters
-        # that no listed abbreviation ends in (also with a space before it, as in tokenised
-        # text, unless a quote follows); a "!", "?", "‽" or "．" before anything but a lower-case
-        # letter.
-        if e - s == 1:
-            nxt = m.group(2)
-            if nxt is None or nxt not in ".!?…":
-                c = text[s]
-                if c == ".":
-                    if s - 3 >= start and text[s - 3:e] in plain or (
-                            s - 4 >= start and text[s - 4:e] in spaced and (nxt is None or nxt not in "\"'")):
-                        add(e)
-                        continue
-                elif c != "…":
-                    if nxt is None:
-                        nxt = m.group(3)
-                    if nxt is None or not nxt.islower():
-                        add(e)
-                    continue
         cut = _latin_cut(text, m, start, end)
         if cut >= 0:
             add(cut)
@@ -256,24 +201,16 @@ def _line_feed_cut(text: str, start: int, m: re.Match[str], cuts: list[int], bre
         cuts.append(i)
 
 
-def _latin_ends(text: str, start: int, end: int,
-                opened: dict[str, list[int]] | None = None) -> Iterable[re.Match[str]]:
+def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
     """The matches of ``_LATIN_END.finditer(text, start, end)``, found faster.
 
     A match of the split patterns is the match of _LATIN_END at the same offset (the same
     greedy run of stops, then the same tail), and a match that starts inside an earlier one ends
     where that one ends; so the leftmost-first merge of their matches is exactly finditer's.
-
-    With ``opened``, the scan for a stop character it names finds only the matches at
-    the offsets ``opened`` gives for it (see _matches_at): the vectorised scan has decided the
-    others already.
     """
     scans: list[Iterable[re.Match[str]]] = []
     for c, p in _LATIN_BY_STOP:
-        if opened is not None and c in opened:
-            if opened[c]:
-                scans.append(_matches_at(p, text, opened[c], end))
-        elif text.find(c, start, end) >= 0:
+        if text.find(c, start, end) >= 0:
             scans.append(p.finditer(text, start, end))
     if len(scans) < 2:
         return scans[0] if scans else ()
@@ -288,26 +225,6 @@ def _latin_ends(text: str, start: int, end: int,
         if m.start() >= last:
             out.append(m)
             last = m.end()
-    return out
-
-
-def _matches_at(pattern: re.Pattern[str], text: str, offsets: list[int], end: int) -> list[re.Match[str]]:
-    """The matches of ``pattern.finditer`` that start at ``offsets`` (ascending offsets of its
-    stop character), as finditer finds them: one that starts inside the previous match is skipped.
-
-    The same as finditer's when every stop left out either starts no match, or starts one of a
-    single character that no other match touches (_stop_cuts decides only such stops), or lies
-    inside a match that ends where its own would (one before whitespace and the range's end).
-    """
-    out = []
-    last = -1
-    match = pattern.match
-    for d in offsets:
-        if d >= last:
-            m = match(text, d, end)
-            if m is not None:
-                out.append(m)
-                last = m.end()
     return out
 
 

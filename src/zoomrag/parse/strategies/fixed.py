@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ..base import Chunker, Span, measure_for
-from ..cutindex import index_for
 from ..params import check_float, check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -42,6 +41,5 @@ class FixedSize(Chunker):
         text = document.text
         measure = measure_for(document, self.unit)
         pieces = split_range(text, measure, 0, len(text), size=self.size, overlap=self.overlap,
-                             min_size=self.min_size, lookback=self.lookback,
-                             cuts=index_for(measure, self.size))
+                             min_size=self.min_size, lookback=self.lookback)
         return [Span("chunk", s, e) for s, e in pieces]

@@ -9,7 +9,6 @@ from ...errors import ConfigError
 from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
-from ..cutindex import CutIndex, index_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
@@ -82,19 +81,7 @@ class _Builder:
         self.text = document.text
         self.measure = measure
         self.regions = regions
-        self._cuts: CutIndex | None = None
-        self._cuts_asked = False
         self.levels = strategy.levels
-
-    @property
-    def cuts(self) -> CutIndex | None:
-        """The document's cuts, found the first time a piece must be split, when the document
-        holds enough pieces to pay for finding them all (a short one is searched window by
-        window)."""
-        if not self._cuts_asked:
-            self._cuts_asked = True
-            self._cuts = index_for(self.measure, self.s.sizes[-1])
-        return self._cuts
 
     def structure(self, spans: list[Span], start: int, end: int) -> list[Span]:
         """Section nodes for heading sections; size pieces for the text around them."""
@@ -146,7 +133,7 @@ class _Builder:
         marks: list[int] = []  # the pieces' token positions, when the split knows them
         size, keep, min_tail = self.levels[level]
         pieces = split_pieces(self.text, self.measure, start, end, size, keep, min_tail,
-                              cuts=self.cuts, tokens=(first, last), marks=marks)
+                              tokens=(first, last), marks=marks)
         if level + 1 == len(sizes):
             return [Span("chunk", a, b) for a, b in pieces]
         if not marks:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ..base import Chunker, Span, measure_for
-from ..cutindex import index_for
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_recursive
@@ -39,6 +38,5 @@ class Recursive(Chunker):
     def split(self, document: Document) -> list[Span]:
         text = document.text
         measure = measure_for(document, self.unit)
-        pieces = split_recursive(text, measure, 0, len(text), size=self.size, overlap=self.overlap,
-                                 cuts=index_for(measure, self.size))
+        pieces = split_recursive(text, measure, 0, len(text), size=self.size, overlap=self.overlap)
         return [Span("chunk", s, e) for s, e in pieces]

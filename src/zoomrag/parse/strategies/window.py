@@ -14,7 +14,7 @@ from ...errors import ConfigError
 from ...model import Document, Node, Tree
 from ...text.sentences import paragraph_sentences
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
-from ..base import Chunker, Span, build_leaf_groups, leaf_group_spans
+from ..base import Chunker, Span, leaf_group_spans
 from ..params import check_int, check_unit
 from ..registry import register
 from ..sizing import split_range
@@ -48,12 +48,6 @@ class SentenceWindow(Chunker):
 
     def split(self, document: Document) -> list[Span]:
         return leaf_group_spans(self._groups(document), "sentence", self._group_kind())
-
-    def chunk(self, document: Document) -> Tree:
-        # The base's tree, built from the offsets without a Span draft per sentence (a window
-        # tree has a node per sentence, so the drafts were a good share of the time).
-        return build_leaf_groups(document, self._groups(document), "sentence", self._group_kind(),
-                                 strategy=self.describe())
 
     def _group_kind(self) -> str | None:
         return "paragraph" if self.paragraphs else None
