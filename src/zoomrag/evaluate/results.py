@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from ..errors import EvalError
 from .metrics import MetricSet
+from .shape import ShapeStats
 from .stats import percentile
 
 
@@ -70,6 +71,8 @@ class EvalRun:
     build: Mapping[str, BuildStats] = field(default_factory=dict)
     latency: Mapping[str, LatencyStats] = field(default_factory=dict)
     verdict: Verdict | None = None
+    #: Context shape per (configuration, budget) (:mod:`.shape`); empty when not measured.
+    shape: Mapping[tuple[str, int], ShapeStats] = field(default_factory=dict)
 
     @property
     def configs(self) -> tuple[str, ...]:
@@ -84,11 +87,12 @@ class EvalRun:
                         f"have: {', '.join(self.configs)} at {', '.join(map(str, self.budgets))}")
 
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
-        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict)
+        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict, self.shape)
 
     def subset(self, configs: Sequence[str]) -> EvalRun:
         keep = set(configs)
         return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
                        MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
                        MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
-                       self.verdict)
+                       self.verdict,
+                       MappingProxyType({k: v for k, v in self.shape.items() if k[0] in keep}))

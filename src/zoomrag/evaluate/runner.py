@@ -21,6 +21,7 @@ from .cache import CachedResult, ResultCache, RunKey
 from .dataset import Dataset, EvalQuery
 from .metrics import MetricSet, SpanLike, aggregate, as_span, score_query
 from .results import BuildStats, EvalRun, LatencyStats
+from .shape import ShapeStats, measure_shape
 from .stats import RESAMPLES, SEED
 
 
@@ -73,6 +74,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     results: list[MetricSet] = []
     build: dict[str, BuildStats] = {}
     latency: dict[str, LatencyStats] = {}
+    shape: dict[tuple[str, int], ShapeStats] = {}
     for r in retrievers:
         keys = {b: RunKey(corpus, r.name, r.embedder, counter_obj.name, b) for b in budgets}
         done = {b: cache.get(keys[b], dataset.queries) for b in budgets}
@@ -99,9 +101,10 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         for b in budgets:
             scores = [score_query(q.id, done[b][q.id].returned, q.evidence) for q in dataset.queries]
             results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
+            shape[(r.name, b)] = measure_shape((done[b][q.id].returned for q in dataset.queries), dataset.texts)
         latency[r.name] = LatencyStats.from_seconds(
             [done[b][q.id].seconds for b in budgets for q in dataset.queries])
 
     summary = dict(dataset.summary(), token_counter=counter_obj.name)
     return EvalRun(MappingProxyType(summary), budgets, tuple(results),
-                   MappingProxyType(build), MappingProxyType(latency))
+                   MappingProxyType(build), MappingProxyType(latency), shape=MappingProxyType(shape))

@@ -10,6 +10,7 @@ from rich.text import Text
 
 from .metrics import LABELS, METRICS
 from .results import EvalRun
+from .shape import shape_table
 
 
 def _half(x: float) -> str:
@@ -68,6 +69,9 @@ def cost_table(run: EvalRun) -> Table | None:
 
 def render(run: EvalRun, *, intervals: bool = True) -> Group:
     parts: list = [results_table(run, intervals=intervals)]
+    shape = shape_table(run.shape)
+    if shape is not None:
+        parts.append(shape)
     cost = cost_table(run)
     if cost is not None:
         parts.append(cost)

@@ -277,6 +277,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             piece = _cut_to_fit(shaped, d.text, chosen.get(cand.doc_id, []), fits, lines_for(shaped))
             if piece is None:
                 continue
+            if reshape and piece.rule.endswith(_WORD_CUT) and \
+                    tokens(cand.doc_id, *_sentence_around(d.text, piece, lines_for(shaped))) * 4 < budget:
+                continue  # a cut mid-sentence only for a sentence too long to ever fit whole
             where = plan(piece)
             big_enough = not reshape or d.tiny or word_count(d.text, where[1], where[2]) >= MIN_WORDS if where else False
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
@@ -433,6 +436,14 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
         best, grow_after = grown, not grow_after
 
 
+_WORD_CUT = ", cut at words"
+
+
+def _sentence_around(text: str, c: Candidate, lines: bool) -> tuple[int, int]:
+    """The whole sentence (line) that a word-cut piece was cut from."""
+    return snap(text, c.start, c.end, lines)
+
+
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
            piece: Callable[[int, int], Candidate]) -> Candidate | None:
     """The longest run of whole words from ``start`` that fits (binary search on word ends)."""
@@ -442,7 +453,7 @@ def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
         mid = (lo + hi) // 2
         trial = piece(start, ends[mid])
         if fits(trial):
-            found, lo = trial, mid + 1
+            found, lo = dataclasses.replace(trial, rule=trial.rule + _WORD_CUT), mid + 1
         else:
             hi = mid - 1
     return found

@@ -14,6 +14,8 @@ costs the same in a short note and in a book.
 
 from __future__ import annotations
 
+import re
+
 from ..text.sentences import sentence_bounds
 
 #: Characters looked at on each side of an edge for the boundary nearest to it.
@@ -142,8 +144,16 @@ def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int
     return s2, e2
 
 
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
 def word_count(text: str, start: int, end: int) -> int:
-    return len(text[start:end].split())
+    """Words in ``text[start:end]``: whitespace-separated, each CJK character one word."""
+    piece = text[start:end]
+    cjk = len(_CJK.findall(piece))
+    if not cjk:
+        return len(piece.split())
+    return cjk + len(_CJK.sub(" ", piece).split())
 
 
 def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
