@@ -171,6 +171,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
         if table is not None and s <= table[2]:
             s = table[0]  # a context that reaches into the header row starts with all of it
+            if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
+                e = max(e, *grow(d.text, table[2], table[2], True,
+                                 MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -277,6 +280,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             piece = _cut_to_fit(shaped, d.text, chosen.get(cand.doc_id, []), fits, lines_for(shaped))
             if piece is None:
                 continue
+            table = _table_of(d, piece.start, piece.end)
+            if reshape and table is not None and piece.end <= table[2]:
+                continue  # a table's header row alone says nothing
             if reshape and piece.rule.endswith(_WORD_CUT) and \
                     tokens(cand.doc_id, *_sentence_around(d.text, piece, lines_for(shaped))) * 4 < budget:
                 continue  # a cut mid-sentence only for a sentence too long to ever fit whole
@@ -440,8 +446,8 @@ _WORD_CUT = ", cut at words"
 
 
 def _sentence_around(text: str, c: Candidate, lines: bool) -> tuple[int, int]:
-    """The whole sentence (line) that a word-cut piece was cut from."""
-    return snap(text, c.start, c.end, lines)
+    """The whole sentence (line) that a word-cut piece was cut inside (it ends in it)."""
+    return snap(text, max(c.start, c.end - 1), c.end, lines)
 
 
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],

@@ -147,13 +147,17 @@ def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
+#: A word holds a letter or a digit (``|`` and ``---`` are not words).
+_WORD = re.compile(r"[^\W_]+(?:\S*[^\W_])?")
+
+
 def word_count(text: str, start: int, end: int) -> int:
-    """Words in ``text[start:end]``: whitespace-separated, each CJK character one word."""
+    """Words in ``text[start:end]``: runs holding a letter or digit, each CJK character one word."""
     piece = text[start:end]
     cjk = len(_CJK.findall(piece))
-    if not cjk:
-        return len(piece.split())
-    return cjk + len(_CJK.sub(" ", piece).split())
+    if cjk:
+        piece = _CJK.sub(" ", piece)
+    return cjk + len(_WORD.findall(piece))
 
 
 def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
