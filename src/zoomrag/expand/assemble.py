@@ -33,7 +33,7 @@ from ..errors import ConfigError
 from ..model import Context, Hit
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
-from .bounds import MIN_WORDS, grow, snap, word_count
+from .bounds import MIN_WORDS, grow, has_words, sentences_in, snap, word_count
 from .evidence import hit_ranks, per_token
 
 #: Tokens in a piece of text (the budget's unit).
@@ -89,7 +89,7 @@ def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
     tables.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                word_count(text, 0, len(text)) < MIN_WORDS)
+                not has_words(text, 0, len(text)))
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -113,6 +113,18 @@ def _table_of(doc: _Doc, start: int, end: int) -> tuple[int, int, int] | None:
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def _head(text: str, start: int, end: int) -> str:
+    """The first line of ``text[start:end]`` up to 60 characters (to find the same text
+    elsewhere quickly); "" when the span is shorter than a context may be."""
+    s = start
+    while s < end and text[s].isspace():
+        s += 1
+    e = min(end, s + 60)
+    nl = text.find("\n", s, e)
+    head = text[s:e if nl < 0 else nl].rstrip()
+    return head if len(head) >= 20 else ""
 
 
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
@@ -166,7 +178,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
-        if word_count(d.text, s, e) < MIN_WORDS:
+        if not has_words(d.text, s, e):
             s, e = grow(d.text, s, e, lines)
         table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
         if table is not None and s <= table[2]:
@@ -190,7 +202,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None
         start = min([c.start, *(s.start for s in touching)])
         end = max([c.end, *(s.end for s in touching)])
-        if _repeats(c.doc_id, text[start:end]):
+        if _repeats(c.doc_id, start, end):
             return None
         n = tokens(c.doc_id, start, end)
         cost = n - sum(s.tokens for s in touching)
@@ -199,17 +211,26 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             cost += tokens(c.doc_id, table[0], table[2])
         return touching, start, end, n, cost
 
-    def _repeats(doc_id: str, text: str) -> bool:
+    def _repeats(doc_id: str, start: int, end: int) -> bool:
         """True when this text, or a chosen context inside it, came already from another file."""
-        flat = _flat(text)
-        if len(flat.split()) < MIN_WORDS:
-            return False
+        text = doc(doc_id).text
+        head = _head(text, start, end)
+        flat = None
         for other, spans in chosen.items():
-            if other == doc_id:
+            if other == doc_id or not spans:
                 continue
+            other_text = doc(other).text
             for s in spans:
-                if flat in s.flat or (len(s.flat.split()) >= MIN_WORDS and s.flat in flat):
-                    return True
+                # cheap first: the first words of one found in the other, then the whole text
+                if head and other_text.find(head, s.start, s.end) >= 0:
+                    flat = flat if flat is not None else _flat(text[start:end])
+                    if flat in s.flat:
+                        return True
+                s_head = _head(other_text, s.start, s.end)
+                if s_head and text.find(s_head, start, end) >= 0:
+                    flat = flat if flat is not None else _flat(text[start:end])
+                    if s.flat in flat:
+                        return True
         return False
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int) -> None:
@@ -277,7 +298,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 where = plan(p)
                 return where is not None and used + where[4] <= budget
 
-            piece = _cut_to_fit(shaped, d.text, chosen.get(cand.doc_id, []), fits, lines_for(shaped))
+            doc_id = cand.doc_id
+            piece = _cut_to_fit(shaped, d.text, chosen.get(doc_id, []), fits, lines_for(shaped),
+                                lambda s, e: not reshape or 4 * tokens(doc_id, s, e) >= budget)
             if piece is None:
                 continue
             table = _table_of(d, piece.start, piece.end)
@@ -287,7 +310,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     tokens(cand.doc_id, *_sentence_around(d.text, piece, lines_for(shaped))) * 4 < budget:
                 continue  # a cut mid-sentence only for a sentence too long to ever fit whole
             where = plan(piece)
-            big_enough = not reshape or d.tiny or word_count(d.text, where[1], where[2]) >= MIN_WORDS if where else False
+            big_enough = not reshape or d.tiny or has_words(d.text, where[1], where[2]) if where else False
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
                 commit(piece, *where)
 
@@ -386,7 +409,7 @@ def _line_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
 
 
 def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Candidate], bool],
-                lines: bool = False) -> Candidate | None:
+                lines: bool = False, words_ok: Callable[[int, int], bool] | None = None) -> Candidate | None:
     """The largest piece of ``c`` around its best hit that ``fits``: whole sentences, else words.
 
     The piece stays inside the gap between already chosen spans that holds the hit, so it never
@@ -408,7 +431,7 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
     lo, hi = next((g for g in gaps if g[0] <= a_start < g[1]), None) or next(
         (g for g in gaps if g[0] >= a_start), gaps[-1])
     a_start, a_end = min(max(a_start, lo), hi), max(min(a_end, hi), lo)
-    sentences = _line_pieces(text, lo, hi) if lines else sentence_spans(text, lo, hi)
+    sentences = _line_pieces(text, lo, hi) if lines else (sentences_in(text, lo, hi) or sentence_spans(text, lo, hi))
     if not sentences:
         return None
     # the sentences holding the anchor, or the one after it
@@ -422,6 +445,8 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
     best = piece(sentences[i][0], sentences[j][1])
     if not fits(best):
+        if words_ok is not None and not words_ok(sentences[i][0], sentences[j][1]):
+            return None
         return _words(text, sentences[i][0], sentences[j][1], fits, piece)
     grow_after = True
     while True:
@@ -443,6 +468,7 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 
 _WORD_CUT = ", cut at words"
+_NONSPACE = re.compile(r"\S+")
 
 
 def _sentence_around(text: str, c: Candidate, lines: bool) -> tuple[int, int]:
@@ -453,7 +479,7 @@ def _sentence_around(text: str, c: Candidate, lines: bool) -> tuple[int, int]:
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
            piece: Callable[[int, int], Candidate]) -> Candidate | None:
     """The longest run of whole words from ``start`` that fits (binary search on word ends)."""
-    ends = [m for m in range(start + 1, end + 1) if m == end or (text[m].isspace() and not text[m - 1].isspace())]
+    ends = [m.end() for m in _NONSPACE.finditer(text, start, end)]
     lo, hi, found = 0, len(ends) - 1, None
     while lo <= hi:
         mid = (lo + hi) // 2

@@ -5,8 +5,7 @@ which also ends a sentence at a blank line, a heading line and a table row), or,
 lists and code (``lines=True``), at a line boundary. Spans are widened outward to the nearest
 such boundary, so the matched text stays inside; when no boundary lies within ``REACH``
 characters (one sentence longer than that), the span stops at a word boundary instead, which is
-the one allowed exception. Sentences are found in a window around each edge only, so a cut
-costs the same in a short note and in a book.
+the one allowed exception.
 
 ``evaluate.shape`` measures returned contexts against the same boundaries (with
 ``lines=False``: a metric sees only the text).
@@ -15,13 +14,13 @@ costs the same in a short note and in a book.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 
 from ..text.sentences import sentence_bounds
 
 #: Characters looked at on each side of an edge for the boundary nearest to it.
 REACH = 2000
-#: Characters after an edge that decide whether a sentence starts there (``. The`` vs ``. the``).
-_AHEAD = 200
 #: A context shorter than this many words is a fragment (unless its document is that short).
 MIN_WORDS = 15
 
@@ -62,6 +61,76 @@ def _line_end(text: str, pos: int) -> bool:
     return text[pos:len(text) if nl < 0 else nl].strip() == ""
 
 
+#: Sentence boundaries are found chunk by chunk (chunks end at blank lines, where a sentence
+#: always ends), and kept for the documents seen last: a query asks about many edges of the same
+#: few documents, and a chunk is scanned once.
+_CHUNK = 8192
+_KEEP = 32
+_SEEN: OrderedDict[int, _Sentences] = OrderedDict()
+
+
+class _Sentences:
+    """Sentence starts and ends of one text, computed chunk by chunk on demand."""
+
+    def __init__(self, text: str):
+        self.text = text  # kept, so the id used as the cache key stays this text's
+        self._edges: dict[int, int] = {}
+        self._chunks: dict[int, tuple[list[int], list[int]]] = {}
+
+    def edge(self, k: int) -> int:
+        p, n = k * _CHUNK, len(self.text)
+        if p <= 0:
+            return 0
+        if p >= n:
+            return n
+        e = self._edges.get(k)
+        if e is None:
+            text = self.text
+            f = text.find("\n\n", p, p + _CHUNK // 2)
+            if f < 0:
+                f = text.find("\n", p, p + _CHUNK // 2)
+            e = self._edges[k] = p if f < 0 else f + 1
+        return e
+
+    def chunk_of(self, pos: int) -> int:
+        k = pos // _CHUNK
+        return k - 1 if k > 0 and pos < self.edge(k) else k
+
+    def chunk(self, k: int) -> tuple[list[int], list[int]]:
+        got = self._chunks.get(k)
+        if got is None:
+            lo, hi = self.edge(k), self.edge(k + 1)
+            got = self._chunks[k] = sentence_bounds(self.text, lo, hi) if lo < hi else ([], [])
+        return got
+
+    def starts(self, pos: int) -> list[int]:
+        """Sentence starts at or before ``pos`` in its chunk and the one before, in order."""
+        k = self.chunk_of(pos)
+        out = self.chunk(k - 1)[0] if k > 0 else []
+        mine = self.chunk(k)[0]
+        return out + mine[:bisect_right(mine, pos)]
+
+    def ends(self, pos: int) -> list[int]:
+        """Sentence ends at or after ``pos`` in its chunk and the one after, in order."""
+        k = self.chunk_of(pos)
+        prev = self.chunk(k - 1)[1] if k > 0 else []
+        mine = self.chunk(k)[1]
+        nxt = self.chunk(k + 1)[1] if self.edge(k + 1) < len(self.text) else []
+        return prev[bisect_left(prev, pos):] + mine[bisect_left(mine, pos):] + nxt
+
+
+def _sentences(text: str) -> _Sentences:
+    key = id(text)
+    got = _SEEN.get(key)
+    if got is None or got.text is not text:
+        got = _SEEN[key] = _Sentences(text)
+        while len(_SEEN) > _KEEP:
+            _SEEN.popitem(last=False)
+    else:
+        _SEEN.move_to_end(key)
+    return got
+
+
 def clean_start(text: str, pos: int, lines: bool = False) -> bool:
     """True when a context starting at ``pos`` starts at a boundary (whitespace skipped)."""
     q = _skip_space(text, pos)
@@ -69,9 +138,8 @@ def clean_start(text: str, pos: int, lines: bool = False) -> bool:
         return True
     if lines:
         return _line_start(text, q)
-    lo = _window_lo(text, q)
-    starts, _ = sentence_bounds(text, lo, min(len(text), q + _AHEAD))
-    return q in starts and (q != lo or lo == 0)
+    starts = _sentences(text).starts(q)
+    return bool(starts) and starts[-1] == q
 
 
 def clean_end(text: str, pos: int, lines: bool = False) -> bool:
@@ -81,38 +149,34 @@ def clean_end(text: str, pos: int, lines: bool = False) -> bool:
         return True
     if lines:
         return _line_end(text, q)
-    hi = _window_hi(text, q)
-    _, ends = sentence_bounds(text, _window_lo(text, q), hi)
-    return q in ends and (q != hi or hi == len(text))
+    ends = _sentences(text).ends(q)
+    return bool(ends) and ends[0] == q
 
 
 def _starts_before(text: str, pos: int, lines: bool) -> list[int]:
     """Boundaries a context may start at, at or before ``pos``, nearest last."""
+    if not lines:
+        return [s for s in _sentences(text).starts(pos) if s >= pos - REACH] or ([0] if pos <= REACH else [])
     lo = _window_lo(text, pos)
     out = {0} if lo == 0 else set()
-    if lines:
-        nl = text.find("\n", max(lo - 1, 0), pos)
-        while nl >= 0:
-            out.add(_skip_space(text, nl + 1))
-            nl = text.find("\n", nl + 1, pos)
-    else:
-        starts, _ = sentence_bounds(text, lo, min(len(text), pos + _AHEAD))
-        out.update(s for s in starts if s != lo or lo == 0)
+    nl = text.find("\n", max(lo - 1, 0), pos)
+    while nl >= 0:
+        out.add(_skip_space(text, nl + 1))
+        nl = text.find("\n", nl + 1, pos)
     return sorted(s for s in out if s <= pos)
 
 
 def _ends_after(text: str, pos: int, lines: bool) -> list[int]:
     """Boundaries a context may end at, at or after ``pos``, nearest first."""
+    if not lines:
+        n = len(text)
+        return [e for e in _sentences(text).ends(pos) if e <= pos + REACH] or ([n] if n - pos <= REACH else [])
     hi = _window_hi(text, pos)
     out = {len(text)} if hi == len(text) else set()
-    if lines:
-        nl = text.find("\n", pos)
-        while 0 <= nl < hi:
-            out.add(_back_space(text, nl))
-            nl = text.find("\n", nl + 1)
-    else:
-        _, ends = sentence_bounds(text, _window_lo(text, pos), hi)
-        out.update(e for e in ends if e != hi or hi == len(text))
+    nl = text.find("\n", pos)
+    while 0 <= nl < hi:
+        out.add(_back_space(text, nl))
+        nl = text.find("\n", nl + 1)
     return sorted(e for e in out if e >= pos)
 
 
@@ -182,3 +246,29 @@ def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_
                 stuck += 1
         after = not after
     return start, end
+
+
+def has_words(text: str, start: int, end: int, n: int = MIN_WORDS) -> bool:
+    """True when ``text[start:end]`` holds at least ``n`` words (stops counting there)."""
+    if _CJK.search(text, start, end):
+        return word_count(text, start, end) >= n
+    seen = 0
+    for _ in _WORD.finditer(text, start, end):
+        seen += 1
+        if seen >= n:
+            return True
+    return False
+
+
+def sentences_in(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentences lying wholly inside ``[start, end)`` (from the cached boundaries)."""
+    idx = _sentences(text)
+    out: list[tuple[int, int]] = []
+    for k in range(idx.chunk_of(start), idx.chunk_of(max(start, end - 1)) + 1):
+        starts, ends = idx.chunk(k)
+        lo = bisect_left(starts, start)
+        for a, b in zip(starts[lo:], ends[lo:]):
+            if b > end:
+                break
+            out.append((a, b))
+    return out
