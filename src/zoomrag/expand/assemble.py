@@ -300,15 +300,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
             doc_id = cand.doc_id
             piece = _cut_to_fit(shaped, d.text, chosen.get(doc_id, []), fits, lines_for(shaped),
-                                lambda s, e: not reshape or 4 * tokens(doc_id, s, e) >= budget)
+                                # a cut inside a sentence only when it is too long to ever fit whole
+                                lambda s, e: not reshape or 2 * tokens(doc_id, s, e) > budget)
             if piece is None:
                 continue
             table = _table_of(d, piece.start, piece.end)
             if reshape and table is not None and piece.end <= table[2]:
                 continue  # a table's header row alone says nothing
-            if reshape and piece.rule.endswith(_WORD_CUT) and \
-                    tokens(cand.doc_id, *_sentence_around(d.text, piece, lines_for(shaped))) * 4 < budget:
-                continue  # a cut mid-sentence only for a sentence too long to ever fit whole
             where = plan(piece)
             big_enough = not reshape or d.tiny or has_words(d.text, where[1], where[2]) if where else False
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
@@ -444,6 +442,9 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
                          c.section_path, c.level, c.kind, f"{c.rule}, cut to fit")
 
     best = piece(sentences[i][0], sentences[j][1])
+    if not fits(best) and j > i:  # a hit larger than the room: from its first sentence on
+        j = i
+        best = piece(sentences[i][0], sentences[j][1])
     if not fits(best):
         if words_ok is not None and not words_ok(sentences[i][0], sentences[j][1]):
             return None
@@ -469,11 +470,6 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 _WORD_CUT = ", cut at words"
 _NONSPACE = re.compile(r"\S+")
-
-
-def _sentence_around(text: str, c: Candidate, lines: bool) -> tuple[int, int]:
-    """The whole sentence (line) that a word-cut piece was cut inside (it ends in it)."""
-    return snap(text, max(c.start, c.end - 1), c.end, lines)
 
 
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
