@@ -258,7 +258,8 @@ class ZoomragConfig:
 def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> str:
     """Every configuration at every budget (``MetricSet.to_row`` dicts), best fixed and best policy marked."""
     out = [f"**{dataset}** ({n_queries} queries)", "",
-           "| config | budget | recall | precision | IoU | full | MRR |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| config | budget | recall | precision | IoU | full | MRR | fragments | mid-start | mid-end | ctx/query |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for b in sorted({r["budget"] for r in rows}):
         sets = [r for r in rows if r["budget"] == b]
         best = {"fixed": best_fixed(sets), "policy": best_policy(sets)}
@@ -266,8 +267,23 @@ def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> st
             mark = (" (best fixed)" if r is best["fixed"] else " (best policy)" if r is best["policy"]
                     else " (peer)" if kind_of(r["config"]) == "peer" else "")
             out.append(f"| {r['config']}{mark} | {b} | {r['evidence_recall']:.3f} | {r['precision']:.4f} | "
-                       f"{r['iou']:.4f} | {r['full_evidence_rate']:.3f} | {r['mrr']:.3f} |")
+                       f"{r['iou']:.4f} | {r['full_evidence_rate']:.3f} | {r['mrr']:.3f} | {shape_cells(r)} |")
     return "\n".join(out)
+
+
+def with_shape(row: dict[str, Any], shape: Any) -> dict[str, Any]:
+    """A result row with the context shape of the same run (``zoomrag.evaluate.shape``)."""
+    if shape is not None:
+        row["shape"] = shape.to_dict()
+    return row
+
+
+def shape_cells(row: Mapping[str, Any]) -> str:
+    sh = row.get("shape")
+    if not sh:
+        return "– | – | – | –"
+    return (f"{sh['fragment_rate']:.1%} | {sh['mid_start_rate']:.1%} | {sh['mid_end_rate']:.1%} | "
+            f"{sh['contexts_per_query']:.1f}")
 
 
 def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
@@ -457,7 +473,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  scored in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
         finally:
             indexes.close()
-        payload[ds_name] = [m.to_row() for m in run.results]
+        payload[ds_name] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
         counts[ds_name] = len(ds.queries)
         for peer in peer_list:  # how the peers' texts were mapped back to spans
             located.setdefault(ds_name, {})[peer.name] = {**peer.counts.to_dict(),

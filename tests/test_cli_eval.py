@@ -73,6 +73,10 @@ def check_shape(report: dict, configs: list[str], budgets: list[int]) -> None:
     for lat in report["latency"].values():
         assert set(lat) == {"p50_ms", "p95_ms", "mean_ms", "calls"}
         assert lat["calls"] == len(budgets) * report["dataset"]["queries"]
+    assert [(r["config"], r["budget"]) for r in report["shape"]] == [(c, b) for c in configs for b in budgets]
+    for r in report["shape"]:
+        assert 0 <= r["fragment_rate"] <= 1 and 0 <= r["mid_start_rate"] <= 1 and 0 <= r["mid_end_rate"] <= 1
+        assert r["contexts_per_query"] >= 0 and r["contexts"] >= 0
 
 
 # -- eval, sweep, recommend end to end -------------------------------------------------------
@@ -89,6 +93,7 @@ def test_eval_then_recommend_pin_on_a_slice_of_shared_data(wiki_slice: Path, tmp
     assert report["verdict"] == {}
     assert report["dataset"]["name"] == "wikitext_slice" and report["dataset"]["queries"] == SLICE_QUERIES
     assert (tmp_path / "eval.html").read_text().startswith("<!doctype html>")
+    assert "Context shape" in (tmp_path / "eval.html").read_text() and "context shape" in r.output
 
     # An index of other documents: the verdict is not pinned into it without --force.
     other = tmp_path / "other.db"

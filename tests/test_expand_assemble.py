@@ -27,30 +27,30 @@ def whole(*hits: Hit, score: float = 0.9) -> Candidate:
 
 
 def test_without_fill_a_candidate_too_big_is_dropped():
-    assert assemble([whole(at("Five six."))], TREES, 20, chars) == []
+    assert assemble([whole(at("Five six."))], TREES, 20, chars, shape=False) == []
 
 
 def test_fill_keeps_whole_sentences_around_the_best_hit():
     for budget, expected in [(9, "Five six."), (20, "Five six."), (21, "Three four. Five six."),
                              (22, "Five six. Seven eight."), (34, "Three four. Five six. Seven eight.")]:
-        [c] = assemble([whole(at("Five six."))], TREES, budget, chars, fill=True)
+        [c] = assemble([whole(at("Five six."))], TREES, budget, chars, fill=True, shape=False)
         assert c.text == expected, budget
         assert c.rule == "parent of 1 hit, cut to fit" and c.hits == ((21, 30, 0.5),)
 
 
 def test_fill_cuts_at_words_when_no_sentence_fits():
-    [c] = assemble([whole(at("Five six."))], TREES, 8, chars, fill=True)
+    [c] = assemble([whole(at("Five six."))], TREES, 8, chars, fill=True, shape=False)
     assert c.text == "Five"
     text = "aaa bbb ccc"
     tree = build_tree(Document(id="w", source="w", text=text), [])
     cand = Candidate("w", 0, 11, 1.0, (Hit("h", "w", 0, 3, 1.0),))
-    [c] = assemble([cand], Trees(tree), 7, chars, fill=True)
+    [c] = assemble([cand], Trees(tree), 7, chars, fill=True, shape=False)
     assert c.text == "aaa bbb" and len(c.text) == 7  # the budget, to the token
 
 
 def test_fill_never_repeats_text_already_chosen():
     unit = Candidate("p", 9, 20, 0.95, (at("Three four."),))
-    out = assemble([unit, whole(at("Five six."))], TREES, 25, chars, fill=True)
+    out = assemble([unit, whole(at("Five six."))], TREES, 25, chars, fill=True, shape=False)
     # "Three four." (11) is taken; the paragraph is cut to "Five six." (9), which is only
     # whitespace away from it, so the two become one context
     assert [c.text for c in out] == ["Three four. Five six."]
@@ -59,19 +59,19 @@ def test_fill_never_repeats_text_already_chosen():
 
 def test_fill_from_the_text_after_a_hit_already_returned():
     unit = Candidate("p", 21, 30, 0.95, (at("Five six."),))
-    out = assemble([unit, whole(at("Five six."))], TREES, 30, chars, fill=True)
+    out = assemble([unit, whole(at("Five six."))], TREES, 30, chars, fill=True, shape=False)
     assert [c.text for c in out] == ["Five six. Seven eight."]
 
 
 def test_document_order_groups_contexts_by_document_in_text_order():
     cands = [Candidate("p", 31, 43, 0.9, ()), Candidate("p", 0, 8, 0.5, ()), Candidate("q", 0, 4, 0.7, ())]
     trees = Trees(TREE, build_tree(Document(id="q", source="q", text="qqqq"), []))
-    by_score = assemble(cands, trees, 100, chars)
+    by_score = assemble(cands, trees, 100, chars, shape=False)
     assert [(c.doc_id, c.start) for c in by_score] == [("p", 31), ("q", 0), ("p", 0)]
-    by_doc = assemble(cands, trees, 100, chars, order="document")
+    by_doc = assemble(cands, trees, 100, chars, order="document", shape=False)
     assert [(c.doc_id, c.start) for c in by_doc] == [("p", 0), ("p", 31), ("q", 0)]
     try:
-        assemble(cands, trees, 100, chars, order="rank")
+        assemble(cands, trees, 100, chars, order="rank", shape=False)
     except ConfigError as e:
         assert str(e) == "assembly order 'rank' is not allowed; choose one of: score, document"
     else:
@@ -82,10 +82,10 @@ def test_explain_names_every_rule_merged_into_a_context():
     flat = build([["s1.", "s2.", "s3.", "s4."]])
     hits = [hit(flat, "s2.", 0.9), hit(flat, "s3.", 0.8)]
     cands = get_expander("window", {"n": 1}).expand(hits, Trees(flat), 100)
-    [plain] = assemble(cands, Trees(flat), 100, chars)
-    [told] = assemble(cands, Trees(flat), 100, chars, explain=True)
+    [plain] = assemble(cands, Trees(flat), 100, chars, shape=False)
+    [told] = assemble(cands, Trees(flat), 100, chars, explain=True, shape=False)
     assert plain.rule == "window of 1"
-    assert told.rule == "window of 1; merged with window of 1"
+    assert told.rule == "window of 1; merged with window of 1; assembly: no more candidates that fit (15/100 tokens)"
     assert told.text == "s1. s2. s3. s4." and [h[2] for h in told.hits] == [0.9, 0.8]
 
 
@@ -103,7 +103,7 @@ def test_assembly_never_repeats_a_character_and_respects_the_budget(raw, budget,
         e = min(len(WORDS), s + n)
         h = Hit("h", "d", s, min(e, s + 5), score)
         cands.append(Candidate("d", s, e, score, (h,), fallback=(Candidate("d", s, min(e, s + 5), score, (h,)),)))
-    out = assemble(cands, Trees(tree), budget, chars, top=top, fill=fill, order=order)
+    out = assemble(cands, Trees(tree), budget, chars, top=top, fill=fill, order=order, shape=False)
     covered = [i for c in out for i in range(c.start, c.end)]
     assert len(covered) == len(set(covered))
     assert sum(len(c.text) for c in out) <= budget
@@ -124,7 +124,7 @@ def test_budget_in_word_pieces_is_respected_to_the_token(budget, n):
     leaves = tree.leaves()
     hits = [Hit(leaves[i].id, "t", leaves[i].start, leaves[i].end, 1 - i / 100) for i in (3, 10, 11, 20, 27)]
     cands = get_expander("window", {"n": n}).expand(hits, Trees(tree), budget)
-    out = assemble(cands, Trees(tree), budget, pieces, fill=True)
+    out = assemble(cands, Trees(tree), budget, pieces, fill=True, shape=False)
     used = sum(pieces(c.text) for c in out)
     assert used <= budget
     assert used > 0 if budget >= 2 else True

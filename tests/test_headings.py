@@ -369,3 +369,18 @@ def test_wikitext_plain_version_has_the_same_headings():
     plain_titles = [(h.level, h.title) for h in find_headings(plain(rec["text"]))]
     md_titles = [(h.level, h.title) for h in find_headings(md(raw_md["text"]))]
     assert plain_titles == md_titles
+
+
+def test_section_path_titles_lose_badges_images_links_and_emphasis():
+    from zoomrag.load import read_text
+    from zoomrag.parse import chunker_for_profile
+    from zoomrag.parse.titles import clean_title
+
+    assert clean_title("zoomrag [![PyPI](https://img.shields.io/pypi/v/x.svg)](https://pypi.org/x) "
+                       "[![CI](b.svg)](c)") == "zoomrag PyPI CI"
+    assert clean_title("Install **now** with `pip` {#install}") == "Install now with pip"
+    assert clean_title('Logo <img src="l.png" alt="the logo">') == "Logo the logo"
+    assert clean_title("![](x.png)") == "![](x.png)"  # nothing readable left: the title as it is
+    doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", fmt="markdown")
+    tree = chunker_for_profile("default").chunk(doc)
+    assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")

@@ -139,3 +139,15 @@ def test_deeply_nested_lists_are_bounded():
     doc = read_text("<ul><li>" * 2000 + "x", fmt="html")
     [b] = doc.blocks
     assert b.type == "list" and doc.text[b.start:b.end].endswith("- x")
+
+
+def test_page_furniture_and_navigation_lines_are_dropped_but_an_articles_header_is_kept():
+    html = ("<header><a href='/'>Home</a> | <a href='/docs'>Docs</a></header>"
+            "<div class='related'><p>Previous: <a href='a.html'>Intro</a> Up: <a href='i.html'>Contents</a> "
+            "[<a href='g.html'>Index</a>]</p></div>"
+            "<article><header><h1>Budgets</h1></header><p>A budget is a number of tokens; see "
+            "<a href='x'>the guide</a>.</p></article>"
+            "<aside><p>Related: chunking</p></aside><footer><p>Copyright 2026 Example.</p></footer>"
+            "<p><a href='p'>Previous</a> | <a href='n'>Next</a></p>")
+    doc = read_text(html, fmt="html")
+    assert doc.text == "# Budgets\n\nA budget is a number of tokens; see the guide.\n"

@@ -70,3 +70,17 @@ def test_any_text_gives_ordered_blocks_covering_every_character(text):
         prev = b.end
     # Plain text blocks partition the text: every non-space character is in a block.
     assert all(covered[i] or c.isspace() for i, c in enumerate(doc.text))
+
+
+def test_python_help_output_is_text_not_a_table():
+    import pydoc
+
+    text = pydoc.render_doc(str, renderer=pydoc.plaintext)
+    doc = read_text(text, fmt="text")
+    assert " |  ------" in text  # help() draws rules under its section titles
+    assert all(b.type == "text" for b in doc.blocks)
+
+
+def test_a_one_column_table_needs_pipes_on_both_sides():
+    doc = read_text("| name |\n| --- |\n| x |\n\n |  Methods:\n |  -------\n |  foo\n", fmt="text")
+    assert blocks_of(doc) == [("table", "| name |\n| --- |\n| x |"), ("text", "|  Methods:\n |  -------\n |  foo")]

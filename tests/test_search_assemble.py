@@ -39,39 +39,39 @@ def spans(contexts):
 
 def test_none_returns_units_best_first():
     hits = [hit("cccc", 0.9), hit("aaaa", 0.5)]
-    out = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars)
+    out = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars, shape=False)
     assert spans(out) == [("cccc", 0.9, ((11, 15, 0.9),)), ("aaaa", 0.5, ((0, 4, 0.5),))]
     assert out[0].kind == "line" and out[0].rule == "unit"
 
 
 def test_adjacent_and_overlapping_units_merge_into_one_context():
     hits = [hit("aaaa", 0.9), hit("bbbb", 0.5)]
-    [c] = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars)
+    [c] = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars, shape=False)
     assert (c.text, c.score, c.hits) == ("aaaa\nbbbb", 0.9, ((0, 4, 0.9), (5, 9, 0.5)))
 
 
 def test_parent_groups_hits_of_one_parent():
     hits = [hit("dddd", 0.8), hit("cccc", 0.6), hit("eeee", 0.1)]
-    out = assemble(ParentExpansion().expand(hits, TREES, 100), TREES, 100, chars)
+    out = assemble(ParentExpansion().expand(hits, TREES, 100), TREES, 100, chars, shape=False)
     # the two spans are only whitespace apart, so they become one context with the best score
     assert spans(out) == [("cccc\ndddd\n\neeee", 0.8, ((11, 15, 0.6), (16, 20, 0.8), (22, 26, 0.1)))]
     assert out[0].rule == "parent of 2 hits" and out[0].kind == "paragraph"
-    out = assemble(ParentExpansion().expand(hits[:2], TREES, 100), TREES, 100, chars)
+    out = assemble(ParentExpansion().expand(hits[:2], TREES, 100), TREES, 100, chars, shape=False)
     assert spans(out) == [("cccc\ndddd", 0.8, ((11, 15, 0.6), (16, 20, 0.8)))]
 
 
 def test_budget_is_never_exceeded_and_parents_fall_back_to_units():
     hits = [hit("dddd", 0.8), hit("aaaa", 0.6)]
-    out = assemble(ParentExpansion().expand(hits, TREES, 9), TREES, 9, chars)
+    out = assemble(ParentExpansion().expand(hits, TREES, 9), TREES, 9, chars, shape=False)
     # "cccc\ndddd" (9) fits; then "aaaa\nbbbb" does not, nor does "aaaa": the budget is spent
     assert [c.text for c in out] == ["cccc\ndddd"]
-    out = assemble(ParentExpansion().expand(hits, TREES, 14), TREES, 14, chars)
+    out = assemble(ParentExpansion().expand(hits, TREES, 14), TREES, 14, chars, shape=False)
     assert [c.text for c in out] == ["cccc\ndddd", "aaaa"]
 
 
 def test_top_caps_the_number_of_contexts_but_merges_still_happen():
     hits = [hit("aaaa", 0.9), hit("cccc", 0.8), hit("bbbb", 0.7)]
-    out = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars, top=1)
+    out = assemble(NoExpansion().expand(hits, TREES, 100), TREES, 100, chars, top=1, shape=False)
     assert [c.text for c in out] == ["aaaa\nbbbb"]
 
 
@@ -85,7 +85,7 @@ def test_get_expander_accepts_objects():
        st.integers(1, 30), st.one_of(st.none(), st.integers(1, 4)))
 def test_assembly_never_repeats_a_character(raw, budget, top):
     cands = [Candidate("d", s, min(len(TEXT), s + n), score, ()) for s, n, score in raw]
-    out = assemble(cands, TREES, budget, chars, top=top)
+    out = assemble(cands, TREES, budget, chars, top=top, shape=False)
     covered = [i for c in out for i in range(c.start, c.end)]
     assert len(covered) == len(set(covered))
     assert len(covered) <= budget

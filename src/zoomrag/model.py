@@ -364,6 +364,15 @@ class Context:
     hits: tuple[tuple[int, int, float], ...] = ()
     #: Why this context was returned, e.g. ``"merged 3/4 children"``; shown by ``--explain``.
     rule: str = ""
+    #: The exact spans the context is made of, in text order, when there is more than one (a
+    #: table's header row, then its rows); empty when it is the one span ``[start, end)``. With
+    #: spans, ``start``/``end`` are the first span's start and the last one's end, and ``text``
+    #: is the spans' texts joined by a line break (a header and rows read as one table).
+    spans: tuple[tuple[int, int], ...] = ()
+
+    def parts(self) -> tuple[tuple[int, int], ...]:
+        """Every exact span of the context: ``spans``, or ``((start, end),)``."""
+        return self.spans or ((self.start, self.end),)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -375,4 +384,5 @@ class Context:
             "section_path": list(self.section_path),
             "score": self.score,
             "hits": [{"start": s, "end": e, "score": sc} for s, e, sc in self.hits],
+            "spans": [{"start": s, "end": e} for s, e in self.parts()],
         }

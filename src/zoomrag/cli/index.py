@@ -29,7 +29,7 @@ from ..model import Context
 from ..parse import parse_settings
 from ..rerank import HTTPReranker
 from . import main
-from .render import preview, rich_tree, tree_payload
+from .render import context_body, preview, rich_tree, spans_label, text_offset, tree_payload
 
 _index_option = click.option(
     "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
@@ -171,7 +171,7 @@ def _explanation(ctx: Context) -> Text:
     out.append("   rule: ", style="bold")
     out.append(ctx.rule or "unit")
     for s, e, score in sorted(ctx.hits, key=lambda h: -h[2]):
-        words = " ".join(ctx.text[max(0, s - ctx.start):e - ctx.start].split())
+        words = " ".join(ctx.text[text_offset(ctx, s):text_offset(ctx, e)].split())
         out.append("\n   hit ", style="bold")
         out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
         out.append(words if len(words) <= 70 else words[:69] + "…")
@@ -182,7 +182,7 @@ def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
     head.append(ctx.source, style="bold cyan")
-    head.append(f" [{ctx.start}, {ctx.end})", style="green")
+    head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     if ctx.section_path:
         head.append("  " + " › ".join(ctx.section_path), style="yellow")
@@ -193,10 +193,7 @@ def _context_header(rank: int, ctx: Context) -> Text:
 
 def _highlighted(ctx: Context) -> Text:
     """The context's text with every matched unit inside it underlined in bold."""
-    body = Text(ctx.text)
-    for s, e, _ in ctx.hits:
-        body.stylize("bold underline", max(0, s - ctx.start), max(0, e - ctx.start))
-    return body
+    return context_body(ctx)
 
 
 @main.command("stats")

@@ -162,3 +162,32 @@ def stats_table(tree: Tree, counter: TokenCounter) -> Table:
 
 def _sizes(s: Sizes) -> list[str]:
     return [str(s.min), str(s.median), str(s.p90), str(s.max)]
+
+
+# -- query contexts ------------------------------------------------------------------------
+def text_offset(ctx: Any, pos: int) -> int:
+    """Where document offset ``pos`` falls in ``ctx.text`` (a context of several spans joins
+    them with a line break: :attr:`zoomrag.model.Context.spans`)."""
+    at = 0
+    for s, e in ctx.parts():
+        if pos < e or (s, e) == ctx.parts()[-1]:
+            return at + min(max(pos - s, 0), e - s)
+        at += e - s + 1
+    return at
+
+
+def spans_label(ctx: Any) -> str:
+    """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a table context with its header row."""
+    return " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
+
+
+def context_body(ctx: Any) -> Text:
+    """A context's text: every matched unit in bold underline, a header row carried from
+    elsewhere in the table dimmed."""
+    body = Text(ctx.text)
+    parts = ctx.parts()
+    if len(parts) > 1:
+        body.stylize("dim", 0, parts[0][1] - parts[0][0])
+    for s, e, _ in ctx.hits:
+        body.stylize("bold underline", text_offset(ctx, s), text_offset(ctx, e))
+    return body

@@ -46,8 +46,7 @@ class TokenBudget:
             raise EvalError(f"budget {budget} is not positive; give budgets in tokens, e.g. 512,1024,2048")
         out: list[DocSpan] = []
         left = budget
-        for c in contexts:
-            doc_id, s, e = as_span(c)
+        for doc_id, s, e in _parts(contexts):
             m = self.measure(doc_id)
             if not 0 <= s <= e <= len(m.text):
                 raise EvalError(f"returned context [{s}, {e}) lies outside document {doc_id!r} "
@@ -66,3 +65,15 @@ class TokenBudget:
             if left == 0:
                 break
         return out
+
+
+def _parts(contexts: Sequence[SpanLike]):
+    """Every exact span of each context in order: a context of several spans (a table's header
+    row and its rows, :meth:`zoomrag.model.Context.parts`) is charged and scored span by span."""
+    for c in contexts:
+        parts = getattr(c, "spans", None) if not isinstance(c, tuple) else None
+        if parts:
+            for s, e in parts:
+                yield (c.doc_id, s, e)
+        else:
+            yield as_span(c)

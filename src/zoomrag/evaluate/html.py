@@ -13,6 +13,7 @@ from pathlib import Path
 from .dataset import atomic_write_text
 from .metrics import LABELS, METRICS
 from .results import EvalRun, shared_build
+from .shape import shape_html
 from .svg import Bar, Interval, Point, Series, bar_chart, forest_chart, line_chart, scatter_chart
 from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_size
 
@@ -285,6 +286,8 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
     if latency:
         parts += ["<h2>Query latency</h2>", f'<div class="card" style="max-width:560px">{latency}</div>']
     parts += ["<h2>All numbers</h2>", _results_table(run)]
+    if run.shape:
+        parts += ["<h2>Context shape</h2>", shape_html(run.shape)]
     build = _build_table(run)
     if build:
         parts += ["<h2>Cost</h2>", build]

@@ -3,7 +3,9 @@
     {"dataset": {...}, "budgets": [512, ...],
      "results": [{"config", "budget", "evidence_recall", "precision", "iou",
                   "full_evidence_rate", "mrr", "ci": {metric: [low, high]}}],
-     "build": {config: {...}}, "latency": {config: {...}}, "verdict": {...}}
+     "build": {config: {...}}, "latency": {config: {...}}, "verdict": {...},
+     "shape": [{"config", "budget", "fragment_rate", "mid_start_rate", "mid_end_rate",
+                "contexts_per_query", "contexts"}]}
 
 ``verdict`` is ``{}`` for a plain ``eval`` run. The terminal table is :mod:`.terminal`, the HTML
 page :mod:`.html`.
@@ -18,8 +20,9 @@ from typing import Any
 
 from .dataset import atomic_write_text
 from .results import EvalRun
+from .shape import shape_rows
 
-REPORT_KEYS = ("dataset", "budgets", "results", "build", "latency", "judge", "verdict")
+REPORT_KEYS = ("dataset", "budgets", "results", "build", "latency", "judge", "verdict", "shape")
 RESULT_KEYS = ("config", "budget", "evidence_recall", "precision", "iou", "full_evidence_rate", "mrr", "ci")
 
 
@@ -32,6 +35,7 @@ def to_json_dict(run: EvalRun) -> dict[str, Any]:
         "latency": {c: s.to_dict() for c, s in run.latency.items()},
         "judge": [j.to_dict() for j in run.judged],
         "verdict": {} if run.verdict is None else run.verdict.to_dict(),
+        "shape": shape_rows(run.shape),
     }
 
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from ..errors import EvalError
 from .judge import JudgeStats
 from .metrics import MetricSet
+from .shape import ShapeStats
 from .stats import percentile
 
 
@@ -77,6 +78,8 @@ class EvalRun:
     verdict: Verdict | None = None
     #: Judged answer quality per configuration (``--judge``), empty when not asked for.
     judged: tuple[JudgeStats, ...] = ()
+    #: Context shape per (configuration, budget) (:mod:`.shape`); empty when not measured.
+    shape: Mapping[tuple[str, int], ShapeStats] = field(default_factory=dict)
 
     @property
     def configs(self) -> tuple[str, ...]:
@@ -92,14 +95,15 @@ class EvalRun:
 
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
         return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict,
-                       self.judged)
+                       self.judged, self.shape)
 
     def subset(self, configs: Sequence[str]) -> EvalRun:
         keep = set(configs)
         return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
                        MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
                        MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
-                       self.verdict, tuple(j for j in self.judged if j.config in keep))
+                       self.verdict, tuple(j for j in self.judged if j.config in keep),
+                       MappingProxyType({k: v for k, v in self.shape.items() if k[0] in keep}))
 
 
 def shared_build(run: EvalRun, config: str) -> str | None:

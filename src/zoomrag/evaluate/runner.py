@@ -23,6 +23,7 @@ from .judge import Judge, Judgment, JudgeStats, summarize
 from .reading import read_dataset
 from .metrics import MetricSet, SpanLike, aggregate, as_span, score_query
 from .results import BuildStats, EvalRun, LatencyStats
+from .shape import ShapeStats, measure_shape
 from .stats import RESAMPLES, SEED
 
 
@@ -99,6 +100,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     results: list[MetricSet] = []
     build: dict[str, BuildStats] = {}
     latency: dict[str, LatencyStats] = {}
+    shape: dict[tuple[str, int], ShapeStats] = {}
     for r in retrievers:
         keys = {b: run_key(dataset, r, counter_obj, b) for b in budgets}
         done = {b: cache.get(keys[b], dataset.queries) for b in budgets}
@@ -125,6 +127,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         for b in budgets:
             scores = [score_query(q.id, done[b][q.id].returned, q.evidence) for q in dataset.queries]
             results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
+            shape[(r.name, b)] = measure_shape((done[b][q.id].returned for q in dataset.queries), dataset.texts)
         latency[r.name] = LatencyStats.from_seconds(
             [done[b][q.id].seconds for b in budgets for q in dataset.queries])
         if judge is not None and judge_budget is not None:
@@ -133,7 +136,8 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
 
     summary = dict(dataset.summary(), token_counter=counter_obj.name)
     return EvalRun(MappingProxyType(summary), budgets, tuple(results),
-                   MappingProxyType(build), MappingProxyType(latency), judged=tuple(judged))
+                   MappingProxyType(build), MappingProxyType(latency), judged=tuple(judged),
+                   shape=MappingProxyType(shape))
 
 
 def _judge(dataset: Dataset, name: str, key: RunKey, done: Mapping[str, CachedResult], judge: Judge,

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from .metrics import LABELS, METRICS
 from .results import EvalRun, shared_build
+from .shape import shape_table
 
 
 def _half(x: float) -> str:
@@ -103,7 +104,7 @@ def judge_table(run: EvalRun) -> Table | None:
 
 def render(run: EvalRun, *, intervals: bool = True) -> Group:
     parts: list = [results_table(run, intervals=intervals)]
-    for extra in (cost_table(run), judge_table(run)):
+    for extra in (shape_table(run.shape), cost_table(run), judge_table(run)):
         if extra is not None:
             parts.append(extra)
     if run.verdict is not None:

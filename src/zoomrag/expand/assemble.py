@@ -1,20 +1,30 @@
 """Assembly: pack candidate spans into contexts within a token budget.
 
-Candidates are taken best first. A candidate that overlaps, touches, or is separated only by
-whitespace from spans already chosen in its document is merged with them, so no character is ever returned twice; its cost is the
-growth in tokens of the merged span. A candidate that does not fit is replaced by its
-fallbacks; one that would open a context beyond ``top`` is skipped. Tokens are counted on
-the final spans, so the returned contexts never exceed the budget together.
+Candidates are taken best first. Each is first given a readable shape
+(:mod:`zoomrag.expand.bounds`): widened to sentence boundaries (line boundaries in tables,
+lists and code) and, when shorter than 15 words, grown by whole sentences. A candidate that
+overlaps, touches, or is separated only by whitespace from spans already chosen in its
+document is merged with them, so no character is ever returned twice; its cost is the growth
+in tokens of the merged span. A candidate that does not fit is replaced by its fallbacks; one
+that would open a context beyond ``top`` is skipped; one whose text another document already
+gave is skipped (the same file twice is returned once). Tokens are counted on the final
+spans, so the returned contexts never exceed the budget together. A context inside a table
+carries the table's header row as a second span (charged once per table).
 
-Options (keyword-only, off by default so the plain packing above stays as it is):
-``fill=True`` spends what is left of the budget on the best candidate that did not fit, cut to
-whole sentences around its best hit (to words when not even one sentence fits, never mid-word);
-``order="document"`` returns the contexts of each document in text order (documents by their
-best score); ``explain=True`` makes each context's ``rule`` name every rule merged into it.
+Assembly stops short of the budget when what is left is not worth it: a candidate whose
+expected evidence per token (:mod:`zoomrag.expand.evidence`) is below ``stop`` times the best
+placed one's is skipped, for every policy and for ``fill``.
+
+Options (keyword-only): ``fill=True`` spends what is left of the budget on the best candidate
+that did not fit, cut to whole sentences around its best hit (to words when not even one
+sentence fits, never mid-word); ``order="document"`` returns the contexts of each document in
+text order (documents by their best score); ``explain=True`` makes each context's ``rule``
+name every rule merged into it, and the last context's rule say why assembly stopped.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,11 +33,22 @@ from ..errors import ConfigError
 from ..model import Context, Hit
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
+from .bounds import MIN_WORDS, grow, has_words, sentences_in, snap, word_count
+from .evidence import hit_ranks, per_token
 
 #: Tokens in a piece of text (the budget's unit).
 TokenCount = Callable[[str], int]
 #: Tokens in ``[start, end)`` of a document: ``sizes(doc_id, start, end)``.
 SpanCount = Callable[[str, int, int], int]
+
+#: A candidate below this share of the best placed candidate's expected evidence per token is
+#: not worth its tokens (docs/expansion.md, "Assembly").
+STOP = 0.1
+#: Node kinds and document formats whose contexts start and end at line boundaries.
+LINE_KINDS = frozenset({"table", "header", "row", "cell", "column", "code", "list", "function",
+                        "method", "class"})
+LINE_FORMATS = frozenset({"csv", "tsv", "code"})
+_DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
 @dataclass
@@ -39,46 +60,184 @@ class _Span:
     hits: dict[str, Hit] = field(default_factory=dict)
     #: Rules of every candidate merged into this span, in the order they were placed.
     rules: list[str] = field(default_factory=list)
+    #: Its text with whitespace runs as single spaces (to find the same text in another file).
+    flat: str = ""
+
+
+@dataclass
+class _Doc:
+    """What assembly needs of one document: its text, whether it is line-structured, its tables."""
+
+    text: str
+    lines: bool
+    #: ``(start, end, header_end)`` of every table node.
+    tables: list[tuple[int, int, int]]
+    #: Fewer than MIN_WORDS words in all: a short context is then the whole document.
+    tiny: bool
 
 
 ORDERS = ("score", "document")
 _VISIBLE = re.compile(r"\S")
 
 
+def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
+    tree = trees.tree(doc_id)
+    text = tree.document.text
+    tables = []
+    for n in tree.nodes:
+        if n.kind == "table":
+            tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
+    tables.sort()
+    return _Doc(text, tree.document.format in LINE_FORMATS, tables,
+                not has_words(text, 0, len(text)))
+
+
+def _header_end(text: str, start: int, end: int) -> int:
+    """End of a table's header row: its first line, and the ``|---|`` line under it if any."""
+    nl = text.find("\n", start, end)
+    if nl < 0:
+        return end
+    nl2 = text.find("\n", nl + 1, end)
+    second = text[nl + 1:end if nl2 < 0 else nl2]
+    if "-" in second and _DELIMITER_LINE.fullmatch(second):
+        return end if nl2 < 0 else nl2
+    return nl
+
+
+def _table_of(doc: _Doc, start: int, end: int) -> tuple[int, int, int] | None:
+    for t in doc.tables:
+        if t[0] <= start and end <= t[1]:
+            return t
+    return None
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _head(text: str, start: int, end: int) -> str:
+    """The first line of ``text[start:end]`` up to 60 characters (to find the same text
+    elsewhere quickly); "" when the span is shorter than a context may be."""
+    s = start
+    while s < end and text[s].isspace():
+        s += 1
+    e = min(end, s + 60)
+    nl = text.find("\n", s, e)
+    head = text[s:e if nl < 0 else nl].rstrip()
+    return head if len(head) >= 20 else ""
+
+
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
              top: int | None = None, *, fill: bool = False, order: str = "score",
-             explain: bool = False, sizes: SpanCount | None = None) -> list[Context]:
+             explain: bool = False, sizes: SpanCount | None = None, stop: float = STOP,
+             shape: bool = True) -> list[Context]:
     """Contexts best first, at most ``top`` of them, with at most ``budget`` tokens in all.
 
     ``sizes(doc_id, start, end)``, when given, sizes spans instead of ``count`` on their text
     (a per-document token measure: the document is tokenized once, not every candidate).
+    ``stop`` (0 to spend the whole budget) is the evidence-per-token floor, relative to the best.
+    ``shape=False`` packs the spans as the policy gave them (no widening to boundaries, no
+    minimum size): the packing alone, for tests and for callers that shape spans themselves.
     """
+    reshape = shape
     if order not in ORDERS:
         raise ConfigError(f"assembly order {order!r} is not allowed; choose one of: {', '.join(ORDERS)}")
+    if not 0 <= stop < 1:
+        raise ConfigError(f"assembly stop={stop!r} is out of range; use 0 (fill the budget) up to below 1")
+    candidates = sorted(candidates, key=lambda c: -c.score)
     chosen: dict[str, list[_Span]] = {}
+    docs: dict[str, _Doc] = {}
+    #: Tables (doc_id, table start) whose header row is already paid for.
+    headed: set[tuple[str, int]] = set()
     used = 0
     n_contexts = 0
     #: Candidates (with no fallback left) that did not fit the budget, best first: cut to fill.
     left_out: list[Candidate] = []
+    ranks = hit_ranks(candidates)
+    best_e = 0.0
+    #: Why assembly stopped: the first candidate turned away by the stop rule, else None.
+    floored: list[tuple[Candidate, float]] = []
+
+    def doc(doc_id: str) -> _Doc:
+        d = docs.get(doc_id)
+        if d is None:
+            d = docs[doc_id] = _doc_info(trees, doc_id)
+        return d
+
+    def tokens(doc_id: str, start: int, end: int) -> int:
+        return count(doc(doc_id).text[start:end]) if sizes is None else sizes(doc_id, start, end)
+
+    def lines_for(c: Candidate) -> bool:
+        d = doc(c.doc_id)
+        return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
+
+    def shape(c: Candidate) -> Candidate:
+        """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
+        if not reshape:
+            return c
+        d = doc(c.doc_id)
+        lines = lines_for(c)
+        s, e = snap(d.text, c.start, c.end, lines)
+        if not has_words(d.text, s, e):
+            s, e = grow(d.text, s, e, lines)
+        table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
+        if table is not None and s <= table[2]:
+            s = table[0]  # a context that reaches into the header row starts with all of it
+            if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
+                e = max(e, *grow(d.text, table[2], table[2], True,
+                                 MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
+        if (s, e) == (c.start, c.end):
+            return c
+        return dataclasses.replace(c, start=s, end=e)
 
     def plan(c: Candidate) -> tuple[list[_Span], int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room."""
         spans = chosen.setdefault(c.doc_id, [])
         if not spans and top is not None and n_contexts >= top:
             return None  # nothing to merge with and no room for another context: no tree needed
-        text = trees.tree(c.doc_id).document.text
+        d = doc(c.doc_id)
+        text = d.text
         touching = [s for s in spans if _near(s.start, s.end, c.start, c.end, text)]
         if not touching and top is not None and n_contexts >= top:
             return None
         start = min([c.start, *(s.start for s in touching)])
         end = max([c.end, *(s.end for s in touching)])
-        tokens = count(text[start:end]) if sizes is None else sizes(c.doc_id, start, end)
-        return touching, start, end, tokens, tokens - sum(s.tokens for s in touching)
+        if _repeats(c.doc_id, start, end):
+            return None
+        n = tokens(c.doc_id, start, end)
+        cost = n - sum(s.tokens for s in touching)
+        table = _table_of(d, start, end)
+        if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
+            cost += tokens(c.doc_id, table[0], table[2])
+        return touching, start, end, n, cost
 
-    def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens: int, cost: int) -> None:
+    def _repeats(doc_id: str, start: int, end: int) -> bool:
+        """True when this text, or a chosen context inside it, came already from another file."""
+        text = doc(doc_id).text
+        head = _head(text, start, end)
+        flat = None
+        for other, spans in chosen.items():
+            if other == doc_id or not spans:
+                continue
+            other_text = doc(other).text
+            for s in spans:
+                # cheap first: the first words of one found in the other, then the whole text
+                if head and other_text.find(head, s.start, s.end) >= 0:
+                    flat = flat if flat is not None else _flat(text[start:end])
+                    if flat in s.flat:
+                        return True
+                s_head = _head(other_text, s.start, s.end)
+                if s_head and text.find(s_head, start, end) >= 0:
+                    flat = flat if flat is not None else _flat(text[start:end])
+                    if s.flat in flat:
+                        return True
+        return False
+
+    def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int) -> None:
         nonlocal used, n_contexts
         spans = chosen[c.doc_id]
-        merged = _Span(start, end, tokens, c)
+        d = doc(c.doc_id)
+        merged = _Span(start, end, tokens_, c, flat=_flat(d.text[start:end]))
         for s in touching:
             spans.remove(s)
             merged.hits.update(s.hits)
@@ -91,13 +250,30 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 merged.hits[h.node_id] = h
         merged.rules.append(c.rule)
         spans.append(merged)
+        table = _table_of(d, start, end)
+        if table is not None:
+            headed.add((c.doc_id, table[0]))
         used += cost
         n_contexts += 1 - len(touching)
 
+    def worth(c: Candidate) -> bool:
+        """The stop rule: False when ``c`` holds too little expected evidence per token."""
+        nonlocal best_e
+        if stop == 0:
+            return True
+        e = per_token(c, ranks, tokens)
+        if best_e and e < stop * best_e:
+            if not floored:
+                floored.append((c, e))
+            return False
+        best_e = max(best_e, e)
+        return True
+
     def place(c: Candidate) -> bool:
-        """Place ``c``, else its fallbacks; True when anything was placed."""
+        """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
+        c = shape(c)
         where = plan(c)
-        if where is not None and used + where[4] <= budget:
+        if where is not None and used + where[4] <= budget and worth(c):
             commit(c, *where)
             return True
         placed = False
@@ -105,42 +281,96 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             placed = place(f) or placed
         return placed
 
-    for cand in sorted(candidates, key=lambda c: -c.score):
+    for cand in candidates:
         if used >= budget:
             break
-        if not place(cand) and fill and plan(cand) is not None:
+        if not place(cand) and fill and plan(shape(cand)) is not None:
             left_out.append(cand)  # too big even as its fallbacks: a piece of it may still fit
 
     if fill:
         for cand in left_out:
             if used >= budget:
                 break
-            piece = _cut_to_fit(cand, trees.tree(cand.doc_id).document.text, chosen.get(cand.doc_id, []),
-                                lambda p: _fits(plan(p), used, budget))
-            if piece is not None:
-                commit(piece, *plan(piece))  # type: ignore[misc]
+            d = doc(cand.doc_id)
+            shaped = shape(cand)
+
+            def fits(p: Candidate) -> bool:
+                where = plan(p)
+                return where is not None and used + where[4] <= budget
+
+            doc_id = cand.doc_id
+            piece = _cut_to_fit(shaped, d.text, chosen.get(doc_id, []), fits, lines_for(shaped),
+                                # a cut inside a sentence only when it is too long to ever fit whole
+                                lambda s, e: not reshape or 2 * tokens(doc_id, s, e) > budget)
+            if piece is None:
+                continue
+            table = _table_of(d, piece.start, piece.end)
+            if reshape and table is not None and piece.end <= table[2]:
+                continue  # a table's header row alone says nothing
+            where = plan(piece)
+            big_enough = not reshape or d.tiny or has_words(d.text, where[1], where[2]) if where else False
+            if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
+                commit(piece, *where)
 
     out = []
     for doc_id, spans in chosen.items():
         if not spans:
             continue
         document = trees.tree(doc_id).document
-        for s in spans:
-            b = s.best
-            hits = sorted(s.hits.values(), key=lambda h: (h.start, h.end))
-            out.append(Context(
-                doc_id=doc_id, source=document.source, start=s.start, end=s.end,
-                text=document.text[s.start:s.end], score=b.score, section_path=b.section_path,
-                level=b.level, kind=b.kind, hits=tuple((h.start, h.end, h.score) for h in hits),
-                rule=_explained(b.rule, s.rules) if explain else b.rule,
-            ))
+        d = doc(doc_id)
+        groups: dict[object, list[_Span]] = {}
+        for s in sorted(spans, key=lambda s: s.start):
+            table = _table_of(d, s.start, s.end)
+            groups.setdefault(table if table is not None else ("span", s.start), []).append(s)
+        for key, group in groups.items():
+            out.append(_context(document, d, key, group, explain))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
     if order == "document":
         best = {}
         for ctx in out:
             best.setdefault(ctx.doc_id, len(best))
         out.sort(key=lambda ctx: (best[ctx.doc_id], ctx.start))
+    if explain and out:
+        last = out[-1]
+        out[-1] = dataclasses.replace(last, rule=f"{last.rule}; assembly: {_why(used, budget, floored, stop, best_e)}")
     return out
+
+
+def _why(used: int, budget: int, floored: list[tuple[Candidate, float]], stop: float, best_e: float) -> str:
+    """Why assembly stopped where it did (shown by ``--explain`` under the last context)."""
+    if floored:
+        c, e = floored[0]
+        return (f"stopped at {used}/{budget} tokens: the next candidate ({c.rule or 'unit'}) holds "
+                f"{e:.2f} expected evidence per token, below {stop:g} × the best context's {best_e:.2f}")
+    if used >= budget:
+        return f"budget full ({used}/{budget} tokens)"
+    return f"no more candidates that fit ({used}/{budget} tokens)"
+
+
+def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) -> Context:
+    """One context from the chosen spans of one table (with its header row), or one span."""
+    best = max(group, key=lambda s: s.best.score)
+    b = best.best
+    hits = sorted((h for s in group for h in s.hits.values()), key=lambda h: (h.start, h.end))
+    rules = [r for s in group for r in s.rules]
+    parts = [(s.start, s.end) for s in group]
+    rule = _explained(b.rule, rules) if explain else b.rule
+    if isinstance(key, tuple) and len(key) == 3 and not isinstance(key[0], str):
+        t_start, _, h_end = key
+        if parts[0][0] > h_end:
+            if _near(t_start, h_end, parts[0][0], parts[0][1], d.text):
+                parts[0] = (t_start, parts[0][1])
+            else:
+                parts.insert(0, (t_start, h_end))
+            rule = f"{rule}, with its table's header row"
+    text = d.text
+    return Context(
+        doc_id=document.id, source=document.source, start=parts[0][0], end=parts[-1][1],
+        text="\n".join(text[s:e] for s, e in parts) if len(parts) > 1 else text[parts[0][0]:parts[0][1]],
+        score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
+        hits=tuple((h.start, h.end, h.score) for h in hits), rule=rule,
+        spans=tuple(parts) if len(parts) > 1 else (),
+    )
 
 
 def _explained(best: str, rules: list[str]) -> str:
@@ -158,11 +388,26 @@ def _explained(best: str, rules: list[str]) -> str:
     return f"{best}; merged with {merged}"
 
 
-def _fits(where: tuple[list[_Span], int, int, int, int] | None, used: int, budget: int) -> bool:
-    return where is not None and used + where[4] <= budget
+def _line_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Non-blank lines of ``text[lo:hi]``, trimmed: the pieces of a table, a list or code."""
+    out = []
+    pos = lo
+    while pos < hi:
+        nl = text.find("\n", pos, hi)
+        e = hi if nl < 0 else nl
+        a, b = pos, e
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b:
+            out.append((a, b))
+        pos = e + 1
+    return out
 
 
-def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Candidate], bool]) -> Candidate | None:
+def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Candidate], bool],
+                lines: bool = False, words_ok: Callable[[int, int], bool] | None = None) -> Candidate | None:
     """The largest piece of ``c`` around its best hit that ``fits``: whole sentences, else words.
 
     The piece stays inside the gap between already chosen spans that holds the hit, so it never
@@ -184,7 +429,7 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
     lo, hi = next((g for g in gaps if g[0] <= a_start < g[1]), None) or next(
         (g for g in gaps if g[0] >= a_start), gaps[-1])
     a_start, a_end = min(max(a_start, lo), hi), max(min(a_end, hi), lo)
-    sentences = sentence_spans(text, lo, hi)
+    sentences = _line_pieces(text, lo, hi) if lines else (sentences_in(text, lo, hi) or sentence_spans(text, lo, hi))
     if not sentences:
         return None
     # the sentences holding the anchor, or the one after it
@@ -197,7 +442,12 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
                          c.section_path, c.level, c.kind, f"{c.rule}, cut to fit")
 
     best = piece(sentences[i][0], sentences[j][1])
+    if not fits(best) and j > i:  # a hit larger than the room: from its first sentence on
+        j = i
+        best = piece(sentences[i][0], sentences[j][1])
     if not fits(best):
+        if words_ok is not None and not words_ok(sentences[i][0], sentences[j][1]):
+            return None
         return _words(text, sentences[i][0], sentences[j][1], fits, piece)
     grow_after = True
     while True:
@@ -218,16 +468,20 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
         best, grow_after = grown, not grow_after
 
 
+_WORD_CUT = ", cut at words"
+_NONSPACE = re.compile(r"\S+")
+
+
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
            piece: Callable[[int, int], Candidate]) -> Candidate | None:
     """The longest run of whole words from ``start`` that fits (binary search on word ends)."""
-    ends = [m for m in range(start + 1, end + 1) if m == end or (text[m].isspace() and not text[m - 1].isspace())]
+    ends = [m.end() for m in _NONSPACE.finditer(text, start, end)]
     lo, hi, found = 0, len(ends) - 1, None
     while lo <= hi:
         mid = (lo + hi) // 2
         trial = piece(start, ends[mid])
         if fits(trial):
-            found, lo = trial, mid + 1
+            found, lo = dataclasses.replace(trial, rule=trial.rule + _WORD_CUT), mid + 1
         else:
             hi = mid - 1
     return found

@@ -37,6 +37,9 @@ class Candidate:
     rule: str = ""
     #: Tried instead, each on its own, when this candidate does not fit the budget.
     fallback: tuple[Candidate, ...] = ()
+    #: Expected evidence it holds, in tokens, when the policy knows it (``density``); else
+    #: assembly estimates it from the hits' ranks (:mod:`zoomrag.expand.evidence`).
+    evidence: float | None = None
 
 
 class TreeSource(Protocol):

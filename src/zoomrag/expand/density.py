@@ -34,6 +34,7 @@ out below the resulting floor do not follow as units either. ``trim=0`` spends t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -106,10 +107,11 @@ class DensityExpansion:
                 chosen.append((p, doc_id, leaf, size))
         floor = self.floor(chosen)
         taken: dict[str, list[tuple[Node, float]]] = {}
+        sizes = {(doc_id, leaf.id): size for _, doc_id, leaf, size in chosen}
         for p, doc_id, leaf, _ in chosen:
             if p >= floor:
                 taken.setdefault(doc_id, []).append((leaf, p))
-        out = [c for doc_id, kept in taken.items() for c in self._contexts(trees.tree(doc_id), kept, hits)]
+        out = [c for doc_id, kept in taken.items() for c in self._contexts(trees.tree(doc_id), kept, hits, sizes)]
         # Hits left out follow as units, so assembly can still use any room; below the floor
         # they are not worth their tokens either.
         worth = {(doc_id, leaf.id) for p, doc_id, leaf in ranked if p >= floor}
@@ -197,7 +199,8 @@ class DensityExpansion:
                 cur = nxt
         return out
 
-    def _contexts(self, tree: Tree, chosen: list[tuple[Node, float]], hits: Sequence[Hit]) -> list[Candidate]:
+    def _contexts(self, tree: Tree, chosen: list[tuple[Node, float]], hits: Sequence[Hit],
+                  sizes: dict[tuple[str, str], int] | None = None) -> list[Candidate]:
         """Runs of consecutive chosen leaves, one candidate each, scored by their best hit."""
         chosen.sort(key=lambda t: t[0].start)
         runs: list[list[tuple[Node, float]]] = []
@@ -217,8 +220,12 @@ class DensityExpansion:
                 score = min((h.score for h in hits), default=0.0) * best_p
             node = tree.get(inner[0].node_id) if inner else run[0][0]
             rule = f"{len(run)} {'leaf' if len(run) == 1 else 'leaves'} at p ≥ {min(p for _, p in run):.2f} around {plural(len(inner), 'hit')}"
-            out.append(span_candidate(node, tree.document.id, start, end, score, tuple(inner), rule,
-                                      kind="span" if len(run) > 1 else None))
+            cand = span_candidate(node, tree.document.id, start, end, score, tuple(inner), rule,
+                                  kind="span" if len(run) > 1 else None)
+            # its expected evidence (probability times tokens), which assembly's stop rule reads
+            doc_id = tree.document.id
+            evidence = sum(p * (sizes or {}).get((doc_id, leaf.id), 0) for leaf, p in run)
+            out.append(dataclasses.replace(cand, evidence=evidence))
         return out
 
 

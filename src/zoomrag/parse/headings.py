@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from ..model import Document
 from .base import Span
+from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]
 
@@ -552,7 +553,7 @@ def section_spans(document: Document, max_level: int = 6) -> list[Span]:
     for i, h in enumerate(headings):
         while stack and stack[-1][0] >= h.level:
             _close(text, stack.pop()[1], h.start)
-        path = (stack[-1][1].section_path if stack else ()) + (h.title,)
+        path = (stack[-1][1].section_path if stack else ()) + (clean_title(h.title),)
         span = Span("section", h.start, h.end, section_path=path)
         (stack[-1][1].children if stack else out).append(span)
         stack.append((h.level, span))

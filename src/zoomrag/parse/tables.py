@@ -85,6 +85,19 @@ def is_delimiter_row(row: Row) -> bool:
     return bool(row.cells) and all(_DELIMITER_CELL.fullmatch(c.value) for c in row.cells)
 
 
+def _fenced(text: str, row: Row) -> bool:
+    return row.end - row.start >= 2 and text[row.start] == "|" and text[row.end - 1] == "|"
+
+
+def is_table_head(text: str, header: Row, delim: Row) -> bool:
+    """A header line and the delimiter row under it. One column needs pipes on both sides of
+    both lines: Python's ``help()`` output starts every line with `` |`` and draws
+    ``|  -----`` rules under its section titles, which is not a table."""
+    if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+        return False
+    return len(header.cells) > 1 or (_fenced(text, header) and _fenced(text, delim))
+
+
 def parse_pipe_table(text: str, start: int, end: int) -> Table | None:
     """The pipe table filling ``text[start:end]`` (a reader's table block), or None when the
     range does not start with a header and a matching delimiter row. Every later non-blank
@@ -94,7 +107,7 @@ def parse_pipe_table(text: str, start: int, end: int) -> Table | None:
         return None
     header = split_pipe_row(text, *lines[0])
     delim = split_pipe_row(text, *lines[1])
-    if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+    if not is_table_head(text, header, delim):
         return None
     rows = tuple(split_pipe_row(text, s, e) for s, e in lines[2:])
     last = rows[-1] if rows else delim
@@ -115,7 +128,7 @@ def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[
             continue
         header = split_pipe_row(text, hs, he)
         delim = split_pipe_row(text, ds, de)
-        if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+        if not is_table_head(text, header, delim):
             i += 1
             continue
         rows = []

@@ -4,7 +4,10 @@ Offsets cannot point into raw HTML usefully (tags, entities), so the Document's 
 rendering parsed with selectolax (lexbor): headings as ``#`` lines, paragraphs separated by
 blank lines, lists as ``- `` / ``1. `` lines (nested ones indented), tables as GFM pipe tables
 (so the table strategy can point spans at cells), ``pre`` as fenced code. Scripts, styles,
-navigation, forms' controls and hidden elements are dropped; entities are decoded; runs of
+navigation, forms' controls and hidden elements are dropped, and so is page furniture: ``header``,
+``footer`` and ``aside`` outside ``main``/``article`` (and their ARIA roles) and paragraphs made of
+links and navigation words only ("Previous: … Up: … [Index]"): text that is not in the rendering
+is neither embedded, nor matched by BM25, nor returned next to a hit; entities are decoded; runs of
 whitespace collapse as a browser would. Every rendered construct is one block.
 """
 
@@ -44,12 +47,47 @@ _EMPTY = MappingProxyType({})
 _ORDERED = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
 
 
+#: Page furniture: dropped unless inside the page's content (``main`` or ``article``), where a
+#: ``header`` holds the article's title.
+_FURNITURE = frozenset({"header", "footer", "aside"})
+_FURNITURE_ROLES = frozenset({"banner", "contentinfo", "complementary"})
+_CONTENT = frozenset({"main", "article"})
+#: Words of navigation lines besides their links ("Previous: … Up: … [Index]").
+_NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top", "back", "contents",
+                        "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
+                        "menu", "search", "modules", "more"})
+_NAV_LEFTOVER = re.compile(r"[\W_]+")
+
+
 def _dropped(node: LexborNode) -> bool:
     if node.tag in _DROP:
         return True
     attrs = node.attributes
+    role = attrs.get("role") if attrs else None
+    if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
+        return not _in_content(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
-                            or attrs.get("role") == "navigation")
+                            or role == "navigation" or role == "search")
+
+
+def _in_content(node: LexborNode) -> bool:
+    p = node.parent
+    while p is not None:
+        if p.tag in _CONTENT or (p.attributes and p.attributes.get("role") == "main"):
+            return True
+        p = p.parent
+    return False
+
+
+def _link_only(text: str, links: list[str]) -> bool:
+    """A line of links and navigation words only ("Previous: Intro | Up: Contents [Index]")."""
+    if not links:
+        return False
+    rest = text
+    for link in links:
+        rest = rest.replace(link, " ", 1)
+    words = [w for w in _NAV_LEFTOVER.split(rest.lower()) if w]
+    return all(w in _NAV_WORDS for w in words)
 
 
 def _children(node: LexborNode) -> list[LexborNode]:
@@ -59,10 +97,12 @@ def _children(node: LexborNode) -> list[LexborNode]:
 class _Inline:
     """Text of a run of inline content: lines (split by ``<br>``) of raw text pieces."""
 
-    __slots__ = ("lines",)
+    __slots__ = ("lines", "links")
 
     def __init__(self) -> None:
         self.lines: list[list[str]] = [[]]
+        #: The text of every link inside (to recognise lines of navigation links).
+        self.links: list[str] = []
 
     def add_text(self, s: str | None) -> None:
         if s:
@@ -81,6 +121,10 @@ class _Inline:
                 if n.tag == "br":
                     self.lines.append([])
                     continue
+                if n.tag == "a":
+                    link = _WS.sub(" ", n.text(deep=True)).strip()
+                    if link:
+                        self.links.append(link)
                 if n.tag in _BLOCK:
                     self.lines[-1].append(" ")
                     stack.append(" ")
@@ -148,7 +192,9 @@ class _Renderer:
         self._paragraph(inline)
 
     def _paragraph(self, inline: _Inline) -> None:
-        self.add(inline.render(), "text")
+        body = inline.render()
+        if not _link_only(body, inline.links):  # navigation lines are not content
+            self.add(body, "text")
 
     def _special(self, node: LexborNode, tag: str) -> bool:
         """Render the constructs with their own syntax; False for plain containers."""
@@ -157,7 +203,10 @@ class _Renderer:
             if body:
                 self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
         elif tag == "p":
-            self.add(_inline_text(node), "text")
+            inline = _Inline()
+            for child in _children(node):
+                inline.add_node(child)
+            self._paragraph(inline)
         elif tag in _LISTS:
             self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
         elif tag == "table":

@@ -1,0 +1,147 @@
+"""Context shape: can a reader use what was returned, apart from whether it holds the evidence?
+
+Per configuration and budget, over every context returned for every query:
+
+- **fragment rate**: contexts under 15 words (a CJK character counts as a word), unless their
+  whole document is that short;
+- **mid-sentence start / end rate**: contexts that start (end) inside a sentence, by the
+  boundaries assembly cuts at (:mod:`zoomrag.expand.bounds`, on the text alone: a sentence
+  boundary, a blank line, a heading or table line);
+- **contexts per query**.
+
+Contexts are the returned spans. A span of one or two lines directly followed by a later span of
+the same document is taken as the header row (and ``|---|`` line) that assembly puts before a table context's rows, and
+counted with them as one context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..expand.bounds import MIN_WORDS, clean_end, clean_start, word_count
+from .spans import DocSpan
+
+#: Metric names in report order, and their column labels.
+SHAPE_METRICS = ("fragment_rate", "mid_start_rate", "mid_end_rate", "contexts_per_query")
+SHAPE_LABELS = {"fragment_rate": "fragments", "mid_start_rate": "mid-start", "mid_end_rate": "mid-end",
+                "contexts_per_query": "ctx/query"}
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeStats:
+    """Shape of the contexts one configuration returned at one budget."""
+
+    contexts: int
+    queries: int
+    fragments: int
+    mid_starts: int
+    mid_ends: int
+
+    def rate(self, n: int) -> float:
+        return n / self.contexts if self.contexts else 0.0
+
+    @property
+    def fragment_rate(self) -> float:
+        return self.rate(self.fragments)
+
+    @property
+    def mid_start_rate(self) -> float:
+        return self.rate(self.mid_starts)
+
+    @property
+    def mid_end_rate(self) -> float:
+        return self.rate(self.mid_ends)
+
+    @property
+    def contexts_per_query(self) -> float:
+        return self.contexts / self.queries if self.queries else 0.0
+
+    def to_dict(self, ndigits: int = 4) -> dict[str, Any]:
+        return {m: round(getattr(self, m), ndigits) for m in SHAPE_METRICS} | {"contexts": self.contexts}
+
+
+def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[DocSpan]]:
+    """Returned spans grouped into contexts (a header row joins the span after it)."""
+    out: list[list[DocSpan]] = []
+    i = 0
+    while i < len(spans):
+        group = [spans[i]]
+        doc, s, e = spans[i]
+        if i + 1 < len(spans):
+            nd, ns, _ = spans[i + 1]
+            if nd == doc and ns > e and texts[doc][s:e].strip().count("\n") <= 1:
+                group.append(spans[i + 1])
+                i += 1
+        out.append(group)
+        i += 1
+    return out
+
+
+def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]) -> ShapeStats:
+    """Shape over the returned spans of each query (``results``: one sequence per query)."""
+    contexts = queries = fragments = mid_starts = mid_ends = 0
+    doc_words: dict[str, int] = {}
+    for spans in results:
+        queries += 1
+        for group in _contexts(list(spans), texts):
+            contexts += 1
+            doc = group[0][0]
+            text = texts[doc]
+            if doc not in doc_words:
+                doc_words[doc] = word_count(text, 0, len(text))
+            words = sum(word_count(text, s, e) for _, s, e in group)
+            if words < MIN_WORDS and words < doc_words[doc]:
+                fragments += 1
+            if not clean_start(text, group[0][1]):
+                mid_starts += 1
+            if not clean_end(text, group[-1][2]):
+                mid_ends += 1
+    return ShapeStats(contexts, queries, fragments, mid_starts, mid_ends)
+
+
+def shape_rows(shape: Mapping[tuple[str, int], ShapeStats]) -> list[dict[str, Any]]:
+    """The report's ``shape`` list: one entry per (configuration, budget)."""
+    return [{"config": c, "budget": b, **s.to_dict()} for (c, b), s in shape.items()]
+
+
+def shape_table(shape: Mapping[tuple[str, int], ShapeStats]):
+    """The terminal table (rich), or None when nothing was measured."""
+    if not shape:
+        return None
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="context shape (fragments: under 15 words; mid-start/-end: inside a sentence)",
+                  title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("budget", justify="right", no_wrap=True)
+    table.add_column("config", no_wrap=True)
+    for m in SHAPE_METRICS:
+        table.add_column(SHAPE_LABELS[m], justify="right", no_wrap=True)
+    last = None
+    for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]):
+        table.add_row(str(b) if b != last else "", c, *_cells(s))
+        last = b
+    return table
+
+
+def _cells(s: ShapeStats) -> list[str]:
+    return [f"{s.fragment_rate:.1%}", f"{s.mid_start_rate:.1%}", f"{s.mid_end_rate:.1%}",
+            f"{s.contexts_per_query:.1f}"]
+
+
+def shape_html(shape: Mapping[tuple[str, int], ShapeStats]) -> str:
+    """The HTML report's shape table ("" when nothing was measured)."""
+    if not shape:
+        return ""
+    from html import escape
+
+    head = "".join(f"<th>{SHAPE_LABELS[m]}</th>" for m in SHAPE_METRICS)
+    rows = "".join(f'<tr><td>{b}</td><td class="l">{escape(c)}</td>'
+                   + "".join(f"<td>{x}</td>" for x in _cells(s)) + "</tr>"
+                   for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]))
+    return (f'<table><tr><th>budget</th><th class="l">config</th>{head}</tr>{rows}</table>'
+            '<p class="note">Fragments: contexts under 15 words (unless the whole document is that '
+            "short). Mid-start / mid-end: contexts that start or end inside a sentence (inside a line in "
+            "tables, lists and code).</p>")

@@ -1,0 +1,274 @@
+"""Where a context may start and end, and how a span is widened to get there.
+
+A context starts and ends at a sentence boundary (:func:`zoomrag.text.sentences.sentence_bounds`,
+which also ends a sentence at a blank line, a heading line and a table row), or, in tables,
+lists and code (``lines=True``), at a line boundary. Spans are widened outward to the nearest
+such boundary, so the matched text stays inside; when no boundary lies within ``REACH``
+characters (one sentence longer than that), the span stops at a word boundary instead, which is
+the one allowed exception.
+
+``evaluate.shape`` measures returned contexts against the same boundaries (with
+``lines=False``: a metric sees only the text).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+
+from ..text.sentences import sentence_bounds
+
+#: Characters looked at on each side of an edge for the boundary nearest to it.
+REACH = 2000
+#: A context shorter than this many words is a fragment (unless its document is that short).
+MIN_WORDS = 15
+
+
+def _skip_space(text: str, pos: int) -> int:
+    n = len(text)
+    while pos < n and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _back_space(text: str, pos: int) -> int:
+    while pos > 0 and text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _window_lo(text: str, pos: int) -> int:
+    """A line start about ``REACH`` before ``pos`` (0 when the text begins within it)."""
+    lo = pos - REACH
+    return 0 if lo <= 0 else text.rfind("\n", 0, lo) + 1
+
+
+def _window_hi(text: str, pos: int) -> int:
+    hi = pos + REACH
+    if hi >= len(text):
+        return len(text)
+    nl = text.find("\n", hi)
+    return len(text) if nl < 0 else nl
+
+
+def _line_start(text: str, pos: int) -> bool:
+    return pos == 0 or text[text.rfind("\n", 0, pos) + 1:pos].strip() == ""
+
+
+def _line_end(text: str, pos: int) -> bool:
+    nl = text.find("\n", pos)
+    return text[pos:len(text) if nl < 0 else nl].strip() == ""
+
+
+#: Sentence boundaries are found chunk by chunk (chunks end at blank lines, where a sentence
+#: always ends), and kept for the documents seen last: a query asks about many edges of the same
+#: few documents, and a chunk is scanned once.
+_CHUNK = 8192
+_KEEP = 32
+_SEEN: OrderedDict[int, _Sentences] = OrderedDict()
+
+
+class _Sentences:
+    """Sentence starts and ends of one text, computed chunk by chunk on demand."""
+
+    def __init__(self, text: str):
+        self.text = text  # kept, so the id used as the cache key stays this text's
+        self._edges: dict[int, int] = {}
+        self._chunks: dict[int, tuple[list[int], list[int]]] = {}
+
+    def edge(self, k: int) -> int:
+        p, n = k * _CHUNK, len(self.text)
+        if p <= 0:
+            return 0
+        if p >= n:
+            return n
+        e = self._edges.get(k)
+        if e is None:
+            text = self.text
+            f = text.find("\n\n", p, p + _CHUNK // 2)
+            if f < 0:
+                f = text.find("\n", p, p + _CHUNK // 2)
+            e = self._edges[k] = p if f < 0 else f + 1
+        return e
+
+    def chunk_of(self, pos: int) -> int:
+        k = pos // _CHUNK
+        return k - 1 if k > 0 and pos < self.edge(k) else k
+
+    def chunk(self, k: int) -> tuple[list[int], list[int]]:
+        got = self._chunks.get(k)
+        if got is None:
+            lo, hi = self.edge(k), self.edge(k + 1)
+            got = self._chunks[k] = sentence_bounds(self.text, lo, hi) if lo < hi else ([], [])
+        return got
+
+    def starts(self, pos: int) -> list[int]:
+        """Sentence starts at or before ``pos`` in its chunk and the one before, in order."""
+        k = self.chunk_of(pos)
+        out = self.chunk(k - 1)[0] if k > 0 else []
+        mine = self.chunk(k)[0]
+        return out + mine[:bisect_right(mine, pos)]
+
+    def ends(self, pos: int) -> list[int]:
+        """Sentence ends at or after ``pos`` in its chunk and the one after, in order."""
+        k = self.chunk_of(pos)
+        prev = self.chunk(k - 1)[1] if k > 0 else []
+        mine = self.chunk(k)[1]
+        nxt = self.chunk(k + 1)[1] if self.edge(k + 1) < len(self.text) else []
+        return prev[bisect_left(prev, pos):] + mine[bisect_left(mine, pos):] + nxt
+
+
+def _sentences(text: str) -> _Sentences:
+    key = id(text)
+    got = _SEEN.get(key)
+    if got is None or got.text is not text:
+        got = _SEEN[key] = _Sentences(text)
+        while len(_SEEN) > _KEEP:
+            _SEEN.popitem(last=False)
+    else:
+        _SEEN.move_to_end(key)
+    return got
+
+
+def clean_start(text: str, pos: int, lines: bool = False) -> bool:
+    """True when a context starting at ``pos`` starts at a boundary (whitespace skipped)."""
+    q = _skip_space(text, pos)
+    if q >= len(text) or q == 0:
+        return True
+    if lines:
+        return _line_start(text, q)
+    starts = _sentences(text).starts(q)
+    return bool(starts) and starts[-1] == q
+
+
+def clean_end(text: str, pos: int, lines: bool = False) -> bool:
+    """True when a context ending at ``pos`` ends at a boundary (whitespace skipped)."""
+    q = _back_space(text, pos)
+    if q == 0 or q == len(text):
+        return True
+    if lines:
+        return _line_end(text, q)
+    ends = _sentences(text).ends(q)
+    return bool(ends) and ends[0] == q
+
+
+def _starts_before(text: str, pos: int, lines: bool) -> list[int]:
+    """Boundaries a context may start at, at or before ``pos``, nearest last."""
+    if not lines:
+        return [s for s in _sentences(text).starts(pos) if s >= pos - REACH] or ([0] if pos <= REACH else [])
+    lo = _window_lo(text, pos)
+    out = {0} if lo == 0 else set()
+    nl = text.find("\n", max(lo - 1, 0), pos)
+    while nl >= 0:
+        out.add(_skip_space(text, nl + 1))
+        nl = text.find("\n", nl + 1, pos)
+    return sorted(s for s in out if s <= pos)
+
+
+def _ends_after(text: str, pos: int, lines: bool) -> list[int]:
+    """Boundaries a context may end at, at or after ``pos``, nearest first."""
+    if not lines:
+        n = len(text)
+        return [e for e in _sentences(text).ends(pos) if e <= pos + REACH] or ([n] if n - pos <= REACH else [])
+    hi = _window_hi(text, pos)
+    out = {len(text)} if hi == len(text) else set()
+    nl = text.find("\n", pos)
+    while 0 <= nl < hi:
+        out.add(_back_space(text, nl))
+        nl = text.find("\n", nl + 1)
+    return sorted(e for e in out if e >= pos)
+
+
+def _word_start(text: str, pos: int) -> int:
+    while pos > 0 and not text[pos - 1].isspace():
+        pos -= 1
+    return pos
+
+
+def _word_end(text: str, pos: int) -> int:
+    n = len(text)
+    while pos < n and not text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int]:
+    """``[start, end)`` widened to the nearest boundaries outside it (whitespace trimmed).
+
+    Without a boundary within ``REACH`` on a side, that side goes to the nearest word boundary.
+    """
+    s, e = _skip_space(text, start), _back_space(text, end)
+    if s >= e:
+        return start, end
+    before = _starts_before(text, s, lines)
+    after = _ends_after(text, e, lines)
+    s2 = before[-1] if before else _word_start(text, s)
+    e2 = after[0] if after else _word_end(text, e)
+    return s2, e2
+
+
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+#: A word holds a letter or a digit (``|`` and ``---`` are not words).
+_WORD = re.compile(r"[^\W_]+(?:\S*[^\W_])?")
+
+
+def word_count(text: str, start: int, end: int) -> int:
+    """Words in ``text[start:end]``: runs holding a letter or digit, each CJK character one word."""
+    piece = text[start:end]
+    cjk = len(_CJK.findall(piece))
+    if cjk:
+        piece = _CJK.sub(" ", piece)
+    return cjk + len(_WORD.findall(piece))
+
+
+def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
+    """``[start, end)`` (already at boundaries) grown by whole sentences or lines, after it
+    first, then before it, alternately, until it holds ``words`` words or the whole text."""
+    after = True
+    stuck = 0
+    while word_count(text, start, end) < words and stuck < 2:
+        if after:
+            nxt = [x for x in _ends_after(text, _skip_space(text, end + 1) if end < len(text) else end, lines)
+                   if x > end]
+            if nxt:
+                end, stuck = nxt[0], 0
+            else:
+                stuck += 1
+        else:
+            prev = [x for x in _starts_before(text, _back_space(text, start) - 1, lines) if x < start] \
+                if start > 0 else []
+            if prev:
+                start, stuck = prev[-1], 0
+            else:
+                stuck += 1
+        after = not after
+    return start, end
+
+
+def has_words(text: str, start: int, end: int, n: int = MIN_WORDS) -> bool:
+    """True when ``text[start:end]`` holds at least ``n`` words (stops counting there)."""
+    if _CJK.search(text, start, end):
+        return word_count(text, start, end) >= n
+    seen = 0
+    for _ in _WORD.finditer(text, start, end):
+        seen += 1
+        if seen >= n:
+            return True
+    return False
+
+
+def sentences_in(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The sentences lying wholly inside ``[start, end)`` (from the cached boundaries)."""
+    idx = _sentences(text)
+    out: list[tuple[int, int]] = []
+    for k in range(idx.chunk_of(start), idx.chunk_of(max(start, end - 1)) + 1):
+        starts, ends = idx.chunk(k)
+        lo = bisect_left(starts, start)
+        for a, b in zip(starts[lo:], ends[lo:]):
+            if b > end:
+                break
+            out.append((a, b))
+    return out

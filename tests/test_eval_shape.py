@@ -1,0 +1,25 @@
+"""Context shape metrics on hand-made returned spans (exact counts)."""
+
+from __future__ import annotations
+
+from zoomrag.evaluate.shape import measure_shape
+
+TEXT = ("The river rises in the hills north of the town and runs south to the sea. "
+        "Farmers along its banks grow rice and beans in the wet season every year.\n")
+TABLE = "| code | name |\n|---|---|\n| 200 | OK and all is well with the request as it was sent to us |\n"
+TINY = "Short note.\n"
+TEXTS = {"t": TEXT, "tab": TABLE, "tiny": TINY}
+
+
+def test_fragments_mid_sentence_edges_and_contexts_per_query():
+    second = TEXT.index("Farmers")
+    results = [
+        [("t", 0, second - 1)],                    # one whole sentence of 16 words: clean
+        [("t", 4, 30), ("tiny", 0, 11)],           # a fragment cut at both ends; a tiny whole document
+        [("tab", 0, 26), ("tab", 27, len(TABLE) - 1)],  # a header row, then its row: one context
+    ]
+    s = measure_shape(results, TEXTS)
+    assert (s.contexts, s.queries) == (4, 3)
+    assert (s.fragments, s.mid_starts, s.mid_ends) == (1, 1, 1)
+    assert s.fragment_rate == 0.25 and s.contexts_per_query == 4 / 3
+    assert s.to_dict()["mid_start_rate"] == 0.25

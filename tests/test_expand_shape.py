@@ -1,0 +1,139 @@
+"""Context shape in assembly: sentence and line boundaries, no fragments, table header rows,
+the stop rule, one copy of text that two files share."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_expand_support import Trees, chars
+
+from zoomrag.expand import Candidate, assemble
+from zoomrag.expand.bounds import MIN_WORDS, clean_end, clean_start, grow, snap, word_count
+from zoomrag.load.readers.delimited import read_csv
+from zoomrag.model import Document, Hit
+from zoomrag.parse import make_chunker
+from zoomrag.parse.base import build_tree
+
+SENTENCES = [
+    "The river rises in the hills north of the town.",
+    "Farmers along its banks grow rice and beans in the wet season.",
+    "In 1910 a dam was built to hold back the spring floods.",
+    "It failed twice before engineers raised the wall by four metres.",
+    "Today the reservoir supplies water to three cities.",
+    "Boats are not allowed on it.",
+    "Fish stocks have recovered since the ban on nets.",
+    "A footpath follows the eastern shore for twelve kilometres.",
+]
+
+
+def prose(n: int, per_paragraph: int) -> str:
+    paras, cur = [], []
+    for i in range(n):
+        cur.append(SENTENCES[i % len(SENTENCES)])
+        if len(cur) == per_paragraph:
+            paras.append(" ".join(cur))
+            cur = []
+    if cur:
+        paras.append(" ".join(cur))
+    return "\n\n".join(paras) + "\n"
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(3, 30), st.integers(1, 5),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(0, 200), st.floats(0, 1)), min_size=1, max_size=8),
+       st.integers(5, 400), st.booleans())
+def test_contexts_are_exact_in_budget_never_repeat_and_end_at_sentences(n, per, raw, budget, fill):
+    text = prose(n, per)
+    tree = build_tree(Document(id="d", source="d.txt", text=text), [])
+    cands = []
+    for k, (where, size, score) in enumerate(raw):
+        s = int(where * (len(text) - 1))
+        e = min(len(text), s + size + 1)
+        h = Hit(f"h{k}", "d", s, min(e, s + 8), score)
+        cands.append(Candidate("d", s, e, score, (h,), fallback=(Candidate("d", s, h.end, score, (h,)),)))
+    out = assemble(cands, Trees(tree), budget, chars, fill=fill)
+    seen: set[int] = set()
+    total = 0
+    for c in out:
+        parts = c.parts()
+        assert c.text == "\n".join(text[s:e] for s, e in parts)
+        for s, e in parts:
+            assert not seen & set(range(s, e))
+            seen |= set(range(s, e))
+            total += e - s
+            # the one exception: a cut at words inside a sentence too long to fit (over half
+            # the budget or more)
+            if not clean_start(text, s):
+                a, b = snap(text, s, s + 1)
+                assert 2 * (b - a) > budget, (text[s:e], c.rule)
+            if not clean_end(text, e):
+                a, b = snap(text, e - 1, e)
+                assert 2 * (b - a) > budget, (text[s:e], c.rule)
+        assert word_count(text, c.start, c.end) >= MIN_WORDS or ", cut at words" in c.rule or \
+            "cut at words" in " ".join(c.rule.split(";")) or word_count(text, 0, len(text)) < MIN_WORDS
+    assert total <= budget
+
+
+def test_snap_widens_to_whole_sentences_and_grow_reaches_fifteen_words():
+    text = prose(6, 6)
+    s, e = snap(text, text.index("rice"), text.index("rice") + 4)
+    assert text[s:e] == SENTENCES[1]
+    s, e = grow(text, s, e)
+    assert text[s:e] == " ".join(SENTENCES[1:3]) and word_count(text, s, e) >= MIN_WORDS
+    # lines, not sentences, in tables and code
+    table = "| a | b |\n|---|---|\n| one. Two | three |\n"
+    s, e = snap(table, table.index("Two"), table.index("Two") + 3, lines=True)
+    assert table[s:e] == "| one. Two | three |"
+
+
+def test_a_short_match_grows_into_a_readable_context():
+    text = prose(8, 8)
+    tree = build_tree(Document(id="d", source="d.txt", text=text), [])
+    h = Hit("h", "d", text.index("dam"), text.index("dam") + 3, 0.9)
+    [c] = assemble([Candidate("d", h.start, h.end, 0.9, (h,))], Trees(tree), 1000, chars)
+    assert c.text == " ".join(SENTENCES[2:4])
+
+
+CSV = "code,name,description\n" + "".join(
+    f"{400 + i},NAME_{i},Description number {i} of this status code is long enough\n" for i in range(30))
+
+
+def test_a_csv_context_is_whole_rows_with_the_header_row_as_its_first_span():
+    doc = read_csv(CSV, doc_id="c", source="c.csv")
+    tree = make_chunker("table").chunk(doc)
+    cell = next(n for n in tree.nodes if n.kind == "cell" and n.text == "NAME_17")
+    h = Hit(cell.id, "c", cell.start, cell.end, 0.9)
+    [c] = assemble([Candidate("c", cell.start, cell.end, 0.9, (h,), kind="cell")], Trees(tree), 1000, chars,
+                   explain=True)
+    header_end = CSV.index("\n")
+    assert c.parts()[0] == (0, header_end) and len(c.parts()) == 2
+    s, e = c.parts()[1]
+    assert CSV[s - 1] == "\n" and CSV[e] == "\n" and "NAME_17" in CSV[s:e]
+    assert c.text.startswith("code,name,description\n4") and c.text.endswith("long enough")
+    assert "with its table's header row" in c.rule
+    assert c.to_dict()["spans"] == [{"start": a, "end": b} for a, b in c.parts()]
+
+
+def test_the_same_text_in_two_files_is_returned_once():
+    text = prose(8, 4)
+    a = build_tree(Document(id="a", source="a.txt", text=text), [])
+    b = build_tree(Document(id="b", source="b.txt", text=text), [])
+    s = text.index("dam")
+    cands = [Candidate(d, s, s + 3, score, (Hit(f"h{d}", d, s, s + 3, score),)) for d, score in (("a", 0.9), ("b", 0.8))]
+    out = assemble(cands, Trees(a, b), 1000, chars)
+    assert [c.doc_id for c in out] == ["a"]
+
+
+def test_assembly_stops_when_the_next_candidate_holds_little_evidence_and_explain_says_so():
+    text = prose(40, 40)
+    tree = build_tree(Document(id="d", source="d.txt", text=text), [])
+    hits = [Hit(f"h{k}", "d", 60 * k, 60 * k + 5, 1 - k / 100) for k in range(20)]
+    # the best hit alone; then a huge span around a weak hit, mostly far from it
+    cands = [Candidate("d", hits[0].start, hits[0].end, 0.99, (hits[0],), rule="unit"),
+             *(Candidate("d", h.start, h.end, h.score, (h,), rule="unit") for h in hits[1:19]),
+             Candidate("d", 600, len(text), 0.5, (hits[19],), rule="parent of 1 hit")]
+    out = assemble(cands, Trees(tree), 100_000, chars, explain=True)
+    assert max(c.end for c in out) < len(text)
+    assert "assembly: stopped at" in out[-1].rule and "parent of 1 hit" in out[-1].rule
+    full = assemble(cands, Trees(tree), 100_000, chars, explain=True, stop=0)
+    assert max(c.end for c in full) == len(text.rstrip())
