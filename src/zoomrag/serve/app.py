@@ -54,8 +54,21 @@ class ServeConfig:
     lock_timeout: float = 5.0
 
 
-def create_app(config: ServeConfig, pool: IndexPool | None = None) -> Any:
-    """The ASGI application (FastAPI wrapped in the body limit and, with a key, the auth check)."""
+@dataclass(frozen=True)
+class ServerApp:
+    """The ASGI application: the FastAPI app wrapped in the body limit and, with a key, the auth
+    check; ``api`` gives the OpenAPI schema, ``pool`` the index handles."""
+
+    asgi: Any
+    api: FastAPI
+    pool: IndexPool
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.asgi(scope, receive, send)
+
+
+def create_app(config: ServeConfig, pool: IndexPool | None = None) -> ServerApp:
+    """The server over ``config.index``; the model is loaded before this returns."""
     pool = pool or IndexPool(config.index, readers=config.readers, lock_timeout=config.lock_timeout)
     pool.load_model()
 
@@ -77,8 +90,7 @@ def create_app(config: ServeConfig, pool: IndexPool | None = None) -> Any:
     wrapped: Any = BodyLimit(app, config.max_body_bytes)
     if config.api_key:
         wrapped = BearerAuth(wrapped, config.api_key)
-    wrapped.fastapi = app  # for the OpenAPI schema and tests
-    return wrapped
+    return ServerApp(wrapped, app, pool)
 
 
 def _handlers(app: FastAPI) -> None:
@@ -255,6 +267,3 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
         r = await pool.read(lambda ix: ix.check(), read_timeout)
         return {"path": r.path, "ok": r.ok, "problems": list(r.problems), "counts": dict(r.counts)}
 
-
-def openapi_schema(app: Any) -> dict[str, Any]:
-    return app.fastapi.openapi()
