@@ -1,3 +1,3 @@
 """Imports every command module so that each registers itself on ``main``."""
 
-from . import chunk, evaluate, index  # noqa: F401
+from . import chunk, evaluate, index, serve  # noqa: F401

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,6 +29,8 @@ from ..index import DEFAULT_PATH, MODES, AddReport, Index
 from ..model import Context
 from ..parse import parse_settings
 from ..rerank import HTTPReranker
+from ..serve.client import ServerUnreachable, post_json, running_server
+from ..serve.query import QueryRequest, context_from_payload, request_body
 from . import main
 from .render import context_body, preview, rich_tree, spans_label, text_offset, tree_payload
 
@@ -141,14 +144,24 @@ def _strip_source(source: str, reason: str) -> str:
               help="Re-score the matched units with the rerank endpoint in $ZOOMRAG_RERANK_URL first.")
 @click.option("--explain", is_flag=True, help="Show, for each context, the hits that produced it and the rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
+@click.option("--server", "server_url", metavar="URL", envvar="ZOOMRAG_SERVER",
+              help="Ask the zoomrag serve at URL (also $ZOOMRAG_SERVER); by default a server running on "
+                   "the same index is asked when there is one ($ZOOMRAG_API_KEY is sent as its key).")
+@click.option("--no-server", is_flag=True, help="Answer here even when a server runs on this index.")
 def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
-                  settings: tuple[str, ...], order: str, rerank: bool, explain: bool, as_json: bool) -> None:
+                  settings: tuple[str, ...], order: str, rerank: bool, explain: bool, as_json: bool,
+                  server_url: str | None, no_server: bool) -> None:
     """Find the best contexts for TEXT within a token budget."""
-    expander = get_expander(expand, parse_settings(settings))
-    reranker = HTTPReranker() if rerank else None
-    with Index.open(index_path, create=False) as ix:
-        contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
-                            order=order, explain=explain)
+    params = parse_settings(settings)
+    expander = get_expander(expand, params)
+    request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
+                           order=order, explain=explain, rerank=rerank)
+    contexts = None if no_server else _ask_server(server_url, index_path, request)
+    if contexts is None:
+        reranker = HTTPReranker() if rerank else None
+        with Index.open(index_path, create=False) as ix:
+            contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
+                                order=order, explain=explain)
     if as_json:
         payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -163,6 +176,21 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
             console.print(_explanation(ctx))
         console.print(_highlighted(ctx))
         console.print()
+
+
+def _ask_server(url: str | None, index_path: Path, request: QueryRequest) -> list[Context] | None:
+    """The contexts from a server: the one at ``url``, else one running on this index (None when
+    there is none, or it does not answer: then the query runs here)."""
+    found = url or running_server(index_path)
+    if found is None:
+        return None
+    try:
+        answer = post_json(found, "/query", request_body(request), api_key=os.environ.get("ZOOMRAG_API_KEY"))
+    except ServerUnreachable:
+        if url:
+            raise
+        return None
+    return [context_from_payload(c) for c in answer["contexts"]]
 
 
 def _explanation(ctx: Context) -> Text:

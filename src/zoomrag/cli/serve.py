@@ -1,0 +1,88 @@
+"""``zoomrag serve`` and ``zoomrag mcp``: thin commands over :mod:`zoomrag.serve`.
+
+The server's packages (the ``serve`` and ``mcp`` extras) are imported only when a command runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import ConfigError
+from ..index import DEFAULT_PATH
+from . import main
+
+
+def _need(module: str, extra: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise ConfigError(f"this command needs the {extra!r} extra; install it with: "
+                          f"pip install 'zoomrag[{extra}]'")
+
+
+@main.command("serve")
+@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
+              show_default=True, help="The index file (build it first with zoomrag index).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback needs --api-key.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--api-key", envvar="ZOOMRAG_API_KEY", metavar="KEY",
+              help="Require 'Authorization: Bearer KEY' on every API call (also $ZOOMRAG_API_KEY).")
+@click.option("--cors", "cors", multiple=True, metavar="ORIGIN",
+              help="Allow browser calls from this origin (repeatable); CORS is off without it.")
+@click.option("--max-body-mb", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help="Largest request body accepted (413 above it).")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds a read request may take (504 after it).")
+@click.option("--write-timeout", type=click.FloatRange(min=0.1), default=600.0, show_default=True,
+              help="Seconds an add or delete may take before the answer is 504 (the write still finishes).")
+@click.option("--readers", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Reader threads, each with its own connection to the index.")
+@click.option("--lock-timeout", type=click.FloatRange(min=0), default=5.0, show_default=True,
+              help="Seconds a write waits while another process (zoomrag index) writes, before 423.")
+def serve_command(index_path: Path, host: str, port: int, api_key: str | None, cors: tuple[str, ...],
+                  max_body_mb: float, timeout: float, write_timeout: float, readers: int,
+                  lock_timeout: float) -> None:
+    """Serve the index over HTTP: a JSON API and a web inspector at /.
+
+    The model and the ANN graph are loaded once. While it runs, `zoomrag query` on the same
+    index asks it instead of loading the model (see docs/serve.md).
+    """
+    _need("fastapi", "serve")
+    _need("uvicorn", "serve")
+    from ..serve.app import ServeConfig
+    from ..serve.run import serve
+    from ..serve.security import check_bind
+
+    check_bind(host, api_key)
+    if not index_path.exists():
+        raise ConfigError(f"{index_path}: no such index; build one first with: "
+                          f"zoomrag index --index {index_path} PATH...")
+    config = ServeConfig(index=index_path, api_key=api_key or None, cors=cors,
+                         max_body_bytes=int(max_body_mb * 2**20), timeout=timeout,
+                         write_timeout=write_timeout, readers=readers, lock_timeout=lock_timeout)
+    serve(config, host, port, announce=lambda url: click.echo(
+        f"zoomrag serving {index_path} at {url} (inspector at {url}/, API schema at {url}/openapi.json); "
+        "Ctrl-C stops", err=True))
+
+
+@main.command("mcp")
+@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
+              show_default=True, help="The index file (build it first with zoomrag index).")
+def mcp_command(index_path: Path) -> None:
+    """Serve the index to an AI agent over the Model Context Protocol (stdio).
+
+    Tools: search (query, budget, where -> contexts with sources and spans) and read
+    (document, start, end -> the exact text). Configure your MCP client to run this command.
+    """
+    _need("mcp", "mcp")
+    if not index_path.exists():
+        raise ConfigError(f"{index_path}: no such index; build one first with: "
+                          f"zoomrag index --index {index_path} PATH...")
+    from ..serve.mcp import run_stdio
+
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    run_stdio(index_path)

@@ -1,0 +1,106 @@
+"""``zoomrag mcp``: the index as Model Context Protocol tools, over stdio (the official SDK).
+
+Tools:
+
+- ``search(query, budget, top, mode, where, doc)``: contexts as the HTTP API returns them (source,
+  exact span, section path, score, hits), through :func:`zoomrag.serve.query.run_query`;
+- ``read(document, start, end)``: the exact text of a span, to read around a context;
+- ``documents()``: what the index holds.
+
+The SDK runs tools on worker threads of its choosing, and a store is one per thread, so every
+call goes to one thread that owns the Index. A zoomrag error comes back as a tool error with
+the CLI's one-line message (the agent reads it); anything else is the SDK's crash report.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ..errors import ConfigError, ZoomragError
+from ..index import Index
+from .query import DEFAULT_EXPAND, QueryRequest, query_payload, run_query
+
+INSTRUCTIONS = (
+    "Search a zoomrag index: `search` returns the passages that best answer a question, within a "
+    "token budget, each with its source document and exact character span; `read` returns any "
+    "span of a document, to see more around a passage."
+)
+
+
+class _Owner:
+    """The Index and the one thread allowed to touch it."""
+
+    def __init__(self, path: Path):
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="zoomrag-mcp")
+        self._index: Index = self._thread.submit(Index.open, path, create=False).result()
+
+    async def call(self, job: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._thread, job, self._index)
+        except ZoomragError as e:
+            raise ToolError(f"error: {e}") from None
+
+    def close(self) -> None:
+        self._thread.submit(self._index.close).result()
+        self._thread.shutdown()
+
+
+def build_server(path: Path) -> tuple[MCPServer, _Owner]:
+    owner = _Owner(Path(path))
+    server = MCPServer("zoomrag", instructions=INSTRUCTIONS)
+
+    @server.tool()
+    async def search(query: str, budget: int = 1024, top: int = 10,
+                     mode: Literal["dense", "bm25", "hybrid"] = "hybrid",
+                     where: dict[str, Any] | None = None, doc: str | None = None) -> dict[str, Any]:
+        """Find the passages that best answer `query`, at most `budget` tokens in all.
+
+        Each context has `source` (the document), `start`/`end` (its exact character span),
+        `section_path`, `score` and `hits` (the matched units inside it). `where` filters on
+        document metadata, e.g. {"year": {"$gte": 2020}}; `doc` searches one document only.
+        """
+        if budget < 1 or top < 1:
+            raise ToolError("error: budget and top must be at least 1")
+        req = QueryRequest(text=query, budget=budget, top=top, mode=mode, expand=DEFAULT_EXPAND,
+                           where=where, doc=doc)
+        return query_payload(req, await owner.call(lambda ix: run_query(ix, req)))
+
+    @server.tool()
+    async def read(document: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
+        """The exact text of `document` from character `start` to `end` (the end of the text when left out).
+
+        `document` is a source or id as `search` returns them.
+        """
+        def job(ix: Index) -> dict[str, Any]:
+            doc = ix.tree(document).document
+            stop = len(doc.text) if end is None else end
+            if not 0 <= start <= stop <= len(doc.text):
+                raise ConfigError(f"span [{start}, {stop}) is not inside {doc.source!r}, which has "
+                                  f"{len(doc.text)} characters")
+            return {"source": doc.source, "doc_id": doc.id, "start": start, "end": stop,
+                    "length": len(doc.text), "text": doc.text[start:stop]}
+
+        return await owner.call(job)
+
+    @server.tool()
+    async def documents() -> dict[str, Any]:
+        """Every document in the index: id, source and length in characters."""
+        rows = await owner.call(lambda ix: ix.documents())
+        return {"documents": [{"id": d.id, "source": d.source, "length": d.length} for d in rows]}
+
+    return server, owner
+
+
+def run_stdio(path: Path) -> None:
+    server, owner = build_server(path)
+    try:
+        server.run("stdio")
+    finally:
+        owner.close()

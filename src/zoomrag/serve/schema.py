@@ -1,0 +1,176 @@
+"""Request and response bodies of the HTTP API (pydantic: validation and the OpenAPI schema).
+
+A context is what ``zoomrag query --json`` prints for it, plus ``level``, ``kind`` and ``rule``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .query import DEFAULT_BUDGET, DEFAULT_EXPAND, DEFAULT_MODE, DEFAULT_TOP, QueryRequest
+
+#: Queries one batch request may hold.
+MAX_BATCH = 64
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class QueryBody(_Strict):
+    text: str = Field(description="The question or search words.", min_length=1)
+    budget: int = Field(DEFAULT_BUDGET, ge=1, description="Tokens of context to return at most.")
+    top: int | None = Field(DEFAULT_TOP, ge=1, description="Contexts to return at most.")
+    mode: Literal["dense", "bm25", "hybrid"] = DEFAULT_MODE
+    expand: str = Field(DEFAULT_EXPAND, description="Expansion policy (see zoomrag query --help).")
+    params: dict[str, Any] = Field(default_factory=dict, description="Parameters of the expansion policy.")
+    order: Literal["score", "document"] = "score"
+    explain: bool = False
+    rerank: bool = Field(False, description="Re-score hits with the endpoint in $ZOOMRAG_RERANK_URL.")
+    where: dict[str, Any] | None = Field(
+        None, description='Metadata filter, chromadb/Qdrant style, e.g. {"year": {"$gte": 2020}}.')
+    doc: str | None = Field(None, description="Search only this document (id, source or path).")
+
+    def request(self) -> QueryRequest:
+        return QueryRequest(text=self.text, budget=self.budget, top=self.top, mode=self.mode,
+                            expand=self.expand, params=self.params, order=self.order, explain=self.explain,
+                            rerank=self.rerank, where=self.where, doc=self.doc)
+
+
+class HitOut(BaseModel):
+    start: int
+    end: int
+    score: float
+
+
+class ContextOut(BaseModel):
+    doc_id: str
+    source: str
+    start: int
+    end: int
+    text: str
+    section_path: list[str]
+    score: float
+    hits: list[HitOut]
+    level: int
+    kind: str
+    rule: str
+
+
+class QueryResponse(BaseModel):
+    query: str
+    budget: int
+    contexts: list[ContextOut]
+
+
+class BatchBody(_Strict):
+    queries: list[QueryBody] = Field(min_length=1, max_length=MAX_BATCH)
+
+
+class BatchResponse(BaseModel):
+    results: list[QueryResponse]
+
+
+class DocumentIn(_Strict):
+    source: str = Field(min_length=1, description="Where the text comes from (shown with every context).")
+    text: str
+    id: str | None = Field(None, description="Stable id; the source when left out.")
+    format: str = "text"
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class AddBody(_Strict):
+    documents: list[DocumentIn] = Field(min_length=1)
+
+
+class AddResponse(BaseModel):
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    skipped: list[tuple[str, str]]
+    units: int
+    embedded: int
+    characters: int
+    seconds: float
+
+
+class DocumentOut(BaseModel):
+    id: str
+    source: str
+    format: str
+    length: int
+
+
+class DocumentsResponse(BaseModel):
+    documents: list[DocumentOut]
+
+
+class DeleteResponse(BaseModel):
+    deleted: str
+
+
+class NodeOut(BaseModel):
+    id: str
+    parent_id: str | None
+    level: int
+    kind: str
+    start: int
+    end: int
+    section_path: list[str]
+    text: str | None = None
+    embed_text: str | None = None
+
+
+class TreeResponse(BaseModel):
+    document: DocumentOut
+    nodes: list[NodeOut]
+
+
+class TextResponse(BaseModel):
+    doc_id: str
+    source: str
+    start: int
+    end: int
+    length: int
+    text: str
+
+
+class StatsResponse(BaseModel):
+    path: str
+    documents: int
+    characters: int
+    nodes: int
+    units: int
+    vectors: int
+    file_bytes: int
+    bytes_without_vectors: int
+    embedder: str
+    chunking: str
+    generation: int
+    ann: str
+
+
+class CheckResponse(BaseModel):
+    path: str
+    ok: bool
+    problems: list[str]
+    counts: dict[str, int]
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok"]
+    index: str
+    version: str
+    modes: list[str]
+    policies: list[str] = Field(description="Expansion policies the query's `expand` accepts.")
+    defaults: dict[str, Any] = Field(description="What a query gets for the options it leaves out.")
+    served: dict[str, int] = Field(description="Requests answered since start, by kind (query, batch).")
+
+
+class ErrorResponse(BaseModel):
+    error: str = Field(description="One line: what is wrong and what to do.")
+    type: str = Field(description="The zoomrag exception class, e.g. ConfigError.")
+    status: int
