@@ -28,7 +28,7 @@ from ..model import Context
 from ..parse import parse_settings
 from ..rerank import HTTPReranker
 from . import main
-from .render import preview, rich_tree, tree_payload
+from .render import preview, rich_tree, terminal_safe, terminal_text, tree_payload
 
 _index_option = click.option(
     "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
@@ -111,7 +111,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
         for source, reason in report.skipped:
-            err.print(Text(f"  {source}: {_strip_source(source, reason)}"))
+            err.print(Text(terminal_safe(f"  {source}: {_strip_source(source, reason)}")))
     if not quiet:
         _summary(report, Console(highlight=False))
 
@@ -173,29 +173,28 @@ def _explanation(ctx: Context) -> Text:
         words = " ".join(ctx.text[max(0, s - ctx.start):e - ctx.start].split())
         out.append("\n   hit ", style="bold")
         out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
-        out.append(words if len(words) <= 70 else words[:69] + "…")
+        out.append(terminal_safe(words if len(words) <= 70 else words[:69] + "…"))
     return out
 
 
 def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
-    head.append(ctx.source, style="bold cyan")
+    head.append(terminal_safe(ctx.source), style="bold cyan")
     head.append(f" [{ctx.start}, {ctx.end})", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     if ctx.section_path:
-        head.append("  " + " › ".join(ctx.section_path), style="yellow")
+        head.append(terminal_safe("  " + " › ".join(ctx.section_path)), style="yellow")
     if ctx.rule:
         head.append(f"  ({ctx.rule})", style="dim")
     return head
 
 
 def _highlighted(ctx: Context) -> Text:
-    """The context's text with every matched unit inside it underlined in bold."""
-    body = Text(ctx.text)
-    for s, e, _ in ctx.hits:
-        body.stylize("bold underline", max(0, s - ctx.start), max(0, e - ctx.start))
-    return body
+    """The context's text with every matched unit inside it underlined in bold (control
+    characters escaped: a document must not drive the terminal)."""
+    return terminal_text(ctx.text, [(max(0, s - ctx.start), max(0, e - ctx.start), "bold underline")
+                                    for s, e, _ in ctx.hits])
 
 
 @main.command("stats")
@@ -224,11 +223,11 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         ("embedder", stats.embedder), ("chunking", stats.chunking), ("ann", stats.ann),
     ]
     for k, v in rows:
-        table.add_row(Text(k, style="bold"), Text(v))
+        table.add_row(Text(k, style="bold"), Text(terminal_safe(v)))
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        console.print(Text(f"  {d.source}  ({d.length:,} characters)"))
+        console.print(Text(terminal_safe(f"  {d.source}  ({d.length:,} characters)")))
 
 
 @main.command("check")
@@ -261,6 +260,6 @@ def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
         click.echo(json.dumps(tree_payload(tree), ensure_ascii=False, indent=2))
         return
     console = Console(highlight=False)
-    console.print(Text(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
-                       f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}"))
+    console.print(Text(terminal_safe(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
+                                     f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}")))
     console.print(rich_tree(tree))
