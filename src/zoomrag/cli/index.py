@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,10 +92,12 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
 @click.option("--levels", is_flag=True,
               help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
+@click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
+              help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, quiet: bool) -> None:
+                  levels: bool, max_size: str, quiet: bool) -> None:
     """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
 
     Binary, undecodable or unreadable files are skipped and listed at the end.
@@ -106,14 +109,38 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         raise click.UsageError("--set needs --strategy or --profile")
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
-        report = ix.add(list(paths), prune=prune, progress=tick)  # type: ignore[arg-type]
+        report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
+                        max_file_bytes=parse_size(max_size))
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
         for source, reason in report.skipped:
             err.print(Text(terminal_safe(f"  {source}: {_strip_source(source, reason)}")))
+    if report.kept:
+        err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
+        for source in report.kept:
+            err.print(Text(terminal_safe(f"  {source}")))
     if not quiet:
         _summary(report, Console(highlight=False))
+
+
+def parse_size(text: str) -> int | None:
+    """``64MB``, ``2GB``, ``500KB``, ``1000`` (bytes) as bytes; ``0`` as no limit."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if m is None:
+        raise click.BadParameter(f"{text!r} is not a size; write e.g. 64MB, 2GB or 0 for no limit",
+                                 param_hint="--max-file-size")
+    n = int(float(m.group(1)) * 1024 ** " KMGT".index(m.group(2).upper() or " "))
+    return n or None
+
+
+@main.command("vacuum")
+@_index_option
+def vacuum_command(index_path: Path) -> None:
+    """Drop the vectors of replaced and deleted documents and give the space back."""
+    with Index.open(index_path, create=False) as ix:
+        dropped = ix.vacuum()
+    click.echo(f"{dropped} unused vector(s) dropped from {terminal_safe(str(index_path))}")
 
 
 def _strip_source(source: str, reason: str) -> str:

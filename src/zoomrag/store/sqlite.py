@@ -428,7 +428,8 @@ class SqliteStore:
                     "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
-            c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
+            # REPLACE: a vector passed here was embedded because the stored one was missing or damaged.
+            c.executemany("INSERT OR REPLACE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
             kind_of = self._kind_numbers({n.kind for n in tree.nodes})
             row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
             by_id = {n.id: n for n in tree.nodes}
@@ -526,6 +527,22 @@ class SqliteStore:
             part = keys[i:i + _CHUNK]
             q = f"SELECT key FROM vectors WHERE key IN ({','.join('?' * len(part))})"
             found.update(k for (k,) in self.conn.execute(q, part))
+        return found
+
+    def vector_keys_valid(self, keys: Iterable[int], dimension: int) -> set[int]:
+        """The keys among these whose stored vector is sound: ``dimension`` float32 values, finite,
+        of unit length (or all zero). A damaged one is left out, to be embedded again."""
+        found: set[int] = set()
+        size = int(dimension) * 4
+        keys = list(dict.fromkeys(keys))
+        for i in range(0, len(keys), _CHUNK):
+            part = keys[i:i + _CHUNK]
+            rows = [(k, v) for k, v in self.conn.execute(
+                f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})", part)
+                if isinstance(v, bytes) and len(v) == size]
+            if rows:
+                ok = _valid_rows(np.frombuffer(b"".join(v for _, v in rows), "<f4").reshape(len(rows), dimension))
+                found.update(k for (k, _), good in zip(rows, ok) if good)
         return found
 
     def vectors_by_key(self, keys: Iterable[int]) -> dict[int, bytes]:
