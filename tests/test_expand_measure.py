@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import texts
 
-from zoomrag.expand.measure import SpanMeasure
+from zoomrag.expand.measure import MAX_TOKEN_CHARS, SpanMeasure, _bounded
 from zoomrag.text.tokens import ApproxCounter, CharCounter, Measure
 from zoomrag.text.wordpiece import minilm_counter
 
@@ -19,9 +20,29 @@ COUNTERS = [ApproxCounter(), CharCounter(), *([_MINILM] if _MINILM is not None e
        which=st.integers(0, len(COUNTERS) - 1))
 def test_span_sizes_equal_a_whole_document_measure(text, cuts, which):
     counter = COUNTERS[which]
-    full, lazy = Measure(text, counter), SpanMeasure(text, counter)
+    full, lazy = Measure(text, _Bounded(counter)), SpanMeasure(text, counter)
     for start, end in [*cuts, *cuts]:  # twice: remembered sizes too
         assert lazy.size(start, end) == full.size(start, end)
+
+
+class _Bounded:
+    """The whole-document reference: the counter's tokens, long ones cut as the budget cuts them."""
+
+    def __init__(self, counter):
+        self.counter, self.name = counter, counter.name
+
+    def token_starts(self, text):
+        return _bounded(text, list(self.counter.token_starts(text)), len(text))
+
+
+@pytest.mark.skipif(_MINILM is None, reason="the MiniLM vocabulary is not installed")
+def test_a_word_longer_than_wordpiece_takes_is_one_budget_token_per_100_characters():
+    text = "intro " + "a" * 1000 + " end"
+    assert MAX_TOKEN_CHARS == 100
+    assert _MINILM.token_starts(text) == [0, 6, 1007]  # WordPiece: the long word is one [UNK]
+    m = SpanMeasure(text, _MINILM)
+    assert m.size(6, 1006) == 10
+    assert m.size(0, len(text)) == 12
 
 
 def test_only_the_lines_of_a_span_are_tokenized():

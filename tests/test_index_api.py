@@ -300,7 +300,7 @@ def test_an_empty_index_answers_nothing(tmp_path):
 
 
 @settings(max_examples=25, deadline=None)
-@given(query=st.text(max_size=40), budget=st.integers(1, 200), top=st.integers(1, 5),
+@given(query=st.text(max_size=40).filter(str.strip), budget=st.integers(1, 200), top=st.integers(1, 5),
        expand=st.sampled_from(["none", "parent"]), mode=st.sampled_from(["bm25", "hybrid", "dense"]))
 def test_contexts_never_repeat_a_character_and_fit_the_budget(tmp_path_factory, query, budget, top, expand,
                                                               mode):

@@ -45,6 +45,8 @@ from .expand.base import reads_ancestors_only
 from .expand.multilevel import LEVELS_KEY, level_blobs
 from .expand.pipeline import expand_hits
 from .load import load_path
+from .load.base import MAX_FILE_BYTES, SKIPPED_DIRS
+from .parse.oversize import split_leaves
 from .model import Context, Document, Hit, Tree
 from .parse import Chunker, make_chunker, strategy_names
 from .search.ann import ANN_THRESHOLD, AnnIndex, available_backend
@@ -89,6 +91,8 @@ class AddReport:
     embedded: int = 0
     characters: int = 0
     seconds: float = 0.0
+    #: Stored files that ``prune`` kept although they were not read this time (they are on disk).
+    kept: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,7 @@ class Index:
         self._ann: AnnIndex | None = None
         self._trees = TreeCache(store, self._token_counter)
         self._unit_count: tuple[int, int] | None = None
+        self._max_bytes: int | None = MAX_FILE_BYTES
         self.pins = Pins.from_meta(store.meta())
         self._check_pins()
 
@@ -279,21 +284,24 @@ class Index:
 
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
-            progress: Progress | None = None) -> AddReport:
+            progress: Progress | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
         Unchanged documents are skipped, changed ones replaced. Unreadable, binary or
         undecodable files are skipped and listed in the report with the reason. ``prune``
-        removes stored files under the given folders that were not found this time.
+        removes stored files under the given folders that are gone from disk (a file that is
+        there but was skipped keeps its last good version, and is listed as kept). Files over
+        ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and listed.
         """
         if isinstance(items, (str, Path, Document)):
             items = [items]
         items = list(items)
         t0 = time.perf_counter()
         report = _Counts()
+        self._max_bytes = max_file_bytes
         with self._lock:
-            sources = list(self._walk(items))
-            roots = [str(Path(i).resolve()) for i in items if not isinstance(i, Document)]
+            sources = list(self._walk(items, report))
+            roots = [str(_resolved(Path(i))) for i in items if not isinstance(i, Document)]
             tick = progress or (lambda stage, done, total: None)
             tick("read", 0, len(sources))
             loaded = self._read(sources, report, tick)
@@ -306,7 +314,8 @@ class Index:
                 self._pin([d.text[:4000] for d, _ in sample], roots)
             self._index_documents([*sample, *loaded], report, tick)
             if prune and roots:
-                report.removed += self._prune(roots, report.seen)
+                report.removed += self._prune(roots, report.seen, report)
+                self.store.drop_unused_vectors()
             if roots:
                 self._remember_roots(roots)
             self.refresh_ann()
@@ -324,24 +333,41 @@ class Index:
         with self._lock, self.store.transaction():
             self.store.set_meta(value)
 
-    def _walk(self, items: Sequence[str | Path | Document]) -> Iterator[str | Path | Document]:
-        own = {Path(str(self.path) + suffix).resolve()
+    def _walk(self, items: Sequence[str | Path | Document], report: _Counts) -> Iterator[str | Path | Document]:
+        """Documents and files to read, each file once however often it is named; folders that
+        cannot be listed go to the report's skipped list."""
+        own = {_resolved(Path(str(self.path) + suffix))
                for suffix in ("", "-wal", "-shm", "-journal", ".lock", ".ann", ".ann.json", ".ann.ids.npy")}
+        seen: set[Path] = set()
+
+        def once(f: Path) -> bool:
+            key = _resolved(f)
+            if key in own or key in seen:
+                return False
+            seen.add(key)
+            return True
+
         for item in items:
             if isinstance(item, Document):
                 yield item
                 continue
             p = Path(item)
-            if not p.exists():
+            if not os.path.lexists(p):
                 raise InputError(f"{p}: no such file or folder")
             if p.is_dir():
-                for dirpath, dirnames, filenames in os.walk(p):
-                    dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                def unreadable(e: OSError) -> None:
+                    report.skipped.append((str(e.filename), f"{e.filename}: cannot list this folder "
+                                           f"({e.strerror}); its files were not read"))
+                    if e.filename:
+                        report.unlisted.append(str(_resolved(Path(e.filename))))
+
+                for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
+                    dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
                     for name in sorted(filenames):
                         f = Path(dirpath) / name
-                        if not name.startswith(".") and f.resolve() not in own:
+                        if not name.startswith(".") and once(f):
                             yield f
-            else:
+            elif once(p):
                 yield p
 
     def _read(self, sources: Sequence[str | Path | Document], report: _Counts,
@@ -353,10 +379,12 @@ class Index:
             if isinstance(src, Document):
                 doc, origin = src, "api"
             else:
+                doc_id = str(_resolved(src))
                 try:
-                    doc = load_path(src, doc_id=str(src.resolve()))
+                    doc = load_path(src, doc_id=doc_id, max_bytes=self._max_bytes)
                 except (InputError, OSError) as e:
                     report.skipped.append((str(src), _reason(e)))
+                    report.failed.add(doc_id)
                     tick("read", n, len(sources))
                     continue
                 origin = "file"
@@ -420,7 +448,7 @@ class Index:
         with EmbedPipeline(runner, max_pending=4) as pipe:
             for job_id, (doc, origin) in enumerate(docs):
                 try:
-                    tree = chunker.chunk(doc)
+                    tree = _fit_window(chunker.chunk(doc), emb)
                     units = tree.leaves()
                     texts = [unit_text(u) for u in units]
                     check_language(emb, texts, label=doc.source)
@@ -436,7 +464,9 @@ class Index:
                 parsed += 1
                 tick("parse", parsed, None)
                 keys = [vector_key(cache_key(emb, t)) for t in texts]
-                present = self.store.vector_keys_present(keys)
+                # A cached vector is reused only when sound (size, finite, unit length): a damaged
+                # one is embedded again and replaced.
+                present = self.store.vector_keys_valid(keys, emb.dimension)
                 first: dict[int, int] = {}
                 for i, k in enumerate(keys):
                     if k not in present:
@@ -452,13 +482,20 @@ class Index:
                 write(done_id, vectors)
         report.embedded += runner.stats.embedded
 
-    def _prune(self, roots: list[str], seen: set[str]) -> int:
+    def _prune(self, roots: list[str], seen: set[str], report: _Counts) -> int:
+        """Remove stored files under ``roots`` that are gone from disk. One that is there but
+        could not be read this time (or lies in a folder that could not be listed) is kept."""
         removed = 0
         for row in self.store.documents():
             if row.origin != "file" or row.id in seen:
                 continue
-            if any(row.id == r or row.id.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
-                removed += self.store.delete_document(row.id)
+            if not any(_under(row.id, r) for r in roots):
+                continue
+            if (row.id in report.failed or os.path.lexists(row.id)
+                    or any(_under(row.id, d) for d in report.unlisted)):
+                report.kept.append(row.source)
+                continue
+            removed += self.store.delete_document(row.id)
         return removed
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
@@ -473,6 +510,14 @@ class Index:
                     removed += self.store.delete_document(row.id)
             self.refresh_ann()
             return removed
+
+    def vacuum(self) -> int:
+        """Drop the cached vectors no unit uses any more (left by replaced and deleted documents)
+        and return the freed pages to the file system; returns how many vectors were dropped."""
+        with self._lock:
+            dropped = self.store.drop_unused_vectors()
+            self.store.checkpoint()
+            return dropped
 
     def delete(self, doc_id: str) -> bool:
         """Remove one document (by id, source or file path); False when it is not there."""
@@ -553,8 +598,15 @@ class Index:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
+        if not text.strip():
+            raise ConfigError("the query is empty; give a question or some words to search for")
         if self.pins is None:
             return []
+        with self.store.snapshot():
+            return self._search_snapshot(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial)
+
+    def _search_snapshot(self, text: str, *, mode: str, k: int, rrf_k: float,
+                         weights: Mapping[str, float] | None, partial: dict[str, Tree] | None) -> list[tuple[Hit, int]]:
         generation = self.store.generation()
         rankings: dict[str, list[tuple[int, float]]] = {}
         if mode in ("dense", "hybrid"):
@@ -598,6 +650,16 @@ class Index:
             raise ConfigError(f"top={top} must be at least 1")
         expander = get_expander(expand, params)
         k = k or max(50, 5 * (top or 10))
+        # Search results, trees and text from one committed version: a writer replacing documents
+        # meanwhile is seen either before or after, never half.
+        with self.store.snapshot():
+            return self._query_snapshot(text, budget=budget, top=top, mode=mode, expander=expander, k=k,
+                                        rrf_k=rrf_k, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
+                                        fill=fill, order=order, explain=explain)
+
+    def _query_snapshot(self, text: str, *, budget: int, top: int | None, mode: str, expander: Expander,
+                        k: int, rrf_k: float, weights: Mapping[str, float] | None, rerank: Reranker | None,
+                        rerank_depth: int | None, fill: bool, order: str, explain: bool) -> list[Context]:
         # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
         # with the hits themselves.
         partial: dict[str, Tree] | None = {} if reads_ancestors_only(expander) else None
@@ -658,7 +720,17 @@ class Index:
     def check(self) -> CheckReport:
         """Is the file consistent? (After a crash it should be: every write is one transaction.)"""
         problems = self.store.problems(self.pins.dimension if self.pins else None)
-        counts = self.store.counts()
+        try:
+            counts = self.store.counts()
+        except (StoreError, sqlite3.DatabaseError) as e:
+            return CheckReport(str(self.path), False, (*problems, f"could not count the index: {e}"), {})
+        if self.pins is not None:
+            try:
+                ann = AnnIndex.problem(self.path, self.store.generation())
+            except (StoreError, sqlite3.DatabaseError):
+                ann = None
+            if ann is not None:
+                problems.append(ann)
         if self.pins is None and counts["documents"]:
             problems.append("documents are stored but no embedder or strategy is pinned")
         return CheckReport(str(self.path), not problems, tuple(problems), counts)
@@ -677,10 +749,14 @@ class _Counts:
     seconds: float = 0.0
     seen: set[str] = field(default_factory=set)
     existing: dict[str, str] = field(default_factory=dict)
+    #: Ids of files found but not read; folders that could not be listed; stored files kept by prune.
+    failed: set[str] = field(default_factory=set)
+    unlisted: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
-                         self.units, self.embedded, self.characters, self.seconds)
+                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept))
 
 
 def _levels_setting(store: SqliteStore, asked: bool, reindex: bool) -> bool:
@@ -693,6 +769,29 @@ def _levels_setting(store: SqliteStore, asked: bool, reindex: bool) -> bool:
         raise ConfigError(f"{store.path} was built without upper-level vectors; rebuild it with "
                           f"zoomrag index --reindex --levels --index {store.path} PATH...")
     return pinned == "1"
+
+
+def _fit_window(tree: Tree, emb: Embedder) -> Tree:
+    """The tree with every leaf too long for the embedder's window (one unbreakable run: a data
+    URI, a minified line) split by characters into pieces that fit, not the document skipped."""
+    window = emb.max_tokens
+    over = {u.id for u in tree.leaves() if u.embed_text is None and u.length > window // 8
+            and emb.count_tokens(u.text) > window}
+    if not over:
+        return tree
+    return split_leaves(tree, over, lambda t: emb.count_tokens(t) <= window, max(1, window - 2))
+
+
+def _resolved(p: Path) -> Path:
+    """The path with symlinks resolved; a symlink loop stays as it is (load_path names it)."""
+    try:
+        return p.resolve()
+    except (OSError, RuntimeError):
+        return p.absolute()
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _reason(e: BaseException) -> str:

@@ -1,12 +1,15 @@
 """The ``zoomrag`` command: a thin layer over the library.
 
 Each command lives in its own module and registers itself on :data:`main`. Library errors
-(:class:`~zoomrag.errors.ZoomragError`) become a one-line message and exit code 1; usage
-errors (unknown option, missing path) are click's, exit code 2.
+(:class:`~zoomrag.errors.ZoomragError`) become a one-line message and exit code 1, and so do the
+failures the library does not name (an SQLite error, an OS error such as a full disk, memory):
+no traceback reaches the user. Usage errors (unknown option, missing path) are click's, exit
+code 2.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 import warnings
 
@@ -14,15 +17,40 @@ import click
 
 from .. import __version__
 from ..errors import ZoomragError
+from .render import terminal_safe
+
+
+def one_line(message: str) -> str:
+    """A message as one line of visible characters (a file name may hold a newline or an escape)."""
+    return terminal_safe(" ".join(message.split()))
+
+
+def failure_message(e: BaseException) -> str:
+    """The one-line message for any failure of a command."""
+    if isinstance(e, ZoomragError):
+        return str(e)
+    if isinstance(e, sqlite3.Error):
+        return (f"the index could not be read or written ({type(e).__name__}: {e}); "
+                "run zoomrag check on it, and rebuild it with zoomrag index --reindex if it is damaged")
+    if isinstance(e, OSError):
+        where = f"{e.filename}: " if e.filename else ""
+        full = " (the disk is full; free some space and run again)" if e.errno == 28 else ""
+        return f"{where}{e.strerror or e}{full}"
+    if isinstance(e, MemoryError):
+        return "out of memory; index fewer or smaller files at a time (see --max-file-size)"
+    return f"{type(e).__name__}: {e}"
 
 
 class _Group(click.Group):
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
-        except ZoomragError as e:
-            click.echo(f"error: {e}", err=True)
+        except (ZoomragError, sqlite3.Error, OSError, MemoryError) as e:
+            click.echo(f"error: {one_line(failure_message(e))}", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("interrupted; the index keeps every document written before", err=True)
+            sys.exit(130)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,7 +67,7 @@ def main() -> None:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    click.echo(f"warning: {message}", err=True)
+    click.echo(f"warning: {one_line(str(message))}", err=True)
 
 
 def _register() -> None:

@@ -62,8 +62,10 @@ def pick_chunker(strategy: str | None, profile: str | None, overrides: Mapping[s
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
               help="tree: indented nodes with kind, level, span and preview; json: document and "
                    "nodes with their text; stats: node counts and sizes per level.")
+@click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
+              help="Refuse files larger than this (e.g. 200MB; 0 for no limit).")
 def chunk(path: Path, strategy: str | None, profile: str | None, settings: tuple[str, ...],
-          fmt: str) -> None:
+          fmt: str, max_size: str) -> None:
     """Split the file at PATH into a tree of exact spans and show it.
 
     Every node is a span [start, end) of the file's normalised text. Without --strategy or
@@ -72,7 +74,9 @@ def chunk(path: Path, strategy: str | None, profile: str | None, settings: tuple
     if strategy is not None and profile is not None:
         raise click.UsageError("give --strategy or --profile, not both")
     chunker = pick_chunker(strategy, profile, parse_settings(settings))
-    tree = chunker.chunk(load_path(path))
+    from .index import parse_size
+
+    tree = chunker.chunk(load_path(path, max_bytes=parse_size(max_size)))
     if fmt == "json":
         click.echo(json.dumps(tree_payload(tree), ensure_ascii=False, indent=2))
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +33,8 @@ from ..rerank import HTTPReranker
 from ..serve.client import ServerUnreachable, post_json, running_server
 from ..serve.query import QueryRequest, context_from_payload, request_body
 from . import main
-from .render import context_body, preview, rich_tree, spans_label, text_offset, tree_payload
+from .render import (context_body, preview, rich_tree, spans_label, terminal_safe, text_offset,
+                     tree_payload)
 
 _index_option = click.option(
     "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
@@ -95,10 +97,12 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
 @click.option("--levels", is_flag=True,
               help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
+@click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
+              help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, quiet: bool) -> None:
+                  levels: bool, max_size: str, quiet: bool) -> None:
     """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
 
     Binary, undecodable or unreadable files are skipped and listed at the end.
@@ -110,14 +114,38 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         raise click.UsageError("--set needs --strategy or --profile")
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
-        report = ix.add(list(paths), prune=prune, progress=tick)  # type: ignore[arg-type]
+        report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
+                        max_file_bytes=parse_size(max_size))
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
         for source, reason in report.skipped:
-            err.print(Text(f"  {source}: {_strip_source(source, reason)}"))
+            err.print(Text(terminal_safe(f"  {source}: {_strip_source(source, reason)}")))
+    if report.kept:
+        err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
+        for source in report.kept:
+            err.print(Text(terminal_safe(f"  {source}")))
     if not quiet:
         _summary(report, Console(highlight=False))
+
+
+def parse_size(text: str) -> int | None:
+    """``64MB``, ``2GB``, ``500KB``, ``1000`` (bytes) as bytes; ``0`` as no limit."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if m is None:
+        raise click.BadParameter(f"{text!r} is not a size; write e.g. 64MB, 2GB or 0 for no limit",
+                                 param_hint="--max-file-size")
+    n = int(float(m.group(1)) * 1024 ** " KMGT".index(m.group(2).upper() or " "))
+    return n or None
+
+
+@main.command("vacuum")
+@_index_option
+def vacuum_command(index_path: Path) -> None:
+    """Drop the vectors of replaced and deleted documents and give the space back."""
+    with Index.open(index_path, create=False) as ix:
+        dropped = ix.vacuum()
+    click.echo(f"{dropped} unused vector(s) dropped from {terminal_safe(str(index_path))}")
 
 
 def _strip_source(source: str, reason: str) -> str:
@@ -202,25 +230,26 @@ def _explanation(ctx: Context) -> Text:
         words = " ".join(ctx.text[text_offset(ctx, s):text_offset(ctx, e)].split())
         out.append("\n   hit ", style="bold")
         out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
-        out.append(words if len(words) <= 70 else words[:69] + "…")
+        out.append(terminal_safe(words if len(words) <= 70 else words[:69] + "…"))
     return out
 
 
 def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
-    head.append(ctx.source, style="bold cyan")
+    head.append(terminal_safe(ctx.source), style="bold cyan")
     head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     if ctx.section_path:
-        head.append("  " + " › ".join(ctx.section_path), style="yellow")
+        head.append(terminal_safe("  " + " › ".join(ctx.section_path)), style="yellow")
     if ctx.rule:
         head.append(f"  ({ctx.rule})", style="dim")
     return head
 
 
 def _highlighted(ctx: Context) -> Text:
-    """The context's text with every matched unit inside it underlined in bold."""
+    """The context's text with every matched unit inside it underlined in bold (control
+    characters escaped: a document must not drive the terminal)."""
     return context_body(ctx)
 
 
@@ -256,11 +285,11 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         ("embedder", stats.embedder), ("chunking", stats.chunking), ("expansion", expansion), ("ann", stats.ann),
     ]
     for k, v in rows:
-        table.add_row(Text(k, style="bold"), Text(v))
+        table.add_row(Text(k, style="bold"), Text(terminal_safe(v)))
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        console.print(Text(f"  {d.source}  ({d.length:,} characters)"))
+        console.print(Text(terminal_safe(f"  {d.source}  ({d.length:,} characters)")))
 
 
 @main.command("check")
@@ -293,6 +322,6 @@ def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
         click.echo(json.dumps(tree_payload(tree), ensure_ascii=False, indent=2))
         return
     console = Console(highlight=False)
-    console.print(Text(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
-                       f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}"))
+    console.print(Text(terminal_safe(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
+                                     f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}")))
     console.print(rich_tree(tree))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +29,42 @@ NODE_KEYS = ("id", "parent_id", "level", "kind", "start", "end", "section_path",
 PREVIEW_CHARS = 60
 MIN_PREVIEW = 12
 _SPACE = re.compile(r"\s+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+#: What a terminal would act on rather than show: C0 controls but tab and newline, DEL, C1
+#: controls (a lone ``\x9b`` is CSI to some terminals) and the bidirectional overrides.
+_TERMINAL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(ch: str) -> str:
+    return ch.encode("unicode_escape").decode("ascii")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every character a terminal would act on written as an escape (``\\x1b``),
+    so a document cannot retitle, clear or recolour the user's terminal."""
+    return _TERMINAL.sub(lambda m: _escape(m.group()), text)
+
+
+def terminal_text(text: str, styles: Iterable[tuple[int, int, str]] = (), style: str = "") -> Text:
+    """A rich Text of :func:`terminal_safe` ``text``, with ``(start, end, style)`` ranges given in
+    offsets of the raw text."""
+    found = [(m.start(), len(_escape(m.group())) - 1) for m in _TERMINAL.finditer(text)]
+    out = Text(terminal_safe(text), style=style)
+    if not found:
+        for s, e, st in styles:
+            out.stylize(st, s, e)
+        return out
+    starts = [p for p, _ in found]
+    extra = [0]
+    for _, grow in found:
+        extra.append(extra[-1] + grow)
+
+    def moved(i: int) -> int:  # an escape lies inside the range of the character it replaces
+        return i + extra[bisect_left(starts, i)]
+
+    for s, e, st in styles:
+        out.stylize(st, moved(s), moved(e))
+    return out
 
 
 # -- json ----------------------------------------------------------------------------------
@@ -80,7 +117,7 @@ def rich_tree(tree: Tree, width: int | None = None) -> RichTree:
     """
     doc = tree.document
     head = node_label(tree.root)
-    head.append(f" {doc.source}", style="bold")
+    head.append(f" {terminal_safe(doc.source)}", style="bold")
     leaves = len(tree.leaves())
     head.append(f" format={doc.format} nodes={len(tree)} leaves={leaves}", style="dim")
     if tree.strategy:
@@ -184,10 +221,9 @@ def spans_label(ctx: Any) -> str:
 def context_body(ctx: Any) -> Text:
     """A context's text: every matched unit in bold underline, a header row carried from
     elsewhere in the table dimmed."""
-    body = Text(ctx.text)
+    styles = []
     parts = ctx.parts()
     if len(parts) > 1:
-        body.stylize("dim", 0, parts[0][1] - parts[0][0])
-    for s, e, _ in ctx.hits:
-        body.stylize("bold underline", text_offset(ctx, s), text_offset(ctx, e))
-    return body
+        styles.append((0, parts[0][1] - parts[0][0], "dim"))
+    styles += [(text_offset(ctx, s), text_offset(ctx, e), "bold underline") for s, e, _ in ctx.hits]
+    return terminal_text(ctx.text, styles)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
@@ -474,8 +474,17 @@ _NONSPACE = re.compile(r"\S+")
 
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
            piece: Callable[[int, int], Candidate]) -> Candidate | None:
-    """The longest run of whole words from ``start`` that fits (binary search on word ends)."""
+    """The longest run of whole words from ``start`` that fits (binary search on word ends);
+    when not even the first word fits (one unbreakable run), the longest run of characters."""
     ends = [m.end() for m in _NONSPACE.finditer(text, start, end)]
+    found = _longest(ends, start, fits, piece)
+    if found is None:
+        found = _longest(range(start + 1, ends[0] if ends else end), start, fits, piece)
+    return found
+
+
+def _longest(ends: Sequence[int], start: int, fits: Callable[[Candidate], bool],
+             piece: Callable[[int, int], Candidate]) -> Candidate | None:
     lo, hi, found = 0, len(ends) - 1, None
     while lo <= hi:
         mid = (lo + hi) // 2

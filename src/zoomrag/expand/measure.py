@@ -6,10 +6,15 @@ query looks at a few paragraphs of each document it hits), remembers each size, 
 to one :class:`~zoomrag.text.tokens.Measure` of the whole document, sized by binary search, once
 that is cheaper. A tree source may provide its own ``measure(doc_id)`` (an index with a
 non-default counter); otherwise the default counter is used, which is also the index's default.
+
+For the budget no token covers more than :data:`MAX_TOKEN_CHARS` characters: WordPiece counts a
+longer word as one ``[UNK]``, so a megabyte of letters would otherwise be one token, and a
+context of "10 tokens" a megabyte long. Such a word counts one token per ``MAX_TOKEN_CHARS``.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import OrderedDict
 from threading import Lock
@@ -23,6 +28,9 @@ from .base import TreeSource
 #: on the text around it (both split at whitespace first), so counting a span's own lines gives
 #: the same number as counting the whole document. Other counters measure whole documents.
 LINE_LOCAL: tuple[type, ...] = (ApproxCounter, WordPieceCounter)
+#: The most characters one token of the budget covers (WordPiece's longest word).
+MAX_TOKEN_CHARS = 100
+_SPACE = re.compile(r"\s")
 
 
 class SpanMeasure:
@@ -86,9 +94,26 @@ class SpanMeasure:
     def _tokenize(self, run: list[tuple[int, int]]) -> None:
         """One counter call for consecutive lines; their starts are shared out line by line."""
         a, b = run[0][0], run[-1][1]
-        starts = [a + s for s in self.counter.token_starts(self.text[a:b])]
+        starts = _bounded(self.text, [a + s for s in self.counter.token_starts(self.text[a:b])], b)
         for p, q in run:
             self._lines[p] = starts[bisect_left(starts, p):bisect_left(starts, q)]
+
+
+def _bounded(text: str, starts: list[int], end: int) -> list[int]:
+    """``starts`` with one more start every :data:`MAX_TOKEN_CHARS` characters inside any token
+    longer than that (a token ends at the next start, or at whitespace)."""
+    if not starts:
+        return starts
+    nxt = starts[1:] + [end]
+    if all(b - a <= MAX_TOKEN_CHARS for a, b in zip(starts, nxt)):
+        return starts  # the usual case: nothing to add
+    out: list[int] = []
+    for a, b in zip(starts, nxt):
+        out.append(a)
+        if b - a > MAX_TOKEN_CHARS:
+            m = _SPACE.search(text, a, b)
+            out.extend(range(a + MAX_TOKEN_CHARS, m.start() if m else b, MAX_TOKEN_CHARS))
+    return out
 
 
 #: Documents whose measures are kept (a measure holds one int per token).

@@ -8,8 +8,13 @@ table, code, list, text) for the router.
 from __future__ import annotations
 
 import codecs
+import errno
+import logging
 import os
+import stat
+import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -104,24 +109,112 @@ def read_text(text: str, *, fmt: str = "text", doc_id: str = "doc", source: str 
     return reader(normalize_newlines(text), doc_id=doc_id, source=source)
 
 
-def load_path(path: str | Path, *, doc_id: str | None = None, fmt: str | None = None) -> Document:
-    """Read one file into a Document. Errors name the file and say what to do."""
+#: Files larger than this are refused (``max_bytes``; ``--max-file-size`` on the command line):
+#: a file that size is rarely one document, and reading it whole takes several times its size
+#: in memory.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def load_path(path: str | Path, *, doc_id: str | None = None, fmt: str | None = None,
+              max_bytes: int | None = MAX_FILE_BYTES) -> Document:
+    """Read one file into a Document. Errors name the file and say what to do.
+
+    Only regular files are read (a FIFO would block forever, a device never end); one larger
+    than ``max_bytes`` (None: no limit) is refused with the limit to raise.
+    """
     _load_builtin()
     p = Path(path)
     source = str(p)
-    if not p.exists():
-        raise InputError(f"{source}: no such file")
-    if p.is_dir():
-        raise InputError(f"{source}: is a directory; give a file, or index the folder")
+    st = _regular_file(p, source)
+    _check_size(source, st.st_size, max_bytes)
     fmt = fmt or detect_format(p)
     doc_id = doc_id or source
     if fmt in _BINARY_READERS:
-        return _BINARY_READERS[fmt](p, doc_id)
+        with _quiet_parsers():
+            return _BINARY_READERS[fmt](p, doc_id)
+    data = _read_bytes(p, source, max_bytes)
+    return read_text(decode(data, source), fmt=fmt, doc_id=doc_id, source=source)
+
+
+def file_size_text(n: int) -> str:
+    """``n`` bytes for a message: ``64 MB``, ``1.5 GB``."""
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f}".removesuffix(".0") + f" {unit}"
+    return f"{n} bytes"
+
+
+def _check_size(source: str, size: int, max_bytes: int | None) -> None:
+    if max_bytes is not None and size > max_bytes:
+        raise InputError(
+            f"{source}: {file_size_text(size)}, over the limit of {file_size_text(max_bytes)} per file; "
+            f"raise it with --max-file-size {file_size_text(2 * size).replace(' ', '')} "
+            "(max_bytes= in the library), or split the file")
+
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(source: str, mode: int) -> InputError:
+    if stat.S_ISDIR(mode):
+        return InputError(f"{source}: is a directory; give a file, or index the folder")
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return InputError(f"{source}: {kind}, not a regular file; only regular files are read")
+
+
+def _regular_file(p: Path, source: str) -> os.stat_result:
     try:
-        data = p.read_bytes()
+        st = os.stat(p)
+    except FileNotFoundError:
+        if os.path.islink(p):
+            raise InputError(f"{source}: a symlink to nothing ({os.readlink(p)}); "
+                             "remove it or fix its target") from None
+        raise InputError(f"{source}: no such file") from None
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise InputError(f"{source}: a symlink loop; remove the link or point it at a file") from None
+        raise InputError(f"{source}: cannot read ({e.strerror}); check its permissions") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _not_regular(source, st.st_mode)
+    return st
+
+
+def _read_bytes(p: Path, source: str, max_bytes: int | None) -> bytes:
+    """The file's bytes, never more than ``max_bytes``: opened without blocking (a FIFO put in
+    its place since the check) and checked again once open."""
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as e:
         raise InputError(f"{source}: cannot read ({e.strerror}); check its permissions") from None
-    return read_text(decode(data, source), fmt=fmt, doc_id=doc_id, source=source)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(source, st.st_mode)
+        _check_size(source, st.st_size, max_bytes)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read() if max_bytes is None else f.read(max_bytes + 1)
+    except OSError as e:
+        raise InputError(f"{source}: cannot read ({e.strerror}); check its permissions") from None
+    finally:
+        os.close(fd)
+    _check_size(source, len(data), max_bytes)  # it grew while being read
+    return data
+
+
+@contextmanager
+def _quiet_parsers() -> Iterator[None]:
+    """Parsers of binary formats (pypdf) log and warn about every oddity of a file; what matters
+    reaches the user as the reader's one error, so their chatter is kept off the terminal."""
+    log = logging.getLogger("pypdf")
+    level = log.level
+    log.setLevel(logging.CRITICAL + 1)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        log.setLevel(level)
 
 
 #: Folders never worth indexing besides hidden ones (.git, .venv, .zoomrag, ...).
@@ -138,11 +231,14 @@ def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
     seen: set[Path] = set()
     for path in paths:
         p = Path(path)
-        if not p.exists():
+        if not os.path.lexists(p):
             raise InputError(f"{p}: no such file or directory")
         found = [p] if not p.is_dir() else _walk(p)
         for f in found:
-            key = f.resolve()
+            try:
+                key = f.resolve()
+            except (OSError, RuntimeError):  # a symlink loop: yielded, load_path says what it is
+                key = f.absolute()
             if key not in seen:
                 seen.add(key)
                 yield f

@@ -81,7 +81,9 @@ RESCORE = 50
 
 
 def idf(n: float, units: int) -> float:
-    """BM25's inverse document frequency of a term held by ``n`` of ``units`` units."""
+    """BM25's inverse document frequency of a term held by ``n`` of ``units`` units (``n`` is
+    taken as at most ``units``: counts read at two moments of a changing index may disagree)."""
+    n = min(max(n, 0.0), float(units))
     return max(IDF_FLOOR, math.log((units - n + 0.5) / (n + 0.5)))
 
 
@@ -116,7 +118,9 @@ def select_terms(terms: Sequence[str], df: Mapping[str, int], units: int | None,
     position: dict[str, int] = {}
     for i, t in enumerate(terms):
         position.setdefault(t, i)
-    useful = list(position)
+    # A term in no unit matches nothing and scores nothing: it must not change which others are
+    # searched (kept, it would be "the other term" of rule 1 and drop a real one).
+    useful = [t for t in position if df[t] > 0]
     if units is not None:
         useful = [t for t in useful if df[t] <= max_share * units] or useful
     kept: set[str] = set()

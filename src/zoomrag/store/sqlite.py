@@ -10,19 +10,22 @@ matrix or ANN index is stale.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
+from urllib.parse import quote
 
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, StoredDocument, TextSource, Tree, node_id
+from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id
 from . import fts, textblocks
 from .schema import DDL
 
@@ -80,46 +83,76 @@ class SqliteStore:
 
     def __init__(self, path: str | Path, *, timeout: float = 5.0, create: bool = True):
         self.path = Path(path)
-        if not create and not self.path.exists():
+        self._kind_list: list[str] | None = None
+        self._timeout_ms = timeout * 1000
+        exists = _exists(self.path)
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: a folder, not an index file; give a file path with --index")
+        if not create and not exists:
             raise StoreError(
                 f"{self.path}: no index here; build one with: zoomrag index PATH... --index {self.path}"
             )
-        if create:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._kind_list: list[str] | None = None
+        if create and not exists:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StoreError(f"{self.path}: cannot create its folder ({e.strerror}); "
+                                 "choose another place with --index") from None
+        #: The file or its folder cannot be written: reads work, every write is refused by name.
+        self.read_only = _read_only(self.path, exists)
+        if self.read_only and not exists:
+            raise StoreError(f"{self.path}: cannot create an index in a read-only folder; "
+                             "choose another place with --index")
         try:
-            self.conn = sqlite3.connect(
-                self.path, timeout=timeout, isolation_level=None, check_same_thread=False
+            self.conn = _connect(self.path, timeout, self.read_only)
+        except sqlite3.DatabaseError as e:
+            raise self._error(e, "open the index") from None
+        try:
+            self._prepare(create)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _prepare(self, create: bool) -> None:
+        """Check what the file is before anything is written to it, then set it up."""
+        c = self.conn
+        try:
+            c.execute(f"PRAGMA busy_timeout = {int(self._timeout_ms)}")
+            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as e:
+            raise StoreError(
+                f"{self.path}: not a zoomrag index, or damaged ({e}); choose another file with --index, "
+                f"or move it away and rebuild with zoomrag index --reindex PATH... --index {self.path}"
+            ) from None
+        if tables and "index_meta" not in tables:
+            # Refused before any pragma that writes (journal mode): a foreign file stays as it was.
+            raise StoreError(
+                f"{self.path}: an SQLite file but not a zoomrag index; choose another file with --index"
             )
-            self.conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if create and not tables:
-                # Settable only in a new file, before WAL mode: lets checkpoint() hand the pages
-                # that deletions and replacements free back to the file system.
-                self.conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
-            self.conn.execute("PRAGMA journal_mode = WAL")
-            # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
-            self.conn.execute("PRAGMA synchronous = NORMAL")
+        if not tables and not create:
+            raise StoreError(
+                f"{self.path}: an empty file, not a zoomrag index yet (an index whose creation was "
+                f"interrupted looks like this); build it with: zoomrag index PATH... --index {self.path}"
+            )
+        try:
+            if not self.read_only:
+                if not tables:
+                    # Settable only in a new file, before WAL mode: lets checkpoint() hand the pages
+                    # that deletions and replacements free back to the file system.
+                    c.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                if c.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                    c.execute("PRAGMA journal_mode = WAL")
+                # NORMAL in WAL mode: a power cut may lose the last commits, never consistency.
+                c.execute("PRAGMA synchronous = NORMAL")
             # Reads map the file (up to SQLite's cap, 2 GB in its default build) instead of copying
             # each page through a system call: a query's scattered row look-ups cost less.
-            self.conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
-            if tables and "index_meta" not in tables:
-                raise StoreError(
-                    f"{self.path}: an SQLite file but not a zoomrag index; choose another file with --index"
-                )
-            if create:
-                with self._translate_errors("create the tables"):
-                    self.conn.executescript(DDL)
-                    self.conn.execute(
-                        "INSERT OR IGNORE INTO index_meta(key, value) "
-                        "VALUES ('generation', '0'), ('unit_chars', '0')"
-                    )
+            c.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
+            if create and not self.read_only:
+                c.executescript(DDL)
+                c.execute("INSERT OR IGNORE INTO index_meta(key, value) "
+                          "VALUES ('generation', '0'), ('unit_chars', '0')")
         except sqlite3.DatabaseError as e:
-            self.conn.close()
-            raise StoreError(
-                f"{self.path}: not a zoomrag index or damaged ({e}); move it away and rebuild with "
-                f"zoomrag index --reindex PATH... --index {self.path}"
-            ) from None
+            raise self._error(e, "set up the index") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -135,34 +168,88 @@ class SqliteStore:
             pass
 
     # -- transactions -------------------------------------------------------------------
+    def _error(self, e: sqlite3.DatabaseError, what: str) -> StoreError:
+        """A StoreError for an SQLite failure that says what happened and what to do."""
+        msg = str(e)
+        low = msg.lower()
+        where = self.path
+        if "locked" in low or "busy" in low:
+            return IndexLockedError(f"{where}: could not {what}, another process holds the write lock "
+                                    f"({msg}); wait for it to finish and run again")
+        if "readonly" in low or "read-only" in low:
+            return StoreError(f"{where}: could not {what}: the index is read-only (the file or its folder "
+                              "cannot be written); reading works; to change it make both writable, or "
+                              "copy the file and use the copy with --index")
+        if "full" in low:
+            return StoreError(f"{where}: could not {what}: the disk is full; the index keeps its last "
+                              "committed state; free some space and run again")
+        if "disk i/o" in low:
+            return StoreError(f"{where}: could not {what}: disk I/O error; if its -wal or -shm file was "
+                              "deleted or moved while zoomrag used it, stop every zoomrag process on it, "
+                              f"then run zoomrag check --index {where}; otherwise check the disk")
+        if "unable to open" in low:
+            return StoreError(f"{where}: could not {what}: SQLite cannot open the file ({msg}); "
+                              "check that the file and its folder exist and can be read")
+        if isinstance(e, sqlite3.OperationalError) and not _DAMAGE.search(low):
+            return StoreError(f"{where}: could not {what}: {msg}")
+        return StoreError(f"{where}: damaged, could not {what} ({msg}); run zoomrag check --index {where}, "
+                          f"then rebuild with zoomrag index --reindex PATH... --index {where}")
+
     @contextmanager
     def _translate_errors(self, what: str) -> Iterator[None]:
         try:
             yield
-        except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise IndexLockedError(
-                    f"{self.path}: could not {what}, another process holds the write lock ({e}); "
-                    "wait for it to finish and run again"
-                ) from None
-            raise StoreError(f"{self.path}: could not {what}: {e}") from None
+        except (sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # a bug in the caller, not the file
+        except sqlite3.DatabaseError as e:
+            raise self._error(e, what) from None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back on any exception."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; rolled back on any exception. SQLite failures inside
+        (full disk, damage) become a :class:`StoreError` that says what to do."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: the index is read-only (the file or its folder cannot be "
+                             "written); reading works; to change it make both writable, or copy the "
+                             "file and use the copy with --index")
         with self._translate_errors("start a write"):
             self.conn.execute("BEGIN IMMEDIATE")
         try:
-            yield self.conn
-            self.conn.execute(
-                "UPDATE index_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
-            )
+            with self._translate_errors("write"):
+                yield self.conn
+                self.conn.execute(
+                    "UPDATE index_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+                )
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
         except BaseException:
             if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # SQLite rolls back itself when it cannot (a full disk, an I/O error)
             raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees one committed version of the index: a deferred read transaction
+        (WAL readers never block the writer, nor it them). Nested snapshots share the outer one.
+        SQLite failures inside become a :class:`StoreError` (damage, a removed ``-wal`` file)."""
+        if self.conn.in_transaction:
+            with self._translate_errors("read"):
+                yield
+            return
+        with self._translate_errors("read"):
+            self.conn.execute("BEGIN DEFERRED")
+        try:
+            with self._translate_errors("read"):
+                yield
+        finally:
+            if self.conn.in_transaction:
+                try:
+                    self.conn.execute("ROLLBACK")  # nothing was written: ending the read is enough
+                except sqlite3.Error:
+                    pass
 
     # -- meta ---------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
@@ -341,7 +428,8 @@ class SqliteStore:
                     "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
-            c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
+            # REPLACE: a vector passed here was embedded because the stored one was missing or damaged.
+            c.executemany("INSERT OR REPLACE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
             kind_of = self._kind_numbers({n.kind for n in tree.nodes})
             row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
             by_id = {n.id: n for n in tree.nodes}
@@ -439,6 +527,22 @@ class SqliteStore:
             part = keys[i:i + _CHUNK]
             q = f"SELECT key FROM vectors WHERE key IN ({','.join('?' * len(part))})"
             found.update(k for (k,) in self.conn.execute(q, part))
+        return found
+
+    def vector_keys_valid(self, keys: Iterable[int], dimension: int) -> set[int]:
+        """The keys among these whose stored vector is sound: ``dimension`` float32 values, finite,
+        of unit length (or all zero). A damaged one is left out, to be embedded again."""
+        found: set[int] = set()
+        size = int(dimension) * 4
+        keys = list(dict.fromkeys(keys))
+        for i in range(0, len(keys), _CHUNK):
+            part = keys[i:i + _CHUNK]
+            rows = [(k, v) for k, v in self.conn.execute(
+                f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})", part)
+                if isinstance(v, bytes) and len(v) == size]
+            if rows:
+                ok = _valid_rows(np.frombuffer(b"".join(v for _, v in rows), "<f4").reshape(len(rows), dimension))
+                found.update(k for (k, _), good in zip(rows, ok) if good)
         return found
 
     def vectors_by_key(self, keys: Iterable[int]) -> dict[int, bytes]:
@@ -630,24 +734,50 @@ class SqliteStore:
         }
 
     def problems(self, dimension: int | None) -> list[str]:
-        """Everything that breaks the store's invariants, as readable sentences."""
-        c = self.conn
+        """Everything that breaks the store's invariants, as readable sentences; never raises.
+
+        SQLite's ``integrity_check`` first (a damaged file is reported and nothing else is read);
+        then FTS5's own check (when the file can be written), the nodes' tree shape, every
+        document's text against its content hash, every vector (its size, finite values, unit
+        length) and the full-text index against the units' text, all read in one snapshot.
+        """
         out: list[str] = []
-        quick = [r[0] for r in c.execute("PRAGMA quick_check")]
-        if quick != ["ok"]:
-            out.append("SQLite quick_check: " + "; ".join(quick[:5]))
-            return out
         try:
-            c.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 0)")
+            found = [r[0] for r in self.conn.execute("PRAGMA integrity_check(20)")]
         except sqlite3.DatabaseError as e:
-            if "locked" not in str(e) and "busy" not in str(e):
-                out.append(f"full-text index damaged: {e}")
+            return [f"SQLite integrity_check failed: {e}"]
+        if found != ["ok"]:
+            return ["SQLite integrity_check: " + "; ".join(found[:5])]
+        if not self.read_only:
+            try:
+                self.conn.execute("INSERT INTO fts(fts, rank) VALUES ('integrity-check', 0)")
+            except sqlite3.DatabaseError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    out.append(f"full-text index damaged: {e}")
+        steps = (self._tree_problems, self._meta_problems, self._text_problems,
+                 partial(self._vector_problems, dimension), self._fts_problems)
+        try:
+            with self.snapshot():
+                for step in steps:
+                    try:
+                        out.extend(step())
+                    except (StoreError, sqlite3.DatabaseError, ValueError, TypeError, zlib.error,
+                            UnicodeError, IndexError, KeyError) as e:
+                        out.append(f"could not read the index to check it: {e}")
+        except StoreError as e:
+            out.append(f"could not read the index to check it: {e}")
+        return out
+
+    def _tree_problems(self) -> list[str]:
+        c = self.conn
+        kinds = len(self._kinds(reload=True))
         checks = [
             ("nodes belong to no document",
              "SELECT count(*) FROM nodes WHERE doc NOT IN (SELECT key FROM documents)"),
             ("documents have no root node at their first row",
              ("SELECT count(*) FROM documents d WHERE NOT EXISTS "
-              "(SELECT 1 FROM nodes n WHERE n.row = d.first_row AND n.doc = d.key AND n.parent IS NULL)")),
+              "(SELECT 1 FROM nodes n WHERE n.row = d.first_row AND n.doc = d.key AND n.parent IS NULL "
+              "AND n.level = 0 AND n.span_start = 0 AND n.span_end = d.chars)")),
             ("nodes lie outside their document's rows",
              ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
               "WHERE n.row < d.first_row OR n.row >= d.first_row + d.node_count")),
@@ -660,28 +790,135 @@ class SqliteStore:
             ("nodes point to a missing parent",
              ("SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
               "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)")),
+            ("nodes lie outside their parent (span, level or document)",
+             ("SELECT count(*) FROM nodes c JOIN nodes p ON p.row = c.parent WHERE c.doc != p.doc "
+              "OR c.level != p.level + 1 OR c.span_start < p.span_start OR c.span_end > p.span_end "
+              "OR p.row >= c.row")),
+            ("nodes have an unknown kind",
+             f"SELECT count(*) FROM nodes WHERE kind < 0 OR kind >= {kinds}"),
+            ("nodes have a damaged heading trail",
+             "SELECT count(*) FROM nodes WHERE section_path IS NOT NULL AND NOT json_valid(section_path)"),
+            ("nodes have a damaged unit flag", "SELECT count(*) FROM nodes WHERE unit NOT IN (0, 1)"),
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
+            ("documents have damaged metadata",
+             "SELECT count(*) FROM documents WHERE meta IS NOT NULL AND NOT json_valid(meta)"),
         ]
-        if dimension is not None:
-            checks.append((f"vectors are not {dimension} float32 values",
-                           f"SELECT count(*) FROM vectors WHERE length(vec) != {int(dimension) * 4}"))
+        out = []
         for what, sql in checks:
             n = c.execute(sql).fetchone()[0]
             if n:
                 out.append(f"{n} {what}")
-        units = c.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
-        rows = c.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
-                         (fts.expression(fts.ROW_TERM),)).fetchone()[0]
-        if units != rows:
-            out.append(f"full-text index has {rows} rows for {units} units")
+        return out
+
+    def _meta_problems(self) -> list[str]:
+        meta = self.meta()
+        out = []
+        for key in ("generation", "unit_chars", "dimension", "schema_version"):
+            if key in meta and not re.fullmatch(r"-?\d+", meta[key]):
+                out.append(f"index_meta {key} is not a number: {meta[key]!r}")
+        for key in ("kinds", "roots", "chunking_params"):
+            if key in meta:
+                try:
+                    json.loads(meta[key])
+                except ValueError:
+                    out.append(f"index_meta {key} is not valid JSON")
+        if out:
+            return out
         stored = self.unit_chars()
-        actual = c.execute(
+        actual = self.conn.execute(
             "SELECT coalesce(sum(coalesce(length(embed_text), span_end - span_start)), 0) FROM nodes WHERE unit = 1"
         ).fetchone()[0]
         if stored != actual:
             out.append(f"index_meta unit_chars is {stored}, the units hold {actual} characters")
         return out
+
+    def _text_problems(self) -> list[str]:
+        """Every document's text decodes, to its length and its content hash."""
+        bad: list[str] = []
+        for doc_id, chars, stored, blob in self.conn.execute(
+                "SELECT id, chars, content_hash, text FROM documents"):
+            try:
+                text = textblocks.decode(blob)
+            except (StoreError, ValueError, zlib.error, UnicodeError, IndexError):
+                bad.append(doc_id)
+                continue
+            if len(text) != chars or (_HEX.fullmatch(stored) and len(stored) == 64
+                                      and content_hash(text) != stored):
+                bad.append(doc_id)
+        if not bad:
+            return []
+        return [f"{len(bad)} documents have damaged text (first: {bad[0]!r})"]
+
+    def _vector_problems(self, dimension: int | None) -> list[str]:
+        """Each vector: ``dimension`` float32 values, finite, of unit length (or all zero)."""
+        if dimension is None:
+            return []
+        size = int(dimension) * 4
+        wrong = bad = 0
+        cur = self.conn.execute("SELECT vec FROM vectors")
+        while rows := cur.fetchmany(4096):
+            blobs = [r[0] for r in rows]
+            good = [v for v in blobs if isinstance(v, bytes) and len(v) == size]
+            wrong += len(blobs) - len(good)
+            if good:
+                bad += int((~_valid_rows(np.frombuffer(b"".join(good), "<f4").reshape(len(good), dimension))).sum())
+        out = []
+        if wrong:
+            out.append(f"{wrong} vectors are not {dimension} float32 values")
+        if bad:
+            out.append(f"{bad} vectors are damaged (values not finite, or not of unit length)")
+        return out
+
+    def _fts_problems(self) -> list[str]:
+        """The full-text index holds exactly the units, each with the terms of its text.
+
+        The units' bodies are indexed again into a temporary FTS5 table (the temp database is
+        writable even when the file is not) and both tables' term counts are compared."""
+        c = self.conn
+        out = []
+        units = c.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
+        rows = c.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (fts.expression(fts.ROW_TERM),)).fetchone()[0]
+        if units != rows:
+            return [f"full-text index has {rows} rows for {units} units"]
+        missing = c.execute(
+            "SELECT count(*) FROM nodes WHERE unit = 1 AND row NOT IN "
+            "(SELECT rowid FROM fts WHERE fts MATCH ?)", (fts.expression(fts.ROW_TERM),)).fetchone()[0]
+        if missing:
+            out.append(f"{missing} units are missing from the full-text index")
+        if out:
+            return out
+        c.execute("DROP TABLE IF EXISTS temp.zoomrag_check")
+        c.execute("CREATE VIRTUAL TABLE temp.zoomrag_check USING fts5(body, content='', detail=none, "
+                  "columnsize=0, tokenize='unicode61 remove_diacritics 2')")
+        c.execute("DROP TABLE IF EXISTS temp.zoomrag_check_vocab")
+        c.execute("CREATE VIRTUAL TABLE temp.zoomrag_check_vocab USING fts5vocab('temp', 'zoomrag_check', 'row')")
+        try:
+            for key, blob in c.execute("SELECT key, text FROM documents").fetchall():
+                text = textblocks.decode(blob)
+                units_of = c.execute("SELECT row, span_start, span_end, embed_text FROM nodes "
+                                     "WHERE doc = ? AND unit = 1", (key,)).fetchall()
+                c.executemany("INSERT INTO temp.zoomrag_check(rowid, body) VALUES (?, ?)",
+                              [(r, fts.body(et if et is not None else text[s:e])) for r, s, e, et in units_of])
+            differ = c.execute(
+                "SELECT count(*) FROM (SELECT term, doc FROM fts_vocab EXCEPT "
+                "SELECT term, doc FROM temp.zoomrag_check_vocab) UNION ALL "
+                "SELECT count(*) FROM (SELECT term, doc FROM temp.zoomrag_check_vocab EXCEPT "
+                "SELECT term, doc FROM fts_vocab)").fetchall()
+            n = sum(r[0] for r in differ)
+            if n:
+                out.append(f"full-text index disagrees with the units' text ({n} terms counted differently)")
+        finally:
+            c.execute("DROP TABLE IF EXISTS temp.zoomrag_check_vocab")
+            c.execute("DROP TABLE IF EXISTS temp.zoomrag_check")
+        return out
+
+
+def _valid_rows(m: np.ndarray) -> np.ndarray:
+    """Rows that are finite and of unit length, or all zero (what the embedders give)."""
+    finite = np.isfinite(m).all(axis=1)
+    norms = np.linalg.norm(np.where(np.isfinite(m), m, 0), axis=1)
+    return finite & ((np.abs(norms - 1.0) <= 1e-3) | ~m.any(axis=1))
 
 
 #: The metadata of most documents (stored as ``{}``), shared rather than parsed each time.
@@ -736,3 +973,43 @@ def _unit_text(node: Node, text: str) -> str:
 def unit_text(node: Node) -> str:
     """What is embedded and full-text indexed for a unit."""
     return node.embed_text if node.embed_text is not None else node.text
+
+
+#: Words of SQLite's messages about a damaged file (as opposed to a refused operation).
+_DAMAGE = re.compile(r"malformed|not a database|corrupt|decode|no such table|no such column")
+
+
+def _exists(path: Path) -> bool:
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return False
+    except OSError as e:  # a symlink loop, a path through a file
+        raise StoreError(f"{path}: cannot be used as an index ({e.strerror}); "
+                         "give another path with --index") from None
+    return True
+
+
+def _read_only(path: Path, exists: bool) -> bool:
+    """Whether SQLite could not write here: the file, or its folder (where ``-wal`` and ``-shm`` live)."""
+    folder = path.resolve().parent
+    if not os.access(folder, os.W_OK):
+        return True
+    return exists and not os.access(path, os.W_OK)
+
+
+def _connect(path: Path, timeout: float, read_only: bool) -> sqlite3.Connection:
+    """A connection that never writes when ``read_only``.
+
+    A read-only WAL file needs its ``-shm`` file; in a folder that cannot be written and without a
+    ``-wal`` file (the state after a clean close), nobody can be writing, so the file is opened
+    as immutable.
+    """
+    kwargs = {"timeout": timeout, "isolation_level": None, "check_same_thread": False}
+    if not read_only:
+        return sqlite3.connect(path, **kwargs)
+    uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
+    wal, shm = Path(str(path) + "-wal"), Path(str(path) + "-shm")
+    if not os.access(path.resolve().parent, os.W_OK) and not (wal.exists() and shm.exists()):
+        uri += "&immutable=1"
+    return sqlite3.connect(uri, uri=True, **kwargs)
