@@ -370,6 +370,8 @@ class Context:
     hits: tuple[tuple[int, int, float], ...] = ()
     #: Why this context was returned, e.g. ``"merged 3/4 children"``; shown by ``--explain``.
     rule: str = ""
+    #: The metadata of the context's document (as given at add time, front matter included).
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -381,4 +383,5 @@ class Context:
             "section_path": list(self.section_path),
             "score": self.score,
             "hits": [{"start": s, "end": e, "score": sc} for s, e, sc in self.hits],
+            "metadata": dict(self.metadata),
         }

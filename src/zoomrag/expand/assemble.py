@@ -132,7 +132,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 doc_id=doc_id, source=document.source, start=s.start, end=s.end,
                 text=document.text[s.start:s.end], score=b.score, section_path=b.section_path,
                 level=b.level, kind=b.kind, hits=tuple((h.start, h.end, h.score) for h in hits),
-                rule=_explained(b.rule, s.rules) if explain else b.rule,
+                rule=_explained(b.rule, s.rules) if explain else b.rule, metadata=document.metadata,
             ))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
     if order == "document":

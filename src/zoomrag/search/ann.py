@@ -44,6 +44,9 @@ EF_SEARCH = 256
 DTYPE = "f16"
 #: Candidates taken from the graph per result wanted, when they are rescored exactly.
 RESCORE_FACTOR = 2
+#: A filter's units up to which dense search scores them exactly instead of through the graph
+#: (measured in docs/benchmarks.md, "Filtered search").
+EXACT_WITHIN = 20_000
 #: Vectors added to the graph per call while building (bounds the temporary copies).
 BUILD_BATCH = 100_000
 
@@ -257,6 +260,41 @@ class AnnIndex:
             return [(int(self.ids[r]), float(s)) for r, s in zip(rows, scores)]
         rows, _ = self.backend.search(q, min(RESCORE_FACTOR * k, len(self)))
         ids = self.ids[rows[rows >= 0]]
+        exact = self.rescore(ids) @ q
+        return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
+
+    def search_within(self, query: np.ndarray, k: int, within: np.ndarray) -> list[tuple[int, float]]:
+        """The ``k`` nearest among the rows at positions ``within`` (a filter's units), best first.
+
+        Few rows (:data:`EXACT_WITHIN`): scored exactly, their vectors read through ``rescore``.
+        More: the graph is searched for enough candidates that ``k`` of them lie inside
+        (``k / share`` and a margin), asking for 4x more until they do or the graph is exhausted,
+        and the ones inside are rescored. The usearch Python binding (2.x) takes no filter
+        predicate, so the filter is applied to a candidate list sized by the filter's share: a
+        selective filter never gives fewer results because it ran after a top-k.
+        """
+        n = int(within.shape[0])
+        if n == 0 or k < 1 or len(self) == 0:
+            return []
+        q = np.asarray(query, dtype=np.float32)
+        if n <= EXACT_WITHIN and self.rescore is not None:
+            ids = self.ids[within]
+            exact = self.rescore(ids) @ q
+            return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
+        inside = np.zeros(len(self), dtype=bool)
+        inside[within] = True
+        want = min(len(self), int(np.ceil(RESCORE_FACTOR * k * len(self) / n * 1.5)) + 16)
+        while True:
+            rows, scores = self.backend.search(q, want)
+            valid = rows >= 0
+            rows, scores = rows[valid], scores[valid]
+            keep = inside[rows]
+            if int(keep.sum()) >= RESCORE_FACTOR * min(k, n) or want >= len(self):
+                break
+            want = min(len(self), 4 * want)
+        ids, scores = self.ids[rows[keep]], scores[keep]
+        if self.rescore is None:
+            return [(int(i), float(sc)) for i, sc in list(zip(ids, scores))[:k]]
         exact = self.rescore(ids) @ q
         return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 
