@@ -92,6 +92,7 @@ def parse(where: Mapping[str, Any] | Filter | None = None,
 
 
 def _all(parts: list[Filter]) -> Filter | None:
+    parts = [q for p in parts for q in (p.parts if isinstance(p, All) else (p,))]
     if not parts:
         return None
     return parts[0] if len(parts) == 1 else All(tuple(parts))
@@ -271,8 +272,10 @@ def _sql(f: Filter, args: list[Any]) -> str:
             args += [ref, ref]
         return "(" + " OR ".join(ors) + ")"
     if f.op == "$exists":
-        args.append(f.key)
-        return f"d.key {'' if f.values[0] else 'NOT '}IN (SELECT doc FROM doc_meta WHERE key = ?)"
+        # the key itself, or a nested object under it (its rows are "key.sub")
+        args += [f.key, f.key + ".", f.key + "/"]
+        return (f"d.key {'' if f.values[0] else 'NOT '}IN "
+                "(SELECT doc FROM doc_meta WHERE key = ? OR (key >= ? AND key < ?))")
     if f.op in _RANGE_SQL:
         kind, num, txt = typed(f.values[0])
         args += [f.key, kind, num if kind != "s" else txt]
