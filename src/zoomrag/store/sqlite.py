@@ -209,6 +209,20 @@ class SqliteStore:
         """Every document's metadata, by id."""
         return {i: _metadata(m) for i, m in self.conn.execute("SELECT id, metadata FROM documents")}
 
+    def metadata_by_id(self, doc_ids: Iterable[str]) -> dict[str, Mapping[str, object]]:
+        """The metadata of these documents (ids not stored are left out)."""
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return {}
+        return {i: _metadata(m) for i, m in self.conn.execute(
+            "SELECT id, metadata FROM documents WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))}
+
+    def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
+        row = self.conn.execute("SELECT metadata FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats --documents")
+        return _metadata(row[0])
+
     def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
         """Replace one document's metadata (nothing else changes); False when it is not there."""
         meta = _metadata_json(metadata)
