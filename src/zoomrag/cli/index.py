@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -229,7 +230,7 @@ def _explanation(ctx: Context) -> Text:
 def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
-    head.append(ctx.source, style="bold cyan")
+    head.append(_shown(ctx.source), style="bold cyan")
     head.append(f" [{ctx.start}, {ctx.end})", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     if ctx.section_path:
@@ -237,6 +238,17 @@ def _context_header(rank: int, ctx: Context) -> Text:
     if ctx.rule:
         head.append(f"  ({ctx.rule})", style="dim")
     return head
+
+
+def _shown(source: str) -> str:
+    """A stored source (an absolute path for files) as the shortest path that opens it from here."""
+    if not os.path.isabs(source):
+        return source
+    try:
+        rel = os.path.relpath(source)
+    except ValueError:  # another drive (Windows)
+        return source
+    return source if rel.startswith("..") else rel
 
 
 def _highlighted(ctx: Context) -> Text:
@@ -279,7 +291,7 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console.print(table)
     for d in docs:
         meta = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
-        console.print(Text(f"  {d.id}  {d.source}  ({d.length:,} characters){meta}"))
+        console.print(Text(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){meta}"))
 
 
 @main.command("check")
