@@ -11,7 +11,7 @@ documents, so ``{"bucket": {"$lt": N}}`` keeps N per mille of them. For each fil
 - recall@10 of filtered dense search through the graph against exact search on the same subset;
 - the two ways dense search can answer a filter on a graph, timed alone at each subset size:
   scoring the subset exactly (its vectors read from the store) and searching the graph for
-  enough candidates (:meth:`AnnIndex.search_within`), which set :data:`EXACT_WITHIN`.
+  enough candidates (:meth:`AnnIndex.search_within`), which set :func:`~zoomrag.search.ann.exact_within`.
 
 The index is built once under bench/out/filters-N.db and reused while the schema matches.
 Results are printed as Markdown and saved to bench/out/filters.json.
@@ -40,10 +40,11 @@ from index_speed import Clock, Lines, SyntheticEmbedder, synthetic_documents  # 
 
 from zoomrag.index import Index  # noqa: E402
 from zoomrag.search import ann  # noqa: E402
+from zoomrag.store.sqlite import Selection  # noqa: E402
 from zoomrag.text.tokens import ApproxCounter  # noqa: E402
 
 OUT = ROOT / "out"
-SHARES = {"0.1 %": 1, "10 %": 100, "90 %": 900}
+SHARES = {"0.1 %": 1, "10 %": 100, "90 %": 900, "none": None}
 
 
 def build(n: int) -> tuple[Path, list]:
@@ -92,8 +93,9 @@ def main() -> None:
         ix.query(texts[0], mode="hybrid", expand="parent")
         exact.query(texts[0], mode="dense", expand="parent")
         for label, per_mille in SHARES.items():
-            where = {"bucket": {"$lt": per_mille}}
-            kept = sum(1 for d in docs if d.metadata["bucket"] < per_mille) * (args.units // len(docs))
+            where = None if per_mille is None else {"bucket": {"$lt": per_mille}}
+            kept = sum(1 for d in docs if per_mille is None or d.metadata["bucket"] < per_mille) * (
+                args.units // len(docs))
             dense, dense_exact, hybrid = Clock(), Clock(), Clock()
             recalls = []
             load = [os.getloadavg()[0]]
@@ -136,19 +138,21 @@ def bench_switch(ix: Index, emb: SyntheticEmbedder, texts: list[str]) -> list[di
     n = len(graph)
     rng = np.random.default_rng(3)
     queries = [emb.embed_query(t) for t in texts[:30]]
-    for size in (1_000, 5_000, 20_000, 50_000):
+    for size in (1_000, 2_000, 5_000, 10_000, 20_000, 50_000):
         if size >= n:
             break
         start = int(rng.integers(0, n - size))
         within = np.arange(start, start + size)  # documents' units are consecutive rows
+        rows = graph.ids[within]
+        one = Selection(np.zeros(1, np.int64), rows[:1].copy(), np.array([rows[-1] - rows[0] + 1]), ("",))
         clocks = {}
-        for name, limit in (("exact", n + 1), ("graph", 0)):
+        for name, limit in (("exact", n * n), ("graph", 0)):
             old, ann.EXACT_WITHIN = ann.EXACT_WITHIN, limit
             try:
                 c = clocks[name] = Clock()
                 for q in queries:
                     with c:
-                        graph.search_within(q, 50, within)
+                        graph.search_within(q, 50, within, subset=lambda: ix.store.selection_vectors(one, 384))
             finally:
                 ann.EXACT_WITHIN = old
         out.append({"units": size, **{k: v.summary() for k, v in clocks.items()}})

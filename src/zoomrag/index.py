@@ -560,7 +560,9 @@ class Index:
             if self._ann is not None:
                 if selection is None:
                     return self._ann.search(query, k)
-                return self._ann.search_within(query, k, positions(selection.first, selection.count, self._ann.ids))
+                dim = self.pins.dimension  # type: ignore[union-attr]
+                return self._ann.search_within(query, k, positions(selection.first, selection.count, self._ann.ids),
+                                               subset=lambda: self.store.selection_vectors(selection, dim))
         exact = self._matrix.get(generation)
         if selection is None:
             return exact.search(query, k)

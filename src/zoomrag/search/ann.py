@@ -44,9 +44,18 @@ EF_SEARCH = 256
 DTYPE = "f16"
 #: Candidates taken from the graph per result wanted, when they are rescored exactly.
 RESCORE_FACTOR = 2
-#: A filter's units up to which dense search scores them exactly instead of through the graph
-#: (measured in docs/benchmarks.md, "Filtered search").
-EXACT_WITHIN = 20_000
+#: ``subset()``: ``(node ids, float32 matrix)`` of a filter's units (read in one range scan each).
+Subset = Callable[[], tuple[np.ndarray, np.ndarray]]
+#: A filter's units are scored exactly while ``units² <= EXACT_WITHIN * k * graph size``, else
+#: through the graph. Exact costs ~3 us a unit (their vectors read from the file); the graph
+#: ~2-3 us per candidate, and it needs ``~3 k / share`` candidates, so the two meet near
+#: ``units = sqrt(3 k N)`` (measured in docs/benchmarks.md, "Filtered search").
+EXACT_WITHIN = 3
+
+
+def exact_within(units: int, k: int, size: int) -> bool:
+    """Whether ``units`` of a filter are scored exactly rather than through a graph of ``size``."""
+    return units * units <= EXACT_WITHIN * max(k, 1) * size
 #: Vectors added to the graph per call while building (bounds the temporary copies).
 BUILD_BATCH = 100_000
 
@@ -263,23 +272,28 @@ class AnnIndex:
         exact = self.rescore(ids) @ q
         return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 
-    def search_within(self, query: np.ndarray, k: int, within: np.ndarray) -> list[tuple[int, float]]:
+    def search_within(self, query: np.ndarray, k: int, within: np.ndarray,
+                      subset: Subset | None = None) -> list[tuple[int, float]]:
         """The ``k`` nearest among the rows at positions ``within`` (a filter's units), best first.
 
-        Few rows (:data:`EXACT_WITHIN`): scored exactly, their vectors read through ``rescore``.
-        More: the graph is searched for enough candidates that ``k`` of them lie inside
-        (``k / share`` and a margin), asking for 4x more until they do or the graph is exhausted,
-        and the ones inside are rescored. The usearch Python binding (2.x) takes no filter
-        predicate, so the filter is applied to a candidate list sized by the filter's share: a
-        selective filter never gives fewer results because it ran after a top-k.
+        Few rows (``exact_within``): scored exactly, their float32 vectors from ``subset()`` (or
+        ``rescore``). More: the graph is searched for enough candidates that ``k`` of them lie
+        inside (``k / share`` and a margin), asking for 4x more until they do or the graph is
+        exhausted, and the ones inside are rescored. The usearch Python binding (2.x) takes no
+        filter predicate, so the filter is applied to a candidate list sized by the filter's
+        share: a selective filter never gives fewer results because it ran after a top-k.
         """
         n = int(within.shape[0])
         if n == 0 or k < 1 or len(self) == 0:
             return []
         q = np.asarray(query, dtype=np.float32)
-        if n <= EXACT_WITHIN and self.rescore is not None:
-            ids = self.ids[within]
-            exact = self.rescore(ids) @ q
+        if exact_within(n, k, len(self)) and (subset is not None or self.rescore is not None):
+            if subset is not None:
+                ids, matrix = subset()
+            else:
+                ids = self.ids[within]
+                matrix = self.rescore(ids)  # type: ignore[misc]
+            exact = matrix @ q
             return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
         inside = np.zeros(len(self), dtype=bool)
         inside[within] = True

@@ -539,6 +539,20 @@ class SqliteStore:
             out.update(self.conn.execute(q, part))
         return out
 
+    def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(node rows, float32 matrix)`` of the units with vectors in these documents, by row:
+        a range scan per document (its nodes are consecutive rows), not a look-up per row."""
+        rows: list[tuple[int, bytes]] = []
+        for first, count in zip(selection.first.tolist(), selection.count.tolist()):
+            rows.extend(self.conn.execute(
+                "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
+                "WHERE n.row >= ? AND n.row < ? AND n.unit = 1", (first, first + count)))
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, dimension), dtype=np.float32)
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dimension)
+        return ids, mat.astype(np.float32, copy=False)
+
     def put_vectors(self, items: Mapping[int, bytes]) -> None:
         with self.transaction() as c:
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(items.items()))
