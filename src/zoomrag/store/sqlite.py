@@ -758,6 +758,8 @@ class SqliteStore:
             ("nodes point to a missing parent",
              ("SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
               "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)")),
+            ("metadata rows belong to no document",
+             "SELECT count(*) FROM doc_meta WHERE doc NOT IN (SELECT key FROM documents)"),
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
         ]
