@@ -216,3 +216,20 @@ def test_cli_meta_where_doc_and_json(tmp_path, monkeypatch):
     r = run("stats", "--documents", "--json")
     docs = {d["id"]: d for d in json.loads(r.stdout)["documents_list"]}
     assert docs["old.md"]["metadata"]["year"] == 2019
+
+
+def test_the_evaluations_doc_scope_is_a_filter_that_fills_the_budget(tmp_path):
+    from pathlib import Path
+
+    from zoomrag.evaluate import load_dataset
+    from zoomrag.evaluate.retriever import IndexPool, IndexRetriever
+
+    tiny = load_dataset(Path(__file__).parent / "fixtures" / "eval" / "tiny")
+    [scoped] = [q for q in tiny.queries if q.doc_scope]
+    with IndexPool(tmp_path, "hash") as pool:
+        r = IndexRetriever("fixed-128", pool)
+        r.build(tiny)
+        out = r.retrieve(scoped, 4096)
+    text = {d.id: d.text for d in tiny.documents}[scoped.doc_scope]
+    assert out and {c.doc_id for c in out} == {scoped.doc_scope}
+    assert sum(len(c.text) for c in out) >= len(text.strip()) // 2  # the scoped document, not 1.4 contexts of it
