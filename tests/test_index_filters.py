@@ -233,3 +233,38 @@ def test_the_evaluations_doc_scope_is_a_filter_that_fills_the_budget(tmp_path):
     text = {d.id: d.text for d in tiny.documents}[scoped.doc_scope]
     assert out and {c.doc_id for c in out} == {scoped.doc_scope}
     assert sum(len(c.text) for c in out) >= len(text.strip()) // 2  # the scoped document, not 1.4 contexts of it
+
+
+def test_an_evaluation_cache_of_an_older_schema_is_rebuilt(tmp_path):
+    import sqlite3
+    from pathlib import Path
+
+    from zoomrag.evaluate import load_dataset
+    from zoomrag.evaluate.retriever import IndexPool, resolve
+
+    tiny = load_dataset(Path(__file__).parent / "fixtures" / "eval" / "tiny")
+    with IndexPool(tmp_path, "hash") as pool:
+        ix, _ = pool.get(tiny, resolve("fixed-128"))
+        path = ix.path
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE index_meta SET value = '4' WHERE key = 'schema_version'")
+    with IndexPool(tmp_path, "hash") as pool:
+        ix, _ = pool.get(tiny, resolve("fixed-128"))
+        assert ix.stats().documents == len(tiny.documents)
+        assert ix.store.meta()["schema_version"] == "5"
+
+
+def test_cli_namespace_keeps_two_roots_apart(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "a" / "readme.md", "# A\n\nAlpha text.\n")
+    write(tmp_path / "b" / "readme.md", "# B\n\nBeta text.\n")
+    runner = CliRunner()
+    for folder in ("a", "b"):
+        r = runner.invoke(main, ["index", folder, "--embedder", "hash", "--namespace", folder, "-q"])
+        assert r.exit_code == 0, r.stderr
+    r = runner.invoke(main, ["stats", "--documents", "--json"])
+    assert sorted(d["id"] for d in json.loads(r.stdout)["documents_list"]) == ["a/readme.md", "b/readme.md"]
+    r = runner.invoke(main, ["query", "text", "--doc", "b/*", "--json"])
+    assert {c["doc_id"] for c in json.loads(r.stdout)["contexts"]} == {"b/readme.md"}
+    r = runner.invoke(main, ["index", "a", "--namespace", "/bad/"])
+    assert r.exit_code == 1 and "namespace '/bad/'" in r.stderr

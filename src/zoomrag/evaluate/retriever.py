@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from ..errors import EvalError
+from ..errors import EvalError, IndexMismatchError
 from ..expand import expander_names, get_expander
 from ..model import Context
 from .dataset import Dataset, EvalQuery
@@ -160,8 +160,13 @@ class IndexPool:
         folder = re.sub(r"[^\w.-]+", "_", f"{emb.name}-{emb.version}")  # versions may hold '/'
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
-        ix = Index.open(path, embedder=emb, strategy=spec.strategy, params=dict(spec.strategy_params),
+        settings = dict(embedder=emb, strategy=spec.strategy, params=dict(spec.strategy_params),
                         levels=spec.levels, ann="off")
+        try:
+            ix = Index.open(path, **settings)
+        except IndexMismatchError:
+            # a cached index of an older schema: the cache is rebuilt, not reported
+            ix = Index.open(path, reindex=True, **settings)
         try:
             report = ix.add(dataset.to_documents(), prune=False)
             if report.skipped:
