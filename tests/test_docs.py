@@ -99,9 +99,11 @@ def test_pages_have_headings_and_working_links(page: str):
             assert (path.parent / target).exists(), f"{page} links to missing {target}"
 
 
-def test_readme_starts_with_the_two_commands():
-    first = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:2]
-    assert first[0].startswith("`make demo`") and first[1].startswith("`make test`")
+def test_readme_opens_with_title_line_and_the_two_commands():
+    lines = [line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert lines[0] == "# zoomrag"
+    assert not lines[1].startswith(("#", "`"))  # one line of what zoomrag is
+    assert lines[2].startswith("`make demo`") and lines[3].startswith("`make test`")
 
 
 def test_benchmarks_page_has_the_chunking_speed_section():
