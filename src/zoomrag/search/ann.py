@@ -48,9 +48,10 @@ RESCORE_FACTOR = 2
 Subset = Callable[[], tuple[np.ndarray, np.ndarray]]
 #: A filter's units are scored exactly while ``units² <= EXACT_WITHIN * k * graph size``, else
 #: through the graph. Exact costs ~3 us a unit (their vectors read from the file); the graph
-#: ~2 us per candidate, and it needs ``2 * FILTER_MARGIN * k / share`` of them, so the two meet
-#: near ``units = sqrt(10 k N)`` (measured in docs/benchmarks.md, "Filtered search").
-EXACT_WITHIN = 10
+#: ~2 us per candidate, and it needs ``2 * FILTER_MARGIN * k / share`` of them; they were
+#: measured to meet near ``units = sqrt(10 k N)`` at 100k units and ``sqrt(27 k N)`` at 300k
+#: (docs/benchmarks.md, "Filtered search").
+EXACT_WITHIN = 15
 #: Filtered search through the graph asks for ``FILTER_MARGIN * RESCORE_FACTOR * k / share``
 #: candidates with a beam of at least ``FILTER_EF``: recall@10 against exact search on the
 #: subset 0.95-0.97 at 100k units (docs/benchmarks.md, "Filtered search"); with a margin of 1.5
