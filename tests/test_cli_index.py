@@ -48,7 +48,7 @@ def test_query_json_has_exactly_the_documented_shape(project):
     assert (payload["query"], payload["budget"]) == ("whole index in one file", 100)
     assert payload["contexts"]
     for ctx in payload["contexts"]:
-        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits"]
+        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "metadata"]
         assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
         source = (project / ctx["source"]).read_text()
         assert source[ctx["start"]:ctx["end"]] == ctx["text"]
@@ -71,7 +71,8 @@ def test_stats_check_and_inspect(project):
     assert "documents" in run("stats").stdout
     assert run("check").stdout.startswith("ok: .zoomrag/index.db is consistent (2 documents")
     tree = json.loads(run("inspect", "docs/guide.md", "--json").stdout)
-    assert tree["document"]["source"] == "docs/guide.md"
+    assert tree["document"]["source"] == str(project / "docs/guide.md")
+    assert tree["document"]["id"] == "guide.md"
     assert all(n["text"] == (project / "docs/guide.md").read_text()[n["start"]:n["end"]] for n in tree["nodes"])
     assert "document L0" in run("inspect", "docs/guide.md").stdout
     assert "no document 'nope.md'" in run("inspect", "nope.md", ok=1).stderr

@@ -74,4 +74,4 @@ def test_kill_9_while_indexing_then_check_and_resume(tmp_path):
         assert ix.check().ok
         assert ix.stats().documents == N_DOCS
         top = ix.search("Second line of 59", mode="bm25", k=1)[0]
-        assert (top.doc_id, top.start, top.end) == (str((docs / "d59.txt").resolve()), 24, 42)
+        assert (top.doc_id, top.start, top.end) == ("d59.txt", 24, 42)

@@ -33,7 +33,7 @@ def check_blocks(doc, *, trimmed=True):
 
 
 def test_fixture_blocks_exact():
-    doc = load_path(FIXTURES / "sample.md")
+    doc = load_path(FIXTURES / "sample.md", front_matter="text")
     assert doc.format == "markdown"
     assert doc.metadata == {"title": "Sample guide"}
     assert doc.text == (FIXTURES / "sample.md").read_text()
@@ -78,7 +78,7 @@ def test_thematic_breaks_and_link_definitions_get_no_block():
 
 
 def test_toml_front_matter_and_unclosed_front_matter():
-    doc = read_text('+++\ntitle = "T"\n+++\n# H\n', fmt="markdown")
+    doc = read_text('+++\ntitle = "T"\n+++\n# H\n', fmt="markdown", front_matter="text")
     assert blocks_of(doc) == [("text", 0, {"front_matter": True}, '+++\ntitle = "T"\n+++'),
                               ("heading", 1, {}, "# H")]
     assert doc.metadata == {"title": "T"}
@@ -89,7 +89,7 @@ def test_toml_front_matter_and_unclosed_front_matter():
 
 def test_front_matter_lines_do_not_shift_offsets():
     text = "---\na: 1\nb: 2\n---\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"
-    doc = read_text(text, fmt="markdown")
+    doc = read_text(text, fmt="markdown", front_matter="text")
     table = doc.blocks[1]
     assert (table.type, doc.text[table.start:table.end]) == ("table", "| x | y |\n|---|---|\n| 1 | 2 |")
 
@@ -140,3 +140,27 @@ def test_wikitext_markdown_keeps_text_and_finds_every_heading():
     assert {b.level for b in headings} == {1, 2, 3, 4}
     assert all(doc.text[b.start:b.end].startswith("#" * b.level + " ") for b in headings)
     check_blocks(doc)
+
+
+def test_front_matter_becomes_metadata_and_leaves_the_text():
+    text = "---\ntitle: Notes\nyear: 2021\ntags: [a, b]\ndate: 2024-05-01\n---\n\n# Head\n\nBody.\n"
+    doc = read_text(text, format="markdown", id="n", metadata={"lang": "en"})
+    assert doc.text == "# Head\n\nBody.\n"
+    assert dict(doc.metadata) == {"title": "Notes", "year": 2021, "tags": ["a", "b"], "date": "2024-05-01",
+                                  "front_matter_chars": len(text) - len(doc.text), "lang": "en"}
+    assert doc.id == "n"
+    # the old argument names still work
+    assert read_text("x", fmt="text", doc_id="old").id == "old"
+
+
+def test_toml_front_matter_becomes_metadata():
+    doc = read_text('+++\ntitle = "T"\nyear = 2020\n+++\n# H\n', format="markdown")
+    assert doc.text == "# H\n"
+    assert doc.metadata["title"] == "T" and doc.metadata["year"] == 2020
+
+
+def test_bad_front_matter_is_a_clear_error():
+    from zoomrag.errors import InputError
+
+    with pytest.raises(InputError, match=r"notes.md: front matter is not valid YAML"):
+        read_text("---\na: [1\n---\nx\n", format="markdown", source="notes.md")

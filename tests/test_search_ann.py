@@ -106,3 +106,25 @@ def test_the_index_builds_the_graph_above_its_threshold_and_rebuilds_it_when_sta
     with Index.open(path, embedder=CountingEmbedder(), ann="off") as exact:
         assert [h.node_id for h in exact.search("topic 3", mode="dense", k=5)] == dense
     assert available_backend() == "usearch"
+
+
+@pytest.mark.parametrize("share", [0.002, 0.05, 0.3, 0.9])
+def test_filtered_search_returns_k_results_inside_the_filter_and_finds_the_exact_ones(share):
+    x, queries = clustered(5000, 64, seed=2)
+    ids = np.arange(5000, dtype=np.int64) + 10
+
+    def vectors(found: np.ndarray) -> np.ndarray:
+        return x[found - 10]
+
+    ann = AnnIndex.build("usearch", ids, x, generation=1, rescore=vectors)
+    rng = np.random.default_rng(1)
+    within = np.sort(rng.choice(5000, size=max(1, int(share * 5000)), replace=False))
+    exact = ExactSearch(ids, x)
+    recalls = []
+    for q in queries[:30]:
+        got = ann.search_within(q, 10, within)
+        truth = exact.search(q, 10, within=within)
+        assert len(got) == min(10, len(within))  # a selective filter still gives k results
+        assert {i for i, _ in got} <= set((ids[within]).tolist())
+        recalls.append(len({i for i, _ in got} & {i for i, _ in truth}) / len(truth))
+    assert np.mean(recalls) >= 0.95

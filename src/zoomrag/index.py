@@ -19,7 +19,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Self
@@ -37,7 +37,7 @@ from .embed import (
     fit_derived,
     get_embedder,
 )
-from .embed.base import Embedder
+from .embed.base import Embedder, embed_queries
 from .embed.language import choose_embedder_name
 from .errors import ConfigError, InputError, StoreError, ZoomragError
 from .expand import Expander, get_expander
@@ -45,14 +45,18 @@ from .expand.base import reads_ancestors_only
 from .expand.multilevel import LEVELS_KEY, level_blobs
 from .expand.pipeline import expand_hits
 from .load import load_path
-from .load.base import MAX_FILE_BYTES, SKIPPED_DIRS
+from .load.base import MAX_FILE_BYTES, SKIPPED_DIRS, with_metadata
 from .parse.oversize import split_leaves
 from .model import Context, Document, Hit, Tree
 from .parse import Chunker, make_chunker, strategy_names
 from .search.ann import ANN_THRESHOLD, AnnIndex, available_backend
 from .search.bm25 import bm25_search
 from .search.dense import MatrixCache
+from .search.filters import Filter, positions
 from .search.fusion import reciprocal_rank_fusion, single_ranking
+from .search.scope import Scopes
+from .search.scope import parse as parse_filter
+from .store.sqlite import Selection
 from .store import Pins, SqliteStore, UnitRow, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
 from .store import meta as pins_check
 from .store.fts import FTS_VERSION
@@ -160,6 +164,7 @@ class Index:
         self._matrix = MatrixCache(self._load_matrix)
         self._ann: AnnIndex | None = None
         self._trees = TreeCache(store, self._token_counter)
+        self._scopes = Scopes(store)
         self._unit_count: tuple[int, int] | None = None
         self._max_bytes: int | None = MAX_FILE_BYTES
         self.pins = Pins.from_meta(store.meta())
@@ -284,15 +289,24 @@ class Index:
 
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
-            progress: Progress | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
+            progress: Progress | None = None, metadata: Mapping[str, Any] | None = None,
+            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
-        Unchanged documents are skipped, changed ones replaced. Unreadable, binary or
-        undecodable files are skipped and listed in the report with the reason. ``prune``
-        removes stored files under the given folders that are gone from disk (a file that is
-        there but was skipped keeps its last good version, and is listed as kept). Files over
-        ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and listed.
+        A file's id is its path relative to the folder given (for a file given by name: its
+        name), under ``namespace/`` when one is given, so ids do not depend on the working
+        directory and a copy of a folder is the same documents; its ``source`` is its absolute
+        path. ``metadata`` is added to every document of this call (over a document's own and
+        its front matter). Unchanged documents are skipped; changed ones replaced; one whose
+        text is unchanged but whose metadata changed gets the new metadata without being
+        embedded again (counted as updated). Unreadable, binary or undecodable files, files over
+        ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and
+        listed in the report with the reason. ``prune`` removes stored files under the given
+        folders that are gone from disk (a file that is there but was skipped keeps its last
+        good version, and is listed as kept).
         """
+        if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
+            raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
         if isinstance(items, (str, Path, Document)):
             items = [items]
         items = list(items)
@@ -304,7 +318,7 @@ class Index:
             roots = [str(_resolved(Path(i))) for i in items if not isinstance(i, Document)]
             tick = progress or (lambda stage, done, total: None)
             tick("read", 0, len(sources))
-            loaded = self._read(sources, report, tick)
+            loaded = self._read(sources, report, tick, dict(metadata or {}), namespace)
             sample: list[tuple[Document, str]] = []
             if self.pins is None or self._reindex:
                 for pair in loaded:
@@ -314,7 +328,7 @@ class Index:
                 self._pin([d.text[:4000] for d, _ in sample], roots)
             self._index_documents([*sample, *loaded], report, tick)
             if prune and roots:
-                report.removed += self._prune(roots, report.seen, report)
+                report.removed += self._prune(roots, report.seen, report, namespace)
                 self.store.drop_unused_vectors()
             if roots:
                 self._remember_roots(roots)
@@ -333,9 +347,11 @@ class Index:
         with self._lock, self.store.transaction():
             self.store.set_meta(value)
 
-    def _walk(self, items: Sequence[str | Path | Document], report: _Counts) -> Iterator[str | Path | Document]:
-        """Documents and files to read, each file once however often it is named; folders that
-        cannot be listed go to the report's skipped list."""
+    def _walk(self, items: Sequence[str | Path | Document],
+              report: _Counts) -> Iterator[tuple[Path | Document, Path | None]]:
+        """Each file with the root its id is relative to (a folder given, or a file's folder),
+        each file once however often it is named; folders that cannot be listed go to the
+        report's skipped list."""
         own = {_resolved(Path(str(self.path) + suffix))
                for suffix in ("", "-wal", "-shm", "-journal", ".lock", ".ann", ".ann.json", ".ann.ids.npy")}
         seen: set[Path] = set()
@@ -349,7 +365,7 @@ class Index:
 
         for item in items:
             if isinstance(item, Document):
-                yield item
+                yield item, None
                 continue
             p = Path(item)
             if not os.path.lexists(p):
@@ -366,22 +382,29 @@ class Index:
                     for name in sorted(filenames):
                         f = Path(dirpath) / name
                         if not name.startswith(".") and once(f):
-                            yield f
+                            yield f, p
             elif once(p):
-                yield p
+                yield p, p.parent
 
-    def _read(self, sources: Sequence[str | Path | Document], report: _Counts,
-              tick: Progress) -> Iterator[tuple[Document, str]]:
-        """Documents to (re)index, with their origin; unchanged and unreadable ones are counted."""
+    def _read(self, sources: Sequence[tuple[Path | Document, Path | None]], report: _Counts,
+              tick: Progress, metadata: dict[str, Any], namespace: str | None) -> Iterator[tuple[Document, str]]:
+        """Documents to (re)index, with their origin; unchanged and unreadable ones are counted,
+        and a changed metadata alone is written here."""
         hashes = self.store.document_hashes() if not self._reindex else {}
+        stored = self.store.document_metadata() if hashes else {}
         report.existing = hashes
-        for n, src in enumerate(sources, start=1):
+        prefix = f"{namespace}/" if namespace else ""
+        for n, (src, root) in enumerate(sources, start=1):
             if isinstance(src, Document):
                 doc, origin = src, "api"
+                if prefix:
+                    doc = replace(doc, id=prefix + doc.id)
+                doc = with_metadata(doc, metadata)
             else:
-                doc_id = str(_resolved(src))
+                doc_id = prefix + (src.relative_to(root).as_posix() if root is not None else src.name)
                 try:
-                    doc = load_path(src, doc_id=doc_id, max_bytes=self._max_bytes)
+                    doc = load_path(src, id=doc_id, source=str(_resolved(src)), metadata=metadata,
+                                    max_bytes=self._max_bytes)
                 except (InputError, OSError) as e:
                     report.skipped.append((str(src), _reason(e)))
                     report.failed.add(doc_id)
@@ -391,7 +414,12 @@ class Index:
             report.seen.add(doc.id)
             tick("read", n, len(sources))
             if hashes.get(doc.id) == doc.content_hash:
-                report.unchanged += 1
+                given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
+                if given == dict(stored.get(doc.id, {})):
+                    report.unchanged += 1
+                else:
+                    self.store.set_metadata(doc.id, given)
+                    report.updated += 1
                 continue
             yield doc, origin
 
@@ -482,17 +510,19 @@ class Index:
                 write(done_id, vectors)
         report.embedded += runner.stats.embedded
 
-    def _prune(self, roots: list[str], seen: set[str], report: _Counts) -> int:
+    def _prune(self, roots: list[str], seen: set[str], report: _Counts, namespace: str | None) -> int:
         """Remove stored files under ``roots`` that are gone from disk. One that is there but
         could not be read this time (or lies in a folder that could not be listed) is kept."""
         removed = 0
         for row in self.store.documents():
             if row.origin != "file" or row.id in seen:
                 continue
-            if not any(_under(row.id, r) for r in roots):
+            if namespace and not row.id.startswith(namespace + "/"):
+                continue  # another namespace's copy of the same folder
+            if not any(_under(row.source, r) for r in roots):
                 continue
-            if (row.id in report.failed or os.path.lexists(row.id)
-                    or any(_under(row.id, d) for d in report.unlisted)):
+            if (row.id in report.failed or os.path.lexists(row.source)
+                    or any(_under(row.source, d) for d in report.unlisted)):
                 report.kept.append(row.source)
                 continue
             removed += self.store.delete_document(row.id)
@@ -504,9 +534,9 @@ class Index:
             rs = [str(Path(r).resolve()) for r in roots] if roots is not None else None
             removed = 0
             for row in self.store.documents():
-                if row.origin != "file" or Path(row.id).exists():
+                if row.origin != "file" or Path(row.source).exists():
                     continue
-                if rs is None or any(row.id == r or row.id.startswith(r.rstrip(os.sep) + os.sep) for r in rs):
+                if rs is None or any(row.source == r or row.source.startswith(r.rstrip(os.sep) + os.sep) for r in rs):
                     removed += self.store.delete_document(row.id)
             self.refresh_ann()
             return removed
@@ -575,23 +605,36 @@ class Index:
         m = np.frombuffer(b"".join(found.get(int(i), zero) for i in ids), dtype="<f4")
         return m.reshape(len(ids), dim).astype(np.float32, copy=False)
 
-    def _dense(self, query: np.ndarray, k: int, generation: int) -> list[tuple[int, float]]:
+    def _dense(self, query: np.ndarray, k: int, generation: int,
+               selection: Selection | None = None) -> list[tuple[int, float]]:
+        """``selection``: only units of these documents (a filter's), searched as such."""
         if self._ann_backend() is not None and self._units(generation) >= self._ann_threshold:
             if self._ann is None or self._ann.generation != generation:
                 self._ann = AnnIndex.load_if_fresh(self.path, generation, self.pins.dimension,  # type: ignore[union-attr]
                                                    self._unit_vectors)
             if self._ann is not None:
-                return self._ann.search(query, k)
-        return self._matrix.get(generation).search(query, k)
+                if selection is None:
+                    return self._ann.search(query, k)
+                dim = self.pins.dimension  # type: ignore[union-attr]
+                return self._ann.search_within(query, k, positions(selection.first, selection.count, self._ann.ids),
+                                               subset=lambda: self.store.selection_vectors(selection, dim))
+        exact = self._matrix.get(generation)
+        if selection is None:
+            return exact.search(query, k)
+        return exact.search(query, k, within=positions(selection.first, selection.count, exact.ids))
 
     # -- reading ------------------------------------------------------------------------
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
-               weights: Mapping[str, float] | None = None) -> list[Hit]:
-        """The ``k`` best embedded units for ``text``, before expansion."""
-        return [h for h, _ in self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights)]
+               weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
+               doc: str | Sequence[str] | None = None) -> list[Hit]:
+        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``: as in
+        :meth:`query`)."""
+        f = parse_filter(where, doc)
+        return [h for h, _ in self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, where=f)]
 
     def _search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
-                partial: dict[str, Tree] | None = None) -> list[tuple[Hit, int]]:
+                partial: dict[str, Tree] | None = None, where: Filter | None = None,
+                vector: np.ndarray | None = None) -> list[tuple[Hit, int]]:
         """Hits with their node rows. ``partial``: also load the hits' partial trees into it
         (:meth:`SqliteStore.ancestor_trees`), which locate the hits in the same reads."""
         if mode not in MODES:
@@ -603,18 +646,25 @@ class Index:
         if self.pins is None:
             return []
         with self.store.snapshot():
-            return self._search_snapshot(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial)
+            return self._search_snapshot(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial,
+                                         where=where, vector=vector)
 
     def _search_snapshot(self, text: str, *, mode: str, k: int, rrf_k: float,
-                         weights: Mapping[str, float] | None, partial: dict[str, Tree] | None) -> list[tuple[Hit, int]]:
+                         weights: Mapping[str, float] | None, partial: dict[str, Tree] | None,
+                         where: Filter | None, vector: np.ndarray | None) -> list[tuple[Hit, int]]:
         generation = self.store.generation()
+        selection = self._scopes.select(where, generation)
+        if selection is not None and len(selection) == 0:
+            return []
         rankings: dict[str, list[tuple[int, float]]] = {}
         if mode in ("dense", "hybrid"):
-            rankings["dense"] = self._dense(self.embedder.embed_query(text), k, generation)
+            q = vector if vector is not None else self.embedder.embed_query(text)
+            rankings["dense"] = self._dense(q, k, generation, selection)
         if mode in ("bm25", "hybrid"):
             # hybrid: a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
             within = [row for row, _ in rankings["dense"]] if mode == "hybrid" else None
-            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation), within=within)
+            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation), within=within,
+                                           selection=selection)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
         else:
@@ -633,17 +683,41 @@ class Index:
         ]
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
-              expand: str | Expander = "none", k: int | None = None, rrf_k: float = 60.0,
+              expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
               weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
-              order: str = "score", explain: bool = False) -> list[Context]:
+              order: str = "score", explain: bool = False, where: Mapping[str, Any] | Filter | None = None,
+              doc: str | Sequence[str] | None = None) -> list[Context]:
         """Contexts for ``text``: the best spans that fit ``budget`` tokens, best first.
 
         ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
         (default: enough to fill the budget). No character is returned twice. ``expand`` names
-        the policy and ``params`` its parameters; ``rerank`` re-scores the hits first; ``fill``,
-        ``order`` and ``explain`` are assembly's options (:func:`zoomrag.expand.assemble`).
+        the policy (default ``auto``: the policy pinned by ``zoomrag recommend --pin``, else the
+        measured best, as in the CLI) and ``params`` its parameters; ``rerank`` re-scores the hits
+        first; ``fill``, ``order`` and ``explain`` are assembly's options
+        (:func:`zoomrag.expand.assemble`). ``where`` (a filter dict,
+        :mod:`zoomrag.search.filters`) and ``doc`` (document ids or source paths, exact or glob)
+        keep only some documents; both rankers search those alone, so the budget is still filled.
         """
+        return self._query(text, None, budget=budget, top=top, mode=mode, expand=expand, k=k, rrf_k=rrf_k,
+                           weights=weights, params=params, rerank=rerank, rerank_depth=rerank_depth, fill=fill,
+                           order=order, explain=explain, where=parse_filter(where, doc))
+
+    def query_many(self, texts: Sequence[str], **options: Any) -> list[list[Context]]:
+        """:meth:`query` for each of ``texts`` (same options), their embeddings computed in one batch."""
+        texts = list(texts)
+        f = parse_filter(options.pop("where", None), options.pop("doc", None))
+        mode = options.get("mode", "hybrid")
+        vectors: Sequence[np.ndarray | None] = [None] * len(texts)
+        if texts and mode in ("dense", "hybrid") and self.pins is not None:
+            vectors = list(embed_queries(self.embedder, texts))
+        return [self._query(t, v, where=f, **options) for t, v in zip(texts, vectors)]
+
+    def _query(self, text: str, vector: np.ndarray | None, *, budget: int = 2048, top: int | None = 10,
+               mode: str = "hybrid", expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
+               weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
+               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
+               order: str = "score", explain: bool = False, where: Filter | None = None) -> list[Context]:
         if budget < 1:
             raise ConfigError(f"budget={budget} must be at least 1 token")
         if top is not None and top < 1:
@@ -655,15 +729,17 @@ class Index:
         with self.store.snapshot():
             return self._query_snapshot(text, budget=budget, top=top, mode=mode, expander=expander, k=k,
                                         rrf_k=rrf_k, weights=weights, rerank=rerank, rerank_depth=rerank_depth,
-                                        fill=fill, order=order, explain=explain)
+                                        fill=fill, order=order, explain=explain, where=where, vector=vector)
 
     def _query_snapshot(self, text: str, *, budget: int, top: int | None, mode: str, expander: Expander,
                         k: int, rrf_k: float, weights: Mapping[str, float] | None, rerank: Reranker | None,
-                        rerank_depth: int | None, fill: bool, order: str, explain: bool) -> list[Context]:
+                        rerank_depth: int | None, fill: bool, order: str, explain: bool,
+                        where: Filter | None, vector: np.ndarray | None) -> list[Context]:
         # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
         # with the hits themselves.
         partial: dict[str, Tree] | None = {} if reads_ancestors_only(expander) else None
-        found = self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial)
+        found = self._search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, partial=partial, where=where,
+                             vector=vector)
         if not found:
             return []
         hits = [h for h, _ in found]
@@ -674,9 +750,14 @@ class Index:
             self._trees.sync(self.store.generation())
             self._trees.prefetch(h.doc_id for h in hits)
             trees = self._trees
-        return expand_hits(hits, trees, budget, self._count, expand=expander, top=top, query=text,
-                           reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
-                           explain=explain, counter=self._counter)
+        out = expand_hits(hits, trees, budget, self._count, expand=expander, top=top, query=text,
+                          reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
+                          explain=explain, counter=self._counter)
+        # Metadata as stored now: cached trees are kept while their text is unchanged, and
+        # update_metadata changes no text.
+        current = self.store.metadata_by_id({c.doc_id for c in out})
+        return [c if c.metadata == current.get(c.doc_id, c.metadata) else
+                replace(c, metadata=current[c.doc_id]) for c in out]
 
     def _find(self, ref: str) -> str | None:
         found = self.store.find_document(ref)
@@ -692,7 +773,24 @@ class Index:
         return self.store.load_tree(found)
 
     def documents(self) -> list:
+        """Every stored document (id, source, hash, format, origin, length, metadata), by id."""
         return self.store.documents()
+
+    def update_metadata(self, ref: str, metadata: Mapping[str, Any], *, replace: bool = False) -> None:
+        """Change one document's metadata (by id, source or file path) without embedding anything:
+        ``metadata`` is merged into what is stored, or replaces it with ``replace=True``."""
+        with self._lock:
+            found = self._find(ref)
+            if found is None:
+                raise StoreError(f"{self.path}: no document {ref!r}; list them with: zoomrag stats --documents")
+            old = {} if replace else dict(self.store.document_metadata_of(found))
+            new = json.loads(json.dumps({**old, **dict(metadata)}, ensure_ascii=False, default=str))
+            self.store.set_metadata(found, new)
+
+    def filter_notes(self, where: Mapping[str, Any] | Filter | None = None,
+                     doc: str | Sequence[str] | None = None) -> list[str]:
+        """Why a filter keeps few or no documents: metadata keys no document has, or no match."""
+        return self._scopes.notes(parse_filter(where, doc))
 
     def stats(self) -> IndexStats:
         counts = self.store.counts()

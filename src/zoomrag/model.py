@@ -373,6 +373,8 @@ class Context:
     def parts(self) -> tuple[tuple[int, int], ...]:
         """Every exact span of the context: ``spans``, or ``((start, end),)``."""
         return self.spans or ((self.start, self.end),)
+    #: The metadata of the context's document (as given at add time, front matter included).
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -385,4 +387,5 @@ class Context:
             "score": self.score,
             "hits": [{"start": s, "end": e, "score": sc} for s, e, sc in self.hits],
             "spans": [{"start": s, "end": e} for s, e in self.parts()],
+            "metadata": dict(self.metadata),
         }

@@ -32,6 +32,7 @@ from ..parse import parse_settings
 from ..rerank import HTTPReranker
 from ..serve.client import ServerUnreachable, post_json, running_server
 from ..serve.query import QueryRequest, context_from_payload, request_body
+from ..search import filters
 from . import main
 from .render import (context_body, preview, rich_tree, spans_label, terminal_safe, text_offset,
                      tree_payload)
@@ -99,13 +100,20 @@ def _summary(report: AddReport, console: Console) -> None:
               help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
 @click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
               help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
+@click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
+              help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
+@click.option("--namespace", metavar="NAME",
+              help="A prefix for the ids of this run's documents (NAME/relative/path), to keep several roots apart.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, max_size: str, quiet: bool) -> None:
+                  levels: bool, max_size: str, meta: tuple[str, ...], namespace: str | None,
+                  quiet: bool) -> None:
     """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
 
-    Binary, undecodable or unreadable files are skipped and listed at the end.
+    Binary, undecodable or unreadable files are skipped and listed at the end. A document's id is
+    its path relative to the folder given (a file's: its name), so the same folder indexed from
+    anywhere, or a copy of it, gives the same ids. Markdown front matter becomes metadata.
     """
     if strategy is not None and profile is not None:
         raise click.UsageError("give --strategy or --profile, not both")
@@ -115,7 +123,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
-                        max_file_bytes=parse_size(max_size))
+                        max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
+                        namespace=namespace)
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
@@ -148,6 +157,31 @@ def vacuum_command(index_path: Path) -> None:
     click.echo(f"{dropped} unused vector(s) dropped from {terminal_safe(str(index_path))}")
 
 
+def _meta_values(items: tuple[str, ...]) -> dict[str, object]:
+    """``--meta KEY=VALUE`` pairs, values typed as in ``--where`` (numbers, true/false, strings)."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{item!r}: expected KEY=VALUE, e.g. --meta lang=en", param_hint="--meta")
+        out[key.strip()] = filters.short_value(value.strip())
+    return out
+
+
+def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
+    conditions = [filters.parse_condition(w) for w in where]
+    if where_json is not None:
+        try:
+            given = json.loads(where_json)
+        except ValueError as e:
+            raise click.BadParameter(f"not JSON ({e})", param_hint="--where-json") from None
+        if not isinstance(given, dict):
+            raise click.BadParameter("expected a JSON object such as '{\"year\": {\"$gte\": 2020}}'",
+                                     param_hint="--where-json")
+        conditions.append(given)
+    return filters.combine(conditions)
+
+
 def _strip_source(source: str, reason: str) -> str:
     prefix = f"{source}: "
     return reason.removeprefix(prefix)
@@ -170,6 +204,13 @@ def _strip_source(source: str, reason: str) -> str:
               help="Contexts by score, or in text order inside each document.")
 @click.option("--rerank", is_flag=True,
               help="Re-score the matched units with the rerank endpoint in $ZOOMRAG_RERANK_URL first.")
+@click.option("--where", "where", multiple=True, metavar="CONDITION",
+              help="Only documents whose metadata matches (repeatable, all must hold): KEY=VALUE, KEY!=VALUE, "
+                   "KEY>=VALUE (also >, <, <=), 'KEY in A,B', 'KEY not in A,B', 'KEY exists', 'KEY missing'.")
+@click.option("--where-json", metavar="JSON",
+              help='A filter in the dict form, e.g. \'{"$or": [{"lang": "en"}, {"year": {"$gte": 2020}}]}\'.')
+@click.option("--doc", "docs", multiple=True, metavar="ID|PATH|GLOB",
+              help="Only these documents (repeatable): an id, a source path, or a glob such as 'docs/*.md'.")
 @click.option("--explain", is_flag=True, help="Show, for each context, the hits that produced it and the rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
 @click.option("--server", "server_url", metavar="URL", envvar="ZOOMRAG_SERVER",
@@ -177,24 +218,35 @@ def _strip_source(source: str, reason: str) -> str:
                    "the same index is asked when there is one ($ZOOMRAG_API_KEY is sent as its key).")
 @click.option("--no-server", is_flag=True, help="Answer here even when a server runs on this index.")
 def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
-                  settings: tuple[str, ...], order: str, rerank: bool, explain: bool, as_json: bool,
+                  settings: tuple[str, ...], order: str, rerank: bool, where: tuple[str, ...],
+                  where_json: str | None, docs: tuple[str, ...], explain: bool, as_json: bool,
                   server_url: str | None, no_server: bool) -> None:
     """Find the best contexts for TEXT within a token budget."""
     params = parse_settings(settings)
     expander = get_expander(expand, params)
+    condition = _where(where, where_json)
     request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
-                           order=order, explain=explain, rerank=rerank)
+                           order=order, explain=explain, rerank=rerank, where=condition,
+                           doc=list(docs) or None)
     contexts = None if no_server else _ask_server(server_url, index_path, request)
+    notes: list[str] = []
     if contexts is None:
         reranker = HTTPReranker() if rerank else None
         with Index.open(index_path, create=False) as ix:
             contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
-                                order=order, explain=explain)
+                                order=order, explain=explain, where=condition, doc=list(docs) or None)
+            notes = ix.filter_notes(condition, list(docs) or None) if explain or not contexts else []
     if as_json:
         payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
+        if condition is not None or docs:
+            payload["where"] = condition
+            payload["doc"] = list(docs)
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    for note in notes:
+        err.print(Text(f"filter: {note}"))
     if not contexts:
         console.print("no results")
         return
@@ -237,7 +289,7 @@ def _explanation(ctx: Context) -> Text:
 def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
-    head.append(terminal_safe(ctx.source), style="bold cyan")
+    head.append(terminal_safe(_shown(ctx.source)), style="bold cyan")
     head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     if ctx.section_path:
@@ -245,6 +297,17 @@ def _context_header(rank: int, ctx: Context) -> Text:
     if ctx.rule:
         head.append(f"  ({ctx.rule})", style="dim")
     return head
+
+
+def _shown(source: str) -> str:
+    """A stored source (an absolute path for files) as the shortest path that opens it from here."""
+    if not os.path.isabs(source):
+        return source
+    try:
+        rel = os.path.relpath(source)
+    except ValueError:  # another drive (Windows)
+        return source
+    return source if rel.startswith("..") else rel
 
 
 def _highlighted(ctx: Context) -> Text:
@@ -271,7 +334,8 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         payload = stats.to_dict()
         payload["expansion"] = None if pinned is None else {"policy": pinned[0], "params": pinned[1]}
         if documents:
-            payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length} for d in docs]
+            payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length,
+                                          "metadata": dict(d.metadata)} for d in docs]
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     table = Table(show_header=False, box=None)
@@ -289,7 +353,8 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        console.print(Text(terminal_safe(f"  {d.source}  ({d.length:,} characters)")))
+        meta = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
+        console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){meta}")))
 
 
 @main.command("check")

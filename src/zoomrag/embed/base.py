@@ -69,3 +69,14 @@ def checked_vectors(embedder_name: str, vectors: np.ndarray, count: int, dimensi
         bad = int(np.flatnonzero(~np.isfinite(v).all(axis=1))[0])
         raise EmbedError(f"embedder {embedder_name!r} returned NaN or infinite values for text #{bad}")
     return l2_normalize(v)
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """``(len(texts), dimension)``: the embedder's batch of questions when it has one
+    (``embed_queries``), else its ``embed_query`` of each."""
+    batch = getattr(embedder, "embed_queries", None)
+    if callable(batch):
+        return np.asarray(batch(list(texts)), dtype=np.float32)
+    if not texts:
+        return np.zeros((0, embedder.dimension), dtype=np.float32)
+    return np.stack([embedder.embed_query(t) for t in texts]).astype(np.float32, copy=False)

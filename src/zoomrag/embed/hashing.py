@@ -77,6 +77,9 @@ class HashEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return l2_normalize(self._vector(text))
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_documents(texts)
+
     def count_tokens(self, text: str) -> int:
         """Words, CJK characters and punctuation marks, one token each (no special tokens)."""
         return sum(1 for _ in _TOKEN.finditer(text))

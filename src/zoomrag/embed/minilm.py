@@ -165,5 +165,9 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Several questions in one forward pass (MiniLM embeds a question as a document)."""
+        return self.embed_documents(texts)
+
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(text).ids)  # includes [CLS] and [SEP]

@@ -14,8 +14,8 @@ A configuration name says which tree to build and which expansion policy to quer
   (its strategy or profile and parameters, its pinned policy, else ``auto``).
 
 Configurations that share a tree share one index file (built once per run, reused across runs:
-:meth:`Index.add` skips unchanged documents). ``query.doc_scope`` is honoured by filtering the
-hits to that document before expansion, widening the search until some hit lies in it.
+:meth:`Index.add` skips unchanged documents). ``query.doc_scope`` is a document filter
+(``Index.query(doc=...)``), pushed into both rankers, so a scoped question fills its budget.
 """
 
 from __future__ import annotations
@@ -25,12 +25,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
-from ..errors import EvalError
+from ..errors import EvalError, IndexMismatchError
 from ..expand import expander_names, get_expander
-from ..expand.base import Candidate, Expander, TreeSource
-from ..model import Context, Hit
+from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .results import BuildStats
 from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
@@ -61,10 +60,6 @@ POLICIES: dict[str, tuple[str, str, dict[str, Any]]] = {
 #: Gate 0 and the policies, in report order.
 SWEEP = tuple(fixed_name(s) for s in FIXED_SIZES)
 DEFAULT_POLICIES = ("window", "density", "density-sharp", "parent", "merge", "budget-merge", "multilevel")
-
-#: How many more units each widening of a scoped search asks for, and the most it asks for.
-_WIDEN = 8
-_MAX_K = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,20 +143,6 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
                       chunking=pins.chunking)
 
 
-@dataclass(frozen=True)
-class ScopedExpander:
-    """Wraps a policy so that only hits inside one document are expanded (``doc_scope``)."""
-
-    name: ClassVar[str] = "scoped"
-
-    inner: Expander
-    doc_id: str
-
-    def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
-        kept = [h for h in hits if h.doc_id == self.doc_id]
-        return self.inner.expand(kept, trees, budget) if kept else []
-
-
 class WholeChunkEmbedder:
     """An embedder whose window guard is lifted: a chunk longer than the model's window is
     embedded as the model reads it (its first window), instead of being refused.
@@ -232,8 +213,13 @@ class IndexPool:
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
         chunking = ({"profile": spec.strategy} if spec.chunking == "profile" else {"strategy": spec.strategy})
-        params = dict(spec.strategy_params) or None
-        ix = Index.open(path, embedder=emb, **chunking, params=params, levels=spec.levels, ann="off")
+        settings = dict(embedder=emb, **chunking, params=dict(spec.strategy_params) or None,
+                        levels=spec.levels, ann="off")
+        try:
+            ix = Index.open(path, **settings)
+        except IndexMismatchError:
+            # a cached index of an older schema: the cache is rebuilt, not reported
+            ix = Index.open(path, reindex=True, **settings)
         try:
             report = ix.add(dataset.to_documents(), prune=False)
             if report.skipped:
@@ -290,16 +276,9 @@ class IndexRetriever:
         if self.index is None:
             raise EvalError(f"{self.name}: retrieve() before build(); run it through run_eval")
         k = max(50, budget // 16)
-        if query.doc_scope is None:
-            return self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
-                                    expand=self.expander, k=k)
-        scoped = ScopedExpander(self.expander, query.doc_scope)
-        while True:
-            out = self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
-                                   expand=scoped, k=k)
-            if out or k >= _MAX_K:
-                return out
-            k = min(_MAX_K, k * _WIDEN)  # no hit in the scoped document yet: look further down
+        # doc_scope is a filter pushed into the search: every ranker looks only at that document
+        return self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
+                                expand=self.expander, k=k, doc=query.doc_scope)
 
 
 def retrievers(names: Sequence[str | ConfigSpec], pool: IndexPool) -> list[IndexRetriever]:

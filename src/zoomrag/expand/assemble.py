@@ -369,7 +369,7 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
         text="\n".join(text[s:e] for s, e in parts) if len(parts) > 1 else text[parts[0][0]:parts[0][1]],
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple((h.start, h.end, h.score) for h in hits), rule=rule,
-        spans=tuple(parts) if len(parts) > 1 else (),
+        spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
     )
 
 

@@ -13,13 +13,16 @@ import logging
 import os
 import stat
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from types import MappingProxyType
+from typing import Any, Protocol
 
 from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
 from ..model import Document
+from . import frontmatter
 from .normalize import normalize_newlines
 
 
@@ -96,17 +99,36 @@ def decode(data: bytes, source: str) -> str:
     return normalize_newlines(text)
 
 
-def read_text(text: str, *, fmt: str = "text", doc_id: str = "doc", source: str = "<text>") -> Document:
-    """A Document from text already in memory, parsed by the reader for ``fmt``."""
+def read_text(text: str, *, format: str = "text", id: str = "doc", source: str = "<text>",
+              metadata: Mapping[str, Any] | None = None, front_matter: str = "metadata",
+              fmt: str | None = None, doc_id: str | None = None) -> Document:
+    """A Document from text already in memory, parsed by the reader for ``format``.
+
+    The argument names are :meth:`Document.from_text`'s (``fmt`` and ``doc_id`` are the old names,
+    still accepted). ``metadata`` is added to what the reader finds (it wins on equal keys).
+    Markdown front matter becomes metadata and is left out of the text (:mod:`.frontmatter`);
+    ``front_matter="text"`` keeps it in the text instead.
+    """
     _load_builtin()
+    format = fmt if fmt is not None else format
+    id = doc_id if doc_id is not None else id
+    frontmatter.check_mode(front_matter)
     try:
-        reader = _READERS[fmt]
+        reader = _READERS[format]
     except KeyError:
-        if fmt in _BINARY_READERS:
-            raise ConfigError(f"format {fmt!r} is read from a file, not from text; "
+        if format in _BINARY_READERS:
+            raise ConfigError(f"format {format!r} is read from a file, not from text; "
                               "use load_path") from None
-        raise ConfigError(f"unknown format {fmt!r}; choose one of: {', '.join(formats())}") from None
-    return reader(normalize_newlines(text), doc_id=doc_id, source=source)
+        raise ConfigError(f"unknown format {format!r}; choose one of: {', '.join(formats())}") from None
+    text = normalize_newlines(text)
+    found: dict[str, Any] = {}
+    if format == "markdown" and front_matter == "metadata":
+        found, start = frontmatter.split(text, source)
+        if start:
+            text = text[start:]
+            found[frontmatter.OFFSET_KEY] = start
+    doc = reader(text, doc_id=id, source=source)
+    return with_metadata(doc, {**found, **(metadata or {})})
 
 
 #: Files larger than this are refused (``max_bytes``; ``--max-file-size`` on the command line):
@@ -115,25 +137,43 @@ def read_text(text: str, *, fmt: str = "text", doc_id: str = "doc", source: str 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
 
-def load_path(path: str | Path, *, doc_id: str | None = None, fmt: str | None = None,
-              max_bytes: int | None = MAX_FILE_BYTES) -> Document:
+def with_metadata(doc: Document, extra: Mapping[str, Any]) -> Document:
+    """``doc`` with ``extra`` added to its metadata (``extra`` wins on equal keys; a ``None``
+    title from the reader gives way to any value)."""
+    if not extra:
+        return doc
+    merged = {k: v for k, v in doc.metadata.items() if not (v is None and k in extra)}
+    merged.update(extra)
+    return replace(doc, metadata=MappingProxyType(merged))
+
+
+def load_path(path: str | Path, *, id: str | None = None, format: str | None = None,
+              metadata: Mapping[str, Any] | None = None, source: str | None = None,
+              front_matter: str = "metadata", max_bytes: int | None = MAX_FILE_BYTES,
+              doc_id: str | None = None, fmt: str | None = None) -> Document:
     """Read one file into a Document. Errors name the file and say what to do.
 
-    Only regular files are read (a FIFO would block forever, a device never end); one larger
-    than ``max_bytes`` (None: no limit) is refused with the limit to raise.
+    ``source`` (default: the path as given) is what the document says it came from. Only
+    regular files are read (a FIFO would block forever, a device never end); one larger than
+    ``max_bytes`` (None: no limit) is refused with the limit to raise.
     """
     _load_builtin()
     p = Path(path)
-    source = str(p)
-    st = _regular_file(p, source)
-    _check_size(source, st.st_size, max_bytes)
-    fmt = fmt or detect_format(p)
-    doc_id = doc_id or source
-    if fmt in _BINARY_READERS:
+    where = str(p)
+    st = _regular_file(p, where)
+    _check_size(where, st.st_size, max_bytes)
+    format = fmt or format or detect_format(p)
+    id = doc_id or id or where
+    source = source or where
+    if format in _BINARY_READERS:
         with _quiet_parsers():
-            return _BINARY_READERS[fmt](p, doc_id)
-    data = _read_bytes(p, source, max_bytes)
-    return read_text(decode(data, source), fmt=fmt, doc_id=doc_id, source=source)
+            doc = _BINARY_READERS[format](p, id)
+        if source != doc.source:
+            doc = replace(doc, source=source)
+        return with_metadata(doc, dict(metadata or {}))
+    data = _read_bytes(p, where, max_bytes)
+    return read_text(decode(data, where), format=format, id=id, source=source, metadata=metadata,
+                     front_matter=front_matter)
 
 
 def file_size_text(n: int) -> str:

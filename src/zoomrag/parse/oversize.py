@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 
-from ..model import Node, Tree, new_node, node_id
+from ..model import Node, Tree, node_id
 
 #: The kind of the nodes a too-long leaf is split into.
 PIECE = "piece"
@@ -37,9 +37,9 @@ def split_leaves(tree: Tree, leaves: Collection[str], fits: Callable[[str], bool
             continue
         spans = _pieces(text, n.start, n.end, fits, max(1, max_chars))
         ids = tuple(node_id(doc.id, PIECE, n.level + 1, s, e) for s, e in spans)
-        nodes.append(new_node(n.id, n.doc_id, n.kind, n.level, n.start, n.end, n.parent_id, ids,
+        nodes.append(Node(n.id, n.doc_id, n.kind, n.level, n.start, n.end, n.parent_id, ids,
                               n.section_path, n.embed_text, n.doc_text))
-        nodes.extend(new_node(i, n.doc_id, PIECE, n.level + 1, s, e, n.id, (), n.section_path, None,
+        nodes.extend(Node(i, n.doc_id, PIECE, n.level + 1, s, e, n.id, (), n.section_path, None,
                               n.doc_text) for i, (s, e) in zip(ids, spans))
     return Tree(document=doc, nodes=tuple(nodes), strategy=tree.strategy)
 

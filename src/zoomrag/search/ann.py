@@ -46,6 +46,33 @@ EF_SEARCH = 256
 DTYPE = "f16"
 #: Candidates taken from the graph per result wanted, when they are rescored exactly.
 RESCORE_FACTOR = 2
+#: ``subset()``: ``(node ids, float32 matrix)`` of a filter's units (read in one range scan each).
+Subset = Callable[[], tuple[np.ndarray, np.ndarray]]
+#: A filter's units are scored exactly while ``units² <= EXACT_WITHIN * k * graph size``, else
+#: through the graph. Exact costs ~3 us a unit (their vectors read from the file); the graph
+#: ~2 us per candidate, and it needs ``2 * FILTER_MARGIN * k / share`` of them; they were
+#: measured to meet near ``units = sqrt(10 k N)`` at 100k units and ``sqrt(27 k N)`` at 300k
+#: (docs/benchmarks.md, "Filtered search").
+EXACT_WITHIN = 15
+#: Filtered search through the graph asks for ``margin * RESCORE_FACTOR * k / share`` candidates
+#: with a beam of at least ``FILTER_EF``. Measured against exact search on the subset (10 %
+#: filter, 300k units): k = 10 needs a margin of 8 for recall 0.95 (2: 0.83, 4: 0.90); k = 50
+#: reaches 0.96 with 4 (8: 0.996 at twice the time). With 1.5 and the unfiltered beam, recall@10
+#: was 0.68 (docs/benchmarks.md, "Filtered search").
+FILTER_MARGIN = 8
+FILTER_MARGIN_MIN = 4
+FILTER_EF = 2 * EF_SEARCH
+
+
+def filter_margin(k: int) -> float:
+    """How many more candidates than needed a filtered graph search asks for: 8 for k = 10,
+    falling with sqrt(k) (deeper lists need fewer spare candidates) to at least 4."""
+    return max(FILTER_MARGIN_MIN, FILTER_MARGIN * (10 / max(k, 1)) ** 0.5)
+
+
+def exact_within(units: int, k: int, size: int) -> bool:
+    """Whether ``units`` of a filter are scored exactly rather than through a graph of ``size``."""
+    return units * units <= EXACT_WITHIN * max(k, 1) * size
 #: Vectors added to the graph per call while building (bounds the temporary copies).
 BUILD_BATCH = 100_000
 
@@ -68,6 +95,8 @@ class AnnBackend(Protocol):
     """One HNSW implementation: labels are row numbers into the ids array."""
 
     name: str
+    #: The search beam width now in use.
+    ef_search: int
 
     def build(self, matrix: np.ndarray, threads: int) -> None: ...
 
@@ -259,6 +288,53 @@ class AnnIndex:
             return [(int(self.ids[r]), float(s)) for r, s in zip(rows, scores)]
         rows, _ = self.backend.search(q, min(RESCORE_FACTOR * k, len(self)))
         ids = self.ids[rows[rows >= 0]]
+        exact = self.rescore(ids) @ q
+        return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
+
+    def search_within(self, query: np.ndarray, k: int, within: np.ndarray,
+                      subset: Subset | None = None) -> list[tuple[int, float]]:
+        """The ``k`` nearest among the rows at positions ``within`` (a filter's units), best first.
+
+        Few rows (``exact_within``): scored exactly, their float32 vectors from ``subset()`` (or
+        ``rescore``). More: the graph is searched for enough candidates that ``k`` of them lie
+        inside (``k / share`` and a margin), asking for 4x more until they do or the graph is
+        exhausted, and the ones inside are rescored. The usearch Python binding (2.x) takes no
+        filter predicate, so the filter is applied to a candidate list sized by the filter's
+        share: a selective filter never gives fewer results because it ran after a top-k.
+        """
+        n = int(within.shape[0])
+        if n == 0 or k < 1 or len(self) == 0:
+            return []
+        q = np.asarray(query, dtype=np.float32)
+        if exact_within(n, k, len(self)) and (subset is not None or self.rescore is not None):
+            if subset is not None:
+                ids, matrix = subset()
+            else:
+                ids = self.ids[within]
+                matrix = self.rescore(ids)  # type: ignore[misc]
+            exact = matrix @ q
+            return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
+        inside = np.zeros(len(self), dtype=bool)
+        inside[within] = True
+        want = min(len(self), int(np.ceil(filter_margin(k) * RESCORE_FACTOR * k * len(self) / n)) + 16)
+        before = self.backend.ef_search
+        try:
+            while True:
+                # a beam at least as wide as the list asked for, and wider than unfiltered search's:
+                # the candidates inside a filter lie deeper in the ranking
+                self.backend.set_ef(max(FILTER_EF, want))
+                rows, scores = self.backend.search(q, want)
+                valid = rows >= 0
+                rows, scores = rows[valid], scores[valid]
+                keep = inside[rows]
+                if int(keep.sum()) >= RESCORE_FACTOR * min(k, n) or want >= len(self):
+                    break
+                want = min(len(self), 4 * want)
+        finally:
+            self.backend.set_ef(before)
+        ids, scores = self.ids[rows[keep]], scores[keep]
+        if self.rescore is None:
+            return [(int(i), float(sc)) for i, sc in list(zip(ids, scores))[:k]]
         exact = self.rescore(ids) @ q
         return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..store import fts
-from ..store.sqlite import SqliteStore
+from ..store.sqlite import Selection, SqliteStore
 
 #: Longer questions are cut to this many distinct terms.
 MAX_TERMS = 64
@@ -75,6 +75,9 @@ K1 = 1.2
 B = 0.75
 #: FTS5's floor for an IDF at or below 0 (a term in half of the units or more).
 IDF_FLOOR = 1e-6
+#: A filter's documents holding at most this many nodes are searched with every term (rows
+#: scored are bounded by the filter, not by the terms' frequencies).
+SMALL_SCOPE = 20_000
 #: The first this many units found (or ``k`` when more) are re-scored from their text, with
 #: each term's real frequency and CJK pairs as adjacent characters only.
 RESCORE = 50
@@ -175,19 +178,29 @@ def choose_terms(store: SqliteStore, terms: Sequence[str], units: int | None = N
 
 def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
                 max_rows: int = MAX_ROWS, max_share: float = MAX_SHARE,
-                within: Collection[int] | None = None) -> list[tuple[int, float]]:
+                within: Collection[int] | None = None,
+                selection: Selection | None = None) -> list[tuple[int, float]]:
     """``(node id, score)`` best first, higher is better (this module's BM25).
 
     ``units`` is the number of units in the index (for the IDF and rules 1 and 3; counted when
     not given). ``within``: the rows to re-score instead when every term of the question is in
     more than ``max_rows`` units (rule 3; hybrid search passes dense search's candidates).
     Without it, a single term is searched as it is, counted but not chosen.
+
+    ``selection``: only units of these documents (a filter's, pushed into the SQL). When they
+    hold few rows (:data:`SMALL_SCOPE` nodes), every term of the question is searched among
+    them alone, as the rows scored are bounded by the filter; IDFs stay the whole index's.
     """
     terms = query_terms(text)
     if not terms:
         return []
     if units is None:
         units = store.unit_count()
+    if selection is not None:
+        if len(selection) == 0:
+            return []
+        if int(selection.count.sum()) <= SMALL_SCOPE:
+            return _search_scope(store, terms, k, units, max_share, store.selected_units(selection))
     if within is None and len(terms) == 1:
         n = store.term_frequencies(terms)[terms[0]]  # nothing to choose; counted for its IDF
         choice = TermChoice((terms[0],), False, n, (n,))
@@ -198,12 +211,30 @@ def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
         return []
     weights = {fts.expression(t): w for t, w in idfs.items()}
     avg_chars = store.unit_chars() / max(units, 1)
+    docs = None if selection is None else selection.keys.tolist()
     if within is None or not choice.common:
-        found = store.fts_search(weights, max(k, RESCORE), avg_chars, k1=K1, b=B)
+        found = store.fts_search(weights, max(k, RESCORE), avg_chars, k1=K1, b=B, docs=docs)
     elif choice.rows > max_share * units:
         return []  # rule 3: even the rarest term is at the IDF floor
     else:
-        found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=within, k1=K1, b=B)
+        found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=within, k1=K1, b=B, docs=docs)
+    return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
+
+
+def _search_scope(store: SqliteStore, terms: Sequence[str], k: int, units: int, max_share: float,
+                  rows: Sequence[int]) -> list[tuple[int, float]]:
+    """BM25 among a filter's few units, with every term but those of rule 1."""
+    if not rows:
+        return []
+    # Capped counts, a common term's estimated from how far its first rows reach (choose_terms)
+    df = {t: c.units / c.reach for t, c in store.term_counts(terms, cap=MAX_ROWS).items()}
+    useful = [t for t in terms if 0 < df[t] <= max_share * units] or [t for t in terms if df[t] > 0]
+    idfs = {t: idf(df[t], units) for t in useful}
+    if not idfs:
+        return []
+    avg_chars = store.unit_chars() / max(units, 1)
+    found = store.fts_search({fts.expression(t): w for t, w in idfs.items()}, max(k, RESCORE), avg_chars,
+                             within=rows, k1=K1, b=B)
     return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
 
 

@@ -41,13 +41,18 @@ class ExactSearch:
     def __len__(self) -> int:
         return int(self.ids.shape[0])
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """``(id, cosine)`` of the ``k`` nearest rows, best first."""
+    def search(self, query: np.ndarray, k: int, within: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """``(id, cosine)`` of the ``k`` nearest rows, best first; ``within``: only among the rows
+        at these positions (a filter's units, :func:`zoomrag.search.filters.positions`)."""
         if len(self) == 0:
             return []
-        scores = self.matrix @ np.asarray(query, dtype=np.float32)
-        idx = top_k(scores, k)
-        return [(int(self.ids[i]), float(scores[i])) for i in idx]
+        q = np.asarray(query, dtype=np.float32)
+        if within is None:
+            scores = self.matrix @ q
+            idx = top_k(scores, k)
+            return [(int(self.ids[i]), float(scores[i])) for i in idx]
+        sub = self.matrix[within] @ q
+        return [(int(self.ids[within[i]]), float(sub[i])) for i in top_k(sub, k)]
 
 
 class MatrixCache:

@@ -41,8 +41,8 @@ class QueryRequest:
     rerank: bool = False
     #: A chromadb/Qdrant-style metadata filter, e.g. ``{"year": {"$gte": 2020}}``.
     where: Mapping[str, Any] | None = None
-    #: Only this document (id, source or path).
-    doc: str | None = None
+    #: Only these documents (an id, source path or glob, or a list of them).
+    doc: str | list[str] | None = None
 
 
 def _accepts(index: Index, name: str) -> bool:

@@ -22,13 +22,18 @@ docs/benchmarks.md), so:
   from the document text when deleted;
 - per document: the content hash as 32 bytes, not 64 hex digits, and no metadata when it is
   empty (``content_hash`` and ``metadata`` are virtual columns that give them back as text);
+- metadata is also kept as one typed row per value (``doc_meta``, :mod:`.docmeta`), indexed
+  by key and value, so that a filter is a few index look-ups, not a parse of every document's JSON;
 - vectors are content-addressed by the embedding cache key, so the vector table *is* the
   embedding cache and a text shared by two units (or two runs) is stored and embedded once.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+from .docmeta import DDL as DOC_META_DDL
+
+#: 5: typed metadata rows (``doc_meta``, :mod:`.docmeta`) and ids relative to the indexed root.
+SCHEMA_VERSION = 5
 
 DDL = """
 CREATE TABLE IF NOT EXISTS index_meta (
@@ -76,4 +81,4 @@ CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
     body, content='', detail=none, columnsize=0, tokenize='unicode61 remove_diacritics 2'
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab(fts, 'row');
-"""
+""" + DOC_META_DDL

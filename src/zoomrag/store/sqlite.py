@@ -16,7 +16,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id
-from . import fts, textblocks
+from . import docmeta, fts, textblocks
 from .schema import DDL
 
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
@@ -47,6 +47,21 @@ class DocumentRow:
     format: str
     origin: str
     length: int
+    metadata: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The documents a filter keeps, in row order: their keys, ids and node row ranges
+    (a document's nodes are the rows ``first .. first + count - 1``)."""
+
+    keys: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    ids: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +288,69 @@ class SqliteStore:
 
     def documents(self) -> list[DocumentRow]:
         rows = self.conn.execute(
-            "SELECT id, source, content_hash, format, origin, chars FROM documents ORDER BY id"
+            "SELECT id, source, content_hash, format, origin, chars, metadata FROM documents ORDER BY id"
         )
-        return [DocumentRow(*r) for r in rows]
+        return [DocumentRow(*r[:6], _metadata(r[6])) for r in rows]
+
+    def document_metadata(self) -> dict[str, Mapping[str, object]]:
+        """Every document's metadata, by id."""
+        return {i: _metadata(m) for i, m in self.conn.execute("SELECT id, metadata FROM documents")}
+
+    def metadata_by_id(self, doc_ids: Iterable[str]) -> dict[str, Mapping[str, object]]:
+        """The metadata of these documents (ids not stored are left out)."""
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return {}
+        return {i: _metadata(m) for i, m in self.conn.execute(
+            "SELECT id, metadata FROM documents WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))}
+
+    def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
+        row = self.conn.execute("SELECT metadata FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats --documents")
+        return _metadata(row[0])
+
+    def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
+        """Replace one document's metadata (nothing else changes); False when it is not there."""
+        meta = _metadata_json(metadata)
+        with self.transaction() as c:
+            row = c.execute("SELECT key FROM documents WHERE id = ?", (doc_id,)).fetchone()
+            if row is None:
+                return False
+            c.execute("UPDATE documents SET meta = ? WHERE key = ?", (meta, row[0]))
+            self._write_meta_rows(row[0], metadata)
+            return True
+
+    def _write_meta_rows(self, key: int, metadata: Mapping[str, object]) -> None:
+        self.conn.execute("DELETE FROM doc_meta WHERE doc = ?", (key,))
+        self.conn.executemany("INSERT INTO doc_meta(doc, key, type, num, txt) VALUES (?, ?, ?, ?, ?)",
+                              [(key, *r) for r in docmeta.rows(metadata)])
+
+    def select_documents(self, condition: str, args: Sequence[object]) -> Selection:
+        """The documents for which ``condition`` (SQL over ``documents d`` and ``doc_meta``, as
+        :func:`zoomrag.search.filters.to_sql` writes it) holds."""
+        with self._translate_errors("filter the documents"):
+            rows = self.conn.execute(
+                f"SELECT d.key, d.first_row, d.node_count, d.id FROM documents d WHERE {condition} "
+                "ORDER BY d.first_row", list(args)).fetchall()
+        return Selection(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+                         np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
+                         np.fromiter((r[2] for r in rows), dtype=np.int64, count=len(rows)),
+                         tuple(r[3] for r in rows))
+
+    def metadata_keys_present(self, keys: Iterable[str]) -> set[str]:
+        """Which of these metadata keys some document has."""
+        keys = list(dict.fromkeys(keys))
+        return {k for k in keys if self.conn.execute(
+            "SELECT 1 FROM doc_meta WHERE key = ? LIMIT 1", (k,)).fetchone()}
+
+    def selected_units(self, selection: Selection) -> list[int]:
+        """The rows of the embedded units of these documents, in order."""
+        out: list[int] = []
+        for first, count in zip(selection.first.tolist(), selection.count.tolist()):
+            out.extend(r for (r,) in self.conn.execute(
+                "SELECT row FROM nodes WHERE row >= ? AND row < ? AND unit = 1", (first, first + count)))
+        return out
 
     def find_document(self, ref: str) -> str | None:
         """The id of the document whose id or source is ``ref``."""
@@ -412,7 +487,7 @@ class SqliteStore:
                 self._delete_rows(row[0])
             # Rows are numbered here, inside the write lock, so parents can point at them directly.
             base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
-            meta = json.dumps(dict(doc.metadata), ensure_ascii=False, default=str) if doc.metadata else None
+            meta = _metadata_json(doc.metadata)
             values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
                       len(tree.nodes), blob)
             if row is not None:
@@ -428,6 +503,7 @@ class SqliteStore:
                     "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
+            self._write_meta_rows(key, doc.metadata)
             # REPLACE: a vector passed here was embedded because the stored one was missing or damaged.
             c.executemany("INSERT OR REPLACE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
             kind_of = self._kind_numbers({n.kind for n in tree.nodes})
@@ -460,6 +536,7 @@ class SqliteStore:
             if row is None:
                 return False
             self._delete_rows(row[0])
+            c.execute("DELETE FROM doc_meta WHERE doc = ?", (row[0],))
             c.execute("DELETE FROM documents WHERE key = ?", (row[0],))
             return True
 
@@ -515,6 +592,7 @@ class SqliteStore:
             c.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
             c.execute("DELETE FROM nodes")
             c.execute("DELETE FROM documents")
+            c.execute("DELETE FROM doc_meta")
             c.execute("UPDATE index_meta SET value = '0' WHERE key = 'unit_chars'")
             if not keep_vectors:
                 c.execute("DELETE FROM vectors")
@@ -565,6 +643,20 @@ class SqliteStore:
             out.update(self.conn.execute(q, part))
         return out
 
+    def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(node rows, float32 matrix)`` of the units with vectors in these documents, by row:
+        a range scan per document (its nodes are consecutive rows), not a look-up per row."""
+        rows: list[tuple[int, bytes]] = []
+        for first, count in zip(selection.first.tolist(), selection.count.tolist()):
+            rows.extend(self.conn.execute(
+                "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
+                "WHERE n.row >= ? AND n.row < ? AND n.unit = 1", (first, first + count)))
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, dimension), dtype=np.float32)
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dimension)
+        return ids, mat.astype(np.float32, copy=False)
+
     def put_vectors(self, items: Mapping[int, bytes]) -> None:
         with self.transaction() as c:
             c.executemany("INSERT OR IGNORE INTO vectors(key, vec) VALUES (?, ?)", list(items.items()))
@@ -614,7 +706,8 @@ class SqliteStore:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
 
     def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
-                   within: Iterable[int] | None = None, k1: float = 1.2, b: float = 0.75) -> list[tuple[int, float]]:
+                   within: Iterable[int] | None = None, k1: float = 1.2, b: float = 0.75,
+                   docs: Iterable[int] | None = None) -> list[tuple[int, float]]:
         """``(node row, BM25)`` best first (higher is better; ties by row), of the units matching any
         of the FTS5 expressions in ``weights``.
 
@@ -624,6 +717,7 @@ class SqliteStore:
         against the average. ``within``: score only these rows. Each expression is its own scan
         of the index, so no row is scored twice for a term; the rowid test is kept out of FTS5's
         plan (``+``), as FTS5 would run the match once per row given ``rowid IN (...)``.
+        ``docs``: only units of these documents (keys), tested before the top ``limit`` is taken.
         """
         if not weights or limit < 1:
             return []
@@ -643,11 +737,15 @@ class SqliteStore:
             hits = f"(SELECT r, sum(w) AS w FROM ({scans}) GROUP BY r)"
             for expr, w in weights.items():
                 args += [float(w), expr] + ([rows] if keep else [])
+        only = ""
+        if docs is not None:
+            only = " WHERE n.doc IN (SELECT value FROM json_each(?))"
+            args.append(json.dumps(list(dict.fromkeys(int(d) for d in docs))))
         args.append(limit)
         # CROSS JOIN: the matches drive, each looked up in nodes by its primary key.
         return self.conn.execute(
             f"SELECT h.r, h.w * ? / (1 + ? * (? + ? * coalesce(length(n.embed_text), n.span_end - n.span_start))) "
-            f"AS s FROM {hits} h CROSS JOIN nodes n ON n.row = h.r ORDER BY s DESC, h.r LIMIT ?", args,
+            f"AS s FROM {hits} h CROSS JOIN nodes n ON n.row = h.r{only} ORDER BY s DESC, h.r LIMIT ?", args,
         ).fetchall()
 
     def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
@@ -799,6 +897,8 @@ class SqliteStore:
             ("nodes have a damaged heading trail",
              "SELECT count(*) FROM nodes WHERE section_path IS NOT NULL AND NOT json_valid(section_path)"),
             ("nodes have a damaged unit flag", "SELECT count(*) FROM nodes WHERE unit NOT IN (0, 1)"),
+            ("metadata rows belong to no document",
+             "SELECT count(*) FROM doc_meta WHERE doc NOT IN (SELECT key FROM documents)"),
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
             ("documents have damaged metadata",
@@ -923,6 +1023,15 @@ def _valid_rows(m: np.ndarray) -> np.ndarray:
 
 #: The metadata of most documents (stored as ``{}``), shared rather than parsed each time.
 _NO_METADATA: Mapping[str, object] = MappingProxyType({})
+
+
+def _metadata(text: str) -> Mapping[str, object]:
+    return _NO_METADATA if text == "{}" else MappingProxyType(json.loads(text))
+
+
+def _metadata_json(metadata: Mapping[str, object]) -> str | None:
+    """What ``documents.meta`` holds: the JSON object, or NULL when it is empty."""
+    return json.dumps(dict(metadata), ensure_ascii=False, default=str) if metadata else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,9 @@ markdown-it gives every block token a line map ``[first, last)``; lines become c
 here, trimmed of surrounding blank space (code keeps the indentation of its first line). Blocks
 are the top-level constructs only (a table inside a list is part of the list block); thematic
 breaks and link reference definitions are syntax, not content, and get no block. Front matter
-(``---`` YAML or ``+++`` TOML at the very start) is a text block with ``{"front_matter": True}``.
+(``---`` YAML or ``+++`` TOML at the very start) is a text block with ``{"front_matter": True}``
+when it reaches the reader: by default :func:`zoomrag.load.read_text` moves it into the metadata
+first (:mod:`zoomrag.load.frontmatter`), and only ``front_matter="text"`` keeps it in the text.
 """
 
 from __future__ import annotations

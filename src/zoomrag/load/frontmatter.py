@@ -1,0 +1,64 @@
+"""Markdown front matter (YAML between ``---`` lines, or TOML between ``+++`` lines, at the very
+top of a file) as document metadata.
+
+The document's text then starts after the front matter's closing line (and the blank lines that
+follow it), so the front matter is neither embedded nor searched and every offset points into the
+text after it; :data:`OFFSET_KEY` in the metadata says how many characters of the file came before.
+Asked for (``front_matter="text"``), the file's text is kept whole and nothing is parsed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from typing import Any
+
+from ..errors import ConfigError, InputError
+
+#: Characters of the file before the document's text (the front matter), when there was any.
+OFFSET_KEY = "front_matter_chars"
+#: What :func:`read_text` may do with front matter.
+MODES = ("metadata", "text")
+
+_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
+_CLOSE = {
+    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$\n?", re.MULTILINE),
+    "+++": re.compile(r"^\+\+\+[ \t]*$\n?", re.MULTILINE),
+}
+_BLANK = re.compile(r"(?:[ \t]*\n)*")
+
+
+def check_mode(mode: str) -> None:
+    if mode not in MODES:
+        raise ConfigError(f"front_matter={mode!r}; choose 'metadata' (parse it, keep it out of the text) or 'text'")
+
+
+def split(text: str, source: str) -> tuple[dict[str, Any], int]:
+    """The front matter's values and where the document's text starts (0: no front matter)."""
+    m = _OPEN.match(text)
+    if m is None:
+        return {}, 0
+    close = _CLOSE[m.group(1)].search(text, m.end())
+    if close is None:
+        return {}, 0  # no closing line: a thematic break, not front matter
+    body = text[m.end():close.start()]
+    try:
+        if m.group(1) == "+++":
+            values = tomllib.loads(body)
+        else:
+            import yaml
+
+            values = yaml.safe_load(body)
+    except Exception as e:  # both parsers raise their own error types
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise InputError(f"{source}: front matter is not valid {'TOML' if m.group(1) == '+++' else 'YAML'} "
+                         f"({first}); fix it, or keep it as text (front_matter='text')") from None
+    if values is None:
+        values = {}
+    if not isinstance(values, dict):
+        raise InputError(f"{source}: front matter is a {type(values).__name__}, not key: value pairs; "
+                         "fix it, or keep it as text (front_matter='text')")
+    end = _BLANK.match(text, close.end()).end()
+    # Dates and other YAML types become what JSON stores (and what comes back from the index).
+    return json.loads(json.dumps({str(k): v for k, v in values.items()}, ensure_ascii=False, default=str)), end
