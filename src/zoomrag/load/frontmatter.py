@@ -4,7 +4,8 @@ top of a file) as document metadata.
 The document's text then starts after the front matter's closing line (and the blank lines that
 follow it), so the front matter is neither embedded nor searched and every offset points into the
 text after it; :data:`OFFSET_KEY` in the metadata says how many characters of the file came before.
-Asked for (``front_matter="text"``), the file's text is kept whole and nothing is parsed.
+Asked for (``front_matter="text"``), the file's text is kept whole and nothing is parsed; a block
+that does not parse as key: value pairs is not front matter, and stays in the text.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 import tomllib
 from typing import Any
 
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError
 
 #: Characters of the file before the document's text (the front matter), when there was any.
 OFFSET_KEY = "front_matter_chars"
@@ -50,15 +51,14 @@ def split(text: str, source: str) -> tuple[dict[str, Any], int]:
             import yaml
 
             values = yaml.safe_load(body)
-    except Exception as e:  # both parsers raise their own error types
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(f"{source}: front matter is not valid {'TOML' if m.group(1) == '+++' else 'YAML'} "
-                         f"({first}); fix it, or keep it as text (front_matter='text')") from None
+    except Exception:  # both parsers raise their own error types
+        # Not front matter after all (two thematic breaks around text, say): the file is read
+        # whole as Markdown rather than refused, so none of its text is lost.
+        return {}, 0
     if values is None:
         values = {}
     if not isinstance(values, dict):
-        raise InputError(f"{source}: front matter is a {type(values).__name__}, not key: value pairs; "
-                         "fix it, or keep it as text (front_matter='text')")
+        return {}, 0  # a YAML scalar or list: text between two rules, not key: value pairs
     end = _BLANK.match(text, close.end()).end()
     # Dates and other YAML types become what JSON stores (and what comes back from the index).
     return json.loads(json.dumps({str(k): v for k, v in values.items()}, ensure_ascii=False, default=str)), end

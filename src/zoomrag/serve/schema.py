@@ -31,7 +31,8 @@ class QueryBody(_Strict):
     rerank: bool = Field(False, description="Re-score hits with the endpoint in $ZOOMRAG_RERANK_URL.")
     where: dict[str, Any] | None = Field(
         None, description='Metadata filter, chromadb/Qdrant style, e.g. {"year": {"$gte": 2020}}.')
-    doc: str | None = Field(None, description="Search only this document (id, source or path).")
+    doc: str | list[str] | None = Field(
+        None, description="Search only these documents: an id, a source path or a glob, or a list of them.")
 
     def request(self) -> QueryRequest:
         return QueryRequest(text=self.text, budget=self.budget, top=self.top, mode=self.mode,
@@ -45,6 +46,11 @@ class HitOut(BaseModel):
     score: float
 
 
+class SpanOut(BaseModel):
+    start: int
+    end: int
+
+
 class ContextOut(BaseModel):
     doc_id: str
     source: str
@@ -54,6 +60,10 @@ class ContextOut(BaseModel):
     section_path: list[str]
     score: float
     hits: list[HitOut]
+    #: The exact spans the context is made of (a table's header row, then its rows).
+    spans: list[SpanOut]
+    #: The metadata of the context's document.
+    metadata: dict[str, Any] = Field(default_factory=dict)
     level: int
     kind: str
     rule: str
