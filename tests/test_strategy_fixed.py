@@ -134,3 +134,12 @@ def test_real_chinese_from_cmrc2018_cuts_at_punctuation():
     # Chinese has no spaces: the cut still lands after punctuation nearly always.
     at_punct = sum(unicodedata.category(c).startswith("P") for c in ends)
     assert at_punct >= 0.9 * len(ends)
+
+
+def test_a_wide_stop_and_its_quote_are_a_gap_when_the_piece_must_be_cut():
+    # '！"' ends a sentence before any character: a piece that starts at the quote may be cut
+    # right after it rather than run past its size.
+    text = '00㐀！"00'
+    tree = make_chunker("fixed", {"size": 2, "unit": "chars"}).chunk(
+        Document(id="d", source="x", text=text, format="text"))
+    assert [(n.start, n.end) for n in tree.leaves()] == [(0, 2), (2, 4), (4, 5), (5, 7)]

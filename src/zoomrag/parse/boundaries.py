@@ -69,9 +69,11 @@ def _order(*names: str) -> tuple[tuple[re.Pattern[str], bool], ...]:
 FIXED_ORDER = _order("paragraph", "sentence", "line", "word", "script")
 #: Preference order of ``recursive``: paragraph, line, sentence, word, character.
 RECURSIVE_ORDER = _order("paragraph", "line", "sentence", "word", "script")
-_WORD_TIERS = (TIERS["word"], TIERS["script"])
+# A sentence closed by a wide stop and its quotes (``！"|0``) is a gap too (:func:`can_cut`).
+_WORD_TIERS = (TIERS["word"], TIERS["script"], TIERS["sentence"])
 # Candidate positions for a forward search: next to a space or a continuous-script character.
-_GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])")
+_GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])"
+                  rf"|(?<=[{_CLOSERS}])")
 
 
 def is_continuous(ch: str) -> bool:
