@@ -917,7 +917,8 @@ class SqliteStore:
 def _valid_rows(m: np.ndarray) -> np.ndarray:
     """Rows that are finite and of unit length, or all zero (what the embedders give)."""
     finite = np.isfinite(m).all(axis=1)
-    norms = np.linalg.norm(np.where(np.isfinite(m), m, 0), axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):  # damaged values may overflow the square
+        norms = np.linalg.norm(np.where(np.isfinite(m), m, 0).astype(np.float64), axis=1)
     return finite & ((np.abs(norms - 1.0) <= 1e-3) | ~m.any(axis=1))
 
 
