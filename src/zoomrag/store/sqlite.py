@@ -836,6 +836,13 @@ class SqliteStore:
     def _text_problems(self) -> list[str]:
         """Every document's text decodes, to its length and its content hash."""
         bad: list[str] = []
+        # Every text column is read (and so decoded): a damaged name fails here, not in a query.
+        for _ in self.conn.execute("SELECT section_path, embed_text FROM nodes "
+                                   "WHERE section_path IS NOT NULL OR embed_text IS NOT NULL"):
+            pass
+        for row in self.conn.execute("SELECT id, source, format, origin, meta FROM documents"):
+            if row[3] not in ("file", "api"):
+                bad.append(row[0])
         for doc_id, chars, stored, blob in self.conn.execute(
                 "SELECT id, chars, content_hash, text FROM documents"):
             try:
