@@ -210,6 +210,13 @@ class Index:
             return cls(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
                        lock_timeout=lock_timeout, counter=counter, ann=ann, ann_threshold=ann_threshold,
                        batch_size=batch_size, chunker=given, levels=levels)
+        except ZoomragError:
+            store.close()
+            raise
+        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as e:
+            store.close()  # the settings in index_meta could not be read: the file is damaged
+            raise StoreError(f"{p}: damaged, its settings cannot be read ({e}); move it away and rebuild "
+                             f"with zoomrag index --reindex PATH... --index {p}") from None
         except BaseException:
             store.close()
             raise

@@ -936,6 +936,13 @@ class SqliteStore:
     def _text_problems(self) -> list[str]:
         """Every document's text decodes, to its length and its content hash."""
         bad: list[str] = []
+        # Every text column is read (and so decoded): a damaged name fails here, not in a query.
+        for _ in self.conn.execute("SELECT section_path, embed_text FROM nodes "
+                                   "WHERE section_path IS NOT NULL OR embed_text IS NOT NULL"):
+            pass
+        for row in self.conn.execute("SELECT id, source, format, origin, meta FROM documents"):
+            if row[3] not in ("file", "api"):
+                bad.append(row[0])
         for doc_id, chars, stored, blob in self.conn.execute(
                 "SELECT id, chars, content_hash, text FROM documents"):
             try:
@@ -1017,7 +1024,8 @@ class SqliteStore:
 def _valid_rows(m: np.ndarray) -> np.ndarray:
     """Rows that are finite and of unit length, or all zero (what the embedders give)."""
     finite = np.isfinite(m).all(axis=1)
-    norms = np.linalg.norm(np.where(np.isfinite(m), m, 0), axis=1)
+    with np.errstate(over="ignore", invalid="ignore"):  # damaged values may overflow the square
+        norms = np.linalg.norm(np.where(np.isfinite(m), m, 0).astype(np.float64), axis=1)
     return finite & ((np.abs(norms - 1.0) <= 1e-3) | ~m.any(axis=1))
 
 

@@ -1,0 +1,40 @@
+"""Every reader fed arbitrary bytes: a Document or one of zoomrag's own errors, nothing else."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zoomrag.errors import ZoomragError
+from zoomrag.load import load_path
+
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst"]
+if importlib.util.find_spec("pypdf") is not None:
+    EXTENSIONS.append(".pdf")
+
+_PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+_HTML = b"<html><head><title>t</title></head><body><table><tr><td>a</td></tr></table></body></html>"
+data = st.one_of(
+    st.binary(max_size=2000),
+    st.text(max_size=500).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.tuples(st.sampled_from([_PDF, _HTML, b"a,b\n1,2\n", b"# T\n\n| a |\n|---|\n"]), st.binary(max_size=300))
+      .map(lambda p: p[0] + p[1]),
+)
+
+
+@pytest.mark.parametrize("ext", EXTENSIONS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=data)
+def test_a_reader_given_any_bytes_returns_a_document_or_a_zoomrag_error(tmp_path, ext, raw):
+    path = tmp_path / f"f{ext}"
+    path.write_bytes(raw)
+    try:
+        doc = load_path(path)
+    except ZoomragError as e:
+        assert "\n" not in str(e).strip()
+        return
+    for b in doc.blocks:
+        assert 0 <= b.start <= b.end <= len(doc.text)
