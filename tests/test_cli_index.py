@@ -48,7 +48,8 @@ def test_query_json_has_exactly_the_documented_shape(project):
     assert (payload["query"], payload["budget"]) == ("whole index in one file", 100)
     assert payload["contexts"]
     for ctx in payload["contexts"]:
-        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "metadata"]
+        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "spans",
+                             "metadata"]
         assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
         source = (project / ctx["source"]).read_text()
         assert source[ctx["start"]:ctx["end"]] == ctx["text"]

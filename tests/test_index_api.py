@@ -16,7 +16,7 @@ from zoomrag.model import Document
 from zoomrag.text.tokens import CharCounter
 
 FRUIT = "Apples are red.\nBananas are yellow.\n\nCherries are small and dark red."
-DB = "Databases store rows.\nSQLite keeps a whole database in one file.\n\nIndexes make lookups fast."
+DB = "Databases store rows.\nSQLite keeps a whole database in one file.\n\nIndexes are fast."
 
 
 @pytest.fixture
@@ -94,7 +94,8 @@ def test_unchanged_files_are_skipped_and_a_changed_file_reembeds_only_its_units(
         assert emb.embedded == ["Dates are sweet."]
         assert ix.check().ok
         [c] = ix.query("Dates sweet", mode="bm25", top=1, expand="none")
-        assert c.text == "Dates are sweet."
+        # the line grown to whole sentences of at least 15 words (docs/expansion.md, "Context shape")
+        assert c.text.endswith("Dates are sweet.") and len(c.text.split()) >= 15
 
 
 def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
@@ -384,4 +385,6 @@ def test_policies_that_read_only_ancestors_get_the_same_contexts_from_partial_tr
                     got = ix.query(q, expand=expander, **kw)
                     assert got == ix.query(q, expand=_WholeTrees(expander), **kw)
                     rules.update(c.rule.split(";")[0] for c in got)
-    assert len(rules) > 1  # several rules, so several kinds of spans, were compared
+    # several rules, so several kinds of spans, were compared (`none` gives units only: contexts
+    # grown to whole sentences leave no room for a piece cut to fit)
+    assert len(rules) > 1 or name == "none"

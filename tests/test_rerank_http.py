@@ -118,7 +118,7 @@ def test_rerank_hits_reorders_and_keeps_earlier_ranks(server):
 def test_reranked_hits_feed_any_policy(server):
     hits = [hit(TREE, "red apples", 0.9), hit(TREE, "red cherries grow", 0.7)]
     ranked = rerank_hits(HTTPReranker(server.url, "m"), "red cherries grow", hits, Trees(TREE))
-    out = assemble(get_expander("none").expand(ranked, Trees(TREE), 100), Trees(TREE), 100, len)
+    out = assemble(get_expander("none").expand(ranked, Trees(TREE), 100), Trees(TREE), 100, len, shape=False)
     assert [(c.text, c.score) for c in out] == [("red cherries grow", 0.3), ("red apples", 0.1)]
 
 

@@ -92,7 +92,7 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
             if doc not in doc_words:
                 doc_words[doc] = word_count(text, 0, len(text))
             words = sum(word_count(text, s, e) for _, s, e in group)
-            if words < MIN_WORDS and words < doc_words[doc]:
+            if words < MIN_WORDS and doc_words[doc] >= MIN_WORDS:
                 fragments += 1
             if not clean_start(text, group[0][1]):
                 mid_starts += 1

@@ -178,7 +178,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
-        if not has_words(d.text, s, e):
+        if not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
             s, e = grow(d.text, s, e, lines)
         table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
         if table is not None and s <= table[2]:
