@@ -69,8 +69,12 @@ def test_contexts_are_exact_in_budget_never_repeat_and_end_at_sentences(n, per, 
             if not clean_end(text, e):
                 a, b = snap(text, e - 1, e)
                 assert 2 * (b - a) > budget, (text[s:e], c.rule)
-        assert word_count(text, c.start, c.end) >= MIN_WORDS or ", cut at words" in c.rule or \
-            "cut at words" in " ".join(c.rule.split(";")) or word_count(text, 0, len(text)) < MIN_WORDS
+        # under 15 words only when cut at words, when the document is that small, or as the one
+        # context of a budget smaller than the context's own 15-word form
+        small = "the budget holds no more" in c.rule and len(out) == 1 and \
+            (lambda g: g[1] - g[0])(grow(text, *snap(text, c.start, c.end))) > budget
+        assert word_count(text, c.start, c.end) >= MIN_WORDS or ", cut at words" in c.rule or small or \
+            word_count(text, 0, len(text)) < MIN_WORDS
     assert total <= budget
 
 

@@ -308,8 +308,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             if reshape and table is not None and piece.end <= table[2]:
                 continue  # a table's header row alone says nothing
             where = plan(piece)
-            big_enough = not reshape or d.tiny or has_words(d.text, where[1], where[2]) if where else False
+            # under 15 words only when the budget can never hold the shaped context and nothing
+            # else was placed: a small budget still gets its best piece, never an empty answer
+            small_ok = used == 0 and tokens(doc_id, shaped.start, shaped.end) > budget
+            big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
+                          if where else False)
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
+                if small_ok and not has_words(d.text, where[1], where[2]):
+                    piece = dataclasses.replace(piece, rule=piece.rule + _SMALL)
                 commit(piece, *where)
 
     out = []
@@ -469,6 +475,8 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 
 _WORD_CUT = ", cut at words"
+#: A context under 15 words because the whole budget is smaller than its 15-word form.
+_SMALL = ", under 15 words: the budget holds no more"
 _NONSPACE = re.compile(r"\S+")
 
 
