@@ -314,7 +314,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
                           if where else False)
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
-                if small_ok and not has_words(d.text, where[1], where[2]):
+                if reshape and not d.tiny and small_ok and not has_words(d.text, where[1], where[2]):
                     piece = dataclasses.replace(piece, rule=piece.rule + _SMALL)
                 commit(piece, *where)
 
