@@ -107,6 +107,19 @@ def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
     assert sorted(emb.embedded) == ["Own line one.", "Own line two.", "Shared line."]
 
 
+@pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])
+def test_a_text_copied_into_many_documents_takes_one_rank(tmp_path, mode):
+    # the copies score alike in each ranker; without one-per-text they fill the first ranks
+    copies = [Document.from_text(f"Sizes are counted in tokens here.\nNote {i}.", id=f"copy{i}") for i in range(6)]
+    answer = Document.from_text("Other text.\nSizes are counted in tokens by the tokenizer.", id="answer")
+    with open_index(tmp_path) as ix:
+        ix.add([*copies, answer])
+        ranked = ix.search("Sizes are counted in tokens", mode=mode, k=4)
+    texts = [h.doc_id for h in ranked]
+    assert sum(d.startswith("copy") for d in texts) == 1
+    assert "answer" in texts
+
+
 def test_delete_and_prune(tmp_path, corpus):
     with open_index(tmp_path) as ix:
         ix.add([corpus])

@@ -175,7 +175,8 @@ def test_ids_are_relative_to_the_root_from_any_directory_and_for_copies(tmp_path
         assert report.added == 2
         assert sorted(d.id for d in ix.documents()) == ["second/sub/y.md", "second/x.txt", "sub/y.md", "x.txt"]
         found = ix.query("pears", mode="bm25", where={"year": 2022})
-        assert sorted(c.doc_id for c in found) == ["second/sub/y.md", "sub/y.md"]
+        # both copies match; the copy of the same text takes no second rank (search/dedupe.py)
+        assert [c.doc_id for c in found] in (["second/sub/y.md"], ["sub/y.md"])
         assert [c.doc_id for c in ix.query("pears", mode="bm25", doc="second/*")] == ["second/sub/y.md"]
 
 

@@ -51,6 +51,7 @@ from .model import Context, Document, Hit, Tree
 from .parse import Chunker, make_chunker, strategy_names
 from .search.ann import ANN_THRESHOLD, AnnIndex, available_backend
 from .search.bm25 import bm25_search
+from .search.dedupe import first_of_each_text
 from .search.dense import MatrixCache
 from .search.filters import Filter, positions
 from .search.fusion import reciprocal_rank_fusion, single_ranking
@@ -663,15 +664,16 @@ class Index:
         selection = self._scopes.select(where, generation)
         if selection is not None and len(selection) == 0:
             return []
+        # each ranker returns 2k so that k remain after copies of one text are dropped (dedupe.py)
         rankings: dict[str, list[tuple[int, float]]] = {}
         if mode in ("dense", "hybrid"):
             q = vector if vector is not None else self.embedder.embed_query(text)
-            rankings["dense"] = self._dense(q, k, generation, selection)
+            rankings["dense"] = self._one_per_text(self._dense(q, 2 * k, generation, selection), k)
         if mode in ("bm25", "hybrid"):
             # hybrid: a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
             within = [row for row, _ in rankings["dense"]] if mode == "hybrid" else None
-            rankings["bm25"] = bm25_search(self.store, text, k, self._units(generation), within=within,
-                                           selection=selection)
+            found = bm25_search(self.store, text, 2 * k, self._units(generation), within=within, selection=selection)
+            rankings["bm25"] = self._one_per_text(found, k)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
         else:
@@ -688,6 +690,9 @@ class Index:
                  ranks=MappingProxyType(dict(f.ranks))), f.key)  # type: ignore[misc]
             for f in fused if (u := units.get(f.key)) is not None  # type: ignore[call-overload]
         ]
+
+    def _one_per_text(self, ranking: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+        return first_of_each_text(ranking, self.store.text_keys(row for row, _ in ranking))[:k]
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
               expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,

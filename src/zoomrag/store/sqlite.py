@@ -702,6 +702,16 @@ class SqliteStore:
                 out[row] = UnitRow(node_id(doc_id, kinds[kind], level, s, e), doc_id, s, e)
         return out
 
+    def text_keys(self, rows: Iterable[int]) -> dict[int, int | None]:
+        """The vector key (the hash of the embedded text) of each unit row, None without one."""
+        out: dict[int, int | None] = {}
+        rows = list(dict.fromkeys(rows))
+        for i in range(0, len(rows), _CHUNK):
+            part = rows[i:i + _CHUNK]
+            q = f"SELECT row, vec FROM nodes WHERE row IN ({','.join('?' * len(part))})"
+            out.update(self.conn.execute(q, part).fetchall())
+        return out
+
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
 
