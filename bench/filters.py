@@ -128,7 +128,7 @@ def main() -> None:
 def bench_switch(ix: Index, emb: SyntheticEmbedder, texts: list[str]) -> list[dict]:
     """Exact scoring of a subset (vectors from the store) against the graph's candidate search."""
     # the graph the handle searches (bench only: not part of the API)
-    graph = getattr(ix, "_ann", None) or getattr(getattr(ix, "_searcher", None), "_ann", None)
+    graph = ix._dense.graph
     if graph is None:
         print("\n(no ANN graph at this size: the switch point is not measured)")
         return []

@@ -350,14 +350,14 @@ def test_a_long_lived_reader_sees_documents_changed_by_another_writer(tmp_path, 
     with open_index(tmp_path) as reader:
         [before] = reader.query("SQLite file", mode="bm25", top=1, expand="parent")
         assert before.text.startswith("Databases store rows.")
-        tree_of_fruit = reader._trees.tree("fruit.txt")
+        tree_of_fruit = reader._searcher.trees.tree("fruit.txt")
         write(corpus / "db.txt", DB.replace("Databases store rows.", "Tables hold rows."))
         with open_index(tmp_path) as writer:
             assert writer.add([corpus]).updated == 1
         [after] = reader.query("SQLite file", mode="bm25", top=1, expand="parent")
         assert after.text.startswith("Tables hold rows.")
         # the unchanged document's cached tree was kept, not reloaded
-        assert reader._trees.tree("fruit.txt") is tree_of_fruit
+        assert reader._searcher.trees.tree("fruit.txt") is tree_of_fruit
 
 
 class _WholeTrees:

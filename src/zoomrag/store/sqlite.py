@@ -96,6 +96,9 @@ class UnitToWrite:
 class SqliteStore:
     """The index file. Not thread-safe: one store object per thread."""
 
+    #: The files SQLite keeps beside the index (its write-ahead log, shared memory, rollback journal).
+    SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
+
     def __init__(self, path: str | Path, *, timeout: float = 5.0, create: bool = True):
         self.path = Path(path)
         self._kind_list: list[str] | None = None

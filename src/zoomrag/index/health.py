@@ -1,0 +1,47 @@
+"""What ``zoomrag stats`` and ``zoomrag check`` report about an index file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ..errors import StoreError
+from ..search.ann import AnnIndex
+from ..store import Pins, SqliteStore
+from .dense import DenseSearch
+from .reports import CheckReport, IndexStats
+
+
+def stats_of(store: SqliteStore, pins: Pins | None, dense: DenseSearch) -> IndexStats:
+    counts, sizes = store.counts(), store.table_bytes()
+    path = store.path
+    file_bytes = sum(p.stat().st_size for p in (path, Path(str(path) + "-wal")) if p.exists())
+    without = sum(size for name, size in sizes.items() if name != "vectors") if sizes else file_bytes
+    generation = store.generation()
+    return IndexStats(
+        path=str(path), documents=counts["documents"], characters=counts["characters"],
+        nodes=counts["nodes"], units=counts["units"], vectors=counts["vectors"], file_bytes=file_bytes,
+        bytes_without_vectors=without,
+        embedder=f"{pins.embedder} ({pins.embedder_version}, {pins.dimension}-d)" if pins else "not pinned yet",
+        chunking=pins.describe_chunking() if pins else "not pinned yet",
+        generation=generation, ann=dense.describe(generation))
+
+
+def check_of(store: SqliteStore, pins: Pins | None) -> CheckReport:
+    """SQLite's integrity check, vectors, FTS agreement and the ANN graph; never raises."""
+    path = str(store.path)
+    problems = store.problems(pins.dimension if pins else None)
+    try:
+        counts = store.counts()
+    except (StoreError, sqlite3.DatabaseError) as e:
+        return CheckReport(path, False, (*problems, f"could not count the index: {e}"), {})
+    if pins is not None:
+        try:
+            ann = AnnIndex.problem(store.path, store.generation())
+        except (StoreError, sqlite3.DatabaseError):
+            ann = None
+        if ann is not None:
+            problems.append(ann)
+    if pins is None and counts["documents"]:
+        problems.append("documents are stored but no embedder or strategy is pinned")
+    return CheckReport(path, not problems, tuple(problems), counts)

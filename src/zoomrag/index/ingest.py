@@ -1,0 +1,214 @@
+"""Indexing: read the inputs, parse each changed document, embed what is not cached, write.
+
+Each document is written in one transaction with its tree, units and new vectors, so a crash
+leaves every document either as it was or as it is now. Embedding runs in a pipeline beside
+the parsing (:class:`~zoomrag.embed.EmbedPipeline`); a text already embedded, in this run or an
+earlier one, is never embedded again.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key, check_language, check_window, fit_derived
+from ..embed.base import Embedder
+from ..errors import ConfigError, InputError, ZoomragError
+from ..expand.multilevel import level_blobs
+from ..load import load_path
+from ..load.base import MAX_FILE_BYTES, with_metadata
+from ..model import Document, Tree
+from ..parse.oversize import split_leaves
+from ..store import SqliteStore, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
+from .dense import DenseSearch
+from .reports import AddReport, Counts
+from .settings import Settings
+from .walk import prune_gone, resolved, walk
+
+#: ``progress(stage, done, total)``; stages are ``read``, ``parse`` and ``embed``.
+Progress = Callable[[str, int, "int | None"], None]
+#: Documents read before ``auto`` picks the embedder from their language.
+AUTO_SAMPLE = 8
+
+
+@dataclass
+class _Job:
+    document: Document
+    tree: Tree
+    origin: str
+    units: list
+    keys: list[int]
+    missing: list[int]
+    existed: bool
+
+
+class Ingest:
+    def __init__(self, store: SqliteStore, settings: Settings, dense: DenseSearch, lock: WriterLock,
+                 batch_size: int):
+        self.store = store
+        self.settings = settings
+        self.dense = dense
+        self.lock = lock
+        self.batch_size = batch_size
+
+    def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
+            progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
+            max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
+        if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
+            raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
+        if isinstance(items, (str, Path, Document)):
+            items = [items]
+        items = list(items)
+        t0 = time.perf_counter()
+        report = Counts()
+        with self.lock:
+            sources = list(walk(self.store.path, items, report))
+            roots = [str(resolved(Path(i))) for i in items if not isinstance(i, Document)]
+            tick = progress or (lambda stage, done, total: None)
+            tick("read", 0, len(sources))
+            loaded = self._read(sources, report, tick, dict(metadata or {}), namespace, max_file_bytes)
+            sample: list[tuple[Document, str]] = []
+            if self.settings.pins is None or self.settings.reindex:
+                for pair in loaded:
+                    sample.append(pair)
+                    if len(sample) >= AUTO_SAMPLE:
+                        break
+                self.settings.pin([d.text[:4000] for d, _ in sample], roots)
+            self._index_documents([*sample, *loaded], report, tick)
+            if prune and roots:
+                report.removed += prune_gone(self.store, roots, seen=report.seen, report=report,
+                                             namespace=namespace)
+                self.store.drop_unused_vectors()
+            if roots:
+                with self.store.transaction():
+                    self.store.set_meta({"roots": json.dumps(roots)})
+            self.dense.refresh()
+            self.store.checkpoint()
+        report.seconds = time.perf_counter() - t0
+        return report.freeze()
+
+    def _read(self, sources: Sequence[tuple[Path | Document, Path | None]], report: Counts, tick: Progress,
+              metadata: dict[str, Any], namespace: str | None,
+              max_bytes: int | None) -> Iterator[tuple[Document, str]]:
+        """Documents to (re)index, with their origin; unchanged and unreadable ones are counted,
+        and a changed metadata alone is written here."""
+        hashes = self.store.document_hashes() if not self.settings.reindex else {}
+        stored = self.store.document_metadata() if hashes else {}
+        report.existing = hashes
+        prefix = f"{namespace}/" if namespace else ""
+        for n, (src, root) in enumerate(sources, start=1):
+            if isinstance(src, Document):
+                doc, origin = src, "api"
+                if prefix:
+                    doc = replace(doc, id=prefix + doc.id)
+                doc = with_metadata(doc, metadata)
+            else:
+                doc_id = prefix + (src.relative_to(root).as_posix() if root is not None else src.name)
+                try:
+                    doc = load_path(src, id=doc_id, source=str(resolved(src)), metadata=metadata,
+                                    max_bytes=max_bytes)
+                except (InputError, OSError) as e:
+                    report.skipped.append((str(src), str(e) or type(e).__name__))
+                    report.failed.add(doc_id)
+                    tick("read", n, len(sources))
+                    continue
+                origin = "file"
+            report.seen.add(doc.id)
+            tick("read", n, len(sources))
+            if hashes.get(doc.id) == doc.content_hash:
+                given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
+                if given == dict(stored.get(doc.id, {})):
+                    report.unchanged += 1
+                else:
+                    self.store.set_metadata(doc.id, given)
+                    report.updated += 1
+                continue
+            yield doc, origin
+
+    def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
+        emb = self.settings.embedder
+        _, _, chunker = self.settings.chunking()
+        runner = EmbedRunner(emb, cache=MemoryCache(max_items=None), batch_size=self.batch_size)
+        jobs: dict[int, _Job] = {}
+        parsed = embed_total = embed_done = 0
+
+        def write(job_id: Any, vectors: np.ndarray) -> None:
+            nonlocal embed_done
+            job = jobs.pop(job_id)
+            blobs = {job.keys[i]: to_blob(v) for i, v in zip(job.missing, vectors)}
+            upper: dict[str, int] = {}
+            if self.settings.levels:
+                new, upper = level_blobs(job.tree, {u.id: k for u, k in zip(job.units, job.keys)}, blobs,
+                                         self.store.vectors_by_key)
+                blobs.update(new)
+            self.store.write_document(job.tree, [UnitToWrite(u, k) for u, k in zip(job.units, job.keys)],
+                                      blobs, job.origin, upper)
+            report.units += len(job.units)
+            report.characters += len(job.document.text)
+            if job.existed:
+                report.updated += 1
+            else:
+                report.added += 1
+            embed_done += len(job.missing)
+            tick("embed", embed_done, embed_total)
+
+        with EmbedPipeline(runner, max_pending=4) as pipe:
+            for job_id, (doc, origin) in enumerate(docs):
+                try:
+                    tree, texts = _units_to_embed(chunker.chunk(doc), emb, doc)
+                except ZoomragError as e:
+                    report.skipped.append((doc.source, str(e)))
+                    continue
+                parsed += 1
+                tick("parse", parsed, None)
+                keys = [vector_key(cache_key(emb, t)) for t in texts]
+                # A cached vector is reused only when sound (size, finite, unit length): a damaged
+                # one is embedded again and replaced.
+                present = self.store.vector_keys_valid(keys, emb.dimension)
+                first: dict[int, int] = {}
+                for i, k in enumerate(keys):
+                    if k not in present:
+                        first.setdefault(k, i)
+                missing = sorted(first.values())
+                jobs[job_id] = _Job(doc, tree, origin, tree.leaves(), keys, missing, doc.id in report.existing)
+                embed_total += len(missing)
+                tick("embed", embed_done, embed_total)
+                pipe.submit(job_id, [texts[i] for i in missing])
+                for done_id, vectors in pipe.ready():
+                    write(done_id, vectors)
+            for done_id, vectors in pipe.finish():
+                write(done_id, vectors)
+        report.embedded += runner.stats.embedded
+
+
+def _units_to_embed(tree: Tree, emb: Embedder, doc: Document) -> tuple[Tree, list[str]]:
+    """The tree with leaves that fit the model's window, and the text each leaf embeds;
+    a text the model cannot take raises (the document is skipped with the reason)."""
+    tree = _fit_window(tree, emb)
+    units = tree.leaves()
+    texts = [unit_text(u) for u in units]
+    check_language(emb, texts, label=doc.source)
+    for i, (u, t) in enumerate(zip(units, texts)):
+        label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
+        if u.embed_text is None:
+            check_window(emb, t, label=label)
+        else:
+            texts[i] = fit_derived(emb, t, label=label)
+    return tree, texts
+
+
+def _fit_window(tree: Tree, emb: Embedder) -> Tree:
+    """The tree with every leaf too long for the embedder's window (one unbreakable run: a data
+    URI, a minified line) split by characters into pieces that fit, not the document skipped."""
+    window = emb.max_tokens
+    over = {u.id for u in tree.leaves() if u.embed_text is None and u.length > window // 8
+            and emb.count_tokens(u.text) > window}
+    if not over:
+        return tree
+    return split_leaves(tree, over, lambda t: emb.count_tokens(t) <= window, max(1, window - 2))

@@ -1,0 +1,79 @@
+"""What the index methods report: values, no behaviour."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AddReport:
+    """What one :meth:`Index.add` did."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    #: ``(source, reason)`` of every input that was not indexed.
+    skipped: tuple[tuple[str, str], ...] = ()
+    units: int = 0
+    #: Texts the model actually embedded (the rest came from the cache or were duplicates).
+    embedded: int = 0
+    characters: int = 0
+    seconds: float = 0.0
+    #: Stored files that ``prune`` kept although they were not read this time (they are on disk).
+    kept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    path: str
+    documents: int
+    characters: int
+    nodes: int
+    units: int
+    vectors: int
+    file_bytes: int
+    #: Bytes of everything but the vector table (the "index overhead" over the text).
+    bytes_without_vectors: int
+    embedder: str
+    chunking: str
+    generation: int
+    ann: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    path: str
+    ok: bool
+    problems: tuple[str, ...]
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Counts:
+    """An :class:`AddReport` while it is being filled, with what prune needs to know."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    units: int = 0
+    embedded: int = 0
+    characters: int = 0
+    seconds: float = 0.0
+    seen: set[str] = field(default_factory=set)
+    existing: dict[str, str] = field(default_factory=dict)
+    #: Ids of files found but not read; folders that could not be listed; stored files kept by prune.
+    failed: set[str] = field(default_factory=set)
+    unlisted: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+    def freeze(self) -> AddReport:
+        return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
+                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept))

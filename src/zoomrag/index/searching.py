@@ -1,0 +1,137 @@
+"""Reading an index: rank units (dense, BM25, fused), then grow the hits into contexts.
+
+Search results, trees and text of one query come from one committed version (one read
+transaction): a writer replacing documents meanwhile is seen either before or after, never half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..embed.base import embed_queries
+from ..errors import ConfigError
+from ..expand import Expander, get_expander
+from ..expand.base import reads_ancestors_only
+from ..expand.pipeline import expand_hits
+from ..model import Context, Hit, Tree
+from ..search.bm25 import bm25_search
+from ..search.dedupe import first_of_each_text
+from ..search.filters import Filter
+from ..search.fusion import reciprocal_rank_fusion, single_ranking
+from ..search.scope import Scopes
+from ..store import SqliteStore, UnitRow
+from ..treecache import AncestorTrees, TreeCache
+from .dense import DenseSearch
+from .settings import Settings
+
+if TYPE_CHECKING:
+    from ..rerank import Reranker
+
+MODES = ("dense", "bm25", "hybrid")
+
+
+class Searcher:
+    def __init__(self, store: SqliteStore, settings: Settings, dense: DenseSearch):
+        self.store = store
+        self.settings = settings
+        self.dense = dense
+        self.trees = TreeCache(store, lambda: settings.counter)
+        self.scopes = Scopes(store)
+
+    def search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
+               where: Filter | None = None, vector: np.ndarray | None = None,
+               partial: dict[str, Tree] | None = None) -> list[Hit]:
+        """The ``k`` best units. ``partial``: also load the hits' partial trees into it
+        (:meth:`SqliteStore.ancestor_trees`), which locate the hits in the same reads."""
+        if mode not in MODES:
+            raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
+        if k < 1:
+            raise ConfigError(f"k={k} must be at least 1")
+        if not text.strip():
+            raise ConfigError("the query is empty; give a question or some words to search for")
+        if self.settings.pins is None:
+            return []
+        with self.store.snapshot():
+            return self._ranked(text, mode, k, rrf_k, weights, where, vector, partial)
+
+    def _ranked(self, text: str, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
+                where: Filter | None, vector: np.ndarray | None, partial: dict[str, Tree] | None) -> list[Hit]:
+        generation = self.store.generation()
+        selection = self.scopes.select(where, generation)
+        if selection is not None and len(selection) == 0:
+            return []
+        # each ranker returns 2k so that k remain after copies of one text are dropped (dedupe.py)
+        rankings: dict[str, list[tuple[int, float]]] = {}
+        if mode in ("dense", "hybrid"):
+            q = vector if vector is not None else self.settings.embedder.embed_query(text)
+            rankings["dense"] = self._one_per_text(self.dense.search(q, 2 * k, generation, selection), k)
+        if mode in ("bm25", "hybrid"):
+            # hybrid: a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
+            within = [row for row, _ in rankings["dense"]] if mode == "hybrid" else None
+            found = bm25_search(self.store, text, 2 * k, self.dense.units(generation), within=within,
+                                selection=selection)
+            rankings["bm25"] = self._one_per_text(found, k)
+        if mode == "hybrid":
+            fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
+        else:
+            fused = single_ranking(mode, rankings[mode])
+        rows: list[int] = [f.key for f in fused]  # type: ignore[misc]
+        if partial is None:
+            units = self.store.units(rows)
+        else:
+            trees, nodes = self.store.ancestor_trees(rows)
+            partial.update(trees)
+            units = {r: UnitRow(n.id, n.doc_id, n.start, n.end) for r, n in nodes.items()}
+        return [Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
+                    ranks=MappingProxyType(dict(f.ranks)))
+                for f in fused if (u := units.get(f.key)) is not None]  # type: ignore[call-overload]
+
+    def _one_per_text(self, ranking: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
+        return first_of_each_text(ranking, self.store.text_keys(row for row, _ in ranking))[:k]
+
+    def query_many(self, texts: Sequence[str], where: Filter | None, options: dict[str, Any]) -> list[list[Context]]:
+        mode = options.get("mode", "hybrid")
+        vectors: Sequence[np.ndarray | None] = [None] * len(texts)
+        if texts and mode in ("dense", "hybrid") and self.settings.pins is not None:
+            vectors = list(embed_queries(self.settings.embedder, texts))
+        return [self.query(t, v, where=where, **options) for t, v in zip(texts, vectors)]
+
+    def query(self, text: str, vector: np.ndarray | None, *, budget: int = 2048, top: int | None = 10,
+              mode: str = "hybrid", expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
+              weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
+              rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
+              order: str = "score", explain: bool = False, where: Filter | None = None) -> list[Context]:
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 token")
+        if top is not None and top < 1:
+            raise ConfigError(f"top={top} must be at least 1")
+        expander = get_expander(expand, params)
+        k = k or max(50, 5 * (top or 10))
+        # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
+        # with the hits themselves.
+        partial: dict[str, Tree] | None = {} if reads_ancestors_only(expander) else None
+        with self.store.snapshot():
+            hits = self.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, where=where, vector=vector,
+                               partial=partial)
+            if not hits:
+                return []
+            trees: TreeCache | AncestorTrees
+            if partial is not None:
+                trees = AncestorTrees(partial, self.trees)
+            else:
+                self.trees.sync(self.store.generation())
+                self.trees.prefetch(h.doc_id for h in hits)
+                trees = self.trees
+            out = expand_hits(hits, trees, budget, self.settings.count, expand=expander, top=top, query=text,
+                              reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
+                              explain=explain, counter=self.settings.counter)
+            # Metadata as stored now: cached trees are kept while their text is unchanged, and
+            # update_metadata changes no text.
+            current = self.store.metadata_by_id({c.doc_id for c in out})
+        return [c if c.metadata == current.get(c.doc_id, c.metadata) else
+                replace(c, metadata=current[c.doc_id]) for c in out]

@@ -1,0 +1,93 @@
+"""Which files an indexing run reads, and which stored files prune may remove."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from ..errors import InputError
+from ..load.base import SKIPPED_DIRS
+from ..model import Document
+from ..search.ann import AnnIndex
+from ..store import SqliteStore, WriterLock
+from .reports import Counts
+
+
+def walk(index_path: Path, items: Sequence[str | Path | Document],
+         report: Counts) -> Iterator[tuple[Path | Document, Path | None]]:
+    """Each file with the root its id is relative to (a folder given, or a file's folder), each
+    file once however often it is named, never the index's own files; folders that cannot be
+    listed go to the report's skipped list."""
+    own = {resolved(Path(str(index_path) + s)) for s in ("", *SqliteStore.SIDE_SUFFIXES)}
+    own |= {resolved(p) for p in (WriterLock(index_path).path, *AnnIndex.paths(index_path))}
+    seen: set[Path] = set()
+
+    def once(f: Path) -> bool:
+        key = resolved(f)
+        if key in own or key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def unreadable(e: OSError) -> None:
+        report.skipped.append((str(e.filename), f"{e.filename}: cannot list this folder "
+                               f"({e.strerror}); its files were not read"))
+        if e.filename:
+            report.unlisted.append(str(resolved(Path(e.filename))))
+
+    for item in items:
+        if isinstance(item, Document):
+            yield item, None
+            continue
+        p = Path(item)
+        if not os.path.lexists(p):
+            raise InputError(f"{p}: no such file or folder")
+        if p.is_dir():
+            for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
+                for name in sorted(filenames):
+                    f = Path(dirpath) / name
+                    if not name.startswith(".") and once(f):
+                        yield f, p
+        elif once(p):
+            yield p, p.parent
+
+
+def prune_gone(store: SqliteStore, roots: Iterable[str] | None, *, seen: set[str] = frozenset(),  # type: ignore[assignment]
+               report: Counts | None = None, namespace: str | None = None) -> int:
+    """Remove stored files under ``roots`` (every stored file for None) that are gone from disk.
+
+    A file still on disk is never removed, even when it was not read this time (unreadable, not
+    UTF-8, too large) or lies in a folder that could not be listed: it keeps its last good
+    version and is listed in ``report.kept``. ``namespace``: only that namespace's copies.
+    """
+    rs = list(roots) if roots is not None else None
+    removed = 0
+    for row in store.documents():
+        if row.origin != "file" or row.id in seen:
+            continue
+        if namespace and not row.id.startswith(namespace + "/"):
+            continue  # another namespace's copy of the same folder
+        if rs is not None and not any(under(row.source, r) for r in rs):
+            continue
+        failed = report is not None and (row.id in report.failed or any(under(row.source, d)
+                                                                         for d in report.unlisted))
+        if failed or os.path.lexists(row.source):
+            if report is not None:
+                report.kept.append(row.source)
+            continue
+        removed += store.delete_document(row.id)
+    return removed
+
+
+def resolved(p: Path) -> Path:
+    """The path with symlinks resolved; a symlink loop stays as it is (load_path names it)."""
+    try:
+        return p.resolve()
+    except (OSError, RuntimeError):
+        return p.absolute()
+
+
+def under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
