@@ -110,3 +110,37 @@ def test_check_fails_with_exit_code_1_on_a_damaged_index(project):
     r = run("check", ok=1)
     assert "units point to a missing vector" in r.stderr
     assert "rebuild it with: zoomrag index --reindex PATH..." in r.stderr
+
+
+def test_export_writes_documents_and_exact_spans_readable_without_zoomrag(project):
+    import numpy as np
+
+    from zoomrag.embed import get_embedder
+
+    run("index", "docs", *FIXED, "--meta", "team=docs")
+    r = run("export", "--vectors", "--out", "dump.jsonl")
+    assert "2 document(s) written to dump.jsonl" in r.stderr
+    lines = [json.loads(line) for line in (project / "dump.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert lines[0]["type"] == "index" and lines[0]["embedder"] == "hash" and lines[0]["dimension"] == 256
+    docs = {d["id"]: d for d in lines if d["type"] == "document"}
+    assert sorted(docs) == ["guide.md", "notes.txt"]
+    assert docs["notes.txt"]["text"] == "Bananas are yellow. Cherries are red.\n"
+    assert docs["guide.md"]["metadata"]["team"] == "docs"
+    nodes = [n for n in lines if n["type"] == "node"]
+    for n in nodes:
+        assert n["text"] == docs[n["doc_id"]]["text"][n["start"]:n["end"]]
+    units = [n for n in nodes if n["unit"]]
+    assert units and all(len(n["vector"]) == 256 for n in units)
+    # a unit's vector is the model's embedding of its text, as stored
+    hash_model = get_embedder("hash")
+    first = units[0]
+    want = hash_model.embed_documents([first.get("embed_text", first["text"])])[0]
+    assert np.allclose(first["vector"], want, atol=1e-6)
+    # without --out: the same records on standard output, without vectors unless asked
+    plain = [json.loads(line) for line in run("export").stdout.splitlines()]
+    assert [n for n in plain if n["type"] == "node" and "vector" in n] == []
+    assert len(plain) == len(lines)
+    # an existing file is not replaced without --force
+    again = run("export", "--out", "dump.jsonl", ok=2)
+    assert "dump.jsonl exists; choose another --out, or add --force" in again.stderr
+    run("export", "--out", "dump.jsonl", "--force")

@@ -17,7 +17,7 @@ from zoomrag.parse.registry import strategy_class
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-PAGES = ["guide.md", "strategies.md", "cli.md", "benchmarks.md"]
+PAGES = ["guide.md", "strategies.md", "cli.md", "benchmarks.md", "serve.md", "integrations.md"]
 REGEN = "run: python -m zoomrag.cli._docgen"
 
 

@@ -182,6 +182,26 @@ def test_reopening_with_another_strategy_is_a_mismatch(tmp_path, corpus):
         Index.open(tmp_path / "ix" / "index.db", strategy="fixed", params={"size": 99})
 
 
+def test_the_tokenizer_behind_tokens_is_pinned_and_a_change_is_refused(tmp_path, corpus, monkeypatch):
+    from zoomrag.text.tokens import ApproxCounter, default_counter
+
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    path = tmp_path / "ix" / "index.db"
+    built_with = default_counter().name
+    # as if the model's extra had been removed since: 'tokens' now means the approximation
+    monkeypatch.setattr("zoomrag.index.settings.default_counter", ApproxCounter)
+    with pytest.raises(IndexMismatchError) as err:
+        open_index(tmp_path)
+    msg = str(err.value)
+    assert f"sizes its chunks with the {built_with!r} tokenizer, but 'tokens' means 'approx'" in msg
+    assert f"zoomrag index --reindex --index {path} {corpus}" in msg
+    with open_index(tmp_path, reindex=True) as ix:  # a rebuild pins the tokenizer now installed
+        ix.add([corpus])
+    with open_index(tmp_path) as ix:
+        assert ix.documents()
+
+
 def test_reindex_rebuilds_with_another_embedder(tmp_path, corpus):
     with open_index(tmp_path) as ix:
         ix.add([corpus])

@@ -15,7 +15,6 @@ from zoomrag.cli import main
 from zoomrag.errors import ConfigError, StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.search import filters
 from zoomrag.text.tokens import CharCounter
 
 TOPICS = ["apples", "rivers", "engines", "violins", "glaciers", "lanterns"]

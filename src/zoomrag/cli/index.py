@@ -30,12 +30,11 @@ from ..index import DEFAULT_PATH, MODES, AddReport, Index
 from ..model import Context
 from ..parse import parse_settings
 from ..rerank import HTTPReranker
+from ..search import filters
 from ..serve.client import ServerUnreachable, post_json, running_server
 from ..serve.query import QueryRequest, context_from_payload, request_body
-from ..search import filters
 from . import main
-from .render import (context_body, preview, rich_tree, spans_label, terminal_safe, text_offset,
-                     tree_payload)
+from .render import context_body, preview, rich_tree, spans_label, terminal_safe, text_offset, tree_payload
 
 _index_option = click.option(
     "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
@@ -355,6 +354,32 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     for d in docs:
         meta = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
         console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){meta}")))
+
+
+@main.command("export")
+@_index_option
+@click.option("--out", "out_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Write to this file instead of standard output.")
+@click.option("--vectors", is_flag=True, help="Include each node's stored vector.")
+@click.option("--force", is_flag=True, help="Replace --out when it exists.")
+def export_command(index_path: Path, out_path: Path | None, vectors: bool, force: bool) -> None:
+    """Write the index as JSON Lines: documents with their text and metadata, then their nodes
+    as exact spans (and, with --vectors, each node's vector), so it is readable without zoomrag."""
+    with Index.open(index_path, create=False) as ix:
+        if out_path is None:
+            ix.export(sys.stdout, vectors=vectors)
+            return
+        if out_path.exists() and not force:
+            raise click.UsageError(f"{out_path} exists; choose another --out, or add --force to replace it")
+        tmp = out_path.with_name(out_path.name + ".tmp")
+        try:
+            with tmp.open("w", encoding="utf-8") as f:
+                n = ix.export(f, vectors=vectors)
+            os.replace(tmp, out_path)  # a failed export leaves no half-written file
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise click.UsageError(f"{out_path}: cannot write ({e.strerror}); choose another --out") from None
+    click.echo(f"{n} document(s) written to {terminal_safe(str(out_path))}", err=True)
 
 
 @main.command("check")

@@ -19,9 +19,9 @@ from ..text.tokens import TokenCounter, get_counter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey
 from .dataset import Dataset, EvalQuery
-from .judge import Judge, Judgment, JudgeStats, summarize
-from .reading import read_dataset
+from .judge import Judge, JudgeStats, Judgment, summarize
 from .metrics import MetricSet, SpanLike, aggregate, as_span, score_query
+from .reading import read_dataset
 from .results import BuildStats, EvalRun, LatencyStats
 from .shape import ShapeStats, measure_shape
 from .stats import RESAMPLES, SEED

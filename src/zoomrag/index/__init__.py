@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ..embed.base import Embedder
-from ..errors import ConfigError, StoreError, ZoomragError
+from ..errors import StoreError, ZoomragError
 from ..expand import Expander
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
@@ -33,8 +33,9 @@ from ..search.scope import parse as parse_filter
 from ..store import Pins, SqliteStore, WriterLock
 from ..text.tokens import TokenCounter
 from .dense import DenseSearch
-from .ingest import Ingest, Progress
+from .export import export_jsonl
 from .health import check_of, stats_of
+from .ingest import Ingest, Progress
 from .reports import AddReport, CheckReport, IndexStats
 from .searching import MODES, Searcher
 from .settings import Settings, drop_if_other_schema, requested_chunking
@@ -249,6 +250,11 @@ class Index:
     def documents(self) -> list:
         """Every stored document (id, source, hash, format, origin, length, metadata), by id."""
         return self.store.documents()
+
+    def export(self, out: Any, *, vectors: bool = False) -> int:
+        """Write the index as JSON Lines to the text stream ``out`` (:mod:`.export`): documents,
+        their nodes as spans, and with ``vectors`` each node's vector; returns the documents."""
+        return export_jsonl(self.store, self.pins, out, vectors=vectors)
 
     def filter_notes(self, where: Mapping[str, Any] | Filter | None = None,
                      doc: str | Sequence[str] | None = None) -> list[str]:

@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from ..embed import EmbedPipeline, EmbedRunner, MemoryCache, cache_key, check_language, check_window, fit_derived
+from ..embed import (
+    EmbedPipeline,
+    EmbedRunner,
+    MemoryCache,
+    cache_key,
+    check_language,
+    check_window,
+    fit_derived,
+)
 from ..embed.base import Embedder
 from ..errors import ConfigError, InputError, ZoomragError
 from ..expand.multilevel import level_blobs

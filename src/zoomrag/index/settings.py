@@ -24,7 +24,7 @@ from ..store import Pins, SqliteStore
 from ..store import meta as pins_check
 from ..store.fts import FTS_VERSION
 from ..store.schema import SCHEMA_VERSION
-from ..text.tokens import TokenCounter, get_counter
+from ..text.tokens import TokenCounter, default_counter, get_counter
 
 #: The chunking of an index opened with neither a strategy nor a profile.
 DEFAULT_CHUNKING = ("profile", "default")
@@ -65,6 +65,8 @@ class Settings:
             return
         where = str(self.path)
         pins_check.check_format(pins, where, self.roots())
+        pins_check.check_counter(self.store.meta().get(pins_check.COUNTER_KEY), default_counter().name, where,
+                                 self.roots())
         req = self.requested_embedder
         if req is not None:
             name = req if isinstance(req, str) else req.name
@@ -138,7 +140,8 @@ class Settings:
             self.store.clear(keep_vectors=same_vectors)
             AnnIndex.remove(self.path)
         with self.store.transaction():
-            self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0"})
+            self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
+                                 pins_check.COUNTER_KEY: default_counter().name})
         self.pins = pins
         self.reindex = False
 

