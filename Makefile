@@ -33,6 +33,7 @@ browser:
 	} || echo "chromium could not be installed: the browser tests will be skipped"
 
 test: $(STAMP) browser
+	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(STAMP)
