@@ -102,26 +102,14 @@ def serve_synthetic(path: Path) -> None:
 
 @contextmanager
 def server(path: Path, synthetic: bool):
-    info = Path(str(path) + ".serve.json")
-    info.unlink(missing_ok=True)
+    from zoomrag.serve.client import wait_for_server
+
+    Path(str(path) + ".serve.json").unlink(missing_ok=True)
     cmd = ([sys.executable, __file__, "--child", str(path)] if synthetic else
            [sys.executable, "-m", "zoomrag", "serve", "--index", str(path), "--port", "0"])
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 600
-        while True:
-            if proc.poll() is not None:
-                raise SystemExit(f"the server exited {proc.returncode}: {proc.stderr.read()}")
-            try:
-                found = json.loads(info.read_text())
-                if found["pid"] == proc.pid:
-                    break
-            except (OSError, ValueError, KeyError):
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not start in 10 minutes")
-            time.sleep(0.2)
-        yield found["url"]
+        yield wait_for_server(path, proc, 600)
     finally:
         proc.terminate()
         try:

@@ -6,17 +6,16 @@ through the ``<index>.serve.json`` file it writes, as ``zoomrag query`` finds it
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
 from zoomrag.index import Index
 from zoomrag.model import Document
+from zoomrag.serve.client import wait_for_server
 
 DOCS = {
     "guide.md": "# Install\n\nRun the installer twice.\n\n## Options\n\nThe fast option skips the checks.\n"
@@ -51,25 +50,11 @@ def add_text(path: Path, doc_id: str, text: str) -> None:
 @contextmanager
 def running_server(index: Path, *args: str, env: Mapping[str, str] | None = None) -> Iterator[str]:
     """``zoomrag serve --index INDEX --port 0 ARGS`` until the block ends; yields its URL."""
-    info = Path(str(index) + ".serve.json")
     proc = subprocess.Popen([sys.executable, "-m", "zoomrag", "serve", "--index", str(index), "--port", "0",
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
     try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"zoomrag serve exited {proc.returncode}: {proc.stderr.read()}")
-            try:
-                found = json.loads(info.read_text())
-                if found["pid"] == proc.pid:
-                    break
-            except (OSError, ValueError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("zoomrag serve did not start in time")
-            time.sleep(0.05)
-        yield found["url"]
+        yield wait_for_server(index, proc, STARTUP_SECONDS)
     finally:
         proc.terminate()
         try:

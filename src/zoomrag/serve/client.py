@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -104,3 +106,20 @@ def post_json(url: str, path: str, body: dict[str, Any], *, api_key: str | None 
         reason = getattr(e, "reason", e)
         raise ServerUnreachable(f"no zoomrag server answered at {url} ({reason}); start one with "
                                 "zoomrag serve, or leave out --server") from None
+
+
+def wait_for_server(index: Path, proc: subprocess.Popen, timeout: float) -> str:
+    """The URL of the ``zoomrag serve`` started as ``proc`` on ``index``, once it has announced it
+    (for tests and benchmarks that start one)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            err = proc.stderr.read() if proc.stderr is not None else ""
+            raise RuntimeError(f"zoomrag serve exited {proc.returncode}: {err}")
+        info = read_discovery(index)
+        if info is not None and info.pid == proc.pid:
+            return info.url
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"zoomrag serve did not start in {timeout:g} s")
+        time.sleep(0.05)
+
