@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -128,3 +129,107 @@ def test_filtered_search_returns_k_results_inside_the_filter_and_finds_the_exact
         assert {i for i, _ in got} <= set((ids[within]).tolist())
         recalls.append(len({i for i, _ in got} & {i for i, _ in truth}) / len(truth))
     assert np.mean(recalls) >= 0.95
+
+
+def _docs(n: int, start: int = 0, tag: str = "") -> list[Document]:
+    return [Document.from_text(f"line {i} about topic {i % 7}{tag}\nsecond {i} line{tag}", id=f"d{i}")
+            for i in range(start, start + n)]
+
+
+def _matches_exact(path, query: str, got) -> bool:
+    """Whether graph hits ``got`` are exact search's best (by score: the hash embedder ties)."""
+    with Index.open(path, embedder=CountingEmbedder(), ann="off") as exact:
+        truth = exact.search(query, mode="dense", k=1000)
+    score = {h.node_id: round(h.score, 5) for h in truth}
+    return [score.get(h.node_id) for h in got] == [round(h.score, 5) for h in truth[:len(got)]]
+
+
+def test_a_write_updates_the_graph_instead_of_rebuilding_it(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        assert ix.add(_docs(40)).ann == "built over 80 units"
+        built = AnnIndex.paths(path)[0].stat().st_mtime_ns
+        report = ix.add(_docs(5, start=40))
+        assert report.ann == "updated: 10 units added, 0 removed"
+        assert ix.stats().ann == "usearch, fresh"
+        assert AnnIndex.paths(path)[0].stat().st_mtime_ns >= built
+        got = ix.search("topic 3", mode="dense", k=8)
+    assert _matches_exact(path, "topic 3", got)
+
+
+def test_deleted_and_replaced_units_leave_the_graph_and_are_never_returned(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        rows_before = set(ix.store.unit_rows().tolist())
+        ix.delete("d39")  # the last document: its rows must not be given out again
+        assert ix._dense.last_change == "updated: 0 units added, 2 removed"
+        report = ix.add(_docs(1, start=39, tag=" changed"))
+        assert report.ann == "updated: 2 units added, 0 removed"
+        new_rows = set(ix.store.unit_rows().tolist()) - rows_before
+        assert len(new_rows) == 2 and min(new_rows) > max(rows_before)
+        assert ix.stats().ann == "usearch, fresh"
+        for query in ("line 39 about topic 4 changed", "second 39 line", "topic 4"):
+            hits = ix.search(query, mode="dense", k=100)
+            assert len({h.node_id for h in hits}) == len(hits) == 80  # the live units, none removed
+            assert _matches_exact(path, query, hits[:8])
+
+
+def test_a_metadata_update_or_pinned_policy_keeps_the_graph_without_touching_it(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        graph = AnnIndex.paths(path)[0]
+        before = graph.stat().st_mtime_ns, graph.read_bytes()
+        ix.update_metadata("d3", {"year": 2024})
+        ix.pin_expansion("window", {})
+        assert ix.stats().ann == "usearch, fresh"
+        assert ix._dense.last_change == ""
+        assert (graph.stat().st_mtime_ns, graph.read_bytes()) == before
+
+
+def test_the_graph_is_rebuilt_once_a_quarter_of_it_was_removed(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        for i in range(8):
+            ix.delete(f"d{i}")
+            assert ix._dense.last_change == "updated: 0 units added, 2 removed"
+        ix.delete("d8")  # 18 removed against 62 live rows: past a quarter
+        assert ix._dense.last_change == "built over 62 units"
+        assert ix.stats().ann == "usearch, fresh"
+        got = ix.search("topic 3", mode="dense", k=8)
+    assert _matches_exact(path, "topic 3", got)
+
+
+def test_a_graph_saved_before_rows_were_never_reused_is_rebuilt_once(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        meta = AnnIndex.paths(path)[2]
+        info = json.loads(meta.read_text())
+        del info["rows"]
+        meta.write_text(json.dumps(info))
+        assert ix.add(_docs(1, start=40)).ann == "built over 82 units"
+        assert ix.add(_docs(1, start=41)).ann == "updated: 2 units added, 0 removed"
+
+
+def test_an_updated_and_saved_graph_agrees_with_exact_search(tmp_path):
+    x, queries = clustered(3000, 32, seed=4)
+    ids = np.arange(3000, dtype=np.int64)
+    ann = AnnIndex.build("usearch", ids[:2000], x[:2000], generation=1, rescore=lambda r: x[r])
+    alive = np.setdiff1d(ids, np.arange(100, 300))
+    assert ann.update(alive, lambda r: x[r], generation=2) == (1000, 200)
+    ann.save(tmp_path / "i.db")
+    loaded = AnnIndex.load_if_fresh(tmp_path / "i.db", 2, 32, rescore=lambda r: x[r])
+    assert loaded is not None and loaded.dead == 200
+    exact = ExactSearch(alive, x[alive])
+    recalls = []
+    for q in queries[:30]:
+        got = {i for i, _ in loaded.search(q, 10)}
+        assert not got & set(range(100, 300))
+        recalls.append(len(got & {i for i, _ in exact.search(q, 10)}) / 10)
+    assert np.mean(recalls) >= 0.95
+    # a row below the graph's last one that it does not hold: rebuilt instead, left unchanged
+    assert loaded.update(np.sort(np.append(alive, 150)), lambda r: x[r], 3) is None
+    assert loaded.generation == 2 and loaded.dead == 200

@@ -81,6 +81,8 @@ def _summary(report: AddReport, console: Console) -> None:
         f"in {report.seconds:.1f}s ({mb_min:.2f} MB/min)",
         highlight=False,
     )
+    if report.ann:
+        console.print(f"ANN graph {report.ann}", highlight=False)
 
 
 @main.command("index")

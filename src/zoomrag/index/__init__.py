@@ -153,8 +153,10 @@ class Index:
         from ..expand.auto import pin_value
 
         value = {**pin_value(policy, params), **(extra or {})}
-        with self._lock, self.store.transaction():
-            self.store.set_meta(value)
+        with self._lock:
+            with self.store.transaction():
+                self.store.set_meta(value)
+            self._dense.refresh()
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""
@@ -169,6 +171,7 @@ class Index:
         and return the freed pages to the file system; returns how many vectors were dropped."""
         with self._lock:
             dropped = self.store.drop_unused_vectors()
+            self._dense.refresh()
             self.store.checkpoint()
             return dropped
 
@@ -190,6 +193,7 @@ class Index:
             old = {} if replace else dict(self.store.document_metadata_of(found))
             new = json.loads(json.dumps({**old, **dict(metadata)}, ensure_ascii=False, default=str))
             self.store.set_metadata(found, new)
+            self._dense.refresh()
 
     def refresh_ann(self) -> bool:
         """Rebuild the ANN graph beside the index when it is stale and the index is big enough."""

@@ -1,7 +1,7 @@
 """Dense search over an index: the exact matrix below the ANN threshold, the HNSW graph above.
 
-The graph is rebuilt at the end of each indexing run and ignored while stale (queries then
-search exactly); the matrix is freed once the graph answers (1.5 GB at 1M units).
+The graph is updated (or rebuilt) at the end of each write and ignored while stale (queries
+then search exactly); the matrix is freed once the graph answers (1.5 GB at 1M units).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ class DenseSearch:
         self._matrix = MatrixCache(lambda: store.unit_matrix(settings.dimension))
         self.graph: AnnIndex | None = None
         self._unit_count: tuple[int, int] | None = None
+        #: What the last :meth:`refresh` did to the graph ("" when it did nothing).
+        self.last_change = ""
 
     def units(self, generation: int) -> int:
         """Embedded units at ``generation`` (counted once per generation)."""
@@ -46,18 +48,39 @@ class DenseSearch:
             return False
         generation = self.store.generation()
         backend = self.backend()
+        self.last_change = ""
         if backend is None or self.units(generation) < self.threshold:
             AnnIndex.remove(self.store.path)
             self.graph = None
             return False
         fresh = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension, self._vectors)
         if fresh is None:
+            fresh = self._updated(backend, generation)
+        if fresh is None:
             exact = self._matrix.get(generation)
             fresh = AnnIndex.build(backend, exact.ids, exact.matrix, generation, rescore=self._vectors)
             self._matrix.invalidate()
             fresh.save(self.store.path)
+            self.last_change = f"built over {len(fresh):,} units"
         self.graph = fresh
         return True
+
+    def _updated(self, backend: str, generation: int) -> AnnIndex | None:
+        """The saved graph brought up to ``generation`` by inserting and removing what changed;
+        None when there is none to update or it must be rebuilt."""
+        rows = self.store.unit_rows()
+        if AnnIndex.restamp(self.store.path, backend, rows, generation):
+            return AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension, self._vectors)
+        old = AnnIndex.load_for_update(self.store.path, self.settings.dimension, backend)
+        if old is None:
+            return None
+        change = old.update(rows, self._vectors, generation)
+        if change is None:
+            return None
+        old.save(self.store.path)
+        self.last_change = f"updated: {change[0]:,} units added, {change[1]:,} removed"
+        # searched through a memory map of the saved file, like any other reader
+        return AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension, self._vectors)
 
     def _vectors(self, ids: np.ndarray) -> np.ndarray:
         """The float32 vectors of these node rows, in order (the graph's exact rescoring)."""
@@ -93,4 +116,4 @@ class DenseSearch:
         if self.backend() is None:
             return "not installed (pip install 'zoomrag[ann]')"
         fresh = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension)
-        return f"{fresh.backend.name}, fresh" if fresh else "stale (rebuilt by the next zoomrag index)"
+        return f"{fresh.backend.name}, fresh" if fresh else "stale (updated by the next write)"

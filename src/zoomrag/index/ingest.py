@@ -97,6 +97,7 @@ class Ingest:
                 with self.store.transaction():
                     self.store.set_meta({"roots": json.dumps(roots)})
             self.dense.refresh()
+            report.ann = self.dense.last_change
             self.store.checkpoint()
         report.seconds = time.perf_counter() - t0
         return report.freeze()

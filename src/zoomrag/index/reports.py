@@ -24,6 +24,8 @@ class AddReport:
     seconds: float = 0.0
     #: Stored files that ``prune`` kept although they were not read this time (they are on disk).
     kept: tuple[str, ...] = ()
+    #: What the write did to the ANN graph ("updated: 120 units added, 3 removed"; "": nothing).
+    ann: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,8 @@ class Counts:
     failed: set[str] = field(default_factory=set)
     unlisted: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    ann: str = ""
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
-                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept))
+                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann)

@@ -5,7 +5,8 @@ one matrix product is already fast enough. Above it, an HNSW graph answers in ab
 millisecond. The graph lives in ``<index>.ann`` with ``<index>.ann.json`` recording the
 store generation it was built at and a checksum of each file; a stale, missing or damaged graph
 is never used (queries fall back to exact search: a garbled graph would crash the process when
-loaded) and the writer rebuilds it at the end of each indexing run.
+loaded). At the end of each write the writer updates it (new rows inserted, removed ones
+marked deleted), or rebuilds it when too much of it was removed.
 
 The usearch graph keeps its vectors in half precision (:data:`DTYPE`): it builds and searches
 about twice as fast as in float32 and takes half the space. Its scores are then only close to the
@@ -73,6 +74,9 @@ def filter_margin(k: int) -> float:
 def exact_within(units: int, k: int, size: int) -> bool:
     """Whether ``units`` of a filter are scored exactly rather than through a graph of ``size``."""
     return units * units <= EXACT_WITHIN * max(k, 1) * size
+#: A graph is rebuilt rather than updated once the rows removed since its build would pass this
+#: share of the live ones: removed rows still take memory and slots in the search beam.
+REBUILD_DEAD_SHARE = 0.25
 #: Vectors added to the graph per call while building (bounds the temporary copies).
 BUILD_BATCH = 100_000
 
@@ -108,9 +112,17 @@ class AnnBackend(Protocol):
         """The search beam width (more: better recall, slower)."""
         ...
 
+    def add(self, labels: np.ndarray, matrix: np.ndarray, threads: int) -> None:
+        """Insert these vectors under these labels (the next row numbers) into a built graph."""
+        ...
+
+    def remove(self, labels: np.ndarray) -> None:
+        """Leave these labels out of every later search (removing one twice is harmless)."""
+        ...
+
     def save(self, path: Path) -> None: ...
 
-    def load(self, path: Path, dimension: int) -> None: ...
+    def load(self, path: Path, dimension: int, writable: bool = False) -> None: ...
 
 
 class UsearchBackend:
@@ -126,13 +138,17 @@ class UsearchBackend:
         self._index: Any = None
 
     def build(self, matrix: np.ndarray, threads: int) -> None:
-        ix = self._new()
-        n = matrix.shape[0]
+        self._index = self._new()
+        self.add(np.arange(matrix.shape[0]), matrix, threads)
+
+    def add(self, labels: np.ndarray, matrix: np.ndarray, threads: int) -> None:
         # In slices: usearch converts each call's vectors to its dtype in a temporary copy.
-        for start in range(0, n, BUILD_BATCH):
-            end = min(n, start + BUILD_BATCH)
-            ix.add(np.arange(start, end, dtype=np.uint64), matrix[start:end], threads=threads)
-        self._index = ix
+        for start in range(0, matrix.shape[0], BUILD_BATCH):
+            end = start + BUILD_BATCH
+            self._index.add(labels[start:end].astype(np.uint64), matrix[start:end], threads=threads)
+
+    def remove(self, labels: np.ndarray) -> None:
+        self._index.remove(labels.astype(np.uint64))
 
     def set_ef(self, ef_search: int) -> None:
         self.ef_search = ef_search
@@ -145,114 +161,31 @@ class UsearchBackend:
     def save(self, path: Path) -> None:
         self._index.save(str(path))
 
-    def load(self, path: Path, dimension: int) -> None:
+    def load(self, path: Path, dimension: int, writable: bool = False) -> None:
         self._index = self._new()
-        self._index.view(str(path))  # memory-mapped: opening costs nothing, pages load on demand
-
-
-class HnswlibBackend:
-    name = "hnswlib"
-
-    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
-        import hnswlib
-
-        self._mod = hnswlib
-        self.dimension = dimension
-        self.ef_search = ef_search
-        self._index: Any = None
-
-    def build(self, matrix: np.ndarray, threads: int) -> None:
-        ix = self._mod.Index(space="ip", dim=self.dimension)
-        ix.init_index(max_elements=max(1, matrix.shape[0]), M=CONNECTIVITY, ef_construction=EF_CONSTRUCTION)
-        ix.set_num_threads(threads)
-        ix.add_items(matrix, np.arange(matrix.shape[0]))
-        self._ready(ix)
-
-    def _ready(self, ix: Any) -> None:
-        ix.set_ef(self.ef_search)
-        ix.set_num_threads(1)  # one query at a time: threads only add overhead
-        self._index = ix
-
-    def set_ef(self, ef_search: int) -> None:
-        self.ef_search = ef_search
-        self._index.set_ef(ef_search)
-
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        k = min(k, self._index.get_current_count())
-        labels, dist = self._index.knn_query(query, k=k)
-        return labels[0].astype(np.int64), 1.0 - dist[0].astype(np.float32)
-
-    def save(self, path: Path) -> None:
-        self._index.save_index(str(path))
-
-    def load(self, path: Path, dimension: int) -> None:
-        ix = self._mod.Index(space="ip", dim=dimension)
-        ix.load_index(str(path))
-        self._ready(ix)
-
-
-class FaissBackend:
-    name = "faiss"
-
-    def __init__(self, dimension: int, ef_search: int = EF_SEARCH):
-        import faiss
-
-        self._faiss = faiss
-        self.dimension = dimension
-        self.ef_search = ef_search
-        self._index: Any = None
-
-    def build(self, matrix: np.ndarray, threads: int) -> None:
-        f = self._faiss
-        f.omp_set_num_threads(threads)
-        ix = f.IndexHNSWFlat(self.dimension, CONNECTIVITY, f.METRIC_INNER_PRODUCT)
-        ix.hnsw.efConstruction = EF_CONSTRUCTION
-        ix.add(np.ascontiguousarray(matrix, dtype=np.float32))
-        self._ready(ix)
-
-    def _ready(self, ix: Any) -> None:
-        ix.hnsw.efSearch = self.ef_search
-        self._faiss.omp_set_num_threads(1)
-        self._index = ix
-
-    def set_ef(self, ef_search: int) -> None:
-        self.ef_search = ef_search
-        self._index.hnsw.efSearch = ef_search
-
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        scores, rows = self._index.search(np.asarray(query, dtype=np.float32)[None, :], k)
-        keep = rows[0] >= 0
-        return rows[0][keep].astype(np.int64), scores[0][keep]
-
-    def save(self, path: Path) -> None:
-        self._faiss.write_index(self._index, str(path))
-
-    def load(self, path: Path, dimension: int) -> None:
-        self._ready(self._faiss.read_index(str(path)))
+        if writable:
+            self._index.load(str(path))
+        else:
+            self._index.view(str(path))  # memory-mapped: opening costs nothing, pages load on demand
 
 
 BACKENDS: dict[str, Callable[..., AnnBackend]] = {
     "usearch": UsearchBackend,
-    "hnswlib": HnswlibBackend,
-    "faiss": FaissBackend,
 }
-#: The backend chosen by measurement; the others stay selectable by name.
+#: The backend chosen by measurement (docs/index.md); the protocol leaves room for another.
 DEFAULT_BACKEND = "usearch"
 
 
 def available_backend(preferred: str | None = None) -> str | None:
-    """The first importable backend (``preferred`` first), or None when none is installed."""
-    names = [preferred] if preferred else [DEFAULT_BACKEND, *[n for n in BACKENDS if n != DEFAULT_BACKEND]]
-    for name in names:
-        if name not in BACKENDS:
-            raise ConfigError(f"unknown ANN backend {name!r}; choose one of: {', '.join(BACKENDS)}")
-        module = {"usearch": "usearch.index", "hnswlib": "hnswlib", "faiss": "faiss"}[name]
-        try:
-            __import__(module)
-        except ImportError:
-            continue
-        return name
-    return None
+    """The backend to use (``preferred`` when given), or None when it is not installed."""
+    name = preferred or DEFAULT_BACKEND
+    if name not in BACKENDS:
+        raise ConfigError(f"unknown ANN backend {name!r}; choose one of: {', '.join(BACKENDS)}")
+    try:
+        __import__("usearch.index")
+    except ImportError:
+        return None
+    return name
 
 
 class AnnIndex:
@@ -262,11 +195,15 @@ class AnnIndex:
     re-ranked among :data:`RESCORE_FACTOR` times more candidates than asked for.
     """
 
-    def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int, rescore: Rescore | None = None):
+    def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int, rescore: Rescore | None = None,
+                 dead: int = 0):
         self.backend = backend
+        #: Node row of each label, ascending; rows removed since the build keep their label.
         self.ids = ids
         self.generation = generation
         self.rescore = rescore
+        #: Labels removed since the build (still in ``ids``, never returned).
+        self.dead = dead
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])
@@ -278,6 +215,36 @@ class AnnIndex:
         backend = BACKENDS[backend_name](matrix.shape[1])
         backend.build(np.ascontiguousarray(matrix, dtype=np.float32), threads or build_threads())
         return cls(backend, ids, generation, rescore)
+
+    def update(self, rows: np.ndarray, vectors: Rescore, generation: int,
+               threads: int | None = None) -> tuple[int, int] | None:
+        """Bring the graph to the store's unit ``rows`` (ascending) at ``generation``: insert the
+        rows above its last one, remove the ones gone. Returns ``(added, removed)``, or None when
+        it must be rebuilt instead (unchanged then): a row below its last one that it lacks, or
+        too many removed rows.
+
+        A write then costs time in proportion to what it changed, not to the index: at 1M units a
+        rebuild takes over 20 minutes. The store never reuses a row number, so new rows sort last.
+        """
+        top = int(self.ids[-1]) if len(self.ids) else -1
+        live = np.isin(self.ids, rows, assume_unique=True)
+        new = rows[rows > top]
+        kept = int(live.sum())
+        if len(rows) - len(new) != kept:
+            return None
+        dead = len(self.ids) - kept
+        # fewer removed rows than before: a removed row came back, which a store that never
+        # reuses row numbers cannot do, so the graph does not belong to this store
+        if dead < self.dead or dead > REBUILD_DEAD_SHARE * max(1, len(rows)):
+            return None
+        if dead > self.dead:
+            self.backend.remove(np.flatnonzero(~live))
+        if len(new):
+            matrix = np.ascontiguousarray(vectors(new), dtype=np.float32)
+            self.backend.add(np.arange(len(self.ids), len(self.ids) + len(new)), matrix, threads or build_threads())
+            self.ids = np.concatenate([self.ids, new])
+        removed, self.dead, self.generation = dead - self.dead, dead, generation
+        return len(new), removed
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         if len(self) == 0 or k < 1:
@@ -354,7 +321,7 @@ class AnnIndex:
             np.save(f, self.ids)
         os.replace(str(ids) + ".tmp", ids)
         info = {"backend": self.backend.name, "generation": self.generation, "count": len(self),
-                "dtype": getattr(self.backend, "dtype", "f32"),
+                "dtype": getattr(self.backend, "dtype", "f32"), "dead": self.dead, "rows": "never reused",
                 "graph_crc32": file_crc32(graph), "ids_crc32": file_crc32(ids)}
         Path(str(meta) + ".tmp").write_text(json.dumps(info))
         os.replace(str(meta) + ".tmp", meta)
@@ -386,22 +353,66 @@ class AnnIndex:
             if shared is not None:
                 _open.move_to_end(key)
                 return cls(shared[0], shared[1], generation, rescore)
+        opened = cls._open_saved(index_path, info, dimension, writable=False)
+        if opened is None:
+            return None
+        with _open_lock:
+            _open[key] = opened
+            while len(_open) > KEEP_OPEN:
+                _open.popitem(last=False)
+        return cls(opened[0], opened[1], generation, rescore, dead=int(info.get("dead", 0)))
+
+    @classmethod
+    def load_for_update(cls, index_path: Path, dimension: int, backend: str) -> AnnIndex | None:
+        """The saved graph at whatever generation, in memory to be changed by :meth:`update`;
+        None when missing, damaged, of another backend, or written before rows were never reused."""
+        try:
+            info = json.loads(cls.paths(index_path)[2].read_text())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(info, dict) or info.get("backend") != backend or "rows" not in info:
+            return None
+        opened = cls._open_saved(index_path, info, dimension, writable=True)
+        if opened is None:
+            return None
+        return cls(opened[0], opened[1], int(info["generation"]), dead=int(info.get("dead", 0)))
+
+    @classmethod
+    def restamp(cls, index_path: Path, backend: str, rows: np.ndarray, generation: int) -> bool:
+        """Mark the saved graph fresh at ``generation`` when it already holds exactly the unit
+        ``rows`` (a write that changed no unit: metadata, a pinned policy); False otherwise."""
+        graph, ids_path, meta = cls.paths(index_path)
+        try:
+            info = json.loads(meta.read_text())
+            ids = np.load(ids_path, allow_pickle=False)
+        except (OSError, ValueError):
+            return False
+        if not isinstance(info, dict) or info.get("backend") != backend or "rows" not in info:
+            return False
+        live = int(np.isin(ids, rows, assume_unique=True).sum())
+        if live != len(rows) or len(ids) - live != info.get("dead", 0) or ids.shape[0] != info.get("count"):
+            return False
+        # the checksums are copied, not recomputed: a damaged file still fails them when opened
+        Path(str(meta) + ".tmp").write_text(json.dumps({**info, "generation": generation}))
+        os.replace(str(meta) + ".tmp", meta)
+        return True
+
+    @staticmethod
+    def _open_saved(index_path: Path, info: dict, dimension: int,
+                    writable: bool) -> tuple[AnnBackend, np.ndarray] | None:
+        graph, ids_path, _ = AnnIndex.paths(index_path)
         if damage(index_path, info) is not None:
             return None
         try:
             backend = BACKENDS[info["backend"]](dimension, **({"dtype": info.get("dtype", "f32")}
                                                               if info["backend"] == "usearch" else {}))
-            backend.load(graph, dimension)
+            backend.load(graph, dimension, writable=writable)
             ids = np.load(ids_path, allow_pickle=False)
-        except (ImportError, OSError, ValueError, RuntimeError, EOFError):
+        except (ImportError, OSError, ValueError, RuntimeError, EOFError, KeyError):
             return None
         if ids.shape[0] != info.get("count"):
             return None
-        with _open_lock:
-            _open[key] = (backend, ids)
-            while len(_open) > KEEP_OPEN:
-                _open.popitem(last=False)
-        return cls(backend, ids, generation, rescore)
+        return backend, ids
 
     @classmethod
     def problem(cls, index_path: Path, generation: int) -> str | None:

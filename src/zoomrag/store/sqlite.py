@@ -489,7 +489,9 @@ class SqliteStore:
             if row is not None:
                 self._delete_rows(row[0])
             # Rows are numbered here, inside the write lock, so parents can point at them directly.
-            base = c.execute("SELECT coalesce(max(row), 0) + 1 FROM nodes").fetchone()[0]
+            base = self._next_row()
+            c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
+                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(base + len(tree.nodes) - 1),))
             meta = _metadata_json(doc.metadata)
             values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
                       len(tree.nodes), blob)
@@ -543,9 +545,20 @@ class SqliteStore:
             c.execute("DELETE FROM documents WHERE key = ?", (row[0],))
             return True
 
+    def _next_row(self) -> int:
+        """The first row number of a new document: above every row ever given out (``row_hwm``),
+        so a row is never reused and a saved ANN graph can be updated by adding the new rows."""
+        c = self.conn
+        top = c.execute("SELECT coalesce(max(row), 0) FROM nodes").fetchone()[0]
+        hwm = c.execute("SELECT value FROM index_meta WHERE key = 'row_hwm'").fetchone()
+        return max(int(top), int(hwm[0]) if hwm and hwm[0].isdigit() else 0) + 1
+
     def _delete_rows(self, key: int) -> None:
         """Nodes and FTS rows of one document (inside a transaction)."""
         c = self.conn
+        # the high-water mark first: an index written before it existed may lose its top rows here
+        c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
+                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(self._next_row() - 1),))
         first, count, blob = c.execute(
             "SELECT first_row, node_count, text FROM documents WHERE key = ?", (key,)).fetchone()
         text = textblocks.decode(blob)
@@ -720,6 +733,11 @@ class SqliteStore:
             q = f"SELECT row, vec FROM nodes WHERE row IN ({','.join('?' * len(part))})"
             out.update(self.conn.execute(q, part).fetchall())
         return out
+
+    def unit_rows(self) -> np.ndarray:
+        """The node rows of every unit that has a vector, ascending (the rows of :meth:`unit_matrix`)."""
+        rows = self.conn.execute("SELECT n.row FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.row")
+        return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
@@ -933,7 +951,7 @@ class SqliteStore:
     def _meta_problems(self) -> list[str]:
         meta = self.meta()
         out = []
-        for key in ("generation", "unit_chars", "dimension", "schema_version"):
+        for key in ("generation", "unit_chars", "dimension", "schema_version", "row_hwm"):
             if key in meta and not re.fullmatch(r"-?\d+", meta[key]):
                 out.append(f"index_meta {key} is not a number: {meta[key]!r}")
         for key in ("kinds", "roots", "chunking_params"):
