@@ -34,6 +34,7 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
 bench: $(STAMP)

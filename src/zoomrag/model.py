@@ -170,8 +170,8 @@ class StoredDocument(Document):
         self.blocks = ()
         self.text_source = text_source
 
-    @property  # type: ignore[override]
-    def text(self) -> str:
+    @property
+    def text(self) -> str:  # type: ignore[override]  # read-only here: the text is stored
         return self.text_source.text()
 
 

@@ -42,7 +42,7 @@ def failure_message(e: BaseException) -> str:
 
 
 class _Group(click.Group):
-    def invoke(self, ctx: click.Context):  # type: ignore[override]
+    def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except (ZoomragError, sqlite3.Error, OSError, MemoryError) as e:

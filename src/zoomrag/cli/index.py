@@ -18,6 +18,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -60,7 +61,7 @@ def _progress_bars(quiet: bool) -> Iterator[object]:
         TextColumn("{task.description:<8}"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
         TimeElapsedColumn(), console=Console(stderr=True), transient=False,
     )
-    tasks: dict[str, int] = {}
+    tasks: dict[str, TaskID] = {}
     labels = {"read": "reading", "parse": "parsing", "embed": "embedding"}
 
     def tick(stage: str, done: int, total: int | None) -> None:
@@ -354,8 +355,8 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        meta = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
-        console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){meta}")))
+        shown = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
+        console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){shown}")))
 
 
 @main.command("export")

@@ -71,8 +71,8 @@ def _parts(contexts: Sequence[SpanLike]):
     """Every exact span of each context in order: a context of several spans (a table's header
     row and its rows, :meth:`zoomrag.model.Context.parts`) is charged and scored span by span."""
     for c in contexts:
-        parts = getattr(c, "spans", None) if not isinstance(c, tuple) else None
-        if parts:
+        parts = None if isinstance(c, tuple) else getattr(c, "spans", None)
+        if parts and not isinstance(c, tuple):
             for s, e in parts:
                 yield (c.doc_id, s, e)
         else:

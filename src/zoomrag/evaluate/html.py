@@ -191,7 +191,7 @@ def _latency_chart(run: EvalRun, colors: dict[str, str]) -> str:
 
 def _results_table(run: EvalRun) -> str:
     head = "".join(f"<th>{LABELS[m]}</th>" for m in METRICS)
-    rows = []
+    rows: list[str] = []
     for b in run.budgets:
         group = [r for r in run.results if r.budget == b]
         best = {m: max(r.mean(m) for r in group) for m in METRICS} if group else {}

@@ -57,9 +57,14 @@ LABELS: Mapping[str, str] = MappingProxyType({
 class HasSpan(Protocol):
     """Anything with a document span: :class:`~zoomrag.model.Context`, ``Evidence``, ``Hit``."""
 
-    doc_id: str
-    start: int
-    end: int
+    @property
+    def doc_id(self) -> str: ...
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
 
 
 SpanLike = HasSpan | tuple[str, int, int]

@@ -37,7 +37,8 @@ class Retriever(Protocol):
     embedder: str
     #: Everything else that changes what it returns (strategy, policy, their parameters, search
     #: mode, reranker...), JSON-able: part of the cache key, so a changed setting is re-run.
-    settings: Mapping[str, Any]
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
 
     def build(self, dataset: Dataset) -> BuildStats:
         """Index the dataset's corpus (called at most once per run, only when results are missing)."""

@@ -141,10 +141,10 @@ def line_chart(series: Sequence[Series], *, x_label: str, y_label: str, title: s
     body = f.axes(x_label, y_label, x_fmt=lambda v: f"{v:g}")
     for s in series:
         ps = sorted(s.points, key=lambda p: p.x)
-        band = [p for p in ps if p.low is not None and p.high is not None]
+        band = [(p.x, p.low, p.high) for p in ps if p.low is not None and p.high is not None]
         if len(band) >= 2:
-            upper = " ".join(f"{f.x(p.x):.1f},{f.y(p.high):.1f}" for p in band)
-            lower = " ".join(f"{f.x(p.x):.1f},{f.y(p.low):.1f}" for p in reversed(band))
+            upper = " ".join(f"{f.x(x):.1f},{f.y(high):.1f}" for x, _, high in band)
+            lower = " ".join(f"{f.x(x):.1f},{f.y(low):.1f}" for x, low, _ in reversed(band))
             body.append(f'<polygon points="{upper} {lower}" fill="{s.color}" fill-opacity="0.12"/>')
     for s in series:
         ps = sorted(s.points, key=lambda p: p.x)

@@ -53,8 +53,8 @@ def cost_table(run: EvalRun) -> Table | None:
     if not run.build and not run.latency:
         return None
 
-    def fmt(x: float | None, spec: str) -> str:
-        return "–" if x is None or x != x else format(x, spec)
+    def fmt(x: float | None, spec: str) -> Text:
+        return Text("–" if x is None or x != x else format(x, spec))
 
     table = Table(title="cost", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     for name in ("config", "build s", "units", "storage MB", "p50 ms", "p95 ms"):

@@ -171,7 +171,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
 
-    def shape(c: Candidate) -> Candidate:
+    def shaped(c: Candidate) -> Candidate:
         """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
         if not reshape:
             return c
@@ -271,7 +271,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
-        c = shape(c)
+        c = shaped(c)
         where = plan(c)
         if where is not None and used + where[4] <= budget and worth(c):
             commit(c, *where)
@@ -284,7 +284,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     for cand in candidates:
         if used >= budget:
             break
-        if not place(cand) and fill and plan(shape(cand)) is not None:
+        if not place(cand) and fill and plan(shaped(cand)) is not None:
             left_out.append(cand)  # too big even as its fallbacks: a piece of it may still fit
 
     if fill:
@@ -292,14 +292,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             if used >= budget:
                 break
             d = doc(cand.doc_id)
-            shaped = shape(cand)
+            widened = shaped(cand)
 
             def fits(p: Candidate) -> bool:
                 where = plan(p)
                 return where is not None and used + where[4] <= budget
 
             doc_id = cand.doc_id
-            piece = _cut_to_fit(shaped, d.text, chosen.get(doc_id, []), fits, lines_for(shaped),
+            piece = _cut_to_fit(widened, d.text, chosen.get(doc_id, []), fits, lines_for(widened),
                                 # a cut inside a sentence only when it is too long to ever fit whole
                                 lambda s, e: not reshape or 2 * tokens(doc_id, s, e) > budget)
             if piece is None:
@@ -310,10 +310,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             where = plan(piece)
             # under 15 words only when the budget can never hold the shaped context and nothing
             # else was placed: a small budget still gets its best piece, never an empty answer
-            small_ok = used == 0 and tokens(doc_id, shaped.start, shaped.end) > budget
+            small_ok = used == 0 and tokens(doc_id, widened.start, widened.end) > budget
             big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
                           if where else False)
-            if where is not None and big_enough and worth(dataclasses.replace(piece, hits=shaped.hits)):
+            if where is not None and big_enough and worth(dataclasses.replace(piece, hits=widened.hits)):
                 if reshape and not d.tiny and small_ok and not has_words(d.text, where[1], where[2]):
                     piece = dataclasses.replace(piece, rule=piece.rule + _SMALL)
                 commit(piece, *where)
@@ -332,7 +332,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             out.append(_context(document, d, key, group, explain))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
     if order == "document":
-        best = {}
+        best: dict[str, int] = {}
         for ctx in out:
             best.setdefault(ctx.doc_id, len(best))
         out.sort(key=lambda ctx: (best[ctx.doc_id], ctx.start))

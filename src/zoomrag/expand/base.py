@@ -58,7 +58,8 @@ class Expander(Protocol):
     which costs a fraction of loading whole trees. Without it, a policy gets whole trees.
     """
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]: ...
 

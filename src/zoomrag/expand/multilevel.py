@@ -38,7 +38,7 @@ def parent_vectors(tree: Tree, vectors: Mapping[str, np.ndarray], min_level: int
         kids = [v for c in node.children if (v := out.get(c, vectors.get(c))) is not None]
         if not kids:
             continue
-        mean = np.mean(np.stack(kids), axis=0, dtype=np.float64)
+        mean = np.stack(kids).astype(np.float64).mean(axis=0)
         norm = float(np.linalg.norm(mean))
         if norm > 0:
             out[node.id] = (mean / norm).astype(np.float32)

@@ -285,7 +285,7 @@ def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
 
 
 def _walk(root: Path) -> list[Path]:
-    files = []
+    files: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
         files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))

@@ -59,6 +59,7 @@ def split(text: str, source: str) -> tuple[dict[str, Any], int]:
         values = {}
     if not isinstance(values, dict):
         return {}, 0  # a YAML scalar or list: text between two rules, not key: value pairs
-    end = _BLANK.match(text, close.end()).end()
+    blank = _BLANK.match(text, close.end())  # matches the empty string at least
+    end = blank.end() if blank else close.end()
     # Dates and other YAML types become what JSON stores (and what comes back from the index).
     return json.loads(json.dumps({str(k): v for k, v in values.items()}, ensure_ascii=False, default=str)), end

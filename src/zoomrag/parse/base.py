@@ -110,7 +110,7 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
                     keep = run.append
                 later.append((c, cid, level, pid, path))
                 continue
-            keep(node(cid, doc_id, kind, level, cs, ce, pid, (), c.section_path or path, c.embed_text, text))
+            keep(node(cid, doc_id, c.kind, level, cs, ce, pid, (), c.section_path or path, c.embed_text, text))
         nodes[at] = node(pid, doc_id, span.kind, level - 1, start, end, parent_id, tuple(ids), path,
                          span.embed_text, text)
         if later is None:  # every child a leaf (or none): the common case

@@ -222,20 +222,20 @@ def _scan_markdown(text: str, start: int) -> tuple[list[Heading], list[tuple[int
                 run = None
                 continue
         elif kind == "html":
-            end = _html_block_end(text, ls, le)
-            if end is None and _HTML_TAG_LINE.match(text, ls, le):
+            block_end = _html_block_end(text, ls, le)
+            if block_end is None and _HTML_TAG_LINE.match(text, ls, le):
                 # A line holding one tag opens a block only where no paragraph goes on.
                 run = _classify_run(text, ls, boundary, run)
                 if run.para_start is None and not run.blocked:
                     b = _BLANK_LINE.search(text, le)
-                    end = len(text) if b is None else b.start()
+                    block_end = len(text) if b is None else b.start()
                 else:
                     run.feed(text[ls:le], ls)
                     run.end = le
                     continue
-            if end is not None:
-                hidden.append((ls, end))
-                skip_to = boundary = end
+            if block_end is not None:
+                hidden.append((ls, block_end))
+                skip_to = boundary = block_end
                 run = None
                 continue
             kind = "para"
@@ -303,8 +303,8 @@ def _html_block_end(text: str, ls: int, le: int) -> int | None:
         e = text.find(">", ls)
         return _line_end(text, e)
     if _HTML_RAW.match(line):
-        e = _HTML_RAW_END.search(text, ls)
-        return len(text) if e is None else _line_end(text, e.start())
+        close = _HTML_RAW_END.search(text, ls)
+        return len(text) if close is None else _line_end(text, close.start())
     if _HTML_BLOCK.match(line):
         b = _BLANK_LINE.search(text, le)
         return len(text) if b is None else b.start()

@@ -12,6 +12,7 @@ The router is registered as the strategy ``auto`` (parameters: ``profile``, ``se
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,14 +45,13 @@ class Router(Chunker):
                    for kv in self.settings):
             raise ConfigError(f"auto: settings={self.settings!r} must be (key, value) pairs; "
                               "on the command line use --profile NAME --set key=value")
-        profile = get_profile(self.profile, self.profiles_file)
-        # Derived from the fields, so not a field itself (equality and describe follow them).
-        object.__setattr__(self, "_routes", resolve(profile, dict(self.settings)))
+        self.routes  # resolved now: a bad profile or setting is an error here, not at first use
 
-    @property
+    @functools.cached_property
     def routes(self) -> tuple[tuple[str, Chunker], ...]:
-        """Content type -> chunker, for every content type."""
-        return self._routes
+        """Content type -> chunker, for every content type (derived from the fields, so not a
+        field itself: equality and describe follow them)."""
+        return resolve(get_profile(self.profile, self.profiles_file), dict(self.settings))
 
     @property
     def text_chunker(self) -> Chunker:
@@ -110,10 +110,10 @@ def resolve(profile: Profile, overrides: Mapping[str, Any]) -> tuple[tuple[str, 
         if ctype == "text" or (route is text_route and ctype not in profile.routes):
             params.update(plain)
         params.update(scoped.get(ctype, {}))
-        key = (route.strategy, tuple(sorted((k, repr(v)) for k, v in params.items())))
-        if key not in built:
-            built[key] = _make(profile, ctype, Route(route.strategy, params))
-        out.append((ctype, built[key]))
+        made = (route.strategy, tuple(sorted((k, repr(v)) for k, v in params.items())))
+        if made not in built:
+            built[made] = _make(profile, ctype, Route(route.strategy, params))
+        out.append((ctype, built[made]))
     return tuple(out)
 
 

@@ -221,7 +221,7 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
                 return report, skipped
 
             report, skipped = await pool.write(job, write_timeout)
-        out = dataclasses.asdict(report) if report is not None else {
+        out: dict[str, Any] = dataclasses.asdict(report) if report is not None else {
             k: 0 for k in ("added", "updated", "unchanged", "removed", "units", "embedded", "characters")}
         out.setdefault("seconds", 0.0)
         out["skipped"] = [*out.get("skipped", []), *skipped]

@@ -13,7 +13,7 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigError
 from ..model import Context
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 #: The CLI's defaults, so that a request with only ``text`` answers as ``zoomrag query TEXT``.
 DEFAULT_BUDGET = 2048
 DEFAULT_TOP = 10
-DEFAULT_MODE = "hybrid"
+DEFAULT_MODE: Literal["dense", "bm25", "hybrid"] = "hybrid"
 DEFAULT_EXPAND = "auto"
 
 

@@ -293,7 +293,7 @@ class SqliteStore:
         rows = self.conn.execute(
             "SELECT id, source, content_hash, format, origin, chars, metadata FROM documents ORDER BY id"
         )
-        return [DocumentRow(*r[:6], _metadata(r[6])) for r in rows]
+        return [DocumentRow(i, s, h, f, o, n, _metadata(m)) for i, s, h, f, o, n, m in rows]
 
     def document_metadata(self) -> dict[str, Mapping[str, object]]:
         """Every document's metadata, by id."""
@@ -381,7 +381,7 @@ class SqliteStore:
                              f"of {chars} characters")
         return textblocks.decode_span(blob, start, end)
 
-    def _documents_by_id(self, doc_ids: Sequence[str], deferred: bool = False, *,
+    def _documents_by_id(self, doc_ids: Sequence[str] | Sequence[int], deferred: bool = False, *,
                          column: str = "id") -> dict[str, tuple[_Placed, Document]]:
         """The stored documents among ``doc_ids`` (or, with ``column="key"``, among these keys) and
         where their rows are, by id. ``deferred``: their text is decompressed when first read
@@ -397,6 +397,7 @@ class SqliteStore:
             )
             for key, first, count, doc_id, source, chash, fmt, meta, blob in rows:
                 metadata = _NO_METADATA if meta == "{}" else MappingProxyType(json.loads(meta))
+                doc: Document
                 if deferred:
                     doc = Document.deferred(id=doc_id, source=source, read=partial(textblocks.decode, blob),
                                             format=fmt, content_hash=chash, metadata=metadata)
@@ -1159,11 +1160,10 @@ def _connect(path: Path, timeout: float, read_only: bool) -> sqlite3.Connection:
     ``-wal`` file (the state after a clean close), nobody can be writing, so the file is opened
     as immutable.
     """
-    kwargs = {"timeout": timeout, "isolation_level": None, "check_same_thread": False}
     if not read_only:
-        return sqlite3.connect(path, **kwargs)
+        return sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
     uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
     wal, shm = Path(str(path) + "-wal"), Path(str(path) + "-shm")
     if not os.access(path.resolve().parent, os.W_OK) and not (wal.exists() and shm.exists()):
         uri += "&immutable=1"
-    return sqlite3.connect(uri, uri=True, **kwargs)
+    return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None, check_same_thread=False)

@@ -316,7 +316,8 @@ def _word_before(text: str, s: int, lo: int) -> str:
     if not word.isprintable():  # another kind of space (newline, tab) inside
         word = word.split()[-1]
     if not word.isascii():
-        word = _AFTER_CJK.search(word).group()  # "总统Mr" -> "Mr"
+        tail = _AFTER_CJK.search(word)  # matches at the end at least: never None
+        word = tail.group() if tail else word  # "总统Mr" -> "Mr"
     return word.lstrip(_OPEN)
 
 

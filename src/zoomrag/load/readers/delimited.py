@@ -49,8 +49,8 @@ def read_delimited(text: str, *, doc_id: str, source: str, delimiter: str, fmt: 
             if values:
                 records += 1
                 columns = max(columns, len(values))
-    except csv.Error as e:
-        raise InputError(f"{source}: not a readable {fmt.upper()} file at line {reader.line_num} ({e}); "
+    except csv.Error as err:
+        raise InputError(f"{source}: not a readable {fmt.upper()} file at line {reader.line_num} ({err}); "
                          "check its quoting, or rename it to .txt to read it as plain text") from None
     s, e = trim(text, 0, len(text))
     meta = MappingProxyType({"delimiter": delimiter, "records": records, "columns": columns})

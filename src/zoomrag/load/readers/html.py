@@ -43,7 +43,7 @@ _ESCAPED_PIPE = re.compile(r"(\\*)\|")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
 _MAX_LIST_DEPTH = 32
 
-_EMPTY = MappingProxyType({})
+_EMPTY: MappingProxyType[str, object] = MappingProxyType({})
 _ORDERED = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
 
 

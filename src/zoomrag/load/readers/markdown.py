@@ -32,7 +32,7 @@ _FRONT_CLOSE = {
 }
 _TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.MULTILINE)
 
-_EMPTY = MappingProxyType({})
+_EMPTY: MappingProxyType[str, object] = MappingProxyType({})
 _FRONT_META = MappingProxyType({"front_matter": True})
 _QUOTE_META = MappingProxyType({"quote": True})
 _HTML_META = MappingProxyType({"html": True})

@@ -20,7 +20,7 @@ def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
     header followed by a ``|---|`` delimiter row is specific enough to trust.
     """
     extra = MappingProxyType(dict(meta or {}))
-    blocks = []
+    blocks: list[Block] = []
     for s, e in paragraph_spans(text, start, end):
         pos = s
         for t in (find_pipe_tables(text, s, e) if "|" in text[s:e] else ()):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -154,6 +155,10 @@ class _Lines:
         return col
 
 
+#: A statement (or an ``except`` / ``case`` clause): what carries line numbers.
+_Stmt = ast.stmt | ast.excepthandler | ast.match_case
+
+
 @dataclass(slots=True)
 class _Unit:
     """Lines ``first..last`` (inclusive) of one unit, and how to look inside it."""
@@ -162,7 +167,7 @@ class _Unit:
     first: int
     last: int
     #: The Python statements this unit holds (empty when read by layout).
-    nodes: list[ast.AST] = field(default_factory=list)
+    nodes: list[_Stmt] = field(default_factory=list)
     #: First line after the unit's leading comments and decorators (its signature).
     head: int = -1
 
@@ -210,7 +215,7 @@ def _kind(node: ast.AST, in_class: bool) -> str:
     return "code"
 
 
-def _first_line(node: ast.AST) -> int:
+def _first_line(node: _Stmt) -> int:
     """0-based first line of a statement, decorators included."""
     if isinstance(node, ast.match_case):
         return node.pattern.lineno - 1
@@ -218,13 +223,13 @@ def _first_line(node: ast.AST) -> int:
     return min([node.lineno] + [d.lineno for d in decorators]) - 1
 
 
-def _last_line(node: ast.AST) -> int:
+def _last_line(node: _Stmt) -> int:
     if isinstance(node, ast.match_case):
-        return node.body[-1].end_lineno - 1
+        node = node.body[-1]
     return (node.end_lineno or node.lineno) - 1
 
 
-def _statement_units(lines: _Lines, nodes: list[ast.AST], first: int, last: int,
+def _statement_units(lines: _Lines, nodes: Sequence[_Stmt], first: int, last: int,
                      in_class: bool) -> list[_Unit]:
     """Units for statements inside lines first..last, with the lines between them covered."""
     units: list[_Unit] = []

@@ -153,7 +153,7 @@ class _Fitter:
 
     # -- units ---------------------------------------------------------------------------
     def paragraphs(self, start: int, end: int) -> list[tuple[int, int]]:
-        out = []
+        out: list[tuple[int, int]] = []
         pos = start
         for m in _PARAGRAPH_BREAK.finditer(self.text, start, end):
             if self.is_atomic(m.start()):

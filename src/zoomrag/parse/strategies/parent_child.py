@@ -47,14 +47,16 @@ class ParentChild(Chunker):
     def __post_init__(self) -> None:
         check_unit(self.name, self.unit)
         check_int(self.name, "parent_size", self.parent_size, 1)
-        if self.child_size is None:
-            default = CHARS_CHILD_SIZE if self.unit == "chars" else TOKENS_CHILD_SIZE
-            object.__setattr__(self, "child_size", min(default, self.parent_size))
-        check_int(self.name, "child_size", self.child_size, 1, self.parent_size)
+        # The defaults are resolved into the fields, so that equal settings describe (and pin) alike.
+        child = self.child_size
+        if child is None:
+            child = min(CHARS_CHILD_SIZE if self.unit == "chars" else TOKENS_CHILD_SIZE, self.parent_size)
+            object.__setattr__(self, "child_size", child)
+        check_int(self.name, "child_size", child, 1, self.parent_size)
         if self.child_overlap is None:
-            object.__setattr__(self, "child_overlap", int(self.child_size * CHILD_OVERLAP))
-        check_int(self.name, "child_overlap", self.child_overlap, 0, self.child_size - 1)
-        check_int(self.name, "min_size", self.min_size, 0, self.child_size)
+            object.__setattr__(self, "child_overlap", int(child * CHILD_OVERLAP))
+        check_int(self.name, "child_overlap", self.child_overlap, 0, child - 1)
+        check_int(self.name, "min_size", self.min_size, 0, child)
         check_float(self.name, "lookback", self.lookback, 0.0, 1.0)
 
     def split(self, document: Document) -> list[Span]:
@@ -116,6 +118,7 @@ class _Builder:
 
     def children(self, start: int, end: int) -> list[Span]:
         s = self.s
+        assert s.child_size is not None and s.child_overlap is not None  # resolved in __post_init__
         pieces = split_range(self.text, self.measure, start, end, size=s.child_size,
                              overlap=s.child_overlap, min_size=s.min_size, lookback=s.lookback)
         return [Span("chunk", a, b) for a, b in pieces]
