@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from .expand.measure import SpanMeasure
 from .model import Document, Tree
-from .store import SqliteStore
+from .store import Store
 from .text.tokens import TokenCounter
 
 
@@ -25,7 +25,7 @@ class TreeCache:
     indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
     """
 
-    def __init__(self, store: SqliteStore, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
+    def __init__(self, store: Store, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
         self.store = store
         self.counter = counter
         self.max_nodes = max_nodes
