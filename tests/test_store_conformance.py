@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pg_server import pg_base, pg_url  # noqa: F401 (fixtures)
 from test_index_support import CountingEmbedder, ParagraphLines, write
 
 from zoomrag.errors import IndexMismatchError, StoreError

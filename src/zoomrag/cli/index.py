@@ -383,6 +383,21 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){shown}")))
 
 
+@main.command("copy")
+@_index_option
+@click.option("--to", "target", required=True, metavar="FILE|URL",
+              help="Where to copy the index: an index file, or postgresql://USER@HOST/DB.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary.")
+def copy_command(index_path: Path, target: str, quiet: bool) -> None:
+    """Copy an index into another store (a file into PostgreSQL, or back), with its trees and
+    vectors: nothing is parsed or embedded again, and an interrupted copy resumes."""
+    with Index.open(index_path, create=False) as ix:
+        report = ix.copy_to(target)
+    if not quiet:
+        click.echo(f"{report.copied} copied, {report.unchanged} unchanged, {report.vectors} vectors "
+                   f"in {report.seconds:.1f}s")
+
+
 @main.command("export")
 @_index_option
 @click.option("--out", "out_path", type=click.Path(path_type=Path, dir_okay=False), default=None,

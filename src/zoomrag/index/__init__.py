@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -33,6 +33,7 @@ from ..search.filters import Filter
 from ..search.scope import parse as parse_filter
 from ..store import Pins, SqliteStore, Store, VectorSearchStore, WriteLock, is_server, open_store
 from ..text.tokens import TokenCounter
+from .copy import CopyReport, copy_index
 from .dense import DenseSearch
 from .export import export_jsonl
 from .health import check_of, stats_of
@@ -46,7 +47,7 @@ from .walk import prune_gone, resolved
 if TYPE_CHECKING:
     from ..rerank import Reranker
 
-__all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "Index", "IndexStats", "Progress"]
+__all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
 
 #: Where the CLI keeps its index, relative to the working directory.
 DEFAULT_PATH = Path(".zoomrag") / "index.db"
@@ -270,6 +271,18 @@ class Index:
         """Write the index as JSON Lines to the text stream ``out`` (:mod:`.export`): documents,
         their nodes as spans, and with ``vectors`` each node's vector; returns the documents."""
         return export_jsonl(self.store, self.pins, out, vectors=vectors)
+
+    def copy_to(self, location: str | Path, *, progress: Callable[[int, int], None] | None = None,
+                lock_timeout: float = 5.0) -> CopyReport:
+        """Copy this index (documents, trees, vectors and pins) into another store: an index file,
+        or a ``postgresql://`` URL (:mod:`.copy`). Nothing is parsed or embedded again; an
+        interrupted copy resumes; the target must be empty or pinned to the same settings."""
+        target = open_store(location if is_server(location) else Path(location), timeout=lock_timeout)
+        try:
+            with target.writer_lock(lock_timeout):
+                return copy_index(self.store, target, progress)
+        finally:
+            target.close()
 
     def filter_notes(self, where: Mapping[str, Any] | Filter | None = None,
                      doc: str | Sequence[str] | None = None) -> list[str]:

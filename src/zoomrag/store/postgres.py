@@ -727,6 +727,11 @@ class PostgresStore:
             "SELECT v.vec FROM nodes n JOIN documents d ON n.doc = d.key LEFT JOIN vectors v ON v.key = n.vec "
             "WHERE d.id = %s::text ORDER BY n.rowno", (doc_id,))]
 
+    def node_vector_keys(self, doc_id: str) -> list[tuple[bool, int | None]]:
+        return [(bool(u), v) for u, v in self._rows(
+            "SELECT n.unit, n.vec FROM nodes n JOIN documents d ON n.doc = d.key WHERE d.id = %s ORDER BY n.rowno",
+            (doc_id,))]
+
     def _matrix(self, sql: str, args: Sequence[object], dimension: int) -> tuple[np.ndarray, np.ndarray]:
         rows = self._vector_rows(sql, args)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))

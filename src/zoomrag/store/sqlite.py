@@ -663,6 +663,11 @@ class SqliteStore:
              "WHERE d.id = ? ORDER BY n.row")
         return [vec for (vec,) in self.conn.execute(q, (doc_id,))]
 
+    def node_vector_keys(self, doc_id: str) -> list[tuple[bool, int | None]]:
+        """For each node of one document in the tree's order: is it a unit, and its vector key."""
+        q = "SELECT n.unit, n.vec FROM nodes n JOIN documents d ON n.doc = d.key WHERE d.id = ? ORDER BY n.row"
+        return [(bool(u), v) for u, v in self.conn.execute(q, (doc_id,))]
+
     def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
         """``(node rows, float32 matrix)`` of the units with vectors in these documents, by row:
         a range scan per document (its nodes are consecutive rows), not a look-up per row."""
