@@ -683,8 +683,12 @@ class PostgresStore:
             return
         dim = len(next(iter(vectors.values()))) // 4
         with self._translate_errors("create the vector index"):
-            self.conn.execute(f"CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
-                              f"((vec::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))  # two writers may get here at once
+            try:
+                self.conn.execute(f"CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
+                                  f"((vec::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
+            finally:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
         self._dimension = dim
 
     def vector_keys_present(self, keys: Iterable[int]) -> set[int]:
