@@ -167,6 +167,8 @@ class Ingest:
             embed_done += len(job.missing)
             tick("embed", embed_done, embed_total)
 
+        tick("parse", 0, None)  # both stages' clocks start with the first document, not its end
+        tick("embed", 0, None)
         with EmbedPipeline(runner, max_pending=4) as pipe:
             for job_id, (doc, origin) in enumerate(docs):
                 try:
