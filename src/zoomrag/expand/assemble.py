@@ -370,11 +370,15 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
                 parts.insert(0, (t_start, h_end))
             rule = f"{rule}, with its table's header row"
     text = d.text
+    # A hit is shown where it lies inside the returned text: shaping may have trimmed a hit's
+    # indentation or cut a long one, and a highlight outside the context points at nothing.
+    shown = sorted({(max(h.start, s), min(h.end, e), h.score) for h in hits for s, e in parts
+                    if max(h.start, s) < min(h.end, e)})
     return Context(
         doc_id=document.id, source=document.source, start=parts[0][0], end=parts[-1][1],
         text="\n".join(text[s:e] for s, e in parts) if len(parts) > 1 else text[parts[0][0]:parts[0][1]],
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
-        hits=tuple((h.start, h.end, h.score) for h in hits), rule=rule,
+        hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
     )
 
