@@ -307,10 +307,17 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             table = _table_of(d, piece.start, piece.end)
             if reshape and table is not None and piece.end <= table[2]:
                 continue  # a table's header row alone says nothing
+            small_ok = False
+            if reshape and not d.tiny and not has_words(d.text, piece.start, piece.end):
+                # a piece under 15 words grows to 15 when that fits; else it stands only when the
+                # budget can never hold its 15-word form and nothing else was placed: a small
+                # budget still gets its best piece, never an empty answer
+                grown = shaped(piece)
+                if fits(grown):
+                    piece = grown
+                else:
+                    small_ok = used == 0 and tokens(doc_id, grown.start, grown.end) > budget
             where = plan(piece)
-            # under 15 words only when the budget can never hold the shaped context and nothing
-            # else was placed: a small budget still gets its best piece, never an empty answer
-            small_ok = used == 0 and tokens(doc_id, widened.start, widened.end) > budget
             big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
                           if where else False)
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=widened.hits)):
