@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ConfigError
-from ..model import Hit, Node, Tree
+from ..model import Hit, Node, Tree, TreeSource
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +40,6 @@ class Candidate:
     #: Expected evidence it holds, in tokens, when the policy knows it (``density``); else
     #: assembly estimates it from the hits' ranks (:mod:`zoomrag.expand.evidence`).
     evidence: float | None = None
-
-
-class TreeSource(Protocol):
-    """Gives the stored tree of a document (cached by the index)."""
-
-    def tree(self, doc_id: str) -> Tree: ...
 
 
 @runtime_checkable

@@ -21,9 +21,8 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
-from ..model import Document
+from ..model import Document, normalize_newlines
 from . import frontmatter
-from .normalize import normalize_newlines
 
 
 class Reader(Protocol):

@@ -10,9 +10,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ...errors import InputError
-from ...model import Document
+from ...model import Document, normalize_newlines
 from ..base import register_binary_reader
-from ..normalize import normalize_newlines
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
