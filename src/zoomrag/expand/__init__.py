@@ -1,6 +1,6 @@
 """Expansion: grow matched units into larger spans, and pack them into a token budget.
 
-Importing this package registers every policy module below (``--expand NAME``).
+The policies (``--expand NAME``) are listed in :data:`zoomrag.expand.base.EXPANDERS`.
 """
 
 from ..embed.levels import parent_vectors

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from ..model import Hit, Node
 from ..parse.params import check_int
-from .base import Candidate, TreeSource, register, unit_candidate
+from .base import Candidate, TreeSource, unit_candidate
 from .units import span_candidate
 
 
@@ -68,4 +68,3 @@ class MultiLevel:
         return out + loose
 
 
-register("multilevel", MultiLevel)

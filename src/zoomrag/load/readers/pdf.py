@@ -11,7 +11,6 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Document, normalize_newlines
-from ..base import register_binary_reader
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
@@ -51,4 +50,3 @@ def read_pdf(path: Path, doc_id: str) -> Document:
                     blocks=tuple(blocks))
 
 
-register_binary_reader("pdf", (".pdf",), read_pdf)

@@ -34,10 +34,8 @@ from ...load.tables import Table, find_pipe_tables, parse_delimited, parse_pipe_
 from ...model import Document
 from ..base import Chunker, Span
 from ..params import check_int
-from ..registry import register
 
 
-@register
 @dataclass(frozen=True)
 class TableChunker(Chunker):
     """Tables to table → header/row → column/cell nodes with header-propagated embed_text."""
