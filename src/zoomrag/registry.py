@@ -36,30 +36,33 @@ class Registry(Generic[T]):
         self._builtins: dict[str, T] | None = None if builtins is not None else {}
         self._added: dict[str, T] = {}
         self._loading = False
-        # Reentrant: loading the built-ins imports modules, which may add entries themselves.
+        # Guards reading the built-ins (once). Reentrant: the modules that loading imports may
+        # look names up while they are imported.
         self._lock = threading.RLock()
 
     def add(self, name: str, value: T) -> T:
         """Make ``value`` selectable as ``name`` (replacing what was added under it); returns it."""
         if not name:
             raise ValueError(f"a {self.kind} needs a name")
-        with self._lock:
-            self._added[name] = value
+        # No lock: a module being imported by another thread's built-ins loading may add itself.
+        self._added[name] = value
         return value
 
     def remove(self, name: str) -> None:
         """Take back what :meth:`add` put under ``name`` (a built-in of that name is back)."""
-        with self._lock:
-            self._added.pop(name, None)
+        self._added.pop(name, None)
 
     def get(self, name: str) -> T:
         """The entry called ``name``; else a :class:`ConfigError` that lists the choices."""
         builtins = self._ready()
-        if name in self._added:
+        try:
             return self._added[name]
-        if name in builtins:
+        except KeyError:
+            pass
+        try:
             return builtins[name]
-        raise self.unknown(name)
+        except KeyError:
+            raise self.unknown(name) from None
 
     def names(self) -> list[str]:
         """Every name, sorted (not the ``also`` names)."""
