@@ -80,6 +80,10 @@ class Settings:
             pins_check.check_chunking(pins, kind, name, _chunker_params(kind, chunker, self.params), where,
                                       self.roots(), self.params)
             self._chunker = chunker
+        if pins.chunking == "profile":
+            _, _, chunker = self.chunking()
+            pins_check.check_routes(pins, self.store.meta().get(pins_check.ROUTES_KEY), chunker.describe(),
+                                    where, self.roots())
 
     @property
     def embedder(self) -> Embedder:
@@ -140,8 +144,9 @@ class Settings:
             self.store.clear(keep_vectors=same_vectors)
             AnnIndex.remove(self.path)
         with self.store.transaction():
+            routes = {pins_check.ROUTES_KEY: chunker.describe()} if kind == "profile" else {}
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
-                                 pins_check.COUNTER_KEY: default_counter().name})
+                                 pins_check.COUNTER_KEY: default_counter().name, **routes})
         self.pins = pins
         self.reindex = False
 

@@ -33,20 +33,26 @@ from ..registry import Registry, unknown_name
 ENV_VAR = "ZOOMRAG_PROFILES"
 ANY = "*"
 
+#: Tables in the built-in profiles: rows are the units. A row embeds with its header names, so it
+#: is understood alone; cell units repeat their row's label and column units the whole column, so
+#: either matches a question wherever the row or the table does and took several of the top-k
+#: places for one row ahead of the prose that answered it.
+_TABLE_ROWS: Mapping[str, Any] = {"strategy": "table", "cells": False, "columns": False}
+
 #: The built-in profiles, as data in the same shape users write.
 BUILTIN: Mapping[str, Mapping[str, Any]] = {
     "default": {
         "description": "Sections and nested size levels for text; tables and code by their "
                        "own strategies, inside their sections",
         "text": "hierarchical",
-        "table": "table",
+        "table": _TABLE_ROWS,
         "code": "code",
     },
     "parent_child": {
         "description": "Heading sections as parents, ~128-token overlapping children; tables "
                        "and code by their own strategies",
         "text": "parent-child",
-        "table": "table",
+        "table": _TABLE_ROWS,
         "code": "code",
     },
     "source_first": {
