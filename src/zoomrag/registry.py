@@ -69,7 +69,8 @@ class Registry(Generic[T]):
         return sorted({**self._ready(), **self._added})
 
     def items(self) -> list[tuple[str, T]]:
-        """``(name, entry)`` pairs: the built-ins in their order, then the added ones in theirs."""
+        """``(name, entry)`` pairs: the built-ins in their order (an added entry of the same name in
+        its place), then the other added ones in the order they were added."""
         merged = {**self._ready(), **self._added}
         return list(merged.items())
 
