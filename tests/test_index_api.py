@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from itertools import pairwise
 
@@ -421,6 +422,27 @@ def test_policies_that_read_only_ancestors_get_the_same_contexts_from_partial_tr
     # several rules, so several kinds of spans, were compared (`none` gives units only: contexts
     # grown to whole sentences leave no room for a piece cut to fit)
     assert len(rules) > 1 or name == "none"
+
+
+class WordCounter:
+    """One token per whitespace-separated word."""
+
+    name = "test-words"
+
+    def token_starts(self, text: str) -> list[int]:
+        return [m.start() for m in re.finditer(r"\S+", text)]
+
+
+def test_the_embedder_and_counter_objects_given_are_the_ones_used(tmp_path, corpus):
+    emb = CountingEmbedder()
+    with Index.open(tmp_path / "i.db", embedder=emb, strategy=ParagraphLines(), counter=WordCounter()) as ix:
+        ix.add([corpus])
+        assert ix.embedder is emb and "Apples are red." in emb.embedded
+        # The fruit paragraph is 6 words (35 characters): the budget is counted in words.
+        paragraph = ix.query("Apples red", mode="bm25", budget=6, top=1, expand="parent")
+        line = ix.query("Apples red", mode="bm25", budget=5, top=1, expand="parent")
+    assert [c.text for c in paragraph] == ["Apples are red.\nBananas are yellow."]
+    assert [c.text for c in line] == ["Apples are red."]
 
 
 def test_a_profile_that_now_chunks_differently_is_refused(tmp_path, monkeypatch):

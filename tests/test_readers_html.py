@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoomrag.load import load_path, read_text
-from zoomrag.parse.tables import parse_pipe_table
+from zoomrag.load.tables import parse_pipe_table
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -209,7 +209,7 @@ def test_real_module_round_trip():
     measure = measure_for(doc, "approx")
     assert all(measure.size(n.start, n.end) <= 160 for n in tree.leaves())
     chunker = next(n for n in tree.children(tree.root) if "class CodeChunker(Chunker):" in n.text)
-    assert chunker.kind == "class" and chunker.text.startswith("@register\n@dataclass(frozen=True)\nclass")
+    assert chunker.kind == "class" and chunker.text.startswith("@dataclass(frozen=True)\nclass")
     methods = [c for c in tree.children(chunker) if c.kind == "method"]
     assert any("    def split(self, document: Document)" in m.text for m in methods)
 

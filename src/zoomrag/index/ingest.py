@@ -27,8 +27,8 @@ from ..embed import (
     fit_derived,
 )
 from ..embed.base import Embedder
+from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
-from ..expand.multilevel import level_blobs
 from ..load import load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree

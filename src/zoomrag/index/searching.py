@@ -25,9 +25,9 @@ from ..search.filters import Filter
 from ..search.fusion import reciprocal_rank_fusion, single_ranking
 from ..search.scope import Scopes
 from ..store import SqliteStore, UnitRow
-from ..treecache import AncestorTrees, TreeCache
 from .dense import DenseSearch
 from .settings import Settings
+from .treecache import AncestorTrees, TreeCache
 
 if TYPE_CHECKING:
     from ..rerank import Reranker

@@ -15,8 +15,8 @@ from typing import Any
 from ..embed import default_embedder_name, get_embedder
 from ..embed.base import Embedder
 from ..embed.language import choose_embedder_name
+from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, StoreError
-from ..expand.multilevel import LEVELS_KEY
 from ..parse import Chunker, make_chunker
 from ..parse.router import chunker_for_profile
 from ..search.ann import AnnIndex

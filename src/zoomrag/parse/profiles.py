@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..model import CONTENT_TYPES
+from ..registry import Registry, unknown_name
 
 ENV_VAR = "ZOOMRAG_PROFILES"
 ANY = "*"
@@ -64,7 +65,8 @@ BUILTIN: Mapping[str, Mapping[str, Any]] = {
     },
 }
 
-_USER: dict[str, Mapping[str, Any]] = {}
+#: Profiles added in this process with :func:`register_profile` (their data, checked when added).
+REGISTERED: Registry[Mapping[str, Any]] = Registry("profile")
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ class Profile:
 def register_profile(name: str, data: Mapping[str, Any]) -> Profile:
     """Add or replace a profile for this process; returns it parsed (and checked)."""
     profile = parse_profile(name, data, "register_profile")
-    _USER[name] = data
+    REGISTERED.add(name, data)
     return profile
 
 
@@ -123,7 +125,7 @@ def all_profiles(extra: str | Path | Mapping[str, Mapping[str, Any]] | None = No
     layers: list[tuple[str, Mapping[str, Mapping[str, Any]]]] = [("built-in", BUILTIN)]
     for part in filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep)):
         layers.append((part, load_profiles(part)))
-    layers.append(("register_profile", _USER))
+    layers.append(("register_profile", dict(REGISTERED.items())))
     if isinstance(extra, (str, Path)):
         layers.append((str(extra), load_profiles(extra)))
     elif extra is not None:
@@ -142,10 +144,9 @@ def profile_names(extra: str | Path | Mapping[str, Mapping[str, Any]] | None = N
 
 def get_profile(name: str, extra: str | Path | Mapping[str, Mapping[str, Any]] | None = None) -> Profile:
     profiles = all_profiles(extra)
-    try:
-        return profiles[name]
-    except KeyError:
-        raise ConfigError(f"unknown profile {name!r}; choose one of: {', '.join(sorted(profiles))}") from None
+    if name not in profiles:
+        raise unknown_name("profile", name, sorted(profiles))
+    return profiles[name]
 
 
 def parse_profile(name: str, data: Mapping[str, Any], origin: str) -> Profile:

@@ -20,7 +20,6 @@ from types import MappingProxyType
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
-from ..base import register_reader
 from .code import language_name
 
 #: Elements whose content is not document text.
@@ -332,4 +331,3 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
                     metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
 
 
-register_reader("html", (".html", ".htm", ".xhtml"), read_html)

@@ -34,13 +34,11 @@ from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_recursive
 
 _DEFINITIONS = ("class", "function", "method")
 
 
-@register
 @dataclass(frozen=True)
 class CodeChunker(Chunker):
     """Definition-first chunking of source code.
