@@ -212,6 +212,8 @@ def test_same_tokens_as_the_tokenizers_library_on_random_text(text: str) -> None
 
 _SCRIPTS = [
     "Café naïve RÉSUMÉ Ångström façade Œuvre straße",  # Latin with accents
+    "Καλημέρα κόσμε· ΆΈΉΊΌΎΏ ϊΰ ς",  # Greek: tonos, dialytika, final sigma, its semicolon
+    "Съешь же ещё этих мягких французских булок, да выпей чаю! Ёжик Й",  # Cyrillic
     "这是中文，日本語のテキスト。𠀀𪜀 한국어 문장",  # CJK, kana, Hangul, ideographs past the BMP
     "اللغة العربية جميلة، أليس كذلك؟ ١٢٣",  # Arabic, its comma, question mark and digits
     "हिन्दी भाषा में लिखा गया वाक्य।",  # Devanagari with its vowel signs and danda
