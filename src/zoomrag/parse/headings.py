@@ -5,7 +5,8 @@
 
 1. heading blocks supplied by the document's reader (``Document.blocks``), when there are any;
 2. Markdown (``format == "markdown"``): ATX (``# x``) and setext (``x`` over ``===``/``---``)
-   headings, never inside fenced code, indented code, raw HTML blocks or front matter;
+   headings at the top level, never inside code, raw HTML blocks, list items, block quotes or
+   front matter;
 3. plain text: chapter and section lines (第一章, 第一节, 一、, （一）, ``1.`` / ``1.1`` /
    ``1.1.1``, ``Chapter 3``, ``Article 5``, ``Section 3.``, ``§ 12``) and wiki-style
    ``= = Title = =`` lines, kept only when the line is short and reads as a title.
@@ -120,7 +121,7 @@ def _markdown_headings(text: str) -> tuple[list[Heading], list[tuple[int, int]]]
     """markdown-it's top-level headings, and the ranges where no heading can be: front matter,
     code fences and raw HTML blocks (each from its first line's start to its last line's end)."""
     fm = front_matter_end(text)
-    breaks = [m for m in _BREAK.finditer(text)]
+    breaks = list(_BREAK.finditer(text))
     first = bisect_left([m.start() for m in breaks], fm)  # lines before the parsed text
     starts = [0, *(m.end() for m in breaks)]
     ends = [*(m.start() for m in breaks), len(text)]
