@@ -101,9 +101,7 @@ class DenseSearch:
             if graph is not None:
                 if selection is None:
                     return graph.search(query, k)
-                dim = self.settings.dimension
-                return graph.search_within(query, k, positions(selection.first, selection.count, graph.ids),
-                                           subset=lambda: self.store.selection_vectors(selection, dim))
+                return graph.search_within(query, k, positions(selection.first, selection.count, graph.ids))
         exact = self._matrix.get(generation)
         if selection is None:
             return exact.search(query, k)

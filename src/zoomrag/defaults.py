@@ -1,0 +1,11 @@
+"""Names and defaults that the library, the CLI and the server share, importable without them
+(``zoomrag query`` asking a running server needs these and no index code)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: Where the CLI keeps its index, relative to the working directory.
+DEFAULT_PATH = Path(".zoomrag") / "index.db"
+#: How units are ranked: dense vectors, BM25, or both fused.
+MODES = ("dense", "bm25", "hybrid")
