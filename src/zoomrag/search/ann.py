@@ -397,25 +397,37 @@ class AnnIndex:
         request) then searches one memory map, whose pages each new map would otherwise fault
         in again over its first queries (thousands of page faults, 2-3x slower searches).
         """
+        return cls._load(index_path, dimension, rescore, generation)
+
+    @classmethod
+    def load_saved(cls, index_path: Path, dimension: int, rescore: Rescore | None = None) -> AnnIndex | None:
+        """The saved graph at whatever generation it was saved (shared as :meth:`load_if_fresh`
+        shares it): what readers search while a writer updates it (:mod:`zoomrag.index.dense`)."""
+        return cls._load(index_path, dimension, rescore, None)
+
+    @classmethod
+    def _load(cls, index_path: Path, dimension: int, rescore: Rescore | None,
+              generation: int | None) -> AnnIndex | None:
         graph, _, meta, _ = cls.paths(index_path)
         try:
             info = json.loads(meta.read_text())
         except (OSError, ValueError):
             return None
-        if (not isinstance(info, dict) or info.get("generation") != generation
-                or info.get("backend") not in BACKENDS or "codes_crc32" not in info):
+        if (not isinstance(info, dict) or info.get("backend") not in BACKENDS or "codes_crc32" not in info
+                or not isinstance(info.get("generation"), int)
+                or (generation is not None and info["generation"] != generation)):
             return None
+        saved = int(info["generation"])
         try:
             st = graph.stat()
         except OSError:
             return None
-        key = (str(Path(index_path).resolve()), generation, st.st_ino, st.st_mtime_ns, st.st_size)
+        key = (str(Path(index_path).resolve()), saved, st.st_ino, st.st_mtime_ns, st.st_size)
         with _open_lock:
             shared = _open.get(key)
             if shared is not None:
                 _open.move_to_end(key)
-                return cls(shared[0], shared[1], generation, rescore, dead=int(info.get("dead", 0)),
-                           codes=shared[2])
+                return cls(shared[0], shared[1], saved, rescore, dead=int(info.get("dead", 0)), codes=shared[2])
         opened = cls._open_saved(index_path, info, dimension, writable=False)
         if opened is None:
             return None
@@ -423,7 +435,7 @@ class AnnIndex:
             _open[key] = opened
             while len(_open) > KEEP_OPEN:
                 _open.popitem(last=False)
-        return cls(opened[0], opened[1], generation, rescore, dead=int(info.get("dead", 0)), codes=opened[2])
+        return cls(opened[0], opened[1], saved, rescore, dead=int(info.get("dead", 0)), codes=opened[2])
 
     @classmethod
     def load_for_update(cls, index_path: Path, dimension: int, backend: str) -> AnnIndex | None:
