@@ -56,9 +56,9 @@ RESCORE_FACTOR = 2
 #: A filter's units are scanned (int8 copies, then float32 rescoring) while
 #: ``units² <= SCAN_WITHIN * k * graph size``, else found through the graph. The scan costs a
 #: fixed time per unit, the graph a time per candidate, and it needs ``FILTER_MARGIN * 2k / share``
-#: of them, so the two meet where ``units²`` is a multiple of ``k * size`` (docs/benchmarks.md,
-#: "Filtered search").
-SCAN_WITHIN = 800
+#: of them, so the two meet where ``units²`` is a multiple of ``k * size``: measured between
+#: 200,000 and 300,000 units at k = 100 in 1M (docs/benchmarks.md, "Filtered search").
+SCAN_WITHIN = 600
 #: Filtered search through the graph asks for ``margin * RESCORE_FACTOR * k / share`` candidates
 #: with a beam of at least ``FILTER_EF``. Measured against exact search on the subset (10 %
 #: filter, 300k units): k = 10 needs a margin of 8 for recall 0.95 (2: 0.83, 4: 0.90); k = 50
@@ -67,9 +67,6 @@ SCAN_WITHIN = 800
 FILTER_MARGIN = 8
 FILTER_MARGIN_MIN = 4
 FILTER_EF = 2 * EF_SEARCH
-#: A scan wider than this many units uses every core for the kernel (a query that would
-#: otherwise wait on one core for most of its time).
-SCAN_THREADS_FROM = 50_000
 
 
 def filter_margin(k: int) -> float:
@@ -109,8 +106,9 @@ def scan_codes(codes: np.ndarray, query: np.ndarray, count: int) -> tuple[np.nda
     count = min(count, n)
     if count < 1:
         return np.zeros(0, np.int64), np.zeros(0, np.float32)
-    threads = 0 if n >= SCAN_THREADS_FROM else 1
-    m = exact_search(codes, quantize(query)[0], count, MetricKind.Cos, exact=True, threads=threads)
+    # one thread: a query runs beside others (a server's), and two threads waiting on each other
+    # for a core made a 100,000-unit scan four times slower on a busy machine
+    m = exact_search(codes, quantize(query)[0], count, MetricKind.Cos, exact=True, threads=1)
     keys = np.asarray(m.keys, dtype=np.int64)
     scores = 1.0 - np.asarray(m.distances, dtype=np.float32)
     valid = (keys >= 0) & (keys < n)
@@ -118,10 +116,20 @@ def scan_codes(codes: np.ndarray, query: np.ndarray, count: int) -> tuple[np.nda
 
 
 def gather_rows(matrix: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """``matrix[positions]`` for a C-ordered matrix of small items, copied row by row (numpy's
-    fancy indexing copies int8 item by item: ten times slower for 384-byte rows)."""
+    """``matrix[positions]`` for ascending ``positions``. A filter keeps whole documents, whose
+    units are consecutive rows, so the rows are copied run by run (one block copy each); when
+    the runs are short, row by row (numpy's fancy indexing copies int8 item by item: ten times
+    slower for 384-byte rows)."""
+    n = len(positions)
+    if n == 0:
+        return matrix[:0].copy()
+    cut = np.flatnonzero(np.diff(positions) != 1) + 1
+    if len(cut) < n // 8:
+        firsts = positions[np.concatenate(([0], cut))]
+        lasts = positions[np.concatenate((cut - 1, [n - 1]))] + 1
+        return np.concatenate([matrix[a:b] for a, b in zip(firsts.tolist(), lasts.tolist())])
     rows = np.ascontiguousarray(matrix).view(np.dtype((np.void, matrix.shape[1] * matrix.itemsize)))
-    return np.take(rows.reshape(-1), positions).view(matrix.dtype).reshape(len(positions), matrix.shape[1])
+    return np.take(rows.reshape(-1), positions).view(matrix.dtype).reshape(n, matrix.shape[1])
 
 
 #: A graph is rebuilt rather than updated once the rows removed since its build would pass this
