@@ -121,6 +121,7 @@ def gather_rows(matrix: np.ndarray, positions: np.ndarray) -> np.ndarray:
     the runs are short, row by row (numpy's fancy indexing copies int8 item by item: ten times
     slower for 384-byte rows)."""
     n = len(positions)
+    matrix = np.asarray(matrix)  # a plain view: slicing a np.memmap costs ~10 us a slice
     if n == 0:
         return matrix[:0].copy()
     cut = np.flatnonzero(np.diff(positions) != 1) + 1
