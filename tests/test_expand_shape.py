@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from test_expand_support import Trees, chars
 
 from zoomrag.expand import Candidate, assemble
-from zoomrag.expand.bounds import MIN_WORDS, clean_end, clean_start, grow, snap, word_count
+from zoomrag.expand.bounds import MIN_WORDS, clean_end, clean_start, grow, has_words, snap, word_count
 from zoomrag.load.readers.delimited import read_csv
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
@@ -141,3 +141,11 @@ def test_assembly_stops_when_the_next_candidate_holds_little_evidence_and_explai
     assert "assembly: stopped at" in out[-1].rule and "parent of 1 hit" in out[-1].rule
     full = assemble(cands, Trees(tree), 100_000, chars, explain=True, stop=0)
     assert max(c.end for c in full) == len(text.rstrip())
+
+
+@given(text=st.text(alphabet="aZ9_-| \n.é中文日本한\u3041", max_size=40), data=st.data())
+def test_has_words_stops_early_but_counts_as_word_count(text, data):
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    n = data.draw(st.integers(1, 8))
+    assert has_words(text, start, end, n) == (word_count(text, start, end) >= n)

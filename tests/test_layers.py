@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("expand", "search", "rerank"),
     ("parse", "embed", "store"),
     ("load", "text", "httpjson"),
-    ("model", "errors", "registry"),
+    ("model", "errors", "registry", "defaults"),
 )
 RANK = {part: row for row, parts in enumerate(LAYERS) for part in parts}
 

@@ -109,8 +109,13 @@ def test_the_index_builds_the_graph_above_its_threshold_and_rebuilds_it_when_sta
     assert available_backend() == "usearch"
 
 
+@pytest.mark.parametrize("way", ["scan", "graph"])
 @pytest.mark.parametrize("share", [0.002, 0.05, 0.3, 0.9])
-def test_filtered_search_returns_k_results_inside_the_filter_and_finds_the_exact_ones(share):
+def test_filtered_search_returns_k_results_inside_the_filter_and_finds_the_exact_ones(share, way, monkeypatch):
+    from zoomrag.search import ann as ann_module
+
+    # the int8 scan answers filters up to SCAN_WITHIN, the graph above: each way on every share
+    monkeypatch.setattr(ann_module, "SCAN_WITHIN", 10**9 if way == "scan" else 0)
     x, queries = clustered(5000, 64, seed=2)
     ids = np.arange(5000, dtype=np.int64) + 10
 
@@ -233,3 +238,42 @@ def test_an_updated_and_saved_graph_agrees_with_exact_search(tmp_path):
     # a row below the graph's last one that it does not hold: rebuilt instead, left unchanged
     assert loaded.update(np.sort(np.append(alive, 150)), lambda r: x[r], 3) is None
     assert loaded.generation == 2 and loaded.dead == 200
+
+
+def test_while_the_saved_graph_is_behind_readers_search_it_and_the_new_units_exactly(tmp_path):
+    """A writer commits, then saves the updated graph: in between, readers search the graph as
+    last saved beside the units added since, never a removed unit, and never the whole matrix."""
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        saved = {p: p.read_bytes() for p in AnnIndex.paths(path)}
+        ix.add(_docs(3, start=40, tag=" fresh"))
+        ix.delete("d5")
+    for p, data in saved.items():  # the graph as it was before those writes
+        p.write_bytes(data)
+    with Index.open(path, embedder=CountingEmbedder(), ann_threshold=20) as reader:
+        assert reader.stats().ann == "stale (updated by the next write)"
+        for query in ("line 41 about topic 6 fresh", "second 5 line", "topic 3"):
+            hits = reader.search(query, mode="dense", k=8)
+            assert all(h.doc_id != "d5" for h in hits)
+            assert _matches_exact(path, query, hits)
+        assert reader._dense._matrix._search is None  # the whole matrix was never loaded
+        where = {"$doc": ["d41", "d6"]}
+        got = reader.search("second line", mode="dense", k=4, where=where)
+        assert {h.doc_id for h in got} == {"d41", "d6"}
+
+
+def test_a_graph_saved_without_int8_vectors_gets_them_at_the_next_write_without_a_rebuild(tmp_path):
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        _, _, meta, codes = AnnIndex.paths(path)
+        info = json.loads(meta.read_text())
+        del info["codes_crc32"]  # as an older zoomrag saved it
+        meta.write_text(json.dumps(info))
+        codes.unlink()
+        assert ix.stats().ann == "stale (updated by the next write)"
+        assert ix.add(_docs(1, start=40)).ann == "updated: 2 units added, 0 removed"
+        assert codes.exists() and ix.stats().ann == "usearch, fresh"
+        got = ix.search("topic 3", mode="dense", k=6, where={"$doc": ["d3", "d10", "d40"]})
+        assert {h.doc_id for h in got} == {"d3", "d10", "d40"}

@@ -216,6 +216,19 @@ def test_the_cli_query_uses_the_running_server(http, index):
     assert "fruit.txt" in shown.stdout and "rule:" in shown.stdout
 
 
+@pytest.mark.parametrize("view", [[], ["--json"], ["--explain"]])
+def test_the_cli_query_through_a_server_imports_neither_numpy_nor_the_index(http, index, view):
+    code = ("import sys\nfrom zoomrag.cli import main\n"
+            "try:\n    main(['query', 'yellow bananas', '--index', sys.argv[1], *sys.argv[2:]])\n"
+            "except SystemExit as e:\n    assert not e.code, e.code\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numpy' or m.startswith(\n"
+            "    ('zoomrag.index', 'zoomrag.store', 'zoomrag.expand', 'zoomrag.embed', 'zoomrag.search'))))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(index), *view], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "fruit.txt" in r.stdout
+    assert r.stdout.splitlines()[-1] == "[]"
+
+
 def test_an_explicit_server_that_is_down_is_a_clear_error(index):
     r = cli("query", "x", "--server", "http://127.0.0.1:9", "--index", str(index))
     assert r.returncode == 1

@@ -27,11 +27,25 @@ def test_a_span_decompresses_only_the_blocks_it_touches(monkeypatch):
     seen = []
     real = zlib.decompress
     monkeypatch.setattr(textblocks.zlib, "decompress", lambda data: seen.append(data) or real(data))
+    textblocks.DECODED.clear()
     assert textblocks.decode_span(blob, 5, 7) == "fg"
     assert len(seen) == 1
     assert textblocks.decode_span(blob, 3, 9) == "defghi"
-    assert len(seen) == 4  # blocks 0, 1 and 2
+    assert len(seen) == 3  # blocks 0 and 2; block 1 was kept
     assert textblocks.decode_span(blob, 4, 4) == ""
+    assert textblocks.decode(blob) == "abcdefghij" and len(seen) == 3
+
+
+def test_kept_blocks_are_bounded_and_never_stand_for_another_text():
+    textblocks.DECODED.clear()
+    a = textblocks.encode("first version of the text", block_chars=8)
+    b = textblocks.encode("other version of the text", block_chars=8)
+    assert textblocks.decode(a) == "first version of the text"
+    assert textblocks.decode(b) == "other version of the text"  # same layout, other bytes
+    small = textblocks.DecodedBlocks(max_chars=10)
+    for i in range(5):
+        small.put((0, bytes([i])), "abcd")
+    assert [small.get((0, bytes([i]))) for i in range(5)] == [None, None, None, "abcd", "abcd"]
 
 
 @given(text=texts, size=st.integers(1, 50), data=st.data())

@@ -1,6 +1,8 @@
 """The ``zoomrag`` command: a thin layer over the library.
 
-Each command lives in its own module and registers itself on :data:`main`. Library errors
+Each command lives in its own module and registers itself on :data:`main`; a module is imported
+only when one of its commands runs (or help lists them all), so that ``zoomrag query`` answered
+by a running server imports neither numpy nor the index code. Library errors
 (:class:`~zoomrag.errors.ZoomragError`) become a one-line message and exit code 1, and so do the
 failures the library does not name (an SQLite error, an OS error such as a full disk, memory):
 no traceback reaches the user. Usage errors (unknown option, missing path) are click's, exit
@@ -9,19 +11,63 @@ code 2.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import sqlite3
 import sys
 import warnings
+from collections.abc import Callable
+from pathlib import Path
 
 import click
 
 from .. import __version__
+from ..defaults import DEFAULT_PATH, is_server
 from ..errors import ZoomragError
-from .render import terminal_safe
+
+#: The module of each command (imported when the command is used).
+COMMAND_MODULES = {
+    "chunk": "chunk",
+    "check": "index", "export": "index", "index": "index", "inspect": "index", "stats": "index",
+    "vacuum": "index",
+    "compare": "evaluate", "eval": "evaluate", "recommend": "evaluate", "sweep": "evaluate",
+    "mcp": "serve", "serve": "serve",
+    "query": "query",
+}
+
+
+#: ``--index``, the option of every command that opens an index.
+_file_option = click.option(
+    "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
+    show_default=True, help="The index file.",
+)
+_store_option = click.option(
+    "--store", "store_url", metavar="URL", envvar="ZOOMRAG_STORE",
+    help="A server store instead of the file (also $ZOOMRAG_STORE): postgresql://USER@HOST/DB "
+         "(the postgres extra; docs/scale.md).",
+)
+
+
+def index_option(command: Callable[..., None]) -> Callable[..., None]:
+    """``--index FILE`` and ``--store URL``: the command gets ``index_path``, the URL when one
+    is given."""
+
+    @functools.wraps(command)
+    def run(*args: object, store_url: str | None = None, **kwargs: object) -> None:
+        if store_url is not None:
+            if not is_server(store_url):
+                raise click.BadParameter(f"{store_url!r} is not a server URL; give postgresql://USER@HOST/DB, "
+                                         "or an index file with --index", param_hint="--store")
+            kwargs["index_path"] = store_url
+        command(*args, **kwargs)
+
+    return _file_option(_store_option(run))
 
 
 def one_line(message: str) -> str:
     """A message as one line of visible characters (a file name may hold a newline or an escape)."""
+    from .render import terminal_safe
+
     return terminal_safe(" ".join(message.split()))
 
 
@@ -42,6 +88,16 @@ def failure_message(e: BaseException) -> str:
 
 
 class _Group(click.Group):
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            importlib.import_module(f".{module}", __name__)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        load_commands()
+        return super().list_commands(ctx)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -70,9 +126,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     click.echo(f"warning: {one_line(str(message))}", err=True)
 
 
-def _register() -> None:
-    # Command modules import this package for `main`; importing them here attaches them.
-    from . import commands  # noqa: F401
-
-
-_register()
+def load_commands() -> None:
+    """Import every command module (each registers its commands on ``main``)."""
+    for module in dict.fromkeys(COMMAND_MODULES.values()):
+        importlib.import_module(f".{module}", __name__)

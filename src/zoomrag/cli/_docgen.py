@@ -42,8 +42,9 @@ _ROW = re.compile(r"^\| `(?P<name>[^`]+)` \| .*? \| .*? \| (?P<meaning>.*) \|$")
 # -- cli.md --------------------------------------------------------------------------------
 def command_paths(group: click.Group | None = None) -> list[tuple[str, ...]]:
     """``()`` for the group itself, then every (sub)command, sorted by name."""
-    from . import main
+    from . import load_commands, main
 
+    load_commands()
     group = group or main
     out: list[tuple[str, ...]] = [()]
     for name in sorted(group.commands):

@@ -1,13 +1,13 @@
-"""``zoomrag index | query | stats | check | inspect``: thin commands over :class:`zoomrag.Index`."""
+"""``zoomrag index | stats | export | check | inspect | vacuum``: thin commands over :class:`zoomrag.Index`
+(``query`` lives in :mod:`.query`)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,44 +26,13 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..expand import expander_names, get_expander
 from ..expand.auto import pinned_policy
-from ..index import DEFAULT_PATH, MODES, AddReport, Index
-from ..model import Context
+from ..index import AddReport, Index
 from ..parse import parse_settings
-from ..rerank import HTTPReranker
 from ..search import filters
-from ..serve.client import ServerUnreachable, post_json, running_server
-from ..serve.query import QueryRequest, context_from_payload, request_body
-from ..store import is_server
-from . import main
-from .render import context_body, preview, rich_tree, spans_label, terminal_safe, text_offset, tree_payload
-
-_file_option = click.option(
-    "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
-    show_default=True, help="The index file.",
-)
-_store_option = click.option(
-    "--store", "store_url", metavar="URL", envvar="ZOOMRAG_STORE",
-    help="A server store instead of the file (also $ZOOMRAG_STORE): postgresql://USER@HOST/DB "
-         "(the postgres extra; docs/scale.md).",
-)
-
-
-def _index_option(command: Callable[..., None]) -> Callable[..., None]:
-    """``--index FILE`` and ``--store URL``: the command gets ``index_path``, the URL when one
-    is given."""
-
-    @functools.wraps(command)
-    def run(*args: object, store_url: str | None = None, **kwargs: object) -> None:
-        if store_url is not None:
-            if not is_server(store_url):
-                raise click.BadParameter(f"{store_url!r} is not a server URL; give postgresql://USER@HOST/DB, "
-                                         "or an index file with --index", param_hint="--store")
-            kwargs["index_path"] = store_url
-        command(*args, **kwargs)
-
-    return _file_option(_store_option(run))
+from . import index_option, main
+from .query import shown_path
+from .render import preview, rich_tree, terminal_safe, tree_payload
 
 
 class _RateColumn(ProgressColumn):
@@ -113,7 +82,7 @@ def _summary(report: AddReport, console: Console) -> None:
 
 @main.command("index")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@_index_option
+@index_option
 @click.option("-s", "--strategy", metavar="NAME", help="Chunking strategy (see zoomrag chunk --help).")
 @click.option("-p", "--profile", metavar="NAME", help="Routing profile (the default is 'default').")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
@@ -177,7 +146,7 @@ def parse_size(text: str) -> int | None:
 
 
 @main.command("vacuum")
-@_index_option
+@index_option
 def vacuum_command(index_path: Path) -> None:
     """Drop the vectors of replaced and deleted documents and give the space back."""
     with Index.open(index_path, create=False) as ix:
@@ -196,156 +165,13 @@ def _meta_values(items: tuple[str, ...]) -> dict[str, object]:
     return out
 
 
-def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
-    conditions = [filters.parse_condition(w) for w in where]
-    if where_json is not None:
-        try:
-            given = json.loads(where_json)
-        except ValueError as e:
-            raise click.BadParameter(f"not JSON ({e})", param_hint="--where-json") from None
-        if not isinstance(given, dict):
-            raise click.BadParameter("expected a JSON object such as '{\"year\": {\"$gte\": 2020}}'",
-                                     param_hint="--where-json")
-        conditions.append(given)
-    return filters.combine(conditions)
-
-
 def _strip_source(source: str, reason: str) -> str:
     prefix = f"{source}: "
     return reason.removeprefix(prefix)
 
 
-@main.command("query")
-@click.argument("text")
-@_index_option
-@click.option("--budget", type=click.IntRange(min=1), default=2048, show_default=True,
-              help="Tokens of context to return at most.")
-@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Contexts to return at most.")
-@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
-              help="Dense vectors, BM25, or both fused by reciprocal rank.")
-@click.option("--expand", "expand", type=click.Choice(expander_names()), default="auto", show_default=True,
-              help="Expansion policy: how matched units grow into contexts; auto uses the policy pinned by `zoomrag recommend --pin`, else the measured best (see docs/expansion.md).")
-@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
-              help="A parameter of the expansion policy, e.g. --set n=1 for window.")
-@click.option("--order", type=click.Choice(["score", "document"]), default="score", show_default=True,
-              help="Contexts by score, or in text order inside each document.")
-@click.option("--rerank", is_flag=True,
-              help="Re-score the matched units with the rerank endpoint in $ZOOMRAG_RERANK_URL first.")
-@click.option("--where", "where", multiple=True, metavar="CONDITION",
-              help="Only documents whose metadata matches (repeatable, all must hold): KEY=VALUE, KEY!=VALUE, "
-                   "KEY>=VALUE (also >, <, <=), 'KEY in A,B', 'KEY not in A,B', 'KEY exists', 'KEY missing'.")
-@click.option("--where-json", metavar="JSON",
-              help='A filter in the dict form, e.g. \'{"$or": [{"lang": "en"}, {"year": {"$gte": 2020}}]}\'.')
-@click.option("--doc", "docs", multiple=True, metavar="ID|PATH|GLOB",
-              help="Only these documents (repeatable): an id, a source path, or a glob such as 'docs/*.md'.")
-@click.option("--explain", is_flag=True, help="Show, for each context, the hits that produced it and the rule.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
-@click.option("--server", "server_url", metavar="URL", envvar="ZOOMRAG_SERVER",
-              help="Ask the zoomrag serve at URL (also $ZOOMRAG_SERVER); by default a server running on "
-                   "the same index is asked when there is one ($ZOOMRAG_API_KEY is sent as its key).")
-@click.option("--no-server", is_flag=True, help="Answer here even when a server runs on this index.")
-def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
-                  settings: tuple[str, ...], order: str, rerank: bool, where: tuple[str, ...],
-                  where_json: str | None, docs: tuple[str, ...], explain: bool, as_json: bool,
-                  server_url: str | None, no_server: bool) -> None:
-    """Find the best contexts for TEXT within a token budget."""
-    params = parse_settings(settings)
-    expander = get_expander(expand, params)
-    condition = _where(where, where_json)
-    request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
-                           order=order, explain=explain, rerank=rerank, where=condition,
-                           doc=list(docs) or None)
-    contexts = None if no_server or is_server(index_path) else _ask_server(server_url, index_path, request)
-    notes: list[str] = []
-    if contexts is None:
-        reranker = HTTPReranker() if rerank else None
-        with Index.open(index_path, create=False) as ix:
-            contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
-                                order=order, explain=explain, where=condition, doc=list(docs) or None)
-            notes = ix.filter_notes(condition, list(docs) or None) if explain or not contexts else []
-    if as_json:
-        payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
-        if condition is not None or docs:
-            payload["where"] = condition
-            payload["doc"] = list(docs)
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
-        return
-    console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
-    for note in notes:
-        err.print(Text(f"filter: {note}"))
-    if not contexts:
-        console.print("no results")
-        return
-    for rank, ctx in enumerate(contexts, start=1):
-        console.print(_context_header(rank, ctx))
-        if explain:
-            console.print(_explanation(ctx))
-        console.print(_highlighted(ctx))
-        console.print()
-
-
-def _ask_server(url: str | None, index_path: Path, request: QueryRequest) -> list[Context] | None:
-    """The contexts from a server: the one at ``url``, else one running on this index (None when
-    there is none, or it does not answer: then the query runs here)."""
-    found = url or running_server(index_path)
-    if found is None:
-        return None
-    try:
-        answer = post_json(found, "/query", request_body(request), api_key=os.environ.get("ZOOMRAG_API_KEY"))
-    except ServerUnreachable:
-        if url:
-            raise
-        return None
-    return [context_from_payload(c) for c in answer["contexts"]]
-
-
-def _explanation(ctx: Context) -> Text:
-    """The rule that made the context and every hit inside it, with the start of its text."""
-    out = Text()
-    out.append("   rule: ", style="bold")
-    out.append(ctx.rule or "unit")
-    for s, e, score in sorted(ctx.hits, key=lambda h: -h[2]):
-        words = " ".join(ctx.text[text_offset(ctx, s):text_offset(ctx, e)].split())
-        out.append("\n   hit ", style="bold")
-        out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
-        out.append(terminal_safe(words if len(words) <= 70 else words[:69] + "…"))
-    return out
-
-
-def _context_header(rank: int, ctx: Context) -> Text:
-    head = Text()
-    head.append(f"{rank}. ", style="bold")
-    head.append(terminal_safe(_shown(ctx.source)), style="bold cyan")
-    head.append(f" {spans_label(ctx)}", style="green")
-    head.append(f"  score {ctx.score:.4f}", style="magenta")
-    if ctx.section_path:
-        head.append(terminal_safe("  " + " › ".join(ctx.section_path)), style="yellow")
-    if ctx.rule:
-        head.append(f"  ({ctx.rule})", style="dim")
-    return head
-
-
-def _shown(source: str) -> str:
-    """A stored source (an absolute path for files) as the shortest path that opens it from here."""
-    if not os.path.isabs(source):
-        return source
-    try:
-        rel = os.path.relpath(source)
-    except ValueError:  # another drive (Windows)
-        return source
-    return source if rel.startswith("..") else rel
-
-
-def _highlighted(ctx: Context) -> Text:
-    """The context's text with every matched unit inside it underlined in bold (control
-    characters escaped: a document must not drive the terminal)."""
-    return context_body(ctx)
-
-
 @main.command("stats")
-@_index_option
+@index_option
 @click.option("--documents", is_flag=True, help="Also list every stored document.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
@@ -382,26 +208,11 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console.print(table)
     for d in docs:
         shown = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
-        console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){shown}")))
-
-
-@main.command("copy")
-@_index_option
-@click.option("--to", "target", required=True, metavar="FILE|URL",
-              help="Where to copy the index: an index file, or postgresql://USER@HOST/DB.")
-@click.option("-q", "--quiet", is_flag=True, help="No summary.")
-def copy_command(index_path: Path, target: str, quiet: bool) -> None:
-    """Copy an index into another store (a file into PostgreSQL, or back), with its trees and
-    vectors: nothing is parsed or embedded again, and an interrupted copy resumes."""
-    with Index.open(index_path, create=False) as ix:
-        report = ix.copy_to(target)
-    if not quiet:
-        click.echo(f"{report.copied} copied, {report.unchanged} unchanged, {report.vectors} vectors "
-                   f"in {report.seconds:.1f}s")
+        console.print(Text(terminal_safe(f"  {d.id}  {shown_path(d.source)}  ({d.length:,} characters){shown}")))
 
 
 @main.command("export")
-@_index_option
+@index_option
 @click.option("--out", "out_path", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Write to this file instead of standard output.")
 @click.option("--vectors", is_flag=True, help="Include each node's stored vector.")
@@ -427,7 +238,7 @@ def export_command(index_path: Path, out_path: Path | None, vectors: bool, force
 
 
 @main.command("check")
-@_index_option
+@index_option
 def check_command(index_path: Path) -> None:
     """Verify the index is consistent (exit code 1 when it is not)."""
     with Index.open(index_path, create=False) as ix:
@@ -446,7 +257,7 @@ def check_command(index_path: Path) -> None:
 
 @main.command("inspect")
 @click.argument("source")
-@_index_option
+@index_option
 @click.option("--json", "as_json", is_flag=True, help="Print the tree as JSON (as zoomrag chunk does).")
 def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
     """Show the stored tree of one document (by path, source or id), with its spans."""
@@ -459,3 +270,18 @@ def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
     console.print(Text(terminal_safe(f"{tree.document.source}  ({len(tree.document.text):,} characters, "
                                      f"{len(tree.leaves())} units) {preview(tree.document.text, 40)!r}")))
     console.print(rich_tree(tree))
+
+
+@main.command("copy")
+@index_option
+@click.option("--to", "target", required=True, metavar="FILE|URL",
+              help="Where to copy the index: an index file, or postgresql://USER@HOST/DB.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary.")
+def copy_command(index_path: Path, target: str, quiet: bool) -> None:
+    """Copy an index into another store (a file into PostgreSQL, or back), with its trees and
+    vectors: nothing is parsed or embedded again, and an interrupted copy resumes."""
+    with Index.open(index_path, create=False) as ix:
+        report = ix.copy_to(target)
+    if not quiet:
+        click.echo(f"{report.copied} copied, {report.unchanged} unchanged, {report.vectors} vectors "
+                   f"in {report.seconds:.1f}s")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
+from ..defaults import DEFAULT_PATH
 from ..errors import ConfigError
-from ..index import DEFAULT_PATH
 from . import main
 
 

@@ -62,6 +62,8 @@ class _Span:
     rules: list[str] = field(default_factory=list)
     #: Its text with whitespace runs as single spaces (to find the same text in another file).
     flat: str = ""
+    #: :func:`_head` of its text (kept: every later candidate of another file looks for it).
+    head: str = ""
 
 
 @dataclass
@@ -226,7 +228,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     flat = flat if flat is not None else _flat(text[start:end])
                     if flat in s.flat:
                         return True
-                s_head = _head(other_text, s.start, s.end)
+                s_head = s.head
                 if s_head and text.find(s_head, start, end) >= 0:
                     flat = flat if flat is not None else _flat(text[start:end])
                     if s.flat in flat:
@@ -237,7 +239,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         nonlocal used, n_contexts
         spans = chosen[c.doc_id]
         d = doc(c.doc_id)
-        merged = _Span(start, end, tokens_, c, flat=_flat(d.text[start:end]))
+        merged = _Span(start, end, tokens_, c, flat=_flat(d.text[start:end]), head=_head(d.text, start, end))
         for s in touching:
             spans.remove(s)
             merged.hits.update(s.hits)

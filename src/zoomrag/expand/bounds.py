@@ -248,12 +248,17 @@ def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_
     return start, end
 
 
+#: A word as :func:`word_count` counts them, found in one pass: a CJK character, or a run of
+#: ``_WORD`` in which CJK characters count as spaces (they end it).
+_CJK_CLASS = _CJK.pattern[1:-1]
+_ANY_WORD = re.compile(f"[{_CJK_CLASS}]|[^\\W_{_CJK_CLASS}]+(?:[^\\s{_CJK_CLASS}]*[^\\W_{_CJK_CLASS}])?")
+
+
 def has_words(text: str, start: int, end: int, n: int = MIN_WORDS) -> bool:
-    """True when ``text[start:end]`` holds at least ``n`` words (stops counting there)."""
-    if _CJK.search(text, start, end):
-        return word_count(text, start, end) >= n
+    """True when ``text[start:end]`` holds at least ``n`` words, as :func:`word_count` counts
+    them (stops counting there: a whole document is asked about, once per query)."""
     seen = 0
-    for _ in _WORD.finditer(text, start, end):
+    for _ in _ANY_WORD.finditer(text, start, end):
         seen += 1
         if seen >= n:
             return True

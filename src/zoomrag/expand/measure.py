@@ -2,9 +2,10 @@
 
 A policy that weighs a parent against the budget needs its size in the budget's unit. A
 document's :class:`SpanMeasure` tokenizes only the lines that the spans asked about touch (a
-query looks at a few paragraphs of each document it hits), remembers each size, and falls back
-to one :class:`~zoomrag.text.tokens.Measure` of the whole document, sized by binary search, once
-that is cheaper. A tree source may provide its own ``measure(doc_id)`` (an index with a
+query looks at a few paragraphs of each document it hits) and remembers them; once half of the
+document is tokenized it tokenizes the rest and answers by binary search over all the token
+starts (a document asked about query after query, or through large spans, then costs a
+look-up per span instead of a walk over its lines). A tree source may provide its own ``measure(doc_id)`` (an index with a
 non-default counter); otherwise the default counter is used, which is also the index's default.
 
 For the budget no token covers more than :data:`MAX_TOKEN_CHARS` characters: WordPiece counts a
@@ -30,6 +31,9 @@ from .base import TreeSource
 LINE_LOCAL: tuple[type, ...] = (ApproxCounter, WordPieceCounter)
 #: The most characters one token of the budget covers (WordPiece's longest word).
 MAX_TOKEN_CHARS = 100
+#: Once this share of a document's characters is tokenized, the rest is too (at most doubling
+#: the work) and every size is a binary search.
+WHOLE_SHARE = 0.5
 _SPACE = re.compile(r"\s")
 
 
@@ -41,7 +45,7 @@ class SpanMeasure:
     touches never are. A counter not known to be line-local measures the whole text at once.
     """
 
-    __slots__ = ("_full", "_lines", "counter", "text")
+    __slots__ = ("_all", "_done", "_full", "_lines", "counter", "text")
 
     def __init__(self, text: str, counter: TokenCounter):
         self.text = text
@@ -49,6 +53,10 @@ class SpanMeasure:
         self._full: Measure | None = None if type(counter) in LINE_LOCAL else Measure(text, counter)
         #: Start of a tokenized line -> the token starts in it (offsets into the text).
         self._lines: dict[int, list[int]] = {}
+        #: Characters tokenized so far.
+        self._done = 0
+        #: Every token start of the text, once all of it is tokenized.
+        self._all: list[int] | None = None
 
     def size(self, start: int, end: int) -> int:
         """Tokens that start inside [start, end)."""
@@ -58,6 +66,12 @@ class SpanMeasure:
         lo, hi = max(0, min(start, end, len(text))), max(0, min(max(start, end), len(text)))
         if lo == hi:
             return 0
+        everything = self._all
+        if everything is None and self._done >= WHOLE_SHARE * len(text):
+            everything = self._all = [s for starts in self._tokenized(0, len(text)) for s in starts]
+        if everything is not None:
+            n = bisect_left(everything, hi) - bisect_left(everything, lo)
+            return n if start <= end else -n
         lines = self._tokenized(text.rfind("\n", 0, lo) + 1, hi)
         n = 0
         last = len(lines) - 1
@@ -94,6 +108,7 @@ class SpanMeasure:
     def _tokenize(self, run: list[tuple[int, int]]) -> None:
         """One counter call for consecutive lines; their starts are shared out line by line."""
         a, b = run[0][0], run[-1][1]
+        self._done += b - a + 1
         starts = _bounded(self.text, [a + s for s in self.counter.token_starts(self.text[a:b])], b)
         for p, q in run:
             self._lines[p] = starts[bisect_left(starts, p):bisect_left(starts, q)]

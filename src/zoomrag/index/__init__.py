@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ..defaults import DEFAULT_PATH
 from ..embed.base import Embedder
 from ..errors import StoreError, ZoomragError
 from ..expand import Expander
@@ -49,8 +50,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
 
-#: Where the CLI keeps its index, relative to the working directory.
-DEFAULT_PATH = Path(".zoomrag") / "index.db"
 
 
 class Index:

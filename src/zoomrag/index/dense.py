@@ -1,7 +1,12 @@
 """Dense search over an index: the exact matrix below the ANN threshold, the HNSW graph above.
 
-The graph is updated (or rebuilt) at the end of each write and ignored while stale (queries
-then search exactly); the matrix is freed once the graph answers (1.5 GB at 1M units).
+The graph is updated (or rebuilt) at the end of each write. Until the writer has saved it,
+readers search the graph as last saved and score the units added since exactly (read from the
+file in one range scan: rows are never reused, so they are the rows above the graph's last);
+units removed since are dropped when the hits are looked up in the reader's snapshot. A reader
+therefore never loads the whole matrix because a write is under way (1.5 GB and seconds at 1M
+units, per reader). The matrix answers only below the threshold, or when the graph is missing
+or the units added since it are more than :data:`STALE_DELTA`.
 """
 
 from __future__ import annotations
@@ -9,11 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..search.ann import AnnIndex, available_backend
-from ..search.dense import MatrixCache
+from ..search.dense import ExactSearch, MatrixCache
 from ..search.filters import positions
 from ..store import SqliteStore
 from ..store.sqlite import Selection
 from .settings import Settings
+
+#: Units added since the saved graph that readers score exactly beside it; more: exact search.
+STALE_DELTA = 50_000
 
 
 class DenseSearch:
@@ -27,6 +35,8 @@ class DenseSearch:
         self._unit_count: tuple[int, int] | None = None
         #: What the last :meth:`refresh` did to the graph ("" when it did nothing).
         self.last_change = ""
+        #: ``(generation, graph's last row)`` -> the units above it, scored exactly beside a stale graph.
+        self._delta: tuple[tuple[int, int], ExactSearch | None] | None = None
 
     def units(self, generation: int) -> int:
         """Embedded units at ``generation`` (counted once per generation)."""
@@ -94,20 +104,43 @@ class DenseSearch:
                selection: Selection | None = None) -> list[tuple[int, float]]:
         """The ``k`` nearest unit rows; ``selection``: only units of these documents (a filter's)."""
         if self._graph_applies(generation):
-            if self.graph is None or self.graph.generation != generation:
-                self.graph = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension,
-                                                    self._vectors)
-            graph = self.graph
+            graph, delta = self._graph_at(generation)
             if graph is not None:
                 if selection is None:
-                    return graph.search(query, k)
-                dim = self.settings.dimension
-                return graph.search_within(query, k, positions(selection.first, selection.count, graph.ids),
-                                           subset=lambda: self.store.selection_vectors(selection, dim))
+                    found = graph.search(query, k)
+                    if delta is not None:
+                        found += delta.search(query, k)
+                else:
+                    found = graph.search_within(query, k, positions(selection.first, selection.count, graph.ids))
+                    if delta is not None:
+                        found += delta.search(query, k, within=positions(selection.first, selection.count,
+                                                                         delta.ids))
+                if delta is None:
+                    return found
+                found.sort(key=lambda f: (-f[1], f[0]))
+                return found[:k]
         exact = self._matrix.get(generation)
         if selection is None:
             return exact.search(query, k)
         return exact.search(query, k, within=positions(selection.first, selection.count, exact.ids))
+
+    def _graph_at(self, generation: int) -> tuple[AnnIndex | None, ExactSearch | None]:
+        """The graph to search at ``generation``: the fresh one; else, while a writer has not yet
+        saved it, the one last saved with the units added since (exactly); else none."""
+        if self.graph is None or self.graph.generation != generation:
+            self.graph = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension,
+                                                self._vectors)
+        if self.graph is not None:
+            return self.graph, None
+        saved = AnnIndex.load_saved(self.store.path, self.settings.dimension, self._vectors)
+        if saved is None:
+            return None, None
+        top = int(saved.ids[-1]) if len(saved) else -1
+        if self._delta is None or self._delta[0] != (generation, top):
+            after = self.store.unit_matrix_after(top, self.settings.dimension, STALE_DELTA)
+            self._delta = ((generation, top), None if after is None else ExactSearch(*after))
+        delta = self._delta[1]
+        return (saved, delta) if delta is not None else (None, None)
 
     def describe(self, generation: int) -> str:
         """The graph's state for ``zoomrag stats``."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..defaults import MODES
 from ..embed.base import embed_queries
 from ..errors import ConfigError
 from ..expand import Expander, get_expander
@@ -33,7 +34,6 @@ from .treecache import AncestorTrees, TreeCache
 if TYPE_CHECKING:
     from ..rerank import Reranker
 
-MODES = ("dense", "bm25", "hybrid")
 
 
 class Searcher:

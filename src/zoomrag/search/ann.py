@@ -14,6 +14,12 @@ cosines, so when the caller can give the float32 vectors (``rescore``), the grap
 :data:`RESCORE_FACTOR` times more candidates and they are scored exactly and re-ranked, which
 also repairs the order that rounding disturbed (docs/benchmarks.md, "Dense search alone").
 
+A filter's units are found without the graph while they are few enough: ``<index>.ann.i8.npy``
+holds an int8 copy of each vector (one byte a dimension, scaled per row, memory-mapped), scanned
+with usearch's exact int8 cosine kernel, and the best candidates rescored in float32
+(:meth:`AnnIndex.search_within`). The usearch Python binding takes no filter predicate for the
+graph walk, so the graph answers only filters that keep a large share of it.
+
 Backends are optional (the ``ann`` extra) and imported only when used; the choice between
 them was made by measurement (docs/index.md).
 """
@@ -47,14 +53,12 @@ EF_SEARCH = 256
 DTYPE = "f16"
 #: Candidates taken from the graph per result wanted, when they are rescored exactly.
 RESCORE_FACTOR = 2
-#: ``subset()``: ``(node ids, float32 matrix)`` of a filter's units (read in one range scan each).
-Subset = Callable[[], tuple[np.ndarray, np.ndarray]]
-#: A filter's units are scored exactly while ``units² <= EXACT_WITHIN * k * graph size``, else
-#: through the graph. Exact costs ~3 us a unit (their vectors read from the file); the graph
-#: ~2 us per candidate, and it needs ``2 * FILTER_MARGIN * k / share`` of them; they were
-#: measured to meet near ``units = sqrt(10 k N)`` at 100k units and ``sqrt(27 k N)`` at 300k
-#: (docs/benchmarks.md, "Filtered search").
-EXACT_WITHIN = 15
+#: A filter's units are scanned (int8 copies, then float32 rescoring) while
+#: ``units² <= SCAN_WITHIN * k * graph size``, else found through the graph. The scan costs a
+#: fixed time per unit, the graph a time per candidate, and it needs ``FILTER_MARGIN * 2k / share``
+#: of them, so the two meet where ``units²`` is a multiple of ``k * size``: measured between
+#: 200,000 and 300,000 units at k = 100 in 1M (docs/benchmarks.md, "Filtered search").
+SCAN_WITHIN = 600
 #: Filtered search through the graph asks for ``margin * RESCORE_FACTOR * k / share`` candidates
 #: with a beam of at least ``FILTER_EF``. Measured against exact search on the subset (10 %
 #: filter, 300k units): k = 10 needs a margin of 8 for recall 0.95 (2: 0.83, 4: 0.90); k = 50
@@ -71,9 +75,64 @@ def filter_margin(k: int) -> float:
     return max(FILTER_MARGIN_MIN, FILTER_MARGIN * (10 / max(k, 1)) ** 0.5)
 
 
-def exact_within(units: int, k: int, size: int) -> bool:
-    """Whether ``units`` of a filter are scored exactly rather than through a graph of ``size``."""
-    return units * units <= EXACT_WITHIN * max(k, 1) * size
+def scan_within(units: int, k: int, size: int) -> bool:
+    """Whether ``units`` of a filter are scanned rather than searched through a graph of ``size``."""
+    return units * units <= SCAN_WITHIN * max(k, 1) * size
+
+
+def quantize(matrix: np.ndarray) -> np.ndarray:
+    """Int8 copies of vectors, each row scaled so that its largest component is ±127. Compared
+    by cosine (which ignores each row's scale) they rank as the float32 vectors do, to within
+    rounding (half a step in 127 per component)."""
+    m = np.asarray(matrix, dtype=np.float32)
+    if m.ndim == 1:
+        m = m[None, :]
+    top = np.abs(m).max(axis=1, keepdims=True) if m.size else np.ones((m.shape[0], 1), np.float32)
+    return np.rint(m * (127.0 / np.where(top > 0, top, 1.0))).astype(np.int8)
+
+
+def quantize_many(matrix: np.ndarray) -> np.ndarray:
+    """:func:`quantize` in slices of :data:`BUILD_BATCH` rows (bounded temporary memory)."""
+    return np.concatenate([quantize(matrix[s:s + BUILD_BATCH]) for s in range(0, max(1, len(matrix)), BUILD_BATCH)])
+
+
+def scan_codes(codes: np.ndarray, query: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(row positions, approximate cosines)`` of the ``count`` rows of an int8 matrix nearest
+    to ``query``, best first (usearch's exact SIMD kernel: no graph)."""
+    from usearch.index import MetricKind
+    from usearch.index import search as exact_search
+
+    n = int(codes.shape[0])
+    count = min(count, n)
+    if count < 1:
+        return np.zeros(0, np.int64), np.zeros(0, np.float32)
+    # one thread: a query runs beside others (a server's), and two threads waiting on each other
+    # for a core made a 100,000-unit scan four times slower on a busy machine
+    m = exact_search(codes, quantize(query)[0], count, MetricKind.Cos, exact=True, threads=1)
+    keys = np.asarray(m.keys, dtype=np.int64)
+    scores = 1.0 - np.asarray(m.distances, dtype=np.float32)
+    valid = (keys >= 0) & (keys < n)
+    return keys[valid], scores[valid]
+
+
+def gather_rows(matrix: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """``matrix[positions]`` for ascending ``positions``. A filter keeps whole documents, whose
+    units are consecutive rows, so the rows are copied run by run (one block copy each); when
+    the runs are short, row by row (numpy's fancy indexing copies int8 item by item: ten times
+    slower for 384-byte rows)."""
+    n = len(positions)
+    matrix = np.asarray(matrix)  # a plain view: slicing a np.memmap costs ~10 us a slice
+    if n == 0:
+        return matrix[:0].copy()
+    cut = np.flatnonzero(np.diff(positions) != 1) + 1
+    if len(cut) < n // 8:
+        firsts = positions[np.concatenate(([0], cut))]
+        lasts = positions[np.concatenate((cut - 1, [n - 1]))] + 1
+        return np.concatenate([matrix[a:b] for a, b in zip(firsts.tolist(), lasts.tolist())])
+    rows = np.ascontiguousarray(matrix).view(np.dtype((np.void, matrix.shape[1] * matrix.itemsize)))
+    return np.take(rows.reshape(-1), positions).view(matrix.dtype).reshape(n, matrix.shape[1])
+
+
 #: A graph is rebuilt rather than updated once the rows removed since its build would pass this
 #: share of the live ones: removed rows still take memory and slots in the search beam.
 REBUILD_DEAD_SHARE = 0.25
@@ -189,14 +248,15 @@ def available_backend(preferred: str | None = None) -> str | None:
 
 
 class AnnIndex:
-    """An HNSW graph over the unit matrix, with the node ids of its rows.
+    """An HNSW graph over the unit matrix, with the node ids of its rows and an int8 copy of
+    their vectors (:func:`quantize`, one row per label) for filtered search.
 
     ``rescore`` (optional) gives the float32 vectors of node ids: results are then exact cosines,
     re-ranked among :data:`RESCORE_FACTOR` times more candidates than asked for.
     """
 
     def __init__(self, backend: AnnBackend, ids: np.ndarray, generation: int, rescore: Rescore | None = None,
-                 dead: int = 0):
+                 dead: int = 0, codes: np.ndarray | None = None):
         self.backend = backend
         #: Node row of each label, ascending; rows removed since the build keep their label.
         self.ids = ids
@@ -204,6 +264,8 @@ class AnnIndex:
         self.rescore = rescore
         #: Labels removed since the build (still in ``ids``, never returned).
         self.dead = dead
+        #: int8 vector of each label (None only for a graph saved before they were kept).
+        self.codes = codes
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])
@@ -214,7 +276,7 @@ class AnnIndex:
         """Build the graph with ``threads`` (default: every available core)."""
         backend = BACKENDS[backend_name](matrix.shape[1])
         backend.build(np.ascontiguousarray(matrix, dtype=np.float32), threads or build_threads())
-        return cls(backend, ids, generation, rescore)
+        return cls(backend, ids, generation, rescore, codes=quantize_many(matrix))
 
     def update(self, rows: np.ndarray, vectors: Rescore, generation: int,
                threads: int | None = None) -> tuple[int, int] | None:
@@ -237,12 +299,16 @@ class AnnIndex:
         # reuses row numbers cannot do, so the graph does not belong to this store
         if dead < self.dead or dead > REBUILD_DEAD_SHARE * max(1, len(rows)):
             return None
+        if self.codes is None:  # saved before int8 copies were kept: made once, here
+            self.codes = np.concatenate([quantize(vectors(self.ids[s:s + BUILD_BATCH]))
+                                         for s in range(0, max(1, len(self.ids)), BUILD_BATCH)])
         if dead > self.dead:
             self.backend.remove(np.flatnonzero(~live))
         if len(new):
             matrix = np.ascontiguousarray(vectors(new), dtype=np.float32)
             self.backend.add(np.arange(len(self.ids), len(self.ids) + len(new)), matrix, threads or build_threads())
             self.ids = np.concatenate([self.ids, new])
+            self.codes = np.concatenate([self.codes, quantize(matrix)])
         removed, self.dead, self.generation = dead - self.dead, dead, generation
         return len(new), removed
 
@@ -258,29 +324,22 @@ class AnnIndex:
         exact = self.rescore(ids) @ q
         return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 
-    def search_within(self, query: np.ndarray, k: int, within: np.ndarray,
-                      subset: Subset | None = None) -> list[tuple[int, float]]:
-        """The ``k`` nearest among the rows at positions ``within`` (a filter's units), best first.
+    def search_within(self, query: np.ndarray, k: int, within: np.ndarray) -> list[tuple[int, float]]:
+        """The ``k`` nearest among the labels ``within`` (a filter's units, ascending), best first.
 
-        Few rows (``exact_within``): scored exactly, their float32 vectors from ``subset()`` (or
-        ``rescore``). More: the graph is searched for enough candidates that ``k`` of them lie
-        inside (``k / share`` and a margin), asking for 4x more until they do or the graph is
-        exhausted, and the ones inside are rescored. The usearch Python binding (2.x) takes no
-        filter predicate, so the filter is applied to a candidate list sized by the filter's
-        share: a selective filter never gives fewer results because it ran after a top-k.
+        Few of them (:func:`scan_within`): their int8 copies are scanned and the
+        ``RESCORE_FACTOR * k`` best rescored. More: the graph is searched for enough candidates
+        that ``k`` of them lie inside (``k / share`` and a margin), asking for 4x more until they
+        do or the graph is exhausted, and the ones inside are rescored. Either way the filter
+        applies before the top ``k`` is taken: a selective filter never gives fewer results.
         """
         n = int(within.shape[0])
         if n == 0 or k < 1 or len(self) == 0:
             return []
         q = np.asarray(query, dtype=np.float32)
-        if exact_within(n, k, len(self)) and (subset is not None or self.rescore is not None):
-            if subset is not None:
-                ids, matrix = subset()
-            else:
-                ids = self.ids[within]
-                matrix = self.rescore(ids)  # type: ignore[misc]
-            exact = matrix @ q
-            return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
+        if self.codes is not None and scan_within(n, k, len(self)):
+            found, scores = scan_codes(gather_rows(self.codes, within), q, RESCORE_FACTOR * k)
+            return self._rescored(self.ids[within[found]], scores, q, k)
         inside = np.zeros(len(self), dtype=bool)
         inside[within] = True
         want = min(len(self), int(np.ceil(filter_margin(k) * RESCORE_FACTOR * k * len(self) / n)) + 16)
@@ -299,60 +358,85 @@ class AnnIndex:
                 want = min(len(self), 4 * want)
         finally:
             self.backend.set_ef(before)
-        ids, scores = self.ids[rows[keep]], scores[keep]
+        return self._rescored(self.ids[rows[keep]], scores[keep], q, k)
+
+    def _rescored(self, ids: np.ndarray, scores: np.ndarray, q: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The ``k`` best of candidates ranked best first: by exact cosine when ``rescore`` is given."""
         if self.rescore is None:
-            return [(int(i), float(sc)) for i, sc in list(zip(ids, scores))[:k]]
+            return [(int(i), float(sc)) for i, sc in zip(ids[:k], scores[:k])]
         exact = self.rescore(ids) @ q
         return [(int(ids[i]), float(exact[i])) for i in top_k(exact, k)]
 
     # -- files beside the index -----------------------------------------------------------
     @staticmethod
-    def paths(index_path: Path) -> tuple[Path, Path, Path]:
+    def paths(index_path: Path) -> tuple[Path, Path, Path, Path]:
+        """The graph, its ids, its description (json) and the int8 vectors."""
         base = str(index_path)
-        return Path(base + ".ann"), Path(base + ".ann.ids.npy"), Path(base + ".ann.json")
+        return (Path(base + ".ann"), Path(base + ".ann.ids.npy"), Path(base + ".ann.json"),
+                Path(base + ".ann.i8.npy"))
 
     def save(self, index_path: Path) -> None:
-        """Write graph and ids first and the json last, each by atomic rename."""
-        graph, ids, meta = self.paths(index_path)
+        """Write graph, ids and int8 vectors first and the json last, each by atomic rename."""
+        graph, ids, meta, codes = self.paths(index_path)
         tmp = Path(str(graph) + ".tmp")
         self.backend.save(tmp)
         os.replace(tmp, graph)
-        with open(str(ids) + ".tmp", "wb") as f:
-            np.save(f, self.ids)
-        os.replace(str(ids) + ".tmp", ids)
+        for path, array in ((ids, self.ids), (codes, self.codes)):
+            if array is None:
+                continue
+            with open(str(path) + ".tmp", "wb") as f:
+                np.save(f, array)
+            os.replace(str(path) + ".tmp", path)
         info = {"backend": self.backend.name, "generation": self.generation, "count": len(self),
                 "dtype": getattr(self.backend, "dtype", "f32"), "dead": self.dead, "rows": "never reused",
                 "graph_crc32": file_crc32(graph), "ids_crc32": file_crc32(ids)}
+        if self.codes is not None:
+            info["codes_crc32"] = file_crc32(codes)
         Path(str(meta) + ".tmp").write_text(json.dumps(info))
         os.replace(str(meta) + ".tmp", meta)
 
     @classmethod
     def load_if_fresh(cls, index_path: Path, generation: int, dimension: int,
                       rescore: Rescore | None = None) -> AnnIndex | None:
-        """The saved graph when it was built at ``generation``; None when stale, missing or broken.
+        """The saved graph when it was built at ``generation``; None when stale, missing, broken
+        or saved without its int8 vectors (by an older zoomrag: the next write adds them).
 
         A graph this process already opened (same file, same generation, the file not replaced
         since) is shared, not opened again: every handle on an index (one per thread, or one per
         request) then searches one memory map, whose pages each new map would otherwise fault
         in again over its first queries (thousands of page faults, 2-3x slower searches).
         """
-        graph, ids_path, meta = cls.paths(index_path)
+        return cls._load(index_path, dimension, rescore, generation)
+
+    @classmethod
+    def load_saved(cls, index_path: Path, dimension: int, rescore: Rescore | None = None) -> AnnIndex | None:
+        """The saved graph at whatever generation it was saved (shared as :meth:`load_if_fresh`
+        shares it): what readers search while a writer updates it (:mod:`zoomrag.index.dense`)."""
+        return cls._load(index_path, dimension, rescore, None)
+
+    @classmethod
+    def _load(cls, index_path: Path, dimension: int, rescore: Rescore | None,
+              generation: int | None) -> AnnIndex | None:
+        graph, _, meta, _ = cls.paths(index_path)
         try:
             info = json.loads(meta.read_text())
         except (OSError, ValueError):
             return None
-        if info.get("generation") != generation or info.get("backend") not in BACKENDS:
+        if (not isinstance(info, dict) or info.get("backend") not in BACKENDS or "codes_crc32" not in info
+                or not isinstance(info.get("generation"), int)
+                or (generation is not None and info["generation"] != generation)):
             return None
+        saved = int(info["generation"])
         try:
             st = graph.stat()
         except OSError:
             return None
-        key = (str(Path(index_path).resolve()), generation, st.st_ino, st.st_mtime_ns, st.st_size)
+        key = (str(Path(index_path).resolve()), saved, st.st_ino, st.st_mtime_ns, st.st_size)
         with _open_lock:
             shared = _open.get(key)
             if shared is not None:
                 _open.move_to_end(key)
-                return cls(shared[0], shared[1], generation, rescore)
+                return cls(shared[0], shared[1], saved, rescore, dead=int(info.get("dead", 0)), codes=shared[2])
         opened = cls._open_saved(index_path, info, dimension, writable=False)
         if opened is None:
             return None
@@ -360,7 +444,7 @@ class AnnIndex:
             _open[key] = opened
             while len(_open) > KEEP_OPEN:
                 _open.popitem(last=False)
-        return cls(opened[0], opened[1], generation, rescore, dead=int(info.get("dead", 0)))
+        return cls(opened[0], opened[1], saved, rescore, dead=int(info.get("dead", 0)), codes=opened[2])
 
     @classmethod
     def load_for_update(cls, index_path: Path, dimension: int, backend: str) -> AnnIndex | None:
@@ -375,19 +459,20 @@ class AnnIndex:
         opened = cls._open_saved(index_path, info, dimension, writable=True)
         if opened is None:
             return None
-        return cls(opened[0], opened[1], int(info["generation"]), dead=int(info.get("dead", 0)))
+        return cls(opened[0], opened[1], int(info["generation"]), dead=int(info.get("dead", 0)), codes=opened[2])
 
     @classmethod
     def restamp(cls, index_path: Path, backend: str, rows: np.ndarray, generation: int) -> bool:
         """Mark the saved graph fresh at ``generation`` when it already holds exactly the unit
         ``rows`` (a write that changed no unit: metadata, a pinned policy); False otherwise."""
-        graph, ids_path, meta = cls.paths(index_path)
+        _, ids_path, meta, _ = cls.paths(index_path)
         try:
             info = json.loads(meta.read_text())
             ids = np.load(ids_path, allow_pickle=False)
         except (OSError, ValueError):
             return False
-        if not isinstance(info, dict) or info.get("backend") != backend or "rows" not in info:
+        if (not isinstance(info, dict) or info.get("backend") != backend or "rows" not in info
+                or "codes_crc32" not in info):
             return False
         live = int(np.isin(ids, rows, assume_unique=True).sum())
         if live != len(rows) or len(ids) - live != info.get("dead", 0) or ids.shape[0] != info.get("count"):
@@ -399,8 +484,10 @@ class AnnIndex:
 
     @staticmethod
     def _open_saved(index_path: Path, info: dict, dimension: int,
-                    writable: bool) -> tuple[AnnBackend, np.ndarray] | None:
-        graph, ids_path, _ = AnnIndex.paths(index_path)
+                    writable: bool) -> tuple[AnnBackend, np.ndarray, np.ndarray | None] | None:
+        """Backend, ids and int8 vectors (None when the json records none; memory-mapped unless
+        ``writable``) of the saved files, checked against their checksums."""
+        graph, ids_path, _, codes_path = AnnIndex.paths(index_path)
         if damage(index_path, info) is not None:
             return None
         try:
@@ -408,11 +495,16 @@ class AnnIndex:
                                                               if info["backend"] == "usearch" else {}))
             backend.load(graph, dimension, writable=writable)
             ids = np.load(ids_path, allow_pickle=False)
+            codes = None
+            if "codes_crc32" in info:
+                codes = np.load(codes_path, allow_pickle=False, mmap_mode=None if writable else "r")
         except (ImportError, OSError, ValueError, RuntimeError, EOFError, KeyError):
             return None
         if ids.shape[0] != info.get("count"):
             return None
-        return backend, ids
+        if codes is not None and (codes.shape != (ids.shape[0], dimension) or codes.dtype != np.int8):
+            return None
+        return backend, ids, codes
 
     @classmethod
     def problem(cls, index_path: Path, generation: int) -> str | None:
@@ -449,8 +541,9 @@ def file_crc32(path: Path) -> int:
 
 def damage(index_path: Path, info: dict) -> str | None:
     """Which saved file does not match the checksum recorded when it was written (None: both do)."""
-    graph, ids, _ = AnnIndex.paths(index_path)
-    for path, key in ((graph, "graph_crc32"), (ids, "ids_crc32")):
+    graph, ids, _, codes = AnnIndex.paths(index_path)
+    checked = [(graph, "graph_crc32"), (ids, "ids_crc32")] + ([(codes, "codes_crc32")] if "codes_crc32" in info else [])
+    for path, key in checked:
         if key not in info:
             return f"{path.name} has no recorded checksum (written by an older zoomrag)"
         try:
@@ -462,6 +555,6 @@ def damage(index_path: Path, info: dict) -> str | None:
 
 
 #: The graphs kept by :meth:`AnnIndex.load_if_fresh`: (index path, generation, graph file's
-#: inode, mtime and size) -> (backend, ids).
-_open: OrderedDict[tuple[str, int, int, int, int], tuple[AnnBackend, np.ndarray]] = OrderedDict()
+#: inode, mtime and size) -> (backend, ids, int8 vectors).
+_open: OrderedDict[tuple[str, int, int, int, int], tuple[AnnBackend, np.ndarray, np.ndarray | None]] = OrderedDict()
 _open_lock = Lock()

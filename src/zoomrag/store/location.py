@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..defaults import SERVER_SCHEMES, is_server
 from .base import Store
 
-#: URL schemes of the server stores.
-SERVER_SCHEMES = ("postgresql://", "postgres://")
-
-
-def is_server(location: object) -> bool:
-    """Whether ``location`` is a server store's URL rather than a file path."""
-    return isinstance(location, str) and location.startswith(SERVER_SCHEMES)
+__all__ = ["SERVER_SCHEMES", "is_server", "open_store"]
 
 
 def open_store(location: str | Path, *, create: bool = True, timeout: float = 5.0) -> Store:

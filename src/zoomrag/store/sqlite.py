@@ -742,6 +742,20 @@ class SqliteStore:
         rows = self.conn.execute("SELECT n.row FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.row")
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
+    def unit_matrix_after(self, row: int, dimension: int, limit: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(node rows, float32 matrix)`` of the units with vectors above ``row``, by row (a range
+        scan); None when there are more than ``limit``."""
+        found = self.conn.execute(
+            "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec WHERE n.row > ? ORDER BY n.row "
+            "LIMIT ?", (row, limit + 1)).fetchall()
+        if len(found) > limit:
+            return None
+        ids = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
+        if not found:
+            return ids, np.zeros((0, dimension), dtype=np.float32)
+        mat = np.frombuffer(b"".join(r[1] for r in found), dtype="<f4").reshape(len(found), dimension)
+        return ids, mat.astype(np.float32, copy=False)
+
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
 

@@ -13,11 +13,18 @@ character in both instead of three, which zlib does not fully recover.
 Measured on ../shared/data (docs/benchmarks.md): zlib keeps English text at 0.32x of its
 UTF-8 bytes in 64 Ki-character blocks (0.36x at 16 Ki) and short Chinese documents at 0.59x;
 lzma and bz2 gain at most 0.04x more and decompress several times slower.
+
+Decompressed blocks are kept, keyed by their compressed bytes (:data:`DECODED`): a query reads
+the same documents' blocks again for BM25's re-scoring, the trees and the contexts, and a server
+asks about the same documents query after query. The key is the stored bytes themselves, so a
+kept block is never stale: another text compresses to other bytes.
 """
 
 from __future__ import annotations
 
+import threading
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -136,7 +143,15 @@ class Layout:
         return self.decode(blob[self.starts[i]:self.ends[i]], i)
 
     def decode(self, data: bytes, i: int) -> str:
-        """Block ``i`` from its compressed bytes alone."""
+        """Block ``i`` from its compressed bytes alone (kept in :data:`DECODED`)."""
+        key = (self.codec, data)
+        found = DECODED.get(key)
+        if found is None:
+            found = self._decompress(data, i)
+            DECODED.put(key, found)
+        return found
+
+    def _decompress(self, data: bytes, i: int) -> str:
         try:
             raw = zlib.decompress(data)
         except zlib.error as e:
@@ -167,3 +182,42 @@ def _read_varint(blob: bytes, pos: int) -> tuple[int, int]:
         if not byte & 0x80:
             return n, pos
         shift += 7
+
+
+class DecodedBlocks:
+    """Decompressed blocks by ``(codec, compressed bytes)``, the most recently used first kept,
+    up to ``max_chars`` characters in all; safe to share between threads."""
+
+    def __init__(self, max_chars: int):
+        self.max_chars = max_chars
+        self._blocks: OrderedDict[tuple[int, bytes], str] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, bytes]) -> str | None:
+        with self._lock:
+            found = self._blocks.get(key)
+            if found is not None:
+                self._blocks.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[int, bytes], text: str) -> None:
+        if len(text) > self.max_chars:
+            return
+        with self._lock:
+            if key in self._blocks:
+                return
+            self._blocks[key] = text
+            self._chars += len(text)
+            while self._chars > self.max_chars:
+                _, old = self._blocks.popitem(last=False)
+                self._chars -= len(old)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._blocks.clear()
+            self._chars = 0
+
+
+#: The blocks this process decompressed last: 16 Mi characters (16-64 MB).
+DECODED = DecodedBlocks(16 * 2**20)

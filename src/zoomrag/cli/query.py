@@ -1,0 +1,221 @@
+"""``zoomrag query``: contexts for a question, from a running server when there is one.
+
+This module imports little at the top: a query answered by a server needs no numpy, no index
+code and no model, only the request, the answer and their rendering. The library is imported
+when the query is answered here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..defaults import MODES, is_server
+from ..model import Context
+from ..serve.client import ServerUnreachable, post_json, running_server
+from ..serve.query import QueryRequest, context_from_payload, request_body
+from . import index_option, main
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+
+class PolicyChoice(click.Choice):
+    """The expansion policies as a ``click.Choice``, looked up only when needed: the registry
+    imports every policy (and numpy with them), which a query answered by a server never runs.
+    The option's default is taken without the look-up."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property  # type: ignore[override]
+    def choices(self) -> Sequence[str]:
+        from ..expand import expander_names
+
+        return tuple(expander_names())
+
+    @choices.setter
+    def choices(self, value: Sequence[str]) -> None:
+        pass  # click.Choice's constructor sets it; the names come from the registry
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if param is not None and value == param.default:
+            return value
+        return super().convert(value, param, ctx)
+
+
+def _parse_settings(settings: tuple[str, ...]) -> dict[str, Any]:
+    from ..parse import parse_settings
+
+    return parse_settings(settings)
+
+
+def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
+    from ..search import filters
+
+    conditions = [filters.parse_condition(w) for w in where]
+    if where_json is not None:
+        try:
+            given = json.loads(where_json)
+        except ValueError as e:
+            raise click.BadParameter(f"not JSON ({e})", param_hint="--where-json") from None
+        if not isinstance(given, dict):
+            raise click.BadParameter("expected a JSON object such as '{\"year\": {\"$gte\": 2020}}'",
+                                     param_hint="--where-json")
+        conditions.append(given)
+    return filters.combine(conditions)
+
+
+
+@main.command("query")
+@click.argument("text")
+@index_option
+@click.option("--budget", type=click.IntRange(min=1), default=2048, show_default=True,
+              help="Tokens of context to return at most.")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Contexts to return at most.")
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
+              help="Dense vectors, BM25, or both fused by reciprocal rank.")
+@click.option("--expand", "expand", type=PolicyChoice(), default="auto", show_default=True,
+              help="Expansion policy: how matched units grow into contexts; auto uses the policy pinned by `zoomrag recommend --pin`, else the measured best (see docs/expansion.md).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A parameter of the expansion policy, e.g. --set n=1 for window.")
+@click.option("--order", type=click.Choice(["score", "document"]), default="score", show_default=True,
+              help="Contexts by score, or in text order inside each document.")
+@click.option("--rerank", is_flag=True,
+              help="Re-score the matched units with the rerank endpoint in $ZOOMRAG_RERANK_URL first.")
+@click.option("--where", "where", multiple=True, metavar="CONDITION",
+              help="Only documents whose metadata matches (repeatable, all must hold): KEY=VALUE, KEY!=VALUE, "
+                   "KEY>=VALUE (also >, <, <=), 'KEY in A,B', 'KEY not in A,B', 'KEY exists', 'KEY missing'.")
+@click.option("--where-json", metavar="JSON",
+              help='A filter in the dict form, e.g. \'{"$or": [{"lang": "en"}, {"year": {"$gte": 2020}}]}\'.')
+@click.option("--doc", "docs", multiple=True, metavar="ID|PATH|GLOB",
+              help="Only these documents (repeatable): an id, a source path, or a glob such as 'docs/*.md'.")
+@click.option("--explain", is_flag=True, help="Show, for each context, the hits that produced it and the rule.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the terminal view.")
+@click.option("--server", "server_url", metavar="URL", envvar="ZOOMRAG_SERVER",
+              help="Ask the zoomrag serve at URL (also $ZOOMRAG_SERVER); by default a server running on "
+                   "the same index is asked when there is one ($ZOOMRAG_API_KEY is sent as its key).")
+@click.option("--no-server", is_flag=True, help="Answer here even when a server runs on this index.")
+def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
+                  settings: tuple[str, ...], order: str, rerank: bool, where: tuple[str, ...],
+                  where_json: str | None, docs: tuple[str, ...], explain: bool, as_json: bool,
+                  server_url: str | None, no_server: bool) -> None:
+    """Find the best contexts for TEXT within a token budget."""
+    # A server checks the policy and its parameters as this process would (same messages), so
+    # the library is imported only to answer here.
+    params = _parse_settings(settings) if settings else {}
+    condition = _where(where, where_json) if where or where_json is not None else None
+    request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
+                           order=order, explain=explain, rerank=rerank, where=condition,
+                           doc=list(docs) or None)
+    contexts = None if no_server or is_server(index_path) else _ask_server(server_url, index_path, request)
+    notes: list[str] = []
+    if contexts is None:
+        from ..expand import get_expander
+        from ..index import Index
+        from ..rerank import HTTPReranker
+
+        expander = get_expander(expand, params)
+        reranker = HTTPReranker() if rerank else None
+        with Index.open(index_path, create=False) as ix:
+            contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
+                                order=order, explain=explain, where=condition, doc=list(docs) or None)
+            notes = ix.filter_notes(condition, list(docs) or None) if explain or not contexts else []
+    if as_json:
+        payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
+        if condition is not None or docs:
+            payload["where"] = condition
+            payload["doc"] = list(docs)
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    for note in notes:
+        err.print(Text(f"filter: {note}"))
+    if not contexts:
+        console.print("no results")
+        return
+    for rank, ctx in enumerate(contexts, start=1):
+        console.print(_context_header(rank, ctx))
+        if explain:
+            console.print(_explanation(ctx))
+        console.print(_highlighted(ctx))
+        console.print()
+
+
+def _ask_server(url: str | None, index_path: Path, request: QueryRequest) -> list[Context] | None:
+    """The contexts from a server: the one at ``url``, else one running on this index (None when
+    there is none, or it does not answer: then the query runs here)."""
+    found = url or running_server(index_path)
+    if found is None:
+        return None
+    try:
+        answer = post_json(found, "/query", request_body(request), api_key=os.environ.get("ZOOMRAG_API_KEY"))
+    except ServerUnreachable:
+        if url:
+            raise
+        return None
+    return [context_from_payload(c) for c in answer["contexts"]]
+
+
+def _explanation(ctx: Context) -> Text:
+    """The rule that made the context and every hit inside it, with the start of its text."""
+    from rich.text import Text
+
+    from .render import terminal_safe, text_offset
+
+    out = Text()
+    out.append("   rule: ", style="bold")
+    out.append(ctx.rule or "unit")
+    for s, e, score in sorted(ctx.hits, key=lambda h: -h[2]):
+        words = " ".join(ctx.text[text_offset(ctx, s):text_offset(ctx, e)].split())
+        out.append("\n   hit ", style="bold")
+        out.append(f"[{s}, {e}) score {score:.4f}: ", style="green")
+        out.append(terminal_safe(words if len(words) <= 70 else words[:69] + "…"))
+    return out
+
+
+def _context_header(rank: int, ctx: Context) -> Text:
+    from rich.text import Text
+
+    from .render import spans_label, terminal_safe
+
+    head = Text()
+    head.append(f"{rank}. ", style="bold")
+    head.append(terminal_safe(shown_path(ctx.source)), style="bold cyan")
+    head.append(f" {spans_label(ctx)}", style="green")
+    head.append(f"  score {ctx.score:.4f}", style="magenta")
+    if ctx.section_path:
+        head.append(terminal_safe("  " + " › ".join(ctx.section_path)), style="yellow")
+    if ctx.rule:
+        head.append(f"  ({ctx.rule})", style="dim")
+    return head
+
+
+def shown_path(source: str) -> str:
+    """A stored source (an absolute path for files) as the shortest path that opens it from here."""
+    if not os.path.isabs(source):
+        return source
+    try:
+        rel = os.path.relpath(source)
+    except ValueError:  # another drive (Windows)
+        return source
+    return source if rel.startswith("..") else rel
+
+
+def _highlighted(ctx: Context) -> Text:
+    """The context's text with every matched unit inside it underlined in bold (control
+    characters escaped: a document must not drive the terminal)."""
+    from .render import context_body
+
+    return context_body(ctx)
+
