@@ -50,6 +50,7 @@ from zoomrag import Index
 from zoomrag.embed import cache_key
 from zoomrag.errors import IndexMismatchError
 from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
+from zoomrag.evaluate.probe import CANDIDATES as PROBE_CANDIDATES
 from zoomrag.evaluate.results import BuildStats
 from zoomrag.expand import get_expander
 
@@ -85,6 +86,11 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "auto": ("hier", "auto", {}),
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)
+#: ``--probe``: every candidate of the probe on the tree ``auto`` runs on, so that the policy the
+#: labelled questions choose among the same candidates can be set beside the probe's choice.
+PROBE_CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"hier-{name}": ("hier", policy, dict(params)) for name, (policy, params) in PROBE_CANDIDATES.items()
+}
 
 
 # -- embeddings ------------------------------------------------------------------------------
@@ -233,7 +239,7 @@ class ZoomragConfig:
     """A :class:`zoomrag.evaluate.Retriever` over one index and one policy."""
 
     def __init__(self, name: str, tree: str, policy: str, params: Mapping[str, Any], indexes: Indexes,
-                 mode: str):
+                 mode: str, probe: dict[str, Any] | None = None):
         self.name = name
         self.embedder = f"{indexes.embedder.name}@{indexes.embedder.version}"
         self.tree = tree
@@ -241,9 +247,27 @@ class ZoomragConfig:
         self.indexes = indexes
         self.mode = mode
         self.index: Index | None = None
+        #: For ``auto``: None clears any probe record (defaults only); a dict runs the probe
+        #: (as ``zoomrag index`` does) and receives its report.
+        self.probe = probe
+        self.settings = {"tree": tree, "policy": policy, "params": dict(params), "mode": mode,
+                         "probe": probe is not None}
 
     def build(self, dataset: Dataset) -> BuildStats:
         self.index, stats = self.indexes.get(dataset, self.tree)
+        if self.expander.name == "auto":
+            if self.probe is None:
+                self.index.record_probe({})
+            else:
+                report = self.index.probe_expansion(mode=self.mode)
+                print(f"  probe ({report.seconds:.0f}s):\n    " + report.summary().replace("\n", "\n    "),
+                      file=sys.stderr)
+                self.probe.update({k.kind: {"queries": k.queries, "documents": k.documents,
+                                            "choice": None if k.choice is None else k.choice.to_dict(),
+                                            "recall": {n: round(v, 4) for n, v in k.recall.items()},
+                                            "iou": {n: round(v, 4) for n, v in k.iou.items()},
+                                            "shape_out": dict(k.shape_out), "note": k.note}
+                                   for k in report.kinds})
         return stats
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
@@ -412,6 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--docs", help="only these documents (comma-separated ids) and their queries")
     ap.add_argument("--peers", action="store_true",
                     help=f"also run the peer libraries ({', '.join(peers.PEERS)}) when installed")
+    ap.add_argument("--probe", action="store_true",
+                    help="run the probe on auto's index first (as zoomrag index does) and add every "
+                         "probe candidate on that tree, to compare the probe's choice with the labelled one")
     ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
     ap.add_argument("--embedder", help="override the embedder for every dataset")
     ap.add_argument("--cache-dir", type=Path, default=OUT)
@@ -428,6 +455,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{', '.join([*CONFIGS, *peers.PEERS])}")
     configs = {c: CONFIGS[c] for c in names if c in CONFIGS}
     peer_names = list(dict.fromkeys([*(c for c in names if c in peers.PEERS), *(peers.PEERS if args.peers else ())]))
+    if args.probe:
+        configs.update(PROBE_CONFIGS)
     for spec in args.config:
         name, cfg = parse_config(spec)
         configs[name] = cfg
@@ -439,6 +468,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     payload: dict[str, list[dict[str, Any]]] = {}
     counts: dict[str, int] = {}
     located: dict[str, dict[str, Any]] = {}
+    probes: dict[str, dict[str, Any]] = {}
     for ds_name in args.datasets.split(","):
         full = load_dataset(args.data / ds_name)
         ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
@@ -460,7 +490,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"  built {peer.name} in {time.perf_counter() - t0:.0f}s "
                           f"({emb.embedded} embedded so far)", file=sys.stderr)
                 continue
-            retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode)
+            probe_report: dict[str, Any] = {}
+            retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode,
+                                                   probe_report if args.probe else None)
                                      for n, (t, p, prm) in configs.items()]
             retrievers += peer_list
 
@@ -475,6 +507,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             indexes.close()
         payload[ds_name] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
         counts[ds_name] = len(ds.queries)
+        if probe_report:
+            probes[ds_name] = probe_report
         for peer in peer_list:  # how the peers' texts were mapped back to spans
             located.setdefault(ds_name, {})[peer.name] = {**peer.counts.to_dict(),
                                                           "build_seconds": run.build[peer.name].seconds}
@@ -485,7 +519,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(blocks[-1])
         print()
     if args.json and payload:
-        args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located}, indent=1),
+        args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located,
+                                         "probe": probes, "mode": args.mode}, indent=1),
                              encoding="utf-8")
     if args.out and blocks:
         write_block(args.out, report(payload, counts))

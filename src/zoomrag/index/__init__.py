@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ..embed.base import Embedder
 from ..errors import StoreError, ZoomragError
 from ..expand import Expander
+from ..expand.auto import AutoChoice, Choice, probe_value
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
@@ -42,6 +43,9 @@ from .settings import Settings, drop_if_other_schema, requested_chunking
 from .walk import prune_gone, resolved
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from ..evaluate.probe import ProbeReport
     from ..rerank import Reranker
 
 __all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "Index", "IndexStats", "Progress"]
@@ -158,6 +162,32 @@ class Index:
                 self.store.set_meta(value)
             self._dense.refresh()
 
+    def auto_choice(self) -> AutoChoice:
+        """What ``expand="auto"`` uses here: the pinned policy (``pin_expansion``) and the
+        probe's choice per kind of document (``probe_expansion``); a pin wins over the probe."""
+        return self._searcher.auto_choice()
+
+    def probe_expansion(self, *, mode: str = "hybrid", seed: int = 0, record: bool = True,
+                        **options: Any) -> ProbeReport:
+        """Choose ``auto``'s policy per kind of document from questions made of the indexed
+        documents themselves (no labels; :mod:`zoomrag.evaluate.probe`) and, with ``record``,
+        write the choice into ``index_meta`` (a pin from ``pin_expansion`` still wins over it).
+        Only the probe questions are embedded. ``options`` go to :func:`zoomrag.evaluate.probe.probe`.
+        """
+        from ..evaluate.probe import probe
+
+        report = probe(self, mode=mode, seed=seed, **options)
+        if record:
+            self.record_probe(report.choices, report.note)
+        return report
+
+    def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
+        """Write the probe's choice per kind of document (what ``probe_expansion`` found)."""
+        value = probe_value(choices, note)
+        with self._lock:
+            with self.store.transaction():
+                self.store.set_meta(value)
+
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""
         with self._lock:
@@ -213,7 +243,7 @@ class Index:
               weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
               order: str = "score", explain: bool = False, where: Mapping[str, Any] | Filter | None = None,
-              doc: str | Sequence[str] | None = None) -> list[Context]:
+              doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Context]:
         """Contexts for ``text``: the best spans that fit ``budget`` tokens, best first.
 
         ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
@@ -224,11 +254,18 @@ class Index:
         (:func:`zoomrag.expand.assemble`). ``where`` (a filter dict,
         :mod:`zoomrag.search.filters`) and ``doc`` (document ids or source paths, exact or glob)
         keep only some documents; both rankers search those alone, so the budget is still filled.
+        ``vector`` is the query's embedding when the caller has it (:meth:`embed_queries`).
         """
-        return self._searcher.query(text, None, budget=budget, top=top, mode=mode, expand=expand, k=k,
+        return self._searcher.query(text, vector, budget=budget, top=top, mode=mode, expand=expand, k=k,
                                     rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
                                     rerank_depth=rerank_depth, fill=fill, order=order, explain=explain,
                                     where=parse_filter(where, doc))
+
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """The embeddings of ``texts`` as queries (one batch), for ``query(..., vector=)``."""
+        from ..embed.base import embed_queries
+
+        return list(embed_queries(self.settings.embedder, list(texts)))
 
     def query_many(self, texts: Sequence[str], **options: Any) -> list[list[Context]]:
         """:meth:`query` for each of ``texts`` (same options), their embeddings computed in one batch."""

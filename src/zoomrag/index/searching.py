@@ -16,6 +16,7 @@ import numpy as np
 from ..embed.base import embed_queries
 from ..errors import ConfigError
 from ..expand import Expander, get_expander
+from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
 from ..model import Context, Hit, Tree
@@ -42,6 +43,10 @@ class Searcher:
         self.dense = dense
         self.trees = TreeCache(store, lambda: settings.counter)
         self.scopes = Scopes(store)
+
+    def auto_choice(self) -> AutoChoice:
+        """What ``auto`` uses on this index: the pin and the probe's choices in ``index_meta``."""
+        return AutoChoice.from_meta(self.store.meta())
 
     def search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
                where: Filter | None = None, vector: np.ndarray | None = None,
@@ -111,6 +116,8 @@ class Searcher:
         if top is not None and top < 1:
             raise ConfigError(f"top={top} must be at least 1")
         expander = get_expander(expand, params)
+        if isinstance(expander, AutoExpansion):
+            expander = expander.with_choice(self.auto_choice())
         k = k or max(50, 5 * (top or 10))
         # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
         # with the hits themselves.
