@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..expand.auto import KINDS, Choice, document_kind
-from ..model import Tree
+from ..model import Hit, Tree
 from ..text.sentences import paragraph_sentences
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
 from .results import BuildStats
@@ -56,7 +56,7 @@ DEFAULT = "density"
 #: Budgets the probe measures at (tokens of the index's counter).
 BUDGETS = (512, 2048)
 #: Probe questions per kind of document, at most.
-PER_KIND = 32
+PER_KIND = 24
 #: Fewer questions than this for a kind: no choice for it (too few to tell policies apart).
 MIN_QUERIES = 12
 #: Mean recall a candidate must gain over the default to replace it.
@@ -256,24 +256,29 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0,
 # -- running -----------------------------------------------------------------------------------
 
 class _ProbeRetriever:
-    """One candidate policy over the index as it is (a :class:`~zoomrag.evaluate.Retriever`)."""
+    """One candidate policy over the index as it is (a :class:`~zoomrag.evaluate.Retriever`); the
+    hits of each question are searched once and shared by every candidate and budget."""
 
-    def __init__(self, name: str, index: Index, mode: str, vectors: Mapping[str, np.ndarray]):
+    def __init__(self, name: str, index: Index, hits: Mapping[str, Sequence[Hit]], mode: str):
         self.name = name
         self.embedder = index.embedder.name
         policy, params = CANDIDATES[name]
         self.policy, self.params = policy, dict(params)
         self.settings = {"policy": policy, "params": self.params, "mode": mode}
         self.index = index
-        self.mode = mode
-        self.vectors = vectors
+        self.hits = hits
 
     def build(self, dataset: Dataset) -> BuildStats:
         return BuildStats()
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
-        return self.index.query(query.query, budget=budget, top=None, mode=self.mode, expand=self.policy,
-                                params=self.params, k=max(50, budget // 16), vector=self.vectors.get(query.id))
+        hits = self.hits[query.id][:_k(budget)]
+        return self.index.grow(query.query, hits, budget=budget, top=None, expand=self.policy, params=self.params)
+
+
+def _k(budget: int) -> int:
+    """How many hits a query at this budget searches for (as the benchmark does)."""
+    return max(50, budget // 16)
 
 
 def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = PER_KIND,
@@ -310,11 +315,12 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
 
 def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequence[str], mode: str,
              budgets: Sequence[int]) -> KindResult:
-    vectors: dict[str, np.ndarray] = {}
+    vectors: list[np.ndarray | None] = [None] * len(dataset.queries)
     if mode in ("dense", "hybrid"):
-        embedded = index.embed_queries([q.query for q in dataset.queries])
-        vectors = {q.id: v for q, v in zip(dataset.queries, embedded)}
-    retrievers = [_ProbeRetriever(n, index, mode, vectors) for n in names]
+        vectors = list(index.embed_queries([q.query for q in dataset.queries]))
+    k = _k(max(budgets))
+    hits = {q.id: index.search(q.query, mode=mode, k=k, vector=v) for q, v in zip(dataset.queries, vectors)}
+    retrievers = [_ProbeRetriever(n, index, hits, mode) for n in names]
     run = run_eval(dataset, retrievers, budgets, counter=index.settings.counter, resamples=20)
     recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in budgets])) for n in names}
     iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in budgets])) for n in names}

@@ -232,11 +232,19 @@ class Index:
     # -- reading ------------------------------------------------------------------------
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
                weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
-               doc: str | Sequence[str] | None = None) -> list[Hit]:
-        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``: as in
-        :meth:`query`)."""
+               doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
+        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``/``vector``:
+        as in :meth:`query`)."""
         return self._searcher.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights,
-                                     where=parse_filter(where, doc))
+                                     where=parse_filter(where, doc), vector=vector)
+
+    def grow(self, text: str, hits: Sequence[Hit], *, budget: int = 2048, top: int | None = 10,
+             expand: str | Expander = "auto", params: Mapping[str, Any] | None = None, fill: bool = True,
+             order: str = "score", explain: bool = False) -> list[Context]:
+        """The contexts :meth:`query` would return for these hits (from :meth:`search` with the
+        same ``text``): search once, then grow the hits with several policies or budgets."""
+        return self._searcher.grow(text, hits, budget=budget, top=top, expand=expand, params=params, fill=fill,
+                                   order=order, explain=explain)
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
               expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,

@@ -127,18 +127,39 @@ class Searcher:
                                partial=partial)
             if not hits:
                 return []
-            trees: TreeCache | AncestorTrees
-            if partial is not None:
-                trees = AncestorTrees(partial, self.trees)
-            else:
-                self.trees.sync(self.store.generation())
-                self.trees.prefetch(h.doc_id for h in hits)
-                trees = self.trees
-            out = expand_hits(hits, trees, budget, self.settings.count, expand=expander, top=top, query=text,
-                              reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
-                              explain=explain, counter=self.settings.counter)
-            # Metadata as stored now: cached trees are kept while their text is unchanged, and
-            # update_metadata changes no text.
-            current = self.store.metadata_by_id({c.doc_id for c in out})
+            return self._grown(text, hits, partial, budget=budget, top=top, expander=expander, rerank=rerank,
+                               rerank_depth=rerank_depth, fill=fill, order=order, explain=explain)
+
+    def grow(self, text: str, hits: Sequence[Hit], *, budget: int, top: int | None, expand: str | Expander,
+             params: Mapping[str, Any] | None, fill: bool = True, order: str = "score",
+             explain: bool = False) -> list[Context]:
+        """Contexts from hits found earlier by :meth:`search` (one search, several policies)."""
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 token")
+        expander = get_expander(expand, params)
+        if isinstance(expander, AutoExpansion):
+            expander = expander.with_choice(self.auto_choice())
+        if not hits:
+            return []
+        with self.store.snapshot():
+            return self._grown(text, hits, None, budget=budget, top=top, expander=expander, rerank=None,
+                               rerank_depth=None, fill=fill, order=order, explain=explain)
+
+    def _grown(self, text: str, hits: Sequence[Hit], partial: dict[str, Tree] | None, *, budget: int,
+               top: int | None, expander: Expander, rerank: Reranker | None, rerank_depth: int | None,
+               fill: bool, order: str, explain: bool) -> list[Context]:
+        trees: TreeCache | AncestorTrees
+        if partial is not None:
+            trees = AncestorTrees(partial, self.trees)
+        else:
+            self.trees.sync(self.store.generation())
+            self.trees.prefetch(h.doc_id for h in hits)
+            trees = self.trees
+        out = expand_hits(list(hits), trees, budget, self.settings.count, expand=expander, top=top, query=text,
+                          reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
+                          explain=explain, counter=self.settings.counter)
+        # Metadata as stored now: cached trees are kept while their text is unchanged, and
+        # update_metadata changes no text.
+        current = self.store.metadata_by_id({c.doc_id for c in out})
         return [c if c.metadata == current.get(c.doc_id, c.metadata) else
                 replace(c, metadata=current[c.doc_id]) for c in out]
