@@ -51,6 +51,7 @@ from zoomrag.embed import cache_key
 from zoomrag.errors import IndexMismatchError
 from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
 from zoomrag.evaluate.probe import CANDIDATES as PROBE_CANDIDATES
+from zoomrag.evaluate.probe import DEFAULT as PROBE_DEFAULT
 from zoomrag.evaluate.results import BuildStats
 from zoomrag.expand import get_expander
 
@@ -380,6 +381,59 @@ def peer_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     return "\n".join(out)
 
 
+def labelled_choice(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """Among the probe's candidates on auto's tree, the one the labelled questions choose by the
+    probe's own rule: the best mean recall over the budgets, if it beats the default by the
+    probe's margin; else the default."""
+    from zoomrag.evaluate.probe import MARGIN
+
+    means: dict[str, float] = {}
+    for name in PROBE_CONFIGS:
+        got = [r["evidence_recall"] for r in rows if r["config"] == name]
+        if got:
+            means[name] = sum(got) / len(got)
+    if not means:
+        return None
+    default = f"hier-{PROBE_DEFAULT}"
+    best = max(means, key=lambda n: means[n])
+    return best if default not in means or means[best] - means[default] >= MARGIN else default
+
+
+def probe_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]], probes: Mapping[str, Any]) -> str:
+    """Per dataset and budget: auto after the probe, the candidate labelled questions choose, and
+    the best fixed size (recall / IoU), with auto's context shape."""
+    out = ["| dataset | probe chose (per kind) | labelled choice | budget | auto, probed | labelled choice "
+           "| best fixed | auto vs best fixed | auto fragments / mid-start / mid-end |",
+           "| --- | --- | --- | ---: | --- | --- | --- | ---: | --- |"]
+    for ds, rows in payload.items():
+        if ds not in probes:
+            continue
+        chose = "; ".join(f"{k}: {v['choice']['policy']}"
+                          + (f" ({', '.join(f'{a}={b}' for a, b in v['choice']['params'].items())})"
+                             if v["choice"]["params"] else "")
+                          + f" ({v['queries']} q)"
+                          for k, v in probes[ds].items() if v.get("choice"))
+        lab = labelled_choice(rows)
+        first = True
+        for b in sorted({r["budget"] for r in rows}):
+            sets = {r["config"]: r for r in rows if r["budget"] == b}
+            auto, fixed = sets.get("auto"), best_fixed(list(sets.values()))
+            lrow = sets.get(lab) if lab else None
+            if auto is None or fixed is None:
+                continue
+            sh = auto.get("shape") or {}
+            rel = (auto["evidence_recall"] / fixed["evidence_recall"] - 1) * 100
+            head = f"| {ds} | {chose or 'none'} | {lab or '–'} |" if first else "| | | |"
+            first = False
+            out.append(f"{head} {b} | "
+                       f"{auto['evidence_recall']:.3f} / {auto['iou']:.4f} | "
+                       + (f"{lrow['evidence_recall']:.3f} / {lrow['iou']:.4f}" if lrow else "–")
+                       + f" | {fixed['config']} {fixed['evidence_recall']:.3f} / {fixed['iou']:.4f} | {rel:+.1f} % | "
+                       + (f"{sh['fragment_rate']:.1%} / {sh['mid_start_rate']:.1%} / {sh['mid_end_rate']:.1%}"
+                          if sh else "–") + " |")
+    return "\n".join(out)
+
+
 def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int]) -> str:
     """The block written between the quality markers: summaries, then every table."""
     parts = [summary(payload), peer_summary(payload),
@@ -531,8 +585,10 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
     """Merge the ``--json`` files of several runs into one report (configurations run apart)."""
     payload: dict[str, list[dict[str, Any]]] = {}
     counts: dict[str, int] = {}
+    probes: dict[str, Any] = {}
     for f in files:
         doc = json.loads(f.read_text(encoding="utf-8"))
+        probes.update(doc.get("probe") or {})
         for ds, rows in doc["results"].items():
             have = {(r["config"], r["budget"]) for r in payload.get(ds, [])}
             payload.setdefault(ds, []).extend(r for r in rows if (r["config"], r["budget"]) not in have)
@@ -542,6 +598,9 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
         rows.sort(key=lambda r: (order.index(r["config"]) if r["config"] in order else len(order), r["config"]))
     body = report(payload, counts)
     print(body)
+    if probes:
+        print()
+        print(probe_summary(payload, probes))
     if out is not None:
         write_block(out, body)
     return 0
