@@ -130,7 +130,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                         namespace=namespace)
         changed = report.added or report.updated or report.removed
         probed = None
-        if not no_probe and (changed or not ix.auto_choice().probed) and ix.pins is not None:
+        if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
             probed = ix.probe_expansion()
     err = Console(stderr=True, highlight=False)
     if report.skipped:

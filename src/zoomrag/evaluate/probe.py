@@ -53,6 +53,8 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "merge": ("merge", {}),
 }
 DEFAULT = "density"
+#: Changes when the questions, candidates or rule change (results cached under it are re-run).
+VERSION = 1
 #: Budgets the probe measures at (tokens of the index's counter).
 BUDGETS = (512, 2048)
 #: Probe questions per kind of document, at most.

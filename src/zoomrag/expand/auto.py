@@ -94,6 +94,8 @@ class AutoChoice:
     pinned: Choice | None = None
     probed: Mapping[str, Choice] = field(default_factory=lambda: MappingProxyType({}))
     note: str = ""
+    #: True once a probe has been recorded (even one that chose nothing).
+    recorded: bool = False
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, str]) -> AutoChoice:
@@ -112,7 +114,7 @@ class AutoChoice:
                     probed[str(kind)] = Choice(str(c["policy"]), dict(c.get("params") or {}), str(c.get("why") or ""))
             except (ValueError, KeyError, TypeError, AttributeError, ConfigError):
                 probed, note = {}, "the probe record in the index cannot be read; run zoomrag recommend --probe"
-        return cls(pinned, MappingProxyType(probed), note)
+        return cls(pinned, MappingProxyType(probed), note, recorded=bool(raw))
 
 
 def probe_value(probed: Mapping[str, Choice], note: str = "") -> dict[str, str]:
