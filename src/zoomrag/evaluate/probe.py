@@ -17,7 +17,8 @@ No labelled questions are needed. From the documents of an index it makes, deter
 Every candidate policy (:data:`CANDIDATES`) is run on the index as it is (its tree, its vectors;
 only the probe questions are embedded) at :data:`BUDGETS`, through :func:`run_eval`, and scored
 by evidence recall. Per kind the candidate with the best mean recall wins when it beats the
-default (``density``) by at least :data:`MARGIN` and its contexts keep their shape (fragments
+default (``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
+per-question gain lies above zero), and its contexts keep their shape (fragments
 at most 1 %, mid-sentence starts and ends at most 2 %); otherwise the default stays. A kind with
 fewer than :data:`MIN_QUERIES` questions gets no choice (``auto`` uses its default there).
 """
@@ -338,18 +339,30 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
     best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
     q = len(dataset.queries)
     where = f"{q} probe questions, {min(budgets)}-{max(budgets)} tokens"
-    if best != default and recall[best] - recall[default] >= MARGIN:
+    low = _lower_bound(run, best, default, budgets, [x.id for x in dataset.queries]) if best != default else 0.0
+    if best != default and recall[best] - recall[default] >= MARGIN and low > 0:
         why = (f"{_label(best)} (recall {recall[best]:.3f} against {default}'s {recall[default]:.3f} "
-               f"on {where})")
+               f"on {where}; gain at least {low:+.3f} at 95 %)")
         chosen = best
     else:
-        runner_up = max((n for n in ok if n != default), key=lambda n: recall[n], default=None)
-        gain = "" if runner_up is None else \
-            f"; best other {_label(runner_up)} {recall[runner_up] - recall[default]:+.3f}"
-        why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain}, under the {MARGIN} margin)"
+        gain = "" if best == default else \
+            (f"; best other {_label(best)} {recall[best] - recall[default]:+.3f}, "
+             + (f"under the {MARGIN} margin" if recall[best] - recall[default] < MARGIN else
+                f"not beyond noise (95 % bound {low:+.3f})"))
+        why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain})"
         chosen = default
     policy, params = CANDIDATES[chosen]
     return KindResult(kind, n_docs, q, recall, iou, shape_out, Choice(policy, dict(params), why))
+
+
+def _lower_bound(run: Any, best: str, default: str, budgets: Sequence[int], ids: Sequence[str]) -> float:
+    """The lower end of a 95 % interval of ``best``'s gain in recall over ``default``, per probe
+    question averaged over the budgets (normal approximation of the paired differences)."""
+    diff = np.mean([run.get(best, b).aligned("evidence_recall", ids) - run.get(default, b).aligned("evidence_recall", ids)
+                    for b in budgets], axis=0)
+    if len(diff) < 2:
+        return float("-inf")
+    return float(diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))
 
 
 def _label(name: str) -> str:
