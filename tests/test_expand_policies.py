@@ -420,3 +420,15 @@ def test_pins_are_validated():
         pinned_policy({PIN_KEY: "window"})
     with pytest.raises(ConfigError, match="auto: flat='auto' is not a policy"):
         get_expander("auto", {"flat": "auto"})
+
+
+def test_auto_expands_documents_that_get_the_same_policy_together():
+    # headed and flat documents both get density by default: one density call over all hits, so
+    # the spans are density's own; each rule still names its document's reason
+    hits = sorted([hit(FLAT, "s3.", 0.5), hit(SECTIONS, "h1", 0.9), hit(SECTIONS, "h2", 0.4)], key=lambda h: -h.score)
+    got = get_expander("auto").expand(hits, Trees(FLAT, SECTIONS), 10)
+    want = get_expander("density").expand(hits, Trees(FLAT, SECTIONS), 10)
+    # expanded apart, each document would fill the 10 characters on its own: d 4-15, not 8-11
+    assert [(c.doc_id, c.start, c.end) for c in got] == [(c.doc_id, c.start, c.end) for c in want] == \
+        [("s", 0, 8), ("d", 8, 11)]
+    assert {c.doc_id: c.rule.split(":")[0] for c in got} == {"s": "auto (headings", FLAT.document.id: "auto (flat prose"}

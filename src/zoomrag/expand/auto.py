@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, is_dataclass, replace
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -184,14 +184,19 @@ class AutoExpansion:
         return get_expander(self.flat), f"{'flat prose' if kind == 'flat' else kind}: {self.flat}"
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
+        # Documents that get the same policy are expanded together (a policy ranks hits and
+        # fills the budget across them); each candidate's rule names its own document's reason.
         groups: dict[str, tuple[Expander, list[Hit]]] = {}
+        why_of: dict[str, str] = {}
         for doc_id, doc_hits in by_doc(hits).items():
             policy, why = self.choose(trees, doc_id)
-            groups.setdefault(why, (policy, []))[1].extend(doc_hits)
+            why_of[doc_id] = why
+            key = repr(policy) if is_dataclass(policy) else type(policy).__qualname__
+            groups.setdefault(key, (policy, []))[1].extend(doc_hits)
         out: list[Candidate] = []
-        for why, (policy, group) in groups.items():
+        for policy, group in groups.values():
             group.sort(key=lambda h: -h.score)
-            out.extend(_tagged(c, why) for c in policy.expand(group, trees, budget))
+            out.extend(_tagged(c, why_of[c.doc_id]) for c in policy.expand(group, trees, budget))
         return out
 
 
