@@ -493,6 +493,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--probe", action="store_true",
                     help="run the probe on auto's index first (as zoomrag index does) and add every "
                          "probe candidate on that tree, to compare the probe's choice with the labelled one")
+    ap.add_argument("--probe-auto-only", action="store_true",
+                    help="with --probe: run the probe for auto but not every candidate beside it")
     ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
     ap.add_argument("--embedder", help="override the embedder for every dataset")
     ap.add_argument("--cache-dir", type=Path, default=OUT)
@@ -509,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{', '.join([*CONFIGS, *peers.PEERS])}")
     configs = {c: CONFIGS[c] for c in names if c in CONFIGS}
     peer_names = list(dict.fromkeys([*(c for c in names if c in peers.PEERS), *(peers.PEERS if args.peers else ())]))
-    if args.probe:
+    if args.probe and not args.probe_auto_only:
         configs.update(PROBE_CONFIGS)
     for spec in args.config:
         name, cfg = parse_config(spec)
