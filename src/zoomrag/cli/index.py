@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,20 +34,44 @@ from ..rerank import HTTPReranker
 from ..search import filters
 from ..serve.client import ServerUnreachable, post_json, running_server
 from ..serve.query import QueryRequest, context_from_payload, request_body
+from ..store import is_server
 from . import main
 from .render import context_body, preview, rich_tree, spans_label, terminal_safe, text_offset, tree_payload
 
-_index_option = click.option(
+_file_option = click.option(
     "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
     show_default=True, help="The index file.",
 )
+_store_option = click.option(
+    "--store", "store_url", metavar="URL", envvar="ZOOMRAG_STORE",
+    help="A server store instead of the file (also $ZOOMRAG_STORE): postgresql://USER@HOST/DB "
+         "(the postgres extra; docs/scale.md).",
+)
+
+
+def _index_option(command: Callable[..., None]) -> Callable[..., None]:
+    """``--index FILE`` and ``--store URL``: the command gets ``index_path``, the URL when one
+    is given."""
+
+    @functools.wraps(command)
+    def run(*args: object, store_url: str | None = None, **kwargs: object) -> None:
+        if store_url is not None:
+            if not is_server(store_url):
+                raise click.BadParameter(f"{store_url!r} is not a server URL; give postgresql://USER@HOST/DB, "
+                                         "or an index file with --index", param_hint="--store")
+            kwargs["index_path"] = store_url
+        command(*args, **kwargs)
+
+    return _file_option(_store_option(run))
 
 
 class _RateColumn(ProgressColumn):
-    """Items per second of a task (texts, files)."""
+    """Items per second of a task (texts, files), averaged since it started: work arrives in
+    bursts (a document's units are done together), which a windowed estimate reads as a spike."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
+        elapsed = task.finished_time if task.finished else task.elapsed
+        speed = task.completed / elapsed if elapsed else None
         return Text(f"{speed:,.1f}/s" if speed else "", style="progress.data.speed")
 
 
@@ -112,7 +137,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, max_size: str, meta: tuple[str, ...], namespace: str | None,
                   no_probe: bool, quiet: bool) -> None:
-    """Index files and folders into one SQLite file (incremental: unchanged files are skipped).
+    """Index files and folders into one SQLite file, or a server store with --store (incremental:
+    unchanged files are skipped).
 
     Binary, undecodable or unreadable files are skipped and listed at the end. A document's id is
     its path relative to the folder given (a file's: its name), so the same folder indexed from
@@ -238,7 +264,7 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
     request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
                            order=order, explain=explain, rerank=rerank, where=condition,
                            doc=list(docs) or None)
-    contexts = None if no_server else _ask_server(server_url, index_path, request)
+    contexts = None if no_server or is_server(index_path) else _ask_server(server_url, index_path, request)
     notes: list[str] = []
     if contexts is None:
         reranker = HTTPReranker() if rerank else None
@@ -371,6 +397,21 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     for d in docs:
         shown = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
         console.print(Text(terminal_safe(f"  {d.id}  {_shown(d.source)}  ({d.length:,} characters){shown}")))
+
+
+@main.command("copy")
+@_index_option
+@click.option("--to", "target", required=True, metavar="FILE|URL",
+              help="Where to copy the index: an index file, or postgresql://USER@HOST/DB.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary.")
+def copy_command(index_path: Path, target: str, quiet: bool) -> None:
+    """Copy an index into another store (a file into PostgreSQL, or back), with its trees and
+    vectors: nothing is parsed or embedded again, and an interrupted copy resumes."""
+    with Index.open(index_path, create=False) as ix:
+        report = ix.copy_to(target)
+    if not quiet:
+        click.echo(f"{report.copied} copied, {report.unchanged} unchanged, {report.vectors} vectors "
+                   f"in {report.seconds:.1f}s")
 
 
 @main.command("export")

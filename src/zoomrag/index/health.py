@@ -7,15 +7,16 @@ from pathlib import Path
 
 from ..errors import StoreError
 from ..search.ann import AnnIndex
-from ..store import Pins, SqliteStore
+from ..store import Pins, Store
 from .dense import DenseSearch
 from .reports import CheckReport, IndexStats
+from .server_dense import ServerDense
 
 
-def stats_of(store: SqliteStore, pins: Pins | None, dense: DenseSearch) -> IndexStats:
+def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense) -> IndexStats:
     counts, sizes = store.counts(), store.table_bytes()
     path = store.path
-    file_bytes = sum(p.stat().st_size for p in (path, Path(str(path) + "-wal")) if p.exists())
+    file_bytes = store.disk_bytes()
     without = sum(size for name, size in sizes.items() if name != "vectors") if sizes else file_bytes
     generation = store.generation()
     return IndexStats(
@@ -27,7 +28,7 @@ def stats_of(store: SqliteStore, pins: Pins | None, dense: DenseSearch) -> Index
         generation=generation, ann=dense.describe(generation))
 
 
-def check_of(store: SqliteStore, pins: Pins | None) -> CheckReport:
+def check_of(store: Store, pins: Pins | None) -> CheckReport:
     """SQLite's integrity check, vectors, FTS agreement and the ANN graph; never raises."""
     path = str(store.path)
     problems = store.problems(pins.dimension if pins else None)
@@ -35,7 +36,7 @@ def check_of(store: SqliteStore, pins: Pins | None) -> CheckReport:
         counts = store.counts()
     except (StoreError, sqlite3.DatabaseError) as e:
         return CheckReport(path, False, (*problems, f"could not count the index: {e}"), {})
-    if pins is not None:
+    if pins is not None and isinstance(store.path, Path):  # the ANN graph file beside an index file
         try:
             ann = AnnIndex.problem(store.path, store.generation())
         except (StoreError, sqlite3.DatabaseError):

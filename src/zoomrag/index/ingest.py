@@ -27,15 +27,16 @@ from ..embed import (
     fit_derived,
 )
 from ..embed.base import Embedder
+from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
-from ..expand.multilevel import level_blobs
 from ..load import load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
 from ..parse.oversize import split_leaves
-from ..store import SqliteStore, UnitToWrite, WriterLock, to_blob, unit_text, vector_key
+from ..store import Store, UnitToWrite, WriteLock, to_blob, unit_text, vector_key
 from .dense import DenseSearch
 from .reports import AddReport, Counts
+from .server_dense import ServerDense
 from .settings import Settings
 from .walk import prune_gone, resolved, walk
 
@@ -57,7 +58,7 @@ class _Job:
 
 
 class Ingest:
-    def __init__(self, store: SqliteStore, settings: Settings, dense: DenseSearch, lock: WriterLock,
+    def __init__(self, store: Store, settings: Settings, dense: DenseSearch | ServerDense, lock: WriteLock,
                  batch_size: int):
         self.store = store
         self.settings = settings
@@ -167,6 +168,8 @@ class Ingest:
             embed_done += len(job.missing)
             tick("embed", embed_done, embed_total)
 
+        tick("parse", 0, None)  # both stages' clocks start with the first document, not its end
+        tick("embed", 0, None)
         with EmbedPipeline(runner, max_pending=4) as pipe:
             for job_id, (doc, origin) in enumerate(docs):
                 try:

@@ -25,10 +25,11 @@ from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
 from ..search.fusion import reciprocal_rank_fusion, single_ranking
 from ..search.scope import Scopes
-from ..store import SqliteStore, UnitRow
-from ..treecache import AncestorTrees, TreeCache
+from ..store import Store, UnitRow
 from .dense import DenseSearch
+from .server_dense import ServerDense
 from .settings import Settings
+from .treecache import AncestorTrees, TreeCache
 
 if TYPE_CHECKING:
     from ..rerank import Reranker
@@ -37,7 +38,7 @@ MODES = ("dense", "bm25", "hybrid")
 
 
 class Searcher:
-    def __init__(self, store: SqliteStore, settings: Settings, dense: DenseSearch):
+    def __init__(self, store: Store, settings: Settings, dense: DenseSearch | ServerDense):
         self.store = store
         self.settings = settings
         self.dense = dense
@@ -52,7 +53,7 @@ class Searcher:
                where: Filter | None = None, vector: np.ndarray | None = None,
                partial: dict[str, Tree] | None = None) -> list[Hit]:
         """The ``k`` best units. ``partial``: also load the hits' partial trees into it
-        (:meth:`SqliteStore.ancestor_trees`), which locate the hits in the same reads."""
+        (:meth:`Store.ancestor_trees`), which locate the hits in the same reads."""
         if mode not in MODES:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:

@@ -15,12 +15,12 @@ from typing import Any
 from ..embed import default_embedder_name, get_embedder
 from ..embed.base import Embedder
 from ..embed.language import choose_embedder_name
+from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, StoreError
-from ..expand.multilevel import LEVELS_KEY
 from ..parse import Chunker, make_chunker
 from ..parse.router import chunker_for_profile
 from ..search.ann import AnnIndex
-from ..store import Pins, SqliteStore
+from ..store import Pins, SqliteStore, Store
 from ..store import meta as pins_check
 from ..store.fts import FTS_VERSION
 from ..store.schema import SCHEMA_VERSION
@@ -33,7 +33,7 @@ DEFAULT_CHUNKING = ("profile", "default")
 class Settings:
     """The settings asked for when opening an index, resolved against its pins."""
 
-    def __init__(self, store: SqliteStore, *, embedder: str | Embedder | None, chunking: tuple[str, str] | None,
+    def __init__(self, store: Store, *, embedder: str | Embedder | None, chunking: tuple[str, str] | None,
                  params: Mapping[str, Any] | None, reindex: bool, counter: TokenCounter | None,
                  chunker: Chunker | None = None, levels: bool = False):
         self.store = store
@@ -80,6 +80,10 @@ class Settings:
             pins_check.check_chunking(pins, kind, name, _chunker_params(kind, chunker, self.params), where,
                                       self.roots(), self.params)
             self._chunker = chunker
+        if pins.chunking == "profile":
+            _, _, chunker = self.chunking()
+            pins_check.check_routes(pins, self.store.meta().get(pins_check.ROUTES_KEY), chunker.describe(),
+                                    where, self.roots())
 
     @property
     def embedder(self) -> Embedder:
@@ -138,10 +142,12 @@ class Settings:
             emb.name, emb.version)
         if self.reindex:
             self.store.clear(keep_vectors=same_vectors)
-            AnnIndex.remove(self.path)
+            if isinstance(self.path, Path):
+                AnnIndex.remove(self.path)
         with self.store.transaction():
+            routes = {pins_check.ROUTES_KEY: chunker.describe()} if kind == "profile" else {}
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
-                                 pins_check.COUNTER_KEY: default_counter().name})
+                                 pins_check.COUNTER_KEY: default_counter().name, **routes})
         self.pins = pins
         self.reindex = False
 
@@ -164,15 +170,16 @@ def requested_chunking(strategy: str | Chunker | None, profile: str | None,
     return (("profile", profile) if profile is not None else None), given
 
 
-def _levels_setting(store: SqliteStore, asked: bool, reindex: bool) -> bool:
+def _levels_setting(store: Store, asked: bool, reindex: bool) -> bool:
     """Whether upper nodes get vectors: as pinned, or as asked for a new index or a rebuild."""
     meta = store.meta()
     pinned = meta.get(LEVELS_KEY, "0" if "embedder" in meta else None)
     if pinned is None or reindex:
         return asked
     if asked and pinned != "1":
+        where = f"--index {store.path}" if isinstance(store.path, Path) else f"--store {store.path}"
         raise ConfigError(f"{store.path} was built without upper-level vectors; rebuild it with "
-                          f"zoomrag index --reindex --levels --index {store.path} PATH...")
+                          f"zoomrag index --reindex --levels {where} PATH...")
     return pinned == "1"
 
 

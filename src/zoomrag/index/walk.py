@@ -10,17 +10,19 @@ from ..errors import InputError
 from ..load.base import SKIPPED_DIRS
 from ..model import Document
 from ..search.ann import AnnIndex
-from ..store import SqliteStore, WriterLock
+from ..store import SqliteStore, Store, WriterLock
 from .reports import Counts
 
 
-def walk(index_path: Path, items: Sequence[str | Path | Document],
+def walk(index_path: Path | str, items: Sequence[str | Path | Document],
          report: Counts) -> Iterator[tuple[Path | Document, Path | None]]:
     """Each file with the root its id is relative to (a folder given, or a file's folder), each
     file once however often it is named, never the index's own files; folders that cannot be
     listed go to the report's skipped list."""
-    own = {resolved(Path(str(index_path) + s)) for s in ("", *SqliteStore.SIDE_SUFFIXES)}
-    own |= {resolved(p) for p in (WriterLock(index_path).path, *AnnIndex.paths(index_path))}
+    own: set[Path] = set()
+    if isinstance(index_path, Path):  # a server store has no files among the inputs
+        own = {resolved(Path(str(index_path) + s)) for s in ("", *SqliteStore.SIDE_SUFFIXES)}
+        own |= {resolved(p) for p in (WriterLock(index_path).path, *AnnIndex.paths(index_path))}
     seen: set[Path] = set()
 
     def once(f: Path) -> bool:
@@ -54,7 +56,7 @@ def walk(index_path: Path, items: Sequence[str | Path | Document],
             yield p, p.parent
 
 
-def prune_gone(store: SqliteStore, roots: Iterable[str] | None, *, seen: set[str] = frozenset(),  # type: ignore[assignment]
+def prune_gone(store: Store, roots: Iterable[str] | None, *, seen: set[str] = frozenset(),  # type: ignore[assignment]
                report: Counts | None = None, namespace: str | None = None) -> int:
     """Remove stored files under ``roots`` (every stored file for None) that are gone from disk.
 

@@ -61,7 +61,8 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..store import fts
-from ..store.sqlite import Selection, SqliteStore
+from ..store.base import Store
+from ..store.sqlite import Selection
 
 #: Longer questions are cut to this many distinct terms.
 MAX_TERMS = 64
@@ -149,7 +150,7 @@ class TermChoice:
     df: tuple[float, ...] = field(default=(), compare=False)
 
 
-def choose_terms(store: SqliteStore, terms: Sequence[str], units: int | None = None,
+def choose_terms(store: Store, terms: Sequence[str], units: int | None = None,
                  max_rows: int = MAX_ROWS, max_share: float = MAX_SHARE, *,
                  count_on: bool = True) -> TermChoice:
     """The MATCH's terms (rules 1 and 2; for a question of common terms, its rarest alone).
@@ -176,7 +177,7 @@ def choose_terms(store: SqliteStore, terms: Sequence[str], units: int | None = N
     return TermChoice(tuple(kept), common, sum(df[t] for t in kept), tuple(df[t] for t in kept))
 
 
-def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
+def bm25_search(store: Store, text: str, k: int, units: int | None = None,
                 max_rows: int = MAX_ROWS, max_share: float = MAX_SHARE,
                 within: Collection[int] | None = None,
                 selection: Selection | None = None) -> list[tuple[int, float]]:
@@ -221,7 +222,7 @@ def bm25_search(store: SqliteStore, text: str, k: int, units: int | None = None,
     return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
 
 
-def _search_scope(store: SqliteStore, terms: Sequence[str], k: int, units: int, max_share: float,
+def _search_scope(store: Store, terms: Sequence[str], k: int, units: int, max_share: float,
                   rows: Sequence[int]) -> list[tuple[int, float]]:
     """BM25 among a filter's few units, with every term but those of rule 1."""
     if not rows:

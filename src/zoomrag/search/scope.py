@@ -14,7 +14,8 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..store.sqlite import Selection, SqliteStore
+from ..store.base import Store
+from ..store.sqlite import Selection
 from . import filters
 
 #: Selections kept per store handle.
@@ -41,7 +42,7 @@ def _forms(ref: Any) -> list[Any]:
 class Scopes:
     """Resolves filters against one store, keeping the last :data:`KEEP` selections."""
 
-    def __init__(self, store: SqliteStore):
+    def __init__(self, store: Store):
         self.store = store
         self._kept: OrderedDict[tuple[int, str], Selection] = OrderedDict()
 

@@ -1,6 +1,9 @@
-"""Storage: the SQLite index file (documents, span nodes, vectors, FTS) and its pins."""
+"""Storage behind one protocol (:class:`Store`): the SQLite index file (the default) or a
+PostgreSQL server with pgvector; documents, span nodes, vectors, full text and pins."""
 
+from .base import Store, VectorSearchStore, WriteLock
 from .cache import StoreVectorCache, to_blob, vector_key
+from .location import is_server, open_store
 from .lock import WriterLock
 from .meta import Pins
 from .schema import SCHEMA_VERSION
@@ -11,10 +14,15 @@ __all__ = [
     "DocumentRow",
     "Pins",
     "SqliteStore",
+    "Store",
     "StoreVectorCache",
     "UnitRow",
     "UnitToWrite",
+    "VectorSearchStore",
+    "WriteLock",
     "WriterLock",
+    "is_server",
+    "open_store",
     "to_blob",
     "unit_text",
     "vector_key",

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .base import Store
 from .ids import hex_to_int
-from .sqlite import SqliteStore
 
 
 def vector_key(cache_key: str) -> int:
@@ -24,7 +24,7 @@ def vector_key(cache_key: str) -> int:
 class StoreVectorCache:
     """``get_many``/``put_many`` over the vector table of one store (single thread)."""
 
-    def __init__(self, store: SqliteStore, dimension: int):
+    def __init__(self, store: Store, dimension: int):
         self.store = store
         self.dimension = dimension
 

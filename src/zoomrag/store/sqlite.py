@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id
 from . import docmeta, fts, textblocks
+from .lock import WriterLock
 from .schema import DDL
 
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
@@ -174,6 +175,14 @@ class SqliteStore:
 
     def close(self) -> None:
         self.conn.close()
+
+    def writer_lock(self, timeout: float) -> WriterLock:
+        """One indexing run at a time: an advisory lock on ``<index>.lock`` (:mod:`.lock`)."""
+        return WriterLock(self.path, timeout=timeout)
+
+    def disk_bytes(self) -> int:
+        """The file and its write-ahead log."""
+        return sum(p.stat().st_size for p in (self.path, Path(str(self.path) + "-wal")) if p.exists())
 
     def checkpoint(self) -> None:
         """After a run of writes: return free pages to the file system, fold the write-ahead log
@@ -514,19 +523,7 @@ class SqliteStore:
             c.executemany("INSERT OR REPLACE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
             kind_of = self._kind_numbers({n.kind for n in tree.nodes})
             row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
-            by_id = {n.id: n for n in tree.nodes}
-            vec_of = {u.node.id: u.vec_key for u in units}
-            upper = dict(node_vectors or {})
-            rows = []
-            for i, n in enumerate(tree.nodes):
-                parent = by_id[n.parent_id] if n.parent_id is not None else None
-                inherited = parent.section_path if parent is not None else ()
-                sp = None if n.section_path == inherited else json.dumps(list(n.section_path),
-                                                                         ensure_ascii=False)
-                rows.append((
-                    base + i, key, None if parent is None else row_of[parent.id], n.level, kind_of[n.kind],
-                    n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id, upper.get(n.id)),
-                ))
+            rows = node_rows(tree, base, key, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
             c.executemany(
                 "INSERT INTO nodes(row, doc, parent, level, kind, span_start, span_end, "
                 "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -665,6 +662,11 @@ class SqliteStore:
         q = ("SELECT v.vec FROM nodes n JOIN documents d ON n.doc = d.key LEFT JOIN vectors v ON v.key = n.vec "
              "WHERE d.id = ? ORDER BY n.row")
         return [vec for (vec,) in self.conn.execute(q, (doc_id,))]
+
+    def node_vector_keys(self, doc_id: str) -> list[tuple[bool, int | None]]:
+        """For each node of one document in the tree's order: is it a unit, and its vector key."""
+        q = "SELECT n.unit, n.vec FROM nodes n JOIN documents d ON n.doc = d.key WHERE d.id = ? ORDER BY n.row"
+        return [(bool(u), v) for u, v in self.conn.execute(q, (doc_id,))]
 
     def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
         """``(node rows, float32 matrix)`` of the units with vectors in these documents, by row:
@@ -1108,6 +1110,23 @@ def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_tex
                               None if parent is None else ids[parent], tuple(children.get(row, ())),
                               path, embed_text, doc_text))
     return Tree(document=doc, nodes=tuple(nodes), strategy="")
+
+
+def node_rows(tree: Tree, base: int, key: int, kind_of: Mapping[str, int], vec_of: Mapping[str, int | None],
+              upper: Mapping[str, int] | None) -> list[tuple]:
+    """The rows of a tree's nodes numbered from ``base``: ``(row, doc key, parent row, level, kind
+    number, start, end, heading trail or None when the parent's, embed_text, unit, vector key)``."""
+    row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
+    by_id = {n.id: n for n in tree.nodes}
+    upper = upper or {}
+    rows = []
+    for i, n in enumerate(tree.nodes):
+        parent = by_id[n.parent_id] if n.parent_id is not None else None
+        inherited = parent.section_path if parent is not None else ()
+        sp = None if n.section_path == inherited else json.dumps(list(n.section_path), ensure_ascii=False)
+        rows.append((base + i, key, None if parent is None else row_of[parent.id], n.level, kind_of[n.kind],
+                     n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id, upper.get(n.id))))
+    return rows
 
 
 def _text_source(doc: Document) -> str | TextSource:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
-from .expand.measure import SpanMeasure
-from .model import Document, Tree
-from .store import SqliteStore
-from .text.tokens import TokenCounter
+from ..expand.measure import SpanMeasure
+from ..model import Document, Tree
+from ..store import Store
+from ..text.tokens import TokenCounter
 
 
 class TreeCache:
@@ -25,7 +25,7 @@ class TreeCache:
     indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
     """
 
-    def __init__(self, store: SqliteStore, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
+    def __init__(self, store: Store, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
         self.store = store
         self.counter = counter
         self.max_nodes = max_nodes

@@ -1,0 +1,27 @@
+"""Which store a location names: a file path (SQLite), or a server URL (``postgresql://``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .base import Store
+
+#: URL schemes of the server stores.
+SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_server(location: object) -> bool:
+    """Whether ``location`` is a server store's URL rather than a file path."""
+    return isinstance(location, str) and location.startswith(SERVER_SCHEMES)
+
+
+def open_store(location: str | Path, *, create: bool = True, timeout: float = 5.0) -> Store:
+    """The store at ``location``: :class:`~.postgres.PostgresStore` for a ``postgresql://`` URL
+    (the ``postgres`` extra), else the index file."""
+    if is_server(location):
+        from .postgres import PostgresStore
+
+        return PostgresStore(str(location), create=create, timeout=timeout)
+    from .sqlite import SqliteStore
+
+    return SqliteStore(Path(location), create=create, timeout=timeout)

@@ -1,0 +1,1020 @@
+"""A server store: PostgreSQL with pgvector, for many writers and readers on several machines.
+
+The same tables as the file store (:mod:`.schema`), in the schema the connection's
+``search_path`` names, so one database can hold several indexes:
+
+- ``documents`` (text once, as PostgreSQL ``text``, compressed by TOAST), ``doc_meta`` (the
+  typed metadata rows filters search, :mod:`.docmeta`), ``nodes`` (spans under a row number,
+  a document's nodes consecutive rows in pre-order), ``vectors`` (pgvector ``vector``, keyed by
+  the embedding cache key) with an HNSW index (inner product) built once the dimension is known.
+- **Full text**: each unit keeps its distinct terms as a ``text[]`` under a GIN index, made by
+  the same tokenizer as the file store's FTS5 table (:func:`.fts.terms`: words, and CJK text as
+  single characters, searched as pairs). A unit matches a term when it holds it (a pair: both
+  characters), and is scored in SQL with the same Okapi BM25 the file store computes (each term
+  once, length in characters against the average); :mod:`zoomrag.search.bm25` then re-scores
+  the first units from their text. So the ranking is the file store's, not ``ts_rank``'s (which
+  has no IDF and would rank differently): docs/scale.md measures the overlap.
+- **Writers**: any number at once. An indexing run holds a shared advisory lock on the index
+  (a rebuild takes it exclusively); each document is written in one transaction that first
+  takes a transaction advisory lock on the document's id, so two writers of one document take
+  turns; row numbers come from a sequence in contiguous blocks, never reused. The counters every
+  write changes (``generation``, ``unit_chars``) are updated last, so writers wait on each
+  other only for their commits.
+- **Snapshots**: a ``REPEATABLE READ READ ONLY`` transaction per query.
+- **Crashes**: a killed writer's open transaction is rolled back by the server; its document is
+  as it was, and a re-run finds it changed and writes it again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import time
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import partial
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from ..errors import IndexLockedError, StoreError
+from ..model import Document, Node, Tree, content_hash, node_id
+from . import docmeta, fts
+from .sqlite import (
+    _NO_METADATA,
+    DocumentRow,
+    Selection,
+    TermCount,
+    UnitRow,
+    UnitToWrite,
+    _metadata_json,
+    _tree,
+    _unit_text,
+    _valid_rows,
+    node_rows,
+)
+
+#: URL schemes this store answers.
+SCHEMES = ("postgresql://", "postgres://")
+#: The advisory lock of the whole index (shared by indexing runs, exclusive for a rebuild).
+_INDEX_LOCK = 0x7A6F6F6D72616701
+#: The advisory lock held while a block of row numbers is taken from the sequence.
+_ROWS_LOCK = 0x7A6F6F6D72616702
+#: Candidates the HNSW index returns per result wanted (units sharing a vector, cached vectors
+#: of no unit), and its beam width: pgvector's default (40) gives recall@10 below 0.9.
+_CANDIDATES = 2
+EF_SEARCH = 256
+
+DDL = """
+CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE IF NOT EXISTS index_meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    key          bigserial PRIMARY KEY,
+    id           text NOT NULL UNIQUE,
+    source       text NOT NULL,
+    content_hash text NOT NULL,
+    format       text NOT NULL,
+    origin       text NOT NULL,
+    metadata     text NOT NULL DEFAULT '{}',
+    chars        bigint NOT NULL,
+    first_row    bigint NOT NULL,
+    node_count   bigint NOT NULL,
+    text         text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
+CREATE TABLE IF NOT EXISTS kinds (number serial PRIMARY KEY, name text NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS nodes (
+    rowno        bigint PRIMARY KEY,
+    doc          bigint NOT NULL,
+    parent       bigint,
+    level        integer NOT NULL,
+    kind         integer NOT NULL,
+    span_start   bigint NOT NULL,
+    span_end     bigint NOT NULL,
+    section_path text,
+    embed_text   text,
+    unit         boolean NOT NULL,
+    vec          bigint,
+    chars        bigint,
+    terms        text[]
+);
+CREATE INDEX IF NOT EXISTS nodes_doc ON nodes(doc);
+CREATE INDEX IF NOT EXISTS nodes_vec ON nodes(vec);
+CREATE INDEX IF NOT EXISTS nodes_terms ON nodes USING gin(terms);
+CREATE TABLE IF NOT EXISTS vectors (key bigint PRIMARY KEY, vec vector NOT NULL);
+CREATE TABLE IF NOT EXISTS doc_meta (
+    doc  bigint NOT NULL,
+    key  text NOT NULL,
+    type text NOT NULL,
+    num  double precision,
+    txt  text
+);
+CREATE INDEX IF NOT EXISTS doc_meta_num ON doc_meta(key, type, num);
+CREATE INDEX IF NOT EXISTS doc_meta_txt ON doc_meta(key, txt);
+CREATE INDEX IF NOT EXISTS doc_meta_doc ON doc_meta(doc);
+CREATE SEQUENCE IF NOT EXISTS node_rows;
+-- SQLite's glob(pattern, text), which filters use for "$doc": * ? and [...] as in a shell.
+CREATE OR REPLACE FUNCTION glob(pattern text, s text) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+  SELECT s ~ ('^' || replace(replace(regexp_replace(pattern, '([.+^$(){}|\\\\])', '\\\\\\1', 'g'),
+                                     '*', '.*'), '?', '.') || '$')
+$$;
+-- the first of n consecutive row numbers, taken under a lock so that no one else's interleave
+CREATE OR REPLACE FUNCTION take_rows(n bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE first bigint;
+BEGIN
+  PERFORM pg_advisory_lock(%(rows_lock)s);
+  first := nextval('node_rows');
+  IF n > 1 THEN PERFORM setval('node_rows', first + n - 1); END IF;
+  PERFORM pg_advisory_unlock(%(rows_lock)s);
+  RETURN first;
+END $$;
+INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0')
+  ON CONFLICT (key) DO NOTHING;
+"""
+
+#: Tables of an index (sizes in ``zoomrag stats``).
+TABLES = ("documents", "doc_meta", "nodes", "vectors", "kinds", "index_meta")
+
+
+def is_url(location: object) -> bool:
+    return isinstance(location, str) and location.startswith(SCHEMES)
+
+
+def public_url(url: str) -> str:
+    """The URL without its password, as messages show it."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = (parts.username or "") + "@" + host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError("a postgresql:// store needs the postgres extra: pip install 'zoomrag[postgres]'") from None
+    return psycopg
+
+
+def fold(term: str) -> str:
+    """A term without diacritics (FTS5's ``remove_diacritics 2``): ``Café`` and ``cafe`` match."""
+    if term.isascii():
+        return term
+    decomposed = unicodedata.normalize("NFD", term)
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn"))
+
+
+def unit_terms(text: str) -> list[str]:
+    """The distinct index terms of a unit's text (its ``terms`` column)."""
+    return list(dict.fromkeys(fold(t) for t in fts.terms(text)))
+
+
+#: SQLite's ``X GLOB ?`` in a filter's condition (its operand is always a placeholder).
+_GLOB_OP = re.compile(r"([\w.]+) GLOB \?")
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"')
+
+
+def expression_terms(expression: str) -> list[str]:
+    """The index terms of one :func:`.fts.expression` (a CJK pair: its two characters)."""
+    return [fold(m.group(1).replace('""', '"')) for m in _QUOTED.finditer(expression)]
+
+
+def _vector_text(blob: bytes) -> str:
+    """pgvector's text form of a float32 little-endian blob (exact: each float32 is a double)."""
+    return "[" + ",".join(map(repr, np.frombuffer(blob, dtype="<f4").tolist())) + "]"
+
+
+def _vector_blob(data: Any) -> bytes:
+    """A pgvector value as read in binary (int16 dimension, int16 unused, big-endian float32)
+    as the float32 little-endian blob the file store keeps."""
+    dim = struct.unpack_from(">H", data, 0)[0]
+    return np.frombuffer(bytes(data), dtype=">f4", count=dim, offset=4).astype("<f4").tobytes()
+
+
+class _SharedLock:
+    """The lock an indexing run holds on a server store: shared, so runs go on side by side;
+    a rebuild (:meth:`PostgresStore.clear`) waits for the others to finish."""
+
+    def __init__(self, store: PostgresStore, timeout: float):
+        self.store = store
+        self.timeout = timeout
+        self._depth = 0
+
+    def acquire(self) -> None:
+        if self._depth == 0:
+            self.store._wait_lock("pg_try_advisory_lock_shared", self.timeout,
+                                  "another zoomrag process is rebuilding this index")
+        self._depth += 1
+
+    def release(self) -> None:
+        if self._depth == 0:
+            return
+        self._depth -= 1
+        if self._depth == 0 and not self.store.conn.closed:
+            try:
+                self.store.conn.execute("SELECT pg_advisory_unlock_shared(%s)", (_INDEX_LOCK,))
+            except self.store._errors.Error:
+                pass  # the connection is gone, and the server dropped its locks with it
+
+    def __enter__(self) -> _SharedLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class PostgresStore:
+    """An index in a PostgreSQL database (with pgvector). Not thread-safe: one object per thread."""
+
+    def __init__(self, url: str, *, timeout: float = 5.0, create: bool = True):
+        self.url = url
+        self.path = public_url(url)
+        self.timeout = timeout
+        self._kind_list: list[str] | None = None
+        self._dimension: int | None = None
+        psycopg = _psycopg()
+        self._errors = psycopg
+        try:
+            self.conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
+        except psycopg.Error as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StoreError(f"{self.path}: cannot reach the PostgreSQL server ({first}); start it, or "
+                             "fix the URL (postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") from None
+        self._register_vector()
+        try:
+            # As the file store's synchronous=NORMAL: a server crash may lose the last commits (a
+            # re-run writes those documents again), never consistency; each commit skips a flush.
+            with self._translate_errors("open the index"):
+                self.conn.execute("SET synchronous_commit = off")
+            self._prepare(create)
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _register_vector(self) -> None:
+        """Read pgvector values in binary, straight into float32 blobs."""
+        from psycopg.adapt import Loader
+        from psycopg.pq import Format
+
+        class VectorLoader(Loader):
+            format = Format.BINARY
+
+            def load(self, data: Any) -> bytes:
+                return _vector_blob(data)
+
+        self._vector_loader = VectorLoader
+
+    def _prepare(self, create: bool) -> None:
+        with self._translate_errors("open the index"):
+            tables = {r[0] for r in self.conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")}
+        if tables & {"documents", "nodes"} and "index_meta" not in tables:
+            raise StoreError(f"{self.path}: this schema holds tables that are not a zoomrag index; use another "
+                             "database, or another schema (?options=-csearch_path%3DNAME)")
+        if "index_meta" not in tables and not create:
+            raise StoreError(f"{self.path}: no index here; build one with: zoomrag index --store {self.path} PATH...")
+        if "index_meta" not in tables or "kinds" not in tables or not self._has_function("take_rows"):
+            with self._translate_errors("create the index tables"):
+                self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))
+                try:
+                    self.conn.execute(DDL.replace("%(rows_lock)s", str(_ROWS_LOCK)))
+                finally:
+                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
+        with self._translate_errors("open the index"):
+            row = self.conn.execute("SELECT oid FROM pg_type WHERE typname = 'vector'").fetchone()
+        if row is None:
+            raise StoreError(f"{self.path}: the pgvector extension is not installed on this server; "
+                             "install it (https://github.com/pgvector/pgvector) and run again")
+        self.conn.adapters.register_loader(row[0], self._vector_loader)
+        # binary results for vectors only: a cursor with binary=True reads every column in binary
+        self._vector_oid = row[0]
+
+    def _has_function(self, name: str) -> bool:
+        with self._translate_errors("open the index"):
+            return self.conn.execute("SELECT 1 FROM pg_proc WHERE proname = %s AND pronamespace = "
+                                     "current_schema()::regnamespace", (name,)).fetchone() is not None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def writer_lock(self, timeout: float) -> _SharedLock:
+        return _SharedLock(self, timeout)
+
+    def _wait_lock(self, function: str, timeout: float, holder: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not self._rows(f"SELECT {function}(%s)", (_INDEX_LOCK,))[0][0]:
+            if time.monotonic() >= deadline:
+                raise IndexLockedError(f"{self.path}: {holder}; wait for it to finish and run again")
+            time.sleep(0.05)
+
+    def checkpoint(self) -> None:
+        """After a run of writes: refresh the planner's statistics (best effort)."""
+        try:
+            self.conn.execute("ANALYZE documents, nodes, vectors, doc_meta")
+        except self._errors.Error:
+            pass
+
+    def disk_bytes(self) -> int:
+        return sum(self.table_bytes().values())
+
+    # -- transactions -------------------------------------------------------------------
+    def _error(self, e: Exception, what: str) -> StoreError:
+        msg = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        if isinstance(e, self._errors.OperationalError) and self.conn.closed:
+            return StoreError(f"{self.path}: could not {what}: the connection to the server was lost ({msg}); "
+                              "check the server and run again (committed documents are kept)")
+        if isinstance(e, self._errors.errors.LockNotAvailable):
+            return IndexLockedError(f"{self.path}: could not {what}: another writer holds a lock ({msg}); "
+                                    "wait for it to finish and run again")
+        if isinstance(e, self._errors.errors.InsufficientPrivilege):
+            return StoreError(f"{self.path}: could not {what}: permission denied ({msg}); "
+                              "grant this user the right, or use another database")
+        if isinstance(e, self._errors.errors.DiskFull):
+            return StoreError(f"{self.path}: could not {what}: the server's disk is full; the index keeps "
+                              "its last committed state; free some space and run again")
+        return StoreError(f"{self.path}: could not {what}: {msg}")
+
+    @contextmanager
+    def _translate_errors(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except self._errors.ProgrammingError as e:
+            if isinstance(e, (self._errors.errors.InsufficientPrivilege, self._errors.errors.UndefinedTable,
+                              self._errors.errors.UndefinedColumn)):
+                raise self._error(e, what) from None
+            raise  # a bug in the caller, not the server
+        except self._errors.Error as e:
+            raise self._error(e, what) from None
+
+    def _in_transaction(self) -> bool:
+        return self.conn.info.transaction_status != self._errors.pq.TransactionStatus.IDLE
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        """``BEGIN`` ... ``COMMIT``, rolled back on any exception; bumps ``generation`` last."""
+        with self._translate_errors("start a write"):
+            self.conn.execute("BEGIN")
+        self._chars_delta = 0
+        try:
+            with self._translate_errors("write"):
+                yield self.conn
+                if self._chars_delta:
+                    self.conn.execute("UPDATE index_meta SET value = (value::bigint + %s)::text "
+                                      "WHERE key = 'unit_chars'", (self._chars_delta,))
+                self.conn.execute("UPDATE index_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+            with self._translate_errors("commit"):
+                self.conn.execute("COMMIT")
+        except BaseException:
+            if not self.conn.closed and self._in_transaction():
+                try:
+                    self.conn.execute("ROLLBACK")
+                except self._errors.Error:
+                    pass
+            raise
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One committed version for every read inside (``REPEATABLE READ``); nested: the outer one."""
+        if self._in_transaction():
+            with self._translate_errors("read"):
+                yield
+            return
+        with self._translate_errors("read"):
+            self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        try:
+            with self._translate_errors("read"):
+                yield
+        finally:
+            if not self.conn.closed and self._in_transaction():
+                try:
+                    self.conn.execute("ROLLBACK")
+                except self._errors.Error:
+                    pass
+
+    def _rows(self, sql: str, args: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
+        with self._translate_errors("read"):
+            return self.conn.execute(sql, args).fetchall()
+
+    def _vector_rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple]:
+        """Rows whose vector columns are read in binary (the other columns must be bigint)."""
+        with self._translate_errors("read vectors"):
+            cur = self.conn.cursor(binary=True)
+            return cur.execute(sql, args).fetchall()
+
+    # -- meta ---------------------------------------------------------------------------
+    def meta(self) -> dict[str, str]:
+        return dict(self._rows("SELECT key, value FROM index_meta"))
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        with self._translate_errors("write the settings"):
+            with self.conn.cursor() as cur:
+                cur.executemany("INSERT INTO index_meta(key, value) VALUES (%s, %s) "
+                                "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
+
+    def generation(self) -> int:
+        row = self._rows("SELECT value FROM index_meta WHERE key = 'generation'")
+        return int(row[0][0]) if row else 0
+
+    # -- documents ----------------------------------------------------------------------
+    def document_hashes(self) -> dict[str, str]:
+        return dict(self._rows("SELECT id, content_hash FROM documents"))
+
+    def documents(self) -> list[DocumentRow]:
+        rows = self._rows("SELECT id, source, content_hash, format, origin, chars, metadata FROM documents "
+                          "ORDER BY id COLLATE \"C\"")
+        return [DocumentRow(i, s, h, f, o, n, _metadata(m)) for i, s, h, f, o, n, m in rows]
+
+    def document_metadata(self) -> dict[str, Mapping[str, object]]:
+        return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents")}
+
+    def metadata_by_id(self, doc_ids: Iterable[str]) -> dict[str, Mapping[str, object]]:
+        ids = list(dict.fromkeys(doc_ids))
+        if not ids:
+            return {}
+        return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents WHERE id = ANY(%s)", (ids,))}
+
+    def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
+        rows = self._rows("SELECT metadata FROM documents WHERE id = %s", (doc_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats --documents")
+        return _metadata(rows[0][0])
+
+    def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
+        meta = _metadata_json(metadata) or "{}"
+        with self.transaction() as c:
+            c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc_id,))
+            row = c.execute("SELECT key FROM documents WHERE id = %s", (doc_id,)).fetchone()
+            if row is None:
+                return False
+            c.execute("UPDATE documents SET metadata = %s WHERE key = %s", (meta, row[0]))
+            self._write_meta_rows(row[0], metadata)
+            return True
+
+    def _write_meta_rows(self, key: int, metadata: Mapping[str, object]) -> None:
+        self.conn.execute("DELETE FROM doc_meta WHERE doc = %s", (key,))
+        rows = [(key, *r) for r in docmeta.rows(metadata)]
+        if rows:
+            with self.conn.cursor() as cur:
+                cur.executemany("INSERT INTO doc_meta(doc, key, type, num, txt) VALUES (%s, %s, %s, %s, %s)", rows)
+
+    def select_documents(self, condition: str, args: Sequence[object]) -> Selection:
+        """The documents for which ``condition`` holds: SQL over ``documents d`` and ``doc_meta``
+        as :func:`zoomrag.search.filters.to_sql` writes it (its ``?`` become ``%s``, and
+        ``X GLOB ?`` this schema's ``glob(?, X)``; the text holds no values, only placeholders)."""
+        sql = _GLOB_OP.sub(r"glob(?, \1)", condition).replace("%", "%%").replace("?", "%s")
+        with self._translate_errors("filter the documents"):
+            rows = self.conn.execute(f"SELECT d.key, d.first_row, d.node_count, d.id FROM documents d WHERE {sql} "
+                                     "ORDER BY d.first_row", list(args)).fetchall()
+        return Selection(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+                         np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
+                         np.fromiter((r[2] for r in rows), dtype=np.int64, count=len(rows)),
+                         tuple(r[3] for r in rows))
+
+    def metadata_keys_present(self, keys: Iterable[str]) -> set[str]:
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            return set()
+        return {k for (k,) in self._rows("SELECT DISTINCT key FROM doc_meta WHERE key = ANY(%s)", (keys,))}
+
+    def selected_units(self, selection: Selection) -> list[int]:
+        keys = selection.keys.tolist()
+        return [r for (r,) in self._rows("SELECT rowno FROM nodes WHERE doc = ANY(%s) AND unit ORDER BY rowno",
+                                         (keys,))]
+
+    def find_document(self, ref: str) -> str | None:
+        rows = self._rows("SELECT id FROM documents WHERE id = %s UNION ALL "
+                          "(SELECT id FROM documents WHERE source = %s LIMIT 1) LIMIT 1", (ref, ref))
+        return rows[0][0] if rows else None
+
+    def load_document(self, doc_id: str) -> Document:
+        docs = self._documents_by("id", [doc_id])
+        if doc_id not in docs:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
+        return docs[doc_id][1]
+
+    def document_text(self, doc_id: str, start: int = 0, end: int | None = None) -> str:
+        rows = self._rows("SELECT chars FROM documents WHERE id = %s", (doc_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
+        chars = rows[0][0]
+        end = chars if end is None else end
+        if not 0 <= start <= end <= chars:
+            raise StoreError(f"{self.path}: span [{start}, {end}) is outside document {doc_id!r} "
+                             f"of {chars} characters")
+        return self._rows("SELECT substr(text, %s, %s) FROM documents WHERE id = %s",
+                          (start + 1, end - start, doc_id))[0][0]
+
+    def _documents_by(self, column: str, values: Sequence[object]) -> dict[str, tuple[tuple[int, int, int], Document]]:
+        if column not in ("id", "key"):
+            raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
+        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
+        if not values:
+            return out
+        for key, first, count, doc_id, source, chash, fmt, meta, text in self._rows(
+                "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
+                f"FROM documents WHERE {column} = ANY(%s)", (list(values),)):
+            out[doc_id] = ((key, first, count), Document(id=doc_id, source=source, text=text, format=fmt,
+                                                         content_hash=chash, metadata=_metadata(meta)))
+        return out
+
+    def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
+        if not doc_ids:
+            return {}
+        return dict(self._rows("SELECT id, content_hash FROM documents WHERE id = ANY(%s)",
+                               (list(doc_ids),)))
+
+    def load_tree(self, doc_id: str) -> Tree:
+        trees = self.load_trees([doc_id])
+        if doc_id not in trees:
+            raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
+        return trees[doc_id]
+
+    def load_trees(self, doc_ids: Sequence[str]) -> dict[str, Tree]:
+        docs = self._documents_by("id", list(dict.fromkeys(doc_ids)))
+        if not docs:
+            return {}
+        keys = [placed[0] for placed, _ in docs.values()]
+        by_doc: dict[int, list[tuple]] = {}
+        for r in self._rows("SELECT rowno, parent, level, kind, span_start, span_end, section_path, embed_text, doc "
+                            "FROM nodes WHERE doc = ANY(%s) ORDER BY rowno", (keys,)):
+            by_doc.setdefault(r[8], []).append(r)
+        kinds = self._kinds_for(r for rows in by_doc.values() for r in rows)
+        return {doc.id: _tree(doc, by_doc.get(placed[0], []), kinds, doc.text) for placed, doc in docs.values()}
+
+    def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
+        """Partial trees (the chains from these rows up to the root) of the documents holding
+        them, and each row's node (see :meth:`SqliteStore.ancestor_trees`)."""
+        wanted = list(dict.fromkeys(int(r) for r in rows))
+        cols = "rowno, parent, level, kind, span_start, span_end, section_path, embed_text, doc"
+        by_doc: dict[int, dict[int, tuple]] = {}
+        if wanted:
+            for r in self._rows(
+                    f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE rowno = ANY(%s) "
+                    f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
+                    "JOIN up ON n.rowno = up.parent) SELECT * FROM up", (wanted,)):
+                by_doc.setdefault(r[8], {})[r[0]] = r
+        kinds = self._kinds_for(r for found in by_doc.values() for r in found.values())
+        trees: dict[str, Tree] = {}
+        nodes: dict[int, Node] = {}
+        for placed, doc in self._documents_by("key", list(by_doc)).values():
+            found = by_doc[placed[0]]
+            order = sorted(found)
+            tree = _tree(doc, [found[r] for r in order], kinds, doc.text)
+            trees[doc.id] = tree
+            nodes.update(zip(order, tree.nodes))
+        return trees, {r: nodes[r] for r in wanted if r in nodes}
+
+    def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
+                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+        """Replace (or add) one document with its nodes, terms and new vectors: one transaction."""
+        doc = tree.document
+        if "\x00" in doc.text:
+            raise StoreError(f"{doc.source}: the text holds a NUL character, which PostgreSQL cannot store; "
+                             "remove it from the file, or index into a file store with --index")
+        kind_of = self._kind_numbers({n.kind for n in tree.nodes})  # committed on its own: append-only
+        base = self._take_rows(len(tree.nodes))
+        rows = node_rows(tree, base, 0, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
+        unit_info: dict[int, tuple[int, list[str]]] = {}
+        row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
+        for u in units:
+            text = _unit_text(u.node, doc.text)
+            unit_info[row_of[u.node.id]] = (len(text), unit_terms(text))
+        self._ensure_vector_index(vectors)
+        meta = _metadata_json(doc.metadata) or "{}"
+        with self.transaction() as c:
+            c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc.id,))
+            found = c.execute("SELECT key FROM documents WHERE id = %s", (doc.id,)).fetchone()
+            values = (doc.source, doc.content_hash, doc.format, origin, meta, len(doc.text), base,
+                      len(tree.nodes), doc.text)
+            if found is not None:
+                key = found[0]
+                self._delete_nodes(key)
+                c.execute("UPDATE documents SET source = %s, content_hash = %s, format = %s, origin = %s, "
+                          "metadata = %s, chars = %s, first_row = %s, node_count = %s, text = %s WHERE key = %s",
+                          (*values, key))
+            else:
+                key = c.execute("INSERT INTO documents(source, content_hash, format, origin, metadata, chars, "
+                                "first_row, node_count, text, id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                                "RETURNING key", (*values, doc.id)).fetchone()[0]
+            self._write_meta_rows(key, doc.metadata)
+            with c.cursor() as cur:
+                if vectors:
+                    # a vector passed here was embedded because the stored one was missing or damaged
+                    cur.executemany("INSERT INTO vectors(key, vec) VALUES (%s, %s::vector) "
+                                    "ON CONFLICT (key) DO UPDATE SET vec = excluded.vec",
+                                    [(k, _vector_text(v)) for k, v in vectors.items()])
+                with cur.copy("COPY nodes(rowno, doc, parent, level, kind, span_start, span_end, section_path, "
+                              "embed_text, unit, vec, chars, terms) FROM STDIN") as copy:
+                    copy.set_types(["int8", "int8", "int8", "int4", "int4", "int8", "int8", "text", "text", "bool",
+                                    "int8", "int8", "text[]"])
+                    for r in rows:
+                        info = unit_info.get(r[0])
+                        copy.write_row((r[0], key, *r[2:9], bool(r[9]), r[10],
+                                        None if info is None else info[0], None if info is None else info[1]))
+            self._chars_delta += sum(n for n, _ in unit_info.values())
+
+    def _take_rows(self, n: int) -> int:
+        """The first of ``n`` consecutive row numbers no one else was or will be given."""
+        with self._translate_errors("number the nodes"):
+            return int(self.conn.execute("SELECT take_rows(%s)", (n,)).fetchone()[0])
+
+    def _delete_nodes(self, key: int) -> None:
+        """A document's nodes and their share of ``unit_chars`` (inside a transaction)."""
+        gone = self.conn.execute("SELECT coalesce(sum(chars), 0) FROM nodes WHERE doc = %s AND unit", (key,))
+        self._chars_delta -= int(gone.fetchone()[0])
+        self.conn.execute("DELETE FROM nodes WHERE doc = %s", (key,))
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self.transaction() as c:
+            c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc_id,))
+            row = c.execute("SELECT key FROM documents WHERE id = %s", (doc_id,)).fetchone()
+            if row is None:
+                return False
+            self._delete_nodes(row[0])
+            c.execute("DELETE FROM doc_meta WHERE doc = %s", (row[0],))
+            c.execute("DELETE FROM documents WHERE key = %s", (row[0],))
+            return True
+
+    def unit_chars(self) -> int:
+        row = self._rows("SELECT value FROM index_meta WHERE key = 'unit_chars'")
+        return int(row[0][0]) if row else 0
+
+    def clear(self, *, keep_vectors: bool) -> None:
+        """Remove every document (for a rebuild), once no other indexing run is going on."""
+        with self.transaction() as c:
+            deadline = time.monotonic() + self.timeout
+            while not c.execute("SELECT pg_try_advisory_xact_lock(%s)", (_INDEX_LOCK,)).fetchone()[0]:
+                if time.monotonic() >= deadline:
+                    raise IndexLockedError(f"{self.path}: another zoomrag process is indexing into it; wait for "
+                                           "it to finish and rebuild again")
+                time.sleep(0.05)
+            c.execute("TRUNCATE nodes, documents, doc_meta")
+            c.execute("UPDATE index_meta SET value = '0' WHERE key = 'unit_chars'")
+            if not keep_vectors:
+                c.execute("TRUNCATE vectors")
+                c.execute("DROP INDEX IF EXISTS vectors_hnsw")
+                self._dimension = None
+
+    # -- node kinds ---------------------------------------------------------------------
+    def _kinds(self, reload: bool = False) -> list[str]:
+        if reload or self._kind_list is None:
+            names = dict(self._rows("SELECT number, name FROM kinds"))
+            self._kind_list = [names.get(i, "") for i in range(max(names, default=-1) + 1)]
+        return self._kind_list
+
+    def _kinds_for(self, rows: Iterable[tuple]) -> list[str]:
+        kinds = self._kinds()
+        if any(r[3] >= len(kinds) for r in rows):
+            kinds = self._kinds(reload=True)
+        return kinds
+
+    def _kind_numbers(self, kinds: Iterable[str]) -> dict[str, int]:
+        wanted = sorted(set(kinds))
+        known = {k: i for i, k in enumerate(self._kinds()) if k}
+        if any(k not in known for k in wanted):
+            with self._translate_errors("record node kinds"):
+                self.conn.execute("INSERT INTO kinds(number, name) SELECT "
+                                  "(SELECT coalesce(max(number), -1) FROM kinds) + ord, name FROM "
+                                  "unnest(%s::text[]) WITH ORDINALITY AS t(name, ord) "
+                                  "WHERE name NOT IN (SELECT name FROM kinds) ON CONFLICT DO NOTHING",
+                                  ([k for k in wanted if k not in known],))
+            known = {k: i for i, k in enumerate(self._kinds(reload=True)) if k}
+            missing = [k for k in wanted if k not in known]
+            if missing:  # a concurrent writer took the same numbers: ask again, now they are there
+                return self._kind_numbers(wanted)
+        return {k: known[k] for k in wanted}
+
+    # -- vectors ------------------------------------------------------------------------
+    def _ensure_vector_index(self, vectors: Mapping[int, bytes]) -> None:
+        """The HNSW index (inner product, pgvector) once the vectors' dimension is known."""
+        if self._dimension is not None or not vectors:
+            return
+        dim = len(next(iter(vectors.values()))) // 4
+        with self._translate_errors("create the vector index"):
+            self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))  # two writers may get here at once
+            try:
+                self.conn.execute(f"CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
+                                  f"((vec::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
+            finally:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
+        self._dimension = dim
+
+    def vector_keys_present(self, keys: Iterable[int]) -> set[int]:
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            return set()
+        return {k for (k,) in self._rows("SELECT key FROM vectors WHERE key = ANY(%s)", (keys,))}
+
+    def vector_keys_valid(self, keys: Iterable[int], dimension: int) -> set[int]:
+        found = self.vectors_by_key(keys)
+        size = int(dimension) * 4
+        rows = [(k, v) for k, v in found.items() if len(v) == size]
+        if not rows:
+            return set()
+        ok = _valid_rows(np.frombuffer(b"".join(v for _, v in rows), "<f4").reshape(len(rows), dimension))
+        return {k for (k, _), good in zip(rows, ok) if good}
+
+    def vectors_by_key(self, keys: Iterable[int]) -> dict[int, bytes]:
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            return {}
+        return dict(self._vector_rows("SELECT key, vec FROM vectors WHERE key = ANY(%s)", (keys,)))
+
+    def put_vectors(self, items: Mapping[int, bytes]) -> None:
+        self._ensure_vector_index(items)
+        with self.transaction() as c:
+            with c.cursor() as cur:
+                cur.executemany("INSERT INTO vectors(key, vec) VALUES (%s, %s::vector) ON CONFLICT DO NOTHING",
+                                [(k, _vector_text(v)) for k, v in items.items()])
+
+    def unit_vectors(self, rows: Iterable[int]) -> dict[int, bytes]:
+        rows = list(dict.fromkeys(int(r) for r in rows))
+        if not rows:
+            return {}
+        return dict(self._vector_rows("SELECT n.rowno, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
+                                      "WHERE n.rowno = ANY(%s)", (rows,)))
+
+    def document_vectors(self, doc_id: str) -> list[bytes | None]:
+        return [v for (v,) in self._vector_rows(
+            "SELECT v.vec FROM nodes n JOIN documents d ON n.doc = d.key LEFT JOIN vectors v ON v.key = n.vec "
+            "WHERE d.id = %s::text ORDER BY n.rowno", (doc_id,))]
+
+    def node_vector_keys(self, doc_id: str) -> list[tuple[bool, int | None]]:
+        return [(bool(u), v) for u, v in self._rows(
+            "SELECT n.unit, n.vec FROM nodes n JOIN documents d ON n.doc = d.key WHERE d.id = %s ORDER BY n.rowno",
+            (doc_id,))]
+
+    def _matrix(self, sql: str, args: Sequence[object], dimension: int) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._vector_rows(sql, args)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        if not rows:
+            return ids, np.zeros((0, dimension), dtype=np.float32)
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
+        if mat.size != len(rows) * dimension:
+            raise StoreError(f"{self.path}: stored vectors do not have dimension {dimension}; run zoomrag check, "
+                             f"then rebuild with zoomrag index --reindex --store {self.path} PATH...")
+        return ids, mat.reshape(len(rows), dimension).astype(np.float32, copy=False)
+
+    def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
+        return self._matrix("SELECT n.rowno, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
+                            "WHERE n.doc = ANY(%s) AND n.unit ORDER BY n.rowno", (selection.keys.tolist(),), dimension)
+
+    def unit_matrix(self, dimension: int) -> tuple[np.ndarray, np.ndarray]:
+        return self._matrix("SELECT n.rowno, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.rowno",
+                            (), dimension)
+
+    def unit_rows(self) -> np.ndarray:
+        rows = self._rows("SELECT n.rowno FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.rowno")
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def drop_unused_vectors(self) -> int:
+        with self.transaction() as c:
+            cur = c.execute("DELETE FROM vectors v WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.vec = v.key)")
+            return cur.rowcount
+
+    def nearest(self, query: np.ndarray, k: int, selection: Selection | None = None) -> list[tuple[int, float]]:
+        """``(node row, cosine)`` of the ``k`` nearest units, best first (ties by row).
+
+        Without a selection, through the HNSW index (``ef_search`` :data:`EF_SEARCH`, at least
+        ``2k`` candidates, as units may share a vector); with one, exactly among its units."""
+        q = np.asarray(query, dtype=np.float32)
+        dim = int(q.shape[0])
+        text = _vector_text(q.astype("<f4").tobytes())
+        if selection is not None:
+            return [(r, float(s)) for r, s in self._rows(
+                "SELECT n.rowno, -(v.vec <#> %s::vector) AS s FROM nodes n JOIN vectors v ON v.key = n.vec "
+                "WHERE n.doc = ANY(%s) AND n.unit ORDER BY s DESC, n.rowno LIMIT %s",
+                (text, selection.keys.tolist(), k))]
+        want = _CANDIDATES * k
+        with self.snapshot():
+            with self._translate_errors("search the vectors"):
+                self.conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, want)}")
+                rows = self.conn.execute(
+                    f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
+                    f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
+                    "SELECT n.rowno, -c.d FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
+                    (text, text, want, k)).fetchall()
+        return [(int(r), float(s)) for r, s in rows]
+
+    def describe_vectors(self) -> str:
+        found = self._rows("SELECT 1 FROM pg_indexes WHERE indexname = 'vectors_hnsw' AND schemaname = current_schema()")
+        return "pgvector hnsw" if found else "none yet (made with the first vectors)"
+
+    # -- units and full text ------------------------------------------------------------
+    def units(self, rows: Iterable[int]) -> dict[int, UnitRow]:
+        rows = list(dict.fromkeys(int(r) for r in rows))
+        if not rows:
+            return {}
+        found = self._rows("SELECT n.rowno, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n "
+                           "JOIN documents d ON d.key = n.doc WHERE n.rowno = ANY(%s)", (rows,))
+        kinds = self._kinds()
+        if any(kind >= len(kinds) for _, _, kind, *_ in found):
+            kinds = self._kinds(reload=True)
+        return {row: UnitRow(node_id(doc_id, kinds[kind], level, s, e), doc_id, s, e)
+                for row, doc_id, kind, level, s, e in found}
+
+    def text_keys(self, rows: Iterable[int]) -> dict[int, int | None]:
+        rows = list(dict.fromkeys(int(r) for r in rows))
+        if not rows:
+            return {}
+        return dict(self._rows("SELECT rowno, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)))
+
+    def unit_count(self) -> int:
+        return int(self._rows("SELECT count(*) FROM nodes WHERE unit")[0][0])
+
+    def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
+        """What was indexed for each of these unit rows; rows not found are left out. Each
+        document's text is read once (a ``substr`` per row would decompress it once per row)."""
+        rows = list(dict.fromkeys(int(r) for r in rows))
+        if not rows:
+            return {}
+        found = self._rows("SELECT rowno, doc, span_start, span_end, embed_text FROM nodes WHERE rowno = ANY(%s)",
+                           (rows,))
+        keys = list({doc for _, doc, _, _, et in found if et is None})
+        texts = dict(self._rows("SELECT key, text FROM documents WHERE key = ANY(%s)", (keys,))) if keys else {}
+        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et in found
+                if et is not None or doc in texts}
+
+    def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
+                   within: Iterable[int] | None = None, k1: float = 1.2, b: float = 0.75,
+                   docs: Iterable[int] | None = None) -> list[tuple[int, float]]:
+        """``(node row, BM25)`` best first (ties by row), as :meth:`SqliteStore.fts_search`
+        computes it: a unit holding a term (a pair: both characters) counts it once, with the
+        term's weight, times ``(k1 + 1) / (1 + k1 * (1 - b + b * chars / avg_chars))``."""
+        if not weights or limit < 1:
+            return []
+        avg = max(float(avg_chars), 1.0)
+        keep = ""
+        rows_arg: list[int] = []
+        if within is not None:
+            keep = " AND rowno = ANY(%s)"
+            rows_arg = list(dict.fromkeys(int(r) for r in within))
+        scans = []
+        args: list[object] = []
+        for expr, w in weights.items():
+            scans.append(f"SELECT rowno AS r, %s::float8 AS w FROM nodes WHERE terms @> %s::text[]{keep}")
+            args += [float(w), expression_terms(expr)] + ([rows_arg] if keep else [])
+        only = ""
+        if docs is not None:
+            only = " WHERE n.doc = ANY(%s)"
+        final: list[object] = [k1 + 1, k1, 1 - b, b / avg]
+        tail: list[object] = ([list(dict.fromkeys(int(d) for d in docs))] if docs is not None else []) + [limit]
+        sql = (f"SELECT h.r, h.w * %s / (1 + %s * (%s + %s * n.chars)) AS s FROM "
+               f"(SELECT r, sum(w) AS w FROM ({' UNION ALL '.join(scans)}) x GROUP BY r) h "
+               f"JOIN nodes n ON n.rowno = h.r{only} ORDER BY s DESC, h.r LIMIT %s")
+        return [(int(r), float(s)) for r, s in self._rows(sql, final + args + tail)]
+
+    def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
+        """Units holding each query term (a CJK pair: both characters), counted up to ``cap + 1``,
+        and how far into the index the counted ones reach (see :meth:`SqliteStore.term_counts`)."""
+        wanted = list(dict.fromkeys(terms))
+        if not wanted:
+            return {}
+        limit = None if cap is None else cap + 1
+        # one statement for every term: a round trip each would cost more than the counting
+        scans = " UNION ALL ".join(
+            f"SELECT {i} AS i, count(*) AS n, max(rowno) AS m FROM "
+            "(SELECT rowno FROM nodes WHERE terms @> %s::text[] LIMIT %s) x" for i in range(len(wanted)))
+        args: list[object] = []
+        for t in wanted:
+            args += [expression_terms(fts.expression(t)), limit]
+        rows = self._rows(f"SELECT (SELECT max(rowno) FROM nodes), i, n, m FROM ({scans}) c", args)
+        last = (rows[0][0] if rows else None) or 1
+        found = {i: (int(n), m) for _, i, n, m in rows}
+        out: dict[str, TermCount] = {}
+        for i, t in enumerate(wanted):
+            n, row = found[i]
+            out[t] = TermCount(n, 1.0 if cap is None or n <= cap else min(1.0, (row or last) / last))
+        return out
+
+    def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:
+        return {t: c.units for t, c in self.term_counts(terms, cap).items()}
+
+    # -- sizes and consistency ----------------------------------------------------------
+    def table_bytes(self) -> dict[str, int]:
+        return {name: int(size) for name, size in self._rows(
+            "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
+            "WHERE c.relname = ANY(%s) AND c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace",
+            (list(TABLES),))}
+
+    def counts(self) -> dict[str, int]:
+        (d, ch, n, u, e, v), = self._rows(
+            "SELECT (SELECT count(*) FROM documents), (SELECT coalesce(sum(chars), 0) FROM documents), "
+            "(SELECT count(*) FROM nodes), (SELECT count(*) FROM nodes WHERE unit), "
+            "(SELECT count(*) FROM nodes WHERE vec IS NOT NULL), (SELECT count(*) FROM vectors)")
+        return {"documents": int(d), "characters": int(ch), "nodes": int(n), "units": int(u),
+                "embedded": int(e), "vectors": int(v)}
+
+    def problems(self, dimension: int | None) -> list[str]:
+        """Everything that breaks the store's invariants, as sentences, read in one snapshot;
+        never raises."""
+        out: list[str] = []
+        try:
+            with self.snapshot():
+                for step in (self._tree_problems, self._meta_problems, self._text_problems,
+                             partial(self._vector_problems, dimension)):
+                    out.extend(step())
+        except (StoreError, ValueError, TypeError) as e:
+            out.append(f"could not read the index to check it: {e}")
+        return out
+
+    def _tree_problems(self) -> list[str]:
+        checks = [
+            ("nodes belong to no document", "SELECT count(*) FROM nodes WHERE doc NOT IN (SELECT key FROM documents)"),
+            ("documents have no root node at their first row",
+             "SELECT count(*) FROM documents d WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.rowno = d.first_row "
+             "AND n.doc = d.key AND n.parent IS NULL AND n.level = 0 AND n.span_start = 0 AND n.span_end = d.chars)"),
+            ("nodes lie outside their document's rows",
+             "SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
+             "WHERE n.rowno < d.first_row OR n.rowno >= d.first_row + d.node_count"),
+            ("documents have a node count that differs from their nodes",
+             "SELECT count(*) FROM documents d LEFT JOIN (SELECT doc, count(*) AS n FROM nodes GROUP BY doc) g "
+             "ON g.doc = d.key WHERE coalesce(g.n, 0) != d.node_count"),
+            ("nodes have a span outside their document's text",
+             "SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
+             "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > d.chars"),
+            ("nodes lie outside their parent (span, level or document)",
+             "SELECT count(*) FROM nodes c JOIN nodes p ON p.rowno = c.parent WHERE c.doc != p.doc "
+             "OR c.level != p.level + 1 OR c.span_start < p.span_start OR c.span_end > p.span_end OR p.rowno >= c.rowno"),
+            ("nodes point to a missing parent",
+             "SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL AND NOT EXISTS "
+             "(SELECT 1 FROM nodes p WHERE p.rowno = c.parent)"),
+            ("units point to a missing vector",
+             "SELECT count(*) FROM nodes n WHERE vec IS NOT NULL AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.key = n.vec)"),
+            ("units have no terms", "SELECT count(*) FROM nodes WHERE unit AND terms IS NULL"),
+            ("metadata rows belong to no document",
+             "SELECT count(*) FROM doc_meta WHERE doc NOT IN (SELECT key FROM documents)"),
+        ]
+        out = []
+        for what, sql in checks:
+            n = self._rows(sql)[0][0]
+            if n:
+                out.append(f"{n} {what}")
+        return out
+
+    def _meta_problems(self) -> list[str]:
+        stored = self.unit_chars()
+        actual = int(self._rows("SELECT coalesce(sum(chars), 0) FROM nodes WHERE unit")[0][0])
+        return [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+
+    def _text_problems(self) -> list[str]:
+        """Every document's text against its length and content hash, every unit's terms
+        against its text."""
+        bad: list[str] = []
+        wrong_terms = 0
+        keys = [k for (k,) in self._rows("SELECT key FROM documents ORDER BY key")]
+        for i in range(0, len(keys), 64):  # a few documents' text in memory at a time
+            for doc in self._rows("SELECT key, id, chars, content_hash, text FROM documents WHERE key = ANY(%s)",
+                                  (keys[i:i + 64],)):
+                wrong_terms += self._document_problems(doc, bad)
+        out = []
+        if bad:
+            out.append(f"{len(bad)} documents have damaged text (first: {bad[0]!r})")
+        if wrong_terms:
+            out.append(f"full-text terms disagree with the units' text ({wrong_terms} units)")
+        return out
+
+    def _document_problems(self, doc: tuple, bad: list[str]) -> int:
+        """Checks one document's text (its id goes to ``bad`` when damaged); returns how many of
+        its units' terms or lengths disagree with their text."""
+        key, doc_id, chars, stored, text = doc
+        if len(text) != chars or (re.fullmatch(r"[0-9a-f]{64}", stored) and content_hash(text) != stored):
+            bad.append(doc_id)
+            return 0
+        wrong = 0
+        for s, e, et, n, terms in self._rows(
+                "SELECT span_start, span_end, embed_text, chars, terms FROM nodes WHERE doc = %s AND unit", (key,)):
+            body = et if et is not None else text[s:e]
+            if n != len(body) or list(terms or []) != unit_terms(body):
+                wrong += 1
+        return wrong
+
+    def _vector_problems(self, dimension: int | None) -> list[str]:
+        if dimension is None:
+            return []
+        size = int(dimension) * 4
+        wrong = bad = 0
+        rows = self._vector_rows("SELECT key, vec FROM vectors")
+        blobs = [v for _, v in rows]
+        good = [v for v in blobs if len(v) == size]
+        wrong = len(blobs) - len(good)
+        if good:
+            bad = int((~_valid_rows(np.frombuffer(b"".join(good), "<f4").reshape(len(good), dimension))).sum())
+        out = []
+        if wrong:
+            out.append(f"{wrong} vectors are not {dimension} float32 values")
+        if bad:
+            out.append(f"{bad} vectors are damaged (values not finite, or not of unit length)")
+        return out
+
+
+def _metadata(text: str) -> Mapping[str, object]:
+    return _NO_METADATA if text == "{}" else MappingProxyType(json.loads(text))
+
