@@ -52,6 +52,7 @@ from zoomrag.errors import IndexMismatchError
 from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
 from zoomrag.evaluate.probe import CANDIDATES as PROBE_CANDIDATES
 from zoomrag.evaluate.probe import DEFAULT as PROBE_DEFAULT
+from zoomrag.evaluate.probe import probe_expansion
 from zoomrag.evaluate.results import BuildStats
 from zoomrag.expand import get_expander
 
@@ -260,7 +261,7 @@ class ZoomragConfig:
             if self.probe is None:
                 self.index.record_probe({})
             else:
-                report = self.index.probe_expansion(mode=self.mode)
+                report = probe_expansion(self.index, mode=self.mode)
                 print(f"  probe ({report.seconds:.0f}s):\n    " + report.summary().replace("\n", "\n    "),
                       file=sys.stderr)
                 self.probe.update({k.kind: {"queries": k.queries, "documents": k.documents,

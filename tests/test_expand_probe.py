@@ -10,7 +10,15 @@ from click.testing import CliRunner
 
 from zoomrag import Document, Index
 from zoomrag.cli import main
-from zoomrag.evaluate.probe import CANDIDATES, DEFAULT, MARGIN, MIN_QUERIES, PER_KIND, probe_questions
+from zoomrag.evaluate.probe import (
+    CANDIDATES,
+    DEFAULT,
+    MARGIN,
+    MIN_QUERIES,
+    PER_KIND,
+    probe_expansion,
+    probe_questions,
+)
 from zoomrag.expand.auto import PROBE_KEY, document_kind
 
 pytestmark = pytest.mark.xdist_group("probe")
@@ -72,7 +80,7 @@ def probed(tmp_path_factory):
     path = tmp_path_factory.mktemp("probe") / "i.db"
     with Index.open(path, embedder="hash", strategy=STRATEGY) as ix:
         ix.add(DOCS)
-        report = ix.probe_expansion()
+        report = probe_expansion(ix)
     return path, report
 
 
@@ -139,7 +147,7 @@ def test_each_kind_gets_the_policy_the_probe_measured_best(probed):
 def test_the_probe_is_deterministic(probed):
     path, report = probed
     with Index.open(path, create=False) as ix:
-        again = ix.probe_expansion(record=False, candidates=["density", "density-sharp"])
+        again = probe_expansion(ix, record=False, candidates=["density", "density-sharp"])
     assert [(k.kind, {n: k.recall[n] for n in ("density", "density-sharp")}) for k in report.kinds] == \
         [(k.kind, dict(k.recall)) for k in again.kinds]
     with Index.open(path, create=False) as ix:  # record=False wrote nothing
@@ -162,7 +170,7 @@ def test_a_corpus_too_small_for_a_probe_keeps_the_default_and_says_so(tmp_path):
     with Index.open(tmp_path / "i.db", embedder="hash") as ix:
         ix.add([Document(id="a.md", source="a.md", text="# A\n\nApples are red and grow on trees in orchards.\n",
                          format="markdown")])
-        report = ix.probe_expansion()
+        report = probe_expansion(ix)
         assert report.choices == {}
         assert report.summary() == (
             f"headed: 1 probe question(s) from 1 document(s), fewer than {MIN_QUERIES}: too few to choose, "

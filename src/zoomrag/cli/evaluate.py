@@ -352,12 +352,13 @@ def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: b
 
 
 def _probe(path: Path, mode: str) -> None:
+    from ..evaluate.probe import probe_expansion
     from ..index import Index
 
     if not path.exists():
         raise click.ClickException(f"{path}: no index here; build it first with zoomrag index PATHS --index {path}")
     with Index.open(path, create=False) as ix:
-        report = ix.probe_expansion(mode=mode)
+        report = probe_expansion(ix, mode=mode)
         pinned = ix.auto_choice().pinned
     click.echo(f"probed in {report.seconds:.1f}s ({mode}):")
     click.echo("  " + report.summary().replace("\n", "\n  "))

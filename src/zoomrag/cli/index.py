@@ -157,7 +157,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
-            probed = ix.probe_expansion()
+            from ..evaluate.probe import probe_expansion  # evaluation loads only when it runs
+
+            probed = probe_expansion(ix)
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")

@@ -284,10 +284,21 @@ def _k(budget: int) -> int:
     return max(50, budget // 16)
 
 
+def probe_expansion(index: Index, *, mode: str = "hybrid", seed: int = 0, record: bool = True,
+                    **options: Any) -> ProbeReport:
+    """Choose ``auto``'s policy per kind of document in ``index`` (:func:`probe`) and, with
+    ``record``, write the choice into the index (``Index.record_probe``; a pinned policy still
+    wins over it). What ``zoomrag index`` runs after adding documents."""
+    report = probe(index, mode=mode, seed=seed, **options)
+    if record:
+        index.record_probe(report.choices, report.note)
+    return report
+
+
 def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = PER_KIND,
           budgets: Sequence[int] = BUDGETS, candidates: Sequence[str] | None = None) -> ProbeReport:
     """Measure the candidates on probe questions from ``index``'s documents; nothing is written
-    (:meth:`zoomrag.Index.probe_expansion` records the result)."""
+    (:func:`probe_expansion` records the result)."""
     t0 = time.perf_counter()
     names = list(candidates) if candidates is not None else list(CANDIDATES)
     trees = [index.tree(d.id) for d in index.documents()]

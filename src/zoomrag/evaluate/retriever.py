@@ -32,6 +32,7 @@ from ..expand import expander_names, get_expander
 from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .probe import VERSION as PROBE_VERSION
+from .probe import probe_expansion
 from .results import BuildStats
 from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
 
@@ -228,7 +229,7 @@ class IndexPool:
                 raise EvalError(f"{spec.tree}: {len(report.skipped)} document(s) could not be indexed "
                                 f"(first: {source}: {reason}); fix the corpus or choose another embedder")
             if spec.policy == "auto" and (report.added or report.updated or not ix.auto_choice().recorded):
-                ix.probe_expansion(mode=self.mode)  # what zoomrag index does after adding documents
+                probe_expansion(ix, mode=self.mode)  # what zoomrag index does after adding documents
             st = ix.stats()
         except BaseException:
             ix.close()

@@ -48,7 +48,6 @@ from .walk import prune_gone, resolved
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..evaluate.probe import ProbeReport
     from ..rerank import Reranker
 
 __all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
@@ -176,25 +175,12 @@ class Index:
 
     def auto_choice(self) -> AutoChoice:
         """What ``expand="auto"`` uses here: the pinned policy (``pin_expansion``) and the
-        probe's choice per kind of document (``probe_expansion``); a pin wins over the probe."""
+        probe's choice per kind of document (``record_probe``); a pin wins over the probe."""
         return self._searcher.auto_choice()
 
-    def probe_expansion(self, *, mode: str = "hybrid", seed: int = 0, record: bool = True,
-                        **options: Any) -> ProbeReport:
-        """Choose ``auto``'s policy per kind of document from questions made of the indexed
-        documents themselves (no labels; :mod:`zoomrag.evaluate.probe`) and, with ``record``,
-        write the choice into ``index_meta`` (a pin from ``pin_expansion`` still wins over it).
-        Only the probe questions are embedded. ``options`` go to :func:`zoomrag.evaluate.probe.probe`.
-        """
-        from ..evaluate.probe import probe
-
-        report = probe(self, mode=mode, seed=seed, **options)
-        if record:
-            self.record_probe(report.choices, report.note)
-        return report
-
     def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
-        """Write the probe's choice per kind of document (what ``probe_expansion`` found)."""
+        """Write the probe's choice per kind of document
+        (:func:`zoomrag.evaluate.probe.probe_expansion` calls it with what it found)."""
         value = probe_value(choices, note)
         with self._lock:
             with self.store.transaction():
