@@ -50,6 +50,9 @@ from zoomrag import Index
 from zoomrag.embed import cache_key
 from zoomrag.errors import IndexMismatchError
 from zoomrag.evaluate import Dataset, EvalQuery, load_dataset, run_eval
+from zoomrag.evaluate.probe import CANDIDATES as PROBE_CANDIDATES
+from zoomrag.evaluate.probe import DEFAULT as PROBE_DEFAULT
+from zoomrag.evaluate.probe import probe_expansion
 from zoomrag.evaluate.results import BuildStats
 from zoomrag.expand import get_expander
 
@@ -85,6 +88,11 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     "auto": ("hier", "auto", {}),
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)
+#: ``--probe``: every candidate of the probe on the tree ``auto`` runs on, so that the policy the
+#: labelled questions choose among the same candidates can be set beside the probe's choice.
+PROBE_CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    f"hier-{name}": ("hier", policy, dict(params)) for name, (policy, params) in PROBE_CANDIDATES.items()
+}
 
 
 # -- embeddings ------------------------------------------------------------------------------
@@ -233,7 +241,7 @@ class ZoomragConfig:
     """A :class:`zoomrag.evaluate.Retriever` over one index and one policy."""
 
     def __init__(self, name: str, tree: str, policy: str, params: Mapping[str, Any], indexes: Indexes,
-                 mode: str):
+                 mode: str, probe: dict[str, Any] | None = None):
         self.name = name
         self.embedder = f"{indexes.embedder.name}@{indexes.embedder.version}"
         self.tree = tree
@@ -241,9 +249,27 @@ class ZoomragConfig:
         self.indexes = indexes
         self.mode = mode
         self.index: Index | None = None
+        #: For ``auto``: None clears any probe record (defaults only); a dict runs the probe
+        #: (as ``zoomrag index`` does) and receives its report.
+        self.probe = probe
+        self.settings = {"tree": tree, "policy": policy, "params": dict(params), "mode": mode,
+                         "probe": probe is not None}
 
     def build(self, dataset: Dataset) -> BuildStats:
         self.index, stats = self.indexes.get(dataset, self.tree)
+        if self.expander.name == "auto":
+            if self.probe is None:
+                self.index.record_probe({})
+            else:
+                report = probe_expansion(self.index, mode=self.mode)
+                print(f"  probe ({report.seconds:.0f}s):\n    " + report.summary().replace("\n", "\n    "),
+                      file=sys.stderr)
+                self.probe.update({k.kind: {"queries": k.queries, "documents": k.documents,
+                                            "choice": None if k.choice is None else k.choice.to_dict(),
+                                            "recall": {n: round(v, 4) for n, v in k.recall.items()},
+                                            "iou": {n: round(v, 4) for n, v in k.iou.items()},
+                                            "shape_out": dict(k.shape_out), "note": k.note}
+                                   for k in report.kinds})
         return stats
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
@@ -356,6 +382,59 @@ def peer_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:
     return "\n".join(out)
 
 
+def labelled_choice(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """Among the probe's candidates on auto's tree, the one the labelled questions choose by the
+    probe's own rule: the best mean recall over the budgets, if it beats the default by the
+    probe's margin; else the default."""
+    from zoomrag.evaluate.probe import MARGIN
+
+    means: dict[str, float] = {}
+    for name in PROBE_CONFIGS:
+        got = [r["evidence_recall"] for r in rows if r["config"] == name]
+        if got:
+            means[name] = sum(got) / len(got)
+    if not means:
+        return None
+    default = f"hier-{PROBE_DEFAULT}"
+    best = max(means, key=lambda n: means[n])
+    return best if default not in means or means[best] - means[default] >= MARGIN else default
+
+
+def probe_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]], probes: Mapping[str, Any]) -> str:
+    """Per dataset and budget: auto after the probe, the candidate labelled questions choose, and
+    the best fixed size (recall / IoU), with auto's context shape."""
+    out = ["| dataset | probe chose (per kind) | labelled choice | budget | auto, probed | labelled choice "
+           "| best fixed | auto vs best fixed | auto fragments / mid-start / mid-end |",
+           "| --- | --- | --- | ---: | --- | --- | --- | ---: | --- |"]
+    for ds, rows in payload.items():
+        if ds not in probes:
+            continue
+        chose = "; ".join(f"{k}: {v['choice']['policy']}"
+                          + (f" ({', '.join(f'{a}={b}' for a, b in v['choice']['params'].items())})"
+                             if v["choice"]["params"] else "")
+                          + f" ({v['queries']} q)"
+                          for k, v in probes[ds].items() if v.get("choice"))
+        lab = labelled_choice(rows)
+        first = True
+        for b in sorted({r["budget"] for r in rows}):
+            sets = {r["config"]: r for r in rows if r["budget"] == b}
+            auto, fixed = sets.get("auto"), best_fixed(list(sets.values()))
+            lrow = sets.get(lab) if lab else None
+            if auto is None or fixed is None:
+                continue
+            sh = auto.get("shape") or {}
+            rel = (auto["evidence_recall"] / fixed["evidence_recall"] - 1) * 100
+            head = f"| {ds} | {chose or 'none'} | {lab or '–'} |" if first else "| | | |"
+            first = False
+            out.append(f"{head} {b} | "
+                       f"{auto['evidence_recall']:.3f} / {auto['iou']:.4f} | "
+                       + (f"{lrow['evidence_recall']:.3f} / {lrow['iou']:.4f}" if lrow else "–")
+                       + f" | {fixed['config']} {fixed['evidence_recall']:.3f} / {fixed['iou']:.4f} | {rel:+.1f} % | "
+                       + (f"{sh['fragment_rate']:.1%} / {sh['mid_start_rate']:.1%} / {sh['mid_end_rate']:.1%}"
+                          if sh else "–") + " |")
+    return "\n".join(out)
+
+
 def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int]) -> str:
     """The block written between the quality markers: summaries, then every table."""
     parts = [summary(payload), peer_summary(payload),
@@ -412,6 +491,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--docs", help="only these documents (comma-separated ids) and their queries")
     ap.add_argument("--peers", action="store_true",
                     help=f"also run the peer libraries ({', '.join(peers.PEERS)}) when installed")
+    ap.add_argument("--probe", action="store_true",
+                    help="run the probe on auto's index first (as zoomrag index does) and add every "
+                         "probe candidate on that tree, to compare the probe's choice with the labelled one")
+    ap.add_argument("--probe-auto-only", action="store_true",
+                    help="with --probe: run the probe for auto but not every candidate beside it")
     ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
     ap.add_argument("--embedder", help="override the embedder for every dataset")
     ap.add_argument("--cache-dir", type=Path, default=OUT)
@@ -428,6 +512,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          f"{', '.join([*CONFIGS, *peers.PEERS])}")
     configs = {c: CONFIGS[c] for c in names if c in CONFIGS}
     peer_names = list(dict.fromkeys([*(c for c in names if c in peers.PEERS), *(peers.PEERS if args.peers else ())]))
+    if args.probe and not args.probe_auto_only:
+        configs.update(PROBE_CONFIGS)
     for spec in args.config:
         name, cfg = parse_config(spec)
         configs[name] = cfg
@@ -439,6 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     payload: dict[str, list[dict[str, Any]]] = {}
     counts: dict[str, int] = {}
     located: dict[str, dict[str, Any]] = {}
+    probes: dict[str, dict[str, Any]] = {}
     for ds_name in args.datasets.split(","):
         full = load_dataset(args.data / ds_name)
         ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
@@ -460,7 +547,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"  built {peer.name} in {time.perf_counter() - t0:.0f}s "
                           f"({emb.embedded} embedded so far)", file=sys.stderr)
                 continue
-            retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode)
+            probe_report: dict[str, Any] = {}
+            retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode,
+                                                   probe_report if args.probe else None)
                                      for n, (t, p, prm) in configs.items()]
             retrievers += peer_list
 
@@ -475,6 +564,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             indexes.close()
         payload[ds_name] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
         counts[ds_name] = len(ds.queries)
+        if probe_report:
+            probes[ds_name] = probe_report
         for peer in peer_list:  # how the peers' texts were mapped back to spans
             located.setdefault(ds_name, {})[peer.name] = {**peer.counts.to_dict(),
                                                           "build_seconds": run.build[peer.name].seconds}
@@ -485,7 +576,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(blocks[-1])
         print()
     if args.json and payload:
-        args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located}, indent=1),
+        args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located,
+                                         "probe": probes, "mode": args.mode}, indent=1),
                              encoding="utf-8")
     if args.out and blocks:
         write_block(args.out, report(payload, counts))
@@ -496,8 +588,10 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
     """Merge the ``--json`` files of several runs into one report (configurations run apart)."""
     payload: dict[str, list[dict[str, Any]]] = {}
     counts: dict[str, int] = {}
+    probes: dict[str, Any] = {}
     for f in files:
         doc = json.loads(f.read_text(encoding="utf-8"))
+        probes.update(doc.get("probe") or {})
         for ds, rows in doc["results"].items():
             have = {(r["config"], r["budget"]) for r in payload.get(ds, [])}
             payload.setdefault(ds, []).extend(r for r in rows if (r["config"], r["budget"]) not in have)
@@ -507,6 +601,9 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
         rows.sort(key=lambda r: (order.index(r["config"]) if r["config"] in order else len(order), r["config"]))
     body = report(payload, counts)
     print(body)
+    if probes:
+        print()
+        print(probe_summary(payload, probes))
     if out is not None:
         write_block(out, body)
     return 0

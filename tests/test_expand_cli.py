@@ -11,7 +11,6 @@ from test_index_support import write
 from zoomrag import Index
 from zoomrag.cli import main
 from zoomrag.expand import expander_names
-from zoomrag.expand.auto import pin_value
 
 TEXT = ("Bananas grow in bunches. They are yellow when ripe. Monkeys like them a lot.\n\n"
         "Cherries are small and red. Their stones are hard. Birds eat cherries in June.\n")
@@ -55,8 +54,8 @@ def test_set_values_are_checked(project):
 
 
 def test_auto_uses_a_pinned_policy(project):
-    with Index.open(project / ".zoomrag" / "index.db", create=False) as ix, ix.store.transaction():
-        ix.store.set_meta(pin_value("window", {"n": 0}))
+    with Index.open(project / ".zoomrag" / "index.db", create=False) as ix:
+        ix.pin_expansion("window", {"n": 0})
     r = run("query", "stones are hard", "--mode", "bm25", "--expand", "auto", "--explain", "--top", "1")
     assert "rule: auto (pinned window): window of 0" in r.stdout
 

@@ -18,7 +18,7 @@ from test_expand_support import Trees, build, hit, leaf, node, spans, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.expand import get_expander, parent_vectors
-from zoomrag.expand.auto import PIN_KEY, pin_value, pinned_policy
+from zoomrag.expand.auto import PIN_KEY, PROBE_KEY, AutoChoice, Choice, pin_value, pinned_policy, probe_value
 from zoomrag.expand.budget_merge import BudgetMerge
 from zoomrag.model import Hit
 
@@ -387,8 +387,28 @@ def test_auto_uses_the_pinned_policy():
     meta = pin_value("window", {"n": 1})
     assert json.loads(meta[PIN_KEY]) == {"policy": "window", "params": {"n": 1}}
     assert pinned_policy(meta) == ("window", {"n": 1})
-    [c] = get_expander("auto").expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT, meta=meta), 100)
+    probed = {"flat": Choice("none", {}, "probed")}
+    choice = AutoChoice.from_meta({**meta, **probe_value(probed)})
+    [c] = get_expander("auto").with_choice(choice).expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT), 100)
     assert c.rule == "auto (pinned window): window of 1" and texts(FLAT, [c]) == ["s2. s3.\ns4."]
+
+
+def test_auto_uses_the_probed_policy_for_the_documents_kind_and_the_default_for_the_others():
+    choice = AutoChoice.from_meta(probe_value({"flat": Choice("window", {"n": 1}, "probed")}))
+    policy = get_expander("auto").with_choice(choice)
+    [c] = policy.expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT), 100)
+    assert c.rule == "auto (probed for flat: window (n=1)): window of 1"
+    [s] = policy.expand([hit(SECTIONS, "h1", 0.9)], Trees(SECTIONS), 100)
+    assert s.rule.startswith("auto (headings: density): ")
+    # a choice given explicitly is kept when the index offers another
+    assert policy.with_choice(AutoChoice()) is policy
+
+
+def test_a_damaged_probe_record_falls_back_to_the_defaults_and_says_so():
+    choice = AutoChoice.from_meta({PROBE_KEY: "{not json"})
+    assert choice.probed == {} and "cannot be read" in choice.note
+    choice = AutoChoice.from_meta({PROBE_KEY: json.dumps({"kinds": {"flat": {"policy": "nope"}}})})
+    assert choice.probed == {} and "zoomrag recommend --probe" in choice.note
 
 
 def test_pins_are_validated():
@@ -400,3 +420,15 @@ def test_pins_are_validated():
         pinned_policy({PIN_KEY: "window"})
     with pytest.raises(ConfigError, match="auto: flat='auto' is not a policy"):
         get_expander("auto", {"flat": "auto"})
+
+
+def test_auto_expands_documents_that_get_the_same_policy_together():
+    # headed and flat documents both get density by default: one density call over all hits, so
+    # the spans are density's own; each rule still names its document's reason
+    hits = sorted([hit(FLAT, "s3.", 0.5), hit(SECTIONS, "h1", 0.9), hit(SECTIONS, "h2", 0.4)], key=lambda h: -h.score)
+    got = get_expander("auto").expand(hits, Trees(FLAT, SECTIONS), 10)
+    want = get_expander("density").expand(hits, Trees(FLAT, SECTIONS), 10)
+    # expanded apart, each document would fill the 10 characters on its own: d 4-15, not 8-11
+    assert [(c.doc_id, c.start, c.end) for c in got] == [(c.doc_id, c.start, c.end) for c in want] == \
+        [("s", 0, 8), ("d", 8, 11)]
+    assert {c.doc_id: c.rule.split(":")[0] for c in got} == {"s": "auto (headings", FLAT.document.id: "auto (flat prose"}

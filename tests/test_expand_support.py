@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from zoomrag.model import Document, Hit, Node, Tree
 from zoomrag.parse.base import Span, build_tree
 from zoomrag.text.tokens import CharCounter, Measure
@@ -49,20 +47,16 @@ def _depth(spec: list | str) -> int:
 
 
 class Trees:
-    """A TreeSource over fixed trees, measuring in characters; ``meta`` is the index's meta."""
+    """A TreeSource over fixed trees, measuring in characters."""
 
-    def __init__(self, *trees: Tree, meta: Mapping[str, str] | None = None):
+    def __init__(self, *trees: Tree):
         self._trees = {t.document.id: t for t in trees}
-        self._meta = dict(meta or {})
 
     def tree(self, doc_id: str) -> Tree:
         return self._trees[doc_id]
 
     def measure(self, doc_id: str) -> Measure:
         return Measure(self._trees[doc_id].document.text, CharCounter())
-
-    def meta(self) -> dict[str, str]:
-        return self._meta
 
 
 def leaf(tree: Tree, text: str) -> Node:

@@ -133,13 +133,10 @@ def test_query_many_batches_the_questions_and_matches_query(ix):
 
 
 def test_query_defaults_to_auto_and_honours_a_pinned_policy(tmp_path):
-    from zoomrag.expand.auto import pin_value
-
     with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=ParagraphLines(),
                     counter=CharCounter()) as ix:
         ix.add(Document(id="a", source="a.txt", text="Apples are red.\nApples are sweet.\n\nPears are green."))
-        with ix.store.transaction():
-            ix.store.set_meta(pin_value("parent"))
+        ix.pin_expansion("parent")
         (ctx,) = ix.query("apples red", mode="bm25", top=1, budget=1000)
         assert ctx.text == "Apples are red.\nApples are sweet."  # the pinned parent, not the line
 

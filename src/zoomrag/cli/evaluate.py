@@ -317,15 +317,26 @@ def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple
               help="Write the winner into this index, so that `query --expand auto` uses it; the index "
                    "must hold the dataset's documents. Its own configuration is measured too.")
 @click.option("--force", is_flag=True, help="Pin even when the index does not hold the dataset's documents.")
+@click.option("--probe", "probe_path", type=click.Path(dir_okay=False, path_type=Path), metavar="INDEX",
+              help="Without labelled questions: choose auto's policy per kind of document in this index "
+                   "from questions made of its own documents, and record it (zoomrag index does this "
+                   "after indexing); a policy pinned with --pin still wins.")
 @_run_options
-def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: bool, data: Path | None,
-                      budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
-                      json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
-                      judge_url: str | None, judge_model: str | None, judge_budget: int | None,
-                      quiet: bool) -> None:
+def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: bool, probe_path: Path | None,
+                      data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
+                      limit_queries: int | None, json_path: Path | None, html_path: Path | None,
+                      cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
+                      judge_budget: int | None, quiet: bool) -> None:
     """The configuration to use: a multi-scale policy only if it beats the best single size by
     more than the 95 % interval at every budget; otherwise that size (measure or revert).
+    With --probe INDEX, no dataset is needed: the index's own documents make the questions.
     """
+    if probe_path is not None:
+        if data is not None or pin_path is not None:
+            raise click.UsageError("--probe measures without labelled questions; give it alone, or use "
+                                   "--data and --pin")
+        _probe(probe_path, mode)
+        return
     judge = _judge(judge_url, judge_model)
     own, embedder = _own_index(pin_path, embedder)
     dataset = load_read(data, limit_queries)
@@ -338,6 +349,26 @@ def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: b
     _report(run.with_verdict(rec), json_path, html_path)
     if pin_path is not None:
         _pin(pin_path, rec, dataset, own[0] if own else None)
+
+
+def _probe(path: Path, mode: str) -> None:
+    from ..evaluate.probe import probe_expansion
+    from ..index import Index
+
+    if not path.exists():
+        raise click.ClickException(f"{path}: no index here; build it first with zoomrag index PATHS --index {path}")
+    with Index.open(path, create=False) as ix:
+        report = probe_expansion(ix, mode=mode)
+        pinned = ix.auto_choice().pinned
+    click.echo(f"probed in {report.seconds:.1f}s ({mode}):")
+    click.echo("  " + report.summary().replace("\n", "\n  "))
+    for k in report.kinds:
+        if k.recall:
+            click.echo(f"  {k.kind} recall: " + ", ".join(f"{n} {v:.3f}" for n, v in k.recall.items()))
+    if pinned is not None:
+        click.echo(f"recorded, but {pinned.label} is pinned from labelled questions and stays what auto uses")
+    else:
+        click.echo(f"recorded in {path}: `zoomrag query --expand auto` uses it from now on")
 
 
 def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:

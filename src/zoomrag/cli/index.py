@@ -26,7 +26,6 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from ..expand.auto import pinned_policy
 from ..index import AddReport, Index
 from ..parse import parse_settings
 from ..search import filters
@@ -100,11 +99,13 @@ def _summary(report: AddReport, console: Console) -> None:
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
 @click.option("--namespace", metavar="NAME",
               help="A prefix for the ids of this run's documents (NAME/relative/path), to keep several roots apart.")
+@click.option("--no-probe", is_flag=True,
+              help="Do not probe which expansion policy suits each kind of document (see docs/guide.md).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, max_size: str, meta: tuple[str, ...], namespace: str | None,
-                  quiet: bool) -> None:
+                  no_probe: bool, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
@@ -122,6 +123,12 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                         namespace=namespace)
+        changed = report.added or report.updated or report.removed
+        probed = None
+        if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
+            from ..evaluate.probe import probe_expansion  # evaluation loads only when it runs
+
+            probed = probe_expansion(ix)
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
@@ -133,6 +140,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
             err.print(Text(terminal_safe(f"  {source}")))
     if not quiet:
         _summary(report, Console(highlight=False))
+        if probed is not None:
+            Console(highlight=False).print(Text(terminal_safe(
+                f"auto probed in {probed.seconds:.1f}s:\n  " + probed.summary().replace("\n", "\n  "))))
 
 
 def parse_size(text: str) -> int | None:
@@ -179,14 +189,20 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     with Index.open(index_path, create=False) as ix:
         stats = ix.stats()
         docs = ix.documents() if documents else []
-        meta = ix.store.meta()
-    pinned = pinned_policy(meta)
-    expansion = ("auto (nothing pinned: chosen by each document's structure)" if pinned is None else
-                 f"{pinned[0]}" + (f" ({', '.join(f'{k}={v}' for k, v in sorted(pinned[1].items()))})"
-                                   if pinned[1] else "") + ", pinned: `--expand auto` uses it")
+        choice = ix.auto_choice()
+    pinned = choice.pinned
+    if pinned is not None:
+        expansion = f"{pinned.label}, pinned: `--expand auto` uses it"
+    elif choice.probed:
+        expansion = "auto, probed per kind of document:\n" + "\n".join(
+            f"{kind}: {c.why}" for kind, c in choice.probed.items())
+    else:
+        expansion = "auto (nothing pinned or probed: chosen by each document's structure)" + \
+            (f"; {choice.note}" if choice.note else "")
     if as_json:
         payload = stats.to_dict()
-        payload["expansion"] = None if pinned is None else {"policy": pinned[0], "params": pinned[1]}
+        payload["expansion"] = None if pinned is None else {"policy": pinned.policy, "params": dict(pinned.params)}
+        payload["probe"] = {"kinds": {k: c.to_dict() for k, c in choice.probed.items()}, "note": choice.note}
         if documents:
             payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length,
                                           "metadata": dict(d.metadata)} for d in docs]

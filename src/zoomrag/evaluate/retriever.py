@@ -31,6 +31,8 @@ from ..errors import EvalError, IndexMismatchError
 from ..expand import expander_names, get_expander
 from ..model import Context
 from .dataset import Dataset, EvalQuery
+from .probe import VERSION as PROBE_VERSION
+from .probe import probe_expansion
 from .results import BuildStats
 from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
 
@@ -226,6 +228,8 @@ class IndexPool:
                 source, reason = report.skipped[0]
                 raise EvalError(f"{spec.tree}: {len(report.skipped)} document(s) could not be indexed "
                                 f"(first: {source}: {reason}); fix the corpus or choose another embedder")
+            if spec.policy == "auto" and (report.added or report.updated or not ix.auto_choice().recorded):
+                probe_expansion(ix, mode=self.mode)  # what zoomrag index does after adding documents
             st = ix.stats()
         except BaseException:
             ix.close()
@@ -264,6 +268,8 @@ class IndexRetriever:
         self.embedder = pool.embedder_id
         # The reranker slot is empty today; it is in the key so that adding one re-runs.
         self.settings = {**self.spec.settings, "mode": pool.mode, "reranker": None}
+        if self.spec.policy == "auto":  # auto follows the probe zoomrag index runs (evaluate/probe.py)
+            self.settings["probe"] = PROBE_VERSION
         self.expander = get_expander(self.spec.policy, dict(self.spec.policy_params))
         self.index: Any = None
 

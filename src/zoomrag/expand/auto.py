@@ -1,20 +1,26 @@
-"""``auto``: the policy pinned by evaluation, else one chosen by each document's structure.
+"""``auto``: the policy pinned by evaluation, else the one the probe measured for the document's
+kind, else one chosen by the document's structure.
 
-Gate 1 of the protocol (docs/expansion.md): documents with headings get the ``structured``
-policy, flat prose the ``flat`` one. The textbook choice is a merge-type policy for the first and
-a window for the second; the defaults are instead the policy that won the benchmark for each kind
-of document, ``density`` for both (it beat every merge-type policy on the headed set and the
-window on flat prose), because a policy that lost there is never a default.
+Three sources, strongest first:
 
-When evaluation has pinned a winner into the index (``zoomrag recommend --pin`` writes
-:data:`PIN_KEY` in ``index_meta``), that policy is used for every document instead.
+1. **pinned** — ``zoomrag recommend --pin`` measured labelled questions and wrote the winner
+   (:data:`PIN_KEY` in ``index_meta``); it is used for every document.
+2. **probed** — ``zoomrag index`` (or ``zoomrag recommend --probe``) asked questions made from
+   the corpus itself and recorded, per kind of document (:data:`KINDS`), the policy that returned
+   most of their evidence (:data:`PROBE_KEY`; :mod:`zoomrag.evaluate.probe`).
+3. **default** — Gate 1 of the protocol: documents with headings get ``structured``, the others
+   ``flat``; both default to ``density``, the benchmark's winner on either kind.
+
+The index reads its meta and hands the result to the policy as an :class:`AutoChoice`
+(:meth:`zoomrag.Index.auto_choice`); the policy itself never reads the store.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, is_dataclass, replace
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..errors import ConfigError
@@ -24,8 +30,15 @@ from .units import by_doc
 
 #: ``index_meta`` key of the pinned policy: JSON ``{"policy": NAME, "params": {...}}``.
 PIN_KEY = "expansion"
+#: ``index_meta`` key of the probe's choice: JSON ``{"kinds": {KIND: {"policy", "params", "why"}},
+#: "note": ...}`` (:mod:`zoomrag.evaluate.probe`).
+PROBE_KEY = "expansion_probe"
+#: Kinds of document the probe chooses for, in report order.
+KINDS = ("headed", "flat", "table", "code")
 #: Node kinds that only a heading structure produces.
 _STRUCTURE_KINDS = frozenset({"section"})
+_TABLE_KINDS = frozenset({"table"})
+_CODE_KINDS = frozenset({"code", "function", "method", "class"})
 
 
 def pin_value(policy: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -49,14 +62,65 @@ def pinned_policy(meta: Mapping[str, str]) -> tuple[str, dict[str, Any]] | None:
                           "zoomrag recommend --pin") from None
 
 
-def _meta(trees: TreeSource) -> Mapping[str, str]:
-    """The index's meta through the tree source (the index's tree cache holds the store)."""
-    meta = getattr(trees, "meta", None)
-    if callable(meta):
-        return meta()
-    store = getattr(trees, "store", None)
-    meta = getattr(store, "meta", None)
-    return meta() if callable(meta) else {}
+@dataclass(frozen=True)
+class Choice:
+    """One policy with its parameters and why it was chosen."""
+
+    policy: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+    def __post_init__(self) -> None:
+        if self.policy == "auto":
+            raise ConfigError("auto cannot choose itself; name the policy, e.g. density")
+        get_expander(self.policy, self.params)  # validates the name and the parameters
+
+    @property
+    def label(self) -> str:
+        """``merge`` or ``window (n=1)``."""
+        if not self.params:
+            return self.policy
+        return f"{self.policy} ({', '.join(f'{k}={v}' for k, v in sorted(self.params.items()))})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"policy": self.policy, "params": dict(self.params), "why": self.why}
+
+
+@dataclass(frozen=True)
+class AutoChoice:
+    """What ``auto`` knows about one index: a pin from labelled questions, the probe's choice per
+    kind of document, and the probe's note (why a kind has no choice, e.g. too few documents)."""
+
+    pinned: Choice | None = None
+    probed: Mapping[str, Choice] = field(default_factory=lambda: MappingProxyType({}))
+    note: str = ""
+    #: True once a probe has been recorded (even one that chose nothing).
+    recorded: bool = False
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, str]) -> AutoChoice:
+        """Read :data:`PIN_KEY` and :data:`PROBE_KEY`; a damaged probe record is ignored (the
+        probe is advice: a default is still right), a damaged pin is an error (it was asked for)."""
+        pin = pinned_policy(meta)
+        pinned = Choice(pin[0], pin[1], "pinned from labelled questions") if pin is not None else None
+        probed: dict[str, Choice] = {}
+        note = ""
+        raw = meta.get(PROBE_KEY)
+        if raw:
+            try:
+                value = json.loads(raw)
+                note = str(value.get("note") or "")
+                for kind, c in (value.get("kinds") or {}).items():
+                    probed[str(kind)] = Choice(str(c["policy"]), dict(c.get("params") or {}), str(c.get("why") or ""))
+            except (ValueError, KeyError, TypeError, AttributeError, ConfigError):
+                probed, note = {}, "the probe record in the index cannot be read; run zoomrag recommend --probe"
+        return cls(pinned, MappingProxyType(probed), note, recorded=bool(raw))
+
+
+def probe_value(probed: Mapping[str, Choice], note: str = "") -> dict[str, str]:
+    """The ``index_meta`` entry that records the probe's choice per kind."""
+    kinds = {k: probed[k].to_dict() for k in KINDS if k in probed}
+    return {PROBE_KEY: json.dumps({"kinds": kinds, "note": note}, sort_keys=True, default=str)}
 
 
 def has_structure(tree: Tree) -> bool:
@@ -64,14 +128,33 @@ def has_structure(tree: Tree) -> bool:
     return any(n.kind in _STRUCTURE_KINDS for n in tree.nodes)
 
 
+def document_kind(tree: Tree) -> str:
+    """``table`` or ``code`` when such nodes cover most of the text, else ``headed`` when the tree
+    has heading sections, else ``flat``."""
+    text_len = len(tree.document.text.strip()) or 1
+    for kind, kinds in (("table", _TABLE_KINDS), ("code", _CODE_KINDS)):
+        covered = 0
+        end = -1
+        for n in tree.nodes:  # outermost nodes of the kind; nodes come parent first, in text order
+            if n.kind in kinds and n.level > 0 and n.start >= end:
+                covered += n.end - n.start
+                end = n.end
+        if covered * 2 >= text_len:
+            return kind
+    return "headed" if has_structure(tree) else "flat"
+
+
 @dataclass(frozen=True)
 class AutoExpansion:
-    """The pinned policy, else ``structured`` for documents with headings and ``flat`` for prose."""
+    """The pinned policy, else the probed one for the document's kind, else ``structured`` for
+    documents with headings and ``flat`` for the others."""
 
     name: ClassVar[str] = "auto"
 
     structured: str = "density"
     flat: str = "density"
+    #: Given by the index (:meth:`zoomrag.Index.auto_choice`); None: defaults only.
+    choice: AutoChoice | None = None
 
     def __post_init__(self) -> None:
         for key in ("structured", "flat"):
@@ -79,34 +162,45 @@ class AutoExpansion:
             if value == "auto" or value not in expander_names():
                 choices = ", ".join(n for n in expander_names() if n != "auto")
                 raise ConfigError(f"auto: {key}={value!r} is not a policy; choose one of: {choices}")
+        if self.choice is not None and not isinstance(self.choice, AutoChoice):
+            raise ConfigError("auto: choice is given by the index, not as a parameter")
+
+    def with_choice(self, choice: AutoChoice) -> AutoExpansion:
+        """This policy with the index's pin and probe (a choice already given is kept)."""
+        return self if self.choice is not None else replace(self, choice=choice)
 
     def choose(self, trees: TreeSource, doc_id: str) -> tuple[Expander, str]:
         """The policy for one document and why it was chosen."""
-        pin = pinned_policy(_meta(trees))
-        if pin is not None:
-            return get_expander(*pin), f"pinned {pin[0]}"
-        if has_structure(trees.tree(doc_id)):
+        choice = self.choice or AutoChoice()
+        if choice.pinned is not None:
+            return get_expander(choice.pinned.policy, choice.pinned.params), f"pinned {choice.pinned.policy}"
+        tree = trees.tree(doc_id)
+        kind = document_kind(tree)
+        probed = choice.probed.get(kind)
+        if probed is not None:
+            return get_expander(probed.policy, probed.params), f"probed for {kind}: {probed.label}"
+        if kind == "headed":
             return get_expander(self.structured), f"headings: {self.structured}"
-        return get_expander(self.flat), f"flat prose: {self.flat}"
+        return get_expander(self.flat), f"{'flat prose' if kind == 'flat' else kind}: {self.flat}"
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
-        groups: dict[str, tuple[Expander, str, list[Hit]]] = {}
+        # Documents that get the same policy are expanded together (a policy ranks hits and
+        # fills the budget across them); each candidate's rule names its own document's reason.
+        groups: dict[str, tuple[Expander, list[Hit]]] = {}
+        why_of: dict[str, str] = {}
         for doc_id, doc_hits in by_doc(hits).items():
             policy, why = self.choose(trees, doc_id)
-            key = why
-            if key not in groups:
-                groups[key] = (policy, why, [])
-            groups[key][2].extend(doc_hits)
+            why_of[doc_id] = why
+            key = repr(policy) if is_dataclass(policy) else type(policy).__qualname__
+            groups.setdefault(key, (policy, []))[1].extend(doc_hits)
         out: list[Candidate] = []
-        for policy, why, group in groups.values():
+        for policy, group in groups.values():
             group.sort(key=lambda h: -h.score)
-            out.extend(_tagged(c, why) for c in policy.expand(group, trees, budget))
+            out.extend(_tagged(c, why_of[c.doc_id]) for c in policy.expand(group, trees, budget))
         return out
 
 
 def _tagged(c: Candidate, why: str) -> Candidate:
-    from dataclasses import replace
-
     return replace(c, rule=f"auto ({why}): {c.rule}", fallback=tuple(_tagged(f, why) for f in c.fallback))
 
 

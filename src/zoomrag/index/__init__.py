@@ -26,6 +26,7 @@ from ..defaults import DEFAULT_PATH
 from ..embed.base import Embedder
 from ..errors import StoreError, ZoomragError
 from ..expand import Expander
+from ..expand.auto import AutoChoice, Choice, probe_value
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
@@ -46,6 +47,8 @@ from .settings import Settings, drop_if_other_schema, requested_chunking
 from .walk import prune_gone, resolved
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..rerank import Reranker
 
 __all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
@@ -169,6 +172,19 @@ class Index:
                 self.store.set_meta(value)
             self._dense.refresh()
 
+    def auto_choice(self) -> AutoChoice:
+        """What ``expand="auto"`` uses here: the pinned policy (``pin_expansion``) and the
+        probe's choice per kind of document (``record_probe``); a pin wins over the probe."""
+        return self._searcher.auto_choice()
+
+    def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
+        """Write the probe's choice per kind of document
+        (:func:`zoomrag.evaluate.probe.probe_expansion` calls it with what it found)."""
+        value = probe_value(choices, note)
+        with self._lock:
+            with self.store.transaction():
+                self.store.set_meta(value)
+
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""
         with self._lock:
@@ -213,18 +229,26 @@ class Index:
     # -- reading ------------------------------------------------------------------------
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
                weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
-               doc: str | Sequence[str] | None = None) -> list[Hit]:
-        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``: as in
-        :meth:`query`)."""
+               doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
+        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``/``vector``:
+        as in :meth:`query`)."""
         return self._searcher.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights,
-                                     where=parse_filter(where, doc))
+                                     where=parse_filter(where, doc), vector=vector)
+
+    def grow(self, text: str, hits: Sequence[Hit], *, budget: int = 2048, top: int | None = 10,
+             expand: str | Expander = "auto", params: Mapping[str, Any] | None = None, fill: bool = True,
+             order: str = "score", explain: bool = False) -> list[Context]:
+        """The contexts :meth:`query` would return for these hits (from :meth:`search` with the
+        same ``text``): search once, then grow the hits with several policies or budgets."""
+        return self._searcher.grow(text, hits, budget=budget, top=top, expand=expand, params=params, fill=fill,
+                                   order=order, explain=explain)
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
               expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
               weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
               order: str = "score", explain: bool = False, where: Mapping[str, Any] | Filter | None = None,
-              doc: str | Sequence[str] | None = None) -> list[Context]:
+              doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Context]:
         """Contexts for ``text``: the best spans that fit ``budget`` tokens, best first.
 
         ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
@@ -235,11 +259,18 @@ class Index:
         (:func:`zoomrag.expand.assemble`). ``where`` (a filter dict,
         :mod:`zoomrag.search.filters`) and ``doc`` (document ids or source paths, exact or glob)
         keep only some documents; both rankers search those alone, so the budget is still filled.
+        ``vector`` is the query's embedding when the caller has it (:meth:`embed_queries`).
         """
-        return self._searcher.query(text, None, budget=budget, top=top, mode=mode, expand=expand, k=k,
+        return self._searcher.query(text, vector, budget=budget, top=top, mode=mode, expand=expand, k=k,
                                     rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
                                     rerank_depth=rerank_depth, fill=fill, order=order, explain=explain,
                                     where=parse_filter(where, doc))
+
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """The embeddings of ``texts`` as queries (one batch), for ``query(..., vector=)``."""
+        from ..embed.base import embed_queries
+
+        return list(embed_queries(self.settings.embedder, list(texts)))
 
     def query_many(self, texts: Sequence[str], **options: Any) -> list[list[Context]]:
         """:meth:`query` for each of ``texts`` (same options), their embeddings computed in one batch."""

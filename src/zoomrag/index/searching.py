@@ -17,6 +17,7 @@ from ..defaults import MODES
 from ..embed.base import embed_queries
 from ..errors import ConfigError
 from ..expand import Expander, get_expander
+from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
 from ..model import Context, Hit, Tree
@@ -43,6 +44,10 @@ class Searcher:
         self.dense = dense
         self.trees = TreeCache(store, lambda: settings.counter)
         self.scopes = Scopes(store)
+
+    def auto_choice(self) -> AutoChoice:
+        """What ``auto`` uses on this index: the pin and the probe's choices in ``index_meta``."""
+        return AutoChoice.from_meta(self.store.meta())
 
     def search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
                where: Filter | None = None, vector: np.ndarray | None = None,
@@ -112,6 +117,8 @@ class Searcher:
         if top is not None and top < 1:
             raise ConfigError(f"top={top} must be at least 1")
         expander = get_expander(expand, params)
+        if isinstance(expander, AutoExpansion):
+            expander = expander.with_choice(self.auto_choice())
         k = k or max(50, 5 * (top or 10))
         # A policy that reads only the hits' nodes and their ancestors gets just those, loaded
         # with the hits themselves.
@@ -121,18 +128,39 @@ class Searcher:
                                partial=partial)
             if not hits:
                 return []
-            trees: TreeCache | AncestorTrees
-            if partial is not None:
-                trees = AncestorTrees(partial, self.trees)
-            else:
-                self.trees.sync(self.store.generation())
-                self.trees.prefetch(h.doc_id for h in hits)
-                trees = self.trees
-            out = expand_hits(hits, trees, budget, self.settings.count, expand=expander, top=top, query=text,
-                              reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
-                              explain=explain, counter=self.settings.counter)
-            # Metadata as stored now: cached trees are kept while their text is unchanged, and
-            # update_metadata changes no text.
-            current = self.store.metadata_by_id({c.doc_id for c in out})
+            return self._grown(text, hits, partial, budget=budget, top=top, expander=expander, rerank=rerank,
+                               rerank_depth=rerank_depth, fill=fill, order=order, explain=explain)
+
+    def grow(self, text: str, hits: Sequence[Hit], *, budget: int, top: int | None, expand: str | Expander,
+             params: Mapping[str, Any] | None, fill: bool = True, order: str = "score",
+             explain: bool = False) -> list[Context]:
+        """Contexts from hits found earlier by :meth:`search` (one search, several policies)."""
+        if budget < 1:
+            raise ConfigError(f"budget={budget} must be at least 1 token")
+        expander = get_expander(expand, params)
+        if isinstance(expander, AutoExpansion):
+            expander = expander.with_choice(self.auto_choice())
+        if not hits:
+            return []
+        with self.store.snapshot():
+            return self._grown(text, hits, None, budget=budget, top=top, expander=expander, rerank=None,
+                               rerank_depth=None, fill=fill, order=order, explain=explain)
+
+    def _grown(self, text: str, hits: Sequence[Hit], partial: dict[str, Tree] | None, *, budget: int,
+               top: int | None, expander: Expander, rerank: Reranker | None, rerank_depth: int | None,
+               fill: bool, order: str, explain: bool) -> list[Context]:
+        trees: TreeCache | AncestorTrees
+        if partial is not None:
+            trees = AncestorTrees(partial, self.trees)
+        else:
+            self.trees.sync(self.store.generation())
+            self.trees.prefetch(h.doc_id for h in hits)
+            trees = self.trees
+        out = expand_hits(list(hits), trees, budget, self.settings.count, expand=expander, top=top, query=text,
+                          reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
+                          explain=explain, counter=self.settings.counter)
+        # Metadata as stored now: cached trees are kept while their text is unchanged, and
+        # update_metadata changes no text.
+        current = self.store.metadata_by_id({c.doc_id for c in out})
         return [c if c.metadata == current.get(c.doc_id, c.metadata) else
                 replace(c, metadata=current[c.doc_id]) for c in out]

@@ -1,0 +1,383 @@
+"""The probe: choose ``auto``'s policy per kind of document from questions made of the corpus itself.
+
+No labelled questions are needed. From the documents of an index it makes, deterministically
+(a seeded sample, at most :data:`PER_KIND` per kind of document):
+
+- **heading questions** (headed documents): the heading trail of a section as the question, the
+  section's body as the evidence — a reader who asks about a topic wants its section;
+- **sentence questions** (headed and flat documents): the content words of one sentence, stop
+  words dropped, a third of the rest left out and the order shuffled, as the question; its
+  paragraph (the sentence and two neighbours each side when the paragraph is long) as the
+  evidence — a point fact and the text around it;
+- **row questions** (tables): the row's first cell and the name of another column as the
+  question, the row as the evidence;
+- **code questions**: the words of a function's or class's name and the first line of its body
+  as the question, the definition as the evidence.
+
+Every candidate policy (:data:`CANDIDATES`) is run on the index as it is (its tree, its vectors;
+only the probe questions are embedded) at :data:`BUDGETS`, through :func:`run_eval`, and scored
+by evidence recall. Per kind the candidate with the best mean recall wins when it beats the
+default (``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
+per-question gain lies above zero), and its contexts keep their shape (fragments
+at most 1 %, mid-sentence starts and ends at most 2 %); otherwise the default stays. A kind with
+fewer than :data:`MIN_QUERIES` questions gets no choice (``auto`` uses its default there).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..expand.auto import KINDS, Choice, document_kind
+from ..model import Hit, Tree
+from ..text.sentences import paragraph_sentences
+from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
+from .results import BuildStats
+from .runner import run_eval
+
+if TYPE_CHECKING:
+    from ..index import Index
+
+#: Candidates: name -> (policy, parameters). The first is the default a winner must beat.
+CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
+    "density": ("density", {}),
+    "density-fill": ("density", {"trim": 0.0}),
+    "density-sharp": ("density", {"score_decay": 1.0}),
+    "window": ("window", {"n": 1}),
+    "parent": ("parent", {}),
+    "merge": ("merge", {}),
+}
+DEFAULT = "density"
+#: Changes when the questions, candidates or rule change (results cached under it are re-run).
+VERSION = 1
+#: Budgets the probe measures at (tokens of the index's counter).
+BUDGETS = (512, 2048)
+#: Probe questions per kind of document, at most.
+PER_KIND = 24
+#: Fewer questions than this for a kind: no choice for it (too few to tell policies apart).
+MIN_QUERIES = 12
+#: Mean recall a candidate must gain over the default to replace it.
+MARGIN = 0.02
+#: Shape limits a winner must keep (the issue's goals for every policy).
+MAX_FRAGMENTS = 0.01
+MAX_MID = 0.02
+#: Evidence longer than this (characters) is not a probe: a huge section tells little.
+MAX_EVIDENCE = 2000
+
+_STOP = frozenset("""
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had has
+have having he her here hers herself him himself his how i if in into is it its itself just let me
+more most my myself no nor not now of off on once only or other our ours ourselves out over own same
+she should so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with
+would you your yours yourself yourselves one two may might must shall upon its many much however
+""".split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+@dataclass(frozen=True)
+class KindResult:
+    """The probe on one kind of document."""
+
+    kind: str
+    documents: int
+    queries: int
+    #: Mean recall over the probe budgets, per candidate (empty when not measured).
+    recall: Mapping[str, float] = field(default_factory=dict)
+    iou: Mapping[str, float] = field(default_factory=dict)
+    #: Candidates left out for their shape, with the reason.
+    shape_out: Mapping[str, str] = field(default_factory=dict)
+    choice: Choice | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ProbeReport:
+    """What the probe measured and chose; :attr:`choices` is what ``auto`` will use."""
+
+    kinds: tuple[KindResult, ...]
+    seconds: float
+    note: str = ""
+
+    @property
+    def choices(self) -> dict[str, Choice]:
+        return {k.kind: k.choice for k in self.kinds if k.choice is not None}
+
+    def summary(self) -> str:
+        """One line per kind, as ``zoomrag index`` and ``zoomrag recommend --probe`` print it."""
+        lines = [f"{k.kind}: {k.choice.why}" if k.choice is not None else f"{k.kind}: {k.note}"
+                 for k in self.kinds]
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+
+# -- questions ---------------------------------------------------------------------------------
+
+def _query_words(text: str, rng: random.Random) -> str:
+    """A question made of one passage's content words (a third left out, shuffled)."""
+    if _CJK.search(text):
+        chars = [c for c in text if _CJK.match(c) or c.isalnum()]
+        grams = ["".join(chars[i:i + 2]) for i in range(0, len(chars) - 1, 2)]
+        keep = sorted(rng.sample(range(len(grams)), max(1, (2 * len(grams)) // 3))) if grams else []
+        return " ".join(grams[i] for i in keep)
+    words = [w for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2]
+    words = list(dict.fromkeys(words))
+    if len(words) > 3:
+        words = rng.sample(words, max(3, (2 * len(words)) // 3))
+    rng.shuffle(words)
+    return " ".join(words)
+
+
+def _outside(spans: Sequence[tuple[int, int]], s: int, e: int) -> bool:
+    return not any(a < e and s < b for a, b in spans)
+
+
+def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    text = tree.document.text
+    out: list[tuple[str, int, int]] = []
+    for para in paragraph_sentences(text):
+        for i, (s, e) in enumerate(para):
+            if not _outside(skip, s, e):
+                continue
+            if len(_WORD.findall(text, s, e)) < 8 and len(_CJK.findall(text, s, e)) < 16:
+                continue
+            ps, pe = para[0][0], para[-1][1]
+            if pe - ps > MAX_EVIDENCE // 2:
+                ps, pe = para[max(0, i - 2)][0], para[min(len(para) - 1, i + 2)][1]
+            if pe - ps > MAX_EVIDENCE:
+                continue
+            out.append((text[s:e], ps, pe))
+    return out
+
+
+def _heading_probes(tree: Tree) -> list[tuple[str, int, int]]:
+    text = tree.document.text
+    out: list[tuple[str, int, int]] = []
+    for n in tree.nodes:
+        if n.kind != "section" or not n.section_path:
+            continue
+        line_end = text.find("\n", n.start, n.end)
+        if line_end < 0:
+            continue
+        body = line_end + 1
+        while body < n.end and text[body].isspace():
+            body += 1
+        if n.end - body > MAX_EVIDENCE or len(_WORD.findall(text, body, n.end)) < 15:
+            continue
+        out.append((" ".join(n.section_path), body, n.end))
+    return out
+
+
+def _row_probes(tree: Tree, rng: random.Random) -> list[tuple[str, int, int]]:
+    text = tree.document.text
+    headers: dict[str | None, list[str]] = {}
+    for n in tree.nodes:
+        if n.kind == "header":
+            headers[n.parent_id] = [text[c.start:c.end].strip() for c in tree.children(n)]
+    out: list[tuple[str, int, int]] = []
+    for n in tree.nodes:
+        if n.kind != "row":
+            continue
+        cells = [text[c.start:c.end].strip() for c in tree.children(n)]
+        names = headers.get(n.parent_id, [])
+        if len(cells) < 2 or not cells[0] or len(names) < 2:
+            continue
+        other = rng.randrange(1, min(len(cells), len(names)))
+        out.append((f"{cells[0]} {names[other]}", n.start, n.end))
+    return out
+
+
+def _code_probes(tree: Tree) -> list[tuple[str, int, int]]:
+    text = tree.document.text
+    out: list[tuple[str, int, int]] = []
+    for n in tree.nodes:
+        if n.kind not in ("function", "method", "class") or n.end - n.start > MAX_EVIDENCE:
+            continue
+        lines = text[n.start:n.end].splitlines()
+        m = re.search(r"(?:def|class|function|fn|func)\s+(\w+)", lines[0]) if lines else None
+        if m is None:
+            continue
+        name = " ".join(p.lower() for p in _NAME_PART.findall(m.group(1)))
+        body = next((ln.strip().strip("\"'#/ *") for ln in lines[1:] if ln.strip().strip("\"'#/ *")), "")
+        out.append((f"{name} {body}".strip(), n.start, n.end))
+    return out
+
+
+def probe_questions(trees: Sequence[Tree], *, seed: int = 0,
+                    per_kind: int = PER_KIND) -> dict[str, list[EvalQuery]]:
+    """The probe's questions per kind of document (deterministic for a given corpus and seed)."""
+    pools: dict[str, list[tuple[str, str, int, int, str]]] = {k: [] for k in KINDS}
+    for tree in sorted(trees, key=lambda t: t.document.id):
+        kind = document_kind(tree)
+        rng = random.Random(f"{seed}:{tree.document.id}")
+        doc = tree.document.id
+        if kind == "table":
+            pools[kind] += [(doc, q, s, e, "row") for q, s, e in _row_probes(tree, rng)]
+        elif kind == "code":
+            pools[kind] += [(doc, q, s, e, "code") for q, s, e in _code_probes(tree)]
+        else:
+            skip = [(n.start, n.end) for n in tree.nodes if n.level > 0 and n.kind in ("table", "code")]
+            pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip)]
+            if kind == "headed":
+                pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree)]
+    out: dict[str, list[EvalQuery]] = {}
+    for kind, pool in pools.items():
+        rng = random.Random(f"{seed}:{kind}")
+        by_type: dict[str, list[tuple[str, str, int, int, str]]] = {}
+        for item in pool:
+            by_type.setdefault(item[4], []).append(item)
+        # an even share of each type (headings are few beside sentences), the rest from the others
+        picked: list[tuple[str, str, int, int, str]] = []
+        share = per_kind // max(1, len(by_type))
+        rest: list[tuple[str, str, int, int, str]] = []
+        for t in sorted(by_type):
+            items = by_type[t]
+            take = rng.sample(items, min(share, len(items)))
+            picked += take
+            rest += [x for x in items if x not in take]
+        if len(picked) < per_kind and rest:
+            picked += rng.sample(rest, min(per_kind - len(picked), len(rest)))
+        queries = []
+        for i, (doc, source, s, e, t) in enumerate(picked):
+            q = source if t in ("heading", "row", "code") else _query_words(source, rng)
+            if q.strip():
+                queries.append(EvalQuery(f"{kind}-{i}-{t}", q, (Evidence(doc, s, e),)))
+        out[kind] = queries
+    return out
+
+
+# -- running -----------------------------------------------------------------------------------
+
+class _ProbeRetriever:
+    """One candidate policy over the index as it is (a :class:`~zoomrag.evaluate.Retriever`); the
+    hits of each question are searched once and shared by every candidate and budget."""
+
+    def __init__(self, name: str, index: Index, hits: Mapping[str, Sequence[Hit]], mode: str):
+        self.name = name
+        self.embedder = index.embedder.name
+        policy, params = CANDIDATES[name]
+        self.policy, self.params = policy, dict(params)
+        self.settings = {"policy": policy, "params": self.params, "mode": mode}
+        self.index = index
+        self.hits = hits
+
+    def build(self, dataset: Dataset) -> BuildStats:
+        return BuildStats()
+
+    def retrieve(self, query: EvalQuery, budget: int) -> list:
+        hits = self.hits[query.id][:_k(budget)]
+        return self.index.grow(query.query, hits, budget=budget, top=None, expand=self.policy, params=self.params)
+
+
+def _k(budget: int) -> int:
+    """How many hits a query at this budget searches for (as the benchmark does)."""
+    return max(50, budget // 16)
+
+
+def probe_expansion(index: Index, *, mode: str = "hybrid", seed: int = 0, record: bool = True,
+                    **options: Any) -> ProbeReport:
+    """Choose ``auto``'s policy per kind of document in ``index`` (:func:`probe`) and, with
+    ``record``, write the choice into the index (``Index.record_probe``; a pinned policy still
+    wins over it). What ``zoomrag index`` runs after adding documents."""
+    report = probe(index, mode=mode, seed=seed, **options)
+    if record:
+        index.record_probe(report.choices, report.note)
+    return report
+
+
+def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = PER_KIND,
+          budgets: Sequence[int] = BUDGETS, candidates: Sequence[str] | None = None) -> ProbeReport:
+    """Measure the candidates on probe questions from ``index``'s documents; nothing is written
+    (:func:`probe_expansion` records the result)."""
+    t0 = time.perf_counter()
+    names = list(candidates) if candidates is not None else list(CANDIDATES)
+    trees = [index.tree(d.id) for d in index.documents()]
+    if not trees:
+        return ProbeReport((), 0.0, "the index is empty: nothing to probe")
+    by_kind: dict[str, list[Tree]] = {}
+    for t in trees:
+        by_kind.setdefault(document_kind(t), []).append(t)
+    questions = probe_questions(trees, seed=seed, per_kind=per_kind)
+    docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
+    results: list[KindResult] = []
+    for kind in KINDS:
+        if kind not in by_kind:
+            continue
+        qs = questions.get(kind, [])
+        n_docs = len(by_kind[kind])
+        if len(qs) < MIN_QUERIES:
+            results.append(KindResult(kind, n_docs, len(qs), note=(
+                f"{len(qs)} probe question(s) from {n_docs} document(s), fewer than {MIN_QUERIES}: "
+                "too few to choose, auto uses its default")))
+            continue
+        results.append(_measure(index, kind, n_docs, Dataset(f"probe-{kind}", docs, tuple(qs)), names, mode,
+                                budgets))
+    note = "" if any(r.choice is not None for r in results) else \
+        "corpus too small for a probe: auto uses its defaults (density)"
+    return ProbeReport(tuple(results), time.perf_counter() - t0, note)
+
+
+def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequence[str], mode: str,
+             budgets: Sequence[int]) -> KindResult:
+    vectors: list[np.ndarray | None] = [None] * len(dataset.queries)
+    if mode in ("dense", "hybrid"):
+        vectors = list(index.embed_queries([q.query for q in dataset.queries]))
+    k = _k(max(budgets))
+    hits = {q.id: index.search(q.query, mode=mode, k=k, vector=v) for q, v in zip(dataset.queries, vectors)}
+    retrievers = [_ProbeRetriever(n, index, hits, mode) for n in names]
+    run = run_eval(dataset, retrievers, budgets, counter=index.settings.counter, resamples=20)
+    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in budgets])) for n in names}
+    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in budgets])) for n in names}
+    default = DEFAULT if DEFAULT in names else names[0]
+    frag = {n: max(run.shape[(n, b)].fragment_rate for b in budgets) for n in names}
+    mid = {n: max(max(run.shape[(n, b)].mid_start_rate, run.shape[(n, b)].mid_end_rate) for b in budgets)
+           for n in names}
+    # a winner keeps the shape limits, or at least the default's shape where the corpus itself
+    # breaks them (code blocks and lists end lines that are not sentences)
+    shape_out = {n: f"fragments {frag[n]:.1%}, mid-sentence {mid[n]:.1%}" for n in names
+                 if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
+    ok = [n for n in names if n not in shape_out] or list(names)
+    best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
+    q = len(dataset.queries)
+    where = f"{q} probe questions, {min(budgets)}-{max(budgets)} tokens"
+    low = _lower_bound(run, best, default, budgets, [x.id for x in dataset.queries]) if best != default else 0.0
+    if best != default and recall[best] - recall[default] >= MARGIN and low > 0:
+        why = (f"{_label(best)} (recall {recall[best]:.3f} against {default}'s {recall[default]:.3f} "
+               f"on {where}; gain at least {low:+.3f} at 95 %)")
+        chosen = best
+    else:
+        gain = "" if best == default else \
+            (f"; best other {_label(best)} {recall[best] - recall[default]:+.3f}, "
+             + (f"under the {MARGIN} margin" if recall[best] - recall[default] < MARGIN else
+                f"not beyond noise (95 % bound {low:+.3f})"))
+        why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain})"
+        chosen = default
+    policy, params = CANDIDATES[chosen]
+    return KindResult(kind, n_docs, q, recall, iou, shape_out, Choice(policy, dict(params), why))
+
+
+def _lower_bound(run: Any, best: str, default: str, budgets: Sequence[int], ids: Sequence[str]) -> float:
+    """The lower end of a 95 % interval of ``best``'s gain in recall over ``default``, per probe
+    question averaged over the budgets (normal approximation of the paired differences)."""
+    diff = np.mean([run.get(best, b).aligned("evidence_recall", ids) - run.get(default, b).aligned("evidence_recall", ids)
+                    for b in budgets], axis=0)
+    if len(diff) < 2:
+        return float("-inf")
+    return float(diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)))
+
+
+def _label(name: str) -> str:
+    policy, params = CANDIDATES[name]
+    if not params:
+        return policy
+    return f"{policy} ({', '.join(f'{k}={v}' for k, v in sorted(params.items()))})"
