@@ -219,12 +219,19 @@ def test_a_heading_in_a_list_item_or_quote_opens_no_section():
     assert [h.title for h in find_headings(md(text))] == ["Top"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from(_MD_PIECES), texts), max_size=20))
-def test_markdown_is_parsed_only_when_a_heading_line_may_be_there(lines):
+# Title lines around the width a kept setext heading may have, lines blank or not to markdown-it,
+# and lines that end a block so that a paragraph starts on the next line.
+_TITLE_PIECES = ["x" * 80, "x" * 81, " " + "y" * 80 + " ", "word " * 17, "\t", "  ", "\x0b", "\u3000", "\x00",
+                 "Title", "two words", "[a]:", "[a]: /url", "foo", "comment -->", "- ```", "  x", "1. # h", "ν"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_MD_PIECES + _TITLE_PIECES), texts), max_size=20))
+def test_markdown_is_parsed_only_when_a_kept_heading_may_be_there(lines):
     text = "\n".join(lines)
     if not headings._may_hold_markdown_headings(text):
-        assert headings._markdown_headings(text)[0] == []
+        assert [h for h in headings._markdown_headings(text)[0]
+                if headings._title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1] == []
 
 
 def test_plain_text_with_markdown_headings():
@@ -232,6 +239,8 @@ def test_plain_text_with_markdown_headings():
     # A stray "=" line under a long paragraph is not a heading in a plain file.
     long = "word " * 100
     assert find_headings(plain(f"{long}\n=\n")) == []
+    assert not headings._may_hold_markdown_headings(f"{long}\n=\n\n\n---\n")  # not even parsed
+    assert [h.title for h in find_headings(plain(f"{long}\n\nShort title\n=\n"))] == ["Short title"]
 
 
 def test_code_and_tables_have_no_headings():

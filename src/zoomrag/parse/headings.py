@@ -17,8 +17,8 @@ Code, CSV and TSV documents have no headings.
 
 Markdown headings are markdown-it-py's top-level ones (a heading inside a list item or a block
 quote is part of that block, not a section). A Markdown document its reader parsed is not parsed
-again: its blocks hold every heading markdown-it found. A plain text is parsed only when a line
-could open or underline a Markdown heading.
+again: its blocks hold every heading markdown-it found. A plain text is parsed only when it has
+a heading line that could be kept: an ATX line, or a setext underline under a short line.
 """
 
 from __future__ import annotations
@@ -321,9 +321,53 @@ def _no_heading_line(text: str) -> bool:
 
 
 def _may_hold_markdown_headings(text: str) -> bool:
-    """False when no line can be part of a Markdown heading, which spares markdown-it's parse.
-    (markdown-it also breaks lines at \r, which the line pattern does not.)"""
-    return "\r" in text or next(_MD_HEADING_LINE.finditer(text), None) is not None
+    """False when no Markdown heading of a plain text could be kept (see
+    :func:`_plain_markdown_headings`), which spares markdown-it's parse of the whole text.
+
+    A kept heading has an ATX line, or is a setext heading over one title line (a text with \r
+    is always parsed: markdown-it breaks lines there, the patterns do not).
+    """
+    if "\r" in text:
+        return True
+    # A link reference definition may end on any line, and a paragraph start on the next one.
+    refs = "]:" in text
+    for ls, m in _MD_HEADING_LINE.finditer(text):
+        if text[ls:m.end()].lstrip(" ").startswith("#") or _may_be_title(text, ls, refs):
+            return True
+    return False
+
+
+def _may_be_title(text: str, underline: int, refs: bool) -> bool:
+    """False when the line above the setext underline starting at ``underline`` cannot be the
+    one title line of a kept heading: there is none, it is blank to markdown-it (spaces and
+    tabs), its title would be wider than _MAX_WIDTH characters, or the line above it continues a
+    paragraph into it, or a block that is no paragraph.
+
+    A line that starts with a letter does that: it is paragraph text (at the top level, or a
+    lazy continuation) or inside a fence or HTML block; unless it ends an HTML block (every
+    end marker holds ">") or a link reference definition (``refs``: the text holds one).
+    """
+    if not underline:
+        return False
+    ts = text.rfind("\n", 0, underline - 1) + 1
+    title = text[ts:underline - 1]
+    if not title.strip(" \t") or len(title.strip()) > _MAX_WIDTH:
+        return False
+    if not ts or refs:
+        return True
+    above = text[text.rfind("\n", 0, ts - 1) + 1:ts - 1]
+    return not above[:1].isalpha() or ">" in above
+
+
+def _plain_markdown_headings(text: str) -> list[Heading]:
+    """The Markdown headings kept in a plain text: only those that read as titles (a stray "="
+    line under a long paragraph is not one), and setext headings only over a single line."""
+    if not _may_hold_markdown_headings(text):
+        return []
+    return [
+        h for h in _markdown_headings(text)[0]
+        if _title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1
+    ]
 
 
 def _reader_hidden(document: Document) -> list[tuple[int, int]]:
@@ -347,15 +391,7 @@ def _find(document: Document) -> list[Heading]:
             return _plain_headings(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
         return headings or _plain_headings(text, hidden)
-    headings = _plain_headings(text, [])
-    if headings or not _may_hold_markdown_headings(text):
-        return headings
-    # Markdown in a plain file: only headings that read as titles (a stray "=" line under a
-    # long paragraph is not one), and setext headings only over a single line.
-    return [
-        h for h in _markdown_headings(text)[0]
-        if _title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1
-    ]
+    return _plain_headings(text, []) or _plain_markdown_headings(text)
 
 
 def section_spans(document: Document, max_level: int = 6) -> list[Span]:

@@ -77,7 +77,7 @@ class TokenRuns:
 
     #: The text counted; run k is ``text[begins[k]:ends[k]]``, item k of ``text.split()``.
     text: str
-    #: Where each run begins and ends in the text (lists, or ``array("q")``).
+    #: Where each run begins and ends in the text (lists, or memoryviews of integer arrays).
     begins: Sequence[int]
     ends: Sequence[int]
     #: ``cum[k]``: tokens in the runs before run k (one more item than ``runs``).

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from array import array
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -45,8 +44,8 @@ _SPACE_TABLE = np.array([chr(o).isspace() for o in range(0x3001)] + [False])
 # lookup per character finds both the runs and whether BERT would join any of them.
 _SPACE_KIND = _SPACE_TABLE.astype(np.uint8)
 _SPACE_KIND[[ord(c) for c in _JOINING]] = 2
+_ASCII_KIND = bytes(_SPACE_KIND[:256].tolist())  # for bytes.translate
 _EMPTY = np.zeros(0, dtype=np.int64)
-_ZERO = np.zeros(1, dtype=np.int64)
 #: ``analyse(units) -> (tokens per unit, relative token starts of all units, concatenated)``
 Analyser = Callable[[list[str]], tuple[np.ndarray, np.ndarray]]
 
@@ -106,39 +105,31 @@ class _Lexicon:
         token count of each and their relative starts, one unit after the other.
         """
         with self._lock:
-            found = self._lookup(units, "ids", analyse)
+            ids = self._lookup(units, "ids", analyse)
             count, ptr, flat = self._arrays()
-        ids = np.fromiter(found, dtype=np.int64, count=len(units)) if len(units) > 1 else np.array([found])
         counts = count[ids]
         out_first = np.cumsum(counts) - counts
         # Token j of unit k is flat[ptr[id_k] + j], and lands at output position out_first[k] + j.
         gather = np.repeat(ptr[ids] - out_first, counts) + np.arange(int(counts.sum()))
         return np.repeat(begins, counts) + flat[gather]
 
-    def counts(self, units: list[str], analyse: Analyser) -> tuple[int, ...]:
-        """Tokens in each of ``units`` (new ones are analysed first, all together)."""
-        with self._lock:
-            found = self._lookup(units, "count_of", analyse)
-        return found if len(units) > 1 else (found,)
-
     def count_array(self, units: list[str], analyse: Analyser) -> np.ndarray:
         """Tokens in each of ``units``, as an integer array (new units are analysed first)."""
-        found = self.counts(units, analyse)
-        return np.array(found, dtype=np.int64)
+        with self._lock:
+            return self._lookup(units, "count_of", analyse)
 
-    def _lookup(self, units: list[str], table: str, analyse: Analyser) -> Any:
-        """``itemgetter(*units)`` over the memo table named ``table``, learning unknown units first.
+    def _lookup(self, units: list[str], table: str, analyse: Analyser) -> np.ndarray:
+        """The value of every unit in the memo table named ``table``, learning unknown units first.
 
-        One C-level call looks every unit up; an unknown one (KeyError) sends all the new units
-        to ``analyse``, which replaces the tables, so the table is read again by name. Call with
-        the lock held.
+        The units are looked up one after the other into an int64 array, at C level; an unknown
+        one (KeyError) sends all the new units to ``analyse``, which replaces the tables, so the
+        table is read again by name. Call with the lock held.
         """
-        get = itemgetter(*units)
         try:
-            return get(getattr(self, table))
+            return _values(getattr(self, table), units)
         except KeyError:
             self._learn(self._unknown(units), analyse)
-            return get(getattr(self, table))
+            return _values(getattr(self, table), units)
 
     def rel(self, unit: str, analyse: Analyser) -> list[int]:
         """Relative token starts of a unit (learnt again if the memo was emptied since)."""
@@ -177,6 +168,10 @@ class _Lexicon:
             self._ptr = np.cumsum(self._count) - self._count
             self._counts, self._rel = [self._count], [self._flat]
         return self._count, self._ptr, self._flat  # type: ignore[return-value]
+
+
+def _values(table: dict[str, int], keys: list[str]) -> np.ndarray:
+    return np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
 
 
 class WordPieceCounter:
@@ -241,14 +236,11 @@ class WordPieceCounter:
         begins, ends = edges
         if not len(begins):
             return TokenRuns(text, [], [], [0], self._run_starts)
-        counts = self._chunks.count_array(text.split(), self._analyse_chunks)
-        # Machine integers (array.array over the numpy buffers) instead of lists: making a
-        # Python int for every run would cost more than the few lookups a Measure makes.
-        cum = np.empty(len(begins) + 1, dtype=np.int64)
-        cum[0] = 0
-        np.cumsum(counts, dtype=np.int64, out=cum[1:])
-        return TokenRuns(text, array("q", begins.tobytes()), array("q", ends.tobytes()),
-                         array("q", cum.tobytes()), self._run_starts)
+        cum = np.zeros(len(begins) + 1, dtype=np.int64)
+        np.cumsum(self._chunks.count_array(text.split(), self._analyse_chunks), out=cum[1:])
+        # Memoryviews of the arrays, not lists: making a Python int for every run would cost
+        # more than the few lookups a Measure makes (a memoryview makes one per item read).
+        return TokenRuns(text, begins.data, ends.data, cum.data, self._run_starts)
 
     def run_totals(self, texts: list[str]) -> list[int] | None:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
@@ -296,22 +288,24 @@ class WordPieceCounter:
 
 
 def _run_edges(text: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where each item of ``text.split()`` begins and ends in ``text`` (``int64``); None when the text holds one of the _JOINING controls (str.split() cuts
-    there, BERT joins the neighbours).
+    """Where each item of ``text.split()`` begins and ends in ``text`` (``int64``); None when
+    the text holds one of the _JOINING controls (str.split() cuts there, BERT joins the
+    neighbours).
 
     Item k of str.split() is the k-th run of non-space characters (the same isspace
     definition), so it lies between the k-th change from space to non-space and the next.
     """
-    kind = _SPACE_KIND.take(code_points(text), mode="clip")  # past the table: its last entry, 0
-    if kind.max(initial=0) > 1:
+    # The kind of every character (_SPACE_KIND), between two spaces so that the text's first
+    # and last characters have a neighbour: every change of kind is then a run's begin or end.
+    if text.isascii():  # one C call maps every byte
+        kind = np.frombuffer(b"\1" + text.encode("ascii").translate(_ASCII_KIND) + b"\1", dtype=np.uint8)
+    else:
+        kind = np.ones(len(text) + 2, dtype=np.uint8)
+        # Past the end of the table: its last entry, 0.
+        _SPACE_KIND.take(code_points(text), mode="clip", out=kind[1:-1])
+    if kind.max() > 1:
         return None
     edges = np.flatnonzero(kind[1:] != kind[:-1]).astype(np.int64, copy=False)
-    edges += 1
-    n = len(kind)
-    if n and kind[0] == 0:
-        edges = np.concatenate((_ZERO, edges))
-    if n and kind[-1] == 0:
-        edges = np.concatenate((edges, np.array([n], dtype=np.int64)))
     return edges[0::2], edges[1::2]
 
 
