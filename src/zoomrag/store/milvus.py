@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import numpy as np
 
-from ..errors import ConfigError, IndexMismatchError, StoreError
+from ..errors import ConfigError, IndexLockedError, IndexMismatchError, StoreError
 from ..model import Node, Tree
 from .lock import WriterLock
 from .sqlite import DocumentRow, Selection, SqliteStore, TermCount, UnitRow, UnitToWrite
@@ -97,7 +97,7 @@ def _pymilvus() -> Any:
     try:
         import pymilvus
     except ImportError:
-        raise StoreError("a milvus:// store needs pymilvus: pip install 'zoomrag[milvus]'") from None
+        raise StoreError("a milvus:// store needs the milvus extra: pip install 'zoomrag[milvus]'") from None
     return pymilvus
 
 
@@ -141,10 +141,21 @@ class MilvusStore:
             raise
         try:
             self._dimension: int | None = None
-            with self._translate("open the collection"):
-                self._open_collection()
-                if not self.file.read_only:
-                    self.reconcile()
+            # Only the process holding the writer lock creates, claims or repairs the collection.
+            lock = None if self.file.read_only else WriterLock(self.location.index, timeout=0)
+            try:
+                if lock is not None:
+                    lock.acquire()
+            except IndexLockedError:
+                lock = None  # a writer is at work: it keeps the collection in step itself
+            try:
+                with self._translate("open the collection"):
+                    self._open_collection(may_write=lock is not None)
+                    if lock is not None:
+                        self.reconcile()
+            finally:
+                if lock is not None:
+                    lock.release()
         except BaseException:
             self.close()
             raise
@@ -173,8 +184,9 @@ class MilvusStore:
             return None
         return dict(self.client.describe_collection(self.collection))
 
-    def _open_collection(self) -> None:
-        """Check the collection against the index file; create it when the file has pins."""
+    def _open_collection(self, may_write: bool) -> None:
+        """Check the collection against the index file; ``may_write`` (under the writer lock):
+        create it when the file has pins, replace an empty one made for another file."""
         described = self._described()
         token = self.file.meta().get(TOKEN_KEY)
         dimension = self._pinned_dimension()
@@ -190,11 +202,13 @@ class MilvusStore:
                     raise StoreError(
                         f"{self.path}: collection {self.collection!r} holds {held:,} vectors of another "
                         "index file; give that file (?index=FILE or --index), or another collection name")
+                if not may_write:
+                    return
                 self.client.drop_collection(self.collection)  # empty: nothing of anyone's is lost
                 described = None
             else:
                 self._dimension = self._collection_dimension(described)
-        if described is None and dimension is not None and not self.file.read_only:
+        if described is None and dimension is not None and may_write:
             self._create(dimension)
         if dimension is not None and self._dimension is not None and dimension != self._dimension:
             raise IndexMismatchError(
@@ -281,7 +295,7 @@ class MilvusStore:
             return
         with self._translate("write vectors"):
             if self._dimension is None:
-                self._open_collection()
+                self._open_collection(may_write=True)
             entities, firsts = self._entities(doc_ids, trees)
             for i in range(0, len(entities), UPSERT_BATCH):
                 self.client.upsert(self.collection, entities[i:i + UPSERT_BATCH])
@@ -334,9 +348,10 @@ class MilvusStore:
 
     def reconcile(self) -> int:
         """Repair the collection from the file after an interrupted write (or a collection
-        emptied or dropped): returns how many rows were added or deleted."""
-        if self._dimension is None and self._pinned_dimension() is not None and not self.file.read_only:
-            self._open_collection()
+        emptied or dropped): returns how many rows were added or deleted. The caller holds the
+        writer lock."""
+        if self._dimension is None and self._pinned_dimension() is not None:
+            self._open_collection(may_write=True)
         if self._dimension is None or self.in_step():
             return 0
         with self._translate("repair the collection"):
