@@ -20,7 +20,7 @@ from zoomrag.model import Document
 from zoomrag.store import WriterLock, open_store
 from zoomrag.store.milvus import MilvusLocation
 
-pytestmark = pytest.mark.xdist_group("postgres")  # the worker that runs the conformance suite's servers
+pytestmark = pytest.mark.xdist_group("milvus")  # one worker, one server
 
 
 def run(*args: str, ok: int = 0):
@@ -225,3 +225,15 @@ def test_filters_with_many_documents_are_searched_in_parts(milvus_url, tmp_path,
         a, b = (ix.search("Shared words 4.", mode="dense", k=6, where={"even": True}) for ix in (on_milvus, on_file))
         assert [(h.node_id, round(h.score, 5)) for h in a] == [(h.node_id, round(h.score, 5)) for h in b]
         assert a[0].doc_id == "d04" and len(a) == 6
+
+
+def test_copy_a_file_index_into_milvus(milvus_url, tmp_path):
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Copied line {i}.\nAnd another {i}.") for i in range(5)]
+    with _open(str(tmp_path / "file.db")) as ix:
+        ix.add(docs)
+        report = ix.copy_to(milvus_url)
+        want = [(h.node_id, round(h.score, 5)) for h in ix.search("another 3", mode="dense", k=5)]
+    assert report.copied == 5
+    with _open(milvus_url) as ix:
+        assert [(h.node_id, round(h.score, 5)) for h in ix.search("another 3", mode="dense", k=5)] == want
+        assert ix.check().ok
