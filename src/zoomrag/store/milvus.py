@@ -139,6 +139,8 @@ class MilvusStore:
         except BaseException:
             self.client.close()
             raise
+        #: The file generation of the last Strong search (:meth:`nearest`).
+        self._strong_generation: int | None = None
         try:
             self._dimension: int | None = None
             # Only the process holding the writer lock creates, claims or repairs the collection.
@@ -384,13 +386,19 @@ class MilvusStore:
             ids = list(selection.ids)
             filters = [f"doc_id in [{', '.join(_literal(d) for d in ids[i:i + IDS_PER_EXPRESSION])}]"
                        for i in range(0, len(ids), IDS_PER_EXPRESSION)]
+        # Strong waits for Milvus' next time tick (about 200 ms): paid once per file generation,
+        # which every write that reaches the collection bumps first; until the next one the
+        # collection holds nothing newer, and a Bounded read sees what Strong saw.
+        generation = self.file.generation()
+        level = "Bounded" if generation == self._strong_generation else "Strong"
         found: list[tuple[int, float]] = []
         with self._translate("search vectors"):
             for cond in filters:
                 result = self.client.search(self.collection, data=[vec], limit=limit, filter=cond, output_fields=[],
                                             search_params={"metric_type": "IP", "params": {"ef": max(64, limit)}},
-                                            consistency_level="Strong")
+                                            consistency_level=level)
                 found.extend((int(h["id"]), float(h["distance"])) for h in result[0])
+        self._strong_generation = generation
         found.sort(key=lambda x: (-x[1], x[0]))
         known = self.file.text_keys(r for r, _ in found)
         return [(r, s) for r, s in found if r in known][:limit]
