@@ -154,7 +154,9 @@ class MilvusStore:
                 with self._translate("open the collection"):
                     self._open_collection(may_write=lock is not None)
                     if lock is not None:
-                        self.reconcile()
+                        generation = self.file.generation()
+                        self.reconcile()  # its count is a Strong read: searches until the next write need none
+                        self._strong_generation = generation
             finally:
                 if lock is not None:
                     lock.release()
@@ -324,21 +326,23 @@ class MilvusStore:
         if count == 0:
             return True
         found = self.client.query(self.collection, filter=f"row >= {top}", output_fields=["row"], limit=2,
-                                  consistency_level="Strong")
+                                  consistency_level="Bounded")  # the Strong count just before covers it
         return [int(f["row"]) for f in found] == [top]
 
     def _collection_rows(self) -> set[int]:
+        """Every row of the collection (called after :meth:`in_step`'s Strong count: Bounded reads
+        see what it saw, without waiting for a time tick each)."""
         rows: set[int] = set()
         _, top = self._file_rows()
         hwm = self.file.meta().get("row_hwm", "0")
         top = max(top, int(hwm) if hwm.isdigit() else 0)
         # everything above the file's rows at once, then windows no larger than Milvus' cap
         above = self.client.query(self.collection, filter=f"row > {top}", output_fields=["row"],
-                                  limit=MAX_WINDOW, consistency_level="Strong")
+                                  limit=MAX_WINDOW, consistency_level="Bounded")
         rows.update(int(f["row"]) for f in above)
         for start in range(0, top + 1, MAX_WINDOW):
             found = self.client.query(self.collection, filter=f"row >= {start} and row < {start + MAX_WINDOW}",
-                                      output_fields=["row"], limit=MAX_WINDOW, consistency_level="Strong")
+                                      output_fields=["row"], limit=MAX_WINDOW, consistency_level="Bounded")
             rows.update(int(f["row"]) for f in found)
         return rows
 
