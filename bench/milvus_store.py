@@ -13,8 +13,8 @@ hidden behind a model's):
 - **agreement**: recall@10 of Milvus' HNSW top 10 against the file's exact top 10, and the share
   of questions whose contexts are identical.
 
-    python bench/milvus.py
-    python bench/milvus.py --corpora wikitext_md --embedder minilm
+    python bench/milvus_store.py
+    python bench/milvus_store.py --corpora wikitext_md --embedder minilm
 """
 
 from __future__ import annotations
