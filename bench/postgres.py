@@ -36,7 +36,8 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 def load(corpus: str) -> tuple[list[Document], list[str]]:
     docs = [Document(id=r["id"], source=f"{corpus}/{r['id']}", text=r["text"], format=r.get("format", "text"))
             for r in map(json.loads, (DATA / corpus / "corpus.jsonl").open(encoding="utf-8"))]
-    queries = [json.loads(line)["query"] for line in (DATA / corpus / "queries.jsonl").open(encoding="utf-8")]
+    queries = [q for line in (DATA / corpus / "queries.jsonl").open(encoding="utf-8")
+               if (q := json.loads(line)["query"] or "").strip()]
     return docs, queries
 
 
@@ -83,15 +84,17 @@ def latency(location: str, queries: list[str], mode: str) -> tuple[float, float]
     return percentiles(samples)
 
 
-def fts_overlap(file: str, url: str, queries: list[str]) -> tuple[float, float]:
+def fts_overlap(file: str, url: str, queries: list[str]) -> tuple[float, float, float]:
+    """Mean top-10 overlap, share of identical lists, and share of identical score lists (the
+    same ranking up to which of two tied units, often two copies of one text, comes first)."""
     with Index.open(file, create=False) as a, Index.open(url, create=False) as b:
-        overlaps, same = [], 0
+        overlaps, same, scores = [], 0, 0
         for q in queries:
-            x = [h.node_id for h in a.search(q, mode="bm25", k=10)]
-            y = [h.node_id for h in b.search(q, mode="bm25", k=10)]
-            overlaps.append(len(set(x) & set(y)) / max(len(x), len(y), 1))
-            same += x == y
-    return statistics.fmean(overlaps), same / len(queries)
+            x, y = a.search(q, mode="bm25", k=10), b.search(q, mode="bm25", k=10)
+            overlaps.append(len({h.node_id for h in x} & {h.node_id for h in y}) / max(len(x), len(y), 1))
+            same += [h.node_id for h in x] == [h.node_id for h in y]
+            scores += [round(h.score, 6) for h in x] == [round(h.score, 6) for h in y]
+    return statistics.fmean(overlaps), same / len(queries), scores / len(queries)
 
 
 def _write(url: str, docs: list[Document], embedder: str) -> None:
@@ -120,6 +123,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpora", default="wikitext_md,chroma_general,cmrc2018_trial")
     ap.add_argument("--embedder", default="hash")
+    ap.add_argument("--max-queries", type=int, default=200, help="questions timed per corpus (all are compared)")
     ap.add_argument("--writers", type=int, default=4, help="also time N writer processes (0: skip)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="zoomrag-bench-pg-") as tmp:
@@ -135,12 +139,15 @@ def main() -> None:
                                                      round(build(url, docs, args.embedder), 2))
                 with Index.open(url, create=False) as ix:
                     row["units"] = ix.stats().units
+                timed = queries[:args.max_queries]
+                row["questions timed"] = len(timed)
                 for mode in ("dense", "bm25", "hybrid"):
                     row[f"{mode} p50/p95 ms (sqlite, postgres)"] = tuple(
-                        tuple(round(v, 1) for v in latency(where, queries, mode)) for where in (file, url))
-                overlap, same = fts_overlap(file, url, queries)
+                        tuple(round(v, 1) for v in latency(where, timed, mode)) for where in (file, url))
+                overlap, same, scores = fts_overlap(file, url, queries)
                 row["bm25 top-10 overlap"] = round(overlap, 4)
                 row["bm25 identical top-10"] = round(same, 4)
+                row["bm25 identical top-10 scores"] = round(scores, 4)
                 results[corpus] = row
                 print(corpus, json.dumps(row), file=sys.stderr, flush=True)
             if args.writers:

@@ -161,3 +161,22 @@ def test_copy_a_file_index_to_postgres_and_back(pg_url, tmp_path):
         other.add(docs[:1])
         with pytest.raises(IndexMismatchError, match="copy into an empty index"):
             other.copy_to(pg_url)
+
+
+def test_check_finds_damage_made_behind_zoomrags_back(pg_url):
+    import psycopg
+
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        ix.add([Document(id=f"d{i}", source=f"mem://{i}", text=f"One {i}.\nTwo {i}.") for i in range(3)])
+        assert ix.check().ok
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE nodes SET terms = ARRAY['wrong'] WHERE rowno = (SELECT min(rowno) FROM nodes WHERE unit)")
+        conn.execute("UPDATE documents SET text = 'Xne 1.\nTwo 1.' WHERE id = 'd1'")
+        conn.execute("DELETE FROM nodes WHERE rowno = (SELECT max(rowno) FROM nodes)")
+    with Index.open(pg_url) as ix:
+        problems = ix.check().problems
+    assert "1 documents have damaged text (first: 'd1')" in problems
+    assert "full-text terms disagree with the units' text (1 units)" in problems
+    assert "1 documents have a node count that differs from their nodes" in problems
+    result = CliRunner().invoke(main, ["check", "--store", pg_url])
+    assert result.exit_code == 1 and "Traceback" not in result.output

@@ -122,6 +122,16 @@ CREATE OR REPLACE FUNCTION glob(pattern text, s text) RETURNS boolean LANGUAGE s
   SELECT s ~ ('^' || replace(replace(regexp_replace(pattern, '([.+^$(){}|\\\\])', '\\\\\\1', 'g'),
                                      '*', '.*'), '?', '.') || '$')
 $$;
+-- the first of n consecutive row numbers, taken under a lock so that no one else's interleave
+CREATE OR REPLACE FUNCTION take_rows(n bigint) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE first bigint;
+BEGIN
+  PERFORM pg_advisory_lock(%(rows_lock)s);
+  first := nextval('node_rows');
+  IF n > 1 THEN PERFORM setval('node_rows', first + n - 1); END IF;
+  PERFORM pg_advisory_unlock(%(rows_lock)s);
+  RETURN first;
+END $$;
 INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0')
   ON CONFLICT (key) DO NOTHING;
 """
@@ -207,7 +217,10 @@ class _SharedLock:
             return
         self._depth -= 1
         if self._depth == 0 and not self.store.conn.closed:
-            self.store.conn.execute("SELECT pg_advisory_unlock_shared(%s)", (_INDEX_LOCK,))
+            try:
+                self.store.conn.execute("SELECT pg_advisory_unlock_shared(%s)", (_INDEX_LOCK,))
+            except self.store._errors.Error:
+                pass  # the connection is gone, and the server dropped its locks with it
 
     def __enter__(self) -> _SharedLock:
         self.acquire()
@@ -236,6 +249,10 @@ class PostgresStore:
                              "fix the URL (postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") from None
         self._register_vector()
         try:
+            # As the file store's synchronous=NORMAL: a server crash may lose the last commits (a
+            # re-run writes those documents again), never consistency; each commit skips a flush.
+            with self._translate_errors("open the index"):
+                self.conn.execute("SET synchronous_commit = off")
             self._prepare(create)
         except BaseException:
             self.conn.close()
@@ -263,11 +280,11 @@ class PostgresStore:
                              "database, or another schema (?options=-csearch_path%3DNAME)")
         if "index_meta" not in tables and not create:
             raise StoreError(f"{self.path}: no index here; build one with: zoomrag index --store {self.path} PATH...")
-        if "index_meta" not in tables or "kinds" not in tables:
+        if "index_meta" not in tables or "kinds" not in tables or not self._has_function("take_rows"):
             with self._translate_errors("create the index tables"):
                 self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))
                 try:
-                    self.conn.execute(DDL)
+                    self.conn.execute(DDL.replace("%(rows_lock)s", str(_ROWS_LOCK)))
                 finally:
                     self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
         with self._translate_errors("open the index"):
@@ -279,6 +296,11 @@ class PostgresStore:
         # binary results for vectors only: a cursor with binary=True reads every column in binary
         self._vector_oid = row[0]
 
+    def _has_function(self, name: str) -> bool:
+        with self._translate_errors("open the index"):
+            return self.conn.execute("SELECT 1 FROM pg_proc WHERE proname = %s AND pronamespace = "
+                                     "current_schema()::regnamespace", (name,)).fetchone() is not None
+
     def close(self) -> None:
         self.conn.close()
 
@@ -287,7 +309,7 @@ class PostgresStore:
 
     def _wait_lock(self, function: str, timeout: float, holder: str) -> None:
         deadline = time.monotonic() + timeout
-        while not self.conn.execute(f"SELECT {function}(%s)", (_INDEX_LOCK,)).fetchone()[0]:
+        while not self._rows(f"SELECT {function}(%s)", (_INDEX_LOCK,))[0][0]:
             if time.monotonic() >= deadline:
                 raise IndexLockedError(f"{self.path}: {holder}; wait for it to finish and run again")
             time.sleep(0.05)
@@ -601,14 +623,7 @@ class PostgresStore:
     def _take_rows(self, n: int) -> int:
         """The first of ``n`` consecutive row numbers no one else was or will be given."""
         with self._translate_errors("number the nodes"):
-            self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))
-            try:
-                first = self.conn.execute("SELECT nextval('node_rows')").fetchone()[0]
-                if n > 1:
-                    self.conn.execute("SELECT setval('node_rows', %s)", (first + n - 1,))
-            finally:
-                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
-        return int(first)
+            return int(self.conn.execute("SELECT take_rows(%s)", (n,)).fetchone()[0])
 
     def _delete_nodes(self, key: int) -> None:
         """A document's nodes and their share of ``unit_chars`` (inside a transaction)."""
@@ -954,25 +969,32 @@ class PostgresStore:
         against its text."""
         bad: list[str] = []
         wrong_terms = 0
-        with self.conn.cursor(name="zoomrag_check") as cur:
-            cur.itersize = 64
-            cur.execute("SELECT key, id, chars, content_hash, text FROM documents")
-            docs = cur.fetchall()
-        for key, doc_id, chars, stored, text in docs:
-            if len(text) != chars or (re.fullmatch(r"[0-9a-f]{64}", stored) and content_hash(text) != stored):
-                bad.append(doc_id)
-                continue
-            for s, e, et, n, terms in self._rows(
-                    "SELECT span_start, span_end, embed_text, chars, terms FROM nodes WHERE doc = %s AND unit", (key,)):
-                body = et if et is not None else text[s:e]
-                if n != len(body) or list(terms or []) != unit_terms(body):
-                    wrong_terms += 1
+        keys = [k for (k,) in self._rows("SELECT key FROM documents ORDER BY key")]
+        for i in range(0, len(keys), 64):  # a few documents' text in memory at a time
+            for doc in self._rows("SELECT key, id, chars, content_hash, text FROM documents WHERE key = ANY(%s)",
+                                  (keys[i:i + 64],)):
+                wrong_terms += self._document_problems(doc, bad)
         out = []
         if bad:
             out.append(f"{len(bad)} documents have damaged text (first: {bad[0]!r})")
         if wrong_terms:
             out.append(f"full-text terms disagree with the units' text ({wrong_terms} units)")
         return out
+
+    def _document_problems(self, doc: tuple, bad: list[str]) -> int:
+        """Checks one document's text (its id goes to ``bad`` when damaged); returns how many of
+        its units' terms or lengths disagree with their text."""
+        key, doc_id, chars, stored, text = doc
+        if len(text) != chars or (re.fullmatch(r"[0-9a-f]{64}", stored) and content_hash(text) != stored):
+            bad.append(doc_id)
+            return 0
+        wrong = 0
+        for s, e, et, n, terms in self._rows(
+                "SELECT span_start, span_end, embed_text, chars, terms FROM nodes WHERE doc = %s AND unit", (key,)):
+            body = et if et is not None else text[s:e]
+            if n != len(body) or list(terms or []) != unit_terms(body):
+                wrong += 1
+        return wrong
 
     def _vector_problems(self, dimension: int | None) -> list[str]:
         if dimension is None:
