@@ -37,7 +37,8 @@ COMPONENTS = ("rootCoord", "proxy", "queryCoord", "queryNode", "indexNode", "dat
 def load(corpus: str) -> tuple[list[Document], list[str]]:
     docs = [Document(id=r["id"], source=f"{corpus}/{r['id']}", text=r["text"], format=r.get("format", "text"))
             for r in map(json.loads, (DATA / corpus / "corpus.jsonl").open(encoding="utf-8"))]
-    queries = [json.loads(line)["query"] for line in (DATA / corpus / "queries.jsonl").open(encoding="utf-8")]
+    queries = [q for q in (json.loads(line)["query"] for line in (DATA / corpus / "queries.jsonl").open(encoding="utf-8"))
+               if q.strip()]  # a few questions of cmrc2018_trial are empty
     return docs, queries
 
 

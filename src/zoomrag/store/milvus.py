@@ -291,9 +291,11 @@ class MilvusStore:
                             "vector": np.frombuffer(vec, "<f4").tolist()})
         return out, firsts
 
-    def _sync(self, doc_ids: Sequence[str], trees: Mapping[str, Tree] | None = None) -> None:
+    def _sync(self, doc_ids: Sequence[str], trees: Mapping[str, Tree] | None = None,
+              old: Mapping[str, Sequence[int]] | None = None) -> None:
         """Make the collection hold what the file holds for these documents: upsert their
-        entities, then delete their older rows (and every row of a document the file lacks)."""
+        entities, then delete their older rows: ``old`` (the rows they had, by primary key, as
+        a writer knows them), else every row of theirs below their first (a query first: slow)."""
         dimension = self._pinned_dimension()
         if dimension is None:
             return
@@ -303,10 +305,22 @@ class MilvusStore:
             entities, firsts = self._entities(doc_ids, trees)
             for i in range(0, len(entities), UPSERT_BATCH):
                 self.client.upsert(self.collection, entities[i:i + UPSERT_BATCH])
+            if old is not None:
+                kept = {e["row"] for e in entities}
+                gone = sorted({r for rows in old.values() for r in rows} - kept)
+                for i in range(0, len(gone), MAX_WINDOW):
+                    self.client.delete(self.collection, ids=gone[i:i + MAX_WINDOW])
+                return
             for doc_id in doc_ids:
                 first = firsts.get(doc_id)
                 cond = f"doc_id == {_literal(doc_id)}" + ("" if first is None else f" and row < {first}")
                 self.client.delete(self.collection, filter=cond)
+
+    def _embedded_rows(self, doc_id: str) -> list[int]:
+        """The rows of one document that have a vector (what the collection holds of it)."""
+        return [r for (r,) in self.file.conn.execute(
+            "SELECT n.row FROM nodes n JOIN documents d ON n.doc = d.key WHERE d.id = ? AND n.vec IS NOT NULL",
+            (doc_id,))]
 
     def _file_rows(self) -> tuple[int, int]:
         """``(count, highest row)`` of the file's nodes that have a vector."""
@@ -434,19 +448,22 @@ class MilvusStore:
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+        doc_id = tree.document.id
+        old = self._embedded_rows(doc_id)  # under the writer lock: the rows this write replaces
         self.file.write_document(tree, units, vectors, origin, node_vectors)
-        self._sync([tree.document.id], {tree.document.id: tree})
+        self._sync([doc_id], {doc_id: tree}, {doc_id: old})
 
     def delete_document(self, doc_id: str) -> bool:
+        old = self._embedded_rows(doc_id)
         found = self.file.delete_document(doc_id)
         if found:
-            self._sync([doc_id])
+            self._sync([doc_id], old={doc_id: old})
         return found
 
     def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
         found = self.file.set_metadata(doc_id, metadata)
         if found:
-            self._sync([doc_id])
+            self._sync([doc_id], old={})  # the same rows, new metadata
         return found
 
     def clear(self, *, keep_vectors: bool) -> None:
