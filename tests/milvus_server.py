@@ -2,8 +2,9 @@
 
 The PyPI package ``milvus`` ships Milvus standalone (2.3) and starts it from Python in 12-20 s,
 its data in a temporary folder, its components announcing 127.0.0.1; it is stopped when the
-process ends. Tests that use it are grouped on one xdist worker (``xdist_group("postgres")``, with
-the conformance suite), so one server serves them all, and each test gets a collection of its own. ``ZOOMRAG_TEST_MILVUS=HOST:PORT``
+process ends. Only one can run on a machine (its embedded etcd), and xdist may spread tests
+over workers, so they are marked ``milvus`` and run by ``make test-milvus`` in one process:
+one server serves them all, and each test gets a collection of its own. ``ZOOMRAG_TEST_MILVUS=HOST:PORT``
 uses a running server instead. Without the packages, or when the server cannot start here, the
 tests skip and say why.
 """

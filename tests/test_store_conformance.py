@@ -29,7 +29,7 @@ from zoomrag.store import Store, is_server, open_store, unit_text
 pytestmark = pytest.mark.xdist_group("postgres")
 
 
-@pytest.fixture(params=["sqlite", "postgres", "milvus"])
+@pytest.fixture(params=["sqlite", "postgres", pytest.param("milvus", marks=pytest.mark.milvus)])
 def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "index.db")

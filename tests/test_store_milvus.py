@@ -20,7 +20,7 @@ from zoomrag.model import Document
 from zoomrag.store import WriterLock, open_store
 from zoomrag.store.milvus import MilvusLocation
 
-pytestmark = pytest.mark.xdist_group("postgres")  # the conformance suite's worker: one Milvus server
+pytestmark = pytest.mark.milvus  # make test-milvus: one process, one server
 
 
 def run(*args: str, ok: int = 0):

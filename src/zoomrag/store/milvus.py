@@ -9,7 +9,7 @@ node's row (rows are never given out twice), with the fields a Milvus user filte
 document's ``metadata`` (JSON), and the vector (inner product: the vectors have unit length).
 
 Order of a write, and the repair: the file first (one transaction per document), then the
-collection (upsert the document's entities, then delete its older rows). A process killed between
+collection (upsert the document's entities, then delete its previous version's rows by key). A process killed between
 the two leaves the collection behind the file, never ahead of what the file once held; every
 search keeps only rows the file still has, and opening the store (anything but read-only) finds
 the difference and repairs it from the file (:meth:`MilvusStore.reconcile`). A collection made
