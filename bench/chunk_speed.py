@@ -559,7 +559,12 @@ def guard(sources: list[Source], mb: float, repeat: int, *, record: bool) -> int
     if not RATIOS.exists():
         print(f"error: {RATIOS} is missing; write it with: python bench/chunk_speed.py --record", file=sys.stderr)
         return 1
-    recorded = json.loads(RATIOS.read_text(encoding="utf-8"))["ratios"]
+    saved = json.loads(RATIOS.read_text(encoding="utf-8"))
+    recorded = saved["ratios"]
+    if saved.get("machine") not in (None, machine()):
+        # Ratios move with the CPU (and with other work on it): a drop may be the machine's.
+        print(f"note: recorded on {saved['machine']}, measured on {machine()}; "
+              "record again here with --record before reading a drop", file=sys.stderr)
     failures = []
     for (key, ratio), (_, _, floor) in zip(ratios.items(), GUARDED):
         was = recorded.get(key)

@@ -97,6 +97,22 @@ def fts_overlap(file: str, url: str, queries: list[str]) -> tuple[float, float, 
     return statistics.fmean(overlaps), same / len(queries), scores / len(queries)
 
 
+def hnsw_recall(url: str, queries: list[str], k: int = 10) -> float:
+    """Mean recall@k of pgvector's HNSW index (the store's own nearest-neighbour search, used
+    above the ANN threshold) against exact search over every unit vector."""
+    import numpy as np
+
+    with Index.open(url, create=False) as ix:
+        ids, matrix = ix.store.unit_matrix(ix.settings.dimension)
+        found = []
+        for q in queries:
+            v = ix.embedder.embed_query(q)
+            exact = {int(ids[i]) for i in np.argsort(-(matrix @ v), kind="stable")[:k]}
+            got = {r for r, _ in ix.store.nearest(v, k)}  # type: ignore[attr-defined]
+            found.append(len(exact & got) / k)
+    return statistics.fmean(found)
+
+
 def _write(url: str, docs: list[Document], embedder: str) -> None:
     with Index.open(url, embedder=embedder, lock_timeout=600) as ix:
         ix.add(docs)
@@ -124,6 +140,7 @@ def main() -> None:
     ap.add_argument("--corpora", default="wikitext_md,chroma_general,cmrc2018_trial")
     ap.add_argument("--embedder", default="hash")
     ap.add_argument("--max-queries", type=int, default=200, help="questions timed per corpus (all are compared)")
+    ap.add_argument("--recall-only", action="store_true", help="only HNSW recall@10 against exact")
     ap.add_argument("--writers", type=int, default=4, help="also time N writer processes (0: skip)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="zoomrag-bench-pg-") as tmp:
@@ -135,6 +152,14 @@ def main() -> None:
                 file = str(Path(tmp) / f"{corpus}.db")
                 url = database(base, corpus.replace("-", "_"))
                 row: dict[str, object] = {"units": 0}
+                if args.recall_only:
+                    build(url, docs, args.embedder)
+                    with Index.open(url, create=False) as ix:
+                        row["units"] = ix.stats().units
+                    row["hnsw recall@10"] = round(hnsw_recall(url, queries), 4)
+                    results[corpus] = row
+                    print(corpus, json.dumps(row), file=sys.stderr, flush=True)
+                    continue
                 row["build s (sqlite, postgres)"] = (round(build(file, docs, args.embedder), 2),
                                                      round(build(url, docs, args.embedder), 2))
                 with Index.open(url, create=False) as ix:
@@ -148,9 +173,10 @@ def main() -> None:
                 row["bm25 top-10 overlap"] = round(overlap, 4)
                 row["bm25 identical top-10"] = round(same, 4)
                 row["bm25 identical top-10 scores"] = round(scores, 4)
+                row["hnsw recall@10"] = round(hnsw_recall(url, queries), 4)
                 results[corpus] = row
                 print(corpus, json.dumps(row), file=sys.stderr, flush=True)
-            if args.writers:
+            if args.writers and not args.recall_only:
                 docs = [d for corpus in args.corpora.split(",") for d in load(corpus)[0]]
                 results["writers"] = {k: round(v, 1) for k, v in
                                       writers(base, docs, args.embedder, args.writers).items()}

@@ -88,15 +88,36 @@ def test_python_examples_run(page: str, index: int, code: str, monkeypatch: pyte
     exec(compile(code, f"{page} example {index + 1}", "exec"), {"__name__": "__doc_example__"})
 
 
-@pytest.mark.parametrize("page", [*PAGES, "../README.md", "../bench/README.md"])
+ALL_PAGES = [*sorted(p.name for p in DOCS.glob("*.md")), "../README.md", "../bench/README.md"]
+
+
+def _anchors(text: str) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them (code blocks aside)."""
+    headings = re.findall(r"^#{1,6} (.+)$", re.sub(r"```.*?```", "", text, flags=re.DOTALL), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
 def test_pages_have_headings_and_working_links(page: str):
     path = (DOCS / page).resolve()
     text = path.read_text(encoding="utf-8")
     assert re.search(r"^# \S", text, re.MULTILINE), f"{page} has no title"
     assert re.search(r"^## \S", text, re.MULTILINE), f"{page} has no sections"
-    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
-        if "://" not in target:
-            assert (path.parent / target).exists(), f"{page} links to missing {target}"
+    for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
+        if "://" in target:
+            continue
+        dest = path.parent / target if target else path
+        assert dest.exists(), f"{page} links to missing {target}"
+        if anchor and dest.suffix == ".md":
+            assert anchor in _anchors(dest.read_text(encoding="utf-8")), f"{page} links to missing {target}#{anchor}"
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_pages_are_references_not_a_journal(page: str):
+    # History stays in git: no work sessions, numbered runs or passes in the docs.
+    text = (DOCS / page).read_text(encoding="utf-8")
+    journal = re.findall(r"\b(?:[Ss]ession \d+|[Rr]un [A-Z]\b|[Pp]ass \d+)", text)
+    assert not journal, f"{page} reads like a journal: {journal}"
 
 
 def test_readme_opens_with_title_line_and_the_two_commands():

@@ -109,6 +109,8 @@ def test_assembly_never_repeats_a_character_and_respects_the_budget(raw, budget,
     assert sum(len(c.text) for c in out) <= budget
     assert top is None or len(out) <= top
     assert all(c.text == WORDS[c.start:c.end] for c in out)
+    # every highlighted hit lies inside the text returned
+    assert all(c.start <= hs < he <= c.end for c in out for hs, he, _ in c.hits)
 
 
 @settings(max_examples=60, deadline=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from itertools import pairwise
 
@@ -421,3 +422,50 @@ def test_policies_that_read_only_ancestors_get_the_same_contexts_from_partial_tr
     # several rules, so several kinds of spans, were compared (`none` gives units only: contexts
     # grown to whole sentences leave no room for a piece cut to fit)
     assert len(rules) > 1 or name == "none"
+
+
+class WordCounter:
+    """One token per whitespace-separated word."""
+
+    name = "test-words"
+
+    def token_starts(self, text: str) -> list[int]:
+        return [m.start() for m in re.finditer(r"\S+", text)]
+
+
+def test_the_embedder_and_counter_objects_given_are_the_ones_used(tmp_path, corpus):
+    emb = CountingEmbedder()
+    with Index.open(tmp_path / "i.db", embedder=emb, strategy=ParagraphLines(), counter=WordCounter()) as ix:
+        ix.add([corpus])
+        assert ix.embedder is emb and "Apples are red." in emb.embedded
+        # The fruit paragraph is 6 words (35 characters): the budget is counted in words.
+        paragraph = ix.query("Apples red", mode="bm25", budget=6, top=1, expand="parent")
+        line = ix.query("Apples red", mode="bm25", budget=5, top=1, expand="parent")
+    assert [c.text for c in paragraph] == ["Apples are red.\nBananas are yellow."]
+    assert [c.text for c in line] == ["Apples are red."]
+
+
+def test_a_profile_that_now_chunks_differently_is_refused(tmp_path, monkeypatch):
+    """A profile is a name: when what it resolves to changes (an edited profiles file, another
+    release's built-ins), new documents would be chunked unlike the stored ones."""
+    profiles = tmp_path / "profiles.toml"
+    profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 64 }\n')
+    monkeypatch.setenv("ZOOMRAG_PROFILES", str(profiles))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("One paragraph of notes.\n\nAnother paragraph of notes.\n")
+    path = tmp_path / "ix.db"
+    with Index.open(path, embedder=CountingEmbedder(), profile="notes") as ix:
+        ix.add([docs])
+    with Index.open(path, embedder=CountingEmbedder()) as ix:  # unchanged: opens and queries
+        assert ix.query("notes", budget=50)
+    profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 32 }\n')
+    with pytest.raises(IndexMismatchError) as err:
+        Index.open(path, embedder=CountingEmbedder())
+    msg = str(err.value)
+    assert "was chunked with profile 'notes' as auto(profile='notes'; text=fixed(size=64" in msg
+    assert "size=32" in msg and f"zoomrag index --reindex --index {path} {docs}" in msg
+    with Index.open(path, embedder=CountingEmbedder(), reindex=True) as ix:  # a rebuild pins the new routes
+        ix.add([docs])
+    with Index.open(path, embedder=CountingEmbedder()) as ix:
+        assert ix.documents()

@@ -11,7 +11,7 @@ from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
-from zoomrag.load.normalize import normalize_newlines
+from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from zoomrag.errors import InputError
 from zoomrag.load import load_path, read_text
 from zoomrag.load.readers.delimited import guess_delimiter
-from zoomrag.parse.tables import delimited_records, parse_delimited, scan_fields
+from zoomrag.load.tables import delimited_records, parse_delimited, scan_fields
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zoomrag.load import load_path, read_text
-from zoomrag.parse.tables import parse_pipe_table
+from zoomrag.load.tables import parse_pipe_table
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -151,3 +151,15 @@ def test_page_furniture_and_navigation_lines_are_dropped_but_an_articles_header_
             "<p><a href='p'>Previous</a> | <a href='n'>Next</a></p>")
     doc = read_text(html, fmt="html")
     assert doc.text == "# Budgets\n\nA budget is a number of tokens; see the guide.\n"
+
+
+def test_a_page_with_one_main_is_read_from_it_alone():
+    """Menus and pop-ups made of plain divs (a book generator's page) are outside ``main``."""
+    page = ("<div id='help'><h2>Keyboard shortcuts</h2><p>Press S to search in the book</p></div>"
+            "<div class='menu-bar'><h1 class='menu-title'>The Book</h1></div>"
+            "<div class='page'><main><h1>Lints</h1><p>Lints help you write documentation.</p></main></div>"
+            "<div class='nav-wrapper'><p>Next chapter</p></div>")
+    doc = read_text(page, format="html")
+    assert doc.text == "# Lints\n\nLints help you write documentation.\n"
+    two = "<main><p>First part.</p></main><div><p>Between.</p></div><main hidden><p>Other.</p></main>"
+    assert read_text(two, format="html").text == "First part.\n\nBetween.\n"  # two mains: the whole body

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.load import load_path, read_text
-from zoomrag.load.normalize import normalize_newlines
+from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

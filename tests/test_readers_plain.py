@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from invariants import texts
 
 from zoomrag.load import load_path, read_text
-from zoomrag.load.normalize import normalize_newlines
 from zoomrag.load.spans import line_spans, paragraph_spans, trim
+from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

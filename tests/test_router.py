@@ -16,6 +16,7 @@ from zoomrag.model import Block, Document
 from zoomrag.parse import Chunker, Span, make_chunker, profiles, registry, strategy_names
 from zoomrag.parse.profiles import BUILTIN, ENV_VAR, load_profiles, register_profile
 from zoomrag.parse.router import Router, chunker_for_profile, profile_names
+from zoomrag.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,11 @@ class StubTable(Chunker):
 
 @pytest.fixture
 def stub(monkeypatch: pytest.MonkeyPatch):
-    strategy_names()  # load the built-ins first
-    monkeypatch.setitem(registry._STRATEGIES, "stub-table", StubTable)
+    registry.register(StubTable)
     monkeypatch.delenv(ENV_VAR, raising=False)
-    monkeypatch.setattr("zoomrag.parse.profiles._USER", {})
-    return StubTable
+    monkeypatch.setattr(profiles, "REGISTERED", Registry("profile"))
+    yield StubTable
+    registry.STRATEGIES.remove(StubTable.name)
 
 
 def routes(router: Router) -> dict[str, str]:
@@ -233,9 +234,7 @@ def docs_with_blocks(draw):
 @given(docs_with_blocks(), st.sampled_from(["hierarchical", "parent-child", "fixed", "recursive"]))
 def test_routed_trees_keep_every_invariant(d, text_strategy):
     # Hypothesis runs many examples per test call, so the registries are patched by hand.
-    strategy_names()
-    saved = dict(registry._STRATEGIES)
-    registry._STRATEGIES["stub-table"] = StubTable
+    registry.register(StubTable)
     try:
         spec = {"strategy": text_strategy, "unit": "chars"}
         if text_strategy == "hierarchical":
@@ -254,6 +253,5 @@ def test_routed_trees_keep_every_invariant(d, text_strategy):
                 assert any(s <= n.start and n.end <= e for s, e in delegated)
         assert [n.id for n in r.chunk(d)] == [n.id for n in tree]
     finally:
-        registry._STRATEGIES.clear()
-        registry._STRATEGIES.update(saved)
-        profiles._USER.pop("prop", None)
+        registry.STRATEGIES.remove(StubTable.name)
+        profiles.REGISTERED.remove("prop")

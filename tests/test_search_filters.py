@@ -108,6 +108,8 @@ def test_short_form():
     for bad in ("year", "year>=", "=x"):
         with pytest.raises(ConfigError, match="--where"):
             filters.parse_condition(bad)
+    with pytest.raises(ConfigError, match="a filter dict as JSON goes in --where-json"):
+        filters.parse_condition('{"year": {"$gte": 2020}}')
 
 
 def test_describe():

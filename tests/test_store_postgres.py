@@ -180,3 +180,14 @@ def test_check_finds_damage_made_behind_zoomrags_back(pg_url):
     assert "1 documents have a node count that differs from their nodes" in problems
     result = CliRunner().invoke(main, ["check", "--store", pg_url])
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_the_base_install_works_without_the_postgres_extra(tmp_path):
+    code = ("import sys; sys.modules['psycopg'] = None; sys.modules['pgserver'] = None\n"
+            "from zoomrag import Index\n"
+            "from zoomrag.store import Store, open_store\n"
+            f"store = open_store({str(tmp_path / 'f.db')!r})\n"
+            "assert isinstance(store, Store)\n"
+            "print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -209,7 +209,7 @@ def test_real_module_round_trip():
     measure = measure_for(doc, "approx")
     assert all(measure.size(n.start, n.end) <= 160 for n in tree.leaves())
     chunker = next(n for n in tree.children(tree.root) if "class CodeChunker(Chunker):" in n.text)
-    assert chunker.kind == "class" and chunker.text.startswith("@register\n@dataclass(frozen=True)\nclass")
+    assert chunker.kind == "class" and chunker.text.startswith("@dataclass(frozen=True)\nclass")
     methods = [c for c in tree.children(chunker) if c.kind == "method"]
     assert any("    def split(self, document: Document)" in m.text for m in methods)
 
@@ -241,3 +241,21 @@ def test_invariants(text, language, sizes, unit):
     for leaf in tree.leaves():
         assert measure.size(leaf.start, leaf.end) <= max_size or _is_unbreakable(leaf.text), leaf
     assert [n.id for n in chunker.chunk(doc)] == [n.id for n in tree]
+
+
+def test_a_source_files_definitions_are_its_section_path():
+    src = ("import os\n\n\nclass Wrapper:\n    \"\"\"Wraps text.\"\"\"\n\n"
+           "    @staticmethod\n    def handle(word):\n        return word\n\n\n"
+           "async def main():\n    pass\n")
+    doc = Document.from_text(src, id="w.py", source="w.py", format="code")
+    tree = make_chunker("code", {"max_size": 12, "min_size": 0, "unit": "chars"}).chunk(doc)
+    paths = {(n.kind, tree.document.text[n.start:n.end].split("\n")[0], n.section_path)
+             for n in tree.nodes if n.kind in ("class", "method", "function")}
+    assert paths == {("class", "class Wrapper:", ("Wrapper",)),
+                     ("method", "    @staticmethod", ("Wrapper", "handle")),
+                     ("function", "async def main():", ("main",))}
+    inside = [n for n in tree.nodes if n.start >= src.index("return") and n.end <= src.index("return") + 11]
+    assert inside and all(n.section_path == ("Wrapper", "handle") for n in inside)
+    # a code block inside prose keeps the prose's heading trail
+    md = Document.from_text(src, id="w.md", source="w.md", format="markdown")
+    assert all(n.section_path == () for n in make_chunker("code").chunk(md).nodes)

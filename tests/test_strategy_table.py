@@ -11,10 +11,10 @@ from invariants import check_tree, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.load import load_path, read_text
+from zoomrag.load.tables import parse_pipe_table
 from zoomrag.model import Block, Document
 from zoomrag.parse import build_tree, make_chunker
 from zoomrag.parse.strategies.table import TableChunker
-from zoomrag.parse.tables import parse_pipe_table
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

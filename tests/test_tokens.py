@@ -113,23 +113,14 @@ def test_measure_size_is_additive(counter, text: str, cuts: list[int]) -> None:
 
 
 @needs_minilm
-@pytest.mark.parametrize(("few", "split"), [(0, 10**9), (0, 0)], ids=["memo", "table"])
 @settings(max_examples=150, deadline=None)
 @given(text=texts)
-def test_measure_by_runs_agrees_with_token_starts(few: int, split: int, text: str) -> None:
+def test_measure_by_runs_agrees_with_token_starts(text: str) -> None:
     # The MiniLM counter gives a Measure token counts per word run and resolves offsets inside
-    # a run only when asked; every answer must be the one the full list of starts gives, with
-    # the runs counted by str.split() and the memo or by the run table.
-    from zoomrag.text import wordpiece
-
+    # a run only when asked; every answer must be the one the full list of starts gives.
     counter = minilm_counter()
     starts = counter.token_starts(text)
-    kept = wordpiece._TABLE_RUNS, wordpiece._SPLIT_CHARS
-    wordpiece._TABLE_RUNS, wordpiece._SPLIT_CHARS = few, split
-    try:
-        m = Measure(text, counter)
-    finally:
-        wordpiece._TABLE_RUNS, wordpiece._SPLIT_CHARS = kept
+    m = Measure(text, counter)
     assert m.total == len(starts)
     assert [m.index(o) for o in range(-1, len(text) + 2)] == [
         sum(s < o for s in starts) for o in range(-1, len(text) + 2)]
@@ -221,6 +212,8 @@ def test_same_tokens_as_the_tokenizers_library_on_random_text(text: str) -> None
 
 _SCRIPTS = [
     "Café naïve RÉSUMÉ Ångström façade Œuvre straße",  # Latin with accents
+    "Καλημέρα κόσμε· ΆΈΉΊΌΎΏ ϊΰ ς",  # Greek: tonos, dialytika, final sigma, its semicolon
+    "Съешь же ещё этих мягких французских булок, да выпей чаю! Ёжик Й",  # Cyrillic
     "这是中文，日本語のテキスト。𠀀𪜀 한국어 문장",  # CJK, kana, Hangul, ideographs past the BMP
     "اللغة العربية جميلة، أليس كذلك؟ ١٢٣",  # Arabic, its comma, question mark and digits
     "हिन्दी भाषा में लिखा गया वाक्य।",  # Devanagari with its vowel signs and danda
@@ -259,16 +252,16 @@ def test_same_tokens_as_the_tokenizers_library_on_the_corpora(corpus: str) -> No
 
 @needs_minilm
 @pytest.mark.parametrize("corpus", ["chroma_general", "wikitext_md"])
-def test_long_documents_counted_by_the_run_table_agree_with_token_starts(corpus: str) -> None:
-    # Real long documents take the run table's path; every run boundary must get the count
-    # the full list of token starts gives.
+def test_long_documents_counted_by_runs_agree_with_token_starts(corpus: str) -> None:
+    # Every run boundary of a real long document must get the count the full list of token
+    # starts gives, with the memo cold and then warm.
     path = DATA / corpus / "corpus.jsonl"
     if not path.exists():
         pytest.skip("../shared/data is not here")
-    counter = WordPieceCounter.from_vocab_file(vocab_path())  # a cold memo and table
+    counter = WordPieceCounter.from_vocab_file(vocab_path())  # a cold memo
     with open(path, encoding="utf-8") as f:
         texts = [row["text"] for row in map(json.loads, f)][:3]
-    for _ in range(2):  # the second time, the table holds the runs
+    for _ in range(2):  # the second time, the memo holds the runs
         for text in texts:
             m = Measure(text, counter)
             assert m.runs is not None and m.runs > 1000
@@ -276,7 +269,6 @@ def test_long_documents_counted_by_the_run_table_agree_with_token_starts(corpus:
             edges = sorted({o for b, e in zip(m._begins, m._ends) for o in (b, e)})
             assert m.indices(edges) == [bisect_left(starts, o) for o in edges]
             assert m.total == len(starts)
-        assert len(counter._table) > 1000  # the runs went through the table
 # -- the batch paths agree with the one-at-a-time answers ------------------------------------
 @pytest.mark.parametrize("counter", COUNTERS, ids=lambda c: c.name)
 @settings(max_examples=150, deadline=None)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import and_, attrgetter, gt, not_
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from .errors import SpanError
 
@@ -24,6 +24,15 @@ CONTENT_TYPES = ("text", "heading", "table", "code", "list")
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def normalize_newlines(text: str) -> str:
+    """CRLF and lone CR become LF; a leading BOM is dropped (every reader's text is so
+    normalised, and offsets point into the normalised text)."""
+    text = text.removeprefix("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def content_hash(text: str) -> str:
@@ -148,8 +157,6 @@ class Document:
     def from_text(cls, text: str, *, id: str = "doc", source: str = "<text>", format: str = "text",
                   metadata: Mapping[str, Any] | None = None) -> Document:
         """A document from a string (newlines are normalised, as a reader would)."""
-        from .load.normalize import normalize_newlines
-
         return cls(id=id, source=source, text=normalize_newlines(text), format=format,
                    metadata=MappingProxyType(dict(metadata or {})))
 
@@ -332,6 +339,13 @@ class Tree:
 
     def to_json(self, **kwargs: Any) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+
+class TreeSource(Protocol):
+    """Gives the stored tree of a document (an index caches them; the expansion policies and
+    the reranker read through it)."""
+
+    def tree(self, doc_id: str) -> Tree: ...
 
 
 @dataclass(frozen=True, slots=True)

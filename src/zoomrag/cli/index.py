@@ -76,10 +76,12 @@ def _index_option(command: Callable[..., None]) -> Callable[..., None]:
 
 
 class _RateColumn(ProgressColumn):
-    """Items per second of a task (texts, files)."""
+    """Items per second of a task (texts, files), averaged since it started: work arrives in
+    bursts (a document's units are done together), which a windowed estimate reads as a spike."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
+        elapsed = task.finished_time if task.finished else task.elapsed
+        speed = task.completed / elapsed if elapsed else None
         return Text(f"{speed:,.1f}/s" if speed else "", style="progress.data.speed")
 
 

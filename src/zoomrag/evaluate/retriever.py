@@ -131,7 +131,7 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
     pinned = pinned_policy(meta)
     policy, params = pinned if pinned is not None else ("auto", {})
     get_expander(policy, params)
-    from ..expand.multilevel import LEVELS_KEY
+    from ..embed.levels import LEVELS_KEY
 
     levels = meta.get(LEVELS_KEY) == "1"
     tree = f"index-{pins.chunking}-{pins.chunking_name}" + ("+levels" if levels else "")

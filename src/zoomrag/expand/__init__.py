@@ -1,8 +1,9 @@
 """Expansion: grow matched units into larger spans, and pack them into a token budget.
 
-Importing this package registers every policy module below (``--expand NAME``).
+The policies (``--expand NAME``) are listed in :data:`zoomrag.expand.base.EXPANDERS`.
 """
 
+from ..embed.levels import parent_vectors
 from .assemble import assemble
 from .auto import AutoExpansion
 from .base import (
@@ -19,7 +20,7 @@ from .base import (
 from .budget_merge import BudgetMerge
 from .density import DensityExpansion
 from .merge import AutoMerge
-from .multilevel import MultiLevel, parent_vectors
+from .multilevel import MultiLevel
 from .window import WindowExpansion
 
 __all__ = [

@@ -307,10 +307,17 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             table = _table_of(d, piece.start, piece.end)
             if reshape and table is not None and piece.end <= table[2]:
                 continue  # a table's header row alone says nothing
+            small_ok = False
+            if reshape and not d.tiny and not has_words(d.text, piece.start, piece.end):
+                # a piece under 15 words grows to 15 when that fits; else it stands only when the
+                # budget can never hold its 15-word form and nothing else was placed: a small
+                # budget still gets its best piece, never an empty answer
+                grown = shaped(piece)
+                if fits(grown):
+                    piece = grown
+                else:
+                    small_ok = used == 0 and tokens(doc_id, grown.start, grown.end) > budget
             where = plan(piece)
-            # under 15 words only when the budget can never hold the shaped context and nothing
-            # else was placed: a small budget still gets its best piece, never an empty answer
-            small_ok = used == 0 and tokens(doc_id, widened.start, widened.end) > budget
             big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
                           if where else False)
             if where is not None and big_enough and worth(dataclasses.replace(piece, hits=widened.hits)):
@@ -370,11 +377,15 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
                 parts.insert(0, (t_start, h_end))
             rule = f"{rule}, with its table's header row"
     text = d.text
+    # A hit is shown where it lies inside the returned text: shaping may have trimmed a hit's
+    # indentation or cut a long one, and a highlight outside the context points at nothing.
+    shown = sorted({(max(h.start, s), min(h.end, e), h.score) for h in hits for s, e in parts
+                    if max(h.start, s) < min(h.end, e)})
     return Context(
         doc_id=document.id, source=document.source, start=parts[0][0], end=parts[-1][1],
         text="\n".join(text[s:e] for s, e in parts) if len(parts) > 1 else text[parts[0][0]:parts[0][1]],
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
-        hits=tuple((h.start, h.end, h.score) for h in hits), rule=rule,
+        hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
     )
 

@@ -6,7 +6,8 @@ Assembly (:mod:`zoomrag.expand.assemble`) then fills the budget in score order a
 overlaps, so a policy only decides *what* to propose, never how to pack it.
 
 Policies here: ``none`` (the unit itself) and ``parent`` (the unit's parent node, falling back
-to the unit). Window, auto-merge and budget-aware policies plug in through :func:`register`.
+to the unit). The other built-in policies live in modules of their own; :data:`EXPANDERS` lists
+them all, and :func:`register` adds one.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ConfigError
-from ..model import Hit, Node, Tree
+from ..model import Hit, Node, Tree, TreeSource
+from ..registry import Registry
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +42,6 @@ class Candidate:
     #: Expected evidence it holds, in tokens, when the policy knows it (``density``); else
     #: assembly estimates it from the hits' ranks (:mod:`zoomrag.expand.evidence`).
     evidence: float | None = None
-
-
-class TreeSource(Protocol):
-    """Gives the stored tree of a document (cached by the index)."""
-
-    def tree(self, doc_id: str) -> Tree: ...
 
 
 @runtime_checkable
@@ -152,7 +148,22 @@ class ParentExpansion:
         return out
 
 
-_EXPANDERS: dict[str, Callable[..., Expander]] = {"none": NoExpansion, "parent": ParentExpansion}
+def _builtin_policies() -> list[tuple[str, Callable[..., Expander]]]:
+    # Read on first use: the policy modules import this one.
+    from .auto import AutoExpansion
+    from .budget_merge import BudgetMerge
+    from .density import DensityExpansion
+    from .merge import AutoMerge
+    from .multilevel import MultiLevel
+    from .window import WindowExpansion
+
+    return [("none", NoExpansion), ("parent", ParentExpansion), ("window", WindowExpansion),
+            ("merge", AutoMerge), ("budget-merge", BudgetMerge), ("density", DensityExpansion),
+            ("multilevel", MultiLevel), ("auto", AutoExpansion)]
+
+
+#: Every expansion policy by name: the built-ins and those added with :func:`register`.
+EXPANDERS: Registry[Callable[..., Expander]] = Registry("expansion", _builtin_policies)
 
 
 def register(name: str, factory: Callable[..., Expander]) -> None:
@@ -161,11 +172,11 @@ def register(name: str, factory: Callable[..., Expander]) -> None:
     A factory that is a dataclass takes its fields as parameters (``get_expander(name, params)``,
     ``--set key=value``); any other factory takes none.
     """
-    _EXPANDERS[name] = factory
+    EXPANDERS.add(name, factory)
 
 
 def expander_names() -> list[str]:
-    return sorted(_EXPANDERS)
+    return EXPANDERS.names()
 
 
 def expander_params(name: str) -> dict[str, Any]:
@@ -209,7 +220,4 @@ def get_expander(name: str | Expander, params: Mapping[str, Any] | None = None) 
 
 
 def _factory(name: str) -> Callable[..., Expander]:
-    try:
-        return _EXPANDERS[name]
-    except KeyError:
-        raise ConfigError(f"unknown expansion {name!r}; choose one of: {', '.join(expander_names())}") from None
+    return EXPANDERS.get(name)

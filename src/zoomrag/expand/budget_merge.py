@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from ..model import Hit, Node, Tree
 from ..parse.params import check_float, check_int
-from .base import Candidate, TreeSource, register, unit_candidate
+from .base import Candidate, TreeSource, unit_candidate
 from .measure import SpanSizer
 from .merge import merged_rule
 from .units import span_candidate
@@ -123,4 +123,3 @@ class BudgetMerge:
         return used
 
 
-register("budget-merge", BudgetMerge)

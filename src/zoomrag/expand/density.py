@@ -42,7 +42,7 @@ from typing import ClassVar
 
 from ..model import Hit, Node, Tree
 from ..parse.params import check_float
-from .base import Candidate, TreeSource, register, unit_candidate
+from .base import Candidate, TreeSource, unit_candidate
 from .measure import SpanSizer
 from .units import first_leaf, last_leaf, plural, span_candidate
 
@@ -241,4 +241,3 @@ def _leaves_between(tree: Tree, first: Node, last: Node) -> list[Node]:
     return out
 
 
-register("density", DensityExpansion)

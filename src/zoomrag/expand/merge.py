@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from ..model import Hit, Node, Tree
 from ..parse.params import check_choice, check_float
-from .base import Candidate, TreeSource, register, unit_candidate
+from .base import Candidate, TreeSource, unit_candidate
 from .measure import SpanSizer
 from .units import by_doc, span_candidate
 
@@ -128,4 +128,3 @@ class AutoMerge:
         return groups
 
 
-register("merge", AutoMerge)

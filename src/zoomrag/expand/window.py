@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from ..model import Hit, Node, Tree
 from ..parse.params import check_choice, check_int
-from .base import Candidate, TreeSource, register, unit_candidate
+from .base import Candidate, TreeSource, unit_candidate
 from .units import by_doc, inside, leaf_run, ordered_hits, span_candidate
 
 WITHIN = ("document", "parent")
@@ -59,4 +59,3 @@ class WindowExpansion:
         return cand
 
 
-register("window", WindowExpansion)

@@ -27,8 +27,8 @@ from ..embed import (
     fit_derived,
 )
 from ..embed.base import Embedder
+from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
-from ..expand.multilevel import level_blobs
 from ..load import load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
@@ -168,6 +168,8 @@ class Ingest:
             embed_done += len(job.missing)
             tick("embed", embed_done, embed_total)
 
+        tick("parse", 0, None)  # both stages' clocks start with the first document, not its end
+        tick("embed", 0, None)
         with EmbedPipeline(runner, max_pending=4) as pipe:
             for job_id, (doc, origin) in enumerate(docs):
                 try:

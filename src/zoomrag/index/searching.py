@@ -25,10 +25,10 @@ from ..search.filters import Filter
 from ..search.fusion import reciprocal_rank_fusion, single_ranking
 from ..search.scope import Scopes
 from ..store import Store, UnitRow
-from ..treecache import AncestorTrees, TreeCache
 from .dense import DenseSearch
 from .server_dense import ServerDense
 from .settings import Settings
+from .treecache import AncestorTrees, TreeCache
 
 if TYPE_CHECKING:
     from ..rerank import Reranker

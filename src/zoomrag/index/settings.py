@@ -15,8 +15,8 @@ from typing import Any
 from ..embed import default_embedder_name, get_embedder
 from ..embed.base import Embedder
 from ..embed.language import choose_embedder_name
+from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, StoreError
-from ..expand.multilevel import LEVELS_KEY
 from ..parse import Chunker, make_chunker
 from ..parse.router import chunker_for_profile
 from ..search.ann import AnnIndex
@@ -80,6 +80,10 @@ class Settings:
             pins_check.check_chunking(pins, kind, name, _chunker_params(kind, chunker, self.params), where,
                                       self.roots(), self.params)
             self._chunker = chunker
+        if pins.chunking == "profile":
+            _, _, chunker = self.chunking()
+            pins_check.check_routes(pins, self.store.meta().get(pins_check.ROUTES_KEY), chunker.describe(),
+                                    where, self.roots())
 
     @property
     def embedder(self) -> Embedder:
@@ -141,8 +145,9 @@ class Settings:
             if isinstance(self.path, Path):
                 AnnIndex.remove(self.path)
         with self.store.transaction():
+            routes = {pins_check.ROUTES_KEY: chunker.describe()} if kind == "profile" else {}
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
-                                 pins_check.COUNTER_KEY: default_counter().name})
+                                 pins_check.COUNTER_KEY: default_counter().name, **routes})
         self.pins = pins
         self.reindex = False
 

@@ -15,15 +15,15 @@ import stat
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
-from ..model import Document
+from ..model import Document, normalize_newlines
+from ..registry import Registry
 from . import frontmatter
-from .normalize import normalize_newlines
 
 
 class Reader(Protocol):
@@ -32,34 +32,49 @@ class Reader(Protocol):
     def __call__(self, text: str, *, doc_id: str, source: str) -> Document: ...
 
 
-_READERS: dict[str, Reader] = {}
-_EXTENSIONS: dict[str, str] = {}
-#: Formats whose bytes are not text (PDF); their reader takes the path instead.
-_BINARY_READERS: dict[str, Callable[[Path, str], Document]] = {}
+@dataclass(frozen=True)
+class FormatReader:
+    """A document format: the file extensions it is detected by, and its reader."""
+
+    extensions: tuple[str, ...]
+    #: Reads the decoded text (every format whose bytes are text).
+    read: Reader | None = None
+    #: Reads the file itself, given its path and the document id (PDF: its bytes are not text).
+    read_file: Callable[[Path, str], Document] | None = None
+
+
+def _builtin_formats() -> list[tuple[str, FormatReader]]:
+    # Read on first use: the readers import this module.
+    from .readers import BUILTIN
+
+    return list(BUILTIN)
+
+
+#: Every format by name: the built-ins and those added with :func:`register_reader`.
+FORMATS: Registry[FormatReader] = Registry("format", _builtin_formats)
 
 
 def register_reader(fmt: str, extensions: tuple[str, ...], reader: Reader) -> None:
-    _READERS[fmt] = reader
-    for ext in extensions:
-        _EXTENSIONS[ext.lower()] = fmt
+    FORMATS.add(fmt, FormatReader(tuple(e.lower() for e in extensions), read=reader))
 
 
 def register_binary_reader(fmt: str, extensions: tuple[str, ...],
                            reader: Callable[[Path, str], Document]) -> None:
-    _BINARY_READERS[fmt] = reader
-    for ext in extensions:
-        _EXTENSIONS[ext.lower()] = fmt
+    FORMATS.add(fmt, FormatReader(tuple(e.lower() for e in extensions), read_file=reader))
 
 
 def formats() -> list[str]:
-    _load_builtin()
-    return sorted(set(_READERS) | set(_BINARY_READERS))
+    return FORMATS.names()
 
 
 def detect_format(path: Path) -> str:
     """Format from the file extension; unknown extensions are read as plain text."""
-    _load_builtin()
-    return _EXTENSIONS.get(path.suffix.lower(), "text")
+    ext = path.suffix.lower()
+    found = "text"
+    for name, fmt in FORMATS.items():  # a later entry wins an extension
+        if ext in fmt.extensions:
+            found = name
+    return found
 
 
 #: Bytes that never occur in text, other than NUL: most C0 controls (not tab, newlines, form
@@ -109,17 +124,12 @@ def read_text(text: str, *, format: str = "text", id: str = "doc", source: str =
     Markdown front matter becomes metadata and is left out of the text (:mod:`.frontmatter`);
     ``front_matter="text"`` keeps it in the text instead.
     """
-    _load_builtin()
     format = fmt if fmt is not None else format
     id = doc_id if doc_id is not None else id
     frontmatter.check_mode(front_matter)
-    try:
-        reader = _READERS[format]
-    except KeyError:
-        if format in _BINARY_READERS:
-            raise ConfigError(f"format {format!r} is read from a file, not from text; "
-                              "use load_path") from None
-        raise ConfigError(f"unknown format {format!r}; choose one of: {', '.join(formats())}") from None
+    reader = FORMATS.get(format).read
+    if reader is None:
+        raise ConfigError(f"format {format!r} is read from a file, not from text; use load_path")
     text = normalize_newlines(text)
     found: dict[str, Any] = {}
     if format == "markdown" and front_matter == "metadata":
@@ -157,7 +167,6 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
     regular files are read (a FIFO would block forever, a device never end); one larger than
     ``max_bytes`` (None: no limit) is refused with the limit to raise.
     """
-    _load_builtin()
     p = Path(path)
     where = str(p)
     st = _regular_file(p, where)
@@ -165,9 +174,10 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
     format = fmt or format or detect_format(p)
     id = doc_id or id or where
     source = source or where
-    if format in _BINARY_READERS:
+    read_file = FORMATS.get(format).read_file if format in FORMATS else None
+    if read_file is not None:
         with _quiet_parsers():
-            doc = _BINARY_READERS[format](p, id)
+            doc = read_file(p, id)
         if source != doc.source:
             doc = replace(doc, source=source)
         return with_metadata(doc, dict(metadata or {}))
@@ -291,7 +301,3 @@ def _walk(root: Path) -> list[Path]:
         files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))
     # Sorting by parts (not by string) keeps a folder's files together: "a/b" before "a-b".
     return sorted(files, key=lambda f: f.relative_to(root).parts)
-
-
-def _load_builtin() -> None:
-    from . import readers  # noqa: F401  (registers the built-in readers)

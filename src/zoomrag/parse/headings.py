@@ -5,7 +5,8 @@
 
 1. heading blocks supplied by the document's reader (``Document.blocks``), when there are any;
 2. Markdown (``format == "markdown"``): ATX (``# x``) and setext (``x`` over ``===``/``---``)
-   headings, never inside fenced code, indented code, raw HTML blocks or front matter;
+   headings at the top level, never inside code, raw HTML blocks, list items, block quotes or
+   front matter;
 3. plain text: chapter and section lines (第一章, 第一节, 一、, （一）, ``1.`` / ``1.1`` /
    ``1.1.1``, ``Chapter 3``, ``Article 5``, ``Section 3.``, ``§ 12``) and wiki-style
    ``= = Title = =`` lines, kept only when the line is short and reads as a title.
@@ -14,22 +15,21 @@ A Markdown document without Markdown headings is tried with the plain-text patte
 document without plain-text headings is tried as Markdown (people save Markdown as ``.txt``).
 Code, CSV and TSV documents have no headings.
 
-The Markdown scan does not build a syntax tree: one regular expression finds the few lines that
-can matter (fences, ``#`` lines, ``=``/``-`` underlines, HTML block starts, thematic breaks) and a
-short walk over those lines applies the CommonMark rules that decide whether they are headings.
-It agrees with markdown-it-py on top-level headings (a property test compares them) at a
-fraction of its cost, because prose lines are never visited one by one. What it does not model is
-container nesting: a heading inside a block quote is not reported, one indented under a list item
-is reported as if it stood at the top level, and a fence indented under a list item that is never
-closed hides the rest of the document.
+Markdown headings are markdown-it-py's top-level ones (a heading inside a list item or a block
+quote is part of that block, not a section). A Markdown document its reader parsed is not parsed
+again: its blocks hold every heading markdown-it found. A plain text is parsed only when a line
+could open or underline a Markdown heading.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
 
 from ..model import Document
 from .base import Span
@@ -103,38 +103,13 @@ def front_matter_end(text: str) -> int:
 
 # -- Markdown ------------------------------------------------------------------------------
 
-# The only lines that can start or end something that matters for headings.
-# Every kind starts with one of these characters: a line that starts with none of them (most
-# lines of prose) fails one test instead of one per kind.
-_MD_FIRST = r"[`~#=\-*_<]"
-_MD_LINE = _LinePattern(
-    rf"^ {{0,3}}(?={_MD_FIRST})(?:"
-    r"(?P<fence>`{3,}|~{3,})"
-    r"|(?P<atx>\#{1,6})(?=[ \t]|$)"
-    r"|(?P<under>=+|-+)[ \t]*$"
-    r"|(?P<hr>(?:\*[ \t]*){3,}$|(?:_[ \t]*){3,}$|(?:-[ \t]*){3,}$)"
-    r"|(?P<html><)"
-    r")",
-)
+# Block structure only: titles are taken from the heading lines, so inline parsing is off.
+_MD = MarkdownIt("commonmark").disable(["inline", "text_join"])
+# Line breaks as markdown-it counts lines (it turns \r\n and \r into \n before parsing).
+_BREAK = re.compile(r"\r\n?|\n")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_HTML_RAW = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
-_HTML_RAW_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)  # any of them ends it
-_HTML_BLOCK_TAGS = (
-    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
-    "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|"
-    "header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|"
-    "param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul"
-)
-_HTML_BLOCK = re.compile(rf"</?(?:{_HTML_BLOCK_TAGS})(?:[ \t>]|/>|$)", re.IGNORECASE)
-_HTML_MARKED = (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>"))
-_HTML_ATTR = r"""(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^'\n]*'|"[^"\n]*"))?)"""
-_HTML_TAG_LINE = re.compile(
-    rf" {{0,3}}(?:<[A-Za-z][A-Za-z0-9-]*{_HTML_ATTR}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
-)
-_BLANK_LINE = re.compile(r"\n[ \t]*(?=\n|\Z)")
-_LIST_OR_QUOTE = re.compile(r" {0,3}(?:>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))")
-# A list item may interrupt a paragraph only when it has content (and an ordered one starts at 1).
-_INTERRUPTING_ITEM = re.compile(r" {0,3}(?:>|[-+*][ \t]+\S|0*1[.)][ \t]+\S)")
+# A line without which a text has no Markdown heading: an ATX opening or a setext underline.
+_MD_HEADING_LINE = _LinePattern(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
 
 
 def _line_end(text: str, pos: int) -> int:
@@ -142,180 +117,27 @@ def _line_end(text: str, pos: int) -> int:
     return len(text) if e < 0 else e
 
 
-def _indent(line: str) -> int:
-    """Indentation in columns, tabs to the next multiple of 4 (as CommonMark counts them)."""
-    col = 0
-    for ch in line:
-        if ch == " ":
-            col += 1
-        elif ch == "\t":
-            col += 4 - col % 4
-        else:
-            break
-    return col
-
-
-def _is_blank(line: str) -> bool:
-    return not line.strip(" \t")
-
-
-@dataclass(slots=True)
-class _Run:
-    """What the lines since the last blank line or block boundary make of a setext underline."""
-
-    end: int  # offset up to which lines have been classified
-    para_start: int | None = None  # where the current paragraph starts
-    blocked: bool = False  # inside a list item or block quote: an underline cannot apply
-    item_column: int = 0  # after an empty list item: the column its content would need
-
-    def feed(self, line: str, start: int) -> None:
-        if self.blocked:
-            m = _LIST_OR_QUOTE.match(line)
-            if not (m and _is_empty_item(line, m)):
-                return
-            self.blocked, self.para_start = False, None  # an empty item ends the lazy paragraph
-        if self.item_column:
-            column, self.item_column = self.item_column, 0
-            if _indent(line) >= column:
-                self.blocked = True  # the empty item's content
-                return
-        if self.para_start is None:
-            if _indent(line) >= 4:
-                return  # indented code: cannot start a paragraph
-            m = _LIST_OR_QUOTE.match(line)
-            if m and _is_empty_item(line, m):
-                self.item_column = len(m.group().rstrip(" \t")) + 1  # an empty item holds nothing yet
-            elif m:
-                self.blocked = True
-            else:
-                self.para_start = start
-        elif _INTERRUPTING_ITEM.match(line):
-            self.blocked = True
-
-
-def _is_empty_item(line: str, m: re.Match[str]) -> bool:
-    return not line[m.end():].strip() and not m.group().lstrip().startswith(">")
-
-
-def _scan_markdown(text: str, start: int) -> tuple[list[Heading], list[tuple[int, int]]]:
-    """Headings, and the ranges where no heading can be (code fences, raw HTML), from ``start``."""
-    headings: list[Heading] = []
-    hidden: list[tuple[int, int]] = []
-    skip_to = start  # hits before this offset lie inside a fence or HTML block
-    boundary = start  # a paragraph cannot begin before this offset
-    run: _Run | None = None  # classification of the lines just above the last underline
-    for ls, m in _MD_LINE.finditer(text, start):
-        if ls < skip_to:
-            continue
-        le = _line_end(text, ls)
-        kind = m.lastgroup
-        if kind == "fence":
-            fence = m.group("fence")
-            if fence[0] == "`" and "`" in text[m.end():le]:
-                kind = "para"  # a backtick fence's info string cannot hold a backtick
-            else:
-                close = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
-                c = close.search(text, min(le + 1, len(text)))
-                end = len(text) if c is None else c.end()
-                hidden.append((ls, end))
-                skip_to = boundary = end
-                run = None
-                continue
-        elif kind == "html":
-            block_end = _html_block_end(text, ls, le)
-            if block_end is None and _HTML_TAG_LINE.match(text, ls, le):
-                # A line holding one tag opens a block only where no paragraph goes on.
-                run = _classify_run(text, ls, boundary, run)
-                if run.para_start is None and not run.blocked:
-                    b = _BLANK_LINE.search(text, le)
-                    block_end = len(text) if b is None else b.start()
-                else:
-                    run.feed(text[ls:le], ls)
-                    run.end = le
-                    continue
-            if block_end is not None:
-                hidden.append((ls, block_end))
-                skip_to = boundary = block_end
-                run = None
-                continue
-            kind = "para"
-        if kind == "atx":
-            raw = text[m.end():le]
-            title = _ATX_CLOSE.sub("", raw).strip(" \t")
-            headings.append(Heading(ls, le, len(m.group("atx")), title))
-            boundary, run = le, None
-            continue
-        if kind == "under":
-            run = _classify_run(text, ls, boundary, run)
-            if run.para_start is not None and not run.blocked:
-                level = 1 if m.group("under")[0] == "=" else 2
-                lines = text[run.para_start:ls].split("\n")
-                title = " ".join(x.strip() for x in lines if x.strip())
-                headings.append(Heading(run.para_start, le, level, title))
-                boundary, run = le, None
-                continue
-            if m.group("under")[0] == "-" and len(m.group("under")) >= 3:
-                boundary, run = le, None  # a thematic break
-                continue
-            run.feed(text[ls:le], ls)  # ordinary paragraph text such as "=="
-            run.end = le
-            continue
-        if kind == "hr":
-            boundary, run = le, None
-        # "para": a line that looked special but is text; the next underline walk sees it.
-    return headings, hidden
-
-
-def _classify_run(text: str, ls: int, boundary: int, run: _Run | None) -> _Run:
-    """Classify the lines between the last blank line (or boundary) and the line at ``ls``.
-
-    Walks backwards only over lines not classified yet, so a document is walked at most once.
-    """
-    stop = boundary if run is None else max(boundary, run.end)
-    pos = ls - 1  # the newline before the underline
-    starts: list[int] = []
-    blank_found = False
-    while pos > stop:
-        s = text.rfind("\n", stop, pos) + 1
-        if s == 0 and stop > 0:
-            s = stop
-        if _is_blank(text[s:pos]):
-            blank_found = True
-            break
-        starts.append(s)
-        pos = s - 1
-    if blank_found or run is None or stop != run.end:
-        run = _Run(ls)
-    for s in reversed(starts):
-        run.feed(text[s:_line_end(text, s)], s)
-    run.end = ls
-    return run
-
-
-def _html_block_end(text: str, ls: int, le: int) -> int | None:
-    """End of the raw HTML block starting at ``ls`` (CommonMark kinds 1 to 6), or None."""
-    line = text[ls:le].lstrip(" ")
-    for opener, closer in _HTML_MARKED:
-        if line.startswith(opener):
-            e = text.find(closer, ls + len(opener))
-            return len(text) if e < 0 else _line_end(text, e)
-    if line.startswith("<!") and line[2:3].isalpha():
-        e = text.find(">", ls)
-        return _line_end(text, e)
-    if _HTML_RAW.match(line):
-        close = _HTML_RAW_END.search(text, ls)
-        return len(text) if close is None else _line_end(text, close.start())
-    if _HTML_BLOCK.match(line):
-        b = _BLANK_LINE.search(text, le)
-        return len(text) if b is None else b.start()
-    return None
-
-
 def _markdown_headings(text: str) -> tuple[list[Heading], list[tuple[int, int]]]:
+    """markdown-it's top-level headings, and the ranges where no heading can be: front matter,
+    code fences and raw HTML blocks (each from its first line's start to its last line's end)."""
     fm = front_matter_end(text)
-    headings, hidden = _scan_markdown(text, fm)
-    if fm:
-        hidden.insert(0, (0, fm))
+    breaks = list(_BREAK.finditer(text))
+    first = bisect_left([m.start() for m in breaks], fm)  # lines before the parsed text
+    starts = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(text)]
+    headings: list[Heading] = []
+    hidden = [(0, fm)] if fm else []
+    tokens = _MD.parse(text[fm:])
+    for i, t in enumerate(tokens):
+        if t.level or t.map is None:
+            continue
+        s, e = starts[first + t.map[0]], ends[first + t.map[1] - 1]
+        if t.type == "heading_open":
+            lines = tokens[i + 1].content.split("\n")
+            title = " ".join(x.strip() for x in lines if x.strip())
+            headings.append(Heading(s, e, int(t.tag[1:]), title))
+        elif t.type in ("fence", "html_block"):
+            hidden.append((s, e))
     return headings, hidden
 
 
@@ -332,7 +154,7 @@ def hidden_ranges(document: Document) -> list[tuple[int, int]]:
 _CN_NUM = "零〇一二三四五六七八九十百千两"
 _ROMAN = "IVXLC"
 # One alternative per family; the marker is the group, the rest of the line is the title.
-# Every family starts with one of these characters (see _MD_FIRST).
+# Every family starts with one of these characters (see _MAY_START_HEADING).
 _PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
 _PLAIN = _LinePattern(
     rf"^[ \t\u3000]*(?={_PLAIN_FIRST})(?:"
@@ -485,17 +307,29 @@ def find_headings(document: Document) -> list[Heading]:
 
 # A line can be a heading of some kind only if it starts (after its indentation) with one of
 # these: most short documents are one line that does not, passed over with one match.
-_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{_PLAIN_FIRST}|{_MD_FIRST})")
+_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{_PLAIN_FIRST}|[#=])")
 
 
 def _no_heading_line(text: str) -> bool:
     """True for a text of one line that no heading pattern matches (nor front matter, which
-    needs a line feed): it has no headings."""
-    if "\n" in text:
+    needs a line feed): it has no headings. (markdown-it breaks lines at \r as well.)"""
+    if "\n" in text or "\r" in text:
         return False
     if _MAY_START_HEADING.match(text) is None:
         return True
-    return all(p.first.match(text) is None for p in (_PLAIN, _WIKI, _MD_LINE))
+    return all(p.first.match(text) is None for p in (_PLAIN, _WIKI, _MD_HEADING_LINE))
+
+
+def _may_hold_markdown_headings(text: str) -> bool:
+    """False when no line can be part of a Markdown heading, which spares markdown-it's parse.
+    (markdown-it also breaks lines at \r, which the line pattern does not.)"""
+    return "\r" in text or next(_MD_HEADING_LINE.finditer(text), None) is not None
+
+
+def _reader_hidden(document: Document) -> list[tuple[int, int]]:
+    """Where the reader found code, raw HTML or front matter: no heading lies there."""
+    return [(b.start, b.end) for b in document.blocks
+            if b.type == "code" or b.meta.get("html") or b.meta.get("front_matter")]
 
 
 def _find(document: Document) -> list[Heading]:
@@ -509,10 +343,12 @@ def _find(document: Document) -> list[Heading]:
     if _no_heading_line(text):
         return []
     if fmt == "markdown":
+        if document.blocks:  # the reader's markdown-it parse: none of its blocks is a heading
+            return _plain_headings(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
         return headings or _plain_headings(text, hidden)
     headings = _plain_headings(text, [])
-    if headings:
+    if headings or not _may_hold_markdown_headings(text):
         return headings
     # Markdown in a plain file: only headings that read as titles (a stray "=" line under a
     # long paragraph is not one), and setext headings only over a single line.

@@ -28,9 +28,16 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..model import CONTENT_TYPES
+from ..registry import Registry, unknown_name
 
 ENV_VAR = "ZOOMRAG_PROFILES"
 ANY = "*"
+
+#: Tables in the built-in profiles: rows are the units. A row embeds with its header names, so it
+#: is understood alone; cell units repeat their row's label and column units the whole column, so
+#: either matches a question wherever the row or the table does and took several of the top-k
+#: places for one row ahead of the prose that answered it.
+_TABLE_ROWS: Mapping[str, Any] = {"strategy": "table", "cells": False, "columns": False}
 
 #: The built-in profiles, as data in the same shape users write.
 BUILTIN: Mapping[str, Mapping[str, Any]] = {
@@ -38,14 +45,14 @@ BUILTIN: Mapping[str, Mapping[str, Any]] = {
         "description": "Sections and nested size levels for text; tables and code by their "
                        "own strategies, inside their sections",
         "text": "hierarchical",
-        "table": "table",
+        "table": _TABLE_ROWS,
         "code": "code",
     },
     "parent_child": {
         "description": "Heading sections as parents, ~128-token overlapping children; tables "
                        "and code by their own strategies",
         "text": "parent-child",
-        "table": "table",
+        "table": _TABLE_ROWS,
         "code": "code",
     },
     "source_first": {
@@ -58,7 +65,8 @@ BUILTIN: Mapping[str, Mapping[str, Any]] = {
     },
 }
 
-_USER: dict[str, Mapping[str, Any]] = {}
+#: Profiles added in this process with :func:`register_profile` (their data, checked when added).
+REGISTERED: Registry[Mapping[str, Any]] = Registry("profile")
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ class Profile:
 def register_profile(name: str, data: Mapping[str, Any]) -> Profile:
     """Add or replace a profile for this process; returns it parsed (and checked)."""
     profile = parse_profile(name, data, "register_profile")
-    _USER[name] = data
+    REGISTERED.add(name, data)
     return profile
 
 
@@ -117,7 +125,7 @@ def all_profiles(extra: str | Path | Mapping[str, Mapping[str, Any]] | None = No
     layers: list[tuple[str, Mapping[str, Mapping[str, Any]]]] = [("built-in", BUILTIN)]
     for part in filter(None, os.environ.get(ENV_VAR, "").split(os.pathsep)):
         layers.append((part, load_profiles(part)))
-    layers.append(("register_profile", _USER))
+    layers.append(("register_profile", dict(REGISTERED.items())))
     if isinstance(extra, (str, Path)):
         layers.append((str(extra), load_profiles(extra)))
     elif extra is not None:
@@ -136,10 +144,9 @@ def profile_names(extra: str | Path | Mapping[str, Mapping[str, Any]] | None = N
 
 def get_profile(name: str, extra: str | Path | Mapping[str, Mapping[str, Any]] | None = None) -> Profile:
     profiles = all_profiles(extra)
-    try:
-        return profiles[name]
-    except KeyError:
-        raise ConfigError(f"unknown profile {name!r}; choose one of: {', '.join(sorted(profiles))}") from None
+    if name not in profiles:
+        raise unknown_name("profile", name, sorted(profiles))
+    return profiles[name]
 
 
 def parse_profile(name: str, data: Mapping[str, Any], origin: str) -> Profile:

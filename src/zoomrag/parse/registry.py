@@ -9,32 +9,34 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import ConfigError
+from ..registry import Registry
 from .base import Chunker
 
-_STRATEGIES: dict[str, type[Chunker]] = {}
+
+def _builtin_strategies() -> list[tuple[str, type[Chunker]]]:
+    # Read on first use: the strategies import this module (the router builds chunkers by name).
+    from .strategies import BUILTIN
+
+    return [(cls.name, cls) for cls in BUILTIN]
+
+
+#: Every strategy by name: the built-ins and those added with :func:`register`.
+STRATEGIES: Registry[type[Chunker]] = Registry("strategy", _builtin_strategies)
 
 
 def register(cls: type[Chunker]) -> type[Chunker]:
     """Class decorator: make a strategy selectable by its ``name``."""
     if not cls.name:
         raise TypeError(f"{cls.__name__} has no name")
-    _STRATEGIES[cls.name] = cls
-    return cls
+    return STRATEGIES.add(cls.name, cls)
 
 
 def strategy_names() -> list[str]:
-    _load_builtin()
-    return sorted(_STRATEGIES)
+    return STRATEGIES.names()
 
 
 def strategy_class(name: str) -> type[Chunker]:
-    _load_builtin()
-    try:
-        return _STRATEGIES[name]
-    except KeyError:
-        raise ConfigError(
-            f"unknown strategy {name!r}; choose one of: {', '.join(sorted(_STRATEGIES))}"
-        ) from None
+    return STRATEGIES.get(name)
 
 
 def make_chunker(name: str, params: Mapping[str, Any] | None = None) -> Chunker:
@@ -97,8 +99,3 @@ def coerce(strategy: str, key: str, value: Any, hint: Any) -> Any:
             f"{strategy}: {key}={value!r} is not a valid {getattr(hint, '__name__', hint)}"
         ) from None
     return value
-
-
-def _load_builtin() -> None:
-    # Importing the strategies package runs every @register; done lazily to avoid import cycles.
-    from . import strategies  # noqa: F401

@@ -23,12 +23,11 @@ from ..model import CONTENT_TYPES, Document
 from .base import Chunker, Span
 from .profiles import Profile, Route, get_profile, profile_names
 from .regions import Regions, RoutedChunker
-from .registry import make_chunker, register
+from .registry import make_chunker
 
 __all__ = ["Router", "chunker_for_profile", "profile_names"]
 
 
-@register
 @dataclass(frozen=True)
 class Router(Chunker):
     """Content type -> strategy, from a named profile (see :mod:`zoomrag.parse.profiles`)."""

@@ -17,8 +17,7 @@ from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ..errors import RerankError
-from ..expand.base import TreeSource
-from ..model import Hit
+from ..model import Hit, TreeSource
 
 
 @runtime_checkable

@@ -215,7 +215,8 @@ def parse_condition(text: str) -> dict[str, Any]:
     m = _SHORT.match(text)
     if m is None or not m["value"]:
         raise ConfigError(f"--where {text!r}: expected KEY=VALUE, KEY!=VALUE, KEY>=VALUE (also >, <, <=), "
-                          "'KEY in A,B', 'KEY not in A,B', 'KEY exists' or 'KEY missing'")
+                          "'KEY in A,B', 'KEY not in A,B', 'KEY exists' or 'KEY missing'"
+                          + ("; a filter dict as JSON goes in --where-json" if text.lstrip().startswith("{") else ""))
     return {m["key"]: {_SHORT_OPS[m["op"]]: short_value(m["value"])}}
 
 

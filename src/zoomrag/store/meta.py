@@ -129,3 +129,22 @@ def check_chunking(pins: Pins, chunking: str, name: str, params: dict[str, Any],
 
 def _norm(params: dict[str, Any]) -> str:
     return json.dumps(params, sort_keys=True, default=str)
+
+
+#: ``index_meta`` key of what a profile resolved to (every route's strategy and parameters) when
+#: the index was pinned: a profile is a name, and what the name means can change between releases
+#: or when a user edits a profiles file.
+ROUTES_KEY = "chunking_routes"
+
+
+def check_routes(pins: Pins, pinned: str | None, current: str, index_path: str,
+                 roots: list[str] | None) -> None:
+    """A profile must still resolve to the routes the index was chunked with."""
+    if pins.chunking != "profile" or pinned == current:
+        return
+    was = f"as {pinned}" if pinned else "by an older zoomrag that did not record its routes"
+    raise IndexMismatchError(
+        f"{index_path} was chunked with profile {pins.chunking_name!r} {was}; here that profile "
+        f"resolves to {current}, so new documents would be chunked differently from the stored "
+        f"ones; rebuild it with: {rebuild_hint(index_path, roots)}"
+    )

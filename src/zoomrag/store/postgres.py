@@ -799,7 +799,7 @@ class PostgresStore:
                 rows = self.conn.execute(
                     f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
                     f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
-                    "SELECT n.rowno, -c.d FROM c JOIN nodes n ON n.vec = c.key AND n.unit ORDER BY c.d, n.rowno LIMIT %s",
+                    "SELECT n.rowno, -c.d FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
                     (text, text, want, k)).fetchall()
         return [(int(r), float(s)) for r, s in rows]
 

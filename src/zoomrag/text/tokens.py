@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Protocol, runtime_checkable
 
-from ..errors import ConfigError
+from ..registry import Registry
 
 
 @runtime_checkable
@@ -246,7 +246,15 @@ def span_sizes(counter: TokenCounter, text: str, spans: Sequence[tuple[int, int]
     return out
 
 
-_COUNTERS: dict[str, Callable[[], TokenCounter]] = {"chars": CharCounter, "approx": ApproxCounter}
+def _builtin_counters() -> list[tuple[str, Callable[[], TokenCounter]]]:
+    # The MiniLM tokenizer's module adds ``minilm`` itself (it imports this one), on first use.
+    from . import wordpiece  # noqa: F401
+
+    return [("chars", CharCounter), ("approx", ApproxCounter)]
+
+
+#: Counters by unit name (``tokens`` is resolved before the lookup: :func:`default_counter`).
+COUNTERS: Registry[Callable[[], TokenCounter]] = Registry("length unit", _builtin_counters, also=("tokens",))
 
 
 def register_counter(name: str, factory: Callable[[], TokenCounter]) -> None:
@@ -255,18 +263,12 @@ def register_counter(name: str, factory: Callable[[], TokenCounter]) -> None:
     ``factory`` is called with no arguments (a class or a function); it may raise
     :class:`ConfigError` when what it needs is not installed.
     """
-    _COUNTERS[name] = factory
+    COUNTERS.add(name, factory)
 
 
 def counter_names() -> list[str]:
     """Every unit name :func:`get_counter` accepts."""
-    _load_builtin()
-    return ["tokens", *sorted(_COUNTERS)]
-
-
-def _load_builtin() -> None:
-    # The built-in tokenizers register themselves on import; lazy to avoid an import cycle.
-    from . import wordpiece  # noqa: F401
+    return ["tokens", *COUNTERS.names()]
 
 
 @cache
@@ -274,13 +276,7 @@ def get_counter(name: str) -> TokenCounter:
     """A counter by name: ``chars``, ``approx``, or a registered tokenizer such as ``minilm``."""
     if name == "tokens":
         return default_counter()
-    _load_builtin()
-    factory = _COUNTERS.get(name)
-    if factory is None:
-        raise ConfigError(
-            f"unknown length unit {name!r}; choose one of: tokens, {', '.join(sorted(_COUNTERS))}"
-        )
-    return factory()
+    return COUNTERS.get(name)()
 
 
 @lru_cache(maxsize=1)

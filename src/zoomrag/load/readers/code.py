@@ -11,7 +11,6 @@ from pathlib import PurePath
 from types import MappingProxyType
 
 from ...model import Block, Document
-from ..base import register_reader
 from ..spans import trim
 
 #: Extension -> language.
@@ -62,4 +61,3 @@ def read_code(text: str, *, doc_id: str, source: str) -> Document:
     return Document(id=doc_id, source=source, text=text, format="code", metadata=meta, blocks=blocks)
 
 
-register_reader("code", tuple(LANGUAGES), read_code)

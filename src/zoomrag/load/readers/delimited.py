@@ -13,7 +13,6 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Block, Document
-from ..base import register_reader
 from ..spans import line_spans, trim
 
 # A .csv file from a European spreadsheet often uses ';' (',' is its decimal mark).
@@ -68,5 +67,3 @@ def read_tsv(text: str, *, doc_id: str, source: str) -> Document:
     return read_delimited(text, doc_id=doc_id, source=source, delimiter="\t", fmt="tsv")
 
 
-register_reader("csv", (".csv",), read_csv)
-register_reader("tsv", (".tsv", ".tab"), read_tsv)

@@ -7,7 +7,8 @@ blank lines, lists as ``- `` / ``1. `` lines (nested ones indented), tables as G
 navigation, forms' controls and hidden elements are dropped, and so is page furniture: ``header``,
 ``footer`` and ``aside`` outside ``main``/``article`` (and their ARIA roles) and paragraphs made of
 links and navigation words only ("Previous: … Up: … [Index]"): text that is not in the rendering
-is neither embedded, nor matched by BM25, nor returned next to a hit; entities are decoded; runs of
+is neither embedded, nor matched by BM25, nor returned next to a hit. A page with one ``main``
+element (or ``role="main"``) is read from it alone. Entities are decoded; runs of
 whitespace collapse as a browser would. Every rendered construct is one block.
 """
 
@@ -19,7 +20,6 @@ from types import MappingProxyType
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
-from ..base import register_reader
 from .code import language_name
 
 #: Elements whose content is not document text.
@@ -309,6 +309,11 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
     parser = LexborHTMLParser(html)
     r = _Renderer()
     root = parser.body if parser.body is not None else parser.root
+    # A page that marks its one main content is read from there: menu bars, pop-ups and
+    # sidebars built from plain divs are not content either, and only the page knows.
+    main = parser.css("main, [role=main]")
+    if len(main) == 1 and not main[0].attributes.get("hidden"):
+        root = main[0]
     if root is not None:
         r.render(root)
     title_node = parser.css_first("title")
@@ -326,4 +331,3 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
                     metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
 
 
-register_reader("html", (".html", ".htm", ".xhtml"), read_html)

@@ -17,7 +17,6 @@ from types import MappingProxyType
 from markdown_it import MarkdownIt
 
 from ...model import Block, Document
-from ..base import register_reader
 from ..spans import trim
 from .code import language_name
 
@@ -125,4 +124,3 @@ def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
                     metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
 
 
-register_reader("markdown", (".md", ".markdown", ".mdx", ".mkd"), read_markdown)

@@ -10,9 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ...errors import InputError
-from ...model import Document
-from ..base import register_binary_reader
-from ..normalize import normalize_newlines
+from ...model import Document, normalize_newlines
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
@@ -52,4 +50,3 @@ def read_pdf(path: Path, doc_id: str) -> Document:
                     blocks=tuple(blocks))
 
 
-register_binary_reader("pdf", (".pdf",), read_pdf)

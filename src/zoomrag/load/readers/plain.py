@@ -7,9 +7,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ...model import Block, Document
-from ...parse.tables import find_pipe_tables
-from ..base import register_reader
 from ..spans import paragraph_spans
+from ..tables import find_pipe_tables
 
 
 def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
@@ -36,4 +35,3 @@ def read_plain(text: str, *, doc_id: str, source: str) -> Document:
                     blocks=tuple(paragraph_blocks(text)))
 
 
-register_reader("text", (".txt", ".text", ".rst", ".log"), read_plain)

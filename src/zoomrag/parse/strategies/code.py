@@ -34,13 +34,11 @@ from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_recursive
 
 _DEFINITIONS = ("class", "function", "method")
 
 
-@register
 @dataclass(frozen=True)
 class CodeChunker(Chunker):
     """Definition-first chunking of source code.
@@ -75,7 +73,26 @@ class CodeChunker(Chunker):
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
         sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size)
-        return sizer.fit(units)
+        spans = sizer.fit(units)
+        if document.format == "code":  # a source file: its definitions are its sections
+            _name_definitions(text, spans, ())
+        return spans
+
+
+_DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+
+
+def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> None:
+    """``section_path`` of each class, function and method: its qualified name (``TextWrapper``,
+    ``_handle_long_word``), which its parts inherit, so a context from inside a method says where
+    it is as a heading trail does in prose."""
+    for span in spans:
+        inner = path
+        if span.kind in _DEFINITIONS:
+            m = _DEFINED.search(text, span.start, span.end)
+            if m is not None:
+                inner = span.section_path = (*path, m[1])
+        _name_definitions(text, span.children, inner)
 
 
 # -- language ------------------------------------------------------------------------------

@@ -12,11 +12,9 @@ from ..base import Chunker, Span, measure_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
-from ..registry import register
 from ..sizing import fixed_keep, skip_space, split_pieces, trim_end
 
 
-@register
 @dataclass(frozen=True)
 class Hierarchical(Chunker):
     """A tree of N size levels under the document's heading sections.

@@ -31,7 +31,6 @@ from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..headings import hidden_ranges, section_spans
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_recursive
 
 _PARAGRAPH_BREAK = re.compile(r"\n(?:[ \t]*\n)+")
@@ -40,7 +39,6 @@ _BLOCK_LINE = re.compile(r"\n(?=[ \t]*(?:[-+*•][ \t]|\d{1,9}[.)][ \t]|\||>))")
 _LINE = re.compile(r"\n")
 
 
-@register
 @dataclass(frozen=True)
 class MarkdownChunker(Chunker):
     """Structure-aware chunking: sections first, then paragraphs, sentences and size cuts.

@@ -6,10 +6,8 @@ from dataclasses import dataclass
 
 from ...model import Document
 from ..base import Chunker, Span
-from ..registry import register
 
 
-@register
 @dataclass(frozen=True)
 class WholeDocument(Chunker):
     """One leaf spanning the document's text, trimmed of outer whitespace."""

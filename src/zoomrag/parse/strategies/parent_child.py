@@ -10,7 +10,6 @@ from ..base import Chunker, Span, measure_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
-from ..registry import register
 from ..sizing import skip_space, split_range, trim_end
 
 #: Children in characters when ``unit="chars"`` and no child size is given.
@@ -20,7 +19,6 @@ TOKENS_CHILD_SIZE = 128
 CHILD_OVERLAP = 0.15
 
 
-@register
 @dataclass(frozen=True)
 class ParentChild(Chunker):
     """Two levels: parents from the two outermost heading levels, children of a small size.

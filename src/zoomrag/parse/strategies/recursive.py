@@ -7,11 +7,9 @@ from dataclasses import dataclass
 from ...model import Document
 from ..base import Chunker, Span, measure_for
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_recursive
 
 
-@register
 @dataclass(frozen=True)
 class Recursive(Chunker):
     """Flat chunks of at most ``size`` units (depth one).

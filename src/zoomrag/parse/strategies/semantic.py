@@ -24,11 +24,9 @@ from ...text.sentences import sentence_spans
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..params import check_float, check_int, check_unit
-from ..registry import register
 from ..sizing import split_recursive
 
 
-@register
 @dataclass(frozen=True)
 class SemanticChunker(Chunker):
     """Flat chunks whose boundaries fall where neighbouring sentences differ most."""

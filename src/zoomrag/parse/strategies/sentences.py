@@ -10,11 +10,9 @@ from ...text.sentences import sentence_bounds
 from ...text.tokens import Measure, get_counter
 from ..base import Chunker, Span, leaf_group_spans
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_range
 
 
-@register
 @dataclass(frozen=True)
 class SentenceChunks(Chunker):
     """Flat chunks of ``sentences`` consecutive sentences (depth one).

@@ -30,14 +30,12 @@ from dataclasses import dataclass
 
 from ...errors import ConfigError
 from ...load.spans import paragraph_spans, trim
+from ...load.tables import Table, find_pipe_tables, parse_delimited, parse_pipe_table
 from ...model import Document
 from ..base import Chunker, Span
 from ..params import check_int
-from ..registry import register
-from ..tables import Table, find_pipe_tables, parse_delimited, parse_pipe_table
 
 
-@register
 @dataclass(frozen=True)
 class TableChunker(Chunker):
     """Tables to table → header/row → column/cell nodes with header-propagated embed_text."""

@@ -16,11 +16,9 @@ from ...text.sentences import paragraph_sentences
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
 from ..base import Chunker, Span, leaf_group_spans
 from ..params import check_int, check_unit
-from ..registry import register
 from ..sizing import split_range
 
 
-@register
 @dataclass(frozen=True)
 class SentenceWindow(Chunker):
     """Sentence leaves (kind ``sentence``), under paragraph parents unless ``paragraphs=False``.

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 
-from .expand.measure import SpanMeasure
-from .model import Document, Tree
-from .store import Store
-from .text.tokens import TokenCounter
+from ..expand.measure import SpanMeasure
+from ..model import Document, Tree
+from ..store import Store
+from ..text.tokens import TokenCounter
 
 
 class TreeCache:

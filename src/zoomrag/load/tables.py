@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..load.spans import line_spans, trim
+from .spans import line_spans, trim
 
 
 @dataclass(frozen=True, slots=True)
