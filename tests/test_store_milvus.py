@@ -237,3 +237,13 @@ def test_copy_a_file_index_into_milvus(milvus_url, tmp_path):
     with _open(milvus_url) as ix:
         assert [(h.node_id, round(h.score, 5)) for h in ix.search("another 3", mode="dense", k=5)] == want
         assert ix.check().ok
+
+
+def test_the_base_install_works_without_the_milvus_extras(tmp_path):
+    code = ("import sys; sys.modules['pymilvus'] = None; sys.modules['milvus'] = None\n"
+            "from zoomrag.cli import main\n"
+            "from zoomrag.store import open_store\n"
+            f"open_store({str(tmp_path / 'f.db')!r}).close()\n"
+            "print('ok')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "ok", done.stderr
