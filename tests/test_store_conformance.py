@@ -1,7 +1,8 @@
 """The Store protocol's conformance suite, written once and run on every backend.
 
 Each test takes ``location``: an SQLite file, then a database on a private PostgreSQL server
-(:mod:`pg_server`). Everything goes through the public interfaces: :class:`zoomrag.Index`, the
+(:mod:`pg_server`), then a collection on a private Milvus server with its index file
+(:mod:`milvus_server`). Everything goes through the public interfaces: :class:`zoomrag.Index`, the
 :class:`~zoomrag.store.Store` protocol, and for crashes a writer process killed with SIGKILL.
 """
 
@@ -28,10 +29,12 @@ from zoomrag.store import Store, is_server, open_store, unit_text
 pytestmark = pytest.mark.xdist_group("postgres")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "postgres", pytest.param("milvus", marks=pytest.mark.milvus)])
 def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "index.db")
+    if request.param == "milvus":
+        return request.getfixturevalue("milvus_url")
     return request.getfixturevalue("pg_url")
 
 

@@ -11,7 +11,7 @@ DEFAULT_PATH = Path(".zoomrag") / "index.db"
 MODES = ("dense", "bm25", "hybrid")
 
 #: URL schemes of the server stores (anything else names an index file).
-SERVER_SCHEMES = ("postgresql://", "postgres://")
+SERVER_SCHEMES = ("postgresql://", "postgres://", "milvus://")
 
 
 def is_server(location: object) -> bool:

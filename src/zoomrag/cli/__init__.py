@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from .. import __version__
 from ..defaults import DEFAULT_PATH, is_server
@@ -44,7 +45,9 @@ _file_option = click.option(
 _store_option = click.option(
     "--store", "store_url", metavar="URL", envvar="ZOOMRAG_STORE",
     help="A server store instead of the file (also $ZOOMRAG_STORE): postgresql://USER@HOST/DB "
-         "(the postgres extra; docs/scale.md).",
+         "(the postgres extra), or milvus://HOST:PORT/COLLECTION for the vectors, the trees and text "
+         "staying in the --index file, by default .zoomrag/milvus-HOST-PORT-COLLECTION.db (the milvus "
+         "extra; docs/scale.md).",
 )
 
 
@@ -57,7 +60,14 @@ def index_option(command: Callable[..., None]) -> Callable[..., None]:
         if store_url is not None:
             if not is_server(store_url):
                 raise click.BadParameter(f"{store_url!r} is not a server URL; give postgresql://USER@HOST/DB, "
-                                         "or an index file with --index", param_hint="--store")
+                                         "milvus://HOST:PORT/COLLECTION, or an index file with --index",
+                                         param_hint="--store")
+            given = click.get_current_context().get_parameter_source("index_path")
+            if store_url.startswith("milvus://") and given is not ParameterSource.DEFAULT \
+                    and "index=" not in store_url:
+                from ..store.milvus import with_index_file
+
+                store_url = with_index_file(store_url, Path(str(kwargs["index_path"])))
             kwargs["index_path"] = store_url
         command(*args, **kwargs)
 

@@ -291,7 +291,8 @@ def inspect_command(source: str, index_path: Path, as_json: bool) -> None:
 @main.command("copy")
 @index_option
 @click.option("--to", "target", required=True, metavar="FILE|URL",
-              help="Where to copy the index: an index file, or postgresql://USER@HOST/DB.")
+              help="Where to copy the index: an index file, postgresql://USER@HOST/DB or "
+                   "milvus://HOST:PORT/COLLECTION?index=FILE.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary.")
 def copy_command(index_path: Path, target: str, quiet: bool) -> None:
     """Copy an index into another store (a file into PostgreSQL, or back), with its trees and

@@ -69,7 +69,9 @@ class Index:
         if isinstance(store, SqliteStore):
             self._dense = DenseSearch(store, settings, ann=ann, threshold=ann_threshold)
         elif isinstance(store, VectorSearchStore):
-            self._dense = ServerDense(store, settings, threshold=ann_threshold)
+            # Milvus answers every dense query (its filters included); PostgreSQL from the threshold.
+            own = getattr(store, "searches_all_sizes", False)
+            self._dense = ServerDense(store, settings, threshold=0 if own else ann_threshold)
         else:
             raise TypeError(f"{type(store).__name__}: a store must be a file store or search vectors itself")
         self._ingest = Ingest(store, settings, self._dense, self._lock, batch_size)

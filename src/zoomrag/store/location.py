@@ -1,4 +1,5 @@
-"""Which store a location names: a file path (SQLite), or a server URL (``postgresql://``)."""
+"""Which store a location names: a file path (SQLite), or a server URL (``postgresql://``, or
+``milvus://`` for vectors in Milvus beside an index file)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ __all__ = ["SERVER_SCHEMES", "is_server", "open_store"]
 
 def open_store(location: str | Path, *, create: bool = True, timeout: float = 5.0) -> Store:
     """The store at ``location``: :class:`~.postgres.PostgresStore` for a ``postgresql://`` URL
-    (the ``postgres`` extra), else the index file."""
+    (the ``postgres`` extra), :class:`~.milvus.MilvusStore` for a ``milvus://`` URL (the ``milvus``
+    extra), else the index file."""
+    if isinstance(location, str) and location.startswith("milvus://"):
+        from .milvus import MilvusStore
+
+        return MilvusStore(location, create=create, timeout=timeout)
     if is_server(location):
         from .postgres import PostgresStore
 
