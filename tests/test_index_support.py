@@ -3,13 +3,16 @@ chunker whose trees are obvious (paragraphs of lines), so expected outputs can b
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from click.testing import CliRunner, Result
 
+from zoomrag.cli import main
 from zoomrag.embed.hashing import HashEmbedder
 from zoomrag.model import Document
 from zoomrag.parse import Chunker, Span
@@ -62,3 +65,15 @@ class CharWindows(Chunker):
     def split(self, document: Document) -> list[Span]:
         n = len(document.text)
         return [Span("chunk", s, min(n, s + self.size)) for s in range(0, n, self.size)]
+
+
+def run_cli(*args: str, ok: int = 0) -> Result:
+    """``zoomrag ARGS`` in process; its exit code must be ``ok``."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == ok, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def cli_contexts(result: Result) -> list[tuple]:
+    """(doc_id, start, end, text) of each context a ``query --json`` printed."""
+    return [(c["doc_id"], c["start"], c["end"], c["text"]) for c in json.loads(result.stdout)["contexts"]]

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from test_index_support import CountingEmbedder, ParagraphLines, write
+from test_index_support import cli_contexts as _contexts
+from test_index_support import run_cli as run
 
 from zoomrag.cli import main
 from zoomrag.errors import ConfigError, IndexMismatchError, StoreError
@@ -21,16 +23,6 @@ from zoomrag.store import WriterLock, open_store
 from zoomrag.store.milvus import MilvusLocation
 
 pytestmark = pytest.mark.milvus  # make test-milvus: one process, one server
-
-
-def run(*args: str, ok: int = 0):
-    result = CliRunner().invoke(main, list(args))
-    assert result.exit_code == ok, (result.stdout, result.stderr, result.exception)
-    return result
-
-
-def _contexts(result) -> list[tuple]:
-    return [(c["doc_id"], c["start"], c["end"], c["text"]) for c in json.loads(result.stdout)["contexts"]]
 
 
 def _open(location: str, **kw: object) -> Index:

@@ -11,6 +11,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 from test_index_support import CountingEmbedder, ParagraphLines, write
+from test_index_support import cli_contexts as _contexts
+from test_index_support import run_cli as run
 
 from zoomrag.cli import main
 from zoomrag.errors import IndexMismatchError, StoreError
@@ -22,16 +24,6 @@ from zoomrag.store.postgres import expression_terms, fold, public_url, unit_term
 pytestmark = pytest.mark.xdist_group("postgres")
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/nothing"
-
-
-def run(*args: str, ok: int = 0):
-    result = CliRunner().invoke(main, list(args))
-    assert result.exit_code == ok, (result.stdout, result.stderr, result.exception)
-    return result
-
-
-def _contexts(result) -> list[tuple]:
-    return [(c["doc_id"], c["start"], c["end"], c["text"]) for c in json.loads(result.stdout)["contexts"]]
 
 
 def test_cli_index_and_query_on_postgres_give_the_file_store_contexts(pg_url, tmp_path, monkeypatch):
