@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 from ..errors import ConfigError
 from ..model import Hit, Tree
-from .base import Candidate, Expander, TreeSource, expander_names, get_expander, register
+from .base import Candidate, Expander, TreeSource, expander_names, get_expander
 from .units import by_doc
 
 #: ``index_meta`` key of the pinned policy: JSON ``{"policy": NAME, "params": {...}}``.
@@ -204,4 +204,3 @@ def _tagged(c: Candidate, why: str) -> Candidate:
     return replace(c, rule=f"auto ({why}): {c.rule}", fallback=tuple(_tagged(f, why) for f in c.fallback))
 
 
-register("auto", AutoExpansion)

