@@ -202,5 +202,3 @@ class AutoExpansion:
 
 def _tagged(c: Candidate, why: str) -> Candidate:
     return replace(c, rule=f"auto ({why}): {c.rule}", fallback=tuple(_tagged(f, why) for f in c.fallback))
-
-
