@@ -167,6 +167,7 @@ def test_deleted_and_replaced_units_leave_the_graph_and_are_never_returned(tmp_p
     with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
         ix.add(_docs(40))
         rows_before = set(ix.store.unit_rows().tolist())
+        removed = {n.id for n in ix.tree("d39").nodes}
         ix.delete("d39")  # the last document: its rows must not be given out again
         assert ix._dense.last_change == "updated: 0 units added, 2 removed"
         report = ix.add(_docs(1, start=39, tag=" changed"))
@@ -174,10 +175,13 @@ def test_deleted_and_replaced_units_leave_the_graph_and_are_never_returned(tmp_p
         new_rows = set(ix.store.unit_rows().tolist()) - rows_before
         assert len(new_rows) == 2 and min(new_rows) > max(rows_before)
         assert ix.stats().ann == "usearch, fresh"
-        for query in ("line 39 about topic 4 changed", "second 39 line", "topic 4"):
-            hits = ix.search(query, mode="dense", k=100)
+        for query in ("line 39 about topic 4", "line 39 about topic 4 changed", "second 39 line", "topic 4"):
+            hits = ix.search(query, mode="dense", k=100)  # as many as there are: all, exactly
             assert len({h.node_id for h in hits}) == len(hits) == 80  # the live units, none removed
             assert _matches_exact(path, query, hits[:8])
+            graph_hits = ix.search(query, mode="dense", k=8)  # a few of 80: through the graph
+            assert not removed & {h.node_id for h in graph_hits}
+            assert _matches_exact(path, query, graph_hits)
 
 
 def test_a_metadata_update_or_pinned_policy_keeps_the_graph_without_touching_it(tmp_path):

@@ -102,8 +102,10 @@ class DenseSearch:
 
     def search(self, query: np.ndarray, k: int, generation: int,
                selection: Selection | None = None) -> list[tuple[int, float]]:
-        """The ``k`` nearest unit rows; ``selection``: only units of these documents (a filter's)."""
-        if self._graph_applies(generation):
+        """The ``k`` nearest unit rows; ``selection``: only units of these documents (a filter's).
+        Asked for as many as there are, the answer is every unit: scored exactly, as a graph walk
+        may miss a few (more so after removals)."""
+        if self._graph_applies(generation) and k < self.units(generation):
             graph, delta = self._graph_at(generation)
             if graph is not None:
                 if selection is None:
