@@ -358,6 +358,13 @@ class AnnIndex:
                 want = min(len(self), 4 * want)
         finally:
             self.backend.set_ef(before)
+        if int(keep.sum()) < min(k, n) and (self.rescore is not None or self.codes is not None):
+            # Even exhausted, a graph walk can miss a few nodes: the kept units it did not reach
+            # are scored directly, so a filter never gives fewer results than it keeps units.
+            if self.codes is not None:
+                found, sc = scan_codes(gather_rows(self.codes, within), q, RESCORE_FACTOR * k)
+                return self._rescored(self.ids[within[found]], sc, q, k)
+            return self._rescored(self.ids[within], np.zeros(n, dtype=np.float32), q, k)
         return self._rescored(self.ids[rows[keep]], scores[keep], q, k)
 
     def _rescored(self, ids: np.ndarray, scores: np.ndarray, q: np.ndarray, k: int) -> list[tuple[int, float]]:
