@@ -1,6 +1,6 @@
 """Keep the generated parts of docs/ in step with the code.
 
-docs/cli.md and docs/strategies.md are written by hand, except for regions between
+docs/cli.md, docs/cli-evaluation.md and docs/strategies.md are written by hand, except for regions between
 ``<!-- generated: KIND NAME -->`` and ``<!-- /generated -->``, which this module renders:
 
 - ``help chunk`` (or ``help`` for the group): the command's ``--help`` at a fixed width;
@@ -8,9 +8,10 @@ docs/cli.md and docs/strategies.md are written by hand, except for regions betwe
   meaning column is the one hand-written part: it is kept across regeneration, and a new
   parameter gets ``TODO`` so that tests/test_docs.py fails until someone describes it.
 
-A command or strategy with no region yet gets a new section appended to its page.
+A command with no region on either CLI page gets a new section appended to docs/cli.md, a
+strategy with none one appended to docs/strategies.md.
 
-    python -m zoomrag.cli._docgen            # rewrite docs/cli.md and docs/strategies.md
+    python -m zoomrag.cli._docgen            # rewrite the CLI pages and docs/strategies.md
     python -m zoomrag.cli._docgen --check    # exit 1 and name the files that are out of date
 """
 
@@ -20,7 +21,7 @@ import dataclasses
 import re
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,9 +78,20 @@ def _help_section(path: tuple[str, ...]) -> str:
     return f"\n## `{title}`\n\n<!-- generated: help {key} -->\n{_help_body(key)}<!-- /generated -->\n"
 
 
-def update_cli_doc(text: str) -> str:
+#: The CLI reference pages; a command documented on none gets its section on the first.
+CLI_PAGES = ("docs/cli.md", "docs/cli-evaluation.md")
+
+
+def help_names(text: str) -> set[str]:
+    """The commands a page holds a help region for."""
+    return {m["name"] or "" for m in _REGION.finditer(text) if m["kind"] == "help"}
+
+
+def update_cli_doc(text: str, elsewhere: Set[str] = frozenset()) -> str:
+    """``text`` with its help regions rendered, and a section appended for every command that
+    has a region neither here nor ``elsewhere``."""
     text = _REGION.sub(lambda m: _render(m, {"help": lambda name, _: _help_body(name)}), text)
-    present = {m["name"] or "" for m in _REGION.finditer(text) if m["kind"] == "help"}
+    present = help_names(text) | elsewhere
     for path in command_paths():
         if "-".join(path) not in present:
             text = text.rstrip("\n") + "\n" + _help_section(path)
@@ -190,23 +202,20 @@ def _render(m: re.Match[str], renderers: dict[str, Callable[[str, str], str]]) -
     return f"<!-- generated: {m['kind']}{' ' + name if name else ''} -->\n{render(name, m['body'])}<!-- /generated -->"
 
 
-DOCS: dict[str, Callable[[str], str]] = {
-    "docs/cli.md": update_cli_doc,
-    "docs/strategies.md": update_strategies_doc,
-}
-
-
 def run(root: Path, check: bool) -> list[str]:
     """Regenerate every page under ``root``; return the pages that changed (or would)."""
-    stale = []
-    for rel, update in DOCS.items():
-        path = root / rel
-        old = path.read_text(encoding="utf-8") if path.exists() else ""
-        new = update(old)
-        if new != old:
-            stale.append(rel)
-            if not check:
-                path.write_text(new, encoding="utf-8")
+    pages = {rel: (root / rel).read_text(encoding="utf-8") if (root / rel).exists() else ""
+             for rel in (*CLI_PAGES, "docs/strategies.md")}
+    new = {"docs/strategies.md": update_strategies_doc(pages["docs/strategies.md"])}
+    for rel in CLI_PAGES:
+        # the first CLI page takes the commands no page holds; the others render what they hold
+        others = ({"-".join(p) for p in command_paths()} if rel != CLI_PAGES[0] else
+                  set().union(*(help_names(pages[o]) for o in CLI_PAGES if o != rel)))
+        new[rel] = update_cli_doc(pages[rel], others)
+    stale = [rel for rel in pages if new[rel] != pages[rel]]
+    if not check:
+        for rel in stale:
+            (root / rel).write_text(new[rel], encoding="utf-8")
     return stale
 
 
