@@ -173,10 +173,24 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
 
+    #: ``(doc_id, start, end, kind)`` -> its shaped ``(start, end)``: a candidate that did not
+    #: fit is shaped again by fill, and its fallbacks often share its edges.
+    shapes: dict[tuple[str, int, int, str], tuple[int, int]] = {}
+
     def shaped(c: Candidate) -> Candidate:
         """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
         if not reshape:
             return c
+        key = (c.doc_id, c.start, c.end, c.kind)
+        got = shapes.get(key)
+        if got is None:
+            got = shapes[key] = _shape(c)
+        s, e = got
+        if (s, e) == (c.start, c.end):
+            return c
+        return dataclasses.replace(c, start=s, end=e)
+
+    def _shape(c: Candidate) -> tuple[int, int]:
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
@@ -188,9 +202,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
                 e = max(e, *grow(d.text, table[2], table[2], True,
                                  MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
-        if (s, e) == (c.start, c.end):
-            return c
-        return dataclasses.replace(c, start=s, end=e)
+        return s, e
 
     def plan(c: Candidate) -> tuple[list[_Span], int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room."""
