@@ -131,8 +131,11 @@ def has_structure(tree: Tree) -> bool:
 def document_kind(tree: Tree) -> str:
     """``table`` or ``code`` when such nodes cover most of the text, else ``headed`` when the tree
     has heading sections, else ``flat``."""
+    present = {n.kind for n in tree.nodes}  # one cheap pass: most trees have neither kind
     text_len = len(tree.document.text.strip()) or 1
     for kind, kinds in (("table", _TABLE_KINDS), ("code", _CODE_KINDS)):
+        if present.isdisjoint(kinds):
+            continue
         covered = 0
         end = -1
         for n in tree.nodes:  # outermost nodes of the kind; nodes come parent first, in text order
@@ -141,7 +144,7 @@ def document_kind(tree: Tree) -> str:
                 end = n.end
         if covered * 2 >= text_len:
             return kind
-    return "headed" if has_structure(tree) else "flat"
+    return "flat" if present.isdisjoint(_STRUCTURE_KINDS) else "headed"
 
 
 @dataclass(frozen=True)
