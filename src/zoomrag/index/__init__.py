@@ -115,7 +115,8 @@ class Index:
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
             progress: Progress | None = None, metadata: Mapping[str, Any] | None = None,
-            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
+            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
+            ray: bool | str = False) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
         A file's id is its path relative to the folder given (for a file given by name: its
@@ -128,8 +129,15 @@ class Index:
         ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and
         listed in the report with the reason. ``prune`` removes stored files under the given
         folders that are gone from disk (a file that is there but was skipped keeps its last
-        good version, and is listed as kept).
+        good version, and is listed as kept). ``ray``: read, parse, embed and write on a Ray cluster
+        instead (True, or the cluster's address; the ``ray`` extra and a PostgreSQL store:
+        :mod:`.distributed`).
         """
+        if ray is not False:
+            from .distributed import add_on_ray
+
+            return add_on_ray(self._ingest, items, address=ray, prune=prune, progress=progress, metadata=metadata,
+                              namespace=namespace, max_file_bytes=max_file_bytes)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
                                 max_file_bytes=max_file_bytes)
 
