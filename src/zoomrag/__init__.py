@@ -80,8 +80,9 @@ __all__ = [
 _HOMES = {
     ".embed": ("get_embedder",),
     ".embed.base": ("Embedder",),
-    ".errors": ("BinaryFileError", "ClusterError", "ConfigError", "DecodeError", "EmbedError", "EvalError", "IndexLockedError",
-                "IndexMismatchError", "InputError", "RerankError", "SpanError", "StoreError", "ZoomragError"),
+    ".errors": ("BinaryFileError", "ClusterError", "ConfigError", "DecodeError", "EmbedError", "EvalError",
+                "IndexLockedError", "IndexMismatchError", "InputError", "RerankError", "SpanError", "StoreError",
+                "ZoomragError"),
     ".expand": ("Expander", "get_expander"),
     ".index": ("AddReport", "CheckReport", "Index", "IndexStats"),
     ".load": ("load_path", "read_text"),
