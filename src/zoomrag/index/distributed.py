@@ -98,7 +98,7 @@ def _ray() -> Any:
 def _connect(ray: Any, address: str | bool) -> None:
     where = None if address is True or address == "" else str(address)
     try:
-        ray.init(address=where, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
+        ray.init(address=where, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         raise ClusterError(f"cannot reach the Ray cluster at {where} ({first}); start it (ray start --head), "
