@@ -20,7 +20,9 @@ from pg_server import database_url
 from test_index_support import write
 
 from zoomrag.cli import main
+from zoomrag.errors import StoreError
 from zoomrag.index import Index
+from zoomrag.model import Document
 
 pytestmark = pytest.mark.xdist_group("postgres")
 
@@ -118,6 +120,20 @@ def test_cli_ray_indexes_into_postgres_and_names_bad_files(ray_cluster, pg_url, 
     again = CliRunner().invoke(main, ["index", "--store", pg_url, "--no-probe", "-q", str(docs), "--ray"])
     assert again.exit_code == 0
     assert "Traceback" not in again.output
+
+
+def test_ray_indexes_documents_and_a_worker_failure_is_the_library_error(ray_cluster, pg_url):
+    docs = [Document(id=f"d{i}", source=f"mem/d{i}", text=f"Document {i}. Shared words.\n") for i in range(5)]
+    with Index.open(pg_url, embedder="hash") as ix:
+        report = ix.add(docs, namespace="mem", ray=True)
+        assert (report.added, report.skipped) == (5, ())
+        assert sorted(d.id for d in ix.documents()) == [f"mem/d{i}" for i in range(5)]
+        # a document PostgreSQL cannot store stops the run as it does in one process
+        with pytest.raises(StoreError, match=r"^mem/bad: the text holds a NUL character, which PostgreSQL "
+                                             r"cannot store"):
+            ix.add([Document(id="bad", source="mem/bad", text="a\x00b")], ray=True)
+        assert ix.check().ok
+        assert len(ix.documents()) == 5
 
 
 @pytest.mark.parametrize("where", [["--index", "idx.db"], ["--store", "milvus://127.0.0.1:19530/docs"]])

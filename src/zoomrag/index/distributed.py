@@ -65,21 +65,18 @@ def require_many_writers(location: Store | str | Path) -> None:
 def add_on_ray(ingest: Ingest, items: str | Path | Document | Iterable[str | Path | Document], *,
                address: str | bool, prune: bool = False, progress: Progress | None = None,
                metadata: Mapping[str, Any] | None = None, namespace: str | None = None,
-               max_file_bytes: int | None = MAX_FILE_BYTES, workers: int | None = None) -> AddReport:
+               max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
     """:meth:`zoomrag.Index.add` with the reading, parsing, embedding and writing done by Ray
     workers. ``address``: a Ray address (``ray://HOST:10001``, ``HOST:6379``) or True (the
     cluster ``RAY_ADDRESS`` or ``ray start`` on this machine names, else a new local one); when
-    Ray is already initialised in this process its cluster is used and left running.
-    ``workers``: actors to start (default: one per CPU of the cluster)."""
+    Ray is already initialised in this process its cluster is used and left running."""
     require_many_writers(ingest.store)
-    if workers is not None and workers < 1:
-        raise ConfigError(f"workers={workers}: give at least 1, or None for one per CPU of the cluster")
     ray = _ray()
     started = not ray.is_initialized()
     if started:
         _connect(ray, address)
     try:
-        fan_out = _RayFanOut(ray, ingest, workers)
+        fan_out = _RayFanOut(ray, ingest)
         return ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
                           max_file_bytes=max_file_bytes, fan_out=fan_out)
     finally:
@@ -108,17 +105,16 @@ def _connect(ray: Any, address: str | bool) -> None:
 class _RayFanOut:
     """The ``fan_out`` of :meth:`Ingest.add`: batches of files to a pool of :class:`IndexWorker` actors."""
 
-    def __init__(self, ray: Any, ingest: Ingest, workers: int | None):
+    def __init__(self, ray: Any, ingest: Ingest):
         self.ray = ray
         self.ingest = ingest
-        self.workers = workers
 
     def __call__(self, sources: Sources, report: Counts, tick: Progress, metadata: dict[str, Any],
                  namespace: str | None, max_bytes: int | None) -> None:
         if not sources:
             return
         ray = self.ray
-        wanted = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        wanted = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = max(1, min(MAX_BATCH, ceil(len(sources) / (wanted * BATCHES_PER_WORKER))))
         queue = deque(list(sources[i:i + size]) for i in range(0, len(sources), size))
         store = cast(Any, self.ingest.store)
