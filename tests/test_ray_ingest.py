@@ -20,6 +20,7 @@ from pg_server import database_url
 from test_index_support import write
 
 from zoomrag.cli import main
+from zoomrag.embed.hashing import HashEmbedder
 from zoomrag.errors import StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
@@ -120,6 +121,28 @@ def test_cli_ray_indexes_into_postgres_and_names_bad_files(ray_cluster, pg_url, 
     again = CliRunner().invoke(main, ["index", "--store", pg_url, "--no-probe", "-q", str(docs), "--ray"])
     assert again.exit_code == 0
     assert "Traceback" not in again.output
+
+
+class FailingHash(HashEmbedder):
+    """The hash embedder failing, as a bug would, on a text that holds POISON."""
+
+    def count_tokens(self, text: str) -> int:
+        if "POISON" in text:
+            raise ValueError("cannot count this text")
+        return super().count_tokens(text)
+
+
+def test_a_file_that_fails_on_a_worker_is_named_and_the_run_goes_on(ray_cluster, pg_url, tmp_path):
+    ray_cluster.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests/
+    docs = corpus(tmp_path)
+    write(docs / "guide" / "bad.md", "# Bad\n\nThis paragraph holds POISON.\n")
+    with Index.open(pg_url, embedder=FailingHash(), strategy="fixed", params={"size": 60, "unit": "chars"}) as ix:
+        report = ix.add([docs], ray=True)
+    assert report.added == 12
+    bad = docs / "guide" / "bad.md"
+    skipped = dict(report.skipped)
+    assert sorted(skipped) == [str(docs / "blob.bin"), str(bad)]
+    assert skipped[str(bad)] == f"{bad}: ValueError: cannot count this text"
 
 
 def test_ray_indexes_documents_and_a_worker_failure_is_the_library_error(ray_cluster, pg_url):
