@@ -25,6 +25,8 @@ embedder's package installed; nothing is downloaded onto the workers.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 from collections import deque
 from collections.abc import Iterable, Mapping
 from math import ceil
@@ -45,6 +47,8 @@ from .settings import Settings
 BATCHES_PER_WORKER = 4
 #: Files per batch at most (a batch's report is what travels back to the driver).
 MAX_BATCH = 64
+#: Seconds to wait for a Ray address to answer before saying it cannot be reached.
+CONNECT_TIMEOUT = 5.0
 
 
 def require_many_writers(location: Store | str | Path) -> None:
@@ -94,12 +98,27 @@ def _ray() -> Any:
 
 def _connect(ray: Any, address: str | bool) -> None:
     where = None if address is True or address == "" else str(address)
+    _reachable(where or os.environ.get("RAY_ADDRESS") or "auto")
     try:
         ray.init(address=where, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise ClusterError(f"cannot reach the Ray cluster at {where} ({first}); start it (ray start --head), "
-                           "or give --ray without an address to start one on this machine") from None
+        raise ClusterError(f"cannot reach the Ray cluster at {where} ({_first_line(e)}); start it (ray start "
+                           "--head), or give --ray without an address to start one on this machine") from None
+
+
+def _reachable(address: str) -> None:
+    """Fail in seconds on an address nothing answers at: Ray itself retries for minutes."""
+    if address in ("auto", "local"):
+        return
+    client = address.startswith("ray://")
+    host, _, port = address.removeprefix("ray://").rstrip("/").rpartition(":")
+    if not host or not port.isdigit():
+        host, port = address.removeprefix("ray://").rstrip("/"), "10001" if client else "6379"
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Ray cluster at {address} ({e.strerror or e}); start it (ray start "
+                           "--head), or give --ray without an address to start one on this machine") from None
 
 
 class _RayFanOut:
