@@ -98,13 +98,14 @@ def test_ray_builds_the_single_process_index_and_resumes(ray_cluster, pg_url, se
     assert "binary" in many.skipped[0][1]
     assert content(distributed) == content(single)
 
-    # a re-run skips what is unchanged and writes only what changed, as one process does
+    # a re-run skips what is unchanged, writes what changed and prunes what is gone, as one process does
     write(docs / "api" / "part0.md", "# Part 0\n\nRewritten.\n")
+    (docs / "notes.txt").unlink()
     with Index.open(distributed) as ix:
-        again = ix.add([docs], metadata={"team": "a"}, ray=True)
+        again = ix.add([docs], metadata={"team": "a"}, prune=True, ray=True)
     with Index.open(single) as ix:
-        ix.add([docs], metadata={"team": "a"})
-    assert (again.added, again.updated, again.unchanged) == (0, 1, 11)
+        ix.add([docs], metadata={"team": "a"}, prune=True)
+    assert (again.added, again.updated, again.unchanged, again.removed) == (0, 1, 10, 1)
     assert content(distributed) == content(single)
 
 
