@@ -159,7 +159,7 @@ class _RayFanOut:
                 read += len(batch)
                 tick("read", read, len(sources))
                 tick("parse", report.added + report.updated, None)
-                tick("embed", report.embedded, report.embedded)
+                tick("embed", report.embedded, None)
                 if queue:
                     hand_out(worker)
             ray.get([w.close.remote() for w in pool])
