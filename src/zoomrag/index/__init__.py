@@ -114,9 +114,8 @@ class Index:
 
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
-            progress: Progress | None = None, metadata: Mapping[str, Any] | None = None,
-            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
-            ray: bool | str = False) -> AddReport:
+            progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
+            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
         A file's id is its path relative to the folder given (for a file given by name: its
@@ -127,19 +126,12 @@ class Index:
         text is unchanged but whose metadata changed gets the new metadata without being
         embedded again (counted as updated). Unreadable, binary or undecodable files, files over
         ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and
-        listed in the report with the reason. ``prune`` removes stored files under the given
-        folders that are gone from disk (a file that is there but was skipped keeps its last
-        good version, and is listed as kept). ``ray``: read, parse, embed and write on a Ray cluster
-        instead (True, or the cluster's address; the ``ray`` extra and a PostgreSQL store:
-        :mod:`.distributed`).
+        listed in the report with the reason. ``prune`` removes stored files under the given folders that
+        are gone from disk (a file that is there but was skipped keeps its last good version, and is
+        listed as kept). ``ray`` (True, or a Ray address): the work done on a cluster (:mod:`.distributed`).
         """
-        if ray is not False:
-            from .distributed import add_on_ray
-
-            return add_on_ray(self._ingest, items, address=ray, prune=prune, progress=progress, metadata=metadata,
-                              namespace=namespace, max_file_bytes=max_file_bytes)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                                max_file_bytes=max_file_bytes)
+                                max_file_bytes=max_file_bytes, ray=ray)
 
     def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
                       extra: Mapping[str, str] | None = None) -> None:

@@ -78,9 +78,15 @@ class Ingest:
 
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
             progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
-            max_file_bytes: int | None = MAX_FILE_BYTES, fan_out: FanOut | None = None) -> AddReport:
+            max_file_bytes: int | None = MAX_FILE_BYTES, ray: bool | str = False,
+            fan_out: FanOut | None = None) -> AddReport:
         """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
         (the settings are pinned first, here, from the first documents read)."""
+        if ray is not False:
+            from .distributed import add_on_ray  # Ray loads only when asked for
+
+            return add_on_ray(self, items, address=ray, prune=prune, progress=progress, metadata=metadata,
+                              namespace=namespace, max_file_bytes=max_file_bytes)
         if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
             raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
         if isinstance(items, (str, Path, Document)):
