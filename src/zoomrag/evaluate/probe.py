@@ -55,9 +55,10 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 1
-#: Budgets the probe measures at (tokens of the index's counter).
-BUDGETS = (512, 2048)
+VERSION = 2
+#: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
+#: chosen for separately (:func:`bands_of`).
+BUDGETS = (512, 1024, 2048, 4096)
 #: Probe questions per kind of document, at most.
 PER_KIND = 24
 #: Fewer questions than this for a kind: no choice for it (too few to tell policies apart).
@@ -96,8 +97,11 @@ class KindResult:
     iou: Mapping[str, float] = field(default_factory=dict)
     #: Candidates left out for their shape, with the reason.
     shape_out: Mapping[str, str] = field(default_factory=dict)
+    #: The choice for the lowest band of budgets (for every budget unless :attr:`bands` says otherwise).
     choice: Choice | None = None
     note: str = ""
+    #: The choices for the higher bands, by the band's first budget.
+    bands: Mapping[int, Choice] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,12 +114,21 @@ class ProbeReport:
 
     @property
     def choices(self) -> dict[str, Choice]:
-        return {k.kind: k.choice for k in self.kinds if k.choice is not None}
+        """What ``auto`` records: ``KIND`` -> choice, and ``KIND@N`` -> the choice from N tokens on
+        where it differs (:func:`zoomrag.expand.auto.probed_for`)."""
+        out: dict[str, Choice] = {}
+        for k in self.kinds:
+            if k.choice is not None:
+                out[k.kind] = k.choice
+                out.update({f"{k.kind}@{b}": c for b, c in sorted(k.bands.items()) if c.label != k.choice.label})
+        return out
 
     def summary(self) -> str:
-        """One line per kind, as ``zoomrag index`` and ``zoomrag recommend --probe`` print it."""
-        lines = [f"{k.kind}: {k.choice.why}" if k.choice is not None else f"{k.kind}: {k.note}"
-                 for k in self.kinds]
+        """One line per kind (and band), as ``zoomrag index`` and ``zoomrag recommend --probe`` print it."""
+        lines = []
+        for k in self.kinds:
+            lines.append(f"{k.kind}: {k.choice.why}" if k.choice is not None else f"{k.kind}: {k.note}")
+            lines += [f"{k.kind} from {b} tokens: {c.why}" for b, c in sorted(k.bands.items())]
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)
@@ -347,10 +360,35 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
     shape_out = {n: f"fragments {frag[n]:.1%}, mid-sentence {mid[n]:.1%}" for n in names
                  if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
     ok = [n for n in names if n not in shape_out] or list(names)
+    ids = [x.id for x in dataset.queries]
+    chosen: dict[int, Choice] = {}
+    for band in bands_of(budgets):
+        chosen[band[0]] = _choose(run, band, ok, default, len(ids), ids)
+    first = min(chosen)
+    return KindResult(kind, n_docs, len(ids), recall, iou, shape_out, chosen[first],
+                      bands={b: c for b, c in chosen.items() if b != first})
+
+
+def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
+    """The budgets split into the bands chosen for separately: the lower and the upper half
+    (small budgets want the most likely text only, large ones can afford its surroundings)."""
+    ordered = sorted(set(budgets))
+    if len(ordered) < 2:
+        return [tuple(ordered)]
+    half = len(ordered) // 2
+    return [tuple(ordered[:half]), tuple(ordered[half:])]
+
+
+def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: int, ids: Sequence[str]) -> Choice:
+    """The best candidate on ``band`` when it beats the default by the margin and beyond noise."""
+    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in band])) for n in ok}
+    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in band])) for n in ok}
+    if default not in recall:
+        recall[default] = float(np.mean([run.get(default, b).mean("evidence_recall") for b in band]))
     best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
-    q = len(dataset.queries)
-    where = f"{q} probe questions, {min(budgets)}-{max(budgets)} tokens"
-    low = _lower_bound(run, best, default, budgets, [x.id for x in dataset.queries]) if best != default else 0.0
+    where = f"{q} probe questions, {min(band)}-{max(band)} tokens" if len(band) > 1 else \
+        f"{q} probe questions, {band[0]} tokens"
+    low = _lower_bound(run, best, default, band, ids) if best != default else 0.0
     if best != default and recall[best] - recall[default] >= MARGIN and low > 0:
         why = (f"{_label(best)} (recall {recall[best]:.3f} against {default}'s {recall[default]:.3f} "
                f"on {where}; gain at least {low:+.3f} at 95 %)")
@@ -363,7 +401,7 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
         why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain})"
         chosen = default
     policy, params = CANDIDATES[chosen]
-    return KindResult(kind, n_docs, q, recall, iou, shape_out, Choice(policy, dict(params), why))
+    return Choice(policy, dict(params), why)
 
 
 def _lower_bound(run: Any, best: str, default: str, budgets: Sequence[int], ids: Sequence[str]) -> float:
