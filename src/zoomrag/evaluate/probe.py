@@ -28,15 +28,17 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..expand.auto import KINDS, Choice, document_kind
+from ..expand.measure import measure_of
 from ..model import Hit, Tree
 from ..text.sentences import paragraph_sentences
+from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
 from .results import BuildStats
 from .runner import run_eval
@@ -68,8 +70,13 @@ MARGIN = 0.02
 #: Shape limits a winner must keep (the issue's goals for every policy).
 MAX_FRAGMENTS = 0.01
 MAX_MID = 0.02
-#: Evidence longer than this (characters) is not a probe: a huge section tells little.
-MAX_EVIDENCE = 2000
+#: Evidence longer than this (tokens of the index's counter) is not a probe: a huge section
+#: tells little. Tokens, not characters, so that a script of one token per character (Chinese)
+#: gets evidence as long as English does (2,000 English characters are about 450 tokens).
+MAX_EVIDENCE = 512
+#: A paragraph longer than this (tokens) is not one point's evidence: the sentence and two
+#: neighbours each side are.
+MAX_PARAGRAPH = 256
 
 _STOP = frozenset("""
 a about above after again against all also am an and any are as at be because been before being
@@ -155,25 +162,28 @@ def _outside(spans: Sequence[tuple[int, int]], s: int, e: int) -> bool:
     return not any(a < e and s < b for a, b in spans)
 
 
-def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
+def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]],
+                     size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for para in paragraph_sentences(text):
+        long = None
         for i, (s, e) in enumerate(para):
             if not _outside(skip, s, e):
                 continue
             if len(_WORD.findall(text, s, e)) < 8 and len(_CJK.findall(text, s, e)) < 16:
                 continue
             ps, pe = para[0][0], para[-1][1]
-            if pe - ps > MAX_EVIDENCE // 2:
+            long = size(ps, pe) > MAX_PARAGRAPH if long is None else long
+            if long:
                 ps, pe = para[max(0, i - 2)][0], para[min(len(para) - 1, i + 2)][1]
-            if pe - ps > MAX_EVIDENCE:
-                continue
+                if size(ps, pe) > MAX_EVIDENCE:
+                    continue
             out.append((text[s:e], ps, pe))
     return out
 
 
-def _heading_probes(tree: Tree) -> list[tuple[str, int, int]]:
+def _heading_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for n in tree.nodes:
@@ -185,7 +195,7 @@ def _heading_probes(tree: Tree) -> list[tuple[str, int, int]]:
         body = line_end + 1
         while body < n.end and text[body].isspace():
             body += 1
-        if n.end - body > MAX_EVIDENCE or len(_WORD.findall(text, body, n.end)) < 15:
+        if len(_WORD.findall(text, body, n.end)) < 15 or size(body, n.end) > MAX_EVIDENCE:
             continue
         out.append((" ".join(n.section_path), body, n.end))
     return out
@@ -210,11 +220,11 @@ def _row_probes(tree: Tree, rng: random.Random) -> list[tuple[str, int, int]]:
     return out
 
 
-def _code_probes(tree: Tree) -> list[tuple[str, int, int]]:
+def _code_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for n in tree.nodes:
-        if n.kind not in ("function", "method", "class") or n.end - n.start > MAX_EVIDENCE:
+        if n.kind not in ("function", "method", "class") or size(n.start, n.end) > MAX_EVIDENCE:
             continue
         lines = text[n.start:n.end].splitlines()
         m = re.search(r"(?:def|class|function|fn|func)\s+(\w+)", lines[0]) if lines else None
@@ -226,23 +236,25 @@ def _code_probes(tree: Tree) -> list[tuple[str, int, int]]:
     return out
 
 
-def probe_questions(trees: Sequence[Tree], *, seed: int = 0,
-                    per_kind: int = PER_KIND) -> dict[str, list[EvalQuery]]:
-    """The probe's questions per kind of document (deterministic for a given corpus and seed)."""
+def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER_KIND,
+                    counter: TokenCounter | None = None) -> dict[str, list[EvalQuery]]:
+    """The probe's questions per kind of document (deterministic for a given corpus and seed);
+    evidence is sized in ``counter``'s tokens (the default counter when None)."""
     pools: dict[str, list[tuple[str, str, int, int, str]]] = {k: [] for k in KINDS}
     for tree in sorted(trees, key=lambda t: t.document.id):
+        size = measure_of(tree, counter).size
         kind = document_kind(tree)
         rng = random.Random(f"{seed}:{tree.document.id}")
         doc = tree.document.id
         if kind == "table":
             pools[kind] += [(doc, q, s, e, "row") for q, s, e in _row_probes(tree, rng)]
         elif kind == "code":
-            pools[kind] += [(doc, q, s, e, "code") for q, s, e in _code_probes(tree)]
+            pools[kind] += [(doc, q, s, e, "code") for q, s, e in _code_probes(tree, size)]
         else:
             skip = [(n.start, n.end) for n in tree.nodes if n.level > 0 and n.kind in ("table", "code")]
-            pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip)]
+            pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip, size)]
             if kind == "headed":
-                pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree)]
+                pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree, size)]
     out: dict[str, list[EvalQuery]] = {}
     for kind, pool in pools.items():
         rng = random.Random(f"{seed}:{kind}")
@@ -320,7 +332,7 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
     by_kind: dict[str, list[Tree]] = {}
     for t in trees:
         by_kind.setdefault(document_kind(t), []).append(t)
-    questions = probe_questions(trees, seed=seed, per_kind=per_kind)
+    questions = probe_questions(trees, seed=seed, per_kind=per_kind, counter=index.settings.counter)
     docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
     results: list[KindResult] = []
     for kind in KINDS:
