@@ -181,17 +181,17 @@ class AutoExpansion:
 
     name: ClassVar[str] = "auto"
 
-    #: The policy for documents with headings, set by the caller (None: pin, probe, default).
-    structured: str | None = None
+    #: The policy for documents with headings, set by the caller ("": pin, probe, default).
+    structured: str = ""
     #: The policy for the other documents (flat prose, tables, code), set by the caller.
-    flat: str | None = None
+    flat: str = ""
     #: Given by the index (:meth:`zoomrag.Index.auto_choice`); None: defaults only.
     choice: AutoChoice | None = None
 
     def __post_init__(self) -> None:
         for key in ("structured", "flat"):
             value = getattr(self, key)
-            if value is not None and (value == "auto" or value not in expander_names()):
+            if value and (value == "auto" or value not in expander_names()):
                 choices = ", ".join(n for n in expander_names() if n != "auto")
                 raise ConfigError(f"auto: {key}={value!r} is not a policy; choose one of: {choices}")
         if self.choice is not None and not isinstance(self.choice, AutoChoice):
@@ -204,12 +204,12 @@ class AutoExpansion:
     def choose(self, trees: TreeSource, doc_id: str, budget: int | None = None) -> tuple[Expander, str]:
         """The policy for one document (at ``budget`` tokens) and why it was chosen."""
         choice = self.choice or AutoChoice()
-        if choice.pinned is not None and self.structured is None and self.flat is None:
+        if choice.pinned is not None and not self.structured and not self.flat:
             return get_expander(choice.pinned.policy, choice.pinned.params), f"pinned {choice.pinned.policy}"
         kind = document_kind(trees.tree(doc_id))
         where = "headings" if kind == "headed" else "flat prose" if kind == "flat" else kind
         asked = self.structured if kind == "headed" else self.flat
-        if asked is not None:  # set by the caller: wins over the pin and the probe
+        if asked:  # set by the caller: wins over the pin and the probe
             return get_expander(asked), f"{where}: {asked}"
         if choice.pinned is not None:
             return get_expander(choice.pinned.policy, choice.pinned.params), f"pinned {choice.pinned.policy}"
