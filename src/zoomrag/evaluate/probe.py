@@ -16,10 +16,13 @@ No labelled questions are needed. From the documents of an index it makes, deter
 
 Every candidate policy (:data:`CANDIDATES`) is run on the index as it is (its tree, its vectors;
 only the probe questions are embedded) at :data:`BUDGETS`, through :func:`run_eval`, and scored
-by evidence recall. Per kind the candidate with the best mean recall wins when it beats the
-default (``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
-per-question gain lies above zero), and its contexts keep their shape (fragments
-at most 1 %, mid-sentence starts and ends at most 2 %); otherwise the default stays. A kind with
+by evidence recall. Per kind, and per band of budgets (:func:`bands_of`: the lower and the upper
+half of :data:`BUDGETS`), the candidate with the best mean recall wins when it beats the default
+(``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
+per-question gain lies above zero), and its contexts keep their shape (fragments at most 1 %,
+mid-sentence starts and ends at most 2 %); otherwise the default stays. Evidence is sized in the
+index's tokens (:data:`MAX_EVIDENCE`, :data:`MAX_PARAGRAPH`), so that every script gets evidence
+of the same length. A kind with
 fewer than :data:`MIN_QUERIES` questions gets no choice (``auto`` uses its default there).
 """
 
