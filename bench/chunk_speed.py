@@ -20,8 +20,8 @@ corpus's vocabulary, so the memo is filled once, before any clock starts, and ev
 timed with it warm, as in a long-running indexer; the "cold memo" row shows what counting costs
 with an empty memo, the bound for a first pass over new text.
 
-The table is sorted by MB per CPU second of this process (stable on a shared machine) and also
-gives wall-clock MB/s.
+The table is sorted by MB per CPU second of this process (stable on a shared machine); the
+progress lines on stderr also give wall-clock times.
 
 Peers are timed when their package is installed (``pip install -e '.[bench]'``); a missing one
 is skipped with a note.
@@ -205,7 +205,10 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
             return go
         unit = chunker.params().get("unit")
         tokens = counter if unit == "tokens" else str(unit or "-")
-        return Contender(label, chunker.describe(), tokens, setup)
+        # Every zoomrag row has the strategy's defaults (docs/strategies.md); a profile names its
+        # routes, whose parameters are those of their own rows.
+        settings = _outer_call(chunker.describe()) if label.startswith("zoomrag profile:") else "defaults"
+        return Contender(label, settings, tokens, setup)
 
     def tokens_only(sources: list[Source]) -> Callable[[], int]:
         from zoomrag.text.tokens import Measure
@@ -249,6 +252,17 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
         else:
             out.append(contender(f"zoomrag {name}", make_chunker(name)))
     return out, counter
+
+
+def _outer_call(described: str) -> str:
+    """``auto(p; text=hierarchical(...), ...)`` without the routes' parameter lists."""
+    out, depth = [], 0
+    for ch in described:
+        depth += ch == "("
+        if depth <= 1:
+            out.append(ch)
+        depth -= ch == ")"
+    return "".join(out)
 
 
 def peer_contenders() -> tuple[list[Contender], list[str]]:
@@ -428,14 +442,13 @@ def report(results: list[Result], mb: float, docs: int, repeat: int, counter: st
         f"Text: {mb:.1f} MB ({docs} documents, distinct variants of {', '.join(CORPORA)}); "
         f"median of {repeat} runs; zoomrag token counter: `{counter}`",
         "",
-        "| splitter | settings | sizes in | MB/s (CPU) | MB/s (wall) | CPU s | nodes |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+        "| splitter | settings | sizes in | MB/s (CPU) | nodes |",
+        "| --- | --- | --- | ---: | ---: |",
     ]
     for r in sorted(results, key=lambda r: -r.mb_per_cpu_s(mb)):
         c = r.contender
         settings = c.settings.replace("|", "&#124;")
-        lines.append(f"| {c.name} | `{settings}` | {c.tokens} | {r.mb_per_cpu_s(mb):.2f} | "
-                     f"{r.mb_per_s(mb):.2f} | {r.cpu_seconds:.2f} | {r.nodes} |")
+        lines.append(f"| {c.name} | `{settings}` | {c.tokens} | {r.mb_per_cpu_s(mb):.2f} | {r.nodes} |")
     lines += [""] + [f"- {n}" for n in notes]
     return "\n".join(lines).rstrip() + "\n"
 
