@@ -235,10 +235,9 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
 
     # The floor under every token-sized strategy: counting the tokens once, nothing else.
     out = [
-        Contender("(token counting alone, warm memo)", "Measure(text, default_counter()); nodes = tokens",
-                  counter, tokens_only),
-        Contender("(token counting alone, cold memo)", "a new WordPieceCounter per run; nodes = tokens",
-                  counter, tokens_cold),
+        Contender("(token counting alone, warm memo)", "Measure(text); nodes = tokens", counter, tokens_only),
+        Contender("(token counting alone, cold memo)", "a new counter per run; nodes = tokens", counter,
+                  tokens_cold),
     ]
     wanted = names or [*(n for n in strategy_names() if n not in SKIPPED_BY_DEFAULT), "profile:default"]
     for name in wanted:
@@ -440,15 +439,15 @@ def report(results: list[Result], mb: float, docs: int, repeat: int, counter: st
         f"Command: `{command}`  ",
         f"Machine: {machine()}; zoomrag at commit {git_head()}  ",
         f"Text: {mb:.1f} MB ({docs} documents, distinct variants of {', '.join(CORPORA)}); "
-        f"median of {repeat} runs; zoomrag token counter: `{counter}`",
+        f"median of {repeat} runs; sizes in `{counter}` tokens unless the settings say otherwise",
         "",
-        "| splitter | settings | sizes in | MB/s (CPU) | nodes |",
-        "| --- | --- | --- | ---: | ---: |",
+        "| splitter | settings | MB/s (CPU) | nodes |",
+        "| --- | --- | ---: | ---: |",
     ]
     for r in sorted(results, key=lambda r: -r.mb_per_cpu_s(mb)):
         c = r.contender
         settings = c.settings.replace("|", "&#124;")
-        lines.append(f"| {c.name} | `{settings}` | {c.tokens} | {r.mb_per_cpu_s(mb):.2f} | {r.nodes} |")
+        lines.append(f"| {c.name} | `{settings}` | {r.mb_per_cpu_s(mb):.2f} | {r.nodes} |")
     lines += [""] + [f"- {n}" for n in notes]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -532,8 +531,6 @@ def main(argv: list[str] | None = None) -> int:
         results.append(r)
 
     command = "python bench/chunk_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    if args.interleave:
-        notes.append(f"timed in {args.repeat} interleaved rounds (one run of every splitter per round)")
     table = report(results, mb, len(sources), args.repeat, counter, command.strip(), notes)
     print(table)
     if args.out:
