@@ -36,7 +36,7 @@ MAX_TOKEN_CHARS = 100
 #: the work) and every size is a binary search.
 WHOLE_SHARE = 0.5
 #: Characters on each side of a span whose lines are tokenized with it.
-NEAR = 1024
+NEAR = 512
 _SPACE = re.compile(r"\s")
 
 
