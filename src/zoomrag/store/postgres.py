@@ -64,6 +64,8 @@ SCHEMES = ("postgresql://", "postgres://")
 _INDEX_LOCK = 0x7A6F6F6D72616701
 #: The advisory lock held while a block of row numbers is taken from the sequence.
 _ROWS_LOCK = 0x7A6F6F6D72616702
+#: The advisory lock held while the HNSW index is built (one builder at a time).
+_VECTOR_INDEX_LOCK = 0x7A6F6F6D72616703
 #: Candidates the HNSW index returns per result wanted (units sharing a vector, cached vectors
 #: of no unit), and its beam width: pgvector's default (40) gives recall@10 below 0.9.
 _CANDIDATES = 2
@@ -238,7 +240,6 @@ class PostgresStore:
         self.path = public_url(url)
         self.timeout = timeout
         self._kind_list: list[str] | None = None
-        self._dimension: int | None = None
         psycopg = _psycopg()
         self._errors = psycopg
         try:
@@ -315,7 +316,12 @@ class PostgresStore:
             time.sleep(0.05)
 
     def checkpoint(self) -> None:
-        """After a run of writes: refresh the planner's statistics (best effort)."""
+        """After a run of writes: the vector index once the index reaches the ANN threshold
+        (:meth:`build_vector_index`), and the planner's statistics (best effort)."""
+        from ..search.ann import ANN_THRESHOLD
+
+        if self._vector_index_state() != "valid" and self.unit_count() >= ANN_THRESHOLD:
+            self.build_vector_index()
         try:
             self.conn.execute("ANALYZE documents, nodes, vectors, doc_meta")
         except self._errors.Error:
@@ -586,7 +592,6 @@ class PostgresStore:
         for u in units:
             text = _unit_text(u.node, doc.text)
             unit_info[row_of[u.node.id]] = (len(text), unit_terms(text))
-        self._ensure_vector_index(vectors)
         meta = _metadata_json(doc.metadata) or "{}"
         with self.transaction() as c:
             c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc.id,))
@@ -660,7 +665,6 @@ class PostgresStore:
             if not keep_vectors:
                 c.execute("TRUNCATE vectors")
                 c.execute("DROP INDEX IF EXISTS vectors_hnsw")
-                self._dimension = None
 
     # -- node kinds ---------------------------------------------------------------------
     def _kinds(self, reload: bool = False) -> list[str]:
@@ -692,19 +696,42 @@ class PostgresStore:
         return {k: known[k] for k in wanted}
 
     # -- vectors ------------------------------------------------------------------------
-    def _ensure_vector_index(self, vectors: Mapping[int, bytes]) -> None:
-        """The HNSW index (inner product, pgvector) once the vectors' dimension is known."""
-        if self._dimension is not None or not vectors:
-            return
-        dim = len(next(iter(vectors.values()))) // 4
-        with self._translate_errors("create the vector index"):
-            self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))  # two writers may get here at once
-            try:
-                self.conn.execute(f"CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
-                                  f"((vec::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
-            finally:
-                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
-        self._dimension = dim
+    def _vector_index_state(self) -> str:
+        """``valid``, ``invalid`` (a build that was interrupted) or ``missing``."""
+        row = self._rows("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                         "WHERE c.relname = 'vectors_hnsw' AND c.relnamespace = current_schema()::regnamespace")
+        return "missing" if not row else "valid" if row[0][0] else "invalid"
+
+    def build_vector_index(self) -> bool:
+        """Build pgvector's HNSW index over the vectors unless it is there; whether it is there now.
+
+        Below the ANN threshold a query scores every unit exactly and needs no index, so it is
+        built when the index reaches the threshold, in one pass over the stored vectors, then
+        kept up to date by every write. One pass is several times faster than growing the graph
+        with each insert (docs/benchmarks.md, "Stores"). ``CONCURRENTLY``: writers go on
+        meanwhile, and queries search exactly until it is ready. One process builds it (an
+        advisory lock); a build that was interrupted is dropped and started again."""
+        state = self._vector_index_state()
+        if state == "valid":
+            return True
+        if self._in_transaction() or not self._rows("SELECT pg_try_advisory_lock(%s)", (_VECTOR_INDEX_LOCK,))[0][0]:
+            return False  # inside a write, or another process is building it
+        try:
+            with self._translate_errors("build the vector index"):
+                state = self._vector_index_state()
+                if state == "valid":
+                    return True
+                if state == "invalid":
+                    self.conn.execute("DROP INDEX CONCURRENTLY IF EXISTS vectors_hnsw")
+                row = self.conn.execute("SELECT vector_dims(vec) FROM vectors LIMIT 1").fetchone()
+                if row is None:
+                    return False
+                self.conn.execute(f"CREATE INDEX CONCURRENTLY IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
+                                  f"((vec::vector({int(row[0])})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
+            return True
+        finally:
+            if not self.conn.closed:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_VECTOR_INDEX_LOCK,))
 
     def vector_keys_present(self, keys: Iterable[int]) -> set[int]:
         keys = list(dict.fromkeys(keys))
@@ -728,7 +755,6 @@ class PostgresStore:
         return dict(self._vector_rows("SELECT key, vec FROM vectors WHERE key = ANY(%s)", (keys,)))
 
     def put_vectors(self, items: Mapping[int, bytes]) -> None:
-        self._ensure_vector_index(items)
         with self.transaction() as c:
             with c.cursor() as cur:
                 cur.executemany("INSERT INTO vectors(key, vec) VALUES (%s, %s::vector) ON CONFLICT DO NOTHING",
@@ -804,8 +830,8 @@ class PostgresStore:
         return [(int(r), float(s)) for r, s in rows]
 
     def describe_vectors(self) -> str:
-        found = self._rows("SELECT 1 FROM pg_indexes WHERE indexname = 'vectors_hnsw' AND schemaname = current_schema()")
-        return "pgvector hnsw" if found else "none yet (made with the first vectors)"
+        return {"valid": "pgvector hnsw", "invalid": "pgvector hnsw being built (exact search until it is ready)",
+                "missing": "none yet (built when the index reaches the ANN threshold)"}[self._vector_index_state()]
 
     # -- units and full text ------------------------------------------------------------
     def units(self, rows: Iterable[int]) -> dict[int, UnitRow]:
