@@ -138,6 +138,21 @@ INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0
   ON CONFLICT (key) DO NOTHING;
 """
 
+#: The columns :meth:`PostgresStore._placed_documents` reads.
+_DOCUMENT_COLUMNS = "key, first_row, node_count, id, source, content_hash, format, metadata, text"
+
+
+class _Seen:
+    """What one read snapshot has read already (:meth:`PostgresStore.snapshot`)."""
+
+    def __init__(self, meta: dict[str, str]):
+        self.meta = meta
+        #: unit row -> its vector key (the key of the text it embeds)
+        self.text_keys: dict[int, int | None] = {}
+        #: document id -> its metadata
+        self.metadata: dict[str, Mapping[str, object]] = {}
+
+
 #: Tables of an index (sizes in ``zoomrag stats``).
 TABLES = ("documents", "doc_meta", "nodes", "vectors", "kinds", "index_meta")
 
@@ -240,6 +255,7 @@ class PostgresStore:
         self.path = public_url(url)
         self.timeout = timeout
         self._kind_list: list[str] | None = None
+        self._seen: _Seen | None = None
         psycopg = _psycopg()
         self._errors = psycopg
         try:
@@ -254,6 +270,7 @@ class PostgresStore:
             # re-run writes those documents again), never consistency; each commit skips a flush.
             with self._translate_errors("open the index"):
                 self.conn.execute("SET synchronous_commit = off")
+                self.conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
             self._prepare(create)
         except BaseException:
             self.conn.close()
@@ -387,17 +404,25 @@ class PostgresStore:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """One committed version for every read inside (``REPEATABLE READ``); nested: the outer one."""
+        """One committed version for every read inside (``REPEATABLE READ``); nested: the outer one.
+
+        A version does not change while the snapshot lasts, so what a query reads several times
+        is read once (:attr:`_seen`): ``index_meta`` (read with the ``BEGIN``, in the same round
+        trip), the vector key of each unit row a search returned, the metadata of each document
+        a tree was loaded for. A query then costs a few round trips, not one per look-up."""
         if self._in_transaction():
             with self._translate_errors("read"):
                 yield
             return
         with self._translate_errors("read"):
-            self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cur = self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT key, value FROM index_meta")
+            cur.nextset()
+            self._seen = _Seen(dict(cur.fetchall()))
         try:
             with self._translate_errors("read"):
                 yield
         finally:
+            self._seen = None
             if not self.conn.closed and self._in_transaction():
                 try:
                     self.conn.execute("ROLLBACK")
@@ -408,6 +433,13 @@ class PostgresStore:
         with self._translate_errors("read"):
             return self.conn.execute(sql, args).fetchall()
 
+    def _pipelined(self, *statements: tuple[str, Sequence[object]]) -> list[list[tuple]]:
+        """The rows of several statements sent together: one round trip to the server."""
+        with self._translate_errors("read"):
+            with self.conn.pipeline():
+                cursors = [self.conn.execute(sql, args) for sql, args in statements]
+            return [c.fetchall() for c in cursors]
+
     def _vector_rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple]:
         """Rows whose vector columns are read in binary (the other columns must be bigint)."""
         with self._translate_errors("read vectors"):
@@ -416,6 +448,8 @@ class PostgresStore:
 
     # -- meta ---------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
+        if self._seen is not None:
+            return dict(self._seen.meta)
         return dict(self._rows("SELECT key, value FROM index_meta"))
 
     def set_meta(self, values: Mapping[str, str]) -> None:
@@ -425,6 +459,8 @@ class PostgresStore:
                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
 
     def generation(self) -> int:
+        if self._seen is not None:
+            return int(self._seen.meta.get("generation", 0))
         row = self._rows("SELECT value FROM index_meta WHERE key = 'generation'")
         return int(row[0][0]) if row else 0
 
@@ -444,6 +480,8 @@ class PostgresStore:
         ids = list(dict.fromkeys(doc_ids))
         if not ids:
             return {}
+        if self._seen is not None and all(i in self._seen.metadata for i in ids):
+            return {i: self._seen.metadata[i] for i in ids if self._seen.metadata[i] is not None}
         return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents WHERE id = ANY(%s)", (ids,))}
 
     def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
@@ -520,14 +558,20 @@ class PostgresStore:
     def _documents_by(self, column: str, values: Sequence[object]) -> dict[str, tuple[tuple[int, int, int], Document]]:
         if column not in ("id", "key"):
             raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
-        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
         if not values:
-            return out
-        for key, first, count, doc_id, source, chash, fmt, meta, text in self._rows(
-                "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
-                f"FROM documents WHERE {column} = ANY(%s)", (list(values),)):
+            return {}
+        return self._placed_documents(self._rows(f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {column} = ANY(%s)",
+                                                 (list(values),)))
+
+    def _placed_documents(self, rows: Iterable[tuple]) -> dict[str, tuple[tuple[int, int, int], Document]]:
+        """Rows of :data:`_DOCUMENT_COLUMNS` as ``{id: ((key, first row, node count), Document)}``;
+        inside a snapshot, their metadata is kept for :meth:`metadata_by_id`."""
+        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
+        for key, first, count, doc_id, source, chash, fmt, meta, text in rows:
             out[doc_id] = ((key, first, count), Document(id=doc_id, source=source, text=text, format=fmt,
                                                          content_hash=chash, metadata=_metadata(meta)))
+        if self._seen is not None:
+            self._seen.metadata.update((i, d.metadata) for i, (_, d) in out.items())
         return out
 
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -560,16 +604,21 @@ class PostgresStore:
         wanted = list(dict.fromkeys(int(r) for r in rows))
         cols = "rowno, parent, level, kind, span_start, span_end, section_path, embed_text, doc"
         by_doc: dict[int, dict[int, tuple]] = {}
-        if wanted:
-            for r in self._rows(
-                    f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE rowno = ANY(%s) "
-                    f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
-                    "JOIN up ON n.rowno = up.parent) SELECT * FROM up", (wanted,)):
-                by_doc.setdefault(r[8], {})[r[0]] = r
+        if not wanted:
+            return {}, {}
+        # the chains, and the documents holding them (the same chains again, in the same round trip)
+        up = (f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE rowno = ANY(%s) "
+              f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
+              "JOIN up ON n.rowno = up.parent) ")
+        chains, documents = self._pipelined(
+            (up + "SELECT * FROM up", (wanted,)),
+            (up + f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE key IN (SELECT doc FROM up)", (wanted,)))
+        for r in chains:
+            by_doc.setdefault(r[8], {})[r[0]] = r
         kinds = self._kinds_for(r for found in by_doc.values() for r in found.values())
         trees: dict[str, Tree] = {}
         nodes: dict[int, Node] = {}
-        for placed, doc in self._documents_by("key", list(by_doc)).values():
+        for placed, doc in self._placed_documents(documents).values():
             found = by_doc[placed[0]]
             order = sorted(found)
             tree = _tree(doc, [found[r] for r in order], kinds, doc.text)
@@ -648,6 +697,8 @@ class PostgresStore:
             return True
 
     def unit_chars(self) -> int:
+        if self._seen is not None:
+            return int(self._seen.meta.get("unit_chars", 0))
         row = self._rows("SELECT value FROM index_meta WHERE key = 'unit_chars'")
         return int(row[0][0]) if row else 0
 
@@ -821,13 +872,16 @@ class PostgresStore:
         want = _CANDIDATES * k
         with self.snapshot():
             with self._translate_errors("search the vectors"):
-                self.conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, want)}")
+                if want > EF_SEARCH:  # the session's own setting (set on connecting) is EF_SEARCH
+                    self.conn.execute(f"SET LOCAL hnsw.ef_search = {want}")
                 rows = self.conn.execute(
                     f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
                     f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
-                    "SELECT n.rowno, -c.d FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
+                    "SELECT n.rowno, -c.d, c.key FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
                     (text, text, want, k)).fetchall()
-        return [(int(r), float(s)) for r, s in rows]
+            if self._seen is not None:
+                self._seen.text_keys.update((int(r), key) for r, _, key in rows)
+        return [(int(r), float(s)) for r, s, _ in rows]
 
     def describe_vectors(self) -> str:
         return {"valid": "pgvector hnsw", "invalid": "pgvector hnsw being built (exact search until it is ready)",
@@ -850,7 +904,12 @@ class PostgresStore:
         rows = list(dict.fromkeys(int(r) for r in rows))
         if not rows:
             return {}
-        return dict(self._rows("SELECT rowno, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)))
+        if self._seen is not None and all(r in self._seen.text_keys for r in rows):
+            return {r: self._seen.text_keys[r] for r in rows}
+        found = dict(self._rows("SELECT rowno, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)))
+        if self._seen is not None:
+            self._seen.text_keys.update(found)
+        return found
 
     def unit_count(self) -> int:
         return int(self._rows("SELECT count(*) FROM nodes WHERE unit")[0][0])
@@ -861,11 +920,14 @@ class PostgresStore:
         rows = list(dict.fromkeys(int(r) for r in rows))
         if not rows:
             return {}
-        found = self._rows("SELECT rowno, doc, span_start, span_end, embed_text FROM nodes WHERE rowno = ANY(%s)",
-                           (rows,))
-        keys = list({doc for _, doc, _, _, et in found if et is None})
-        texts = dict(self._rows("SELECT key, text FROM documents WHERE key = ANY(%s)", (keys,))) if keys else {}
-        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et in found
+        found, documents = self._pipelined(
+            ("SELECT rowno, doc, span_start, span_end, embed_text, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)),
+            ("SELECT key, text FROM documents WHERE key IN "
+             "(SELECT doc FROM nodes WHERE rowno = ANY(%s) AND embed_text IS NULL)", (rows,)))
+        texts = dict(documents)
+        if self._seen is not None:
+            self._seen.text_keys.update((r, vec) for r, *_, vec in found)
+        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et, _ in found
                 if et is not None or doc in texts}
 
     def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
@@ -892,10 +954,13 @@ class PostgresStore:
             only = " WHERE n.doc = ANY(%s)"
         final: list[object] = [k1 + 1, k1, 1 - b, b / avg]
         tail: list[object] = ([list(dict.fromkeys(int(d) for d in docs))] if docs is not None else []) + [limit]
-        sql = (f"SELECT h.r, h.w * %s / (1 + %s * (%s + %s * n.chars)) AS s FROM "
+        sql = (f"SELECT h.r, h.w * %s / (1 + %s * (%s + %s * n.chars)) AS s, n.vec FROM "
                f"(SELECT r, sum(w) AS w FROM ({' UNION ALL '.join(scans)}) x GROUP BY r) h "
                f"JOIN nodes n ON n.rowno = h.r{only} ORDER BY s DESC, h.r LIMIT %s")
-        return [(int(r), float(s)) for r, s in self._rows(sql, final + args + tail)]
+        found = self._rows(sql, final + args + tail)
+        if self._seen is not None:
+            self._seen.text_keys.update((int(r), vec) for r, _, vec in found)
+        return [(int(r), float(s)) for r, s, _ in found]
 
     def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
         """Units holding each query term (a CJK pair: both characters), counted up to ``cap + 1``,
