@@ -23,7 +23,7 @@ Sections
            its graph) and reused while its embedder and schema versions match (1M units: ~2.5 GB,
            20+ minutes on the shared machine; run it with nohup in the background).
   peers    build time on chroma_general, in the same run, alternating, --runs times: ``zoomrag
-           index FOLDER --embedder minilm`` against LlamaIndex (SimpleDirectoryReader,
+           index FOLDER --embedder minilm`` (with and without --no-probe) against LlamaIndex (SimpleDirectoryReader,
            HierarchicalNodeParser [2048, 512, 128] counting MiniLM tokens as in bench/peers.py,
            a VectorStoreIndex over the leaves) with the same MiniLM weights, embedded two ways:
            ``st``, SentenceTransformer.encode in batches of LlamaIndex's default
@@ -525,14 +525,16 @@ def _timed(cmd: list[str]) -> tuple[float, str]:
 def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
     print("\n## Build time: zoomrag index against LlamaIndex (chroma_general, MiniLM)\n")
     folder = corpus_folder(tmp)
-    times: dict[str, list[float]] = {"zoomrag": [], **{f"llamaindex-{e}": [] for e in embeddings}}
+    times: dict[str, list[float]] = {"zoomrag": [], "zoomrag --no-probe": [],
+                                     **{f"llamaindex-{e}": [] for e in embeddings}}
     counts: dict[str, object] = {}
     loads = [os.getloadavg()[0]]
     for run in range(runs):
-        index = tmp / f"build-{run}.db"
-        seconds, _ = _timed([sys.executable, "-m", "zoomrag", "index", str(folder), "--index", str(index),
-                             "--embedder", "minilm", "-q"])
-        times["zoomrag"].append(seconds)
+        for label, extra in (("zoomrag", []), ("zoomrag --no-probe", ["--no-probe"])):
+            index = tmp / f"build-{run}{extra[:1]}.db"
+            seconds, _ = _timed([sys.executable, "-m", "zoomrag", "index", str(folder), "--index", str(index),
+                                 "--embedder", "minilm", "-q", *extra])
+            times[label].append(seconds)
         with Index.open(index, create=False) as ix:
             counts["zoomrag units"] = ix.stats().units
         for e in embeddings:
@@ -546,7 +548,7 @@ def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
     print("\n| build | units embedded | median wall s | runs | zoomrag / it |")
     print("|---|---|---|---|---|")
     for k, v in medians.items():
-        units = counts["zoomrag units"] if k == "zoomrag" else counts["llamaindex leaves"]
+        units = counts["zoomrag units"] if k.startswith("zoomrag") else counts["llamaindex leaves"]
         ratio = medians["zoomrag"] / v
         print(f"| {k} | {units:,} | {v:.1f} | {', '.join(f'{x:.1f}' for x in times[k])} | {ratio:.2f}x |")
     results["peers"] = {"times": times, "medians": medians, "counts": counts, "load": loads}

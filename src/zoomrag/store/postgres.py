@@ -138,6 +138,10 @@ INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0
   ON CONFLICT (key) DO NOTHING;
 """
 
+#: A term the planner's statistics put in this many times the cap of a count is not counted.
+_COMMON_MARGIN = 4
+#: Seconds the planner's statistics of the terms are kept (they change with ANALYZE only).
+_STATISTICS_SECONDS = 30.0
 #: The columns :meth:`PostgresStore._placed_documents` reads.
 _DOCUMENT_COLUMNS = "key, first_row, node_count, id, source, content_hash, format, metadata, text"
 
@@ -256,6 +260,7 @@ class PostgresStore:
         self.timeout = timeout
         self._kind_list: list[str] | None = None
         self._seen: _Seen | None = None
+        self._statistics: tuple[float, dict[str, float], float] | None = None
         psycopg = _psycopg()
         self._errors = psycopg
         try:
@@ -968,6 +973,12 @@ class PostgresStore:
         wanted = list(dict.fromkeys(terms))
         if not wanted:
             return {}
+        out: dict[str, TermCount] = {}
+        if cap is not None:
+            out.update(self._common_counts(wanted, cap))
+            wanted = [t for t in wanted if t not in out]
+            if not wanted:
+                return out
         limit = None if cap is None else cap + 1
         # one statement for every term: a round trip each would cost more than the counting
         scans = " UNION ALL ".join(
@@ -979,11 +990,45 @@ class PostgresStore:
         rows = self._rows(f"SELECT (SELECT max(rowno) FROM nodes), i, n, m FROM ({scans}) c", args)
         last = (rows[0][0] if rows else None) or 1
         found = {i: (int(n), m) for _, i, n, m in rows}
-        out: dict[str, TermCount] = {}
         for i, t in enumerate(wanted):
             n, row = found[i]
             out[t] = TermCount(n, 1.0 if cap is None or n <= cap else min(1.0, (row or last) / last))
         return out
+
+    def _common_counts(self, terms: Sequence[str], cap: int) -> dict[str, TermCount]:
+        """The capped counts of the terms the planner's statistics (``ANALYZE``, run after every
+        indexing run) put in :data:`_COMMON_MARGIN` times ``cap + 1`` units or more, without
+        counting them: GIN indexes are read whole into a bitmap, so counting even the first
+        ``cap + 1`` units of a term held by most of the index reads all of its entries (tens of
+        milliseconds at 1M units). Their reach is estimated from the same statistics, as an
+        even spread over the index; a CJK pair (two characters) is always counted."""
+        shares, units = self._term_statistics()
+        out = {}
+        for t in terms:
+            parts = expression_terms(fts.expression(t))
+            held = shares.get(parts[0], 0.0) * units if len(parts) == 1 else 0.0
+            if held >= _COMMON_MARGIN * (cap + 1):
+                out[t] = TermCount(cap + 1, min(1.0, (cap + 1) / held))
+        return out
+
+    def _term_statistics(self) -> tuple[dict[str, float], float]:
+        """The share of units holding each of the most common terms, and the units the shares
+        are of (``pg_stats`` of ``nodes.terms``; kept :data:`_STATISTICS_SECONDS`)."""
+        now = time.monotonic()
+        if self._statistics is None or now - self._statistics[0] > _STATISTICS_SECONDS:
+            rows = self._rows(
+                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, s.null_frac, c.reltuples "
+                "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
+                "AND c.relnamespace = current_schema()::regnamespace "
+                "WHERE s.schemaname = current_schema() AND s.tablename = 'nodes' AND s.attname = 'terms'")
+            shares: dict[str, float] = {}
+            units = 0.0
+            if rows and rows[0][0] is not None and rows[0][1] is not None:
+                elements, freqs, null_frac, tuples = rows[0]
+                shares = dict(zip(elements, map(float, freqs)))  # the min, max... after the shares: dropped
+                units = max(float(tuples), 0.0) * (1.0 - float(null_frac or 0.0))
+            self._statistics = (now, shares, units)
+        return self._statistics[1], self._statistics[2]
 
     def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:
         return {t: c.units for t, c in self.term_counts(terms, cap).items()}
