@@ -41,6 +41,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from ..defaults import ANN_THRESHOLD
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, Tree, content_hash, node_id
 from . import docmeta, fts
@@ -340,8 +341,6 @@ class PostgresStore:
     def checkpoint(self) -> None:
         """After a run of writes: the vector index once the index reaches the ANN threshold
         (:meth:`build_vector_index`), and the planner's statistics (best effort)."""
-        from ..search.ann import ANN_THRESHOLD
-
         if self._vector_index_state() != "valid" and self.unit_count() >= ANN_THRESHOLD:
             self.build_vector_index()
         try:
