@@ -201,3 +201,17 @@ def test_common_terms_are_not_counted_but_estimated_from_the_statistics(pg_url, 
         for q in ("common rare7", "common words line", "rare99 here"):
             assert [h.node_id for h in ix.search(q, mode="bm25", k=5)] == \
                 [h.node_id for h in file.search(q, mode="bm25", k=5)]
+
+
+def test_the_unit_count_is_kept_by_every_write_and_counted_once_for_an_older_index(pg_url):
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i}.\nAnother {i}.") for i in range(6)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        ix.add(docs)
+        store = ix.store
+        assert store.meta()["units"] == str(store.unit_count()) == "12"
+        ix.delete("d0")
+        assert store.meta()["units"] == "10" and ix.check().ok
+        store.conn.execute("DELETE FROM index_meta WHERE key = 'units'")  # as an index made before it was kept
+        assert store.unit_count() == 10  # counted
+        ix.add([Document(id="d9", source="mem://9", text="Nine.\nTen.")])  # the writer's lock counts it first
+        assert store.meta()["units"] == "12" and ix.check().ok

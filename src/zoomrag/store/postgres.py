@@ -135,7 +135,7 @@ BEGIN
   PERFORM pg_advisory_unlock(%(rows_lock)s);
   RETURN first;
 END $$;
-INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0')
+INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0'), ('units', '0')
   ON CONFLICT (key) DO NOTHING;
 """
 
@@ -230,6 +230,7 @@ class _SharedLock:
 
     def acquire(self) -> None:
         if self._depth == 0:
+            self.store._count_units_once()
             self.store._wait_lock("pg_try_advisory_lock_shared", self.timeout,
                                   "another zoomrag process is rebuilding this index")
         self._depth += 1
@@ -388,13 +389,14 @@ class PostgresStore:
         """``BEGIN`` ... ``COMMIT``, rolled back on any exception; bumps ``generation`` last."""
         with self._translate_errors("start a write"):
             self.conn.execute("BEGIN")
-        self._chars_delta = 0
+        self._chars_delta = self._units_delta = 0
         try:
             with self._translate_errors("write"):
                 yield self.conn
-                if self._chars_delta:
-                    self.conn.execute("UPDATE index_meta SET value = (value::bigint + %s)::text "
-                                      "WHERE key = 'unit_chars'", (self._chars_delta,))
+                if self._chars_delta or self._units_delta:
+                    self.conn.execute("UPDATE index_meta SET value = (value::bigint + CASE key WHEN 'unit_chars' "
+                                      "THEN %s ELSE %s END)::text WHERE key IN ('unit_chars', 'units')",
+                                      (self._chars_delta, self._units_delta))
                 self.conn.execute("UPDATE index_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
@@ -677,6 +679,7 @@ class PostgresStore:
                         copy.write_row((r[0], key, *r[2:9], bool(r[9]), r[10],
                                         None if info is None else info[0], None if info is None else info[1]))
             self._chars_delta += sum(n for n, _ in unit_info.values())
+            self._units_delta += len(unit_info)
 
     def _take_rows(self, n: int) -> int:
         """The first of ``n`` consecutive row numbers no one else was or will be given."""
@@ -684,9 +687,11 @@ class PostgresStore:
             return int(self.conn.execute("SELECT take_rows(%s)", (n,)).fetchone()[0])
 
     def _delete_nodes(self, key: int) -> None:
-        """A document's nodes and their share of ``unit_chars`` (inside a transaction)."""
-        gone = self.conn.execute("SELECT coalesce(sum(chars), 0) FROM nodes WHERE doc = %s AND unit", (key,))
-        self._chars_delta -= int(gone.fetchone()[0])
+        """A document's nodes and their share of ``unit_chars`` and ``units`` (inside a transaction)."""
+        chars, units = self.conn.execute("SELECT coalesce(sum(chars), 0), count(*) FROM nodes WHERE doc = %s AND unit",
+                                         (key,)).fetchone()
+        self._chars_delta -= int(chars)
+        self._units_delta -= int(units)
         self.conn.execute("DELETE FROM nodes WHERE doc = %s", (key,))
 
     def delete_document(self, doc_id: str) -> bool:
@@ -716,7 +721,7 @@ class PostgresStore:
                                            "it to finish and rebuild again")
                 time.sleep(0.05)
             c.execute("TRUNCATE nodes, documents, doc_meta")
-            c.execute("UPDATE index_meta SET value = '0' WHERE key = 'unit_chars'")
+            c.execute("UPDATE index_meta SET value = '0' WHERE key IN ('unit_chars', 'units')")
             if not keep_vectors:
                 c.execute("TRUNCATE vectors")
                 c.execute("DROP INDEX IF EXISTS vectors_hnsw")
@@ -916,7 +921,28 @@ class PostgresStore:
         return found
 
     def unit_count(self) -> int:
+        """Units in the index: ``index_meta['units']``, kept by every write as ``unit_chars`` is
+        (counting a million rows takes 50 ms, and a query needs the count after every write)."""
+        meta = self._seen.meta if self._seen is not None else None
+        if meta is None:
+            meta = dict(self._rows("SELECT key, value FROM index_meta WHERE key = 'units'"))
+        if "units" in meta:
+            return int(meta["units"])
         return int(self._rows("SELECT count(*) FROM nodes WHERE unit")[0][0])
+
+    def _count_units_once(self) -> None:
+        """An index made before ``units`` was kept gets it, counted while no writer runs (a
+        writer changes it only once it is there); with writers at work, the next run does it."""
+        if self._rows("SELECT 1 FROM index_meta WHERE key = 'units'"):
+            return
+        if not self._rows("SELECT pg_try_advisory_lock(%s)", (_INDEX_LOCK,))[0][0]:
+            return
+        try:
+            with self._translate_errors("count the units"):
+                self.conn.execute("INSERT INTO index_meta(key, value) SELECT 'units', count(*)::text FROM nodes "
+                                  "WHERE unit ON CONFLICT (key) DO NOTHING")
+        finally:
+            self.conn.execute("SELECT pg_advisory_unlock(%s)", (_INDEX_LOCK,))
 
     def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
         """What was indexed for each of these unit rows; rows not found are left out. Each
@@ -1096,8 +1122,12 @@ class PostgresStore:
 
     def _meta_problems(self) -> list[str]:
         stored = self.unit_chars()
-        actual = int(self._rows("SELECT coalesce(sum(chars), 0) FROM nodes WHERE unit")[0][0])
-        return [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+        actual, units = self._rows("SELECT coalesce(sum(chars), 0), count(*) FROM nodes WHERE unit")[0]
+        out = [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+        kept = self.meta().get("units")
+        if kept is not None and int(kept) != units:
+            out.append(f"index_meta units is {kept}, the index holds {units} units")
+        return out
 
     def _text_problems(self) -> list[str]:
         """Every document's text against its length and content hash, every unit's terms
