@@ -15,7 +15,8 @@ for each corpus of ``../shared/data`` (default profile, the ``hash`` embedder un
 words, a line is a unit, embedding-like 384-d vectors seeded by each line's text), in a server
 kept under ``--data`` (default /work/bench-pg) so that the index is built once and reused:
 build throughput and size, p50/p95 of ``Index.query`` (dense and hybrid, parent expansion,
-budget 2048) and of dense ``Index.search`` alone, recall@10 of pgvector's HNSW index against
+budget 2048) and of dense ``Index.search`` alone, with the server's CPU time a query
+(its backend process in /proc, which the load of a shared machine does not change), recall@10 of pgvector's HNSW index against
 exact search (a sequential scan), and documents/s of 1 and N writers adding new documents to it.
 
     python bench/postgres.py                        # every corpus, 4 writers
@@ -243,14 +244,23 @@ def synthetic_latency(url: str, queries: list[str]) -> dict:
                 "hybrid": lambda q: ix.query(q, mode="hybrid", expand="parent", budget=2048),
                 "dense auto": lambda q: ix.query(q, mode="dense", budget=2048),
                 "hybrid auto": lambda q: ix.query(q, mode="hybrid", budget=2048)}
+        backend = ix.store.conn.info.backend_pid  # type: ignore[attr-defined]
         for name, run in runs.items():
             clock = Clock()
+            server0 = server_cpu(backend)
             for q in queries:
                 with clock:
                     run(q)
-            out[name] = {**clock.summary(), "load": os.getloadavg()[0]}
-            log(f"{name}: {clock.cell()}")
+            server = 1000 * (server_cpu(backend) - server0) / len(queries)
+            out[name] = {**clock.summary(), "server_cpu_ms": server, "load": os.getloadavg()[0]}
+            log(f"{name}: {clock.cell()}, server cpu {server:.1f} ms a query")
     return out
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds the server process ``pid`` has used (the server is local: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def synthetic_recall(url: str, queries: list[str], k: int = 10) -> float:
