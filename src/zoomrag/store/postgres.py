@@ -139,8 +139,9 @@ INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0
   ON CONFLICT (key) DO NOTHING;
 """
 
-#: A term the planner's statistics put in this many times the cap of a count is not counted.
-_COMMON_MARGIN = 4
+#: A term the planner's statistics put in this many times the cap of a count is not counted
+#: (the share of a term in 0.2 % of the units, from ANALYZE's 30,000 rows, is within 11 %).
+_COMMON_MARGIN = 1.5
 #: Seconds the planner's statistics of the terms are kept (they change with ANALYZE only).
 _STATISTICS_SECONDS = 30.0
 #: The columns :meth:`PostgresStore._placed_documents` reads.
@@ -974,19 +975,21 @@ class PostgresStore:
         if within is not None:
             keep = " AND rowno = ANY(%s)"
             rows_arg = list(dict.fromkeys(int(r) for r in within))
+        # each scan reads what the score needs from the rows it finds (no second look-up by row)
+        only = ""
+        docs_arg: list[object] = []
+        if docs is not None:
+            only = " AND doc = ANY(%s)"
+            docs_arg = [list(dict.fromkeys(int(d) for d in docs))]
         scans = []
         args: list[object] = []
         for expr, w in weights.items():
-            scans.append(f"SELECT rowno AS r, %s::float8 AS w FROM nodes WHERE terms @> %s::text[]{keep}")
-            args += [float(w), expression_terms(expr)] + ([rows_arg] if keep else [])
-        only = ""
-        if docs is not None:
-            only = " WHERE n.doc = ANY(%s)"
+            scans.append(f"SELECT rowno AS r, chars, vec, %s::float8 AS w FROM nodes WHERE terms @> %s::text[]{keep}{only}")
+            args += [float(w), expression_terms(expr)] + ([rows_arg] if keep else []) + docs_arg
         final: list[object] = [k1 + 1, k1, 1 - b, b / avg]
-        tail: list[object] = ([list(dict.fromkeys(int(d) for d in docs))] if docs is not None else []) + [limit]
-        sql = (f"SELECT h.r, h.w * %s / (1 + %s * (%s + %s * n.chars)) AS s, n.vec FROM "
-               f"(SELECT r, sum(w) AS w FROM ({' UNION ALL '.join(scans)}) x GROUP BY r) h "
-               f"JOIN nodes n ON n.rowno = h.r{only} ORDER BY s DESC, h.r LIMIT %s")
+        sql = (f"SELECT r, sum(w) * %s / (1 + %s * (%s + %s * chars)) AS s, vec FROM "
+               f"({' UNION ALL '.join(scans)}) x GROUP BY r, chars, vec ORDER BY s DESC, r LIMIT %s")
+        tail: list[object] = [limit]
         found = self._rows(sql, final + args + tail)
         if self._seen is not None:
             self._seen.text_keys.update((int(r), vec) for r, _, vec in found)
