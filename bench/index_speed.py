@@ -531,7 +531,7 @@ def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
     loads = [os.getloadavg()[0]]
     for run in range(runs):
         for label, extra in (("zoomrag", []), ("zoomrag --no-probe", ["--no-probe"])):
-            index = tmp / f"build-{run}{extra[:1]}.db"
+            index = tmp / f"build-{run}{'-no-probe' if extra else ''}.db"
             seconds, _ = _timed([sys.executable, "-m", "zoomrag", "index", str(folder), "--index", str(index),
                                  "--embedder", "minilm", "-q", *extra])
             times[label].append(seconds)
@@ -543,7 +543,7 @@ def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
             counts["llamaindex leaves"] = json.loads(out.strip().splitlines()[-1])["leaves"]
         loads.append(os.getloadavg()[0])
         print(f"run {run + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items())
-              + f" (load {loads[-1]:.1f})", flush=True)
+              + f" (load {loads[-1]:.1f}; {counts})", flush=True)
     medians = {k: float(np.median(v)) for k, v in times.items()}
     print("\n| build | units embedded | median wall s | runs | zoomrag / it |")
     print("|---|---|---|---|---|")
