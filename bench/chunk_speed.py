@@ -20,8 +20,8 @@ corpus's vocabulary, so the memo is filled once, before any clock starts, and ev
 timed with it warm, as in a long-running indexer; the "cold memo" row shows what counting costs
 with an empty memo, the bound for a first pass over new text.
 
-The table is sorted by MB per CPU second of this process (stable on a shared machine) and also
-gives wall-clock MB/s.
+The table is sorted by MB per CPU second of this process (stable on a shared machine); the
+progress lines on stderr also give wall-clock times.
 
 Peers are timed when their package is installed (``pip install -e '.[bench]'``); a missing one
 is skipped with a note.
@@ -205,7 +205,10 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
             return go
         unit = chunker.params().get("unit")
         tokens = counter if unit == "tokens" else str(unit or "-")
-        return Contender(label, chunker.describe(), tokens, setup)
+        # Every zoomrag row has the strategy's defaults (docs/strategies.md); a profile names its
+        # routes, whose parameters are those of their own rows.
+        settings = _outer_call(chunker.describe()) if label.startswith("zoomrag profile:") else "defaults"
+        return Contender(label, settings, tokens, setup)
 
     def tokens_only(sources: list[Source]) -> Callable[[], int]:
         from zoomrag.text.tokens import Measure
@@ -232,10 +235,9 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
 
     # The floor under every token-sized strategy: counting the tokens once, nothing else.
     out = [
-        Contender("(token counting alone, warm memo)", "Measure(text, default_counter()); nodes = tokens",
-                  counter, tokens_only),
-        Contender("(token counting alone, cold memo)", "a new WordPieceCounter per run; nodes = tokens",
-                  counter, tokens_cold),
+        Contender("(token counting alone, warm memo)", "Measure(text); nodes = tokens", counter, tokens_only),
+        Contender("(token counting alone, cold memo)", "a new counter per run; nodes = tokens", counter,
+                  tokens_cold),
     ]
     wanted = names or [*(n for n in strategy_names() if n not in SKIPPED_BY_DEFAULT), "profile:default"]
     for name in wanted:
@@ -249,6 +251,17 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
         else:
             out.append(contender(f"zoomrag {name}", make_chunker(name)))
     return out, counter
+
+
+def _outer_call(described: str) -> str:
+    """``auto(p; text=hierarchical(...), ...)`` without the routes' parameter lists."""
+    out, depth = [], 0
+    for ch in described:
+        depth += ch == "("
+        if depth <= 1:
+            out.append(ch)
+        depth -= ch == ")"
+    return "".join(out)
 
 
 def peer_contenders() -> tuple[list[Contender], list[str]]:
@@ -426,16 +439,15 @@ def report(results: list[Result], mb: float, docs: int, repeat: int, counter: st
         f"Command: `{command}`  ",
         f"Machine: {machine()}; zoomrag at commit {git_head()}  ",
         f"Text: {mb:.1f} MB ({docs} documents, distinct variants of {', '.join(CORPORA)}); "
-        f"median of {repeat} runs; zoomrag token counter: `{counter}`",
+        f"median of {repeat} runs; sizes in `{counter}` tokens unless the settings say otherwise",
         "",
-        "| splitter | settings | sizes in | MB/s (CPU) | MB/s (wall) | CPU s | nodes |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+        "| splitter | settings | MB/s (CPU) | nodes |",
+        "| --- | --- | ---: | ---: |",
     ]
     for r in sorted(results, key=lambda r: -r.mb_per_cpu_s(mb)):
         c = r.contender
         settings = c.settings.replace("|", "&#124;")
-        lines.append(f"| {c.name} | `{settings}` | {c.tokens} | {r.mb_per_cpu_s(mb):.2f} | "
-                     f"{r.mb_per_s(mb):.2f} | {r.cpu_seconds:.2f} | {r.nodes} |")
+        lines.append(f"| {c.name} | `{settings}` | {r.mb_per_cpu_s(mb):.2f} | {r.nodes} |")
     lines += [""] + [f"- {n}" for n in notes]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -519,8 +531,6 @@ def main(argv: list[str] | None = None) -> int:
         results.append(r)
 
     command = "python bench/chunk_speed.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    if args.interleave:
-        notes.append(f"timed in {args.repeat} interleaved rounds (one run of every splitter per round)")
     table = report(results, mb, len(sources), args.repeat, counter, command.strip(), notes)
     print(table)
     if args.out:

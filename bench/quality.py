@@ -266,6 +266,7 @@ class ZoomragConfig:
                       file=sys.stderr)
                 self.probe.update({k.kind: {"queries": k.queries, "documents": k.documents,
                                             "choice": None if k.choice is None else k.choice.to_dict(),
+                                            "bands": {str(b): c.to_dict() for b, c in k.bands.items()},
                                             "recall": {n: round(v, 4) for n, v in k.recall.items()},
                                             "iou": {n: round(v, 4) for n, v in k.iou.items()},
                                             "shape_out": dict(k.shape_out), "note": k.note}
@@ -409,9 +410,9 @@ def probe_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]], probes: Ma
     for ds, rows in payload.items():
         if ds not in probes:
             continue
-        chose = "; ".join(f"{k}: {v['choice']['policy']}"
-                          + (f" ({', '.join(f'{a}={b}' for a, b in v['choice']['params'].items())})"
-                             if v["choice"]["params"] else "")
+        chose = "; ".join(f"{k}: {_choice_label(v['choice'])}"
+                          + "".join(f", from {b}: {_choice_label(c)}" for b, c in (v.get("bands") or {}).items()
+                                    if _choice_label(c) != _choice_label(v["choice"]))
                           + f" ({v['queries']} q)"
                           for k, v in probes[ds].items() if v.get("choice"))
         lab = labelled_choice(rows)
@@ -433,6 +434,12 @@ def probe_summary(payload: Mapping[str, Sequence[Mapping[str, Any]]], probes: Ma
                        + (f"{sh['fragment_rate']:.1%} / {sh['mid_start_rate']:.1%} / {sh['mid_end_rate']:.1%}"
                           if sh else "–") + " |")
     return "\n".join(out)
+
+
+def _choice_label(choice: Mapping[str, Any]) -> str:
+    """``window (n=1)`` from a recorded choice."""
+    params = choice.get("params") or {}
+    return choice["policy"] + (f" ({', '.join(f'{a}={b}' for a, b in params.items())})" if params else "")
 
 
 def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int]) -> str:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import texts
 
+from zoomrag.expand import measure
 from zoomrag.expand.measure import MAX_TOKEN_CHARS, SpanMeasure, _bounded
 from zoomrag.text.tokens import ApproxCounter, CharCounter, Measure
 from zoomrag.text.wordpiece import minilm_counter
@@ -45,7 +46,8 @@ def test_a_word_longer_than_wordpiece_takes_is_one_budget_token_per_100_characte
     assert m.size(0, len(text)) == 12
 
 
-def test_only_the_lines_of_a_span_are_tokenized():
+def test_only_the_lines_of_a_span_are_tokenized(monkeypatch):
+    monkeypatch.setattr(measure, "NEAR", 0)
     seen: list[str] = []
 
     class Spy(ApproxCounter):
@@ -62,6 +64,24 @@ def test_only_the_lines_of_a_span_are_tokenized():
     assert m.size(0, len(text)) == 18
     assert seen == ["three four five", "one two", text[24:]]  # the new lines, in consecutive runs
     assert m.size(8, 13) == Measure(text, ApproxCounter()).size(8, 13) and len(seen) == 3
+
+
+def test_the_lines_near_a_span_are_tokenized_with_it_in_one_call(monkeypatch):
+    monkeypatch.setattr(measure, "NEAR", 10)
+    seen: list[str] = []
+
+    class Spy(ApproxCounter):
+        def token_starts(self, text):
+            seen.append(text)
+            return super().token_starts(text)
+
+    text = "one two\nthree four five\nsix\n" * 3
+    m = SpanMeasure(text, ApproxCounter())
+    m.counter = Spy()
+    assert m.size(10, 16) == 1
+    assert seen == ["one two\nthree four five\nsix"]  # the lines within 10 characters, whole
+    assert m.size(0, 7) == 2 and m.size(24, 27) == 1 and len(seen) == 1
+    assert m.size(0, len(text)) == 18 and seen[1:] == [text[28:]]
 
 
 def test_a_counter_not_known_to_be_line_local_measures_the_whole_text():

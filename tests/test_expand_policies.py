@@ -18,7 +18,16 @@ from test_expand_support import Trees, build, hit, leaf, node, spans, texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.expand import get_expander, parent_vectors
-from zoomrag.expand.auto import PIN_KEY, PROBE_KEY, AutoChoice, Choice, pin_value, pinned_policy, probe_value
+from zoomrag.expand.auto import (
+    PIN_KEY,
+    PROBE_KEY,
+    AutoChoice,
+    Choice,
+    pin_value,
+    pinned_policy,
+    probe_value,
+    probed_for,
+)
 from zoomrag.expand.budget_merge import BudgetMerge
 from zoomrag.model import Hit
 
@@ -402,6 +411,33 @@ def test_auto_uses_the_probed_policy_for_the_documents_kind_and_the_default_for_
     assert s.rule.startswith("auto (headings: density): ")
     # a choice given explicitly is kept when the index offers another
     assert policy.with_choice(AutoChoice()) is policy
+
+
+def test_structured_and_flat_set_by_the_caller_win_over_the_pin_and_the_probe():
+    meta = {**pin_value("window", {"n": 1}), **probe_value({"flat": Choice("none"), "headed": Choice("none")})}
+    policy = get_expander("auto", {"flat": "window"}).with_choice(AutoChoice.from_meta(meta))
+    [c] = policy.expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT), 100)
+    assert c.rule == "auto (flat prose: window): window of 2"
+    [s] = policy.expand([hit(SECTIONS, "h1", 0.9)], Trees(SECTIONS), 100)  # not set: the pin
+    assert s.rule.startswith("auto (pinned window): ")
+    policy = get_expander("auto", {"structured": "none"}).with_choice(AutoChoice.from_meta(probe_value(
+        {"headed": Choice("window", {"n": 1})})))
+    [s] = policy.expand([hit(SECTIONS, "h1", 0.9)], Trees(SECTIONS), 100)
+    assert s.rule == "auto (headings: none): unit"
+
+
+def test_the_probe_may_choose_per_band_of_budgets():
+    probed = {"flat": Choice("window", {"n": 1}), "flat@2048": Choice("density")}
+    choice = AutoChoice.from_meta(probe_value(probed))
+    assert list(json.loads(probe_value(probed)[PROBE_KEY])["kinds"]) == ["flat", "flat@2048"]
+    assert [probed_for(choice.probed, "flat", b).label for b in (None, 512, 2047, 2048, 4096)] == \
+        ["window (n=1)", "window (n=1)", "window (n=1)", "density", "density"]
+    assert probed_for(choice.probed, "headed", 4096) is None
+    policy = get_expander("auto").with_choice(choice)
+    [c] = policy.expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT), 100)
+    assert c.rule == "auto (probed for flat: window (n=1)): window of 1"
+    assert all(c.rule.startswith("auto (probed for flat: density): ")
+               for c in policy.expand([hit(FLAT, "s3.", 0.5)], Trees(FLAT), 3000))
 
 
 def test_a_damaged_probe_record_falls_back_to_the_defaults_and_says_so():

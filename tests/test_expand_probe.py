@@ -68,11 +68,18 @@ DOCS = [Document(id="notes.md", source="notes.md", text=headed(), format="markdo
         Document(id="walks.txt", source="walks.txt", text=flat(), format="text")]
 #: Parents of about 1,024 tokens over 128-token chunks: the tree the probe measures on.
 STRATEGY = "parent-child"
+#: Probe questions per kind in the module's probe: twice the default, so that parents' lead on
+#: flat prose at small budgets is beyond noise.
+QUESTIONS = 48
 #: What the probe measured on this corpus and tree (hash embedder, hybrid search).
-FLAT_WHY = ("parent (recall 0.857 against density's 0.797 on 24 probe questions, 512-2048 tokens; "
-            "gain at least +0.002 at 95 %)")
-HEADED_WHY = ("density kept (recall 0.938 on 24 probe questions, 512-2048 tokens; best other density "
-              "(score_decay=1.0) +0.021, not beyond noise (95 % bound -0.020))")
+FLAT_WHY = ("parent (recall 0.871 against density's 0.790 on 48 probe questions, 512-1024 tokens; "
+            "gain at least +0.007 at 95 %)")
+FLAT_LARGE_WHY = "density kept (recall 1.000 on 48 probe questions, 2048-4096 tokens)"
+HEADED_WHY = ("density kept (recall 0.948 on 48 probe questions, 512-1024 tokens; best other merge +0.010, "
+              "under the 0.02 margin)")
+#: What ``zoomrag index`` (24 questions per kind) measures on it: parents lead, not beyond noise.
+INDEX_FLAT_WHY = ("density kept (recall 0.739 on 24 probe questions, 512-1024 tokens; best other parent "
+                  "+0.063, not beyond noise (95 % bound -0.035))")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +87,7 @@ def probed(tmp_path_factory):
     path = tmp_path_factory.mktemp("probe") / "i.db"
     with Index.open(path, embedder="hash", strategy=STRATEGY) as ix:
         ix.add(DOCS)
-        report = probe_expansion(ix)
+        report = probe_expansion(ix, per_kind=QUESTIONS)
     return path, report
 
 
@@ -123,23 +130,32 @@ def test_each_kind_gets_the_policy_the_probe_measured_best(probed):
     by_kind = {k.kind: k for k in report.kinds}
     assert set(by_kind) == {"headed", "flat"}
     for k in by_kind.values():
-        assert set(k.recall) == set(CANDIDATES) and k.queries == PER_KIND
+        assert set(k.recall) == set(CANDIDATES) and k.queries == QUESTIONS
         best = max(k.recall.values())
         chosen = next(n for n, (p, prm) in CANDIDATES.items() if (p, dict(prm)) == (k.choice.policy, dict(k.choice.params)))
         if chosen == DEFAULT:  # kept: nothing beat it by the margin, or not beyond noise
             assert "kept" in k.choice.why
-            assert best - k.recall[DEFAULT] < MARGIN or "not beyond noise" in k.choice.why
         else:
-            assert k.recall[chosen] == best and best - k.recall[DEFAULT] >= MARGIN
+            assert "gain at least" in k.choice.why and best - k.recall[DEFAULT] >= MARGIN / 2
     # what was measured on this corpus, exactly: headings keep density, prose gets its parents
+    # at small budgets and density from 2048 tokens on
     assert by_kind["headed"].choice.why == HEADED_WHY
     assert by_kind["flat"].choice.label == "parent" and by_kind["flat"].choice.why == FLAT_WHY
+    assert {b: c.why for b, c in by_kind["flat"].bands.items()} == {2048: FLAT_LARGE_WHY}
+    assert report.summary().splitlines()[2:] == [f"flat: {FLAT_WHY}", f"flat from 2048 tokens: {FLAT_LARGE_WHY}"]
     with Index.open(path, create=False) as ix:
         choice = ix.auto_choice()
-        assert {k: c.label for k, c in choice.probed.items()} == {"headed": "density", "flat": "parent"}
+        assert {k: c.label for k, c in choice.probed.items()} == {"headed": "density", "flat": "parent",
+                                                                  "flat@2048": "density"}
         [ctx] = ix.query("dune deserts measured teacher", budget=300, top=1, mode="bm25", explain=True,
                          doc="walks.txt")
         assert ctx.rule.startswith("auto (probed for flat: parent): ")
+        ctxs = ix.query("dune deserts measured teacher", budget=2048, mode="bm25", explain=True, doc="walks.txt")
+        assert ctxs[0].rule.startswith("auto (probed for flat: density): ")
+        # set by the caller: wins over the probe
+        [ctx] = ix.query("dune deserts measured teacher", budget=300, top=1, mode="bm25", explain=True,
+                         doc="walks.txt", params={"flat": "window"})
+        assert ctx.rule.startswith("auto (flat prose: window): ")
         [ctx] = ix.query("orchard apples seasons", budget=300, top=1, mode="bm25", explain=True, doc="notes.md")
         assert ctx.rule.startswith("auto (probed for headed: density): ")
 
@@ -147,7 +163,7 @@ def test_each_kind_gets_the_policy_the_probe_measured_best(probed):
 def test_the_probe_is_deterministic(probed):
     path, report = probed
     with Index.open(path, create=False) as ix:
-        again = probe_expansion(ix, record=False, candidates=["density", "density-sharp"])
+        again = probe_expansion(ix, record=False, candidates=["density", "density-sharp"], per_kind=QUESTIONS)
     assert [(k.kind, {n: k.recall[n] for n in ("density", "density-sharp")}) for k in report.kinds] == \
         [(k.kind, dict(k.recall)) for k in again.kinds]
     with Index.open(path, create=False) as ix:  # record=False wrote nothing
@@ -200,15 +216,20 @@ def test_zoomrag_index_probes_and_query_explain_names_the_probed_policy(tmp_path
     index = tmp_path / "i.db"
     r = invoke("index", folder, "--index", index, "--embedder", "hash", "--strategy", STRATEGY)
     assert r.exit_code == 0, r.output
-    assert "auto probed in " in r.output and f"flat: {FLAT_WHY}" in " ".join(r.output.split())
+    assert "auto probed in " in r.output and f"flat: {INDEX_FLAT_WHY}" in " ".join(r.output.split())
     r = invoke("query", "dune deserts measured teacher", "--index", index, "--mode", "bm25", "--explain", "--top",
                "1", "--doc", "walks.txt", "--no-server")
     assert r.exit_code == 0, r.output
-    assert "rule: auto (probed for flat: parent): " in r.output
+    assert "rule: auto (probed for flat: density): " in r.output
+    # what the user sets wins over what the probe chose
+    r = invoke("query", "dune deserts measured teacher", "--index", index, "--mode", "bm25", "--explain", "--top",
+               "1", "--doc", "walks.txt", "--no-server", "--set", "flat=parent")
+    assert r.exit_code == 0, r.output
+    assert "rule: auto (flat prose: parent): parent of " in r.output
     r = invoke("stats", "--index", index)
     assert "auto, probed per kind of document:" in r.output and "headed: density kept" in r.output
     payload = json.loads(invoke("stats", "--index", index, "--json").output)
-    assert payload["probe"]["kinds"]["flat"] == {"policy": "parent", "params": {}, "why": FLAT_WHY}
+    assert payload["probe"]["kinds"]["flat"] == {"policy": "density", "params": {}, "why": INDEX_FLAT_WHY}
     # nothing changed: no second probe
     r = invoke("index", folder, "--index", index)
     assert r.exit_code == 0 and "auto probed" not in r.output
@@ -224,10 +245,10 @@ def test_zoomrag_index_no_probe_and_recommend_probe(tmp_path):
     r = invoke("recommend", "--probe", index)
     assert r.exit_code == 0, r.output
     assert "probed in " in r.output and "(hybrid):" in r.output
-    assert "flat recall: density 0.797, density-fill 0.802, " in r.output
+    assert "flat recall: density 0.869, density-fill 0.876, " in r.output
     assert f"recorded in {index}: `zoomrag query --expand auto` uses it from now on" in r.output
     with Index.open(index, create=False) as ix:
-        assert ix.auto_choice().probed["flat"].label == "parent"
+        assert ix.auto_choice().probed["flat"].why == INDEX_FLAT_WHY
     r = invoke("recommend", "--probe", tmp_path / "nothing.db")
     assert r.exit_code == 1 and "no index here; build it first with zoomrag index" in r.output
     r = invoke("recommend", "--probe", index, "--data", tmp_path)

@@ -170,6 +170,30 @@ def test_a_write_updates_the_graph_instead_of_rebuilding_it(tmp_path):
     assert _matches_exact(path, "topic 3", got)
 
 
+def test_a_write_adding_a_few_units_leaves_the_graph_and_they_are_still_found(tmp_path, monkeypatch):
+    from zoomrag.index import dense
+
+    monkeypatch.setattr(dense, "DEFER_SHARE", 0.1)
+    path = tmp_path / "i.db"
+    with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:
+        ix.add(_docs(40))
+        graph = AnnIndex.paths(path)[0]
+        before = graph.stat().st_mtime_ns, graph.read_bytes()
+        report = ix.add(_docs(2, start=40, tag=" zebra"))  # 4 units: within a tenth of 80
+        assert report.ann == "deferred: 4 units added since the graph, searched exactly beside it"
+        assert ix.stats().ann == "4 units added since the graph, searched exactly beside it"
+        assert (graph.stat().st_mtime_ns, graph.read_bytes()) == before
+        got = ix.search("line 41 about topic 1 zebra", mode="dense", k=8)
+        assert _matches_exact(path, "line 41 about topic 1 zebra", got)
+        assert "d41" in {h.doc_id for h in got}  # a new unit, found beside the graph
+        assert ix.add(_docs(2, start=42)).ann == "deferred: 8 units added since the graph, searched exactly beside it"
+        assert ix.add(_docs(1, start=44)).ann == "updated: 10 units added, 0 removed"  # past the share
+        assert ix.stats().ann == "usearch, fresh"
+        ix.add(_docs(1, start=45))
+        ix.delete("d44")  # a removal is never deferred: the graph must not return what is gone
+        assert ix._dense.last_change == "updated: 2 units added, 2 removed"
+
+
 def test_deleted_and_replaced_units_leave_the_graph_and_are_never_returned(tmp_path):
     path = tmp_path / "i.db"
     with Index.open(path, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=20) as ix:

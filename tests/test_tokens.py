@@ -128,7 +128,7 @@ def test_measure_by_runs_agrees_with_token_starts(text: str) -> None:
     assert [m.offset_after(0, n) for n in range(len(starts) + 2)] == [*starts, len(text), len(text)]
     assert list(m.starts) == starts
     spaces = [o for o in range(len(text) + 1) if o == len(text) or text[o].isspace()]
-    assert m.indices_between_runs(spaces * 9) == [m.index(o) for o in spaces * 9]
+    assert m.indices(spaces * 9) == [m.index(o) for o in spaces * 9]
 
 
 @needs_minilm

@@ -12,6 +12,7 @@ if _typing.TYPE_CHECKING:
     from .embed.base import Embedder
     from .errors import (
         BinaryFileError,
+        ClusterError,
         ConfigError,
         DecodeError,
         EmbedError,
@@ -40,6 +41,7 @@ __all__ = [
     "Block",
     "CheckReport",
     "Chunker",
+    "ClusterError",
     "ConfigError",
     "Context",
     "DecodeError",
@@ -78,8 +80,9 @@ __all__ = [
 _HOMES = {
     ".embed": ("get_embedder",),
     ".embed.base": ("Embedder",),
-    ".errors": ("BinaryFileError", "ConfigError", "DecodeError", "EmbedError", "EvalError", "IndexLockedError",
-                "IndexMismatchError", "InputError", "RerankError", "SpanError", "StoreError", "ZoomragError"),
+    ".errors": ("BinaryFileError", "ClusterError", "ConfigError", "DecodeError", "EmbedError", "EvalError",
+                "IndexLockedError", "IndexMismatchError", "InputError", "RerankError", "SpanError", "StoreError",
+                "ZoomragError"),
     ".expand": ("Expander", "get_expander"),
     ".index": ("AddReport", "CheckReport", "Index", "IndexStats"),
     ".load": ("load_path", "read_text"),

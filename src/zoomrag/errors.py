@@ -8,6 +8,7 @@
     ├── SpanError                a span violates the tree invariants (a bug, not user input)
     ├── EmbedError               an embedder failed or is missing
     ├── RerankError              a reranker failed or answered nonsense
+    ├── ClusterError             the Ray cluster cannot be reached, or a worker of it failed
     ├── StoreError               the index cannot be opened, written or trusted
     │   ├── IndexMismatchError   the index was built with another embedder or schema
     │   └── IndexLockedError     another writer holds the index
@@ -49,6 +50,10 @@ class EmbedError(ZoomragError):
 
 class RerankError(ZoomragError):
     """A reranker failed, could not be reached, or returned unusable scores."""
+
+
+class ClusterError(ZoomragError):
+    """The Ray cluster of distributed indexing cannot be reached, or one of its workers failed."""
 
 
 class StoreError(ZoomragError):

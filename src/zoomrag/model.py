@@ -186,7 +186,7 @@ class Node(NamedTuple):
     """One span of the tree. ``text`` is ``document.text[start:end]``.
 
     An immutable named tuple rather than a frozen dataclass: a tree builder makes one per node,
-    and a frozen dataclass's ``__init__`` costs five times as much (one ``object.__setattr__``
+    and a frozen dataclass's ``__init__`` costs five times as much (a guarded attribute set
     per field), a tenth of the chunking time of the strategies with many small leaves.
     """
 

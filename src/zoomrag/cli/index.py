@@ -101,11 +101,15 @@ def _summary(report: AddReport, console: Console) -> None:
               help="A prefix for the ids of this run's documents (NAME/relative/path), to keep several roots apart.")
 @click.option("--no-probe", is_flag=True,
               help="Do not probe which expansion policy suits each kind of document (see docs/guide.md).")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Read, parse and embed on a Ray cluster, the workers writing to the --store "
+                   "postgresql://... (the ray extra): the cluster at ADDRESS (--ray=ray://HOST:10001), "
+                   "else $RAY_ADDRESS or one started with ray start, else a new one on this machine.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, max_size: str, meta: tuple[str, ...], namespace: str | None,
-                  no_probe: bool, quiet: bool) -> None:
+                  no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
@@ -118,11 +122,19 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
+    if ray_address is not None:
+        from ..index.distributed import require_many_writers
+
+        if ray_address and Path(ray_address).exists():
+            raise click.UsageError(f"--ray took {ray_address!r} for the cluster's address; put --ray after the "
+                                   "paths, or write --ray=ADDRESS")
+
+        require_many_writers(index_path)  # before the open creates an index file
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
-                        namespace=namespace)
+                        namespace=namespace, ray=False if ray_address is None else ray_address or True)
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:

@@ -16,10 +16,13 @@ No labelled questions are needed. From the documents of an index it makes, deter
 
 Every candidate policy (:data:`CANDIDATES`) is run on the index as it is (its tree, its vectors;
 only the probe questions are embedded) at :data:`BUDGETS`, through :func:`run_eval`, and scored
-by evidence recall. Per kind the candidate with the best mean recall wins when it beats the
-default (``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
-per-question gain lies above zero), and its contexts keep their shape (fragments
-at most 1 %, mid-sentence starts and ends at most 2 %); otherwise the default stays. A kind with
+by evidence recall. Per kind, and per band of budgets (:func:`bands_of`: the lower and the upper
+half of :data:`BUDGETS`), the candidate with the best mean recall wins when it beats the default
+(``density``) by at least :data:`MARGIN`, beyond noise (the 95 % interval of the paired
+per-question gain lies above zero), and its contexts keep their shape (fragments at most 1 %,
+mid-sentence starts and ends at most 2 %); otherwise the default stays. Evidence is sized in the
+index's tokens (:data:`MAX_EVIDENCE`, :data:`MAX_PARAGRAPH`), so that every script gets evidence
+of the same length. A kind with
 fewer than :data:`MIN_QUERIES` questions gets no choice (``auto`` uses its default there).
 """
 
@@ -28,15 +31,17 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..expand.auto import KINDS, Choice, document_kind
+from ..expand.measure import measure_of
 from ..model import Hit, Tree
 from ..text.sentences import paragraph_sentences
+from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
 from .results import BuildStats
 from .runner import run_eval
@@ -55,9 +60,10 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 1
-#: Budgets the probe measures at (tokens of the index's counter).
-BUDGETS = (512, 2048)
+VERSION = 2
+#: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
+#: chosen for separately (:func:`bands_of`).
+BUDGETS = (512, 1024, 2048, 4096)
 #: Probe questions per kind of document, at most.
 PER_KIND = 24
 #: Fewer questions than this for a kind: no choice for it (too few to tell policies apart).
@@ -67,8 +73,13 @@ MARGIN = 0.02
 #: Shape limits a winner must keep (the issue's goals for every policy).
 MAX_FRAGMENTS = 0.01
 MAX_MID = 0.02
-#: Evidence longer than this (characters) is not a probe: a huge section tells little.
-MAX_EVIDENCE = 2000
+#: Evidence longer than this (tokens of the index's counter) is not a probe: a huge section
+#: tells little. Tokens, not characters, so that a script of one token per character (Chinese)
+#: gets evidence as long as English does (2,000 English characters are about 450 tokens).
+MAX_EVIDENCE = 512
+#: A paragraph longer than this (tokens) is not one point's evidence: the sentence and two
+#: neighbours each side are.
+MAX_PARAGRAPH = 256
 
 _STOP = frozenset("""
 a about above after again against all also am an and any are as at be because been before being
@@ -96,8 +107,11 @@ class KindResult:
     iou: Mapping[str, float] = field(default_factory=dict)
     #: Candidates left out for their shape, with the reason.
     shape_out: Mapping[str, str] = field(default_factory=dict)
+    #: The choice for the lowest band of budgets (for every budget unless :attr:`bands` says otherwise).
     choice: Choice | None = None
     note: str = ""
+    #: The choices for the higher bands, by the band's first budget.
+    bands: Mapping[int, Choice] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -110,12 +124,21 @@ class ProbeReport:
 
     @property
     def choices(self) -> dict[str, Choice]:
-        return {k.kind: k.choice for k in self.kinds if k.choice is not None}
+        """What ``auto`` records: ``KIND`` -> choice, and ``KIND@N`` -> the choice from N tokens on
+        where it differs (:func:`zoomrag.expand.auto.probed_for`)."""
+        out: dict[str, Choice] = {}
+        for k in self.kinds:
+            if k.choice is not None:
+                out[k.kind] = k.choice
+                out.update({f"{k.kind}@{b}": c for b, c in sorted(k.bands.items()) if c.label != k.choice.label})
+        return out
 
     def summary(self) -> str:
-        """One line per kind, as ``zoomrag index`` and ``zoomrag recommend --probe`` print it."""
-        lines = [f"{k.kind}: {k.choice.why}" if k.choice is not None else f"{k.kind}: {k.note}"
-                 for k in self.kinds]
+        """One line per kind (and band), as ``zoomrag index`` and ``zoomrag recommend --probe`` print it."""
+        lines = []
+        for k in self.kinds:
+            lines.append(f"{k.kind}: {k.choice.why}" if k.choice is not None else f"{k.kind}: {k.note}")
+            lines += [f"{k.kind} from {b} tokens: {c.why}" for b, c in sorted(k.bands.items())]
         if self.note:
             lines.append(self.note)
         return "\n".join(lines)
@@ -142,25 +165,28 @@ def _outside(spans: Sequence[tuple[int, int]], s: int, e: int) -> bool:
     return not any(a < e and s < b for a, b in spans)
 
 
-def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]]) -> list[tuple[str, int, int]]:
+def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]],
+                     size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for para in paragraph_sentences(text):
+        long = None
         for i, (s, e) in enumerate(para):
             if not _outside(skip, s, e):
                 continue
             if len(_WORD.findall(text, s, e)) < 8 and len(_CJK.findall(text, s, e)) < 16:
                 continue
             ps, pe = para[0][0], para[-1][1]
-            if pe - ps > MAX_EVIDENCE // 2:
+            long = size(ps, pe) > MAX_PARAGRAPH if long is None else long
+            if long:
                 ps, pe = para[max(0, i - 2)][0], para[min(len(para) - 1, i + 2)][1]
-            if pe - ps > MAX_EVIDENCE:
-                continue
+                if size(ps, pe) > MAX_EVIDENCE:
+                    continue
             out.append((text[s:e], ps, pe))
     return out
 
 
-def _heading_probes(tree: Tree) -> list[tuple[str, int, int]]:
+def _heading_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for n in tree.nodes:
@@ -172,7 +198,7 @@ def _heading_probes(tree: Tree) -> list[tuple[str, int, int]]:
         body = line_end + 1
         while body < n.end and text[body].isspace():
             body += 1
-        if n.end - body > MAX_EVIDENCE or len(_WORD.findall(text, body, n.end)) < 15:
+        if len(_WORD.findall(text, body, n.end)) < 15 or size(body, n.end) > MAX_EVIDENCE:
             continue
         out.append((" ".join(n.section_path), body, n.end))
     return out
@@ -197,11 +223,11 @@ def _row_probes(tree: Tree, rng: random.Random) -> list[tuple[str, int, int]]:
     return out
 
 
-def _code_probes(tree: Tree) -> list[tuple[str, int, int]]:
+def _code_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     out: list[tuple[str, int, int]] = []
     for n in tree.nodes:
-        if n.kind not in ("function", "method", "class") or n.end - n.start > MAX_EVIDENCE:
+        if n.kind not in ("function", "method", "class") or size(n.start, n.end) > MAX_EVIDENCE:
             continue
         lines = text[n.start:n.end].splitlines()
         m = re.search(r"(?:def|class|function|fn|func)\s+(\w+)", lines[0]) if lines else None
@@ -213,23 +239,25 @@ def _code_probes(tree: Tree) -> list[tuple[str, int, int]]:
     return out
 
 
-def probe_questions(trees: Sequence[Tree], *, seed: int = 0,
-                    per_kind: int = PER_KIND) -> dict[str, list[EvalQuery]]:
-    """The probe's questions per kind of document (deterministic for a given corpus and seed)."""
+def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER_KIND,
+                    counter: TokenCounter | None = None) -> dict[str, list[EvalQuery]]:
+    """The probe's questions per kind of document (deterministic for a given corpus and seed);
+    evidence is sized in ``counter``'s tokens (the default counter when None)."""
     pools: dict[str, list[tuple[str, str, int, int, str]]] = {k: [] for k in KINDS}
     for tree in sorted(trees, key=lambda t: t.document.id):
+        size = measure_of(tree, counter).size
         kind = document_kind(tree)
         rng = random.Random(f"{seed}:{tree.document.id}")
         doc = tree.document.id
         if kind == "table":
             pools[kind] += [(doc, q, s, e, "row") for q, s, e in _row_probes(tree, rng)]
         elif kind == "code":
-            pools[kind] += [(doc, q, s, e, "code") for q, s, e in _code_probes(tree)]
+            pools[kind] += [(doc, q, s, e, "code") for q, s, e in _code_probes(tree, size)]
         else:
             skip = [(n.start, n.end) for n in tree.nodes if n.level > 0 and n.kind in ("table", "code")]
-            pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip)]
+            pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip, size)]
             if kind == "headed":
-                pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree)]
+                pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree, size)]
     out: dict[str, list[EvalQuery]] = {}
     for kind, pool in pools.items():
         rng = random.Random(f"{seed}:{kind}")
@@ -307,7 +335,7 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
     by_kind: dict[str, list[Tree]] = {}
     for t in trees:
         by_kind.setdefault(document_kind(t), []).append(t)
-    questions = probe_questions(trees, seed=seed, per_kind=per_kind)
+    questions = probe_questions(trees, seed=seed, per_kind=per_kind, counter=index.settings.counter)
     docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
     results: list[KindResult] = []
     for kind in KINDS:
@@ -347,10 +375,35 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
     shape_out = {n: f"fragments {frag[n]:.1%}, mid-sentence {mid[n]:.1%}" for n in names
                  if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
     ok = [n for n in names if n not in shape_out] or list(names)
+    ids = [x.id for x in dataset.queries]
+    chosen: dict[int, Choice] = {}
+    for band in bands_of(budgets):
+        chosen[band[0]] = _choose(run, band, ok, default, len(ids), ids)
+    first = min(chosen)
+    return KindResult(kind, n_docs, len(ids), recall, iou, shape_out, chosen[first],
+                      bands={b: c for b, c in chosen.items() if b != first})
+
+
+def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
+    """The budgets split into the bands chosen for separately: the lower and the upper half
+    (small budgets want the most likely text only, large ones can afford its surroundings)."""
+    ordered = sorted(set(budgets))
+    if len(ordered) < 2:
+        return [tuple(ordered)]
+    half = len(ordered) // 2
+    return [tuple(ordered[:half]), tuple(ordered[half:])]
+
+
+def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: int, ids: Sequence[str]) -> Choice:
+    """The best candidate on ``band`` when it beats the default by the margin and beyond noise."""
+    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in band])) for n in ok}
+    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in band])) for n in ok}
+    if default not in recall:
+        recall[default] = float(np.mean([run.get(default, b).mean("evidence_recall") for b in band]))
     best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
-    q = len(dataset.queries)
-    where = f"{q} probe questions, {min(budgets)}-{max(budgets)} tokens"
-    low = _lower_bound(run, best, default, budgets, [x.id for x in dataset.queries]) if best != default else 0.0
+    where = f"{q} probe questions, {min(band)}-{max(band)} tokens" if len(band) > 1 else \
+        f"{q} probe questions, {band[0]} tokens"
+    low = _lower_bound(run, best, default, band, ids) if best != default else 0.0
     if best != default and recall[best] - recall[default] >= MARGIN and low > 0:
         why = (f"{_label(best)} (recall {recall[best]:.3f} against {default}'s {recall[default]:.3f} "
                f"on {where}; gain at least {low:+.3f} at 95 %)")
@@ -363,7 +416,7 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
         why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain})"
         chosen = default
     policy, params = CANDIDATES[chosen]
-    return KindResult(kind, n_docs, q, recall, iou, shape_out, Choice(policy, dict(params), why))
+    return Choice(policy, dict(params), why)
 
 
 def _lower_bound(run: Any, best: str, default: str, budgets: Sequence[int], ids: Sequence[str]) -> float:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from ..errors import EvalError, IndexMismatchError
-from ..expand import expander_names, get_expander
+from ..expand import get_expander
 from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .probe import VERSION as PROBE_VERSION
@@ -292,8 +292,3 @@ def retrievers(names: Sequence[str | ConfigSpec], pool: IndexPool) -> list[Index
     specs = [n if isinstance(n, ConfigSpec) else resolve(n) for n in names]
     specs = list({s.name: s for s in specs}.values())
     return [IndexRetriever(s, pool) for s in specs]
-
-
-def known_policies() -> tuple[str, ...]:
-    """Policies of this build that have a natural tree (``none`` is the fixed sizes)."""
-    return tuple(name for name, (_, policy, _) in POLICIES.items() if policy in expander_names())

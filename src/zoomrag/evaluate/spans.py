@@ -48,25 +48,6 @@ def intersect(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
     return out
 
 
-def subtract(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
-    """Characters of ``a`` not in ``b`` (both sorted and disjoint)."""
-    out: list[Interval] = []
-    j = 0
-    for s, e in a:
-        while j < len(b) and b[j][1] <= s:
-            j += 1
-        k = j
-        pos = s
-        while k < len(b) and b[k][0] < e:
-            if b[k][0] > pos:
-                out.append((pos, b[k][0]))
-            pos = max(pos, b[k][1])
-            k += 1
-        if pos < e:
-            out.append((pos, e))
-    return out
-
-
 def overlaps(a: Interval, b: Interval) -> bool:
     """True when the two spans share at least one character (touching ends do not count)."""
     return max(a[0], b[0]) < min(a[1], b[1])
@@ -87,8 +68,3 @@ def doc_length(groups: Mapping[str, Sequence[Interval]]) -> int:
 def doc_intersect(a: Mapping[str, Sequence[Interval]],
                   b: Mapping[str, Sequence[Interval]]) -> dict[str, list[Interval]]:
     return {d: intersect(a[d], b[d]) for d in a.keys() & b.keys()}
-
-
-def doc_subtract(a: Mapping[str, Sequence[Interval]],
-                 b: Mapping[str, Sequence[Interval]]) -> dict[str, list[Interval]]:
-    return {d: subtract(v, b.get(d, ())) for d, v in a.items()}

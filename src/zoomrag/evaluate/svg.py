@@ -116,6 +116,19 @@ class _Frame:
                    f'transform="rotate(-90 14 {cy:.1f})">{escape(y_label)}</text>')
         return out
 
+    def value_grid(self, fmt, label: str) -> list[str]:
+        """Vertical grid lines at the x ticks, their values under the plot, and the x label (for
+        charts whose rows are labelled on the left)."""
+        out = []
+        for t in self.x_ticks:
+            x = self.x(t)
+            out.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{self.t}" y2="{self.b}" stroke="{GRID}"/>')
+            out.append(f'<text x="{x:.1f}" y="{self.b + 15}" text-anchor="middle" font-size="11" '
+                       f'fill="{AXIS}">{fmt(t)}</text>')
+        out.append(f'<text x="{(self.l + self.r) / 2:.1f}" y="{self.h - 6}" text-anchor="middle" '
+                   f'font-size="12" fill="{INK}">{escape(label)}</text>')
+        return out
+
     def wrap(self, body: list[str], title: str) -> str:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.w} {self.h}" '
                 f'width="100%" role="img" style="{FONT};max-width:{self.w}px">'
@@ -229,18 +242,10 @@ def forest_chart(rows: Sequence[Interval], *, x_label: str, title: str, width: i
     pad = (hi - lo) * 0.06 or 0.01
     ticks = nice_ticks(lo - pad, hi + pad, 6)
     f = _Frame(width, height, ticks, [0, 1], left=left, right=24, top=top, bottom=36)
-    fmt = tick_format(ticks)
-    body = []
-    for t in ticks:
-        x = f.x(t)
-        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{f.b}" stroke="{GRID}"/>')
-        body.append(f'<text x="{x:.1f}" y="{f.b + 15}" text-anchor="middle" font-size="11" '
-                    f'fill="{AXIS}">{fmt(t)}</text>')
+    body = f.value_grid(tick_format(ticks), x_label)
     x0 = f.x(0)
     body.append(f'<line x1="{x0:.1f}" x2="{x0:.1f}" y1="{top}" y2="{f.b}" stroke="{INK}" '
                 f'stroke-width="1.2"/>')
-    body.append(f'<text x="{(f.l + f.r) / 2:.1f}" y="{height - 6}" text-anchor="middle" font-size="12" '
-                f'fill="{INK}">{escape(x_label)}</text>')
     for i, r in enumerate(rows):
         y = top + i * row_h + row_h / 2
         body.append(f'<text x="{left - 10}" y="{y + 4:.1f}" text-anchor="end" font-size="12" fill="{INK}">'
@@ -273,14 +278,7 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str, value_label: str = 
     vmax = max(max(b.value, b.whisker or 0) for b in finite) or 1.0
     ticks = nice_ticks(0, vmax, 4)
     f = _Frame(width, height, ticks, [0, 1], left=left, right=60, top=top, bottom=36)
-    body = []
-    for t in ticks:
-        x = f.x(t)
-        body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{top}" y2="{f.b}" stroke="{GRID}"/>')
-        body.append(f'<text x="{x:.1f}" y="{f.b + 15}" text-anchor="middle" font-size="11" '
-                    f'fill="{AXIS}">{_num(t)}</text>')
-    body.append(f'<text x="{(f.l + f.r) / 2:.1f}" y="{height - 6}" text-anchor="middle" font-size="12" '
-                f'fill="{INK}">{escape(unit)} ({value_label} bar, {whisker_label} whisker)</text>')
+    body = f.value_grid(_num, f"{unit} ({value_label} bar, {whisker_label} whisker)")
     for i, b in enumerate(finite):
         y = top + i * row + 5
         w = f.x(b.value) - f.l

@@ -48,6 +48,9 @@ STOP = 0.1
 LINE_KINDS = frozenset({"table", "header", "row", "cell", "column", "code", "list", "function",
                         "method", "class"})
 LINE_FORMATS = frozenset({"csv", "tsv", "code"})
+#: Node kinds read as one piece: two contexts inside one such node become one (the text between
+#: them filled) when the budget has room for it.
+WHOLE_KINDS = frozenset({"function", "method", "class", "code", "paragraph"})
 _DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
@@ -173,10 +176,24 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
 
+    #: ``(doc_id, start, end, kind)`` -> its shaped ``(start, end)``: a candidate that did not
+    #: fit is shaped again by fill, and its fallbacks often share its edges.
+    shapes: dict[tuple[str, int, int, str], tuple[int, int]] = {}
+
     def shaped(c: Candidate) -> Candidate:
         """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
         if not reshape:
             return c
+        key = (c.doc_id, c.start, c.end, c.kind)
+        got = shapes.get(key)
+        if got is None:
+            got = shapes[key] = _shape(c)
+        s, e = got
+        if (s, e) == (c.start, c.end):
+            return c
+        return dataclasses.replace(c, start=s, end=e)
+
+    def _shape(c: Candidate) -> tuple[int, int]:
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
@@ -188,9 +205,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
                 e = max(e, *grow(d.text, table[2], table[2], True,
                                  MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
-        if (s, e) == (c.start, c.end):
-            return c
-        return dataclasses.replace(c, start=s, end=e)
+        return s, e
 
     def plan(c: Candidate) -> tuple[list[_Span], int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room."""
@@ -283,11 +298,39 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             placed = place(f) or placed
         return placed
 
+    def close_gaps() -> None:
+        """Join two spans of one document when the text between them lies in one
+        :data:`WHOLE_KINDS` node (two pieces of one function, of one paragraph) and fits what is left."""
+        nonlocal used, n_contexts
+        for doc_id, spans in chosen.items():
+            if len(spans) < 2:
+                continue
+            d = doc(doc_id)
+            spans.sort(key=lambda s: s.start)
+            i = 0
+            while i + 1 < len(spans):
+                a, b = spans[i], spans[i + 1]
+                if (_table_of(d, a.start, a.end) is None and _table_of(d, b.start, b.end) is None
+                        and _whole_node(trees, doc_id, a.end, b.start)):
+                    n = tokens(doc_id, a.start, b.end)
+                    cost = n - a.tokens - b.tokens
+                    if used + cost <= budget:
+                        joined = _Span(a.start, b.end, n, a.best if a.best.score >= b.best.score else b.best,
+                                       {**a.hits, **b.hits}, [*a.rules, *b.rules, _GAP_FILLED],
+                                       flat=_flat(d.text[a.start:b.end]), head=a.head)
+                        spans[i:i + 2] = [joined]
+                        used += cost
+                        n_contexts -= 1
+                        continue
+                i += 1
+
     for cand in candidates:
         if used >= budget:
             break
         if not place(cand) and fill and plan(shaped(cand)) is not None:
             left_out.append(cand)  # too big even as its fallbacks: a piece of it may still fit
+    if reshape:
+        close_gaps()
 
     if fill:
         for cand in left_out:
@@ -326,6 +369,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 if reshape and not d.tiny and small_ok and not has_words(d.text, where[1], where[2]):
                     piece = dataclasses.replace(piece, rule=piece.rule + _SMALL)
                 commit(piece, *where)
+        if reshape:
+            close_gaps()
 
     out = []
     for doc_id, spans in chosen.items():
@@ -349,6 +394,19 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         last = out[-1]
         out[-1] = dataclasses.replace(last, rule=f"{last.rule}; assembly: {_why(used, budget, floored, stop, best_e)}")
     return out
+
+
+_GAP_FILLED = "the text between two pieces of one unit filled"
+
+
+def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
+    """True when the smallest node below the document holding ``[start, end)`` is read whole
+    (:data:`WHOLE_KINDS`)."""
+    best = None
+    for n in trees.tree(doc_id).nodes:
+        if n.level > 0 and n.start <= start and end <= n.end and (best is None or n.level > best.level):
+            best = n
+    return best is not None and best.kind in WHOLE_KINDS
 
 
 def _why(used: int, budget: int, floored: list[tuple[Candidate, float]], stop: float, best_e: float) -> str:

@@ -8,8 +8,12 @@ Three sources, strongest first:
 2. **probed** — ``zoomrag index`` (or ``zoomrag recommend --probe``) asked questions made from
    the corpus itself and recorded, per kind of document (:data:`KINDS`), the policy that returned
    most of their evidence (:data:`PROBE_KEY`; :mod:`zoomrag.evaluate.probe`).
-3. **default** — Gate 1 of the protocol: documents with headings get ``structured``, the others
-   ``flat``; both default to ``density``, the benchmark's winner on either kind.
+3. **default** — ``density``, the benchmark's winner on every kind.
+
+``structured`` (documents with headings) and ``flat`` (the others), when the caller sets them
+(``--set structured=merge``), win over all three: an explicit setting is what the user asked for.
+The probe may choose per band of budgets: a record under ``KIND@N`` applies from ``N`` tokens
+on, the one under ``KIND`` below that (:func:`probed_for`).
 
 The index reads its meta and hands the result to the policy as an :class:`AutoChoice`
 (:meth:`zoomrag.Index.auto_choice`); the policy itself never reads the store.
@@ -33,6 +37,8 @@ PIN_KEY = "expansion"
 #: ``index_meta`` key of the probe's choice: JSON ``{"kinds": {KIND: {"policy", "params", "why"}},
 #: "note": ...}`` (:mod:`zoomrag.evaluate.probe`).
 PROBE_KEY = "expansion_probe"
+#: What ``auto`` runs where nothing else chose: the benchmark's winner on every kind.
+DEFAULT_POLICY = "density"
 #: Kinds of document the probe chooses for, in report order.
 KINDS = ("headed", "flat", "table", "code")
 #: Node kinds that only a heading structure produces.
@@ -92,6 +98,7 @@ class AutoChoice:
     kind of document, and the probe's note (why a kind has no choice, e.g. too few documents)."""
 
     pinned: Choice | None = None
+    #: Per kind of document (``KIND``), and per band of budgets (``KIND@N``: from N tokens on).
     probed: Mapping[str, Choice] = field(default_factory=lambda: MappingProxyType({}))
     note: str = ""
     #: True once a probe has been recorded (even one that chose nothing).
@@ -119,8 +126,31 @@ class AutoChoice:
 
 def probe_value(probed: Mapping[str, Choice], note: str = "") -> dict[str, str]:
     """The ``index_meta`` entry that records the probe's choice per kind."""
-    kinds = {k: probed[k].to_dict() for k in KINDS if k in probed}
+    kinds = {k: c.to_dict() for k, c in sorted(probed.items(), key=lambda kv: _key_order(kv[0]))
+             if _kind_of_key(k) in KINDS}
     return {PROBE_KEY: json.dumps({"kinds": kinds, "note": note}, sort_keys=True, default=str)}
+
+
+def probed_for(probed: Mapping[str, Choice], kind: str, budget: int | None = None) -> Choice | None:
+    """The probe's choice for ``kind`` at ``budget``: the entry ``KIND@N`` with the largest
+    ``N <= budget``, else ``KIND`` (budget None: ``KIND``)."""
+    best, best_from = probed.get(kind), -1
+    if budget is None:
+        return best
+    for key, c in probed.items():
+        name, _, start = key.partition("@")
+        if name == kind and start.isdigit() and best_from < int(start) <= budget:
+            best, best_from = c, int(start)
+    return best
+
+
+def _kind_of_key(key: str) -> str:
+    return key.partition("@")[0]
+
+
+def _key_order(key: str) -> tuple[int, int]:
+    kind, _, start = key.partition("@")
+    return (KINDS.index(kind) if kind in KINDS else len(KINDS), int(start) if start.isdigit() else 0)
 
 
 def has_structure(tree: Tree) -> bool:
@@ -131,8 +161,11 @@ def has_structure(tree: Tree) -> bool:
 def document_kind(tree: Tree) -> str:
     """``table`` or ``code`` when such nodes cover most of the text, else ``headed`` when the tree
     has heading sections, else ``flat``."""
+    present = {n.kind for n in tree.nodes}  # one cheap pass: most trees have neither kind
     text_len = len(tree.document.text.strip()) or 1
     for kind, kinds in (("table", _TABLE_KINDS), ("code", _CODE_KINDS)):
+        if present.isdisjoint(kinds):
+            continue
         covered = 0
         end = -1
         for n in tree.nodes:  # outermost nodes of the kind; nodes come parent first, in text order
@@ -141,25 +174,27 @@ def document_kind(tree: Tree) -> str:
                 end = n.end
         if covered * 2 >= text_len:
             return kind
-    return "headed" if has_structure(tree) else "flat"
+    return "flat" if present.isdisjoint(_STRUCTURE_KINDS) else "headed"
 
 
 @dataclass(frozen=True)
 class AutoExpansion:
-    """The pinned policy, else the probed one for the document's kind, else ``structured`` for
-    documents with headings and ``flat`` for the others."""
+    """``structured`` (documents with headings) or ``flat`` (the others) when set, else the
+    pinned policy, else the probed one for the document's kind and the budget, else ``density``."""
 
     name: ClassVar[str] = "auto"
 
-    structured: str = "density"
-    flat: str = "density"
+    #: The policy for documents with headings, set by the caller ("": pin, probe, default).
+    structured: str = ""
+    #: The policy for the other documents (flat prose, tables, code), set by the caller.
+    flat: str = ""
     #: Given by the index (:meth:`zoomrag.Index.auto_choice`); None: defaults only.
     choice: AutoChoice | None = None
 
     def __post_init__(self) -> None:
         for key in ("structured", "flat"):
             value = getattr(self, key)
-            if value == "auto" or value not in expander_names():
+            if value and (value == "auto" or value not in expander_names()):
                 choices = ", ".join(n for n in expander_names() if n != "auto")
                 raise ConfigError(f"auto: {key}={value!r} is not a policy; choose one of: {choices}")
         if self.choice is not None and not isinstance(self.choice, AutoChoice):
@@ -169,19 +204,22 @@ class AutoExpansion:
         """This policy with the index's pin and probe (a choice already given is kept)."""
         return self if self.choice is not None else replace(self, choice=choice)
 
-    def choose(self, trees: TreeSource, doc_id: str) -> tuple[Expander, str]:
-        """The policy for one document and why it was chosen."""
+    def choose(self, trees: TreeSource, doc_id: str, budget: int | None = None) -> tuple[Expander, str]:
+        """The policy for one document (at ``budget`` tokens) and why it was chosen."""
         choice = self.choice or AutoChoice()
+        if choice.pinned is not None and not self.structured and not self.flat:
+            return get_expander(choice.pinned.policy, choice.pinned.params), f"pinned {choice.pinned.policy}"
+        kind = document_kind(trees.tree(doc_id))
+        where = "headings" if kind == "headed" else "flat prose" if kind == "flat" else kind
+        asked = self.structured if kind == "headed" else self.flat
+        if asked:  # set by the caller: wins over the pin and the probe
+            return get_expander(asked), f"{where}: {asked}"
         if choice.pinned is not None:
             return get_expander(choice.pinned.policy, choice.pinned.params), f"pinned {choice.pinned.policy}"
-        tree = trees.tree(doc_id)
-        kind = document_kind(tree)
-        probed = choice.probed.get(kind)
+        probed = probed_for(choice.probed, kind, budget)
         if probed is not None:
             return get_expander(probed.policy, probed.params), f"probed for {kind}: {probed.label}"
-        if kind == "headed":
-            return get_expander(self.structured), f"headings: {self.structured}"
-        return get_expander(self.flat), f"{'flat prose' if kind == 'flat' else kind}: {self.flat}"
+        return get_expander(DEFAULT_POLICY), f"{where}: {DEFAULT_POLICY}"
 
     def expand(self, hits: Sequence[Hit], trees: TreeSource, budget: int) -> list[Candidate]:
         # Documents that get the same policy are expanded together (a policy ranks hits and
@@ -189,7 +227,7 @@ class AutoExpansion:
         groups: dict[str, tuple[Expander, list[Hit]]] = {}
         why_of: dict[str, str] = {}
         for doc_id, doc_hits in by_doc(hits).items():
-            policy, why = self.choose(trees, doc_id)
+            policy, why = self.choose(trees, doc_id, budget)
             why_of[doc_id] = why
             key = repr(policy) if is_dataclass(policy) else type(policy).__qualname__
             groups.setdefault(key, (policy, []))[1].extend(doc_hits)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import OrderedDict
+from operator import sub
 from threading import Lock
 
 from ..model import Tree
@@ -34,6 +35,8 @@ MAX_TOKEN_CHARS = 100
 #: Once this share of a document's characters is tokenized, the rest is too (at most doubling
 #: the work) and every size is a binary search.
 WHOLE_SHARE = 0.5
+#: Characters on each side of a span whose lines are tokenized with it.
+NEAR = 1024
 _SPACE = re.compile(r"\s")
 
 
@@ -45,7 +48,7 @@ class SpanMeasure:
     touches never are. A counter not known to be line-local measures the whole text at once.
     """
 
-    __slots__ = ("_all", "_done", "_full", "_lines", "counter", "text")
+    __slots__ = ("_all", "_done", "_full", "_lines", "_sizes", "counter", "text")
 
     def __init__(self, text: str, counter: TokenCounter):
         self.text = text
@@ -57,9 +60,19 @@ class SpanMeasure:
         self._done = 0
         #: Every token start of the text, once all of it is tokenized.
         self._all: list[int] | None = None
+        #: Sizes already given: a policy asks for the same leaves again and again (every hit
+        #: near one spreads over it), and assembly for the spans the policy sized.
+        self._sizes: dict[tuple[int, int], int] = {}
 
     def size(self, start: int, end: int) -> int:
         """Tokens that start inside [start, end)."""
+        key = (start, end)
+        n = self._sizes.get(key)
+        if n is None:
+            n = self._sizes[key] = self._size(start, end)
+        return n
+
+    def _size(self, start: int, end: int) -> int:
         if self._full is not None:
             return self._full.size(start, end)
         text = self.text
@@ -85,16 +98,19 @@ class SpanMeasure:
     def _tokenized(self, a: int, hi: int) -> list[list[int]]:
         """Token starts of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
         text, known = self.text, self._lines
-        bounds: list[tuple[int, int]] = []
-        p = a
-        while True:
-            q = text.find("\n", p)
-            q = len(text) if q < 0 else q
-            bounds.append((p, q))
-            if q >= hi or q == len(text):
-                break
-            p = q + 1
-        missing = [(p, q) for p, q in bounds if p not in known]
+        bounds = _line_bounds(text, a, hi)
+        if any(p not in known for p, _ in bounds):
+            # the lines around too (up to NEAR characters each side, whole lines): a policy sizes
+            # a hit's neighbours next, and one counter call costs about as much as a few lines
+            lo = text.rfind("\n", 0, max(0, a - NEAR)) + 1
+            q = text.find("\n", min(len(text), hi + NEAR))
+            self._tokenize_lines(lo, len(text) if q < 0 else q)
+        return [known[p] for p, _ in bounds]
+
+    def _tokenize_lines(self, a: int, hi: int) -> None:
+        """Tokenizes the lines not yet known from the one starting at ``a`` to the one ending at ``hi``."""
+        known = self._lines
+        missing = [(p, q) for p, q in _line_bounds(self.text, a, hi) if p not in known]
         if missing:
             run: list[tuple[int, int]] = []
             for line in missing:
@@ -103,7 +119,6 @@ class SpanMeasure:
                     run = []
                 run.append(line)
             self._tokenize(run)
-        return [known[p] for p, _ in bounds]
 
     def _tokenize(self, run: list[tuple[int, int]]) -> None:
         """One counter call for consecutive lines; their starts are shared out line by line."""
@@ -114,13 +129,26 @@ class SpanMeasure:
             self._lines[p] = starts[bisect_left(starts, p):bisect_left(starts, q)]
 
 
+def _line_bounds(text: str, a: int, hi: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
+    bounds: list[tuple[int, int]] = []
+    p = a
+    while True:
+        q = text.find("\n", p)
+        q = len(text) if q < 0 else q
+        bounds.append((p, q))
+        if q >= hi or q == len(text):
+            return bounds
+        p = q + 1
+
+
 def _bounded(text: str, starts: list[int], end: int) -> list[int]:
     """``starts`` with one more start every :data:`MAX_TOKEN_CHARS` characters inside any token
     longer than that (a token ends at the next start, or at whitespace)."""
     if not starts:
         return starts
     nxt = starts[1:] + [end]
-    if all(b - a <= MAX_TOKEN_CHARS for a, b in zip(starts, nxt)):
+    if max(map(sub, nxt, starts)) <= MAX_TOKEN_CHARS:
         return starts  # the usual case: nothing to add
     out: list[int] = []
     for a, b in zip(starts, nxt):

@@ -10,41 +10,38 @@ Writing is incremental and crash-safe: each document is hashed, unchanged ones a
 changed ones are replaced in one transaction, and a text already embedded (in this run or any
 earlier one) is never embedded again. Reading never blocks on a writer (WAL).
 
-:class:`Index` is a facade: settings and pins (:mod:`.settings`), indexing (:mod:`.ingest`),
-dense search structures (:mod:`.dense`) and reading (:mod:`.searching`) live beside it.
+:class:`Index` is a facade: opening (:mod:`.opening`), settings and pins (:mod:`.settings`),
+indexing (:mod:`.ingest`), other writes (:mod:`.maintain`), dense search structures
+(:mod:`.dense`) and reading (:mod:`.searching`) live beside it.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ..defaults import DEFAULT_PATH
 from ..embed.base import Embedder
-from ..errors import StoreError, ZoomragError
 from ..expand import Expander
 from ..expand.auto import AutoChoice, Choice, probe_value
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
-from ..search.ann import ANN_THRESHOLD, available_backend
+from ..search.ann import ANN_THRESHOLD
 from ..search.filters import Filter
 from ..search.scope import parse as parse_filter
-from ..store import Pins, SqliteStore, Store, VectorSearchStore, WriteLock, is_server, open_store
+from ..store import Pins, Store, WriteLock
 from ..text.tokens import TokenCounter
-from .copy import CopyReport, copy_index
-from .dense import DenseSearch
+from .copy import CopyReport, copy_into
 from .export import export_jsonl
 from .health import check_of, stats_of
 from .ingest import Ingest, Progress
+from .maintain import Maintenance
+from .opening import dense_for, open_parts
 from .reports import AddReport, CheckReport, IndexStats
 from .searching import MODES, Searcher
-from .server_dense import ServerDense
-from .settings import Settings, drop_if_other_schema, requested_chunking
-from .walk import prune_gone, resolved
+from .settings import Settings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -52,7 +49,6 @@ if TYPE_CHECKING:
     from ..rerank import Reranker
 
 __all__ = ["DEFAULT_PATH", "MODES", "AddReport", "CheckReport", "CopyReport", "Index", "IndexStats", "Progress"]
-
 
 
 class Index:
@@ -65,17 +61,10 @@ class Index:
         self.path = store.path
         self.settings = settings
         self._lock: WriteLock = store.writer_lock(lock_timeout)
-        self._dense: DenseSearch | ServerDense
-        if isinstance(store, SqliteStore):
-            self._dense = DenseSearch(store, settings, ann=ann, threshold=ann_threshold)
-        elif isinstance(store, VectorSearchStore):
-            # Milvus answers every dense query (its filters included); PostgreSQL from the threshold.
-            own = getattr(store, "searches_all_sizes", False)
-            self._dense = ServerDense(store, settings, threshold=0 if own else ann_threshold)
-        else:
-            raise TypeError(f"{type(store).__name__}: a store must be a file store or search vectors itself")
+        self._dense = dense_for(store, settings, ann=ann, threshold=ann_threshold)
         self._ingest = Ingest(store, settings, self._dense, self._lock, batch_size)
         self._searcher = Searcher(store, settings, self._dense)
+        self._maintain = Maintenance(store, self._dense, self._lock)
 
     @classmethod
     def open(cls, path: str | Path | None = None, *, embedder: str | Embedder | None = None,
@@ -97,29 +86,11 @@ class Index:
         a vector for every upper node, the mean of its children's, so dense search ranks all
         levels together (``expand="multilevel"``).
         """
-        chunking, given = requested_chunking(strategy, profile, params)
-        if ann not in ("auto", "off"):
-            available_backend(ann)  # validates the name
-        p: Path | str = (path if is_server(path) else Path(path)) if path is not None else DEFAULT_PATH
-        if reindex and isinstance(p, Path):
-            drop_if_other_schema(p)
-        store = open_store(p, create=create, timeout=lock_timeout)
-        try:
-            settings = Settings(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
-                                counter=counter, chunker=given, levels=levels)
-            return cls(store, settings, lock_timeout=lock_timeout, ann=ann, ann_threshold=ann_threshold,
-                       batch_size=batch_size)
-        except ZoomragError:
-            store.close()
-            raise
-        except (sqlite3.DatabaseError, ValueError, TypeError, KeyError) as e:
-            store.close()  # the settings in index_meta could not be read: the file is damaged
-            where = f"--store {store.path}" if is_server(p) else f"--index {p}"
-            raise StoreError(f"{store.path}: damaged, its settings cannot be read ({e}); move it away and rebuild "
-                             f"with zoomrag index --reindex PATH... {where}") from None
-        except BaseException:
-            store.close()
-            raise
+        store, settings = open_parts(path, embedder=embedder, strategy=strategy, profile=profile, params=params,
+                                     reindex=reindex, create=create, lock_timeout=lock_timeout, counter=counter,
+                                     ann=ann, levels=levels)
+        return cls(store, settings, lock_timeout=lock_timeout, ann=ann, ann_threshold=ann_threshold,
+                   batch_size=batch_size)
 
     def close(self) -> None:
         self._lock.release()
@@ -143,7 +114,7 @@ class Index:
 
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
-            progress: Progress | None = None, metadata: Mapping[str, Any] | None = None,
+            progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
             namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
@@ -155,12 +126,12 @@ class Index:
         text is unchanged but whose metadata changed gets the new metadata without being
         embedded again (counted as updated). Unreadable, binary or undecodable files, files over
         ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and
-        listed in the report with the reason. ``prune`` removes stored files under the given
-        folders that are gone from disk (a file that is there but was skipped keeps its last
-        good version, and is listed as kept).
+        listed in the report with the reason. ``prune`` removes stored files under the given folders that
+        are gone from disk (a file that is there but was skipped keeps its last good version, and is
+        listed as kept). ``ray`` (True, or a Ray address): the work done on a cluster (:mod:`.distributed`).
         """
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                                max_file_bytes=max_file_bytes)
+                                max_file_bytes=max_file_bytes, ray=ray)
 
     def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
                       extra: Mapping[str, str] | None = None) -> None:
@@ -168,11 +139,7 @@ class Index:
         ``extra`` meta entries (the evaluation behind the pin) are written in the same transaction."""
         from ..expand.auto import pin_value
 
-        value = {**pin_value(policy, params), **(extra or {})}
-        with self._lock:
-            with self.store.transaction():
-                self.store.set_meta(value)
-            self._dense.refresh()
+        self._maintain.set_meta({**pin_value(policy, params), **(extra or {})})
 
     def auto_choice(self) -> AutoChoice:
         """What ``expand="auto"`` uses here: the pinned policy (``pin_expansion``) and the
@@ -182,47 +149,25 @@ class Index:
     def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
         """Write the probe's choice per kind of document
         (:func:`zoomrag.evaluate.probe.probe_expansion` calls it with what it found)."""
-        value = probe_value(choices, note)
-        with self._lock:
-            with self.store.transaction():
-                self.store.set_meta(value)
+        self._maintain.set_meta(probe_value(choices, note))
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""
-        with self._lock:
-            rs = [str(resolved(Path(r))) for r in roots] if roots is not None else None
-            removed = prune_gone(self.store, rs)
-            self._dense.refresh()
-            return removed
+        return self._maintain.prune(roots)
 
     def vacuum(self) -> int:
         """Drop the cached vectors no unit uses any more (left by replaced and deleted documents)
         and return the freed pages to the file system; returns how many vectors were dropped."""
-        with self._lock:
-            dropped = self.store.drop_unused_vectors()
-            self._dense.refresh()
-            self.store.checkpoint()
-            return dropped
+        return self._maintain.vacuum()
 
     def delete(self, doc_id: str) -> bool:
         """Remove one document (by id, source or file path); False when it is not there."""
-        with self._lock:
-            found = self._find(doc_id)
-            if found is None:
-                return False
-            ok = self.store.delete_document(found)
-            self._dense.refresh()
-            return ok
+        return self._maintain.delete(doc_id)
 
     def update_metadata(self, ref: str, metadata: Mapping[str, Any], *, replace: bool = False) -> None:
         """Change one document's metadata (by id, source or file path) without embedding anything:
         ``metadata`` is merged into what is stored, or replaces it with ``replace=True``."""
-        with self._lock:
-            found = self._found(ref)
-            old = {} if replace else dict(self.store.document_metadata_of(found))
-            new = json.loads(json.dumps({**old, **dict(metadata)}, ensure_ascii=False, default=str))
-            self.store.set_metadata(found, new)
-            self._dense.refresh()
+        self._maintain.update_metadata(ref, metadata, replace)
 
     def refresh_ann(self) -> bool:
         """Rebuild the ANN graph beside the index when it is stale and the index is big enough."""
@@ -279,21 +224,9 @@ class Index:
         where = parse_filter(options.pop("where", None), options.pop("doc", None))
         return self._searcher.query_many(list(texts), where, options)
 
-    def _find(self, ref: str) -> str | None:
-        found = self.store.find_document(ref)
-        if found is None and ref:
-            found = self.store.find_document(str(Path(ref).resolve()))
-        return found
-
-    def _found(self, ref: str) -> str:
-        found = self._find(ref)
-        if found is None:
-            raise StoreError(f"{self.path}: no document {ref!r}; list them with: zoomrag stats --documents")
-        return found
-
     def tree(self, ref: str) -> Tree:
         """The stored tree of a document, by id, source or file path."""
-        return self.store.load_tree(self._found(ref))
+        return self.store.load_tree(self._maintain.found(ref))
 
     def documents(self) -> list:
         """Every stored document (id, source, hash, format, origin, length, metadata), by id."""
@@ -309,12 +242,7 @@ class Index:
         """Copy this index (documents, trees, vectors and pins) into another store: an index file,
         or a ``postgresql://`` URL (:mod:`.copy`). Nothing is parsed or embedded again; an
         interrupted copy resumes; the target must be empty or pinned to the same settings."""
-        target = open_store(location if is_server(location) else Path(location), timeout=lock_timeout)
-        try:
-            with target.writer_lock(lock_timeout):
-                return copy_index(self.store, target, progress)
-        finally:
-            target.close()
+        return copy_into(self.store, location, progress, lock_timeout)
 
     def filter_notes(self, where: Mapping[str, Any] | Filter | None = None,
                      doc: str | Sequence[str] | None = None) -> list[str]:

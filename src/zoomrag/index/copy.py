@@ -12,9 +12,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import IndexMismatchError, StoreError
-from ..store import Pins, Store, UnitToWrite
+from ..store import Pins, Store, UnitToWrite, is_server, open_store
 
 #: Entries of ``index_meta`` that belong to one store's own bookkeeping, never copied.
 _OWN = frozenset({"generation", "unit_chars", "row_hwm", "kinds"})
@@ -26,6 +27,18 @@ class CopyReport:
     unchanged: int
     vectors: int
     seconds: float
+
+
+def copy_into(source: Store, location: str | Path, progress: Callable[[int, int], None] | None,
+              lock_timeout: float) -> CopyReport:
+    """:func:`copy_index` into the store at ``location`` (a file or a server URL), under its
+    write lock."""
+    target = open_store(location if is_server(location) else Path(location), timeout=lock_timeout)
+    try:
+        with target.writer_lock(lock_timeout):
+            return copy_index(source, target, progress)
+    finally:
+        target.close()
 
 
 def copy_index(source: Store, target: Store, progress: Callable[[int, int], None] | None = None) -> CopyReport:

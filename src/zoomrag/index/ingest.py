@@ -12,6 +12,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,12 @@ from .walk import prune_gone, resolved, walk
 
 #: ``progress(stage, done, total)``; stages are ``read``, ``parse`` and ``embed``.
 Progress = Callable[[str, int, "int | None"], None]
+#: Files (or Documents) to read, each with the folder its id is relative to.
+Sources = Sequence[tuple[Path | Document, Path | None]]
+#: Reads, parses, embeds and writes the sources somewhere else (a Ray cluster,
+#: :mod:`.distributed`), filling the report: ``fan_out(sources, report, progress, metadata,
+#: namespace, max_file_bytes)``.
+FanOut = Callable[[Sources, "Counts", Progress, dict[str, Any], "str | None", "int | None"], None]
 #: Documents read before ``auto`` picks the embedder from their language.
 AUTO_SAMPLE = 8
 
@@ -59,16 +66,27 @@ class _Job:
 
 class Ingest:
     def __init__(self, store: Store, settings: Settings, dense: DenseSearch | ServerDense, lock: WriteLock,
-                 batch_size: int):
+                 batch_size: int, *, isolate: bool = False):
         self.store = store
         self.settings = settings
         self.dense = dense
         self.lock = lock
         self.batch_size = batch_size
+        #: Report any failure to read or parse a file as that file skipped, not only zoomrag's
+        #: own errors (a Ray worker: the run goes on and the driver names the file).
+        self.isolate = isolate
 
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
             progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
-            max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
+            max_file_bytes: int | None = MAX_FILE_BYTES, ray: bool | str = False,
+            fan_out: FanOut | None = None) -> AddReport:
+        """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
+        (the settings are pinned first, here, from the first documents read)."""
+        if ray is not False:
+            from .distributed import add_on_ray  # Ray loads only when asked for
+
+            return add_on_ray(self, items, address=ray, prune=prune, progress=progress, metadata=metadata,
+                              namespace=namespace, max_file_bytes=max_file_bytes)
         if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
             raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
         if isinstance(items, (str, Path, Document)):
@@ -81,15 +99,23 @@ class Ingest:
             roots = [str(resolved(Path(i))) for i in items if not isinstance(i, Document)]
             tick = progress or (lambda stage, done, total: None)
             tick("read", 0, len(sources))
-            loaded = self._read(sources, report, tick, dict(metadata or {}), namespace, max_file_bytes)
-            sample: list[tuple[Document, str]] = []
-            if self.settings.pins is None or self.settings.reindex:
-                for pair in loaded:
-                    sample.append(pair)
-                    if len(sample) >= AUTO_SAMPLE:
-                        break
-                self.settings.pin([d.text[:4000] for d, _ in sample], roots)
-            self._index_documents([*sample, *loaded], report, tick)
+            given = dict(metadata or {})
+            if fan_out is not None:
+                if self.settings.pins is None or self.settings.reindex:
+                    # read apart from the run (the workers read these files again)
+                    first = self._read(sources, Counts(), lambda *_: None, given, namespace, max_file_bytes)
+                    self.settings.pin([d.text[:4000] for d, _ in islice(first, AUTO_SAMPLE)], roots)
+                fan_out(sources, report, tick, given, namespace, max_file_bytes)
+            else:
+                loaded = self._read(sources, report, tick, given, namespace, max_file_bytes)
+                sample: list[tuple[Document, str]] = []
+                if self.settings.pins is None or self.settings.reindex:
+                    for pair in loaded:
+                        sample.append(pair)
+                        if len(sample) >= AUTO_SAMPLE:
+                            break
+                    self.settings.pin([d.text[:4000] for d, _ in sample], roots)
+                self._index_documents([*sample, *loaded], report, tick)
             if prune and roots:
                 report.removed += prune_gone(self.store, roots, seen=report.seen, report=report,
                                              namespace=namespace)
@@ -103,13 +129,27 @@ class Ingest:
         report.seconds = time.perf_counter() - t0
         return report.freeze()
 
-    def _read(self, sources: Sequence[tuple[Path | Document, Path | None]], report: Counts, tick: Progress,
-              metadata: dict[str, Any], namespace: str | None,
-              max_bytes: int | None) -> Iterator[tuple[Document, str]]:
+    def index_sources(self, sources: Sources, report: Counts, tick: Progress, metadata: dict[str, Any],
+                      namespace: str | None, max_bytes: int | None) -> None:
+        """Read, parse, embed and write a part of a run (a Ray worker's batch), comparing with the
+        stored versions of these documents only; the caller holds the writer lock."""
+        prefix = f"{namespace}/" if namespace else ""
+        ids = [prefix + s.id if isinstance(s, Document) else file_id(s, root, prefix) for s, root in sources]
+        docs = self._read(sources, report, tick, metadata, namespace, max_bytes, only=ids)
+        self._index_documents(docs, report, tick)
+
+    def _read(self, sources: Sources, report: Counts, tick: Progress, metadata: dict[str, Any],
+              namespace: str | None, max_bytes: int | None,
+              only: Sequence[str] | None = None) -> Iterator[tuple[Document, str]]:
         """Documents to (re)index, with their origin; unchanged and unreadable ones are counted,
-        and a changed metadata alone is written here."""
-        hashes = self.store.document_hashes() if not self.settings.reindex else {}
-        stored = self.store.document_metadata() if hashes else {}
+        and a changed metadata alone is written here. ``only``: the ids of the sources, to look up
+        instead of every stored document."""
+        if self.settings.reindex:
+            hashes: dict[str, str] = {}
+        else:
+            hashes = self.store.document_hashes() if only is None else self.store.content_hashes(only)
+        stored = ({} if not hashes else self.store.document_metadata() if only is None
+                  else self.store.metadata_by_id(hashes))
         report.existing = hashes
         prefix = f"{namespace}/" if namespace else ""
         for n, (src, root) in enumerate(sources, start=1):
@@ -119,12 +159,18 @@ class Ingest:
                     doc = replace(doc, id=prefix + doc.id)
                 doc = with_metadata(doc, metadata)
             else:
-                doc_id = prefix + (src.relative_to(root).as_posix() if root is not None else src.name)
+                doc_id = file_id(src, root, prefix)
                 try:
                     doc = load_path(src, id=doc_id, source=str(resolved(src)), metadata=metadata,
                                     max_bytes=max_bytes)
-                except (InputError, OSError) as e:
-                    report.skipped.append((str(src), str(e) or type(e).__name__))
+                except Exception as e:
+                    if isinstance(e, (InputError, OSError)):
+                        reason = str(e) or type(e).__name__
+                    elif self.isolate:
+                        reason = f"{src}: {type(e).__name__}: {e}"
+                    else:
+                        raise
+                    report.skipped.append((str(src), reason))
                     report.failed.add(doc_id)
                     tick("read", n, len(sources))
                     continue
@@ -177,6 +223,11 @@ class Ingest:
                 except ZoomragError as e:
                     report.skipped.append((doc.source, str(e)))
                     continue
+                except Exception as e:
+                    if not self.isolate:
+                        raise
+                    report.skipped.append((doc.source, f"{doc.source}: {type(e).__name__}: {e}"))
+                    continue
                 parsed += 1
                 tick("parse", parsed, None)
                 keys = [vector_key(cache_key(emb, t)) for t in texts]
@@ -197,6 +248,11 @@ class Ingest:
             for done_id, vectors in pipe.finish():
                 write(done_id, vectors)
         report.embedded += runner.stats.embedded
+
+
+def file_id(path: Path, root: Path | None, prefix: str) -> str:
+    """A file's document id: its path relative to the folder given (a file given by name: its name)."""
+    return prefix + (path.relative_to(root).as_posix() if root is not None else path.name)
 
 
 def _units_to_embed(tree: Tree, emb: Embedder, doc: Document) -> tuple[Tree, list[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Any, ClassVar
@@ -149,6 +149,12 @@ class Chunker(ABC):
 
     #: Registry name, e.g. ``"fixed"``.
     name: ClassVar[str] = ""
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> Chunker:
+        """The strategy with these parameters (typed already); a strategy whose defaults depend
+        on other parameters fills them in here, before its frozen fields are set."""
+        return cls(**params)
 
     @abstractmethod
     def split(self, document: Document) -> list[Span]:

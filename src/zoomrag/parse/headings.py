@@ -1,24 +1,12 @@
 """Headings and the section tree they imply.
 
 :func:`find_headings` returns every heading of a document with its level and clean title;
-:func:`section_spans` turns them into nested ``section`` drafts. Sources, in order:
-
-1. heading blocks supplied by the document's reader (``Document.blocks``), when there are any;
-2. Markdown (``format == "markdown"``): ATX (``# x``) and setext (``x`` over ``===``/``---``)
-   headings at the top level, never inside code, raw HTML blocks, list items, block quotes or
-   front matter;
-3. plain text: chapter and section lines (第一章, 第一节, 一、, （一）, ``1.`` / ``1.1`` /
-   ``1.1.1``, ``Chapter 3``, ``Article 5``, ``Section 3.``, ``§ 12``) and wiki-style
-   ``= = Title = =`` lines, kept only when the line is short and reads as a title.
-
-A Markdown document without Markdown headings is tried with the plain-text patterns, and a plain
-document without plain-text headings is tried as Markdown (people save Markdown as ``.txt``).
-Code, CSV and TSV documents have no headings.
-
-Markdown headings are markdown-it-py's top-level ones (a heading inside a list item or a block
-quote is part of that block, not a section). A Markdown document its reader parsed is not parsed
-again: its blocks hold every heading markdown-it found. A plain text is parsed only when it has
-a heading line that could be kept: an ATX line, or a setext underline under a short line.
+:func:`section_spans` turns them into nested ``section`` drafts. Sources, first that has any:
+the reader's heading blocks; Markdown's top-level headings (markdown-it-py's) for ``markdown``;
+plain-text chapter and section lines otherwise (docs/strategies.md, ``markdown``). A Markdown
+document without Markdown headings is tried as plain text and the reverse; code, CSV and TSV
+have none. A document its reader parsed is not parsed again, and a plain text only when it has
+a line that could be a kept heading.
 """
 
 from __future__ import annotations

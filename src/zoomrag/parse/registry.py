@@ -52,7 +52,7 @@ def make_chunker(name: str, params: Mapping[str, Any] | None = None) -> Chunker:
         )
     hints = typing.get_type_hints(cls)
     typed = {k: coerce(name, k, v, hints.get(k, str)) for k, v in params.items()}
-    return cls(**typed)
+    return cls.from_params(typed)
 
 
 def parse_settings(items: Iterable[str]) -> dict[str, str]:
@@ -67,11 +67,14 @@ def parse_settings(items: Iterable[str]) -> dict[str, str]:
 
 
 def coerce(strategy: str, key: str, value: Any, hint: Any) -> Any:
-    """Turn a CLI string into the parameter's declared type; other values pass through."""
-    if not isinstance(value, str):
-        return value
+    """Turn a CLI string into the parameter's declared type, and a list into a tuple where a
+    tuple is declared; other values pass through."""
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
+    if isinstance(value, list) and origin is tuple:
+        return tuple(value)
+    if not isinstance(value, str):
+        return value
     try:
         if hint is bool:
             low = value.lower()

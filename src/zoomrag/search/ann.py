@@ -471,6 +471,25 @@ class AnnIndex:
         return cls(opened[0], opened[1], int(info["generation"]), dead=int(info.get("dead", 0)), codes=opened[2])
 
     @classmethod
+    def added_only(cls, index_path: Path, backend: str, rows: np.ndarray) -> int | None:
+        """How many of the unit ``rows`` (ascending) lie above the saved graph's last one, when
+        every other live row of the graph is still there and nothing else changed; else None."""
+        _, ids_path, meta, _ = cls.paths(index_path)
+        try:
+            info = json.loads(meta.read_text())
+            ids = np.load(ids_path, allow_pickle=False, mmap_mode="r")
+        except (OSError, ValueError):
+            return None
+        if (not isinstance(info, dict) or info.get("backend") != backend or "rows" not in info
+                or "codes_crc32" not in info or ids.shape[0] != info.get("count") or not len(ids)):
+            return None
+        added = len(rows) - int(np.searchsorted(rows, int(ids[-1]), side="right"))
+        # no row of the graph removed since: as many live rows at or below its last as it keeps
+        if len(rows) - added != len(ids) - int(info.get("dead", 0)):
+            return None
+        return added
+
+    @classmethod
     def restamp(cls, index_path: Path, backend: str, rows: np.ndarray, generation: int) -> bool:
         """Mark the saved graph fresh at ``generation`` when it already holds exactly the unit
         ``rows`` (a write that changed no unit: metadata, a pinned policy); False otherwise."""

@@ -58,6 +58,9 @@ _NEWLINE = re.compile("[\r\n\u2028\u2029]")
 # A line feed (a literal scans much faster than a class), and, without consuming it, what
 # _NEXT_LINE finds after it: in a text with no other line break, the same groups.
 _LINE_FEED_NEXT = re.compile(r"\n(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
+# The same, skipping in the scan the breaks an ASCII lowercase letter continues (never a cut
+# where no table row can be: most line breaks of wrapped prose).
+_LINE_FEED_CUT = re.compile(r"\n(?![^\S\r\n]*[a-z])(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
 # After a line break: another break (a blank line), or the next line's first character.
 _NEXT_LINE = re.compile(r"[^\S\r\n]*(?:([\r\n\u2029])|(\S))")
 _SPACES = frozenset(chr(o) for o in range(0x3001) if chr(o).isspace())
@@ -185,7 +188,7 @@ def _newline_cuts(text: str, start: int, end: int, cuts: list[int]) -> list[int]
         # Only "\n": _newline_kind inlined (a call per line break cost a third of the scan), with
         # what follows each break found by the scan.
         pipes = text.find("|", start, end) >= 0
-        for m in _LINE_FEED_NEXT.finditer(text, start, end):
+        for m in (_LINE_FEED_NEXT if pipes else _LINE_FEED_CUT).finditer(text, start, end):
             i = m.start()
             blank, nxt = m.groups()
             if blank is not None:
@@ -226,6 +229,8 @@ def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
 
 
 def _has_any(text: str, chars: str, start: int, end: int) -> bool:
+    if text.isascii():  # known without a scan: none of a non-ASCII set can be there
+        chars = "".join(c for c in chars if c.isascii())
     return any(text.find(c, start, end) >= 0 for c in chars)
 
 

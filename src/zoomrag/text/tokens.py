@@ -114,11 +114,6 @@ class Measure:
             self._starts = self._counter.token_starts(self.text)
         return self._starts
 
-    @starts.setter
-    def starts(self, value: Sequence[int]) -> None:
-        self._starts = value
-        self._use(None)
-
     @property
     def runs(self) -> int | None:
         """How many word runs the text was counted by (None: counted token by token)."""
@@ -173,18 +168,6 @@ class Measure:
             jk = int(j[k])
             b = int(begins[jk])
             result[k] += bisect_left(self._rel(text[b:int(ends[jk])]), offsets[k] - b)
-        return result
-
-    def indices_between_runs(self, offsets: Sequence[int]) -> list[int]:
-        """``indices(offsets)`` for offsets at a whitespace character or the text's end, which
-        no word run holds (by runs, each is the tokens of the runs that begin before it)."""
-        if self._runs is None or len(offsets) < 16:
-            return self.indices(offsets)
-        import numpy as np
-
-        begins = np.asarray(self._begins, dtype=np.int64)
-        before = np.searchsorted(begins, np.asarray(offsets, dtype=np.int64), side="left")
-        result: list[int] = np.asarray(self._cum, dtype=np.int64)[before].tolist()
         return result
 
     def start_of(self, k: int) -> int:

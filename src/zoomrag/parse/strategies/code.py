@@ -1,24 +1,10 @@
 """``code``: source split at definitions, in units of about ``min_size``–``max_size`` tokens.
 
-Definitions come first:
-
-* Python is read with :mod:`ast`: module-level functions and classes, methods inside classes.
-  Decorators and the comment lines right above a definition belong to it; its docstring stays
-  with its signature. Other statements (imports, assignments) and comment blocks between
-  definitions are units of their own.
-* Other languages, and Python that does not parse, are read by layout: a unit starts at a line
-  at the block's indentation and takes the more-indented lines after it, plus closing lines
-  such as ``}`` or ``});`` (so a brace block that opens and closes at column 0 is one unit);
-  comment and annotation lines right above a unit belong to it.
-
-Then sizes: neighbours smaller than ``min_size`` are merged while the result stays within
-``max_size``; a unit larger than ``max_size`` becomes a parent whose children are its own parts
-(a class's methods, a function's statements, a brace block's inner blocks), down to blank-line
-groups, single lines and, last, size cuts. Parents are therefore classes (or big functions and
-blocks) and the file.
-
-Kinds: ``class``, ``function``, ``method`` and ``code`` (anything else, and merged groups of
-several definitions).
+Python is read with :mod:`ast` (definitions with their decorators, the comments above them and
+their docstrings); other languages, and Python that does not parse, by layout (a line at the
+block's indentation, the more-indented lines after it, closing lines such as ``}``). Then sizes:
+small neighbours are merged up to ``max_size``; a bigger unit becomes a parent of its own parts,
+down to blank-line groups, lines and size cuts. docs/strategies.md (``code``) has the rules.
 """
 
 from __future__ import annotations

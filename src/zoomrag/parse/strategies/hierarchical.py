@@ -37,8 +37,7 @@ class Hierarchical(Chunker):
     structure: bool = True
 
     def __post_init__(self) -> None:
-        sizes = tuple(self.sizes) if isinstance(self.sizes, (list, tuple)) else self.sizes
-        object.__setattr__(self, "sizes", sizes)
+        sizes = self.sizes  # a tuple: make_chunker turns a list into one
         if not isinstance(sizes, tuple) or not sizes:
             raise ConfigError(
                 f"hierarchical: sizes={self.sizes!r} must be a list of sizes, e.g. 2048,512,128")

@@ -1,22 +1,10 @@
 """``markdown``: the section tree, with oversized sections split down to a size limit.
 
-Every node carries its ``section_path`` (the heading trail). Sections come from
-:func:`~zoomrag.parse.headings.section_spans`, so Markdown headings, reader heading blocks and
-plain-text heading lines (第一章, ``1.1``, ``Article 5``, ``= = Title = =``) all work.
-
-A section that fits ``max_size`` is one leaf, subsections included. A larger one is split, each
-step only where the previous one was not enough:
-
-1. subsections (its own text before them is split like any body text);
-2. ``paragraph``: whole paragraphs (blank-line separated; a code fence or table stays whole),
-   packed greedily up to ``max_size``;
-3. ``sentence``: whole sentences (and list items, table rows, quote lines, code lines), packed;
-4. ``chunk``: a single sentence longer than the limit, cut by size at word gaps (a word longer
-   than the limit between characters), with :func:`~zoomrag.parse.sizing.split_recursive`.
-
-Node kinds: ``front_matter``, ``preamble`` (text before the first heading), ``section``,
-``paragraph``, ``sentence``, ``chunk``. Leaves partition the text: no non-whitespace character
-is lost.
+Sections come from :func:`~zoomrag.parse.headings.section_spans`. A section over ``max_size`` is
+split, each step only where the previous one was not enough: into its subsections, ``paragraph``
+groups, ``sentence`` groups (list items, table rows and quote lines count as sentences), and
+last ``chunk`` pieces of one long sentence (:func:`~zoomrag.parse.sizing.split_recursive`).
+docs/strategies.md (``markdown``) has the rules; the leaves partition the text.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ...model import Document
 from ...text.tokens import Measure
@@ -29,6 +31,8 @@ class ParentChild(Chunker):
     headings, is cut into pieces of ``parent_size`` units. Children are pieces of
     ``child_size`` units (128 tokens, or 600 characters with ``unit=chars``) sharing
     ``child_overlap`` units (15 % by default) with their neighbours, inside their parent.
+    Build it with :func:`~zoomrag.parse.make_chunker` (or :meth:`from_params`), which fills in
+    those defaults.
     """
 
     name = "parent-child"
@@ -42,17 +46,24 @@ class ParentChild(Chunker):
     #: Use headings for parents; off: parents are size pieces only.
     structure: bool = True
 
+    @classmethod
+    def from_params(cls, params: Mapping[str, Any]) -> ParentChild:
+        """The defaults of ``child_size`` and ``child_overlap`` resolved into the fields (so that
+        equal settings describe, and pin, alike); a value that is not a whole number is left for
+        ``__post_init__`` to report."""
+        p = dict(params)
+        parent = p.get("parent_size", cls.parent_size)
+        if p.get("child_size") is None and _whole(parent):
+            p["child_size"] = min(CHARS_CHILD_SIZE if p.get("unit") == "chars" else TOKENS_CHILD_SIZE, parent)
+        if p.get("child_overlap") is None and _whole(p.get("child_size")):
+            p["child_overlap"] = int(p["child_size"] * CHILD_OVERLAP)
+        return cls(**p)
+
     def __post_init__(self) -> None:
         check_unit(self.name, self.unit)
         check_int(self.name, "parent_size", self.parent_size, 1)
-        # The defaults are resolved into the fields, so that equal settings describe (and pin) alike.
-        child = self.child_size
-        if child is None:
-            child = min(CHARS_CHILD_SIZE if self.unit == "chars" else TOKENS_CHILD_SIZE, self.parent_size)
-            object.__setattr__(self, "child_size", child)
-        check_int(self.name, "child_size", child, 1, self.parent_size)
-        if self.child_overlap is None:
-            object.__setattr__(self, "child_overlap", int(child * CHILD_OVERLAP))
+        check_int(self.name, "child_size", self.child_size, 1, self.parent_size)
+        child: int = self.child_size  # type: ignore[assignment]  # checked above
         check_int(self.name, "child_overlap", self.child_overlap, 0, child - 1)
         check_int(self.name, "min_size", self.min_size, 0, child)
         check_float(self.name, "lookback", self.lookback, 0.0, 1.0)
@@ -116,7 +127,11 @@ class _Builder:
 
     def children(self, start: int, end: int) -> list[Span]:
         s = self.s
-        assert s.child_size is not None and s.child_overlap is not None  # resolved in __post_init__
+        assert s.child_size is not None and s.child_overlap is not None  # checked in __post_init__
         pieces = split_range(self.text, self.measure, start, end, size=s.child_size,
                              overlap=s.child_overlap, min_size=s.min_size, lookback=s.lookback)
         return [Span("chunk", a, b) for a, b in pieces]
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1

@@ -1,8 +1,7 @@
 """``table``: every table cut into table, rows, columns and cells; other text kept as chunks.
 
-Tables come from the reader's ``table`` blocks (markdown pipe tables, HTML tables rendered as
-pipe tables, CSV/TSV files); a document without blocks is scanned for pipe tables, or read as
-one delimited table when its format is csv or tsv. The tree of one table::
+Tables come from the reader's ``table`` blocks; a document without blocks is scanned for pipe
+tables, or read as one delimited table when its format is csv or tsv. The tree of one table::
 
     table            header line to last row
       header         the header line
@@ -10,18 +9,11 @@ one delimited table when its format is csv or tsv. The tree of one table::
       row            a pipe-table line or a CSV record (a quoted field may span lines)
         cell         the cell's text without pipes, padding, delimiters or quotes
 
-Where columns sit: a column is not a contiguous span (its cells are spread over every row), and
-a cell cannot have two parents, so a column cannot contain its cells. Its one contiguous piece
-of source is its header cell, so the column node spans that cell, under the header line, with
-the values carried in ``embed_text``. This keeps every tree rule (children inside parents,
-siblings ordered and disjoint) with no change to ``build_tree``, and a column hit grows into the
-header and then the whole table, which is the context a column-wise answer needs.
-
-Header propagation, so no leaf is an orphan value: a row embeds as ``"Name: Alice | Age: 31"``,
-a cell as ``"Age: 31 (row Alice)"`` (the row is named by its first cell), a column as
-``"Age: 31; 25; 40"``. Empty cells get no node. Text outside tables becomes ``chunk`` leaves (one
-per reader block, or per paragraph where no block covers it), so the strategy loses nothing
-but table syntax (pipes, the ``|---|`` row, CSV delimiters and quotes) when used alone.
+A column's cells are spread over every row and a cell cannot have two parents, so a column
+cannot contain its cells: its node spans its one contiguous piece of source, the header cell.
+Every tree rule holds, and a column hit grows into the header and then the whole table. Rows,
+cells and columns repeat the header in ``embed_text`` (docs/strategies.md, ``table``); empty
+cells get no node; text outside tables becomes ``chunk`` leaves.
 """
 
 from __future__ import annotations
