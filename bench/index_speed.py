@@ -22,6 +22,14 @@ Sections
            printed beside each row. Each index is built once under bench/out/latency-N.db (with
            its graph) and reused while its embedder and schema versions match (1M units: ~2.5 GB,
            20+ minutes on the shared machine; run it with nohup in the background).
+  peers    build time on chroma_general, in the same run, alternating, --runs times: ``zoomrag
+           index FOLDER --embedder minilm`` (with and without --no-probe) against LlamaIndex (SimpleDirectoryReader,
+           HierarchicalNodeParser [2048, 512, 128] counting MiniLM tokens as in bench/peers.py,
+           a VectorStoreIndex over the leaves) with the same MiniLM weights, embedded two ways:
+           ``st``, SentenceTransformer.encode in batches of LlamaIndex's default
+           ``embed_batch_size`` (what llama-index-embeddings-huggingface runs), and ``zoomrag``,
+           zoomrag's own MiniLM embedder wrapped as a LlamaIndex embedding (bench/peers.py).
+           Each build is a new process, timed from start to exit (imports and model load included).
   vectors  dense search alone on synthetic vectors (--vectors realistic: embedding-like, the
            default; hard: isotropic clusters) at 10k/100k/1M units: exact numpy and (for
            --ann-sizes) the HNSW graph, its build time, and its latency and recall@10/@50
@@ -37,13 +45,14 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 import numpy as np
 
@@ -440,9 +449,118 @@ def bench_vectors(sizes: list[int], queries: int, ann_sizes: set[int], kind: str
     results[f"vectors_{kind}"] = rows
 
 
+# -- build time against LlamaIndex -----------------------------------------------------------
+def corpus_folder(tmp: Path, corpus: str = "chroma_general") -> Path:
+    """The corpus's documents as text files (what both tools read)."""
+    folder = tmp / corpus
+    folder.mkdir(parents=True, exist_ok=True)
+    for r in load_jsonl(DATA / corpus / "corpus.jsonl"):
+        (folder / f"{r['id']}.txt").write_text(r["text"], encoding="utf-8")
+    return folder
+
+
+def llamaindex_build(folder: Path, embedding: str) -> None:
+    """The LlamaIndex side of ``--only peers`` (run in a child process): prints leaves and nodes."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from llama_index.core import SimpleDirectoryReader, StorageContext, VectorStoreIndex
+    from llama_index.core.base.embeddings.base import DEFAULT_EMBED_BATCH_SIZE, BaseEmbedding
+    from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
+    from llama_index.core.storage.docstore import SimpleDocumentStore
+    from peers import AUTOMERGE_OVERLAP, AUTOMERGE_SIZES, llama_embedding, minilm_tokenizer
+    from pydantic import PrivateAttr
+
+    if embedding == "zoomrag":
+        embed_model = llama_embedding(get_embedder("minilm"))
+    else:
+        from sentence_transformers import SentenceTransformer
+
+        from zoomrag.embed.minilm import model_dir
+
+        class SentenceTransformerEmbedding(BaseEmbedding):
+            """What llama-index-embeddings-huggingface's HuggingFaceEmbedding runs (not installed here)."""
+
+            _model: Any = PrivateAttr()
+
+            def __init__(self) -> None:
+                super().__init__(model_name="all-MiniLM-L6-v2", embed_batch_size=DEFAULT_EMBED_BATCH_SIZE)
+                self._model = SentenceTransformer(str(model_dir()), device="cpu")
+
+            def _get_query_embedding(self, query: str) -> list[float]:
+                return self._get_text_embeddings([query])[0]
+
+            async def _aget_query_embedding(self, query: str) -> list[float]:
+                return self._get_query_embedding(query)
+
+            def _get_text_embedding(self, text: str) -> list[float]:
+                return self._get_text_embeddings([text])[0]
+
+            def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+                return self._model.encode(texts, batch_size=self.embed_batch_size, normalize_embeddings=True).tolist()
+
+        embed_model = SentenceTransformerEmbedding()
+    tokenizer = minilm_tokenizer()
+    ids = [f"chunk_size_{s}" for s in AUTOMERGE_SIZES]
+    parser = HierarchicalNodeParser.from_defaults(
+        node_parser_ids=ids,
+        node_parser_map={i: SentenceSplitter(chunk_size=s, chunk_overlap=AUTOMERGE_OVERLAP, tokenizer=tokenizer)
+                         for i, s in zip(ids, AUTOMERGE_SIZES)})
+    nodes = parser.get_nodes_from_documents(SimpleDirectoryReader(str(folder)).load_data())
+    leaves = get_leaf_nodes(nodes)
+    docstore = SimpleDocumentStore()
+    docstore.add_documents(nodes)
+    storage = StorageContext.from_defaults(docstore=docstore)
+    VectorStoreIndex(leaves, storage_context=storage, embed_model=embed_model)
+    print(json.dumps({"leaves": len(leaves), "nodes": len(nodes)}))
+
+
+def _timed(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    seconds = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise RuntimeError(f"{cmd[:4]} failed: {done.stderr[-2000:]}")
+    return seconds, done.stdout
+
+
+def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
+    print("\n## Build time: zoomrag index against LlamaIndex (chroma_general, MiniLM)\n")
+    folder = corpus_folder(tmp)
+    times: dict[str, list[float]] = {"zoomrag": [], "zoomrag --no-probe": [],
+                                     **{f"llamaindex-{e}": [] for e in embeddings}}
+    counts: dict[str, object] = {}
+    loads = [os.getloadavg()[0]]
+    for run in range(runs):
+        for label, extra in (("zoomrag", []), ("zoomrag --no-probe", ["--no-probe"])):
+            index = tmp / f"build-{run}{'-no-probe' if extra else ''}.db"
+            seconds, _ = _timed([sys.executable, "-m", "zoomrag", "index", str(folder), "--index", str(index),
+                                 "--embedder", "minilm", "-q", *extra])
+            times[label].append(seconds)
+        with Index.open(index, create=False) as ix:
+            counts["zoomrag units"] = ix.stats().units
+        for e in embeddings:
+            seconds, out = _timed([sys.executable, __file__, "--llamaindex-child", str(folder), "--embedding", e])
+            times[f"llamaindex-{e}"].append(seconds)
+            counts["llamaindex leaves"] = json.loads(out.strip().splitlines()[-1])["leaves"]
+        loads.append(os.getloadavg()[0])
+        print(f"run {run + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items())
+              + f" (load {loads[-1]:.1f}; {counts})", flush=True)
+    medians = {k: float(np.median(v)) for k, v in times.items()}
+    print("\n| build | units embedded | median wall s | runs | zoomrag / it |")
+    print("|---|---|---|---|---|")
+    for k, v in medians.items():
+        units = counts["zoomrag units"] if k.startswith("zoomrag") else counts["llamaindex leaves"]
+        ratio = medians["zoomrag"] / v
+        print(f"| {k} | {units:,} | {v:.1f} | {', '.join(f'{x:.1f}' for x in times[k])} | {ratio:.2f}x |")
+    results["peers"] = {"times": times, "medians": medians, "counts": counts, "load": loads}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["size", "speed", "latency", "vectors"])
+    ap.add_argument("--only", choices=["size", "speed", "latency", "vectors", "peers"])
+    ap.add_argument("--runs", type=int, default=3, help="builds of each tool, for the peers section")
+    ap.add_argument("--embeddings", default="st,zoomrag", help="the LlamaIndex embeddings of the peers section")
+    ap.add_argument("--llamaindex-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--embedding", default="st", help=argparse.SUPPRESS)
     ap.add_argument("--embedders", default="minilm", help="comma-separated, for the speed section")
     ap.add_argument("--max-chars", type=int, default=60_000)
     ap.add_argument("--sizes", default="10000,100000", help="units, for the latency section")
@@ -454,6 +572,9 @@ def main() -> None:
     ap.add_argument("--vectors", choices=["realistic", "hard"], default="realistic",
                     help="the vectors section's set: embedding-like (default) or isotropic clusters")
     args = ap.parse_args()
+    if args.llamaindex_child is not None:
+        llamaindex_build(args.llamaindex_child, args.embedding)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="zoomrag-bench-"))
     try:
         if args.only in (None, "size"):
@@ -462,6 +583,8 @@ def main() -> None:
             bench_speed(tmp, args.embedders.split(","), args.max_chars)
         if args.only in (None, "latency"):
             bench_latency([int(s) for s in args.sizes.split(",")], args.queries, args.rebuild)
+        if args.only == "peers":
+            bench_peers(tmp, args.runs, args.embeddings.split(","))
         if args.only in (None, "vectors"):
             bench_vectors([int(s) for s in args.vector_sizes.split(",")], args.queries,
                           {int(s) for s in args.ann_sizes.split(",") if s}, args.vectors)

@@ -7,8 +7,11 @@ through the ``<index>.serve.json`` file it writes, as ``zoomrag query`` finds it
 from __future__ import annotations
 
 import os
+import re
+import selectors
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -63,4 +66,37 @@ def running_server(index: Path, *args: str, env: Mapping[str, str] | None = None
             proc.kill()
             proc.wait()
         proc.stdout.close()
+        proc.stderr.close()
+
+
+@contextmanager
+def running_store_server(store: str, *args: str) -> Iterator[str]:
+    """``zoomrag serve --store STORE --port 0 ARGS`` until the block ends; yields its URL, read
+    from the line it announces itself with (a server store has no file beside it to find it by)."""
+    proc = subprocess.Popen([sys.executable, "-m", "zoomrag", "serve", "--store", store, "--port", "0", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    try:
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stderr, selectors.EVENT_READ)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        seen = []
+        while True:
+            if time.monotonic() > deadline or not selector.select(deadline - time.monotonic()):
+                raise RuntimeError(f"zoomrag serve --store did not start: {seen}")
+            line = proc.stderr.readline()
+            if not line and proc.poll() is not None:
+                raise RuntimeError(f"zoomrag serve exited {proc.returncode}: {''.join(seen)}")
+            seen.append(line)
+            found = re.search(r" at (http://\S+) \(inspector", line)
+            if found:
+                break
+        yield found.group(1)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         proc.stderr.close()

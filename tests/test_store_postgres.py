@@ -183,3 +183,35 @@ def test_the_base_install_works_without_the_postgres_extra(tmp_path):
             "print('ok')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_common_terms_are_not_counted_but_estimated_from_the_statistics(pg_url, tmp_path):
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"common words here\nrare{i} line {i}") for i in range(120)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix, \
+            Index.open(str(tmp_path / "f.db"), embedder=CountingEmbedder(), strategy=ParagraphLines()) as file:
+        ix.add(docs)  # ANALYZE at the end of the run: the statistics hold "common"
+        file.add(docs)
+        store = ix.store
+        exact = store.term_counts(["common", "rare7"])
+        assert (exact["common"].units, exact["rare7"].units) == (120, 1)
+        capped = store.term_counts(["common", "rare7", "line"], cap=10)
+        assert capped["rare7"].units == 1 and capped["common"].units == 11  # "more than 10"
+        assert capped["common"].reach == pytest.approx(11 / 120, rel=0.2)  # not counted: estimated
+        assert store._common_counts(["common", "rare7"], cap=10).keys() == {"common"}  # type: ignore[attr-defined]
+        for q in ("common rare7", "common words line", "rare99 here"):
+            assert [h.node_id for h in ix.search(q, mode="bm25", k=5)] == \
+                [h.node_id for h in file.search(q, mode="bm25", k=5)]
+
+
+def test_the_unit_count_is_kept_by_every_write_and_counted_once_for_an_older_index(pg_url):
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i}.\nAnother {i}.") for i in range(6)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        ix.add(docs)
+        store = ix.store
+        assert store.meta()["units"] == str(store.unit_count()) == "12"
+        ix.delete("d0")
+        assert store.meta()["units"] == "10" and ix.check().ok
+        store.conn.execute("DELETE FROM index_meta WHERE key = 'units'")  # as an index made before it was kept
+        assert store.unit_count() == 10  # counted
+        ix.add([Document(id="d9", source="mem://9", text="Nine.\nTen.")])  # the writer's lock counts it first
+        assert store.meta()["units"] == "12" and ix.check().ok

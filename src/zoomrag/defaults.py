@@ -7,6 +7,8 @@ from pathlib import Path
 
 #: Where the CLI keeps its index, relative to the working directory.
 DEFAULT_PATH = Path(".zoomrag") / "index.db"
+#: Units from which dense search uses an ANN index (search/ann.py; the PostgreSQL store's HNSW).
+ANN_THRESHOLD = 100_000
 #: How units are ranked: dense vectors, BM25, or both fused.
 MODES = ("dense", "bm25", "hybrid")
 

@@ -114,7 +114,9 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
     request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
                            order=order, explain=explain, rerank=rerank, where=condition,
                            doc=list(docs) or None)
-    contexts = None if no_server or is_server(index_path) else _ask_server(server_url, index_path, request)
+    # A server store's server is asked only when named (--server): no file beside it says where it runs.
+    local = no_server or (is_server(index_path) and server_url is None)
+    contexts = None if local else _ask_server(server_url, index_path, request)
     notes: list[str] = []
     if contexts is None:
         from ..expand import get_expander

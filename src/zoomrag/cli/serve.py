@@ -11,9 +11,9 @@ from pathlib import Path
 
 import click
 
-from ..defaults import DEFAULT_PATH
+from ..defaults import is_server
 from ..errors import ConfigError
-from . import main
+from . import index_option, main
 
 
 def _need(module: str, extra: str) -> None:
@@ -22,9 +22,16 @@ def _need(module: str, extra: str) -> None:
                           f"pip install 'zoomrag[{extra}]'")
 
 
+def _need_index(location: Path | str) -> None:
+    """A missing index file is named with the command that builds it (a server store says so
+    itself when it is opened)."""
+    if not is_server(location) and not Path(location).exists():
+        raise ConfigError(f"{location}: no such index; build one first with: "
+                          f"zoomrag index --index {location} PATH...")
+
+
 @main.command("serve")
-@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
-              show_default=True, help="The index file (build it first with zoomrag index).")
+@index_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; anything but loopback needs --api-key.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
@@ -43,45 +50,42 @@ def _need(module: str, extra: str) -> None:
               help="Reader threads, each with its own connection to the index.")
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Seconds a write waits while another process (zoomrag index) writes, before 423.")
-def serve_command(index_path: Path, host: str, port: int, api_key: str | None, cors: tuple[str, ...],
+def serve_command(index_path: Path | str, host: str, port: int, api_key: str | None, cors: tuple[str, ...],
                   max_body_mb: float, timeout: float, write_timeout: float, readers: int,
                   lock_timeout: float) -> None:
     """Serve the index over HTTP: a JSON API and a web inspector at /.
 
     The model and the ANN graph are loaded once. While it runs, `zoomrag query` on the same
-    index asks it instead of loading the model (see docs/serve.md).
+    index file asks it instead of loading the model; over a server store (--store), give
+    `zoomrag query` its URL with --server (see docs/serve.md).
     """
     _need("fastapi", "serve")
     _need("uvicorn", "serve")
     from ..serve.app import ServeConfig
     from ..serve.run import serve
     from ..serve.security import check_bind
+    from ..store.location import shown
 
     check_bind(host, api_key)
-    if not index_path.exists():
-        raise ConfigError(f"{index_path}: no such index; build one first with: "
-                          f"zoomrag index --index {index_path} PATH...")
+    _need_index(index_path)
     config = ServeConfig(index=index_path, api_key=api_key or None, cors=cors,
                          max_body_bytes=int(max_body_mb * 2**20), timeout=timeout,
                          write_timeout=write_timeout, readers=readers, lock_timeout=lock_timeout)
     serve(config, host, port, announce=lambda url: click.echo(
-        f"zoomrag serving {index_path} at {url} (inspector at {url}/, API schema at {url}/openapi.json); "
+        f"zoomrag serving {shown(index_path)} at {url} (inspector at {url}/, API schema at {url}/openapi.json); "
         "Ctrl-C stops", err=True))
 
 
 @main.command("mcp")
-@click.option("--index", "index_path", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_PATH,
-              show_default=True, help="The index file (build it first with zoomrag index).")
-def mcp_command(index_path: Path) -> None:
+@index_option
+def mcp_command(index_path: Path | str) -> None:
     """Serve the index to an AI agent over the Model Context Protocol (stdio).
 
     Tools: search (query, budget, where -> contexts with sources and spans) and read
     (document, start, end -> the exact text). Configure your MCP client to run this command.
     """
     _need("mcp", "mcp")
-    if not index_path.exists():
-        raise ConfigError(f"{index_path}: no such index; build one first with: "
-                          f"zoomrag index --index {index_path} PATH...")
+    _need_index(index_path)
     from ..serve.mcp import run_stdio
 
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

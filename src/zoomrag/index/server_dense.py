@@ -41,6 +41,7 @@ class ServerDense:
             return False
         if self.units(self.store.generation()) < self.threshold:
             return False
+        self.store.build_vector_index()  # pgvector's is made when the index reaches the threshold
         self._matrix.invalidate()  # the server answers from now on: free the matrix
         return True
 

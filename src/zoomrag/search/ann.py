@@ -37,11 +37,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .. import defaults
 from ..errors import ConfigError
 from .dense import top_k
 
-#: Units from which an ANN graph is built and used (measured in docs/index.md).
-ANN_THRESHOLD = 100_000
+#: Units from which an ANN graph is built and used (measured in docs/index.md; in defaults, as
+#: the PostgreSQL store builds its HNSW index from there too).
+ANN_THRESHOLD = defaults.ANN_THRESHOLD
 #: HNSW parameters: graph degree, build and search beam widths. Measured on embedding-like
 #: vectors (docs/benchmarks.md, "Dense search alone"): at 1M, expansion 128 at build and ef 256
 #: give recall@10 0.997 in 2-3 ms of CPU; expansion 64 builds in half the time but reaches only

@@ -41,7 +41,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 @dataclass(frozen=True)
 class ServeConfig:
-    index: Path
+    #: The index file, or a server store's URL (``postgresql://``, ``milvus://``).
+    index: Path | str
     api_key: str | None = None
     #: Origins allowed by CORS; none means no CORS headers at all.
     cors: tuple[str, ...] = ()

@@ -22,6 +22,7 @@ from typing import Any, Literal
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from ..defaults import is_server
 from ..errors import ConfigError, ZoomragError
 from ..index import Index
 from .query import DEFAULT_EXPAND, QueryRequest, query_payload, run_query
@@ -36,9 +37,9 @@ INSTRUCTIONS = (
 class _Owner:
     """The Index and the one thread allowed to touch it."""
 
-    def __init__(self, path: Path):
+    def __init__(self, location: Path | str):
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="zoomrag-mcp")
-        self._index: Index = self._thread.submit(Index.open, path, create=False).result()
+        self._index: Index = self._thread.submit(Index.open, location, create=False).result()
 
     async def call(self, job: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -52,8 +53,9 @@ class _Owner:
         self._thread.shutdown()
 
 
-def build_server(path: Path) -> tuple[MCPServer, _Owner]:
-    owner = _Owner(Path(path))
+def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
+    """The MCP server over an index file or a server store's URL (``postgresql://``, ``milvus://``)."""
+    owner = _Owner(location if is_server(location) else Path(location))
     server = MCPServer("zoomrag", instructions=INSTRUCTIONS)
 
     @server.tool()
@@ -98,8 +100,8 @@ def build_server(path: Path) -> tuple[MCPServer, _Owner]:
     return server, owner
 
 
-def run_stdio(path: Path) -> None:
-    server, owner = build_server(path)
+def run_stdio(location: Path | str) -> None:
+    server, owner = build_server(location)
     try:
         server.run("stdio")
     finally:

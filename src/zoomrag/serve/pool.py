@@ -1,11 +1,11 @@
 """Index handles for a server: one per reader thread, one writer, one model for all.
 
-A :class:`~zoomrag.store.SqliteStore` is not thread-safe, so every reader thread opens its own
-:class:`~zoomrag.Index` on first use and keeps it; the embedder (the model, loaded once) is
-shared by all of them, and so is the ANN graph, which each handle memory-maps from the same
-file. Writes go to a single writer thread with its own handle, so at most one runs at a time;
-readers keep answering while it writes (SQLite WAL), and notice the new generation when it
-commits.
+No store is thread-safe (an SQLite connection, a PostgreSQL connection), so every reader thread
+opens its own :class:`~zoomrag.Index` on first use and keeps it; the embedder (the model, loaded
+once) is shared by all of them, and so is the ANN graph of a file, which each handle
+memory-maps from the same file. Writes go to a single writer thread with its own handle, so at
+most one runs at a time; readers keep answering while it writes (SQLite WAL, PostgreSQL's
+snapshots), and notice the new generation when it commits.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
+from ..defaults import is_server
 from ..embed.base import Embedder
 from ..errors import ZoomragError
 from ..index import Index
@@ -29,12 +30,15 @@ class RequestTimeout(ZoomragError):
 
 
 class IndexPool:
-    def __init__(self, path: Path, *, readers: int = 4, embedder: str | Embedder | None = None,
+    def __init__(self, location: Path | str, *, readers: int = 4, embedder: str | Embedder | None = None,
                  lock_timeout: float = 5.0):
-        self.path = Path(path)
+        #: What each handle opens: the index file, or a server store's URL (with its password).
+        self.location: Path | str = location if is_server(location) else Path(location)
         self._lock_timeout = lock_timeout
-        # Opened here, in the caller's thread, so a missing or foreign file fails at start-up.
-        self._probe = Index.open(self.path, create=False, embedder=embedder, lock_timeout=lock_timeout)
+        # Opened here, in the caller's thread, so a missing or foreign index fails at start-up.
+        self._probe = Index.open(self.location, create=False, embedder=embedder, lock_timeout=lock_timeout)
+        #: The index file, or the server store's URL without its password (for messages).
+        self.path: Path | str = self._probe.path
         self.embedder: Embedder | str | None = embedder
         self._local = threading.local()
         self._handles: list[Index] = []
@@ -54,7 +58,7 @@ class IndexPool:
     def _handle(self) -> Index:
         ix = getattr(self._local, "index", None)
         if ix is None:
-            ix = Index.open(self.path, create=False, embedder=self.embedder, lock_timeout=self._lock_timeout)
+            ix = Index.open(self.location, create=False, embedder=self.embedder, lock_timeout=self._lock_timeout)
             self._local.index = ix
             with self._handles_lock:
                 self._handles.append(ix)

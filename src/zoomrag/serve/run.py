@@ -6,6 +6,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
+from ..defaults import is_server
 from .app import ServeConfig, create_app
 from .client import remove_discovery, write_discovery
 from .security import check_bind
@@ -44,11 +45,16 @@ def serve(config: ServeConfig, host: str = "127.0.0.1", port: int = 8765,
     url = url_of(sock)
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, access_log=False,
                                            timeout_graceful_shutdown=5, lifespan="on"))
-    write_discovery(Path(config.index), url)
+    # A file's server is found by `zoomrag query` through a file beside it; a server store's is
+    # named with --server (it may serve clients on other machines, which no local file reaches).
+    discoverable = not is_server(config.index)
+    if discoverable:
+        write_discovery(Path(config.index), url)
     try:
         if announce is not None:
             announce(url)
         server.run(sockets=[sock])
     finally:
-        remove_discovery(Path(config.index))
+        if discoverable:
+            remove_discovery(Path(config.index))
         sock.close()

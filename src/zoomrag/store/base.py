@@ -202,3 +202,8 @@ class VectorSearchStore(Store, Protocol):
     def describe_vectors(self) -> str:
         """The vector index's state for ``zoomrag stats``."""
         ...
+
+    def build_vector_index(self) -> bool:
+        """Make the vector index if it is not there yet (the index reached the ANN threshold);
+        whether it is there now."""
+        ...

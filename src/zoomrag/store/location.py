@@ -8,7 +8,20 @@ from pathlib import Path
 from ..defaults import SERVER_SCHEMES, is_server
 from .base import Store
 
-__all__ = ["SERVER_SCHEMES", "is_server", "open_store"]
+__all__ = ["SERVER_SCHEMES", "is_server", "open_store", "shown"]
+
+
+def shown(location: str | Path) -> str:
+    """``location`` as messages show it: a server URL without its password."""
+    if isinstance(location, str) and location.startswith("milvus://"):
+        from .milvus import MilvusLocation
+
+        return MilvusLocation.parse(location).url()
+    if is_server(location):
+        from .postgres import public_url
+
+        return public_url(str(location))
+    return str(location)
 
 
 def open_store(location: str | Path, *, create: bool = True, timeout: float = 5.0) -> Store:

@@ -421,6 +421,10 @@ class MilvusStore:
         known = self.file.text_keys(r for r, _ in found)
         return [(r, s) for r, s in found if r in known][:limit]
 
+    def build_vector_index(self) -> bool:
+        """The collection's HNSW index is made with the collection: nothing to do."""
+        return True
+
     def describe_vectors(self) -> str:
         if self._dimension is None:
             return f"Milvus collection {self.collection!r} (not created yet)"

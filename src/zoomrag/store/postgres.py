@@ -41,6 +41,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from ..defaults import ANN_THRESHOLD
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, Tree, content_hash, node_id
 from . import docmeta, fts
@@ -64,6 +65,8 @@ SCHEMES = ("postgresql://", "postgres://")
 _INDEX_LOCK = 0x7A6F6F6D72616701
 #: The advisory lock held while a block of row numbers is taken from the sequence.
 _ROWS_LOCK = 0x7A6F6F6D72616702
+#: The advisory lock held while the HNSW index is built (one builder at a time).
+_VECTOR_INDEX_LOCK = 0x7A6F6F6D72616703
 #: Candidates the HNSW index returns per result wanted (units sharing a vector, cached vectors
 #: of no unit), and its beam width: pgvector's default (40) gives recall@10 below 0.9.
 _CANDIDATES = 2
@@ -132,9 +135,29 @@ BEGIN
   PERFORM pg_advisory_unlock(%(rows_lock)s);
   RETURN first;
 END $$;
-INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0')
+INSERT INTO index_meta(key, value) VALUES ('generation', '0'), ('unit_chars', '0'), ('units', '0')
   ON CONFLICT (key) DO NOTHING;
 """
+
+#: A term the planner's statistics put in this many times the cap of a count is not counted
+#: (the share of a term in 0.2 % of the units, from ANALYZE's 30,000 rows, is within 11 %).
+_COMMON_MARGIN = 1.5
+#: Seconds the planner's statistics of the terms are kept (they change with ANALYZE only).
+_STATISTICS_SECONDS = 30.0
+#: The columns :meth:`PostgresStore._placed_documents` reads.
+_DOCUMENT_COLUMNS = "key, first_row, node_count, id, source, content_hash, format, metadata, text"
+
+
+class _Seen:
+    """What one read snapshot has read already (:meth:`PostgresStore.snapshot`)."""
+
+    def __init__(self, meta: dict[str, str]):
+        self.meta = meta
+        #: unit row -> its vector key (the key of the text it embeds)
+        self.text_keys: dict[int, int | None] = {}
+        #: document id -> its metadata
+        self.metadata: dict[str, Mapping[str, object]] = {}
+
 
 #: Tables of an index (sizes in ``zoomrag stats``).
 TABLES = ("documents", "doc_meta", "nodes", "vectors", "kinds", "index_meta")
@@ -208,6 +231,7 @@ class _SharedLock:
 
     def acquire(self) -> None:
         if self._depth == 0:
+            self.store._count_units_once()
             self.store._wait_lock("pg_try_advisory_lock_shared", self.timeout,
                                   "another zoomrag process is rebuilding this index")
         self._depth += 1
@@ -238,7 +262,8 @@ class PostgresStore:
         self.path = public_url(url)
         self.timeout = timeout
         self._kind_list: list[str] | None = None
-        self._dimension: int | None = None
+        self._seen: _Seen | None = None
+        self._statistics: tuple[float, dict[str, float], float] | None = None
         psycopg = _psycopg()
         self._errors = psycopg
         try:
@@ -253,6 +278,7 @@ class PostgresStore:
             # re-run writes those documents again), never consistency; each commit skips a flush.
             with self._translate_errors("open the index"):
                 self.conn.execute("SET synchronous_commit = off")
+                self.conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
             self._prepare(create)
         except BaseException:
             self.conn.close()
@@ -315,7 +341,10 @@ class PostgresStore:
             time.sleep(0.05)
 
     def checkpoint(self) -> None:
-        """After a run of writes: refresh the planner's statistics (best effort)."""
+        """After a run of writes: the vector index once the index reaches the ANN threshold
+        (:meth:`build_vector_index`), and the planner's statistics (best effort)."""
+        if self._vector_index_state() != "valid" and self.unit_count() >= ANN_THRESHOLD:
+            self.build_vector_index()
         try:
             self.conn.execute("ANALYZE documents, nodes, vectors, doc_meta")
         except self._errors.Error:
@@ -361,13 +390,14 @@ class PostgresStore:
         """``BEGIN`` ... ``COMMIT``, rolled back on any exception; bumps ``generation`` last."""
         with self._translate_errors("start a write"):
             self.conn.execute("BEGIN")
-        self._chars_delta = 0
+        self._chars_delta = self._units_delta = 0
         try:
             with self._translate_errors("write"):
                 yield self.conn
-                if self._chars_delta:
-                    self.conn.execute("UPDATE index_meta SET value = (value::bigint + %s)::text "
-                                      "WHERE key = 'unit_chars'", (self._chars_delta,))
+                if self._chars_delta or self._units_delta:
+                    self.conn.execute("UPDATE index_meta SET value = (value::bigint + CASE key WHEN 'unit_chars' "
+                                      "THEN %s ELSE %s END)::text WHERE key IN ('unit_chars', 'units')",
+                                      (self._chars_delta, self._units_delta))
                 self.conn.execute("UPDATE index_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
@@ -381,17 +411,25 @@ class PostgresStore:
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
-        """One committed version for every read inside (``REPEATABLE READ``); nested: the outer one."""
+        """One committed version for every read inside (``REPEATABLE READ``); nested: the outer one.
+
+        A version does not change while the snapshot lasts, so what a query reads several times
+        is read once (:attr:`_seen`): ``index_meta`` (read with the ``BEGIN``, in the same round
+        trip), the vector key of each unit row a search returned, the metadata of each document
+        a tree was loaded for. A query then costs a few round trips, not one per look-up."""
         if self._in_transaction():
             with self._translate_errors("read"):
                 yield
             return
         with self._translate_errors("read"):
-            self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cur = self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT key, value FROM index_meta")
+            cur.nextset()
+            self._seen = _Seen(dict(cur.fetchall()))
         try:
             with self._translate_errors("read"):
                 yield
         finally:
+            self._seen = None
             if not self.conn.closed and self._in_transaction():
                 try:
                     self.conn.execute("ROLLBACK")
@@ -402,6 +440,13 @@ class PostgresStore:
         with self._translate_errors("read"):
             return self.conn.execute(sql, args).fetchall()
 
+    def _pipelined(self, *statements: tuple[str, Sequence[object]]) -> list[list[tuple]]:
+        """The rows of several statements sent together: one round trip to the server."""
+        with self._translate_errors("read"):
+            with self.conn.pipeline():
+                cursors = [self.conn.execute(sql, args) for sql, args in statements]
+            return [c.fetchall() for c in cursors]
+
     def _vector_rows(self, sql: str, args: Sequence[object] = ()) -> list[tuple]:
         """Rows whose vector columns are read in binary (the other columns must be bigint)."""
         with self._translate_errors("read vectors"):
@@ -410,6 +455,8 @@ class PostgresStore:
 
     # -- meta ---------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
+        if self._seen is not None:
+            return dict(self._seen.meta)
         return dict(self._rows("SELECT key, value FROM index_meta"))
 
     def set_meta(self, values: Mapping[str, str]) -> None:
@@ -419,6 +466,8 @@ class PostgresStore:
                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
 
     def generation(self) -> int:
+        if self._seen is not None:
+            return int(self._seen.meta.get("generation", 0))
         row = self._rows("SELECT value FROM index_meta WHERE key = 'generation'")
         return int(row[0][0]) if row else 0
 
@@ -438,6 +487,8 @@ class PostgresStore:
         ids = list(dict.fromkeys(doc_ids))
         if not ids:
             return {}
+        if self._seen is not None and all(i in self._seen.metadata for i in ids):
+            return {i: self._seen.metadata[i] for i in ids if self._seen.metadata[i] is not None}
         return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents WHERE id = ANY(%s)", (ids,))}
 
     def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
@@ -514,14 +565,20 @@ class PostgresStore:
     def _documents_by(self, column: str, values: Sequence[object]) -> dict[str, tuple[tuple[int, int, int], Document]]:
         if column not in ("id", "key"):
             raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
-        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
         if not values:
-            return out
-        for key, first, count, doc_id, source, chash, fmt, meta, text in self._rows(
-                "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
-                f"FROM documents WHERE {column} = ANY(%s)", (list(values),)):
+            return {}
+        return self._placed_documents(self._rows(f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {column} = ANY(%s)",
+                                                 (list(values),)))
+
+    def _placed_documents(self, rows: Iterable[tuple]) -> dict[str, tuple[tuple[int, int, int], Document]]:
+        """Rows of :data:`_DOCUMENT_COLUMNS` as ``{id: ((key, first row, node count), Document)}``;
+        inside a snapshot, their metadata is kept for :meth:`metadata_by_id`."""
+        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
+        for key, first, count, doc_id, source, chash, fmt, meta, text in rows:
             out[doc_id] = ((key, first, count), Document(id=doc_id, source=source, text=text, format=fmt,
                                                          content_hash=chash, metadata=_metadata(meta)))
+        if self._seen is not None:
+            self._seen.metadata.update((i, d.metadata) for i, (_, d) in out.items())
         return out
 
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -554,16 +611,21 @@ class PostgresStore:
         wanted = list(dict.fromkeys(int(r) for r in rows))
         cols = "rowno, parent, level, kind, span_start, span_end, section_path, embed_text, doc"
         by_doc: dict[int, dict[int, tuple]] = {}
-        if wanted:
-            for r in self._rows(
-                    f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE rowno = ANY(%s) "
-                    f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
-                    "JOIN up ON n.rowno = up.parent) SELECT * FROM up", (wanted,)):
-                by_doc.setdefault(r[8], {})[r[0]] = r
+        if not wanted:
+            return {}, {}
+        # the chains, and the documents holding them (the same chains again, in the same round trip)
+        up = (f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE rowno = ANY(%s) "
+              f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
+              "JOIN up ON n.rowno = up.parent) ")
+        chains, documents = self._pipelined(
+            (up + "SELECT * FROM up", (wanted,)),
+            (up + f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE key IN (SELECT doc FROM up)", (wanted,)))
+        for r in chains:
+            by_doc.setdefault(r[8], {})[r[0]] = r
         kinds = self._kinds_for(r for found in by_doc.values() for r in found.values())
         trees: dict[str, Tree] = {}
         nodes: dict[int, Node] = {}
-        for placed, doc in self._documents_by("key", list(by_doc)).values():
+        for placed, doc in self._placed_documents(documents).values():
             found = by_doc[placed[0]]
             order = sorted(found)
             tree = _tree(doc, [found[r] for r in order], kinds, doc.text)
@@ -586,7 +648,6 @@ class PostgresStore:
         for u in units:
             text = _unit_text(u.node, doc.text)
             unit_info[row_of[u.node.id]] = (len(text), unit_terms(text))
-        self._ensure_vector_index(vectors)
         meta = _metadata_json(doc.metadata) or "{}"
         with self.transaction() as c:
             c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc.id,))
@@ -619,6 +680,7 @@ class PostgresStore:
                         copy.write_row((r[0], key, *r[2:9], bool(r[9]), r[10],
                                         None if info is None else info[0], None if info is None else info[1]))
             self._chars_delta += sum(n for n, _ in unit_info.values())
+            self._units_delta += len(unit_info)
 
     def _take_rows(self, n: int) -> int:
         """The first of ``n`` consecutive row numbers no one else was or will be given."""
@@ -626,9 +688,11 @@ class PostgresStore:
             return int(self.conn.execute("SELECT take_rows(%s)", (n,)).fetchone()[0])
 
     def _delete_nodes(self, key: int) -> None:
-        """A document's nodes and their share of ``unit_chars`` (inside a transaction)."""
-        gone = self.conn.execute("SELECT coalesce(sum(chars), 0) FROM nodes WHERE doc = %s AND unit", (key,))
-        self._chars_delta -= int(gone.fetchone()[0])
+        """A document's nodes and their share of ``unit_chars`` and ``units`` (inside a transaction)."""
+        chars, units = self.conn.execute("SELECT coalesce(sum(chars), 0), count(*) FROM nodes WHERE doc = %s AND unit",
+                                         (key,)).fetchone()
+        self._chars_delta -= int(chars)
+        self._units_delta -= int(units)
         self.conn.execute("DELETE FROM nodes WHERE doc = %s", (key,))
 
     def delete_document(self, doc_id: str) -> bool:
@@ -643,6 +707,8 @@ class PostgresStore:
             return True
 
     def unit_chars(self) -> int:
+        if self._seen is not None:
+            return int(self._seen.meta.get("unit_chars", 0))
         row = self._rows("SELECT value FROM index_meta WHERE key = 'unit_chars'")
         return int(row[0][0]) if row else 0
 
@@ -656,11 +722,10 @@ class PostgresStore:
                                            "it to finish and rebuild again")
                 time.sleep(0.05)
             c.execute("TRUNCATE nodes, documents, doc_meta")
-            c.execute("UPDATE index_meta SET value = '0' WHERE key = 'unit_chars'")
+            c.execute("UPDATE index_meta SET value = '0' WHERE key IN ('unit_chars', 'units')")
             if not keep_vectors:
                 c.execute("TRUNCATE vectors")
                 c.execute("DROP INDEX IF EXISTS vectors_hnsw")
-                self._dimension = None
 
     # -- node kinds ---------------------------------------------------------------------
     def _kinds(self, reload: bool = False) -> list[str]:
@@ -692,19 +757,42 @@ class PostgresStore:
         return {k: known[k] for k in wanted}
 
     # -- vectors ------------------------------------------------------------------------
-    def _ensure_vector_index(self, vectors: Mapping[int, bytes]) -> None:
-        """The HNSW index (inner product, pgvector) once the vectors' dimension is known."""
-        if self._dimension is not None or not vectors:
-            return
-        dim = len(next(iter(vectors.values()))) // 4
-        with self._translate_errors("create the vector index"):
-            self.conn.execute("SELECT pg_advisory_lock(%s)", (_ROWS_LOCK,))  # two writers may get here at once
-            try:
-                self.conn.execute(f"CREATE INDEX IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
-                                  f"((vec::vector({dim})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
-            finally:
-                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
-        self._dimension = dim
+    def _vector_index_state(self) -> str:
+        """``valid``, ``invalid`` (a build that was interrupted) or ``missing``."""
+        row = self._rows("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                         "WHERE c.relname = 'vectors_hnsw' AND c.relnamespace = current_schema()::regnamespace")
+        return "missing" if not row else "valid" if row[0][0] else "invalid"
+
+    def build_vector_index(self) -> bool:
+        """Build pgvector's HNSW index over the vectors unless it is there; whether it is there now.
+
+        Below the ANN threshold a query scores every unit exactly and needs no index, so it is
+        built when the index reaches the threshold, in one pass over the stored vectors, then
+        kept up to date by every write. One pass is several times faster than growing the graph
+        with each insert (docs/benchmarks.md, "Stores"). ``CONCURRENTLY``: writers go on
+        meanwhile, and queries search exactly until it is ready. One process builds it (an
+        advisory lock); a build that was interrupted is dropped and started again."""
+        state = self._vector_index_state()
+        if state == "valid":
+            return True
+        if self._in_transaction() or not self._rows("SELECT pg_try_advisory_lock(%s)", (_VECTOR_INDEX_LOCK,))[0][0]:
+            return False  # inside a write, or another process is building it
+        try:
+            with self._translate_errors("build the vector index"):
+                state = self._vector_index_state()
+                if state == "valid":
+                    return True
+                if state == "invalid":
+                    self.conn.execute("DROP INDEX CONCURRENTLY IF EXISTS vectors_hnsw")
+                row = self.conn.execute("SELECT vector_dims(vec) FROM vectors LIMIT 1").fetchone()
+                if row is None:
+                    return False
+                self.conn.execute(f"CREATE INDEX CONCURRENTLY IF NOT EXISTS vectors_hnsw ON vectors USING hnsw "
+                                  f"((vec::vector({int(row[0])})) vector_ip_ops) WITH (m = 16, ef_construction = 128)")
+            return True
+        finally:
+            if not self.conn.closed:
+                self.conn.execute("SELECT pg_advisory_unlock(%s)", (_VECTOR_INDEX_LOCK,))
 
     def vector_keys_present(self, keys: Iterable[int]) -> set[int]:
         keys = list(dict.fromkeys(keys))
@@ -728,7 +816,6 @@ class PostgresStore:
         return dict(self._vector_rows("SELECT key, vec FROM vectors WHERE key = ANY(%s)", (keys,)))
 
     def put_vectors(self, items: Mapping[int, bytes]) -> None:
-        self._ensure_vector_index(items)
         with self.transaction() as c:
             with c.cursor() as cur:
                 cur.executemany("INSERT INTO vectors(key, vec) VALUES (%s, %s::vector) ON CONFLICT DO NOTHING",
@@ -795,17 +882,20 @@ class PostgresStore:
         want = _CANDIDATES * k
         with self.snapshot():
             with self._translate_errors("search the vectors"):
-                self.conn.execute(f"SET LOCAL hnsw.ef_search = {max(EF_SEARCH, want)}")
+                if want > EF_SEARCH:  # the session's own setting (set on connecting) is EF_SEARCH
+                    self.conn.execute(f"SET LOCAL hnsw.ef_search = {want}")
                 rows = self.conn.execute(
                     f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
                     f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
-                    "SELECT n.rowno, -c.d FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
+                    "SELECT n.rowno, -c.d, c.key FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
                     (text, text, want, k)).fetchall()
-        return [(int(r), float(s)) for r, s in rows]
+            if self._seen is not None:
+                self._seen.text_keys.update((int(r), key) for r, _, key in rows)
+        return [(int(r), float(s)) for r, s, _ in rows]
 
     def describe_vectors(self) -> str:
-        found = self._rows("SELECT 1 FROM pg_indexes WHERE indexname = 'vectors_hnsw' AND schemaname = current_schema()")
-        return "pgvector hnsw" if found else "none yet (made with the first vectors)"
+        return {"valid": "pgvector hnsw", "invalid": "pgvector hnsw being built (exact search until it is ready)",
+                "missing": "none yet (built when the index reaches the ANN threshold)"}[self._vector_index_state()]
 
     # -- units and full text ------------------------------------------------------------
     def units(self, rows: Iterable[int]) -> dict[int, UnitRow]:
@@ -824,10 +914,36 @@ class PostgresStore:
         rows = list(dict.fromkeys(int(r) for r in rows))
         if not rows:
             return {}
-        return dict(self._rows("SELECT rowno, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)))
+        if self._seen is not None and all(r in self._seen.text_keys for r in rows):
+            return {r: self._seen.text_keys[r] for r in rows}
+        found = dict(self._rows("SELECT rowno, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)))
+        if self._seen is not None:
+            self._seen.text_keys.update(found)
+        return found
 
     def unit_count(self) -> int:
+        """Units in the index: ``index_meta['units']``, kept by every write as ``unit_chars`` is
+        (counting a million rows takes 50 ms, and a query needs the count after every write)."""
+        meta = self._seen.meta if self._seen is not None else None
+        if meta is None:
+            meta = dict(self._rows("SELECT key, value FROM index_meta WHERE key = 'units'"))
+        if "units" in meta:
+            return int(meta["units"])
         return int(self._rows("SELECT count(*) FROM nodes WHERE unit")[0][0])
+
+    def _count_units_once(self) -> None:
+        """An index made before ``units`` was kept gets it, counted while no writer runs (a
+        writer changes it only once it is there); with writers at work, the next run does it."""
+        if self._rows("SELECT 1 FROM index_meta WHERE key = 'units'"):
+            return
+        if not self._rows("SELECT pg_try_advisory_lock(%s)", (_INDEX_LOCK,))[0][0]:
+            return
+        try:
+            with self._translate_errors("count the units"):
+                self.conn.execute("INSERT INTO index_meta(key, value) SELECT 'units', count(*)::text FROM nodes "
+                                  "WHERE unit ON CONFLICT (key) DO NOTHING")
+        finally:
+            self.conn.execute("SELECT pg_advisory_unlock(%s)", (_INDEX_LOCK,))
 
     def unit_texts(self, rows: Iterable[int]) -> dict[int, str]:
         """What was indexed for each of these unit rows; rows not found are left out. Each
@@ -835,11 +951,14 @@ class PostgresStore:
         rows = list(dict.fromkeys(int(r) for r in rows))
         if not rows:
             return {}
-        found = self._rows("SELECT rowno, doc, span_start, span_end, embed_text FROM nodes WHERE rowno = ANY(%s)",
-                           (rows,))
-        keys = list({doc for _, doc, _, _, et in found if et is None})
-        texts = dict(self._rows("SELECT key, text FROM documents WHERE key = ANY(%s)", (keys,))) if keys else {}
-        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et in found
+        found, documents = self._pipelined(
+            ("SELECT rowno, doc, span_start, span_end, embed_text, vec FROM nodes WHERE rowno = ANY(%s)", (rows,)),
+            ("SELECT key, text FROM documents WHERE key IN "
+             "(SELECT doc FROM nodes WHERE rowno = ANY(%s) AND embed_text IS NULL)", (rows,)))
+        texts = dict(documents)
+        if self._seen is not None:
+            self._seen.text_keys.update((r, vec) for r, *_, vec in found)
+        return {r: et if et is not None else texts[doc][s:e] for r, doc, s, e, et, _ in found
                 if et is not None or doc in texts}
 
     def fts_search(self, weights: Mapping[str, float], limit: int, avg_chars: float,
@@ -856,20 +975,25 @@ class PostgresStore:
         if within is not None:
             keep = " AND rowno = ANY(%s)"
             rows_arg = list(dict.fromkeys(int(r) for r in within))
+        # each scan reads what the score needs from the rows it finds (no second look-up by row)
+        only = ""
+        docs_arg: list[object] = []
+        if docs is not None:
+            only = " AND doc = ANY(%s)"
+            docs_arg = [list(dict.fromkeys(int(d) for d in docs))]
         scans = []
         args: list[object] = []
         for expr, w in weights.items():
-            scans.append(f"SELECT rowno AS r, %s::float8 AS w FROM nodes WHERE terms @> %s::text[]{keep}")
-            args += [float(w), expression_terms(expr)] + ([rows_arg] if keep else [])
-        only = ""
-        if docs is not None:
-            only = " WHERE n.doc = ANY(%s)"
+            scans.append(f"SELECT rowno AS r, chars, vec, %s::float8 AS w FROM nodes WHERE terms @> %s::text[]{keep}{only}")
+            args += [float(w), expression_terms(expr)] + ([rows_arg] if keep else []) + docs_arg
         final: list[object] = [k1 + 1, k1, 1 - b, b / avg]
-        tail: list[object] = ([list(dict.fromkeys(int(d) for d in docs))] if docs is not None else []) + [limit]
-        sql = (f"SELECT h.r, h.w * %s / (1 + %s * (%s + %s * n.chars)) AS s FROM "
-               f"(SELECT r, sum(w) AS w FROM ({' UNION ALL '.join(scans)}) x GROUP BY r) h "
-               f"JOIN nodes n ON n.rowno = h.r{only} ORDER BY s DESC, h.r LIMIT %s")
-        return [(int(r), float(s)) for r, s in self._rows(sql, final + args + tail)]
+        sql = (f"SELECT r, sum(w) * %s / (1 + %s * (%s + %s * chars)) AS s, vec FROM "
+               f"({' UNION ALL '.join(scans)}) x GROUP BY r, chars, vec ORDER BY s DESC, r LIMIT %s")
+        tail: list[object] = [limit]
+        found = self._rows(sql, final + args + tail)
+        if self._seen is not None:
+            self._seen.text_keys.update((int(r), vec) for r, _, vec in found)
+        return [(int(r), float(s)) for r, s, _ in found]
 
     def term_counts(self, terms: Iterable[str], cap: int | None = None) -> dict[str, TermCount]:
         """Units holding each query term (a CJK pair: both characters), counted up to ``cap + 1``,
@@ -877,6 +1001,12 @@ class PostgresStore:
         wanted = list(dict.fromkeys(terms))
         if not wanted:
             return {}
+        out: dict[str, TermCount] = {}
+        if cap is not None:
+            out.update(self._common_counts(wanted, cap))
+            wanted = [t for t in wanted if t not in out]
+            if not wanted:
+                return out
         limit = None if cap is None else cap + 1
         # one statement for every term: a round trip each would cost more than the counting
         scans = " UNION ALL ".join(
@@ -888,11 +1018,45 @@ class PostgresStore:
         rows = self._rows(f"SELECT (SELECT max(rowno) FROM nodes), i, n, m FROM ({scans}) c", args)
         last = (rows[0][0] if rows else None) or 1
         found = {i: (int(n), m) for _, i, n, m in rows}
-        out: dict[str, TermCount] = {}
         for i, t in enumerate(wanted):
             n, row = found[i]
             out[t] = TermCount(n, 1.0 if cap is None or n <= cap else min(1.0, (row or last) / last))
         return out
+
+    def _common_counts(self, terms: Sequence[str], cap: int) -> dict[str, TermCount]:
+        """The capped counts of the terms the planner's statistics (``ANALYZE``, run after every
+        indexing run) put in :data:`_COMMON_MARGIN` times ``cap + 1`` units or more, without
+        counting them: GIN indexes are read whole into a bitmap, so counting even the first
+        ``cap + 1`` units of a term held by most of the index reads all of its entries (tens of
+        milliseconds at 1M units). Their reach is estimated from the same statistics, as an
+        even spread over the index; a CJK pair (two characters) is always counted."""
+        shares, units = self._term_statistics()
+        out = {}
+        for t in terms:
+            parts = expression_terms(fts.expression(t))
+            held = shares.get(parts[0], 0.0) * units if len(parts) == 1 else 0.0
+            if held >= _COMMON_MARGIN * (cap + 1):
+                out[t] = TermCount(cap + 1, min(1.0, (cap + 1) / held))
+        return out
+
+    def _term_statistics(self) -> tuple[dict[str, float], float]:
+        """The share of units holding each of the most common terms, and the units the shares
+        are of (``pg_stats`` of ``nodes.terms``; kept :data:`_STATISTICS_SECONDS`)."""
+        now = time.monotonic()
+        if self._statistics is None or now - self._statistics[0] > _STATISTICS_SECONDS:
+            rows = self._rows(
+                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, s.null_frac, c.reltuples "
+                "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
+                "AND c.relnamespace = current_schema()::regnamespace "
+                "WHERE s.schemaname = current_schema() AND s.tablename = 'nodes' AND s.attname = 'terms'")
+            shares: dict[str, float] = {}
+            units = 0.0
+            if rows and rows[0][0] is not None and rows[0][1] is not None:
+                elements, freqs, null_frac, tuples = rows[0]
+                shares = dict(zip(elements, map(float, freqs)))  # the min, max... after the shares: dropped
+                units = max(float(tuples), 0.0) * (1.0 - float(null_frac or 0.0))
+            self._statistics = (now, shares, units)
+        return self._statistics[1], self._statistics[2]
 
     def term_frequencies(self, terms: Iterable[str], cap: int | None = None) -> dict[str, int]:
         return {t: c.units for t, c in self.term_counts(terms, cap).items()}
@@ -961,8 +1125,12 @@ class PostgresStore:
 
     def _meta_problems(self) -> list[str]:
         stored = self.unit_chars()
-        actual = int(self._rows("SELECT coalesce(sum(chars), 0) FROM nodes WHERE unit")[0][0])
-        return [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+        actual, units = self._rows("SELECT coalesce(sum(chars), 0), count(*) FROM nodes WHERE unit")[0]
+        out = [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+        kept = self.meta().get("units")
+        if kept is not None and int(kept) != units:
+            out.append(f"index_meta units is {kept}, the index holds {units} units")
+        return out
 
     def _text_problems(self) -> list[str]:
         """Every document's text against its length and content hash, every unit's terms
