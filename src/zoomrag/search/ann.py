@@ -71,10 +71,13 @@ FILTER_MARGIN_MIN = 4
 FILTER_EF = 2 * EF_SEARCH
 
 
-def filter_margin(k: int) -> float:
+def filter_margin(k: int, share: float = 0.0) -> float:
     """How many more candidates than needed a filtered graph search asks for: 8 for k = 10,
-    falling with sqrt(k) (deeper lists need fewer spare candidates) to at least 4."""
-    return max(FILTER_MARGIN_MIN, FILTER_MARGIN * (10 / max(k, 1)) ** 0.5)
+    falling with sqrt(k) (deeper lists need fewer spare candidates) to at least 4, and towards 1
+    as the filter's ``share`` of the graph grows (a filter keeping most units barely changes
+    which candidates rank first)."""
+    margin = max(FILTER_MARGIN_MIN, FILTER_MARGIN * (10 / max(k, 1)) ** 0.5)
+    return 1 + (margin - 1) * (1 - min(max(share, 0.0), 1.0))
 
 
 def scan_within(units: int, k: int, size: int) -> bool:
@@ -344,7 +347,8 @@ class AnnIndex:
             return self._rescored(self.ids[within[found]], scores, q, k)
         inside = np.zeros(len(self), dtype=bool)
         inside[within] = True
-        want = min(len(self), int(np.ceil(filter_margin(k) * RESCORE_FACTOR * k * len(self) / n)) + 16)
+        share = n / len(self)
+        want = min(len(self), int(np.ceil(filter_margin(k, share) * RESCORE_FACTOR * k / share)) + 16)
         before = self.backend.ef_search
         try:
             while True:
@@ -367,7 +371,9 @@ class AnnIndex:
                 found, sc = scan_codes(gather_rows(self.codes, within), q, RESCORE_FACTOR * k)
                 return self._rescored(self.ids[within[found]], sc, q, k)
             return self._rescored(self.ids[within], np.zeros(n, dtype=np.float32), q, k)
-        return self._rescored(self.ids[rows[keep]], scores[keep], q, k)
+        # the best RESCORE_FACTOR * k of them, as an unfiltered search rescores
+        best = RESCORE_FACTOR * k
+        return self._rescored(self.ids[rows[keep]][:best], scores[keep][:best], q, k)
 
     def _rescored(self, ids: np.ndarray, scores: np.ndarray, q: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The ``k`` best of candidates ranked best first: by exact cosine when ``rescore`` is given."""
