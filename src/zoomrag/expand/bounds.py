@@ -65,7 +65,7 @@ def _line_end(text: str, pos: int) -> bool:
 #: always ends), and kept for the documents seen last: a query asks about many edges of the same
 #: few documents, and a chunk is scanned once.
 _CHUNK = 8192
-_KEEP = 32
+_KEEP = 64
 _SEEN: OrderedDict[int, _Sentences] = OrderedDict()
 
 
@@ -76,6 +76,11 @@ class _Sentences:
         self.text = text  # kept, so the id used as the cache key stays this text's
         self._edges: dict[int, int] = {}
         self._chunks: dict[int, tuple[list[int], list[int]]] = {}
+        #: :func:`snap` results, by ``(start, end, lines)``: an evaluation or a probe asks for the
+        #: same spans again with every policy and budget.
+        self.snapped: dict[tuple[int, int, bool], tuple[int, int]] = {}
+        #: :func:`grow` results, by ``(start, end, lines, words)``.
+        self.grown: dict[tuple[int, int, bool, int], tuple[int, int]] = {}
 
     def edge(self, k: int) -> int:
         p, n = k * _CHUNK, len(self.text)
@@ -198,6 +203,15 @@ def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int
 
     Without a boundary within ``REACH`` on a side, that side goes to the nearest word boundary.
     """
+    known = _sentences(text).snapped
+    key = (start, end, lines)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = _snap(text, start, end, lines)
+    return got
+
+
+def _snap(text: str, start: int, end: int, lines: bool) -> tuple[int, int]:
     s, e = _skip_space(text, start), _back_space(text, end)
     if s >= e:
         return start, end
@@ -227,6 +241,15 @@ def word_count(text: str, start: int, end: int) -> int:
 def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
     """``[start, end)`` (already at boundaries) grown by whole sentences or lines, after it
     first, then before it, alternately, until it holds ``words`` words or the whole text."""
+    known = _sentences(text).grown
+    key = (start, end, lines, words)
+    got = known.get(key)
+    if got is None:
+        got = known[key] = _grow(text, start, end, lines, words)
+    return got
+
+
+def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int, int]:
     after = True
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
