@@ -464,9 +464,9 @@ def llamaindex_build(folder: Path, embedding: str) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from llama_index.core import SimpleDirectoryReader, StorageContext, VectorStoreIndex
     from llama_index.core.base.embeddings.base import DEFAULT_EMBED_BATCH_SIZE, BaseEmbedding
-    from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
+    from llama_index.core.node_parser import get_leaf_nodes
     from llama_index.core.storage.docstore import SimpleDocumentStore
-    from peers import AUTOMERGE_OVERLAP, AUTOMERGE_SIZES, llama_embedding, minilm_tokenizer
+    from peers import automerge_parser, llama_embedding
     from pydantic import PrivateAttr
 
     if embedding == "zoomrag":
@@ -498,13 +498,7 @@ def llamaindex_build(folder: Path, embedding: str) -> None:
                 return self._model.encode(texts, batch_size=self.embed_batch_size, normalize_embeddings=True).tolist()
 
         embed_model = SentenceTransformerEmbedding()
-    tokenizer = minilm_tokenizer()
-    ids = [f"chunk_size_{s}" for s in AUTOMERGE_SIZES]
-    parser = HierarchicalNodeParser.from_defaults(
-        node_parser_ids=ids,
-        node_parser_map={i: SentenceSplitter(chunk_size=s, chunk_overlap=AUTOMERGE_OVERLAP, tokenizer=tokenizer)
-                         for i, s in zip(ids, AUTOMERGE_SIZES)})
-    nodes = parser.get_nodes_from_documents(SimpleDirectoryReader(str(folder)).load_data())
+    nodes = automerge_parser().get_nodes_from_documents(SimpleDirectoryReader(str(folder)).load_data())
     leaves = get_leaf_nodes(nodes)
     docstore = SimpleDocumentStore()
     docstore.add_documents(nodes)

@@ -163,6 +163,18 @@ def langchain_embeddings(embedder: Any) -> Any:
     return _langchain_embeddings_class()(embedder)
 
 
+def automerge_parser() -> Any:
+    """LlamaIndex's HierarchicalNodeParser at AUTOMERGE_SIZES, sizes in MiniLM tokens."""
+    from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter
+
+    tokenizer = minilm_tokenizer()
+    ids = [f"chunk_size_{s}" for s in AUTOMERGE_SIZES]
+    return HierarchicalNodeParser.from_defaults(
+        node_parser_ids=ids,
+        node_parser_map={i: SentenceSplitter(chunk_size=s, chunk_overlap=AUTOMERGE_OVERLAP, tokenizer=tokenizer)
+                         for i, s in zip(ids, AUTOMERGE_SIZES)})
+
+
 def minilm_tokenizer() -> Callable[[str], list[int]]:
     """MiniLM word pieces of a text (no special tokens, no truncation): the budgets' unit."""
     from tokenizers import Tokenizer
@@ -387,16 +399,10 @@ class LlamaAutoMerge(PeerRetriever):
 
     def _build(self, dataset: Dataset) -> int:
         from llama_index.core import StorageContext, VectorStoreIndex
-        from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
+        from llama_index.core.node_parser import get_leaf_nodes
         from llama_index.core.storage.docstore import SimpleDocumentStore
 
-        tokenizer = minilm_tokenizer()
-        ids = [f"chunk_size_{s}" for s in AUTOMERGE_SIZES]
-        parser = HierarchicalNodeParser.from_defaults(
-            node_parser_ids=ids,
-            node_parser_map={i: SentenceSplitter(chunk_size=s, chunk_overlap=AUTOMERGE_OVERLAP, tokenizer=tokenizer)
-                             for i, s in zip(ids, AUTOMERGE_SIZES)})
-        nodes = parser.get_nodes_from_documents(_llama_documents(dataset))
+        nodes = automerge_parser().get_nodes_from_documents(_llama_documents(dataset))
         leaves = get_leaf_nodes(nodes)
         docstore = SimpleDocumentStore()
         docstore.add_documents(nodes)

@@ -59,14 +59,18 @@ def running_server(index: Path, *args: str, env: Mapping[str, str] | None = None
     try:
         yield wait_for_server(index, proc, STARTUP_SECONDS)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
         proc.stdout.close()
         proc.stderr.close()
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @contextmanager
@@ -93,10 +97,5 @@ def running_store_server(store: str, *args: str) -> Iterator[str]:
                 break
         yield found.group(1)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        _stop(proc)
         proc.stderr.close()

@@ -46,18 +46,23 @@ def test_a_word_longer_than_wordpiece_takes_is_one_budget_token_per_100_characte
     assert m.size(0, len(text)) == 12
 
 
+class _Spy(ApproxCounter):
+    """ApproxCounter that records each text it tokenizes."""
+
+    def __init__(self, seen: list[str]):
+        self.seen = seen
+
+    def token_starts(self, text):
+        self.seen.append(text)
+        return super().token_starts(text)
+
+
 def test_only_the_lines_of_a_span_are_tokenized(monkeypatch):
     monkeypatch.setattr(measure, "NEAR", 0)
     seen: list[str] = []
-
-    class Spy(ApproxCounter):
-        def token_starts(self, text):
-            seen.append(text)
-            return super().token_starts(text)
-
     text = "one two\nthree four five\nsix\n" * 3
     m = SpanMeasure(text, ApproxCounter())
-    m.counter = Spy()
+    m.counter = _Spy(seen)
     assert m.size(10, 16) == 1  # "ree fo" lies in "three four five"; one token starts in it
     assert seen == ["three four five"]
     assert m.size(10, 16) == 1 and len(seen) == 1  # remembered
@@ -69,15 +74,9 @@ def test_only_the_lines_of_a_span_are_tokenized(monkeypatch):
 def test_the_lines_near_a_span_are_tokenized_with_it_in_one_call(monkeypatch):
     monkeypatch.setattr(measure, "NEAR", 10)
     seen: list[str] = []
-
-    class Spy(ApproxCounter):
-        def token_starts(self, text):
-            seen.append(text)
-            return super().token_starts(text)
-
     text = "one two\nthree four five\nsix\n" * 3
     m = SpanMeasure(text, ApproxCounter())
-    m.counter = Spy()
+    m.counter = _Spy(seen)
     assert m.size(10, 16) == 1
     assert seen == ["one two\nthree four five\nsix"]  # the lines within 10 characters, whole
     assert m.size(0, 7) == 2 and m.size(24, 27) == 1 and len(seen) == 1
