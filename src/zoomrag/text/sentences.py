@@ -229,8 +229,6 @@ def _latin_ends(text: str, start: int, end: int) -> Iterable[re.Match[str]]:
 
 
 def _has_any(text: str, chars: str, start: int, end: int) -> bool:
-    if text.isascii():  # known without a scan: none of a non-ASCII set can be there
-        chars = "".join(c for c in chars if c.isascii())
     return any(text.find(c, start, end) >= 0 for c in chars)
 
 
