@@ -92,3 +92,13 @@ def test_a_counter_not_known_to_be_line_local_measures_the_whole_text():
 
     m = SpanMeasure("ab\ncd", Other())
     assert m.size(3, 5) == 0  # counted over the line "cd" alone it would be 1
+
+
+def test_remembered_sizes_are_bounded_and_stay_exact(monkeypatch):
+    monkeypatch.setattr(measure, "MEMO_SPANS", 3)
+    text = "one two\nthree four five\nsix\n" * 4
+    m, ref = SpanMeasure(text, ApproxCounter()), Measure(text, ApproxCounter())
+    spans = [(a, b) for a in range(0, len(text), 7) for b in range(a, len(text), 11)]
+    for a, b in spans + spans[::-1]:
+        assert m.size(a, b) == ref.size(a, b)
+    assert len(m._sizes) <= 3

@@ -149,3 +149,15 @@ def test_has_words_stops_early_but_counts_as_word_count(text, data):
     end = data.draw(st.integers(start, len(text)))
     n = data.draw(st.integers(1, 8))
     assert has_words(text, start, end, n) == (word_count(text, start, end) >= n)
+
+
+def test_remembered_snaps_are_bounded_and_stay_exact(monkeypatch):
+    from zoomrag.expand import bounds
+
+    text = "First sentence here. Second one follows it.\n\nA new paragraph starts. It ends here.\n"
+    spans = [(a, b) for a in range(0, len(text), 5) for b in range(a + 1, len(text), 9)]
+    want = [bounds.snap(text, a, b) for a, b in spans]
+    monkeypatch.setattr(bounds, "MEMO_SPANS", 2)
+    other = text.replace("First", "Third")  # a new text: a memo of its own
+    assert [bounds.snap(other, a, b) for a, b in spans] == want
+    assert [bounds.snap(other, a, b) for a, b in reversed(spans)] == want[::-1]

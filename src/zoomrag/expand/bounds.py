@@ -124,6 +124,17 @@ class _Sentences:
         return prev[bisect_left(prev, pos):] + mine[bisect_left(mine, pos):] + nxt
 
 
+#: Spans a text's snap or growth memo holds before it starts again (a server asks for new spans
+#: of the same documents forever).
+MEMO_SPANS = 65_536
+
+
+def _memo(known: dict) -> dict:
+    if len(known) >= MEMO_SPANS:
+        known.clear()
+    return known
+
+
 def _sentences(text: str) -> _Sentences:
     key = id(text)
     got = _SEEN.get(key)
@@ -203,7 +214,7 @@ def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int
 
     Without a boundary within ``REACH`` on a side, that side goes to the nearest word boundary.
     """
-    known = _sentences(text).snapped
+    known = _memo(_sentences(text).snapped)
     key = (start, end, lines)
     got = known.get(key)
     if got is None:
@@ -241,7 +252,7 @@ def word_count(text: str, start: int, end: int) -> int:
 def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
     """``[start, end)`` (already at boundaries) grown by whole sentences or lines, after it
     first, then before it, alternately, until it holds ``words`` words or the whole text."""
-    known = _sentences(text).grown
+    known = _memo(_sentences(text).grown)
     key = (start, end, lines, words)
     got = known.get(key)
     if got is None:

@@ -35,6 +35,8 @@ MAX_TOKEN_CHARS = 100
 #: Once this share of a document's characters is tokenized, the rest is too (at most doubling
 #: the work) and every size is a binary search.
 WHOLE_SHARE = 0.5
+#: Span sizes a measure remembers before it starts again.
+MEMO_SPANS = 65_536
 #: Characters on each side of a span whose lines are tokenized with it.
 NEAR = 512
 _SPACE = re.compile(r"\s")
@@ -69,6 +71,8 @@ class SpanMeasure:
         key = (start, end)
         n = self._sizes.get(key)
         if n is None:
+            if len(self._sizes) >= MEMO_SPANS:  # a long-lived server must not grow it forever
+                self._sizes.clear()
             n = self._sizes[key] = self._size(start, end)
         return n
 
