@@ -42,6 +42,7 @@ from index_speed import Clock, Lines, SyntheticEmbedder, synthetic_documents  # 
 
 from zoomrag.index import Index  # noqa: E402
 from zoomrag.search import ann  # noqa: E402
+from zoomrag.search.filters import RowRanges  # noqa: E402
 from zoomrag.text.tokens import ApproxCounter  # noqa: E402
 
 OUT = ROOT / "out"
@@ -146,7 +147,7 @@ def bench_switch(ix: Index, emb: SyntheticEmbedder, texts: list[str]) -> list[di
         if size >= n:
             break
         docs = np.sort(rng.choice(n // 100, size // 100, replace=False))
-        within = (docs[:, None] * 100 + np.arange(100)).ravel()
+        within = RowRanges(docs * 100, docs * 100 + 100)
         clocks: dict[str, Clock] = {}
         for name, limit in (("scan", 10**15), ("graph", 0)):
             if name == "graph" and size < 50_000:

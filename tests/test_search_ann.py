@@ -14,6 +14,7 @@ from zoomrag.index import Index
 from zoomrag.model import Document
 from zoomrag.search.ann import AnnIndex, available_backend
 from zoomrag.search.dense import ExactSearch
+from zoomrag.search.filters import row_ranges
 
 pytest.importorskip("usearch.index", reason="the optional 'ann' extra (usearch) is not installed")
 
@@ -127,9 +128,11 @@ def test_filtered_search_returns_k_results_inside_the_filter_and_finds_the_exact
     rng = np.random.default_rng(1)
     within = np.sort(rng.choice(5000, size=max(1, int(share * 5000)), replace=False))
     exact = ExactSearch(ids, x)
+    rows = row_ranges(ids[within], np.ones(len(within), dtype=np.int64), ids)
+    assert np.array_equal(rows.positions(), within)
     recalls = []
     for q in queries[:30]:
-        got = ann.search_within(q, 10, within)
+        got = ann.search_within(q, 10, rows)
         truth = exact.search(q, 10, within=within)
         assert len(got) == min(10, len(within))  # a selective filter still gives k results
         assert {i for i, _ in got} <= set((ids[within]).tolist())

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..search.ann import AnnIndex, available_backend
 from ..search.dense import ExactSearch, MatrixCache
-from ..search.filters import positions
+from ..search.filters import positions, row_ranges
 from ..store import SqliteStore
 from ..store.sqlite import Selection
 from .settings import Settings
@@ -124,7 +124,7 @@ class DenseSearch:
                     if delta is not None:
                         found += delta.search(query, k)
                 else:
-                    found = graph.search_within(query, k, positions(selection.first, selection.count, graph.ids))
+                    found = graph.search_within(query, k, row_ranges(selection.first, selection.count, graph.ids))
                     if delta is not None:
                         found += delta.search(query, k, within=positions(selection.first, selection.count,
                                                                          delta.ids))

@@ -299,15 +299,52 @@ def _sql(f: Filter, args: list[Any]) -> str:
 
 
 # -- from documents to the rankers' rows -------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RowRanges:
+    """Rows ``lo[i] .. hi[i] - 1`` of a sorted ids array (ascending, disjoint, none empty): a
+    filter's documents in a vector matrix or graph, whose units are consecutive rows."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int((self.hi - self.lo).sum())
+
+    def positions(self) -> np.ndarray:
+        """Every row inside the ranges, ascending."""
+        sizes = self.hi - self.lo
+        total = int(sizes.sum())
+        if total == 0:
+            return np.zeros(0, dtype=np.int64)
+        # arange(total) shifted, range by range, to start at each lo
+        starts = np.repeat(self.lo - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes)
+        return np.arange(total, dtype=np.int64) + starts
+
+    def mask(self, n: int) -> np.ndarray:
+        """A boolean array of ``n`` rows, True inside the ranges (one pass, however many ranges)."""
+        step = np.zeros(n + 1, dtype=np.int8)
+        step[self.lo] += 1
+        step[self.hi] -= 1  # where ranges touch: +1 - 1, still inside
+        return np.cumsum(step[:-1], dtype=np.int8).view(bool)
+
+
+def row_ranges(first: np.ndarray, count: np.ndarray, ids: np.ndarray) -> RowRanges:
+    """The rows of ``ids`` (sorted node rows) inside ``first[i] .. first[i] + count[i] - 1``,
+    as ranges; ranges that touch are joined (one scan call, one slice each)."""
+    lo = np.searchsorted(ids, first, side="left")
+    hi = np.searchsorted(ids, first + count, side="left")
+    keep = hi > lo
+    lo, hi = lo[keep], hi[keep]
+    if len(lo) > 1:
+        joined = np.flatnonzero(lo[1:] == hi[:-1])
+        if len(joined):
+            lo = np.delete(lo, joined + 1)
+            hi = np.delete(hi, joined)
+    return RowRanges(lo.astype(np.int64, copy=False), hi.astype(np.int64, copy=False))
+
+
 def positions(first: np.ndarray, count: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Indices into ``ids`` (sorted node rows) of the rows inside the ranges
     ``first[i] .. first[i] + count[i] - 1``: a filter's documents in a vector matrix or graph."""
-    lo = np.searchsorted(ids, first, side="left")
-    hi = np.searchsorted(ids, first + count, side="left")
-    sizes = hi - lo
-    total = int(sizes.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    # arange(total) shifted, range by range, to start at each lo
-    starts = np.repeat(lo - np.concatenate(([0], np.cumsum(sizes)[:-1])), sizes)
-    return np.arange(total, dtype=np.int64) + starts
+    return row_ranges(first, count, ids).positions()
