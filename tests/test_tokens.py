@@ -15,6 +15,7 @@ from invariants import texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.text.tokens import (
+    APPROX_RULE,
     ApproxCounter,
     CharCounter,
     Measure,
@@ -86,6 +87,15 @@ def test_approx_counter_pieces() -> None:
     #             Hello , world_ x   2017 年 123 45  supercal ifragili stic
     text = "Hello, world_x 2017年12345 supercalifragilistic"
     assert ApproxCounter().token_starts(text) == [0, 5, 7, 12, 13, 15, 18, 19, 20, 23, 26, 34, 42]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(texts, st.text(max_size=80),
+                      st.text(alphabet="ab1２３_ 中,\u0301\u00b2\u3000\n", max_size=40)))
+def test_approx_starts_are_where_the_rule_matches(text: str) -> None:
+    # the numpy walk and the rule's regular expression agree on every text, digits next to
+    # full-width digits, combining marks and superscripts included
+    assert list(ApproxCounter().token_starts(text)) == [m.start() for m in APPROX_RULE.finditer(text)]
 
 
 # -- properties of every counter ---------------------------------------------------------------

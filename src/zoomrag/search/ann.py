@@ -115,16 +115,15 @@ def scan_ranges(codes: np.ndarray, ranges: RowRanges, query: np.ndarray, count: 
 
     matrix = np.asarray(codes)  # a plain view: slicing a np.memmap costs ~10 us a slice
     q = quantize(query)
-    # rows against the query, not the query against rows: NumKong's fast path (5x)
-    parts = [np.asarray(numkong.cdist(matrix[a:b], q, metric="angular", out_dtype="float32"))
-             for a, b in zip(ranges.lo.tolist(), ranges.hi.tolist())]
-    if not parts:
-        return np.zeros(0, np.int64), np.zeros(0, np.float32)
-    distance = np.concatenate(parts).ravel()
-    best = top_k(-distance, min(count, len(distance)))
-    # position j of the concatenation lies in range r = the last whose first position is <= j
     sizes = ranges.hi - ranges.lo
     firsts = np.cumsum(sizes) - sizes
+    out = np.empty((int(sizes.sum()), 1), dtype=np.float32)
+    # rows against the query, not the query against rows: NumKong's fast path (5x)
+    for a, b, f in zip(ranges.lo.tolist(), ranges.hi.tolist(), firsts.tolist()):
+        numkong.cdist(matrix[a:b], q, metric="angular", out=out[f:f + b - a])
+    distance = out.ravel()
+    best = top_k(-distance, min(count, len(distance)))
+    # position j of the output lies in range r = the last whose first position is <= j
     r = np.searchsorted(firsts, best, side="right") - 1
     return ranges.lo[r] + (best - firsts[r]), 1.0 - distance[best]
 

@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from ..registry import Registry
+from .codes import code_points
 
 
 @runtime_checkable
@@ -45,7 +48,24 @@ class CharCounter:
 
 # CJK ideographs, kana, hangul and full-width forms: each character is a token, as in BERT.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-_APPROX = re.compile(rf"[{_CJK}]|\d{{1,3}}|[^\W\d_{_CJK}]{{1,8}}|[^\w\s]|_")
+#: The rule, as a regular expression (the reference :class:`ApproxCounter` follows).
+APPROX_RULE = re.compile(rf"[{_CJK}]|\d{{1,3}}|[^\W\d_{_CJK}]{{1,8}}|[^\w\s]|_")
+#: What a character is to the rule, and how many of a run of them one token takes: a space
+#: (none), a CJK character, a mark or ``_`` (one each), a digit (three), a letter (eight); and a
+#: CJK character that is also a digit (full-width digits), which a digit before it may join.
+_SPACE, _ONE, _DIGIT, _LETTER, _CJK_DIGIT = range(5)
+_PERIOD = np.array([0, 1, 3, 8, 1], dtype=np.int64)
+
+
+@cache
+def _kinds() -> np.ndarray:
+    """The kind of every code point, by the rule's own character classes (built once, ~0.3 s)."""
+    every = "".join(map(chr, range(0x110000)))
+    table = np.full(0x110000, _ONE, dtype=np.uint8)  # [^\w\s] and _
+    for pattern, kind in ((r"\s", _SPACE), (r"\d", _DIGIT), (rf"[^\W\d_{_CJK}]", _LETTER), (rf"[{_CJK}]", _ONE)):
+        table[[m.start() for m in re.finditer(pattern, every)]] = kind
+    table[[m.start() for m in re.finditer(rf"(?=[{_CJK}])\d", every)]] = _CJK_DIGIT
+    return table
 
 
 class ApproxCounter:
@@ -55,12 +75,28 @@ class ApproxCounter:
     digits, a word one per eight letters (a long or rare word costs more, as in WordPiece).
     Tuned against the MiniLM tokenizer (bench/token_count.py, docs/text.md): about 2 % more
     tokens than MiniLM on English, 0.2 % on Chinese, so chunks err on the small side.
+
+    The starts are found with numpy (each character's kind from a table, then the runs of one
+    kind cut every 1, 3 or 8 characters): ten times faster than walking the rule's matches.
     """
 
     name = "approx"
 
     def token_starts(self, text: str) -> Sequence[int]:
-        return [m.start() for m in _APPROX.finditer(text)]
+        if not text:
+            return []
+        kind = _kinds()[code_points(text)]
+        if (kind == _CJK_DIGIT).any():
+            # a digit may pull a full-width one into its token: the rule decides, match by match
+            return [m.start() for m in APPROX_RULE.finditer(text)]
+        n = len(kind)
+        at = np.arange(n, dtype=np.int64)
+        new_run = np.empty(n, dtype=bool)
+        new_run[0] = True
+        np.not_equal(kind[1:], kind[:-1], out=new_run[1:])
+        run_start = np.maximum.accumulate(np.where(new_run, at, 0))
+        period = _PERIOD[kind]
+        return np.flatnonzero((period > 0) & ((at - run_start) % np.maximum(period, 1) == 0)).tolist()
 
     def at_most_one_per_char(self, text: str) -> bool:
         return True  # matches are disjoint and never empty

@@ -85,12 +85,12 @@ class _Lexicon:
         #: Tokens per unit, by the unit itself: one C-level lookup per unit of a text.
         self.count_of: dict[str, int] = {}
         self._rel_of: dict[str, list[int]] = {}  # relative starts, filled when asked for
-        # Analyses in the order learnt; concatenated into the arrays below on first use.
-        self._counts: list[np.ndarray] = []
-        self._rel: list[np.ndarray] = []
-        self._count: np.ndarray | None = None  # tokens per unit id
-        self._ptr: np.ndarray | None = None  # where a unit's starts begin in _flat
-        self._flat: np.ndarray | None = None  # relative starts, unit after unit
+        # Arrays with room to grow (doubling): a unit learnt is appended, never a copy of all
+        # the others (a server learns a few new words on most queries).
+        self._count = np.zeros(1024, dtype=np.int64)  # tokens per unit id
+        self._ptr = np.zeros(1024, dtype=np.int64)  # where a unit's starts begin in _flat
+        self._flat = np.zeros(4096, dtype=np.int64)  # relative starts, unit after unit
+        self._flat_used = 0
 
     def spread(self, units: list[str], begins: np.ndarray, analyse: Analyser) -> np.ndarray:
         """Absolute token starts of ``units`` placed at ``begins``.
@@ -148,20 +148,30 @@ class _Lexicon:
 
     def _learn(self, new: list[str], analyse: Analyser) -> None:
         counts, flat = analyse(new)
-        first = len(self.ids)
-        self.ids.update(zip(new, range(first, first + len(new))))
+        first, used = len(self.ids), self._flat_used
+        last, filled = first + len(new), used + len(flat)
+        self._count = _room(self._count, last)
+        self._ptr = _room(self._ptr, last)
+        self._flat = _room(self._flat, filled)
+        self._count[first:last] = counts
+        self._ptr[first:last] = used + np.cumsum(counts) - counts
+        self._flat[used:filled] = flat
+        self._flat_used = filled
+        self.ids.update(zip(new, range(first, last)))
         self.count_of.update(zip(new, counts.tolist()))
-        self._counts.append(counts)
-        self._rel.append(flat)
-        self._count = None
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if self._count is None:
-            self._count = np.concatenate(self._counts)
-            self._flat = np.concatenate(self._rel)
-            self._ptr = np.cumsum(self._count) - self._count
-            self._counts, self._rel = [self._count], [self._flat]
-        return self._count, self._ptr, self._flat  # type: ignore[return-value]
+        n = len(self.ids)
+        return self._count[:n], self._ptr[:n], self._flat[:self._flat_used]
+
+
+def _room(a: np.ndarray, size: int) -> np.ndarray:
+    """``a``, or a copy at least twice as long, so that it holds ``size`` items."""
+    if size <= len(a):
+        return a
+    grown = np.zeros(max(size, 2 * len(a)), dtype=a.dtype)
+    grown[:len(a)] = a
+    return grown
 
 
 def _values(table: dict[str, int], keys: list[str]) -> np.ndarray:
