@@ -16,8 +16,12 @@ def bind(host: str, port: int) -> socket.socket:
     """A listening socket (``port=0``: any free one); bound before the server starts, so the real
     port is known and written down."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio turns Nagle's algorithm off only on sockets that say
+    # they are TCP, and with it on, every answer written in two parts (head, body) waited for
+    # the client's delayed ACK: 40 ms added to every request
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host.strip("[]"), port))
     except OSError as e:
