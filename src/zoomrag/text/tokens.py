@@ -17,12 +17,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Protocol, runtime_checkable
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..registry import Registry
-from .codes import code_points
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @runtime_checkable
@@ -54,12 +54,14 @@ APPROX_RULE = re.compile(rf"[{_CJK}]|\d{{1,3}}|[^\W\d_{_CJK}]{{1,8}}|[^\w\s]|_")
 #: (none), a CJK character, a mark or ``_`` (one each), a digit (three), a letter (eight); and a
 #: CJK character that is also a digit (full-width digits), which a digit before it may join.
 _SPACE, _ONE, _DIGIT, _LETTER, _CJK_DIGIT = range(5)
-_PERIOD = np.array([0, 1, 3, 8, 1], dtype=np.int64)
+_PERIOD = (0, 1, 3, 8, 1)
 
 
 @cache
 def _kinds() -> np.ndarray:
     """The kind of every code point, by the rule's own character classes (built once, ~0.3 s)."""
+    import numpy as np  # not at import: the CLI's client path loads this module without numpy
+
     every = "".join(map(chr, range(0x110000)))
     table = np.full(0x110000, _ONE, dtype=np.uint8)  # [^\w\s] and _
     for pattern, kind in ((r"\s", _SPACE), (r"\d", _DIGIT), (rf"[^\W\d_{_CJK}]", _LETTER), (rf"[{_CJK}]", _ONE)):
@@ -85,6 +87,10 @@ class ApproxCounter:
     def token_starts(self, text: str) -> Sequence[int]:
         if not text:
             return []
+        import numpy as np
+
+        from .codes import code_points
+
         kind = _kinds()[code_points(text)]
         if (kind == _CJK_DIGIT).any():
             # a digit may pull a full-width one into its token: the rule decides, match by match
@@ -95,7 +101,7 @@ class ApproxCounter:
         new_run[0] = True
         np.not_equal(kind[1:], kind[:-1], out=new_run[1:])
         run_start = np.maximum.accumulate(np.where(new_run, at, 0))
-        period = _PERIOD[kind]
+        period = np.array(_PERIOD, dtype=np.int64)[kind]
         return np.flatnonzero((period > 0) & ((at - run_start) % np.maximum(period, 1) == 0)).tolist()
 
     def at_most_one_per_char(self, text: str) -> bool:
