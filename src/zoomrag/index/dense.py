@@ -16,7 +16,7 @@ import numpy as np
 
 from ..search.ann import AnnIndex, available_backend
 from ..search.dense import ExactSearch, MatrixCache
-from ..search.filters import positions, row_ranges
+from ..search.filters import RowRanges, positions, row_ranges
 from ..store import SqliteStore
 from ..store.sqlite import Selection
 from .settings import Settings
@@ -43,6 +43,8 @@ class DenseSearch:
         self.last_change = ""
         #: ``(generation, graph's last row)`` -> the units above it, scored exactly beside a stale graph.
         self._delta: tuple[tuple[int, int], ExactSearch | None] | None = None
+        #: The last selection (kept per generation by the caller) and the graph rows it keeps.
+        self._rows: tuple[Selection, AnnIndex, RowRanges] | None = None
 
     def units(self, generation: int) -> int:
         """Embedded units at ``generation`` (counted once per generation)."""
@@ -124,7 +126,7 @@ class DenseSearch:
                     if delta is not None:
                         found += delta.search(query, k)
                 else:
-                    found = graph.search_within(query, k, row_ranges(selection.first, selection.count, graph.ids))
+                    found = graph.search_within(query, k, self._graph_rows(selection, graph))
                     if delta is not None:
                         found += delta.search(query, k, within=positions(selection.first, selection.count,
                                                                          delta.ids))
@@ -136,6 +138,15 @@ class DenseSearch:
         if selection is None:
             return exact.search(query, k)
         return exact.search(query, k, within=positions(selection.first, selection.count, exact.ids))
+
+    def _graph_rows(self, selection: Selection, graph: AnnIndex) -> RowRanges:
+        """The graph rows of a selection; the same objects give the same ranges, reused."""
+        kept = self._rows
+        if kept is not None and kept[0] is selection and kept[1] is graph:
+            return kept[2]
+        rows = row_ranges(selection.first, selection.count, graph.ids)
+        self._rows = (selection, graph, rows)
+        return rows
 
     def _graph_at(self, generation: int) -> tuple[AnnIndex | None, ExactSearch | None]:
         """The graph to search at ``generation``: the fresh one; else, while a writer has not yet

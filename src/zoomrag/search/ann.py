@@ -261,6 +261,9 @@ class AnnIndex:
         self.dead = dead
         #: int8 vector of each label (None only for a graph saved before they were kept).
         self.codes = codes
+        #: The last filter's rows and their mask: a filter asked again (one tenant's or one
+        #: document's questions) costs no pass over the graph's million labels.
+        self._mask: tuple[RowRanges, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])
@@ -335,7 +338,12 @@ class AnnIndex:
         if self.codes is not None and scan_within(n, k, len(self)):
             found, scores = scan_ranges(self.codes, within, q, RESCORE_FACTOR * k)
             return self._rescored(self.ids[found], scores, q, k)
-        inside = within.mask(len(self))
+        kept = self._mask
+        if kept is not None and kept[0] is within:
+            inside = kept[1]
+        else:
+            inside = within.mask(len(self))
+            self._mask = (within, inside)
         share = n / len(self)
         want = min(len(self), int(np.ceil(filter_margin(k, share) * RESCORE_FACTOR * k / share)) + 16)
         before = self.backend.ef_search
