@@ -63,7 +63,7 @@ RESCORE_FACTOR = 2
 #: 200,000 and 300,000 units at k = 100 in 1M (docs/benchmarks.md, "Filtered search").
 SCAN_WITHIN = 600
 #: Filtered search through the graph asks for ``margin * RESCORE_FACTOR * k / share`` candidates
-#: with a beam of at least ``FILTER_EF``. Measured against exact search on the subset (10 %
+#: with a beam of at least :func:`filter_ef`. Measured against exact search on the subset (10 %
 #: filter, 300k units): k = 10 needs a margin of 8 for recall 0.95 (2: 0.83, 4: 0.90); k = 50
 #: reaches 0.96 with 4 (8: 0.996 at twice the time). With 1.5 and the unfiltered beam, recall@10
 #: was 0.68 (docs/benchmarks.md, "Filtered search").
@@ -79,6 +79,13 @@ def filter_margin(k: int, share: float = 0.0) -> float:
     which candidates rank first)."""
     margin = max(FILTER_MARGIN_MIN, FILTER_MARGIN * (10 / max(k, 1)) ** 0.5)
     return 1 + (margin - 1) * (1 - min(max(share, 0.0), 1.0))
+
+
+def filter_ef(share: float) -> int:
+    """The least beam of a filtered graph search: ``FILTER_EF`` for a selective filter, falling
+    towards the unfiltered beam as the filter keeps more of the graph (its candidates then lie
+    barely deeper than an unfiltered search's)."""
+    return round(EF_SEARCH + (FILTER_EF - EF_SEARCH) * (1 - min(max(share, 0.0), 1.0)))
 
 
 def scan_within(units: int, k: int, size: int) -> bool:
@@ -351,7 +358,7 @@ class AnnIndex:
             while True:
                 # a beam at least as wide as the list asked for, and wider than unfiltered search's:
                 # the candidates inside a filter lie deeper in the ranking
-                self.backend.set_ef(max(FILTER_EF, want))
+                self.backend.set_ef(max(filter_ef(share), want))
                 rows, scores = self.backend.search(q, want)
                 valid = rows >= 0
                 rows, scores = rows[valid], scores[valid]
