@@ -12,6 +12,8 @@ or the units added since it are more than :data:`STALE_DELTA`.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..search.ann import AnnIndex, available_backend
@@ -28,6 +30,9 @@ STALE_DELTA = 50_000
 #: write that passes the share updates it. At 1M units an update rewrites 1.3 GB of files (tens
 #: of seconds), which one small document a write would otherwise pay each time.
 DEFER_SHARE = 0.02
+#: Seconds a reader keeps searching a stale graph (and the units added since) before it looks
+#: again for a fresh one: looking reads the graph's description file.
+RECHECK_STALE_S = 1.0
 
 
 class DenseSearch:
@@ -43,6 +48,8 @@ class DenseSearch:
         self.last_change = ""
         #: ``(generation, graph's last row)`` -> the units above it, scored exactly beside a stale graph.
         self._delta: tuple[tuple[int, int], ExactSearch | None] | None = None
+        #: ``(generation, when, saved graph, units added since)`` while the graph is not fresh.
+        self._stale: tuple[int, float, AnnIndex | None, ExactSearch | None] | None = None
         #: The last selection (kept per generation by the caller) and the graph rows it keeps.
         self._rows: tuple[Selection, AnnIndex, RowRanges] | None = None
 
@@ -150,21 +157,32 @@ class DenseSearch:
 
     def _graph_at(self, generation: int) -> tuple[AnnIndex | None, ExactSearch | None]:
         """The graph to search at ``generation``: the fresh one; else, while a writer has not yet
-        saved it, the one last saved with the units added since (exactly); else none."""
-        if self.graph is None or self.graph.generation != generation:
-            self.graph = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension,
-                                                self._vectors)
+        saved it (or left it, having added only a few units), the one last saved with the units
+        added since (exactly); else none."""
+        if self.graph is not None and self.graph.generation == generation:
+            return self.graph, None
+        kept = self._stale
+        now = time.monotonic()
+        if kept is not None and kept[0] == generation and now - kept[1] < RECHECK_STALE_S:
+            return kept[2], kept[3]
+        self.graph = AnnIndex.load_if_fresh(self.store.path, generation, self.settings.dimension,
+                                            self._vectors)
         if self.graph is not None:
+            self._stale = None
             return self.graph, None
         saved = AnnIndex.load_saved(self.store.path, self.settings.dimension, self._vectors)
-        if saved is None:
-            return None, None
-        top = int(saved.ids[-1]) if len(saved) else -1
-        if self._delta is None or self._delta[0] != (generation, top):
-            after = self.store.unit_matrix_after(top, self.settings.dimension, STALE_DELTA)
-            self._delta = ((generation, top), None if after is None else ExactSearch(*after))
-        delta = self._delta[1]
-        return (saved, delta) if delta is not None else (None, None)
+        found: tuple[AnnIndex | None, ExactSearch | None] = (None, None)
+        if saved is not None:
+            top = int(saved.ids[-1]) if len(saved) else -1
+            if self._delta is None or self._delta[0] != (generation, top):
+                after = self.store.unit_matrix_after(top, self.settings.dimension, STALE_DELTA)
+                self._delta = ((generation, top), None if after is None else ExactSearch(*after))
+            if self._delta[1] is not None:
+                found = (saved, self._delta[1])
+        # kept for this generation (a graph saved meanwhile is picked up within RECHECK_STALE_S):
+        # the same objects query after query, so their per-filter memos hold
+        self._stale = (generation, now, *found)
+        return found
 
     def describe(self, generation: int) -> str:
         """The graph's state for ``zoomrag stats``."""
