@@ -132,8 +132,9 @@ def main() -> None:
 def bench_switch(ix: Index, emb: SyntheticEmbedder, texts: list[str]) -> list[dict]:
     """The int8 scan of a subset against the graph's candidate search, k = 100 (a query's dense
     search asks for 2 x 50), on subsets of whole 100-unit documents."""
-    # the graph the handle searches (bench only: not part of the API)
-    graph = ix._dense.graph
+    # the graph the handle searches, fresh or saved before the last small writes (bench only:
+    # not part of the API)
+    graph = ix._dense._graph_at(ix.store.generation())[0]
     if graph is None or graph.codes is None:
         print("\n(no ANN graph at this size: the switch point is not measured)")
         return []
