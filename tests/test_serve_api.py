@@ -241,3 +241,18 @@ def test_the_openapi_schema_is_served_and_the_checked_in_copy_is_current(http):
     assert served == checked_in, "docs/openapi.json is out of date; run: python -m zoomrag.serve.openapi"
     assert {"/query", "/query/batch", "/documents", "/documents/upload", "/documents/tree",
             "/documents/text", "/stats", "/check", "/health"} <= set(served["paths"])
+
+
+def test_the_listening_socket_says_it_is_tcp_so_answers_leave_at_once():
+    # asyncio turns Nagle's algorithm off only on sockets whose protocol is IPPROTO_TCP; with
+    # it on, an answer written as head then body waited 40 ms for the client's delayed ACK
+    import socket
+
+    from zoomrag.serve.run import bind
+
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        sock.close()
