@@ -14,8 +14,21 @@ from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.errors import SpanError
-from zoomrag.model import Document, Node, StoredDocument, TextSource, Tree, node_id
+from zoomrag.model import Document, Node, StoredDocument, TextSource, Tree, node_id, node_ids
 from zoomrag.parse import make_chunker
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=12), st.lists(st.tuples(st.sampled_from(["line", "paragraph", "code"]), st.integers(0, 3),
+                                                st.integers(0, 10**9), st.integers(0, 10**9)), max_size=20))
+def test_node_ids_are_the_hash_of_the_whole_key(doc_id: str, spans: list) -> None:
+    # ids are stored and exported: the hasher copied per kind and level must give the same ones
+    import hashlib
+
+    whole = [hashlib.blake2b(f"{doc_id}\x1f{k}\x1f{lv}\x1f{s}\x1f{e}".encode(), digest_size=8).hexdigest()
+             for k, lv, s, e in spans]
+    assert node_ids(doc_id, spans) == whole
+    assert [node_id(doc_id, *span) for span in spans] == whole
 
 
 def test_a_node_is_an_immutable_value_of_its_fields() -> None:

@@ -25,7 +25,7 @@ from urllib.parse import quote
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id
+from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id, node_ids
 from . import docmeta, fts, textblocks
 from .lock import WriterLock
 from .schema import DDL
@@ -1109,12 +1109,11 @@ def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_tex
     """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path,
     embed, ...), its nodes sharing ``doc_text`` (the document's text, or its TextSource)."""
     doc_id = doc.id
-    ids: dict[int, str] = {}
+    ids = dict(zip([r[0] for r in rows], node_ids(doc_id, [(kinds[r[3]], r[2], r[4], r[5]) for r in rows])))
     children: dict[int, list[str]] = {}
     for r in rows:
-        ids[r[0]] = nid = node_id(doc_id, kinds[r[3]], r[2], r[4], r[5])
         if r[1] is not None:
-            children.setdefault(r[1], []).append(nid)
+            children.setdefault(r[1], []).append(ids[r[0]])
     paths: dict[int, tuple[str, ...]] = {}
     nodes = []
     for row, parent, level, kind, start, end, sp, embed_text, *_ in rows:
