@@ -3,7 +3,10 @@ each operator keeps in a real store."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zoomrag.errors import ConfigError
 from zoomrag.model import Document
@@ -115,3 +118,28 @@ def test_short_form():
 def test_describe():
     f = filters.parse({"year": {"$gte": 2020}, "$or": [{"lang": "en"}, {"tags": {"$in": ["x", "y"]}}]}, doc="a")
     assert filters.describe(f) == '(year>=2020 and (lang="en" or tags in "x","y") and document a)'
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.integers(0, 300), unique=True, max_size=120),
+       docs=st.lists(st.tuples(st.integers(0, 300), st.integers(0, 40)), max_size=12))
+def test_row_ranges_hold_exactly_the_rows_of_the_kept_documents(ids, docs):
+    # a filter's documents as row ranges of the graph: the scan reads them in place and the
+    # graph walk tests its candidates against their mask, so both must be exact
+    ids_a = np.array(sorted(ids), dtype=np.int64)
+    docs = sorted({first: count for first, count in docs}.items())  # disjoint documents, in order
+    kept_docs, end = [], -1
+    for first, count in docs:
+        if first > end:
+            kept_docs.append((first, count))
+            end = first + count - 1
+    first = np.array([f for f, _ in kept_docs], dtype=np.int64)
+    count = np.array([c for _, c in kept_docs], dtype=np.int64)
+    inside = [i for i, row in enumerate(ids_a.tolist()) if any(f <= row < f + c for f, c in kept_docs)]
+    ranges = filters.row_ranges(first, count, ids_a)
+    assert ranges.positions().tolist() == inside
+    assert ranges.count == len(inside)
+    assert np.flatnonzero(ranges.mask(len(ids_a))).tolist() == inside
+    assert all(a < b for a, b in zip(ranges.lo.tolist(), ranges.hi.tolist()))
+    assert all(b < a for a, b in zip(ranges.lo[1:].tolist(), ranges.hi[:-1].tolist()))  # joined when touching
+    assert filters.positions(first, count, ids_a).tolist() == inside
