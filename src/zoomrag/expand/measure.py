@@ -57,7 +57,8 @@ class SpanMeasure:
         self.counter = counter
         self._full: Measure | None = None if type(counter) in LINE_LOCAL else Measure(text, counter)
         #: Start of a tokenized line -> the token starts in it (offsets into the text).
-        self._lines: dict[int, list[int]] = {}
+        #: (Tuples: the garbage collector stops tracking them, and a server keeps thousands.)
+        self._lines: dict[int, tuple[int, ...]] = {}
         #: Characters tokenized so far.
         self._done = 0
         #: Every token start of the text, once all of it is tokenized.
@@ -99,7 +100,7 @@ class SpanMeasure:
                 n += len(starts)
         return n if start <= end else -n
 
-    def _tokenized(self, a: int, hi: int) -> list[list[int]]:
+    def _tokenized(self, a: int, hi: int) -> list[tuple[int, ...]]:
         """Token starts of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
         text, known = self.text, self._lines
         bounds = _line_bounds(text, a, hi)
@@ -130,7 +131,7 @@ class SpanMeasure:
         self._done += b - a + 1
         starts = _bounded(self.text, [a + s for s in self.counter.token_starts(self.text[a:b])], b)
         for p, q in run:
-            self._lines[p] = starts[bisect_left(starts, p):bisect_left(starts, q)]
+            self._lines[p] = tuple(starts[bisect_left(starts, p):bisect_left(starts, q)])
 
 
 def _line_bounds(text: str, a: int, hi: int) -> list[tuple[int, int]]:
