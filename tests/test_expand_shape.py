@@ -8,8 +8,16 @@ from hypothesis import strategies as st
 from test_expand_support import Trees, chars
 
 from zoomrag.expand import Candidate, assemble
-from zoomrag.expand.bounds import (MIN_WORDS, clean_end, clean_start, grow, has_words, snap, word_count,
-                                   words_upto)
+from zoomrag.expand.bounds import (
+    MIN_WORDS,
+    clean_end,
+    clean_start,
+    grow,
+    has_words,
+    snap,
+    word_count,
+    words_upto,
+)
 from zoomrag.load.readers.delimited import read_csv
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
