@@ -222,7 +222,12 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None  # nothing to merge with and no room for another context: no tree needed
         d = doc(c.doc_id)
         text = d.text
-        touching = [s for s in spans if _near(s.start, s.end, c.start, c.end, text)]
+        if spans:
+            # _near for every span at once: a span touches c when it reaches the whitespace around c
+            lo, hi = _reach(text, c.start, c.end)
+            touching = [s for s in spans if s.start <= hi and s.end >= lo]
+        else:
+            touching = []
         if not touching and top is not None and n_contexts >= top:
             return None
         start = min([c.start, *(s.start for s in touching)])
@@ -580,6 +585,16 @@ def _longest(ends: Sequence[int], start: int, fits: Callable[[Candidate], bool],
         else:
             hi = mid - 1
     return found
+
+
+def _reach(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(lo, hi)``: ``[start, end)`` widened over the whitespace around it. A span ``[s, e)`` is
+    :func:`_near` it exactly when ``s <= hi`` and ``e >= lo``."""
+    lo = start
+    while lo > 0 and text[lo - 1].isspace():
+        lo -= 1
+    m = _VISIBLE.search(text, end)
+    return lo, m.start() if m is not None else len(text)
 
 
 def _near(a_start: int, a_end: int, b_start: int, b_end: int, text: str) -> bool:
