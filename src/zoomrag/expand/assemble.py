@@ -221,20 +221,23 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if not spans and top is not None and n_contexts >= top:
             return None  # nothing to merge with and no room for another context: no tree needed
         d = doc(c.doc_id)
-        text = d.text
         if spans:
             # _near for every span at once: a span touches c when it reaches the whitespace around c
-            lo, hi = _reach(text, c.start, c.end)
+            lo, hi = _reach(d.text, c.start, c.end)
             touching = [s for s in spans if s.start <= hi and s.end >= lo]
         else:
             touching = []
-        if not touching and top is not None and n_contexts >= top:
+        if touching:
+            start = min(c.start, min(s.start for s in touching))
+            end = max(c.end, max(s.end for s in touching))
+            n = tokens(c.doc_id, start, end)
+            cost = n - sum(s.tokens for s in touching)
+        elif top is not None and n_contexts >= top:
             return None
-        start = min([c.start, *(s.start for s in touching)])
-        end = max([c.end, *(s.end for s in touching)])
-        n = tokens(c.doc_id, start, end)
-        cost = n - sum(s.tokens for s in touching)
-        table = _table_of(d, start, end)
+        else:
+            start, end = c.start, c.end
+            n = cost = tokens(c.doc_id, start, end)
+        table = _table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
         # the look for repeats, the dearer test, only for what fits
