@@ -8,7 +8,16 @@ from hypothesis import strategies as st
 from test_expand_support import Trees, chars
 
 from zoomrag.expand import Candidate, assemble
-from zoomrag.expand.bounds import MIN_WORDS, clean_end, clean_start, grow, has_words, snap, word_count
+from zoomrag.expand.bounds import (
+    MIN_WORDS,
+    clean_end,
+    clean_start,
+    grow,
+    has_words,
+    snap,
+    word_count,
+    words_upto,
+)
 from zoomrag.load.readers.delimited import read_csv
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
@@ -149,6 +158,7 @@ def test_has_words_stops_early_but_counts_as_word_count(text, data):
     end = data.draw(st.integers(start, len(text)))
     n = data.draw(st.integers(1, 8))
     assert has_words(text, start, end, n) == (word_count(text, start, end) >= n)
+    assert words_upto(text, start, end, n) == min(word_count(text, start, end), n)
 
 
 def test_remembered_snaps_are_bounded_and_stay_exact(monkeypatch):

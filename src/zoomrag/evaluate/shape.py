@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..expand.bounds import MIN_WORDS, clean_end, clean_start, word_count
+from ..expand.bounds import MIN_WORDS, clean_end, clean_start, has_words, words_upto
 from .spans import DocSpan
 
 #: Metric names in report order, and their column labels.
@@ -82,17 +82,20 @@ def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[D
 def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]) -> ShapeStats:
     """Shape over the returned spans of each query (``results``: one sequence per query)."""
     contexts = queries = fragments = mid_starts = mid_ends = 0
-    doc_words: dict[str, int] = {}
+    #: Whether each document holds MIN_WORDS words (counting stops there: documents are long).
+    doc_long: dict[str, bool] = {}
     for spans in results:
         queries += 1
         for group in _contexts(list(spans), texts):
             contexts += 1
             doc = group[0][0]
             text = texts[doc]
-            if doc not in doc_words:
-                doc_words[doc] = word_count(text, 0, len(text))
-            words = sum(word_count(text, s, e) for _, s, e in group)
-            if words < MIN_WORDS and doc_words[doc] >= MIN_WORDS:
+            if doc not in doc_long:
+                doc_long[doc] = has_words(text, 0, len(text))
+            words = 0
+            for _, s, e in group:
+                words += words_upto(text, s, e, MIN_WORDS - words)
+            if words < MIN_WORDS and doc_long[doc]:
                 fragments += 1
             if not clean_start(text, group[0][1]):
                 mid_starts += 1

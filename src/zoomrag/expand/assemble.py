@@ -30,11 +30,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from ..model import Context, Hit
+from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
 from .bounds import MIN_WORDS, grow, has_words, sentences_in, snap, word_count
 from .evidence import hit_ranks, per_token
+from .innermost import innermost
+from .pertree import bounded, per_tree
 
 #: Tokens in a piece of text (the budget's unit).
 TokenCount = Callable[[str], int]
@@ -79,6 +81,9 @@ class _Doc:
     tables: list[tuple[int, int, int]]
     #: Fewer than MIN_WORDS words in all: a short context is then the whole document.
     tiny: bool
+    #: ``(start, end, kind)`` of a candidate -> its shaped ``(start, end)``: kept with the tree
+    #: (:mod:`.pertree`), since a probe or an evaluation shapes the same spans in every call.
+    shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
 
 
 ORDERS = ("score", "document")
@@ -86,7 +91,10 @@ _VISIBLE = re.compile(r"\S")
 
 
 def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
-    tree = trees.tree(doc_id)
+    return per_tree(trees.tree(doc_id), "assembly", _doc_of)
+
+
+def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
     for n in tree.nodes:
@@ -176,18 +184,17 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
 
-    #: ``(doc_id, start, end, kind)`` -> its shaped ``(start, end)``: a candidate that did not
-    #: fit is shaped again by fill, and its fallbacks often share its edges.
-    shapes: dict[tuple[str, int, int, str], tuple[int, int]] = {}
-
     def shaped(c: Candidate) -> Candidate:
         """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
         if not reshape:
             return c
-        key = (c.doc_id, c.start, c.end, c.kind)
+        # a candidate that did not fit is shaped again by fill, its fallbacks often share its
+        # edges, and other calls ask about the same spans: the shape is kept with the document
+        shapes = doc(c.doc_id).shapes
+        key = (c.start, c.end, c.kind)
         got = shapes.get(key)
         if got is None:
-            got = shapes[key] = _shape(c)
+            got = bounded(shapes)[key] = _shape(c)
         s, e = got
         if (s, e) == (c.start, c.end):
             return c
@@ -207,25 +214,35 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                                  MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
         return s, e
 
-    def plan(c: Candidate) -> tuple[list[_Span], int, int, int, int] | None:
-        """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room."""
+    def plan(c: Candidate, room: int | None = None) -> tuple[list[_Span], int, int, int, int] | None:
+        """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room
+        (with ``room``, also when it costs more than that)."""
         spans = chosen.setdefault(c.doc_id, [])
         if not spans and top is not None and n_contexts >= top:
             return None  # nothing to merge with and no room for another context: no tree needed
         d = doc(c.doc_id)
-        text = d.text
-        touching = [s for s in spans if _near(s.start, s.end, c.start, c.end, text)]
-        if not touching and top is not None and n_contexts >= top:
+        if spans:
+            # _near for every span at once: a span touches c when it reaches the whitespace around c
+            lo, hi = _reach(d.text, c.start, c.end)
+            touching = [s for s in spans if s.start <= hi and s.end >= lo]
+        else:
+            touching = []
+        if touching:
+            start = min(c.start, min(s.start for s in touching))
+            end = max(c.end, max(s.end for s in touching))
+            n = tokens(c.doc_id, start, end)
+            cost = n - sum(s.tokens for s in touching)
+        elif top is not None and n_contexts >= top:
             return None
-        start = min([c.start, *(s.start for s in touching)])
-        end = max([c.end, *(s.end for s in touching)])
-        if _repeats(c.doc_id, start, end):
-            return None
-        n = tokens(c.doc_id, start, end)
-        cost = n - sum(s.tokens for s in touching)
-        table = _table_of(d, start, end)
+        else:
+            start, end = c.start, c.end
+            n = cost = tokens(c.doc_id, start, end)
+        table = _table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
+        # the look for repeats, the dearer test, only for what fits
+        if (room is not None and cost > room) or _repeats(c.doc_id, start, end):
+            return None
         return touching, start, end, n, cost
 
     #: ``(doc_id, start, end)`` -> (commits when asked, the answer): a span is planned several
@@ -245,11 +262,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def _repeats_now(doc_id: str, start: int, end: int) -> bool:
         text = doc(doc_id).text
-        head = _head(text, start, end)
+        head = None
         flat = None
         for other, spans in chosen.items():
             if other == doc_id or not spans:
                 continue
+            if head is None:
+                head = _head(text, start, end)
             other_text = doc(other).text
             for s in spans:
                 # cheap first: the first words of one found in the other, then the whole text
@@ -304,8 +323,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
         c = shaped(c)
-        where = plan(c)
-        if where is not None and used + where[4] <= budget and worth(c):
+        where = plan(c, budget - used)
+        if where is not None and worth(c):
             commit(c, *where)
             return True
         placed = False
@@ -356,8 +375,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             widened = shaped(cand)
 
             def fits(p: Candidate) -> bool:
-                where = plan(p)
-                return where is not None and used + where[4] <= budget
+                return plan(p, budget - used) is not None
 
             doc_id = cand.doc_id
             piece = _cut_to_fit(widened, d.text, chosen.get(doc_id, []), fits, lines_for(widened),
@@ -418,10 +436,7 @@ _GAP_FILLED = "the text between two pieces of one unit filled"
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
     """True when the smallest node below the document holding ``[start, end)`` is read whole
     (:data:`WHOLE_KINDS`)."""
-    best = None
-    for n in trees.tree(doc_id).nodes:
-        if n.level > 0 and n.start <= start and end <= n.end and (best is None or n.level > best.level):
-            best = n
+    best = innermost(trees.tree(doc_id), start, end)
     return best is not None and best.kind in WHOLE_KINDS
 
 
@@ -589,6 +604,16 @@ def _longest(ends: Sequence[int], start: int, fits: Callable[[Candidate], bool],
         else:
             hi = mid - 1
     return found
+
+
+def _reach(text: str, start: int, end: int) -> tuple[int, int]:
+    """``(lo, hi)``: ``[start, end)`` widened over the whitespace around it. A span ``[s, e)`` is
+    :func:`_near` it exactly when ``s <= hi`` and ``e >= lo``."""
+    lo = start
+    while lo > 0 and text[lo - 1].isspace():
+        lo -= 1
+    m = _VISIBLE.search(text, end)
+    return lo, m.start() if m is not None else len(text)
 
 
 def _near(a_start: int, a_end: int, b_start: int, b_end: int, text: str) -> bool:

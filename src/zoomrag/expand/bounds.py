@@ -299,6 +299,18 @@ def has_words(text: str, start: int, end: int, n: int = MIN_WORDS) -> bool:
     return False
 
 
+def words_upto(text: str, start: int, end: int, n: int) -> int:
+    """``min(word_count(text, start, end), n)``, counting no further than ``n`` (a shape check
+    asks whether a long context reaches 15 words, not how many it holds)."""
+    seen = 0
+    if n > 0:
+        for _ in _ANY_WORD.finditer(text, start, end):
+            seen += 1
+            if seen >= n:
+                break
+    return seen
+
+
 def sentences_in(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The sentences lying wholly inside ``[start, end)`` (from the cached boundaries)."""
     idx = _sentences(text)

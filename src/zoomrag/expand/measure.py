@@ -189,17 +189,25 @@ def measure_of(tree: Tree, counter: TokenCounter | None = None) -> SpanMeasure:
 
 
 class SpanSizer:
-    """``size(doc_id, start, end)`` in tokens, through the tree source's measure when it has one."""
+    """``size(doc_id, start, end)`` in tokens, through the tree source's measure when it has one.
+
+    One sizer serves one expansion or one assembly, during which the trees do not change: each
+    document's measure is looked up once (assembly sizes hundreds of spans per query).
+    """
 
     def __init__(self, trees: TreeSource, counter: TokenCounter | None = None):
         self.trees = trees
         self.counter = counter
         self._own = getattr(trees, "measure", None)
+        self._measures: dict[str, SpanMeasure] = {}
 
     def measure(self, doc_id: str) -> SpanMeasure:
-        if self._own is not None:
-            return self._own(doc_id)
-        return measure_of(self.trees.tree(doc_id), self.counter)
+        m = self._measures.get(doc_id)
+        if m is None:
+            m = self._own(doc_id) if self._own is not None else measure_of(self.trees.tree(doc_id), self.counter)
+            self._measures[doc_id] = m
+        return m
 
     def size(self, doc_id: str, start: int, end: int) -> int:
-        return self.measure(doc_id).size(start, end)
+        m = self._measures.get(doc_id)
+        return (m if m is not None else self.measure(doc_id)).size(start, end)
