@@ -316,3 +316,40 @@ def test_another_embedder_is_a_clear_error(location, tmp_path):
         _open(location, embedder=CountingEmbedder(dimension=16))
     with pytest.raises(IndexMismatchError):
         _open(location, strategy="fixed")
+
+
+def test_a_reader_never_sees_a_schema_half_made(tmp_path):
+    # a reader that opens a file while the writer creates it finds either no index yet (a clear
+    # StoreError) or the whole schema: never index_meta without documents
+    import threading
+
+    from zoomrag.store.sqlite import SqliteStore
+
+    paths = [tmp_path / f"i{n}.db" for n in range(150)]
+    errors: list[BaseException] = []
+
+    def create() -> None:
+        for p in paths:
+            SqliteStore(p).close()
+
+    def read() -> None:
+        for p in paths:
+            while not p.exists():
+                pass
+            try:
+                store = SqliteStore(p, create=False)
+            except StoreError:
+                continue
+            try:
+                store.counts()
+            except BaseException as e:  # noqa: BLE001 - any other failure is the bug
+                errors.append(e)
+            finally:
+                store.close()
+
+    threads = [threading.Thread(target=create), threading.Thread(target=read)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:3]

@@ -167,9 +167,19 @@ class SqliteStore:
             # each page through a system call: a query's scattered row look-ups cost less.
             c.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
             if create and not self.read_only:
-                c.executescript(DDL)
-                c.execute("INSERT OR IGNORE INTO index_meta(key, value) "
-                          "VALUES ('generation', '0'), ('unit_chars', '0')")
+                meta = ("INSERT OR IGNORE INTO index_meta(key, value) "
+                        "VALUES ('generation', '0'), ('unit_chars', '0');")
+                if tables:
+                    c.executescript(DDL + meta)  # tables added by a newer schema, if any
+                else:
+                    # A new file's schema in one transaction: a reader opening it meanwhile saw
+                    # index_meta without documents ("no such table"), not an index being created.
+                    try:
+                        c.executescript("BEGIN IMMEDIATE;\n" + DDL + meta + "\nCOMMIT;")
+                    except BaseException:
+                        if c.in_transaction:
+                            c.execute("ROLLBACK")
+                        raise
         except sqlite3.DatabaseError as e:
             raise self._error(e, "set up the index") from None
 
