@@ -245,22 +245,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None
         return touching, start, end, n, cost
 
-    #: ``(doc_id, start, end)`` -> (commits when asked, the answer): a span is planned several
-    #: times (placed, kept for fill, cut) while nothing new is chosen, and the answer holds.
-    repeated: dict[tuple[str, int, int], tuple[int, bool]] = {}
-    commits = 0
-
     def _repeats(doc_id: str, start: int, end: int) -> bool:
         """True when this text, or a chosen context inside it, came already from another file."""
-        key = (doc_id, start, end)
-        known = repeated.get(key)
-        if known is not None and known[0] == commits:
-            return known[1]
-        answer = _repeats_now(doc_id, start, end)
-        repeated[key] = (commits, answer)
-        return answer
-
-    def _repeats_now(doc_id: str, start: int, end: int) -> bool:
         text = doc(doc_id).text
         head = None
         flat = None
@@ -284,8 +270,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         return False
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int) -> None:
-        nonlocal used, n_contexts, commits
-        commits += 1
+        nonlocal used, n_contexts
         spans = chosen[c.doc_id]
         d = doc(c.doc_id)
         merged = _Span(start, end, tokens_, c, flat=_flat(d.text[start:end]), head=_head(d.text, start, end))
@@ -335,7 +320,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def close_gaps() -> None:
         """Join two spans of one document when the text between them lies in one
         :data:`WHOLE_KINDS` node (two pieces of one function, of one paragraph) and fits what is left."""
-        nonlocal used, n_contexts, commits
+        nonlocal used, n_contexts
         for doc_id, spans in chosen.items():
             if len(spans) < 2:
                 continue
@@ -355,7 +340,6 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                         spans[i:i + 2] = [joined]
                         used += cost
                         n_contexts -= 1
-                        commits += 1
                         continue
                 i += 1
 
