@@ -102,7 +102,7 @@ def serve_synthetic(path: Path) -> None:
 
 @contextmanager
 def server(path: Path, synthetic: bool):
-    from zoomrag.serve.client import wait_for_server
+    from zoomrag.serve.client import stop_server, wait_for_server
 
     Path(str(path) + ".serve.json").unlink(missing_ok=True)
     cmd = ([sys.executable, __file__, "--child", str(path)] if synthetic else
@@ -111,12 +111,7 @@ def server(path: Path, synthetic: bool):
     try:
         yield wait_for_server(path, proc, 600)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc, 30)
 
 
 class Client:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.serve.client import wait_for_server
+from zoomrag.serve.client import stop_server, wait_for_server
 
 DOCS = {
     "guide.md": "# Install\n\nRun the installer twice.\n\n## Options\n\nThe fast option skips the checks.\n"
@@ -59,18 +59,9 @@ def running_server(index: Path, *args: str, env: Mapping[str, str] | None = None
     try:
         yield wait_for_server(index, proc, STARTUP_SECONDS)
     finally:
-        _stop(proc)
+        stop_server(proc)
         proc.stdout.close()
         proc.stderr.close()
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 @contextmanager
@@ -97,5 +88,5 @@ def running_store_server(store: str, *args: str) -> Iterator[str]:
                 break
         yield found.group(1)
     finally:
-        _stop(proc)
+        stop_server(proc)
         proc.stderr.close()

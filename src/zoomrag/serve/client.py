@@ -123,3 +123,13 @@ def wait_for_server(index: Path, proc: subprocess.Popen, timeout: float) -> str:
             raise RuntimeError(f"zoomrag serve did not start in {timeout:g} s")
         time.sleep(0.05)
 
+
+def stop_server(proc: subprocess.Popen, timeout: float = 15.0) -> None:
+    """Stop a ``zoomrag serve`` started as ``proc``: SIGTERM (a clean shutdown that removes its
+    discovery file), then SIGKILL if it is still running after ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
