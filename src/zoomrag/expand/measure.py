@@ -16,7 +16,8 @@ context of "10 tokens" a megabyte long. Such a word counts one token per ``MAX_T
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from operator import sub
 from threading import Lock
@@ -46,23 +47,24 @@ class SpanMeasure:
     """``size(start, end)`` of one text as a :class:`Measure` of it would answer, lazily.
 
     The lines a span touches are tokenized (each line once, neighbouring new lines in one call)
-    and their token starts kept, so no character is tokenized twice and the lines no span
-    touches never are. A counter not known to be line-local measures the whole text at once.
+    and their token starts kept in one sorted array beside the stretches of text they cover, so
+    no character is tokenized twice, the lines no span touches never are, and a size is two
+    binary searches. A counter not known to be line-local measures the whole text at once.
     """
 
-    __slots__ = ("_all", "_done", "_full", "_lines", "_sizes", "counter", "text")
+    __slots__ = ("_covered", "_done", "_full", "_sizes", "_starts", "counter", "text")
 
     def __init__(self, text: str, counter: TokenCounter):
         self.text = text
         self.counter = counter
         self._full: Measure | None = None if type(counter) in LINE_LOCAL else Measure(text, counter)
-        #: Start of a tokenized line -> the token starts in it (offsets into the text).
-        #: (Tuples: the garbage collector stops tracking them, and a server keeps thousands.)
-        self._lines: dict[int, tuple[int, ...]] = {}
+        #: Every token start found so far, ascending. (An array: the garbage collector does not
+        #: track it, and a server keeps thousands.)
+        self._starts = array("q")
+        #: The tokenized stretches, ``[first line's start, last line's end)``, ascending and apart.
+        self._covered: list[tuple[int, int]] = []
         #: Characters tokenized so far.
         self._done = 0
-        #: Every token start of the text, once all of it is tokenized.
-        self._all: list[int] | None = None
         #: Sizes already given: a policy asks for the same leaves again and again (every hit
         #: near one spreads over it), and assembly for the spans the policy sized.
         self._sizes: dict[tuple[int, int], int] = {}
@@ -84,67 +86,55 @@ class SpanMeasure:
         lo, hi = max(0, min(start, end, len(text))), max(0, min(max(start, end), len(text)))
         if lo == hi:
             return 0
-        everything = self._all
-        if everything is None and self._done >= WHOLE_SHARE * len(text):
-            everything = self._all = [s for starts in self._tokenized(0, len(text)) for s in starts]
-        if everything is not None:
-            n = bisect_left(everything, hi) - bisect_left(everything, lo)
-            return n if start <= end else -n
-        lines = self._tokenized(text.rfind("\n", 0, lo) + 1, hi)
-        n = 0
-        last = len(lines) - 1
-        for i, starts in enumerate(lines):
-            if i == 0 or i == last:
-                n += bisect_left(starts, hi) - bisect_left(starts, lo)
+        if not self._holds(lo, hi):
+            if self._done >= WHOLE_SHARE * len(text):
+                self._tokenize_gaps(0, len(text))
             else:
-                n += len(starts)
+                # the lines around too (up to NEAR characters each side, whole lines): a policy
+                # sizes a hit's neighbours next, and one counter call costs about as much as a few lines
+                a = text.rfind("\n", 0, max(0, lo - NEAR)) + 1
+                q = text.find("\n", min(len(text), hi + NEAR))
+                self._tokenize_gaps(a, len(text) if q < 0 else q)
+        starts = self._starts
+        n = bisect_left(starts, hi) - bisect_left(starts, lo)
         return n if start <= end else -n
 
-    def _tokenized(self, a: int, hi: int) -> list[tuple[int, ...]]:
-        """Token starts of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
-        text, known = self.text, self._lines
-        bounds = _line_bounds(text, a, hi)
-        if any(p not in known for p, _ in bounds):
-            # the lines around too (up to NEAR characters each side, whole lines): a policy sizes
-            # a hit's neighbours next, and one counter call costs about as much as a few lines
-            lo = text.rfind("\n", 0, max(0, a - NEAR)) + 1
-            q = text.find("\n", min(len(text), hi + NEAR))
-            self._tokenize_lines(lo, len(text) if q < 0 else q)
-        return [known[p] for p, _ in bounds]
+    def _holds(self, lo: int, hi: int) -> bool:
+        """True when one tokenized stretch holds ``[lo, hi)``."""
+        covered = self._covered
+        i = bisect_right(covered, (lo, len(self.text) + 1)) - 1
+        return i >= 0 and hi <= covered[i][1] + 1  # + 1: a stretch's last line break holds no token
 
-    def _tokenize_lines(self, a: int, hi: int) -> None:
-        """Tokenizes the lines not yet known from the one starting at ``a`` to the one ending at ``hi``."""
-        known = self._lines
-        missing = [(p, q) for p, q in _line_bounds(self.text, a, hi) if p not in known]
-        if missing:
-            run: list[tuple[int, int]] = []
-            for line in missing:
-                if run and line[0] != run[-1][1] + 1:
-                    self._tokenize(run)
-                    run = []
-                run.append(line)
-            self._tokenize(run)
+    def _tokenize_gaps(self, a: int, b: int) -> None:
+        """Tokenizes the lines between ``a`` (a line start) and ``b`` (a line end) not yet
+        tokenized, one counter call for each run of consecutive ones."""
+        gaps, pos = [], a
+        for s, e in self._covered:
+            if e + 1 <= pos or s > b:
+                continue
+            if s > pos:
+                gaps.append((pos, s - 1))
+            pos = max(pos, e + 1)
+        if pos <= b:
+            gaps.append((pos, b))
+        for g in gaps:
+            self._tokenize(*g)
 
-    def _tokenize(self, run: list[tuple[int, int]]) -> None:
-        """One counter call for consecutive lines; their starts are shared out line by line."""
-        a, b = run[0][0], run[-1][1]
+    def _tokenize(self, a: int, b: int) -> None:
+        """Token starts of ``text[a:b]`` (whole lines) into the kept ones, and the stretch covered."""
+        text = self.text
         self._done += b - a + 1
-        starts = _bounded(self.text, [a + s for s in self.counter.token_starts(self.text[a:b])], b)
-        for p, q in run:
-            self._lines[p] = tuple(starts[bisect_left(starts, p):bisect_left(starts, q)])
-
-
-def _line_bounds(text: str, a: int, hi: int) -> list[tuple[int, int]]:
-    """``(start, end)`` of each line from the one starting at ``a`` to the one holding ``hi - 1``."""
-    bounds: list[tuple[int, int]] = []
-    p = a
-    while True:
-        q = text.find("\n", p)
-        q = len(text) if q < 0 else q
-        bounds.append((p, q))
-        if q >= hi or q == len(text):
-            return bounds
-        p = q + 1
+        found = _bounded(text, [a + s for s in self.counter.token_starts(text[a:b])], b)
+        i = bisect_left(self._starts, a)
+        self._starts[i:i] = array("q", found)
+        covered = self._covered
+        j = bisect_left(covered, (a, b))
+        covered.insert(j, (a, b))
+        # join the stretches that touch it (one line break apart)
+        if j + 1 < len(covered) and covered[j + 1][0] <= b + 1:
+            covered[j:j + 2] = [(a, covered[j + 1][1])]
+        if j > 0 and covered[j - 1][1] + 1 >= a:
+            covered[j - 1:j + 1] = [(covered[j - 1][0], covered[j][1])]
 
 
 def _bounded(text: str, starts: list[int], end: int) -> list[int]:
