@@ -19,8 +19,11 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+from ..load import frontmatter
+from ..load.spans import trim
 from ..model import Document
 from .base import Span
+from .sizing import trim_end
 from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]
@@ -62,8 +65,6 @@ class _LinePattern:
 
 # -- front matter ------------------------------------------------------------------------
 
-_FM_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FM_CLOSE = re.compile(r"^(---|\.\.\.|\+\+\+)[ \t]*$", re.MULTILINE)
 # YAML front matter starts with a key (``title: x``) or a comment; TOML with a key or a table.
 _FM_YAML_FIRST = re.compile(r"[ \t]*(?:#|[^\s:#][^\n:]*:(?:[ \t]|$))")
 _FM_TOML_FIRST = re.compile(r"[ \t]*(?:#|\[|[\w\"'.-]+[ \t]*=)")
@@ -75,18 +76,12 @@ def front_matter_end(text: str) -> int:
     The block must be closed and its first line must look like a key, so a document that merely
     opens with a thematic break is not swallowed.
     """
-    m = _FM_OPEN.match(text)
-    if m is None:
+    found = frontmatter.find(text)
+    if found is None:
         return 0
-    yaml = m.group(1) == "---"
-    first = _FM_YAML_FIRST if yaml else _FM_TOML_FIRST
-    if not first.match(text, m.end()):
-        return 0
-    closers = ("---", "...") if yaml else ("+++",)
-    for c in _FM_CLOSE.finditer(text, m.end()):
-        if c.group(1) in closers:
-            return c.end()
-    return 0
+    opening, closing = found
+    first = _FM_YAML_FIRST if opening.group(1) == "---" else _FM_TOML_FIRST
+    return closing.end() if first.match(text, opening.end()) else 0
 
 
 # -- Markdown ------------------------------------------------------------------------------
@@ -424,20 +419,12 @@ def section_spans(document: Document, max_level: int = 6) -> list[Span]:
 
 def _close(text: str, span: Span, end: int) -> None:
     """Set a section's end (trimmed) and put its own text before the subsections in an intro."""
-    span.end = max(span.start, _rtrim(text, span.start, end))
+    span.end = max(span.start, trim_end(text, span.start, end))
     if span.children:
-        intro_end = _rtrim(text, span.start, span.children[0].start)
+        intro_end = trim_end(text, span.start, span.children[0].start)
         span.children.insert(0, Span("intro", span.start, intro_end, section_path=span.section_path))
 
 
-def _rtrim(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
-
-
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
-    end = _rtrim(text, start, end)
-    while start < end and text[start].isspace():
-        start += 1
+    start, end = trim(text, start, end)
     return (start, end) if start < end else None

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from markdown_it import MarkdownIt
 
 from ...model import Block, Document
+from .. import frontmatter
 from ..spans import trim
 from .code import language_name
 
@@ -24,11 +25,6 @@ from .code import language_name
 # also makes the parse several times faster.
 _MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
-_FRONT_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FRONT_CLOSE = {
-    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE),
-    "+++": re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE),
-}
 _TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.MULTILINE)
 
 _EMPTY: MappingProxyType[str, object] = MappingProxyType({})
@@ -36,15 +32,6 @@ _FRONT_META = MappingProxyType({"front_matter": True})
 _QUOTE_META = MappingProxyType({"quote": True})
 _HTML_META = MappingProxyType({"html": True})
 _LIST_META = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
-
-
-def front_matter_end(text: str) -> int:
-    """End of the front matter's closing line (0 when the text has no front matter)."""
-    m = _FRONT_OPEN.match(text)
-    if m is None:
-        return 0
-    close = _FRONT_CLOSE[m.group(1)].search(text, m.end())
-    return 0 if close is None else close.end()
 
 
 def _line_starts(text: str) -> list[int]:
@@ -61,7 +48,7 @@ def markdown_blocks(text: str) -> tuple[list[Block], str | None]:
     """Top-level blocks of a markdown text, and its title (front matter ``title`` or first H1)."""
     blocks: list[Block] = []
     title = None
-    fm = front_matter_end(text)
+    fm = frontmatter.end(text)
     if fm:
         blocks.append(Block(0, fm, "text", meta=_FRONT_META))
         t = _TITLE.search(text, 0, fm)

@@ -18,7 +18,7 @@ from pathlib import PurePath
 
 from ...model import Document
 from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
 from ..sizing import split_recursive
 
@@ -132,15 +132,9 @@ class _Lines:
         self.blanks = [not row.strip() for row in self.rows]
         self._indents: dict[int, int] = {}
 
-    def line(self, i: int) -> str:
-        return self.rows[i]
-
     def end(self, i: int) -> int:
         """Offset of the end of line ``i`` (its newline excluded)."""
         return self.starts[i] + len(self.rows[i])
-
-    def blank(self, i: int) -> bool:
-        return self.blanks[i]
 
     def indent(self, i: int) -> int:
         """Indentation in columns (a tab advances to the next multiple of 4)."""
@@ -201,7 +195,7 @@ def _mask_fences(text: str, lines: _Lines) -> str:
     blanks = lines.blanks
     first = blanks.index(False)
     last = lines.count - 1 - blanks[::-1].index(False)
-    if first == last or not _FENCE.match(lines.line(last)):
+    if first == last or not _FENCE.match(lines.rows[last]):
         return text
     out = text
     for i in (last, first):
@@ -259,7 +253,7 @@ def _attach_comments(lines: _Lines, units: list[_Unit], floor: int) -> None:
             continue
         limit = units[k - 1].last + 1 if k else floor
         i = u.first - 1
-        while i >= limit and lines.line(i).lstrip().startswith("#"):
+        while i >= limit and lines.rows[i].lstrip().startswith("#"):
             i -= 1
         u.first = i + 1
 
@@ -282,7 +276,7 @@ def _blank_separated(lines: _Lines, first: int, last: int) -> list[_Unit]:
     out: list[_Unit] = []
     start = None
     for i in range(first, last + 1):
-        if lines.blank(i):
+        if lines.blanks[i]:
             if start is not None:
                 out.append(_Unit("code", start, i - 1, head=start))
                 start = None
@@ -356,16 +350,16 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
     """Units of lines first..last by indentation: see the module docstring."""
     # The block's indentation is that of its shallowest line that opens something; closing
     # lines such as "}" may sit further left (the enclosing block's closer).
-    rows = [i for i in range(first, last + 1) if not lines.blank(i)]
-    openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.line(i))]
+    rows = [i for i in range(first, last + 1) if not lines.blanks[i]]
+    openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.rows[i])]
     if not rows:
         return []
     base = min(openers) if openers else min(lines.indent(i) for i in rows)
     units: list[_Unit] = []
     for i in range(first, last + 1):
-        if lines.blank(i):
+        if lines.blanks[i]:
             continue
-        line = lines.line(i)
+        line = lines.rows[i]
         top = lines.indent(i) <= base
         if units and (not top or _CONTINUES.match(line)):
             units[-1].last = i
@@ -380,8 +374,8 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
         else:
             merged.append(u)
     for u in merged:
-        head = lines.line(u.head)
-        if u.head < u.last and lines.line(u.head + 1).lstrip().startswith("{"):
+        head = lines.rows[u.head]
+        if u.head < u.last and lines.rows[u.head + 1].lstrip().startswith("{"):
             head += " {"  # Allman style: the brace opens on the next line
         u.kind = _layout_kind(head)
     return merged
@@ -389,10 +383,10 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
 
 def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     """A unit of comment or decorator lines only (a decorator's arguments may run on)."""
-    if unit.head != unit.first or not _LEADS.match(lines.line(unit.first)):
+    if unit.head != unit.first or not _LEADS.match(lines.rows[unit.first]):
         return False
     base = lines.indent(unit.first)
-    return all(lines.blank(i) or _LEADS.match(lines.line(i)) or lines.indent(i) > base
+    return all(lines.blanks[i] or _LEADS.match(lines.rows[i]) or lines.indent(i) > base
                for i in range(unit.first + 1, unit.last + 1))
 
 
@@ -411,7 +405,7 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     head = max(unit.head, unit.first)
     own = lines.indent(head)
     body_last = unit.last
-    while body_last > head and (lines.blank(body_last) or lines.indent(body_last) <= own):
+    while body_last > head and (lines.blanks[body_last] or lines.indent(body_last) <= own):
         body_last -= 1
     if body_last <= head:
         return None
@@ -456,7 +450,7 @@ class _Sizer:
             unit = group[0]
             span = Span(unit.kind, s, e)
             if self.measure.size(s, e) > self.max_size:
-                span.children = _unwrap(span, self.open(unit))
+                span.children = unwrap(span, self.open(unit))
             out.append(span)
         return out
 
@@ -491,12 +485,12 @@ class _Sizer:
     def by_lines(self, first: int, last: int) -> list[Span]:
         """Lines packed up to the limit; a line over the limit is cut by size."""
         out: list[Span] = []
-        single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blank(i)]
+        single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blanks[i]]
         for group in self.merge_full(single):
             s, e = self.span_of(group[0].first, group[-1].last)
             span = Span("code", s, e)
             if len(group) == 1 and self.measure.size(s, e) > self.max_size:
-                span.children = _unwrap(span, [
+                span.children = unwrap(span, [
                     Span("code", a, b)
                     for a, b in split_recursive(self.text, self.measure, s, e, size=self.max_size)
                 ])
@@ -519,8 +513,3 @@ def _group_kind(group: list[_Unit]) -> str:
     kinds = [u.kind for u in group if u.kind in _DEFINITIONS]
     return kinds[0] if len(kinds) == 1 else "code"
 
-
-def _unwrap(parent: Span, children: list[Span]) -> list[Span]:
-    while len(children) == 1 and (children[0].start, children[0].end) == (parent.start, parent.end):
-        children = children[0].children
-    return children
