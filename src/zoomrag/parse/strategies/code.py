@@ -10,6 +10,7 @@ down to blank-line groups, lines and size cuts. docs/strategies.md (``code``) ha
 from __future__ import annotations
 
 import ast
+import math
 import re
 import warnings
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
-from ..sizing import split_recursive
+from ..sizing import split_recursive, trim_end
 
 _DEFINITIONS = ("class", "function", "method")
 
@@ -295,8 +296,6 @@ def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     node = unit.nodes[0]
     inner = [c for c in ast.iter_child_nodes(node)
              if isinstance(c, (ast.stmt, ast.ExceptHandler, ast.match_case))]
-    if not inner:
-        return None
     body = getattr(node, "body", None)
     if (isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
             and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
@@ -305,12 +304,11 @@ def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
         header_last = _last_line(body[0])
     else:
         header_last = min(_first_line(c) for c in inner) - 1 if inner else unit.last
-    inner.sort(key=_first_line)
-    in_class = isinstance(node, ast.ClassDef)
     if not inner:
         return None
+    inner.sort(key=_first_line)
     body_first = max(header_last + 1, unit.first)
-    children = _statement_units(lines, inner, body_first, unit.last, in_class)
+    children = _statement_units(lines, inner, body_first, unit.last, isinstance(node, ast.ClassDef))
     if header_last >= unit.first:
         children.insert(0, _Unit("code", unit.first, header_last, head=unit.first))
     elif children:
@@ -432,17 +430,12 @@ class _Sizer:
         self.min_size = min_size
 
     def span_of(self, first: int, last: int) -> tuple[int, int]:
-        s, e = self.lines.starts[first], self.lines.end(last)
-        while e > s and self.text[e - 1].isspace():
-            e -= 1
-        return s, e
-
-    def size(self, first: int, last: int) -> int:
-        return self.measure.size(*self.span_of(first, last))
+        s = self.lines.starts[first]
+        return s, trim_end(self.text, s, self.lines.end(last))
 
     def fit(self, units: list[_Unit]) -> list[Span]:
         out = []
-        for group in self.merge(units):
+        for group in self.merge(units, self.min_size):
             s, e = self.span_of(group[0].first, group[-1].last)
             if len(group) > 1:
                 out.append(Span(_group_kind(group), s, e))
@@ -454,15 +447,16 @@ class _Sizer:
             out.append(span)
         return out
 
-    def merge(self, units: list[_Unit]) -> list[list[_Unit]]:
-        """Consecutive units merged while one of them is small and the whole still fits."""
+    def merge(self, units: list[_Unit], min_size: float) -> list[list[_Unit]]:
+        """Consecutive units merged while one of them is smaller than ``min_size`` and the whole
+        still fits (with ``math.inf``, greedy packing: lines carry no structure of their own)."""
         groups: list[list[_Unit]] = []
         size = self.measure.size
         group_start = group_size = 0
         for u in units:
             s, e = self.span_of(u.first, u.last)
             own = size(s, e)
-            if groups and (group_size < self.min_size or own < self.min_size):
+            if groups and (group_size < min_size or own < min_size):
                 joined = size(group_start, e)
                 if joined <= self.max_size:
                     groups[-1].append(u)
@@ -486,7 +480,7 @@ class _Sizer:
         """Lines packed up to the limit; a line over the limit is cut by size."""
         out: list[Span] = []
         single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blanks[i]]
-        for group in self.merge_full(single):
+        for group in self.merge(single, math.inf):
             s, e = self.span_of(group[0].first, group[-1].last)
             span = Span("code", s, e)
             if len(group) == 1 and self.measure.size(s, e) > self.max_size:
@@ -496,16 +490,6 @@ class _Sizer:
                 ])
             out.append(span)
         return out
-
-    def merge_full(self, units: list[_Unit]) -> list[list[_Unit]]:
-        """Greedy packing up to the limit, for lines that carry no structure of their own."""
-        groups: list[list[_Unit]] = []
-        for u in units:
-            if groups and self.size(groups[-1][0].first, u.last) <= self.max_size:
-                groups[-1].append(u)
-            else:
-                groups.append([u])
-        return groups
 
 
 def _group_kind(group: list[_Unit]) -> str:
