@@ -171,20 +171,15 @@ _LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
 
 
-def _width(s: str) -> int:
-    if s.isascii():
-        return len(s)  # no ASCII character is wide
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
-
-
 def _too_wide(s: str) -> bool:
-    """``_width(s) > _MAX_WIDTH``, reading each character's width only when the length cannot
-    tell (a character is one or two columns wide; most lines tried are long paragraphs)."""
+    """More than _MAX_WIDTH display columns, reading each character's width only when the length
+    cannot tell (a character is one or two columns wide, an ASCII one never two; most lines tried
+    are long paragraphs)."""
     if len(s) > _MAX_WIDTH:
         return True
-    if 2 * len(s) <= _MAX_WIDTH:
+    if 2 * len(s) <= _MAX_WIDTH or s.isascii():
         return False
-    return _width(s) > _MAX_WIDTH
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s) > _MAX_WIDTH
 
 
 def _title_like(title: str, family: str) -> bool:
@@ -222,7 +217,7 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
         if _title_like(title, "wiki"):
             found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
     if hidden:
-        found = [f for f in found if not _inside(f[0], hidden)]
+        found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
     if not found:
         return []
     found.sort()
@@ -242,10 +237,6 @@ def _in_list(text: str, ls: int, le: int) -> bool:
     if le < len(text):
         return bool(_LIST_LINE.match(text, le + 1, _line_end(text, le + 1)))
     return False
-
-
-def _inside(pos: int, ranges: list[tuple[int, int]]) -> bool:
-    return any(s <= pos < e for s, e in ranges)
 
 
 # -- reader blocks -------------------------------------------------------------------------

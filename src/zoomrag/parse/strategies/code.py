@@ -15,6 +15,7 @@ import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import PurePath
 
 from ...model import Document
@@ -125,11 +126,7 @@ class _Lines:
         self.text = text
         self.rows = text.split("\n")
         self.count = len(self.rows)
-        self.starts = [0] * self.count
-        pos = 0
-        for i, row in enumerate(self.rows):
-            self.starts[i] = pos
-            pos += len(row) + 1
+        self.starts = list(accumulate((len(row) + 1 for row in self.rows[:-1]), initial=0))
         self.blanks = [not row.strip() for row in self.rows]
         self._indents: dict[int, int] = {}
 
