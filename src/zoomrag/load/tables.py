@@ -184,15 +184,11 @@ def delimited_records(text: str, start: int, end: int,
         first = last
         if not values:
             continue
-        if last == len(lines) and re_ < end and _values(text, rs, re_, delimiter) != values:
-            # The input ended inside a quoted field: its final newline is content, not a
-            # record terminator (csv keeps it in the value).
+        # Input that ends inside a quoted field: its final newline is content, not a record
+        # terminator (csv keeps it in the value).
+        if last == len(lines) and re_ < end and [v for *_, v in scan_fields(text, rs, re_, delimiter)] != values:
             re_ = end
         yield rs, re_, values
-
-
-def _values(text: str, start: int, end: int, delimiter: str) -> list[str]:
-    return [v for *_, v in scan_fields(text, start, end, delimiter)]
 
 
 def _record(text: str, start: int, end: int, delimiter: str, values: list[str]) -> Row:

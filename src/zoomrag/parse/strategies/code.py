@@ -56,7 +56,7 @@ class CodeChunker(Chunker):
             return []
         lines = _Lines(text)
         units = None
-        if _language(self.language, document) == "python":
+        if language_of(document, self.language) == "python":
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
@@ -85,23 +85,15 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
 
 # -- language ------------------------------------------------------------------------------
 
-def _language(forced: str, document: Document) -> str:
-    if forced:
-        from ...load.readers.code import language_name
-
-        return language_name(forced)
-    return language_of(document)
-
-
 _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.MULTILINE)
 
 
-def language_of(document: Document) -> str:
-    """The document's language: metadata, a code block's language (a fence's info string),
-    the format, the file extension, else a guess."""
+def language_of(document: Document, forced: str = "") -> str:
+    """The document's language: ``forced`` when given, else metadata, a code block's language
+    (a fence's info string), the format, the file extension, else a guess."""
     from ...load.readers.code import LANGUAGES, language_name
 
-    named = document.metadata.get("language") or next(
+    named = forced or document.metadata.get("language") or next(
         (b.meta.get("language") for b in document.blocks if b.type == "code" and b.meta.get("language")), ""
     )
     if not named and document.format not in ("code", "text", "markdown", ""):
