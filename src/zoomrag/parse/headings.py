@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from ..load import frontmatter
-from ..load.spans import trim
+from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
-from .sizing import trim_end
 from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]

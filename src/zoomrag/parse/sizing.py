@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ConfigError
+from ..load.spans import skip_space, trim_end
 from ..text.tokens import Measure
 from .boundaries import (
     FIXED_ORDER,
@@ -164,35 +165,6 @@ def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, k
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
         i = index(s)
-
-
-# -- helpers -------------------------------------------------------------------------------
-_NON_SPACE = re.compile(r"\S")
-
-
-def skip_space(text: str, pos: int, end: int) -> int:
-    """First offset in [pos, end) that is not whitespace (``end`` if none)."""
-    # Fast paths: a cut usually sits on a word or on one space before it.
-    if pos >= end or not text[pos].isspace():
-        return min(pos, end)
-    if pos + 1 < end and not text[pos + 1].isspace():
-        return pos + 1
-    m = _NON_SPACE.search(text, pos, end)
-    return end if m is None else m.start()
-
-
-def trim_end(text: str, start: int, end: int) -> int:
-    """``end`` moved back over trailing whitespace, not before ``start``."""
-    while end > start:
-        if not text[end - 1].isspace():
-            return end
-        # Long runs of spaces (padded tables, logs): strip a bounded slice at C speed.
-        lo = max(start, end - 64)
-        kept = len(text[lo:end].rstrip())
-        if kept:
-            return lo + kept
-        end = lo
-    return end
 
 
 def _check_sizes(size: int, overlap: int, min_size: int, lookback: float) -> None:

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import PurePath
 
+from ...load.spans import trim_end
 from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
-from ..sizing import split_recursive, trim_end
+from ..sizing import split_recursive
 
 _DEFINITIONS = ("class", "function", "method")
 
