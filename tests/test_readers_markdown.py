@@ -167,3 +167,18 @@ def test_a_block_that_is_not_key_value_pairs_stays_in_the_text(text):
     doc = read_text(text, format="markdown", source="notes.md")
     assert doc.text == text
     assert "front_matter_chars" not in doc.metadata
+
+
+@pytest.mark.parametrize(("text", "rest", "block"), [
+    ("---\ntitle: T\n... \t\n \n\n# H\n", "# H\n", "---\ntitle: T\n... \t"),
+    ("---\ntitle: T\n---", "", "---\ntitle: T\n---"),
+    ("+++ \ntitle = 'T'\n+++  \n\t\nx", "x", "+++ \ntitle = 'T'\n+++  "),
+    # "+++" does not close YAML (whose body then does not parse: it all stays in the text)
+    ("---\nt: T\n+++\n---\nx\n", "---\nt: T\n+++\n---\nx\n", "---\nt: T\n+++\n---"),
+])
+def test_front_matter_ends_at_its_own_closing_line(text, rest, block):
+    # Metadata: the text starts after the closing line and the blank lines after it.
+    assert read_text(text, format="markdown").text == rest
+    # Kept as text: one block up to the end of the closing line.
+    doc = read_text(text, format="markdown", front_matter="text")
+    assert doc.blocks[0].meta == {"front_matter": True} and doc.text[:doc.blocks[0].end] == block

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.load import load_path, read_text
@@ -53,6 +54,18 @@ def test_span_helpers():
     assert paragraph_spans(text) == [(0, 2), (4, 6)]
     assert trim("  x ", 0, 4) == (2, 3)
     assert trim("   ", 0, 3) == (3, 3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=" \t\n\u3000\xa0ab", max_size=200), st.integers(0, 200), st.integers(0, 200))
+def test_trim_is_the_character_by_character_trim(text, a, b):
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    s, e = start, end
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    assert trim(text, start, end) == (s, e)
 
 
 @settings(max_examples=150, deadline=None)

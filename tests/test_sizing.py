@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.errors import ConfigError
+from zoomrag.load.spans import skip_space, trim_end
 from zoomrag.parse.boundaries import best_cut, can_cut, first_gap, grapheme_cut, is_glued
-from zoomrag.parse.sizing import skip_space, split_range, split_recursive, trim_end
+from zoomrag.parse.sizing import split_range, split_recursive
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
 
 

@@ -185,6 +185,8 @@ def test_language_detection():
     assert language_of(Document(id="d", source="a/b.rs", text="fn main() {}", format="code")) == "rust"
     assert language_of(Document(id="d", source="<text>", text="import os\n", format="text")) == "python"
     assert language_of(Document(id="d", source="<text>", text="SELECT 1;", format="text")) == ""
+    # a forced language wins over everything the document says
+    assert language_of(Document(id="d", source="a/b.rs", text="fn main() {}", format="code"), "Py") == "python"
 
 
 def test_empty_and_blank_documents_have_no_leaves():

@@ -58,11 +58,6 @@ def register_reader(fmt: str, extensions: tuple[str, ...], reader: Reader) -> No
     FORMATS.add(fmt, FormatReader(tuple(e.lower() for e in extensions), read=reader))
 
 
-def register_binary_reader(fmt: str, extensions: tuple[str, ...],
-                           reader: Callable[[Path, str], Document]) -> None:
-    FORMATS.add(fmt, FormatReader(tuple(e.lower() for e in extensions), read_file=reader))
-
-
 def formats() -> list[str]:
     return FORMATS.names()
 

@@ -24,8 +24,8 @@ MODES = ("metadata", "text")
 
 _OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
 _CLOSE = {
-    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$\n?", re.MULTILINE),
-    "+++": re.compile(r"^\+\+\+[ \t]*$\n?", re.MULTILINE),
+    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE),
+    "+++": re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE),
 }
 _BLANK = re.compile(r"(?:[ \t]*\n)*")
 
@@ -35,14 +35,28 @@ def check_mode(mode: str) -> None:
         raise ConfigError(f"front_matter={mode!r}; choose 'metadata' (parse it, keep it out of the text) or 'text'")
 
 
-def split(text: str, source: str) -> tuple[dict[str, Any], int]:
-    """The front matter's values and where the document's text starts (0: no front matter)."""
+def find(text: str) -> tuple[re.Match[str], re.Match[str]] | None:
+    """The opening and the closing line (without its newline) of the front matter at the very
+    start of ``text``; None when there is none (no closing line: a thematic break)."""
     m = _OPEN.match(text)
     if m is None:
-        return {}, 0
+        return None
     close = _CLOSE[m.group(1)].search(text, m.end())
-    if close is None:
-        return {}, 0  # no closing line: a thematic break, not front matter
+    return None if close is None else (m, close)
+
+
+def end(text: str) -> int:
+    """End of the front matter's closing line (0 when the text has no front matter)."""
+    found = find(text)
+    return 0 if found is None else found[1].end()
+
+
+def split(text: str, source: str) -> tuple[dict[str, Any], int]:
+    """The front matter's values and where the document's text starts (0: no front matter)."""
+    found = find(text)
+    if found is None:
+        return {}, 0
+    m, close = found
     body = text[m.end():close.start()]
     try:
         if m.group(1) == "+++":
@@ -59,7 +73,7 @@ def split(text: str, source: str) -> tuple[dict[str, Any], int]:
         values = {}
     if not isinstance(values, dict):
         return {}, 0  # a YAML scalar or list: text between two rules, not key: value pairs
-    blank = _BLANK.match(text, close.end())  # matches the empty string at least
-    end = blank.end() if blank else close.end()
+    blank = _BLANK.match(text, close.end())  # its newline and the blank lines after it
+    start = blank.end() if blank else close.end()
     # Dates and other YAML types become what JSON stores (and what comes back from the index).
-    return json.loads(json.dumps({str(k): v for k, v in values.items()}, ensure_ascii=False, default=str)), end
+    return json.loads(json.dumps({str(k): v for k, v in values.items()}, ensure_ascii=False, default=str)), start

@@ -10,15 +10,38 @@ import re
 
 # A blank line is one holding only whitespace; a run of them separates paragraphs.
 _BLANK_LINES = re.compile(r"\n(?:[^\S\n]*\n)+")
+_NON_SPACE = re.compile(r"\S")
 
 
 def trim(text: str, start: int, end: int) -> tuple[int, int]:
-    """``[start, end)`` without leading and trailing whitespace (empty spans collapse to start)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+    """``[start, end)`` without leading and trailing whitespace (a blank span collapses to its end)."""
+    start = skip_space(text, start, end)
+    return start, trim_end(text, start, end)
+
+
+def skip_space(text: str, pos: int, end: int) -> int:
+    """First offset in [pos, end) that is not whitespace (``end`` if none)."""
+    # Fast paths: a cut usually sits on a word or on one space before it.
+    if pos >= end or not text[pos].isspace():
+        return min(pos, end)
+    if pos + 1 < end and not text[pos + 1].isspace():
+        return pos + 1
+    m = _NON_SPACE.search(text, pos, end)
+    return end if m is None else m.start()
+
+
+def trim_end(text: str, start: int, end: int) -> int:
+    """``end`` moved back over trailing whitespace, not before ``start``."""
+    while end > start:
+        if not text[end - 1].isspace():
+            return end
+        # Long runs of spaces (padded tables, logs): strip a bounded slice at C speed.
+        lo = max(start, end - 64)
+        kept = len(text[lo:end].rstrip())
+        if kept:
+            return lo + kept
+        end = lo
+    return end
 
 
 def line_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:

@@ -40,10 +40,6 @@ class Table:
     header: Row
     rows: tuple[Row, ...]
 
-    @property
-    def width(self) -> int:
-        return len(self.header.cells)
-
 
 # -- pipe tables ---------------------------------------------------------------------------
 
@@ -80,11 +76,6 @@ def split_pipe_row(text: str, start: int, end: int) -> Row:
     return Row(row_start, row_end, tuple(cells))
 
 
-def is_delimiter_row(row: Row) -> bool:
-    """``| --- | :-: |``: every cell is dashes with optional alignment colons."""
-    return bool(row.cells) and all(_DELIMITER_CELL.fullmatch(c.value) for c in row.cells)
-
-
 def _fenced(text: str, row: Row) -> bool:
     return row.end - row.start >= 2 and text[row.start] == "|" and text[row.end - 1] == "|"
 
@@ -93,7 +84,8 @@ def is_table_head(text: str, header: Row, delim: Row) -> bool:
     """A header line and the delimiter row under it. One column needs pipes on both sides of
     both lines: Python's ``help()`` output starts every line with `` |`` and draws
     ``|  -----`` rules under its section titles, which is not a table."""
-    if not is_delimiter_row(delim) or len(delim.cells) != len(header.cells):
+    # The delimiter row (``| --- | :-: |``): every cell dashes with optional alignment colons.
+    if len(delim.cells) != len(header.cells) or not all(_DELIMITER_CELL.fullmatch(c.value) for c in delim.cells):
         return False
     return len(header.cells) > 1 or (_fenced(text, header) and _fenced(text, delim))
 
@@ -184,15 +176,11 @@ def delimited_records(text: str, start: int, end: int,
         first = last
         if not values:
             continue
-        if last == len(lines) and re_ < end and _values(text, rs, re_, delimiter) != values:
-            # The input ended inside a quoted field: its final newline is content, not a
-            # record terminator (csv keeps it in the value).
+        # Input that ends inside a quoted field: its final newline is content, not a record
+        # terminator (csv keeps it in the value).
+        if last == len(lines) and re_ < end and [v for *_, v in scan_fields(text, rs, re_, delimiter)] != values:
             re_ = end
         yield rs, re_, values
-
-
-def _values(text: str, start: int, end: int, delimiter: str) -> list[str]:
-    return [v for *_, v in scan_fields(text, start, end, delimiter)]
 
 
 def _record(text: str, start: int, end: int, delimiter: str, values: list[str]) -> Row:

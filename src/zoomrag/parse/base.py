@@ -122,15 +122,12 @@ def build_tree(document: Document, spans: Iterable[Span], strategy: str = "") ->
     return Tree(document=document, nodes=tuple(nodes), strategy=strategy)
 
 
-def leaf_group_spans(groups: list[list[tuple[int, int]]], leaf_kind: str,
-                     group_kind: str | None) -> list[Span]:
-    """Span drafts for a two-level draft given as offsets: each group a list of ``(start, end)``
-    leaves of ``leaf_kind``; with a ``group_kind``, each group a parent over its leaves spanning
-    them (first start to last end), otherwise the leaves of every group directly under the root."""
-    if group_kind is None:
-        return [Span(leaf_kind, s, e) for group in groups for s, e in group]
-    return [Span(group_kind, g[0][0] if g else 0, g[-1][1] if g else 0,
-                 [Span(leaf_kind, s, e) for s, e in g]) for g in groups]
+def unwrap(parent: Span, children: list[Span]) -> list[Span]:
+    """Children without a level that repeats the parent: one child over the same span is
+    replaced by its own children (a one-paragraph section goes straight to sentences)."""
+    while len(children) == 1 and (children[0].start, children[0].end) == (parent.start, parent.end):
+        children = children[0].children
+    return children
 
 
 def _outside(span: Span, document: Document) -> SpanError:

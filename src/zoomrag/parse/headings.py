@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 
+from ..load import frontmatter
+from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
 from .titles import clean_title
@@ -62,8 +64,6 @@ class _LinePattern:
 
 # -- front matter ------------------------------------------------------------------------
 
-_FM_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FM_CLOSE = re.compile(r"^(---|\.\.\.|\+\+\+)[ \t]*$", re.MULTILINE)
 # YAML front matter starts with a key (``title: x``) or a comment; TOML with a key or a table.
 _FM_YAML_FIRST = re.compile(r"[ \t]*(?:#|[^\s:#][^\n:]*:(?:[ \t]|$))")
 _FM_TOML_FIRST = re.compile(r"[ \t]*(?:#|\[|[\w\"'.-]+[ \t]*=)")
@@ -75,18 +75,12 @@ def front_matter_end(text: str) -> int:
     The block must be closed and its first line must look like a key, so a document that merely
     opens with a thematic break is not swallowed.
     """
-    m = _FM_OPEN.match(text)
-    if m is None:
+    found = frontmatter.find(text)
+    if found is None:
         return 0
-    yaml = m.group(1) == "---"
-    first = _FM_YAML_FIRST if yaml else _FM_TOML_FIRST
-    if not first.match(text, m.end()):
-        return 0
-    closers = ("---", "...") if yaml else ("+++",)
-    for c in _FM_CLOSE.finditer(text, m.end()):
-        if c.group(1) in closers:
-            return c.end()
-    return 0
+    opening, closing = found
+    first = _FM_YAML_FIRST if opening.group(1) == "---" else _FM_TOML_FIRST
+    return closing.end() if first.match(text, opening.end()) else 0
 
 
 # -- Markdown ------------------------------------------------------------------------------
@@ -176,20 +170,15 @@ _LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
 
 
-def _width(s: str) -> int:
-    if s.isascii():
-        return len(s)  # no ASCII character is wide
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
-
-
 def _too_wide(s: str) -> bool:
-    """``_width(s) > _MAX_WIDTH``, reading each character's width only when the length cannot
-    tell (a character is one or two columns wide; most lines tried are long paragraphs)."""
+    """More than _MAX_WIDTH display columns, reading each character's width only when the length
+    cannot tell (a character is one or two columns wide, an ASCII one never two; most lines tried
+    are long paragraphs)."""
     if len(s) > _MAX_WIDTH:
         return True
-    if 2 * len(s) <= _MAX_WIDTH:
+    if 2 * len(s) <= _MAX_WIDTH or s.isascii():
         return False
-    return _width(s) > _MAX_WIDTH
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s) > _MAX_WIDTH
 
 
 def _title_like(title: str, family: str) -> bool:
@@ -227,7 +216,7 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
         if _title_like(title, "wiki"):
             found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
     if hidden:
-        found = [f for f in found if not _inside(f[0], hidden)]
+        found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
     if not found:
         return []
     found.sort()
@@ -247,10 +236,6 @@ def _in_list(text: str, ls: int, le: int) -> bool:
     if le < len(text):
         return bool(_LIST_LINE.match(text, le + 1, _line_end(text, le + 1)))
     return False
-
-
-def _inside(pos: int, ranges: list[tuple[int, int]]) -> bool:
-    return any(s <= pos < e for s, e in ranges)
 
 
 # -- reader blocks -------------------------------------------------------------------------
@@ -424,20 +409,12 @@ def section_spans(document: Document, max_level: int = 6) -> list[Span]:
 
 def _close(text: str, span: Span, end: int) -> None:
     """Set a section's end (trimmed) and put its own text before the subsections in an intro."""
-    span.end = max(span.start, _rtrim(text, span.start, end))
+    span.end = max(span.start, trim_end(text, span.start, end))
     if span.children:
-        intro_end = _rtrim(text, span.start, span.children[0].start)
+        intro_end = trim_end(text, span.start, span.children[0].start)
         span.children.insert(0, Span("intro", span.start, intro_end, section_path=span.section_path))
 
 
-def _rtrim(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
-
-
 def _trim(text: str, start: int, end: int) -> tuple[int, int] | None:
-    end = _rtrim(text, start, end)
-    while start < end and text[start].isspace():
-        start += 1
+    start, end = trim(text, start, end)
     return (start, end) if start < end else None

@@ -170,12 +170,8 @@ def _route(name: str, key: str, value: Any, origin: str) -> Route:
     if isinstance(value, str):
         return Route(value)
     if isinstance(value, Mapping) and isinstance(value.get("strategy"), str):
-        params = {k: _freeze(v) for k, v in value.items() if k != "strategy"}
+        # TOML and JSON give lists; strategy parameters (e.g. hierarchical sizes) are tuples.
+        params = {k: tuple(v) if isinstance(v, list) else v for k, v in value.items() if k != "strategy"}
         return Route(value["strategy"], MappingProxyType(params))
     raise ConfigError(f"{origin}: profile {name!r} route {key!r} must be a strategy name or a table "
                       f"with 'strategy' and its parameters, got {value!r}")
-
-
-def _freeze(value: Any) -> Any:
-    # TOML and JSON give lists; strategy parameters (e.g. hierarchical sizes) are tuples.
-    return tuple(value) if isinstance(value, list) else value

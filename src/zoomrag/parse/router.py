@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..model import CONTENT_TYPES, Document
 from .base import Chunker, Span
-from .profiles import Profile, Route, get_profile, profile_names
+from .profiles import Profile, get_profile, profile_names
 from .regions import Regions, RoutedChunker
 from .registry import make_chunker
 
@@ -111,16 +111,12 @@ def resolve(profile: Profile, overrides: Mapping[str, Any]) -> tuple[tuple[str, 
         params.update(scoped.get(ctype, {}))
         made = (route.strategy, tuple(sorted((k, repr(v)) for k, v in params.items())))
         if made not in built:
-            built[made] = _make(profile, ctype, Route(route.strategy, params))
+            try:
+                built[made] = make_chunker(route.strategy, params)
+            except ConfigError as e:
+                raise ConfigError(f"profile {profile.name!r}, route {ctype!r}: {e}") from None
         out.append((ctype, built[made]))
     return tuple(out)
-
-
-def _make(profile: Profile, ctype: str, route: Route) -> Chunker:
-    try:
-        return make_chunker(route.strategy, dict(route.params))
-    except ConfigError as e:
-        raise ConfigError(f"profile {profile.name!r}, route {ctype!r}: {e}") from None
 
 
 def chunker_for_profile(name: str, overrides: Mapping[str, Any] | None = None, *,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ConfigError
+from ..load.spans import skip_space, trim_end
 from ..text.tokens import Measure
 from .boundaries import (
     FIXED_ORDER,
@@ -50,20 +51,11 @@ def split_range(text: str, measure: Measure, start: int, end: int, *, size: int,
     last piece from being smaller: the cut before it moves back so the tail keeps at least
     ``min_size`` units (two pieces that fit together would have been one).
 
-    ``tokens`` and ``marks`` are as in :func:`_split`.
+    ``tokens`` and ``marks`` are as in :func:`split_pieces`.
     """
     _check_sizes(size, overlap, min_size, lookback)
-    return _split(text, measure, start, end, size, overlap, fixed_keep(size, lookback), FIXED_ORDER,
-                  min_size, split_words=False, tokens=tokens, marks=marks)
-
-
-def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, keep: int,
-                 min_size: int, *, tokens: tuple[int, int] | None = None,
-                 marks: list[int] | None = None) -> list[Piece]:
-    """:func:`split_range` without overlap, for a caller that checked its sizes once and calls
-    it for many ranges: ``keep`` is :func:`fixed_keep` of the size and lookback."""
-    return _split(text, measure, start, end, size, 0, keep, FIXED_ORDER, min_size,
-                  split_words=False, tokens=tokens, marks=marks)
+    return split_pieces(text, measure, start, end, size, fixed_keep(size, lookback), min_size,
+                        overlap=overlap, tokens=tokens, marks=marks)
 
 
 def fixed_keep(size: int, lookback: float) -> int:
@@ -80,16 +72,19 @@ def split_recursive(text: str, measure: Measure, start: int, end: int, *, size: 
     break or sentence end that fits, and so on down to characters.
     """
     _check_sizes(size, overlap, 0, 1.0)
-    return _split(text, measure, start, end, size, overlap, 1, RECURSIVE_ORDER, 0, split_words=True)
+    return split_pieces(text, measure, start, end, size, 1, 0, overlap=overlap, order=RECURSIVE_ORDER,
+                        split_words=True)
 
 
-def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap: int, keep: int,
-           order: tuple[tuple[re.Pattern[str], bool], ...], min_tail: int, *,
-           split_words: bool, tokens: tuple[int, int] | None = None,
-           marks: list[int] | None = None) -> list[Piece]:
-    """The shared loop: ``keep`` is the fewest units a piece keeps when a boundary is found;
-    ``min_tail`` the fewest units left after a cut when the rest is about to end; ``order``
-    the boundary tiers by preference.
+def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, keep: int,
+                 min_tail: int, *, overlap: int = 0,
+                 order: tuple[tuple[re.Pattern[str], bool], ...] = FIXED_ORDER,
+                 split_words: bool = False, tokens: tuple[int, int] | None = None,
+                 marks: list[int] | None = None) -> list[Piece]:
+    """The loop of both splitters, sizes unchecked (for a caller that checked them once and
+    splits many ranges): ``keep`` is the fewest units a piece keeps when a boundary is found
+    (:func:`fixed_keep`); ``min_tail`` the fewest units left after a cut when the rest is about
+    to end; ``order`` the boundary tiers by preference.
 
     ``tokens``: the token positions of ``start`` and ``end`` when the caller knows them and
     the range is trimmed. ``marks``: filled with the token position of every piece's start
@@ -170,35 +165,6 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, overlap
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
         i = index(s)
-
-
-# -- helpers -------------------------------------------------------------------------------
-_NON_SPACE = re.compile(r"\S")
-
-
-def skip_space(text: str, pos: int, end: int) -> int:
-    """First offset in [pos, end) that is not whitespace (``end`` if none)."""
-    # Fast paths: a cut usually sits on a word or on one space before it.
-    if pos >= end or not text[pos].isspace():
-        return min(pos, end)
-    if pos + 1 < end and not text[pos + 1].isspace():
-        return pos + 1
-    m = _NON_SPACE.search(text, pos, end)
-    return end if m is None else m.start()
-
-
-def trim_end(text: str, start: int, end: int) -> int:
-    """``end`` moved back over trailing whitespace, not before ``start``."""
-    while end > start:
-        if not text[end - 1].isspace():
-            return end
-        # Long runs of spaces (padded tables, logs): strip a bounded slice at C speed.
-        lo = max(start, end - 64)
-        kept = len(text[lo:end].rstrip())
-        if kept:
-            return lo + kept
-        end = lo
-    return end
 
 
 def _check_sizes(size: int, overlap: int, min_size: int, lookback: float) -> None:

@@ -135,11 +135,12 @@ class _Inline:
         return (" " if one_line else "\n").join(line for line in lines if line)
 
 
-def _inline_text(node: LexborNode, one_line: bool = False) -> str:
+def _inline(node: LexborNode) -> _Inline:
+    """The inline content of an element."""
     inline = _Inline()
     for child in _children(node):
         inline.add_node(child)
-    return inline.render(one_line)
+    return inline
 
 
 class _Renderer:
@@ -199,14 +200,11 @@ class _Renderer:
     def _special(self, node: LexborNode, tag: str) -> bool:
         """Render the constructs with their own syntax; False for plain containers."""
         if tag in _HEADINGS:
-            body = _inline_text(node, one_line=True)
+            body = _inline(node).render(one_line=True)
             if body:
                 self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
         elif tag == "p":
-            inline = _Inline()
-            for child in _children(node):
-                inline.add_node(child)
-            self._paragraph(inline)
+            self._paragraph(_inline(node))
         elif tag in _LISTS:
             self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
         elif tag == "table":
@@ -222,7 +220,7 @@ class _Renderer:
         rows: list[list[str]] = []
         for child in node.iter():
             if child.tag == "caption":
-                caption = _inline_text(child, one_line=True)
+                caption = _inline(child).render(one_line=True)
             elif child.tag in ("thead", "tbody", "tfoot"):
                 rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
             elif child.tag == "tr":
@@ -257,7 +255,7 @@ def _cells(tr: LexborNode) -> list[str]:
     out: list[str] = []
     for cell in tr.iter():
         if cell.tag in ("td", "th"):
-            out.append(_inline_text(cell, one_line=True))
+            out.append(_inline(cell).render(one_line=True))
             try:
                 span = int(cell.attributes.get("colspan") or 1)
             except ValueError:

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from markdown_it import MarkdownIt
 
 from ...model import Block, Document
+from .. import frontmatter
 from ..spans import trim
 from .code import language_name
 
@@ -24,11 +25,7 @@ from .code import language_name
 # also makes the parse several times faster.
 _MD = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
-_FRONT_OPEN = re.compile(r"(---|\+\+\+)[ \t]*\n")
-_FRONT_CLOSE = {
-    "---": re.compile(r"^(?:---|\.\.\.)[ \t]*$", re.MULTILINE),
-    "+++": re.compile(r"^\+\+\+[ \t]*$", re.MULTILINE),
-}
+_NEWLINE = re.compile("\n")
 _TITLE = re.compile(r"""^title[ \t]*[:=][ \t]*(["']?)(.*?)\1[ \t]*$""", re.MULTILINE)
 
 _EMPTY: MappingProxyType[str, object] = MappingProxyType({})
@@ -38,37 +35,18 @@ _HTML_META = MappingProxyType({"html": True})
 _LIST_META = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
 
 
-def front_matter_end(text: str) -> int:
-    """End of the front matter's closing line (0 when the text has no front matter)."""
-    m = _FRONT_OPEN.match(text)
-    if m is None:
-        return 0
-    close = _FRONT_CLOSE[m.group(1)].search(text, m.end())
-    return 0 if close is None else close.end()
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    pos = find("\n")
-    while pos >= 0:
-        starts.append(pos + 1)
-        pos = find("\n", pos + 1)
-    return starts
-
-
-def markdown_blocks(text: str) -> tuple[list[Block], str | None]:
-    """Top-level blocks of a markdown text, and its title (front matter ``title`` or first H1)."""
+def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
+    """The text with its top-level blocks; its title is the front matter's ``title`` or the first H1."""
     blocks: list[Block] = []
     title = None
-    fm = front_matter_end(text)
+    fm = frontmatter.end(text)
     if fm:
         blocks.append(Block(0, fm, "text", meta=_FRONT_META))
         t = _TITLE.search(text, 0, fm)
         title = t.group(2).strip() or None if t else None
     # Blank lines stand in for the front matter so markdown-it's line numbers stay the text's.
     src = "\n" * text.count("\n", 0, fm) + text[fm:] if fm else text
-    starts = _line_starts(text)
+    starts = [0, *(m.end() for m in _NEWLINE.finditer(text))]
     n = len(text)
     tokens = _MD.parse(src)
     prev_end = fm
@@ -90,7 +68,8 @@ def markdown_blocks(text: str) -> tuple[list[Block], str | None]:
             title = tokens[i + 1].content.strip() or None
         blocks.append(Block(s, e, kind, level, meta))
         prev_end = e
-    return blocks, title
+    return Document(id=doc_id, source=source, text=text, format="markdown",
+                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
 
 
 def _classify(tok) -> tuple[str | None, int, MappingProxyType]:
@@ -116,11 +95,3 @@ def _classify(tok) -> tuple[str | None, int, MappingProxyType]:
     if t == "hr":
         return None, 0, _EMPTY
     return "text", 0, _EMPTY
-
-
-def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
-    blocks, title = markdown_blocks(text)
-    return Document(id=doc_id, source=source, text=text, format="markdown",
-                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
-
-

@@ -10,15 +10,18 @@ down to blank-line groups, lines and size cuts. docs/strategies.md (``code``) ha
 from __future__ import annotations
 
 import ast
+import math
 import re
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import PurePath
 
+from ...load.spans import trim_end
 from ...model import Document
 from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
 from ..sizing import split_recursive
 
@@ -54,7 +57,7 @@ class CodeChunker(Chunker):
             return []
         lines = _Lines(text)
         units = None
-        if _language(self.language, document) == "python":
+        if language_of(document, self.language) == "python":
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
@@ -83,23 +86,15 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
 
 # -- language ------------------------------------------------------------------------------
 
-def _language(forced: str, document: Document) -> str:
-    if forced:
-        from ...load.readers.code import language_name
-
-        return language_name(forced)
-    return language_of(document)
-
-
 _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.MULTILINE)
 
 
-def language_of(document: Document) -> str:
-    """The document's language: metadata, a code block's language (a fence's info string),
-    the format, the file extension, else a guess."""
+def language_of(document: Document, forced: str = "") -> str:
+    """The document's language: ``forced`` when given, else metadata, a code block's language
+    (a fence's info string), the format, the file extension, else a guess."""
     from ...load.readers.code import LANGUAGES, language_name
 
-    named = document.metadata.get("language") or next(
+    named = forced or document.metadata.get("language") or next(
         (b.meta.get("language") for b in document.blocks if b.type == "code" and b.meta.get("language")), ""
     )
     if not named and document.format not in ("code", "text", "markdown", ""):
@@ -124,23 +119,13 @@ class _Lines:
         self.text = text
         self.rows = text.split("\n")
         self.count = len(self.rows)
-        self.starts = [0] * self.count
-        pos = 0
-        for i, row in enumerate(self.rows):
-            self.starts[i] = pos
-            pos += len(row) + 1
+        self.starts = list(accumulate((len(row) + 1 for row in self.rows[:-1]), initial=0))
         self.blanks = [not row.strip() for row in self.rows]
         self._indents: dict[int, int] = {}
-
-    def line(self, i: int) -> str:
-        return self.rows[i]
 
     def end(self, i: int) -> int:
         """Offset of the end of line ``i`` (its newline excluded)."""
         return self.starts[i] + len(self.rows[i])
-
-    def blank(self, i: int) -> bool:
-        return self.blanks[i]
 
     def indent(self, i: int) -> int:
         """Indentation in columns (a tab advances to the next multiple of 4)."""
@@ -201,7 +186,7 @@ def _mask_fences(text: str, lines: _Lines) -> str:
     blanks = lines.blanks
     first = blanks.index(False)
     last = lines.count - 1 - blanks[::-1].index(False)
-    if first == last or not _FENCE.match(lines.line(last)):
+    if first == last or not _FENCE.match(lines.rows[last]):
         return text
     out = text
     for i in (last, first):
@@ -259,7 +244,7 @@ def _attach_comments(lines: _Lines, units: list[_Unit], floor: int) -> None:
             continue
         limit = units[k - 1].last + 1 if k else floor
         i = u.first - 1
-        while i >= limit and lines.line(i).lstrip().startswith("#"):
+        while i >= limit and lines.rows[i].lstrip().startswith("#"):
             i -= 1
         u.first = i + 1
 
@@ -282,7 +267,7 @@ def _blank_separated(lines: _Lines, first: int, last: int) -> list[_Unit]:
     out: list[_Unit] = []
     start = None
     for i in range(first, last + 1):
-        if lines.blank(i):
+        if lines.blanks[i]:
             if start is not None:
                 out.append(_Unit("code", start, i - 1, head=start))
                 start = None
@@ -301,8 +286,6 @@ def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     node = unit.nodes[0]
     inner = [c for c in ast.iter_child_nodes(node)
              if isinstance(c, (ast.stmt, ast.ExceptHandler, ast.match_case))]
-    if not inner:
-        return None
     body = getattr(node, "body", None)
     if (isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
             and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
@@ -311,12 +294,11 @@ def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
         header_last = _last_line(body[0])
     else:
         header_last = min(_first_line(c) for c in inner) - 1 if inner else unit.last
-    inner.sort(key=_first_line)
-    in_class = isinstance(node, ast.ClassDef)
     if not inner:
         return None
+    inner.sort(key=_first_line)
     body_first = max(header_last + 1, unit.first)
-    children = _statement_units(lines, inner, body_first, unit.last, in_class)
+    children = _statement_units(lines, inner, body_first, unit.last, isinstance(node, ast.ClassDef))
     if header_last >= unit.first:
         children.insert(0, _Unit("code", unit.first, header_last, head=unit.first))
     elif children:
@@ -356,16 +338,16 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
     """Units of lines first..last by indentation: see the module docstring."""
     # The block's indentation is that of its shallowest line that opens something; closing
     # lines such as "}" may sit further left (the enclosing block's closer).
-    rows = [i for i in range(first, last + 1) if not lines.blank(i)]
-    openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.line(i))]
+    rows = [i for i in range(first, last + 1) if not lines.blanks[i]]
+    openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.rows[i])]
     if not rows:
         return []
     base = min(openers) if openers else min(lines.indent(i) for i in rows)
     units: list[_Unit] = []
     for i in range(first, last + 1):
-        if lines.blank(i):
+        if lines.blanks[i]:
             continue
-        line = lines.line(i)
+        line = lines.rows[i]
         top = lines.indent(i) <= base
         if units and (not top or _CONTINUES.match(line)):
             units[-1].last = i
@@ -380,8 +362,8 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
         else:
             merged.append(u)
     for u in merged:
-        head = lines.line(u.head)
-        if u.head < u.last and lines.line(u.head + 1).lstrip().startswith("{"):
+        head = lines.rows[u.head]
+        if u.head < u.last and lines.rows[u.head + 1].lstrip().startswith("{"):
             head += " {"  # Allman style: the brace opens on the next line
         u.kind = _layout_kind(head)
     return merged
@@ -389,10 +371,10 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
 
 def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     """A unit of comment or decorator lines only (a decorator's arguments may run on)."""
-    if unit.head != unit.first or not _LEADS.match(lines.line(unit.first)):
+    if unit.head != unit.first or not _LEADS.match(lines.rows[unit.first]):
         return False
     base = lines.indent(unit.first)
-    return all(lines.blank(i) or _LEADS.match(lines.line(i)) or lines.indent(i) > base
+    return all(lines.blanks[i] or _LEADS.match(lines.rows[i]) or lines.indent(i) > base
                for i in range(unit.first + 1, unit.last + 1))
 
 
@@ -411,7 +393,7 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     head = max(unit.head, unit.first)
     own = lines.indent(head)
     body_last = unit.last
-    while body_last > head and (lines.blank(body_last) or lines.indent(body_last) <= own):
+    while body_last > head and (lines.blanks[body_last] or lines.indent(body_last) <= own):
         body_last -= 1
     if body_last <= head:
         return None
@@ -438,17 +420,12 @@ class _Sizer:
         self.min_size = min_size
 
     def span_of(self, first: int, last: int) -> tuple[int, int]:
-        s, e = self.lines.starts[first], self.lines.end(last)
-        while e > s and self.text[e - 1].isspace():
-            e -= 1
-        return s, e
-
-    def size(self, first: int, last: int) -> int:
-        return self.measure.size(*self.span_of(first, last))
+        s = self.lines.starts[first]
+        return s, trim_end(self.text, s, self.lines.end(last))
 
     def fit(self, units: list[_Unit]) -> list[Span]:
         out = []
-        for group in self.merge(units):
+        for group in self.merge(units, self.min_size):
             s, e = self.span_of(group[0].first, group[-1].last)
             if len(group) > 1:
                 out.append(Span(_group_kind(group), s, e))
@@ -456,19 +433,20 @@ class _Sizer:
             unit = group[0]
             span = Span(unit.kind, s, e)
             if self.measure.size(s, e) > self.max_size:
-                span.children = _unwrap(span, self.open(unit))
+                span.children = unwrap(span, self.open(unit))
             out.append(span)
         return out
 
-    def merge(self, units: list[_Unit]) -> list[list[_Unit]]:
-        """Consecutive units merged while one of them is small and the whole still fits."""
+    def merge(self, units: list[_Unit], min_size: float) -> list[list[_Unit]]:
+        """Consecutive units merged while one of them is smaller than ``min_size`` and the whole
+        still fits (with ``math.inf``, greedy packing: lines carry no structure of their own)."""
         groups: list[list[_Unit]] = []
         size = self.measure.size
         group_start = group_size = 0
         for u in units:
             s, e = self.span_of(u.first, u.last)
             own = size(s, e)
-            if groups and (group_size < self.min_size or own < self.min_size):
+            if groups and (group_size < min_size or own < min_size):
                 joined = size(group_start, e)
                 if joined <= self.max_size:
                     groups[-1].append(u)
@@ -491,27 +469,17 @@ class _Sizer:
     def by_lines(self, first: int, last: int) -> list[Span]:
         """Lines packed up to the limit; a line over the limit is cut by size."""
         out: list[Span] = []
-        single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blank(i)]
-        for group in self.merge_full(single):
+        single = [_Unit("code", i, i) for i in range(first, last + 1) if not self.lines.blanks[i]]
+        for group in self.merge(single, math.inf):
             s, e = self.span_of(group[0].first, group[-1].last)
             span = Span("code", s, e)
             if len(group) == 1 and self.measure.size(s, e) > self.max_size:
-                span.children = _unwrap(span, [
+                span.children = unwrap(span, [
                     Span("code", a, b)
                     for a, b in split_recursive(self.text, self.measure, s, e, size=self.max_size)
                 ])
             out.append(span)
         return out
-
-    def merge_full(self, units: list[_Unit]) -> list[list[_Unit]]:
-        """Greedy packing up to the limit, for lines that carry no structure of their own."""
-        groups: list[list[_Unit]] = []
-        for u in units:
-            if groups and self.size(groups[-1][0].first, u.last) <= self.max_size:
-                groups[-1].append(u)
-            else:
-                groups.append([u])
-        return groups
 
 
 def _group_kind(group: list[_Unit]) -> str:
@@ -519,8 +487,3 @@ def _group_kind(group: list[_Unit]) -> str:
     kinds = [u.kind for u in group if u.kind in _DEFINITIONS]
     return kinds[0] if len(kinds) == 1 else "code"
 
-
-def _unwrap(parent: Span, children: list[Span]) -> list[Span]:
-    while len(children) == 1 and (children[0].start, children[0].end) == (parent.start, parent.end):
-        children = children[0].children
-    return children

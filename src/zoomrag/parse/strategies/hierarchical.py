@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ...errors import ConfigError
+from ...load.spans import skip_space, trim_end
 from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
-from ..sizing import fixed_keep, skip_space, split_pieces, trim_end
+from ..sizing import fixed_keep, split_pieces
 
 
 @dataclass(frozen=True)

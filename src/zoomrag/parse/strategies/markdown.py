@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ...load.spans import trim
 from ...model import Document
 from ...text.sentences import sentence_spans
 from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ..base import Chunker, Span, measure_for, unwrap
 from ..headings import hidden_ranges, section_spans
 from ..params import check_int, check_unit
 from ..sizing import split_recursive
@@ -87,7 +89,7 @@ class _Fitter:
             span.children += [self.fit(s) for s in subs]
         else:
             heading = span.kind == "section"
-            span.children = _unwrap(span, self.body(span.start, span.end, span.section_path, heading))
+            span.children = unwrap(span, self.body(span.start, span.end, span.section_path, heading))
         return span
 
     def body(self, start: int, end: int, path: tuple[str, ...], heading: bool = False) -> list[Span]:
@@ -106,7 +108,7 @@ class _Fitter:
                 out.append(span)
                 continue
             units = self.lines(s, e) if self.is_atomic(s) else self.sentences(s, e)
-            span.children = _unwrap(span, self.group(units, "sentence", path))
+            span.children = unwrap(span, self.group(units, "sentence", path))
             out.append(span)
         return out
 
@@ -117,7 +119,7 @@ class _Fitter:
             span = Span(kind, s, e, section_path=path)
             if single and not self.fits(s, e):
                 pieces = split_recursive(self.text, self.measure, s, e, size=self.max_size)
-                span.children = _unwrap(span, [Span("chunk", a, b, section_path=path) for a, b in pieces])
+                span.children = unwrap(span, [Span("chunk", a, b, section_path=path) for a, b in pieces])
             out.append(span)
         return out
 
@@ -139,32 +141,25 @@ class _Fitter:
 
     # -- units ---------------------------------------------------------------------------
     def paragraphs(self, start: int, end: int) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
-        pos = start
-        for m in _PARAGRAPH_BREAK.finditer(self.text, start, end):
-            if self.is_atomic(m.start()):
-                continue
-            _append_trimmed(self.text, pos, m.start(), out)
-            pos = m.end()
-        _append_trimmed(self.text, pos, end, out)
-        return out
+        """Stretches between blank lines, except blank lines inside an atomic range."""
+        breaks = (m for m in _PARAGRAPH_BREAK.finditer(self.text, start, end) if not self.is_atomic(m.start()))
+        return self._between(breaks, start, end, _trimmed)
 
     def sentences(self, start: int, end: int) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
-        pos = start
-        for m in _BLOCK_LINE.finditer(self.text, start, end):
-            out += sentence_spans(self.text, pos, m.start())
-            pos = m.end()
-        out += sentence_spans(self.text, pos, end)
-        return out
+        return self._between(_BLOCK_LINE.finditer(self.text, start, end), start, end, sentence_spans)
 
     def lines(self, start: int, end: int) -> list[tuple[int, int]]:
+        return self._between(_LINE.finditer(self.text, start, end), start, end, _trimmed)
+
+    def _between(self, breaks: Iterable[re.Match[str]], start: int, end: int,
+                 units: Callable[[str, int, int], list[tuple[int, int]]]) -> list[tuple[int, int]]:
+        """``units`` of each stretch of [start, end) between two ``breaks``."""
         out: list[tuple[int, int]] = []
         pos = start
-        for m in _LINE.finditer(self.text, start, end):
-            _append_trimmed(self.text, pos, m.start(), out)
+        for m in breaks:
+            out += units(self.text, pos, m.start())
             pos = m.end()
-        _append_trimmed(self.text, pos, end, out)
+        out += units(self.text, pos, end)
         return out
 
     def is_atomic(self, pos: int) -> bool:
@@ -172,19 +167,6 @@ class _Fitter:
         return k >= 0 and self.atomic[k][0] <= pos < self.atomic[k][1]
 
 
-def _append_trimmed(text: str, start: int, end: int, out: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if start < end:
-        out.append((start, end))
-
-
-def _unwrap(parent: Span, children: list[Span]) -> list[Span]:
-    """Children without a level that repeats the parent: one child over the same span is
-    replaced by its own children (a one-paragraph section goes straight to sentences)."""
-    while len(children) == 1 and (children[0].start, children[0].end) == (parent.start, parent.end):
-        children = children[0].children
-    return children
-
+def _trimmed(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    s, e = trim(text, start, end)
+    return [(s, e)] if s < e else []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...load.spans import trim
 from ...model import Document
 from ..base import Chunker, Span
 
@@ -15,10 +16,5 @@ class WholeDocument(Chunker):
     name = "none"
 
     def split(self, document: Document) -> list[Span]:
-        text = document.text
-        start, end = 0, len(text)
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
+        start, end = trim(document.text, 0, len(document.text))
         return [Span("chunk", start, end)] if start < end else []

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...load.spans import skip_space, trim_end
 from ...model import Document
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
 from ..regions import Delegates, Regions
-from ..sizing import skip_space, split_range, trim_end
+from ..sizing import split_range
 
 #: Children in characters when ``unit="chars"`` and no child size is given.
 CHARS_CHILD_SIZE = 600

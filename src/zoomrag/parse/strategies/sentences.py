@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ...model import Document
 from ...text.sentences import sentence_bounds
 from ...text.tokens import Measure, get_counter
-from ..base import Chunker, Span, leaf_group_spans
+from ..base import Chunker, Span
 from ..params import check_int, check_unit
 from ..sizing import split_range
 
@@ -38,16 +38,13 @@ class SentenceChunks(Chunker):
         check_unit(self.name, self.unit)
 
     def split(self, document: Document) -> list[Span]:
-        return leaf_group_spans([self._chunks(document)], "chunk", None)
-
-    def _chunks(self, document: Document) -> list[tuple[int, int]]:
         text = document.text
         starts, ends = sentence_bounds(text)
         if not starts:
             return []
         measure = Measure(text, get_counter(self.unit))
-        return group_bounds(starts, ends, measure, self.max_size, per_chunk=self.sentences,
-                            overlap=self.overlap)
+        return [Span("chunk", s, e) for s, e in group_bounds(
+            starts, ends, measure, self.max_size, per_chunk=self.sentences, overlap=self.overlap)]
 
 
 def group_bounds(starts: list[int], ends: list[int], measure: Measure, limit: int, *, per_chunk: int,

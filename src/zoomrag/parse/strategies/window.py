@@ -14,7 +14,7 @@ from ...errors import ConfigError
 from ...model import Document, Node, Tree
 from ...text.sentences import paragraph_sentences
 from ...text.tokens import Measure, TokenCounter, at_most_one_per_char, get_counter, span_sizes
-from ..base import Chunker, Span, leaf_group_spans
+from ..base import Chunker, Span
 from ..params import check_int, check_unit
 from ..sizing import split_range
 
@@ -45,10 +45,11 @@ class SentenceWindow(Chunker):
             raise ConfigError(f"{self.name}: paragraphs must be true or false, got {self.paragraphs!r}")
 
     def split(self, document: Document) -> list[Span]:
-        return leaf_group_spans(self._groups(document), "sentence", self._group_kind())
-
-    def _group_kind(self) -> str | None:
-        return "paragraph" if self.paragraphs else None
+        groups = self._groups(document)
+        if not self.paragraphs:
+            return [Span("sentence", s, e) for group in groups for s, e in group]
+        return [Span("paragraph", group[0][0], group[-1][1], [Span("sentence", s, e) for s, e in group])
+                for group in groups]
 
     def _groups(self, document: Document) -> list[list[tuple[int, int]]]:
         """The sentence leaves of each paragraph, over-long sentences already cut."""
