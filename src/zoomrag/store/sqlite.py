@@ -1117,21 +1117,31 @@ class _Placed:
 
 def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_text: str | TextSource) -> Tree:
     """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path,
-    embed, ...), its nodes sharing ``doc_text`` (the document's text, or its TextSource)."""
+    embed, ...), its nodes sharing ``doc_text`` (the document's text, or its TextSource).
+
+    It runs for every document a query expands that no cache holds (~50 a query), so each row
+    costs one step: the nodes are made as plain tuples (``Node`` is a named tuple, and its
+    keyword-checking constructor took a third of the time).
+    """
     doc_id = doc.id
-    ids = dict(zip([r[0] for r in rows], node_ids(doc_id, [(kinds[r[3]], r[2], r[4], r[5]) for r in rows])))
+    ids = node_ids(doc_id, [(kinds[r[3]], r[2], r[4], r[5]) for r in rows])
+    id_of = dict(zip([r[0] for r in rows], ids))
     children: dict[int, list[str]] = {}
-    for r in rows:
-        if r[1] is not None:
-            children.setdefault(r[1], []).append(ids[r[0]])
+    for r, i in zip(rows, ids):
+        if (p := r[1]) is not None:
+            if (got := children.get(p)) is None:
+                children[p] = [i]
+            else:
+                got.append(i)
     paths: dict[int, tuple[str, ...]] = {}
+    make, none = tuple.__new__, ()
     nodes = []
-    for row, parent, level, kind, start, end, sp, embed_text, *_ in rows:
-        path = tuple(json.loads(sp)) if sp is not None else paths.get(parent, ())
-        paths[row] = path
-        nodes.append(Node(ids[row], doc_id, kinds[kind], level, start, end,
-                              None if parent is None else ids[parent], tuple(children.get(row, ())),
-                              path, embed_text, doc_text))
+    for r, i in zip(rows, ids):
+        row, parent, sp = r[0], r[1], r[6]
+        path = paths[row] = tuple(json.loads(sp)) if sp is not None else paths.get(parent, none)
+        kids = children.get(row)
+        nodes.append(make(Node, (i, doc_id, kinds[r[3]], r[2], r[4], r[5], None if parent is None else id_of[parent],
+                                 none if kids is None else tuple(kids), path, r[7], doc_text)))
     return Tree(document=doc, nodes=tuple(nodes), strategy="")
 
 
