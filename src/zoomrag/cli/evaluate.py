@@ -7,9 +7,13 @@ missing, and every command prints the rich table and can write the JSON and HTML
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +41,8 @@ from ..evaluate import (
     write_json,
 )
 from ..evaluate.dataset import CORPUS_FILE, read_corpus
+from ..evaluate.judge import Judge
+from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
 from ..evaluate.reading import read_dataset
 from ..evaluate.retriever import (
     DEFAULT_POLICIES,
@@ -70,8 +76,27 @@ def _budgets(ctx: click.Context, param: click.Parameter, value: str) -> tuple[in
     return budgets
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """The options every evaluating command shares (:func:`_run_options`)."""
+
+    data: Path | None
+    budgets: tuple[int, ...]
+    embedder: str | None
+    mode: str
+    limit_queries: int | None
+    json_path: Path | None
+    html_path: Path | None
+    cache_path: Path
+    index_dir: Path
+    judge_url: str | None
+    judge_model: str | None
+    judge_budget: int | None
+    quiet: bool
+
+
 def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every evaluating command shares (applied bottom-up, shown top-down)."""
+    """Add the shared options; the command receives them as one ``opts`` (a :class:`RunOptions`)."""
     options = [
         click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path),
                      help="Folder with corpus.jsonl and queries.jsonl (evidence as character spans)."),
@@ -103,9 +128,21 @@ def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="The budget whose contexts are judged (default: the largest)."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
     ]
+
+    shared = [field.name for field in fields(RunOptions)]
+
+    @functools.wraps(f)
+    def command(**kwargs: Any) -> Any:
+        return f(opts=RunOptions(**{k: kwargs.pop(k) for k in shared}), **kwargs)
+
     for opt in reversed(options):
-        f = opt(f)
-    return f
+        command = opt(command)
+    return command
+
+
+def _progress_bars(description: str = "{task.description:<14}") -> Progress:
+    return Progress(TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=Console(stderr=True), transient=False)
 
 
 @contextmanager
@@ -114,8 +151,7 @@ def _bars(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
     if quiet:
         yield None
         return
-    bars = Progress(TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=False)
+    bars = _progress_bars()
     tasks: dict[str, Any] = {}
 
     def tick(config: str, done: int, total: int) -> None:
@@ -134,30 +170,13 @@ def _embedder_name(name: str | None, dataset: Dataset) -> str:
     return choose_embedder_name(name or default_embedder_name(), [d.text[:4000] for d in dataset.documents[:50]])
 
 
-def _judge(url: str | None, model: str | None) -> Any:
+def _judge(url: str | None, model: str | None) -> Judge | None:
     if url is None:
         return None
-    import os
-
-    from ..evaluate.judge import Judge
-    from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
-
     model = model or os.environ.get(ENV_MODEL, "").strip()
     if not model:
         raise click.UsageError(f"--judge needs a model name: give --judge-model or set {ENV_MODEL}")
     return Judge(Endpoint(url, model, os.environ.get(ENV_KEY) or None))
-
-
-def _index_meta(index: Path | None) -> dict[str, str] | None:
-    if index is None:
-        return None
-    from ..index import Index
-
-    if not index.exists():
-        raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
-                                 param_hint="--index")
-    with Index.open(index, create=False) as ix:
-        return ix.store.meta()
 
 
 def load_read(data: Path | None, limit_queries: int | None) -> Dataset:
@@ -179,49 +198,45 @@ def load_read(data: Path | None, limit_queries: int | None) -> Dataset:
     return dataset
 
 
-def evaluate_configs(data: Path | None | Dataset, configs: Sequence[str | ConfigSpec], budgets: Sequence[int], *,
-                     embedder: str | None, mode: str, limit_queries: int | None, cache_path: Path,
-                     index_dir: Path, quiet: bool, judge: Any = None,
-                     judge_budget: int | None = None) -> tuple[Dataset, EvalRun]:
-    """Load, build and score: the part every evaluating command shares."""
+def evaluate_configs(dataset: Dataset | None, configs: Sequence[str | ConfigSpec],
+                     opts: RunOptions) -> tuple[Dataset, EvalRun]:
+    """Load (unless ``dataset`` is given), build and score: the part every evaluating command shares."""
+    judge = _judge(opts.judge_url, opts.judge_model)
     specs = [c if isinstance(c, ConfigSpec) else resolve(c) for c in configs]  # unknown names fail first
-    dataset = data if isinstance(data, Dataset) else load_read(data, limit_queries)
-    computed = [0]
-
-    judged = [0]
+    if dataset is None:
+        dataset = load_read(opts.data, opts.limit_queries)
+    counts: Counter[str] = Counter()
 
     def counting(tick: Callable[[str, int, int], None] | None) -> Callable[[str, int, int], None]:
         def progress(config: str, done: int, total: int) -> None:
-            computed[0] += 1
-            if config.endswith(" (judge)"):
-                judged[0] += 1
+            counts["judged" if config.endswith(" (judge)") else "computed"] += 1
             if tick is not None:
                 tick(config, done, total)
         return progress
 
-    pool = IndexPool(index_dir, _embedder_name(embedder, dataset), mode=mode)
-    with ResultCache(cache_path) as cache, pool, _bars(quiet) as tick:
-        run = run_eval(dataset, retrievers(specs, pool), budgets, cache=cache, progress=counting(tick),
-                       judge=judge, judge_budget=judge_budget)
+    pool = IndexPool(opts.index_dir, _embedder_name(opts.embedder, dataset), mode=opts.mode)
+    with ResultCache(opts.cache_path) as cache, pool, _bars(opts.quiet) as tick:
+        run = run_eval(dataset, retrievers(specs, pool), opts.budgets, cache=cache, progress=counting(tick),
+                       judge=judge, judge_budget=opts.judge_budget)
     total = len(specs) * len(run.budgets) * len(dataset.queries)
-    computed[0] -= judged[0]
-    click.echo(f"{computed[0]} of {total} results computed, {total - computed[0]} from the cache "
-               f"({cache_path})", err=True)
+    click.echo(f"{counts['computed']} of {total} results computed, {total - counts['computed']} from the cache "
+               f"({opts.cache_path})", err=True)
     if judge is not None:
-        click.echo(f"{judged[0]} answers judged, {len(specs) * len(dataset.queries) - judged[0]} from the cache",
+        judged = counts["judged"]
+        click.echo(f"{judged} answers judged, {len(specs) * len(dataset.queries) - judged} from the cache",
                    err=True)
     return dataset, run
 
 
-def _report(run: EvalRun, json_path: Path | None, html_path: Path | None) -> None:
+def _report(run: EvalRun, opts: RunOptions) -> None:
     console = Console(highlight=False)
     if not console.is_terminal:  # piped or redirected: no terminal to fit, keep every column
         console = Console(highlight=False, width=max(console.width, 160))
     print_run(run, console)
-    if json_path is not None:
-        click.echo(f"wrote {write_json(run, json_path)}", err=True)
-    if html_path is not None:
-        click.echo(f"wrote {write_html(run, html_path)}", err=True)
+    if opts.json_path is not None:
+        click.echo(f"wrote {write_json(run, opts.json_path)}", err=True)
+    if opts.html_path is not None:
+        click.echo(f"wrote {write_html(run, opts.html_path)}", err=True)
 
 
 def _split(values: Sequence[str]) -> list[str]:
@@ -230,13 +245,19 @@ def _split(values: Sequence[str]) -> list[str]:
 
 # -- eval (a group: its own run, plus generate and import) ------------------------------------
 
-def _own_index(index: Path | None, embedder: str | None) -> tuple[list[ConfigSpec], str | None]:
-    """The configuration of ``--index`` (if given) and the embedder every configuration uses."""
-    meta = _index_meta(index)
-    if meta is None:
-        return [], embedder
-    spec = index_config(meta)
-    return [spec], embedder or meta.get("embedder")
+def _own_index(index: Path | None, opts: RunOptions) -> tuple[list[ConfigSpec], RunOptions]:
+    """The configuration of ``--index`` (if given); its embedder becomes every configuration's
+    unless ``--embedder`` names one."""
+    if index is None:
+        return [], opts
+    from ..index import Index
+
+    if not index.exists():
+        raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
+                                 param_hint="--index")
+    with Index.open(index, create=False) as ix:
+        meta = ix.store.meta()
+    return [index_config(meta)], replace(opts, embedder=opts.embedder or meta.get("embedder"))
 
 
 @main.group("eval", invoke_without_command=True)
@@ -249,10 +270,7 @@ def _own_index(index: Path | None, embedder: str | None) -> tuple[list[ConfigSpe
                    f"profile, its pinned policy or auto), as {INDEX_CONFIG!r}; its embedder is used for all.")
 @_run_options
 @click.pass_context
-def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None, data: Path | None,
-                 budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
-                 json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
-                 judge_url: str | None, judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
+def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None, opts: RunOptions) -> None:
     """Measure configurations on a dataset: evidence recall, precision, IoU, full-evidence rate
     and MRR per budget with bootstrap 95 % intervals, plus build cost and query latency.
 
@@ -260,25 +278,17 @@ def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path 
     """
     if ctx.invoked_subcommand is not None:
         return
-    names: list[str | ConfigSpec] = list(_split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"])
-    own, embedder = _own_index(index_path, embedder)
-    _, run = evaluate_configs(data, [*names, *own], budgets, embedder=embedder, mode=mode,
-                              limit_queries=limit_queries, cache_path=cache_path, index_dir=index_dir,
-                              quiet=quiet, judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
-    _report(run, json_path, html_path)
+    own, opts = _own_index(index_path, opts)
+    _, run = evaluate_configs(None, [*(_split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"]), *own], opts)
+    _report(run, opts)
 
 
 @main.command("sweep")
 @_run_options
-def sweep_command(data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
-                  limit_queries: int | None, json_path: Path | None, html_path: Path | None,
-                  cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
-                  judge_budget: int | None, quiet: bool) -> None:
+def sweep_command(opts: RunOptions) -> None:
     """Gate 0: fixed sizes 128…2048 tokens (15 % overlap). Is there one size to pin?"""
-    _, run = evaluate_configs(data, SWEEP, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
-                              cache_path=cache_path, index_dir=index_dir, quiet=quiet,
-                              judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
-    _report(run.with_verdict(gate0(run.results)), json_path, html_path)
+    _, run = evaluate_configs(None, SWEEP, opts)
+    _report(run.with_verdict(gate0(run.results)), opts)
 
 
 _policy_option = click.option(
@@ -299,16 +309,10 @@ def _policies(values: Sequence[str]) -> list[str]:
 @main.command("compare")
 @_policy_option
 @_run_options
-def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
-                    embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
-                    html_path: Path | None, cache_path: Path, index_dir: Path, judge_url: str | None,
-                    judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
+def compare_command(policies: tuple[str, ...], opts: RunOptions) -> None:
     """Gates 1 and 2: expansion policies against the best fixed size, on the same queries."""
-    dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
-                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet, judge=_judge(judge_url, judge_model),
-                                    judge_budget=judge_budget)
-    _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), json_path, html_path)
+    dataset, run = evaluate_configs(None, [*SWEEP, *_policies(policies)], opts)
+    _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), opts)
 
 
 @main.command("recommend")
@@ -323,30 +327,24 @@ def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple
                    "after indexing); a policy pinned with --pin still wins.")
 @_run_options
 def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: bool, probe_path: Path | None,
-                      data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
-                      limit_queries: int | None, json_path: Path | None, html_path: Path | None,
-                      cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
-                      judge_budget: int | None, quiet: bool) -> None:
+                      opts: RunOptions) -> None:
     """The configuration to use: a multi-scale policy only if it beats the best single size by
     more than the 95 % interval at every budget; otherwise that size (measure or revert).
     With --probe INDEX, no dataset is needed: the index's own documents make the questions.
     """
     if probe_path is not None:
-        if data is not None or pin_path is not None:
+        if opts.data is not None or pin_path is not None:
             raise click.UsageError("--probe measures without labelled questions; give it alone, or use "
                                    "--data and --pin")
-        _probe(probe_path, mode)
+        _probe(probe_path, opts.mode)
         return
-    judge = _judge(judge_url, judge_model)
-    own, embedder = _own_index(pin_path, embedder)
-    dataset = load_read(data, limit_queries)
+    own, opts = _own_index(pin_path, opts)
+    dataset = load_read(opts.data, opts.limit_queries)
     if pin_path is not None:
         _check_same_documents(pin_path, dataset, force)  # before any work
-    dataset, run = evaluate_configs(dataset, [*SWEEP, *_policies(policies), *own], budgets, embedder=embedder,
-                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet, judge=judge, judge_budget=judge_budget)
+    dataset, run = evaluate_configs(dataset, [*SWEEP, *_policies(policies), *own], opts)
     rec = recommend(run.results, structure=structure_hint(dataset))
-    _report(run.with_verdict(rec), json_path, html_path)
+    _report(run.with_verdict(rec), opts)
     if pin_path is not None:
         _pin(pin_path, rec, dataset, own[0] if own else None)
 
@@ -436,12 +434,9 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
     from ZOOMRAG_LLM_BASE_URL, ZOOMRAG_LLM_MODEL and OPENAI_API_KEY); evidence is kept only
     where it is found in the corpus.
     """
-    from ..evaluate import Endpoint
-
     corpus = _corpus(corpus_path)
     endpoint = Endpoint.from_env()  # before any work: a clear error when nothing is configured
-    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=False) as bars:
+    with _progress_bars("generating") as bars:
         task = bars.add_task("generating", total=n)
         result = generate(corpus, n, endpoint, seed=seed,
                           progress=lambda done, total: bars.update(task, completed=done))
