@@ -15,7 +15,7 @@ from .metrics import LABELS, METRICS
 from .results import EvalRun, shared_build
 from .shape import shape_html
 from .svg import Bar, Interval, Point, Series, bar_chart, forest_chart, line_chart, scatter_chart
-from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_size
+from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_configs, fixed_size
 
 # Light teal (small chunks) to dark navy (large): one family, still told apart (ColorBrewer YlGnBu).
 _FIXED_RAMP = ["#a1dab4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#0c2c84"]
@@ -160,8 +160,7 @@ def _metric_chart(run: EvalRun, metric: str, colors: dict[str, str]) -> str:
 
 def _frontier_charts(run: EvalRun) -> str:
     """Gate 0: precision against recall per fixed size, one small chart per budget (own scales)."""
-    fixed = sorted({r.config for r in run.results if fixed_size(r.config) is not None},
-                   key=lambda c: fixed_size(c) or 0)
+    fixed = fixed_configs(run.results)
     if len(fixed) < 2:
         return ""
     charts = []
