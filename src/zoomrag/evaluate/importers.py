@@ -152,25 +152,29 @@ def _read_csv(path: Path) -> list[_Raw]:
                 f"{path}: the header has columns {header}; a question column ({' or '.join(QUESTION_KEYS)}) "
                 f"and an evidence column ({' or '.join(EVIDENCE_KEYS)}) are needed")
         idcol, dcol, acol = (_column(header, k) for k in (ID_KEYS, DOC_KEYS, ANSWER_KEYS))
-        rows: list[_Raw] = []
-        by_id: dict[str, _Raw] = {}
+        rows: dict[str, _Raw] = {}
         line = 1
         for row in reader:
             start_line, line = line + 1, reader.line_num
-            question = (row.get(qcol) or "").strip()
-            qid = (row.get(idcol) or "").strip() if idcol else ""
-            qid = qid or f"q{start_line}"
+            qid = ((row.get(idcol) or "").strip() if idcol else "") or f"q{start_line}"
             doc = (row.get(dcol) or "").strip() or None if dcol else None
-            cell = row.get(ecol) or ""
-            raw = by_id.get(qid)
-            if raw is None:
-                raw = by_id[qid] = _Raw(start_line, qid, question, (row.get(acol) or None) if acol else None)
-                rows.append(raw)
-            elif question and raw.question and question != raw.question:
-                raise EvalError(f"{path}, line {start_line}: id {qid!r} was used on line {raw.line} for "
-                                "another question; rows sharing an id must ask the same question")
-            raw.passages.extend((p, doc) for p in _split_cell(cell) if p.strip())
-    return rows
+            raw = _question(rows, start_line, qid, (row.get(qcol) or "").strip(),
+                            (row.get(acol) or None) if acol else None, f"{path}, line {start_line}")
+            raw.passages.extend((p, doc) for p in _split_cell(row.get(ecol) or "") if p.strip())
+    return list(rows.values())
+
+
+def _question(rows: dict[str, _Raw], line: int, qid: str, question: str, answer: str | None,
+              where: str) -> _Raw:
+    """The question ``qid``: new, or the one an earlier line began (lines sharing an id are one
+    question with several passages)."""
+    raw = rows.get(qid)
+    if raw is None:
+        raw = rows[qid] = _Raw(line, qid, question, answer)
+    elif question and raw.question and question != raw.question:
+        raise EvalError(f"{where}: id {qid!r} was used on line {raw.line} for another question; "
+                        "rows sharing an id must ask the same question")
+    return raw
 
 
 def _passages(value: Any, doc: str | None, where: str) -> list[tuple[str, str | None]]:
@@ -194,25 +198,17 @@ def _passages(value: Any, doc: str | None, where: str) -> list[tuple[str, str | 
 
 
 def _read_jsonl(path: Path) -> list[_Raw]:
-    rows: list[_Raw] = []
-    by_id: dict[str, _Raw] = {}
+    rows: dict[str, _Raw] = {}
     for lineno, obj in iter_jsonl(path):
         where = f"{path}, line {lineno}"
         question = _pick(obj, QUESTION_KEYS)
         if question is not None and not isinstance(question, str):
             raise EvalError(f"{where}: the question must be a string, got {question!r:.60}")
-        qid = str(_pick(obj, ID_KEYS) or f"q{lineno}")
-        doc = _pick(obj, DOC_KEYS)
-        answer = _pick(obj, ANSWER_KEYS)
-        raw = by_id.get(qid)
-        if raw is None:
-            raw = by_id[qid] = _Raw(lineno, qid, (question or "").strip(),
-                                    None if answer is None else str(answer))
-            rows.append(raw)
-        elif question and raw.question and question.strip() != raw.question:
-            raise EvalError(f"{where}: id {qid!r} was used on line {raw.line} for another question")
+        doc, answer = _pick(obj, DOC_KEYS), _pick(obj, ANSWER_KEYS)
+        raw = _question(rows, lineno, str(_pick(obj, ID_KEYS) or f"q{lineno}"), (question or "").strip(),
+                        None if answer is None else str(answer), where)
         raw.passages.extend(_passages(_pick(obj, EVIDENCE_KEYS), None if doc is None else str(doc), where))
-    return rows
+    return list(rows.values())
 
 
 def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
