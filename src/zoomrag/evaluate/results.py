@@ -118,3 +118,18 @@ def shared_build(run: EvalRun, config: str) -> str | None:
         if other is not None and other.index == mine.index:
             return c
     return None
+
+
+def measured(x: float | None, spec: str) -> str:
+    """``x`` formatted by ``spec``, or "–" where it was not measured (None, or NaN: no calls)."""
+    return "–" if x is None or x != x else format(x, spec)
+
+
+def cost_cells(run: EvalRun, config: str) -> tuple[list[str], list[str]]:
+    """The cost table's text for ``config``: its build (seconds, units embedded, storage MB) and
+    its query latency (p50, p95 ms)."""
+    s, lat = run.build.get(config), run.latency.get(config)
+    mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
+    return ([measured(None if s is None else s.seconds, ".1f"),
+             measured(None if s is None else s.units_embedded, ",d"), measured(mb, ".1f")],
+            [measured(None if lat is None else lat.p50_ms, ".2f"), measured(None if lat is None else lat.p95_ms, ".2f")])
