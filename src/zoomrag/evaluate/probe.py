@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -303,11 +303,11 @@ class _ProbeRetriever:
         return BuildStats()
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
-        hits = self.hits[query.id][:_k(budget)]
+        hits = self.hits[query.id][:search_k(budget)]
         return self.index.grow(query.query, hits, budget=budget, top=None, expand=self.policy, params=self.params)
 
 
-def _k(budget: int) -> int:
+def search_k(budget: int) -> int:
     """How many hits a query at this budget searches for (as the benchmark does)."""
     return max(50, budget // 16)
 
@@ -360,12 +360,11 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
     vectors: list[np.ndarray | None] = [None] * len(dataset.queries)
     if mode in ("dense", "hybrid"):
         vectors = list(index.embed_queries([q.query for q in dataset.queries]))
-    k = _k(max(budgets))
+    k = search_k(max(budgets))
     hits = {q.id: index.search(q.query, mode=mode, k=k, vector=v) for q, v in zip(dataset.queries, vectors)}
     retrievers = [_ProbeRetriever(n, index, hits, mode) for n in names]
     run = run_eval(dataset, retrievers, budgets, counter=index.settings.counter, resamples=20)
-    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in budgets])) for n in names}
-    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in budgets])) for n in names}
+    recall, iou = _means(run, names, budgets, "evidence_recall"), _means(run, names, budgets, "iou")
     default = DEFAULT if DEFAULT in names else names[0]
     frag = {n: max(run.shape[(n, b)].fragment_rate for b in budgets) for n in names}
     mid = {n: max(max(run.shape[(n, b)].mid_start_rate, run.shape[(n, b)].mid_end_rate) for b in budgets)
@@ -384,6 +383,11 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
                       bands={b: c for b, c in chosen.items() if b != first})
 
 
+def _means(run: Any, names: Iterable[str], budgets: Sequence[int], metric: str) -> dict[str, float]:
+    """Each candidate's mean of ``metric`` over ``budgets``."""
+    return {n: float(np.mean([run.get(n, b).mean(metric) for b in budgets])) for n in names}
+
+
 def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
     """The budgets split into the bands chosen for separately: the lower and the upper half
     (small budgets want the most likely text only, large ones can afford its surroundings)."""
@@ -396,10 +400,7 @@ def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
 
 def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: int, ids: Sequence[str]) -> Choice:
     """The best candidate on ``band`` when it beats the default by the margin and beyond noise."""
-    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in band])) for n in ok}
-    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in band])) for n in ok}
-    if default not in recall:
-        recall[default] = float(np.mean([run.get(default, b).mean("evidence_recall") for b in band]))
+    recall, iou = _means(run, {*ok, default}, band, "evidence_recall"), _means(run, ok, band, "iou")
     best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
     where = f"{q} probe questions, {min(band)}-{max(band)} tokens" if len(band) > 1 else \
         f"{q} probe questions, {band[0]} tokens"

@@ -32,7 +32,7 @@ from ..expand import get_expander
 from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .probe import VERSION as PROBE_VERSION
-from .probe import probe_expansion
+from .probe import probe_expansion, search_k
 from .results import BuildStats
 from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
 
@@ -190,12 +190,10 @@ class IndexPool:
 
     def embedder_object(self) -> Any:
         if self._embedder_obj is None:
-            if isinstance(self.embedder, str):
-                from ..embed import get_embedder
+            from ..embed import get_embedder
 
-                self._embedder_obj = WholeChunkEmbedder(get_embedder(self.embedder))
-            else:
-                self._embedder_obj = WholeChunkEmbedder(self.embedder)
+            inner = get_embedder(self.embedder) if isinstance(self.embedder, str) else self.embedder
+            self._embedder_obj = WholeChunkEmbedder(inner)
         return self._embedder_obj
 
     @property
@@ -281,10 +279,9 @@ class IndexRetriever:
     def retrieve(self, query: EvalQuery, budget: int) -> list[Context]:
         if self.index is None:
             raise EvalError(f"{self.name}: retrieve() before build(); run it through run_eval")
-        k = max(50, budget // 16)
         # doc_scope is a filter pushed into the search: every ranker looks only at that document
         return self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
-                                expand=self.expander, k=k, doc=query.doc_scope)
+                                expand=self.expander, k=search_k(budget), doc=query.doc_scope)
 
 
 def retrievers(names: Sequence[str | ConfigSpec], pool: IndexPool) -> list[IndexRetriever]:
