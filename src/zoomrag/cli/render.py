@@ -84,7 +84,7 @@ def preview(text: str, width: int = PREVIEW_CHARS) -> str:
     Whitespace runs become one space and control characters an escape such as ``\\x01``.
     """
     line = _SPACE.sub(" ", text).strip()
-    line = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), line)
+    line = _CONTROL.sub(lambda m: _escape(m.group()), line)
     if cell_len(line) <= width:
         return line
     used = 0
