@@ -22,7 +22,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..errors import EvalError
 from ..evaluate import (
     Dataset,
     EvalRun,
@@ -40,7 +39,7 @@ from ..evaluate import (
     write_html,
     write_json,
 )
-from ..evaluate.dataset import CORPUS_FILE, read_corpus
+from ..evaluate.dataset import load_corpus
 from ..evaluate.judge import Judge
 from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
 from ..evaluate.reading import read_dataset
@@ -413,15 +412,6 @@ def _pin(path: Path, rec: Any, dataset: Dataset, own: ConfigSpec | None = None) 
 
 # -- making a dataset --------------------------------------------------------------------------
 
-def _corpus(path: Path) -> Dataset:
-    """A corpus from a normalised dataset folder or a corpus.jsonl file (queries are not needed)."""
-    file = path / CORPUS_FILE if path.is_dir() else path
-    if not file.is_file():
-        raise EvalError(f"{path}: no corpus here; give a folder holding {CORPUS_FILE} or the file itself")
-    name = path.name if path.is_dir() else path.parent.name or path.stem
-    return Dataset(name, read_corpus(file), ())
-
-
 @eval_command.command("generate")
 @click.option("--n", "n", type=click.IntRange(min=1), required=True, help="Questions to write.")
 @click.option("--data", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
@@ -434,7 +424,7 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
     from ZOOMRAG_LLM_BASE_URL, ZOOMRAG_LLM_MODEL and OPENAI_API_KEY); evidence is kept only
     where it is found in the corpus.
     """
-    corpus = _corpus(corpus_path)
+    corpus = load_corpus(corpus_path)
     endpoint = Endpoint.from_env()  # before any work: a clear error when nothing is configured
     with _progress_bars("generating") as bars:
         task = bars.add_task("generating", total=n)
@@ -481,7 +471,7 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
             click.echo(f"  {rel}: {reason}")
     else:
         assert corpus_path is not None
-        corpus = _corpus(corpus_path)
+        corpus = load_corpus(corpus_path)
     result = import_questions(path, corpus, format=fmt)
     report = result.report
     click.echo(report.summary())

@@ -311,6 +311,4 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
 
 
 def write_html(run: EvalRun, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-    p = Path(path)
-    atomic_write_text(p, render_html(run, title=title))
-    return p
+    return atomic_write_text(path, render_html(run, title=title))
