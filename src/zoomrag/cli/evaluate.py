@@ -12,7 +12,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -145,21 +145,22 @@ def _progress_bars(description: str = "{task.description:<14}") -> Progress:
 
 
 @contextmanager
-def _bars(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A runner progress callback drawing one bar per configuration on stderr."""
-    if quiet:
-        yield None
-        return
-    bars = _progress_bars()
+def _progress(quiet: bool) -> Iterator[tuple[Callable[[str, int, int], None], Counter[str]]]:
+    """A runner progress callback, and the counts of results computed and answers judged it
+    keeps; unless ``quiet`` it draws one bar per configuration on stderr."""
+    counts: Counter[str] = Counter()
+    bars = None if quiet else _progress_bars()
     tasks: dict[str, Any] = {}
 
     def tick(config: str, done: int, total: int) -> None:
-        if config not in tasks:
-            tasks[config] = bars.add_task(config, total=total)
-        bars.update(tasks[config], completed=done, total=total)
+        counts["judged" if config.endswith(" (judge)") else "computed"] += 1
+        if bars is not None:
+            if config not in tasks:
+                tasks[config] = bars.add_task(config, total=total)
+            bars.update(tasks[config], completed=done, total=total)
 
-    with bars:
-        yield tick
+    with nullcontext() if bars is None else bars:
+        yield tick, counts
 
 
 def _embedder_name(name: str | None, dataset: Dataset) -> str:
@@ -204,18 +205,9 @@ def evaluate_configs(dataset: Dataset | None, configs: Sequence[str | ConfigSpec
     specs = [c if isinstance(c, ConfigSpec) else resolve(c) for c in configs]  # unknown names fail first
     if dataset is None:
         dataset = load_read(opts.data, opts.limit_queries)
-    counts: Counter[str] = Counter()
-
-    def counting(tick: Callable[[str, int, int], None] | None) -> Callable[[str, int, int], None]:
-        def progress(config: str, done: int, total: int) -> None:
-            counts["judged" if config.endswith(" (judge)") else "computed"] += 1
-            if tick is not None:
-                tick(config, done, total)
-        return progress
-
     pool = IndexPool(opts.index_dir, _embedder_name(opts.embedder, dataset), mode=opts.mode)
-    with ResultCache(opts.cache_path) as cache, pool, _bars(opts.quiet) as tick:
-        run = run_eval(dataset, retrievers(specs, pool), opts.budgets, cache=cache, progress=counting(tick),
+    with ResultCache(opts.cache_path) as cache, pool, _progress(opts.quiet) as (tick, counts):
+        run = run_eval(dataset, retrievers(specs, pool), opts.budgets, cache=cache, progress=tick,
                        judge=judge, judge_budget=opts.judge_budget)
     total = len(specs) * len(run.budgets) * len(dataset.queries)
     click.echo(f"{counts['computed']} of {total} results computed, {total - counts['computed']} from the cache "
