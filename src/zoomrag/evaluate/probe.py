@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -332,17 +333,15 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
     trees = [index.tree(d.id) for d in index.documents()]
     if not trees:
         return ProbeReport((), 0.0, "the index is empty: nothing to probe")
-    by_kind: dict[str, list[Tree]] = {}
-    for t in trees:
-        by_kind.setdefault(document_kind(t), []).append(t)
+    documents = Counter(document_kind(t) for t in trees)
     questions = probe_questions(trees, seed=seed, per_kind=per_kind, counter=index.settings.counter)
     docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
     results: list[KindResult] = []
     for kind in KINDS:
-        if kind not in by_kind:
+        if kind not in documents:
             continue
         qs = questions.get(kind, [])
-        n_docs = len(by_kind[kind])
+        n_docs = documents[kind]
         if len(qs) < MIN_QUERIES:
             results.append(KindResult(kind, n_docs, len(qs), note=(
                 f"{len(qs)} probe question(s) from {n_docs} document(s), fewer than {MIN_QUERIES}: "
@@ -375,9 +374,7 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
                  if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
     ok = [n for n in names if n not in shape_out] or list(names)
     ids = [x.id for x in dataset.queries]
-    chosen: dict[int, Choice] = {}
-    for band in bands_of(budgets):
-        chosen[band[0]] = _choose(run, band, ok, default, len(ids), ids)
+    chosen = {band[0]: _choose(run, band, ok, default, len(ids), ids) for band in bands_of(budgets)}
     first = min(chosen)
     return KindResult(kind, n_docs, len(ids), recall, iou, shape_out, chosen[first],
                       bands={b: c for b, c in chosen.items() if b != first})
