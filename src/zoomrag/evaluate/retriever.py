@@ -183,8 +183,8 @@ class IndexPool:
     root: Path
     embedder: Any
     mode: str = "hybrid"
-    _open: dict[str, Any] = field(default_factory=dict)
-    _stats: dict[str, BuildStats] = field(default_factory=dict)
+    #: Open indexes and what building them cost, by tree.
+    _open: dict[str, tuple[Any, BuildStats]] = field(default_factory=dict)
     _embedder_obj: Any = None
     _warm: bool = False
 
@@ -205,15 +205,15 @@ class IndexPool:
     def get(self, dataset: Dataset, spec: ConfigSpec) -> tuple[Any, BuildStats]:
         """The index of ``spec``'s tree over ``dataset``'s corpus (built or brought up to date)."""
         if spec.tree in self._open:
-            return self._open[spec.tree], self._stats[spec.tree]
+            return self._open[spec.tree]
         from ..index import Index
 
         emb = self.embedder_object()
         folder = re.sub(r"[^\w.-]+", "_", f"{emb.name}-{emb.version}")  # versions may hold '/'
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
-        chunking = ({"profile": spec.strategy} if spec.chunking == "profile" else {"strategy": spec.strategy})
-        settings = dict(embedder=emb, **chunking, params=dict(spec.strategy_params) or None,
+        # spec.chunking is "strategy" or "profile": the argument of Index.open that names it
+        settings = dict(embedder=emb, **{spec.chunking: spec.strategy}, params=dict(spec.strategy_params) or None,
                         levels=spec.levels, ann="off")
         try:
             ix = Index.open(path, **settings)
@@ -234,7 +234,7 @@ class IndexPool:
             raise
         stats = BuildStats(seconds=time.perf_counter() - t0, units_embedded=st.vectors,
                            storage_bytes=st.file_bytes, index=spec.tree)
-        self._open[spec.tree], self._stats[spec.tree] = ix, stats
+        self._open[spec.tree] = (ix, stats)
         return ix, stats
 
     def warm(self) -> None:
@@ -245,7 +245,7 @@ class IndexPool:
             self._warm = True
 
     def close(self) -> None:
-        for ix in self._open.values():
+        for ix, _ in self._open.values():
             ix.close()
         self._open.clear()
 
