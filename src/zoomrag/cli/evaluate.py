@@ -132,7 +132,8 @@ def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(f)
     def command(**kwargs: Any) -> Any:
-        return f(opts=RunOptions(**{k: kwargs.pop(k) for k in shared}), **kwargs)
+        opts = RunOptions(**{k: kwargs.pop(k) for k in shared})
+        return f(opts=opts, **kwargs)
 
     for opt in reversed(options):
         command = opt(command)
