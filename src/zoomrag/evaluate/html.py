@@ -94,14 +94,13 @@ def _verdict_block(run: EvalRun) -> str:
     g0: Gate0Verdict | None = getattr(v, "gate0", None)
     comp = _comparison(run)
     hint: StructureHint | None = None if comp is None else comp.structure
-    gates = [(label, text) for label, text in (
-        ("Gate 0.", None if g0 is None else g0.sentence),
-        ("Gate 1.", None if hint is None else hint.sentence[0].upper() + hint.sentence[1:]),
-        ("Gate 2.", None if comp is None or comp is v else comp.sentence),
-        *(("Why not the best score.", note) for note in getattr(v, "notes", ()))) if text is not None]
-    extra = "".join(f"<div><b style='display:inline;font-size:13px'>{label}</b> {escape(text)}</div>"
-                    for label, text in gates)
-    extra = f'<div class="gates">{extra}</div>' if gates else ""
+    gates = [("Gate 0.", None if g0 is None else g0.sentence),
+             ("Gate 1.", None if hint is None else hint.sentence[0].upper() + hint.sentence[1:]),
+             ("Gate 2.", None if comp is None or comp is v else comp.sentence),
+             *(("Why not the best score.", note) for note in getattr(v, "notes", ()))]
+    shown = "".join(f"<div><b style='display:inline;font-size:13px'>{label}</b> {escape(text)}</div>"
+                    for label, text in gates if text is not None)
+    extra = f'<div class="gates">{shown}</div>' if shown else ""
     return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}{extra}</div>'
 
 
