@@ -211,7 +211,8 @@ def evaluate_configs(dataset: Dataset | None, configs: Sequence[str | ConfigSpec
         run = run_eval(dataset, retrievers(specs, pool), opts.budgets, cache=cache, progress=tick,
                        judge=judge, judge_budget=opts.judge_budget)
     total = len(specs) * len(run.budgets) * len(dataset.queries)
-    click.echo(f"{counts['computed']} of {total} results computed, {total - counts['computed']} from the cache "
+    computed = counts["computed"]
+    click.echo(f"{computed} of {total} results computed, {total - computed} from the cache "
                f"({opts.cache_path})", err=True)
     if judge is not None:
         judged = counts["judged"]
@@ -262,7 +263,8 @@ def _own_index(index: Path | None, opts: RunOptions) -> tuple[list[ConfigSpec], 
                    f"profile, its pinned policy or auto), as {INDEX_CONFIG!r}; its embedder is used for all.")
 @_run_options
 @click.pass_context
-def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None, opts: RunOptions) -> None:
+def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None,
+                 opts: RunOptions) -> None:
     """Measure configurations on a dataset: evidence recall, precision, IoU, full-evidence rate
     and MRR per budget with bootstrap 95 % intervals, plus build cost and query latency.
 
@@ -271,7 +273,8 @@ def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path 
     if ctx.invoked_subcommand is not None:
         return
     own, opts = _own_index(index_path, opts)
-    _, run = evaluate_configs(None, [*(_split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"]), *own], opts)
+    names = _split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"]
+    _, run = evaluate_configs(None, [*names, *own], opts)
     _report(run, opts)
 
 

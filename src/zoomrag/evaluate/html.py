@@ -208,7 +208,8 @@ def _results_table(run: EvalRun) -> str:
         group = [r for r in run.results if r.budget == b]
         best = {m: max(r.mean(m) for r in group) for m in METRICS} if group else {}
         for i, r in enumerate(group):
-            cells = "".join(_estimate(r[m], f' class="{"best" if r.mean(m) == best[m] else ""}"') for m in METRICS)
+            cells = "".join(_estimate(r[m], f' class="{"best" if r.mean(m) == best[m] else ""}"')
+                            for m in METRICS)
             sep = ' class="sep"' if i == 0 and rows else ""
             rows.append(f'<tr{sep}><td>{b if i == 0 else ""}</td><td class="l">{escape(r.config)}</td>'
                         f"{cells}</tr>")
@@ -231,7 +232,8 @@ def _build_table(run: EvalRun) -> str:
     for c in run.configs:
         build, latency = cost_cells(run, c)
         owner = shared_build(run, c)
-        shown = f'<td colspan="3" class="ci">the index of {escape(owner)} (built once)</td>' if owner else _cells(build)
+        shown = (f'<td colspan="3" class="ci">the index of {escape(owner)} (built once)</td>' if owner
+                 else _cells(build))
         rows.append(f'<tr><td class="l">{escape(c)}</td>{shown}{_cells(latency)}</tr>')
     return _table(["config", "build s", "units embedded", "storage MB", "p50 ms", "p95 ms"], rows)
 
@@ -240,9 +242,10 @@ def _judge_table(run: EvalRun) -> str:
     rows = []
     for j in run.judged:
         lat = run.latency.get(j.config)
-        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{_estimate(j.faithfulness)}{_estimate(j.relevancy)}'
-                    + _cells([f"{j.abstained}/{j.judged}", str(j.failed),
-                              measured(None if lat is None else lat.p95_ms, ".2f")]) + "</tr>")
+        counts = _cells([f"{j.abstained}/{j.judged}", str(j.failed),
+                         measured(None if lat is None else lat.p95_ms, ".2f")])
+        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{_estimate(j.faithfulness)}'
+                    f"{_estimate(j.relevancy)}{counts}</tr>")
     return _table(["config", "faithfulness", "answer relevancy", "abstained", "failed", "p95 ms"], rows)
 
 

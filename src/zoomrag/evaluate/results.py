@@ -132,4 +132,5 @@ def cost_cells(run: EvalRun, config: str) -> tuple[list[str], list[str]]:
     mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
     return ([measured(None if s is None else s.seconds, ".1f"),
              measured(None if s is None else s.units_embedded, ",d"), measured(mb, ".1f")],
-            [measured(None if lat is None else lat.p50_ms, ".2f"), measured(None if lat is None else lat.p95_ms, ".2f")])
+            [measured(None if lat is None else lat.p50_ms, ".2f"),
+             measured(None if lat is None else lat.p95_ms, ".2f")])

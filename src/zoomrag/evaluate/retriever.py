@@ -213,8 +213,8 @@ class IndexPool:
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
         # spec.chunking is "strategy" or "profile": the argument of Index.open that names it
-        settings = dict(embedder=emb, **{spec.chunking: spec.strategy}, params=dict(spec.strategy_params) or None,
-                        levels=spec.levels, ann="off")
+        settings = dict(embedder=emb, **{spec.chunking: spec.strategy},
+                        params=dict(spec.strategy_params) or None, levels=spec.levels, ann="off")
         try:
             ix = Index.open(path, **settings)
         except IndexMismatchError:

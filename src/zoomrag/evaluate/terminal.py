@@ -42,12 +42,14 @@ def results_table(run: EvalRun, *, intervals: bool = True) -> Table:
     d = run.dataset
     note = " (± = half the 95 % interval)" if intervals else ""
     table = _table(f"{d.get('name', 'dataset')}: {d.get('queries', '?')} queries, budgets in "
-                   f"{d.get('token_counter', 'tokens')} tokens{note}", ["budget", "config", *(LABELS[m] for m in METRICS)])
+                   f"{d.get('token_counter', 'tokens')} tokens{note}",
+                   ["budget", "config", *(LABELS[m] for m in METRICS)])
     for k, b in enumerate(run.budgets):
         rows = [r for r in run.results if r.budget == b]
         best = {m: max(r.mean(m) for r in rows) for m in METRICS} if rows else {}
         for i, r in enumerate(rows):
-            table.add_row(str(b) if i == 0 else "", r.config, *(_estimate(r[m], best[m], intervals) for m in METRICS),
+            table.add_row(str(b) if i == 0 else "", r.config,
+                          *(_estimate(r[m], best[m], intervals) for m in METRICS),
                           end_section=i == len(rows) - 1 and k < len(run.budgets) - 1)
     return table
 
@@ -94,7 +96,8 @@ def judge_table(run: EvalRun) -> Table | None:
     for j in run.judged:
         lat = run.latency.get(j.config)
         table.add_row(j.config, _estimate(j.faithfulness, best_f), _estimate(j.relevancy, best_r),
-                      f"{j.abstained}/{j.judged}", str(j.failed), measured(None if lat is None else lat.p95_ms, ".2f"))
+                      f"{j.abstained}/{j.judged}", str(j.failed),
+                      measured(None if lat is None else lat.p95_ms, ".2f"))
     return table
 
 

@@ -60,7 +60,8 @@ def _signed(x: float) -> str:
 
 def fixed_configs(results: Sequence[MetricSet]) -> list[str]:
     """The ``fixed-N`` configurations among ``results``, smallest size first."""
-    return sorted({r.config for r in results if fixed_size(r.config) is not None}, key=lambda c: fixed_size(c) or 0)
+    return sorted({r.config for r in results if fixed_size(r.config) is not None},
+                  key=lambda c: fixed_size(c) or 0)
 
 
 # -- paired differences -----------------------------------------------------------------
