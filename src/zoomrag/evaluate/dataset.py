@@ -35,9 +35,6 @@ class Evidence:
     start: int
     end: int
 
-    def as_tuple(self) -> tuple[str, int, int]:
-        return (self.doc_id, self.start, self.end)
-
 
 @dataclass(frozen=True, slots=True)
 class EvalDocument:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Protocol
 
 from ..errors import EvalError
@@ -96,14 +95,6 @@ class EvalRun:
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
         return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict,
                        self.judged, self.shape)
-
-    def subset(self, configs: Sequence[str]) -> EvalRun:
-        keep = set(configs)
-        return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
-                       MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
-                       MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
-                       self.verdict, tuple(j for j in self.judged if j.config in keep),
-                       MappingProxyType({k: v for k, v in self.shape.items() if k[0] in keep}))
 
 
 def shared_build(run: EvalRun, config: str) -> str | None:
