@@ -330,7 +330,17 @@ class Comparison:
 
     @property
     def sentence(self) -> str:
-        return _compare_sentence(self)
+        label = LABELS[self.metric]
+        winners = self.winners()
+        if winners:
+            w = self.best(winners)
+            gains = ", ".join(f"{_signed(d.delta.mean)} at {d.budget}" for d in self.for_config(w))
+            return (f"{len(winners)} of {len(self.policies)} policies beat the best fixed size on {label} "
+                    f"beyond the 95 % interval at every budget; the largest gain is {w} ({gains}).")
+        closest = self.best()
+        described = "; ".join(d.describe() for d in self.for_config(closest))
+        return (f"No policy beats the best fixed size on {label} beyond the 95 % interval at every budget; "
+                f"the closest is {closest}: {described}.")
 
     def for_config(self, config: str, metric: str | None = None) -> list[Difference]:
         m = metric or self.metric
@@ -384,20 +394,6 @@ def compare(results: Sequence[MetricSet], *, metric: str = PRIMARY, also: Sequen
             for m in (metric, *[a for a in also if a != metric]):
                 diffs.append(difference(table[(p, b)], base, m, resamples=resamples, seed=seed))
     return Comparison(metric, baselines, tuple(diffs), structure)
-
-
-def _compare_sentence(comp: Comparison) -> str:
-    label = LABELS[comp.metric]
-    winners = comp.winners()
-    if winners:
-        w = comp.best(winners)
-        gains = ", ".join(f"{_signed(d.delta.mean)} at {d.budget}" for d in comp.for_config(w))
-        return (f"{len(winners)} of {len(comp.policies)} policies beat the best fixed size on {label} "
-                f"beyond the 95 % interval at every budget; the largest gain is {w} ({gains}).")
-    best = comp.best()
-    ds = comp.for_config(best)
-    return (f"No policy beats the best fixed size on {label} beyond the 95 % interval at every budget; "
-            f"the closest is {best}: " + "; ".join(d.describe() for d in ds) + ".")
 
 
 @dataclass(frozen=True)
