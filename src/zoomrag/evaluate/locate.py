@@ -113,7 +113,7 @@ class Locator:
             return Located(doc_id, k, k + len(needle), "exact", _count(text, needle, text.find(needle)))
         norm = self._normalized(doc_id)
         small = normalize_ws(needle)
-        k = closest_occurrence(norm.text, small, None if near is None else _norm_offset(norm, near))
+        k = closest_occurrence(norm.text, small, None if near is None else bisect_left(norm.origin, near))
         if k < 0:
             return None
         s, e = norm.span(k, k + len(small))
@@ -133,7 +133,3 @@ def closest_occurrence(haystack: str, needle: str, near: int | None) -> int:
             break
         k = haystack.find(needle, k + 1)
     return best
-
-
-def _norm_offset(norm: _Normalized, offset: int) -> int:
-    return bisect_left(norm.origin, offset)

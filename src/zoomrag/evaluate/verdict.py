@@ -50,10 +50,6 @@ def fixed_size(config: str) -> int | None:
     return None if m is None else int(m.group(1))
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.3f}"
-
-
 def _signed(x: float) -> str:
     return f"{x:+.3f}".replace("-", "−")
 
@@ -240,7 +236,7 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
     both = [c for c in sizes if all(c in w.recall.tied and c in w.precision.tied for w in per_budget)]
     if both:
         pinned = max(both, key=lambda c: (_mean_over(table, c, budgets, PRIMARY), -(fixed_size(c) or 0)))
-        recalls = "/".join(_fmt(table[(pinned, b)].mean(PRIMARY)) for b in budgets)
+        recalls = "/".join(f"{table[(pinned, b)].mean(PRIMARY):.3f}" for b in budgets)
         rivals = tuple(c for c in sizes if c != pinned and any(c in w.recall.tied for w in per_budget))
         res = resolution([difference(table[(pinned, b)], table[(c, b)], PRIMARY, resamples=resamples,
                                      seed=seed) for b in budgets for c in rivals])
@@ -257,11 +253,11 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
     parts = []
     for w in per_budget:
         if w.recall.best == w.precision.best:
-            parts.append(f"at {w.budget} tokens {w.recall.best} leads both (recall {_fmt(w.recall.value)}, "
-                         f"precision {_fmt(w.precision.value)})")
+            parts.append(f"at {w.budget} tokens {w.recall.best} leads both (recall {w.recall.value:.3f}, "
+                         f"precision {w.precision.value:.3f})")
         else:
             parts.append(f"at {w.budget} tokens {w.precision.best} leads precision "
-                         f"({_fmt(w.precision.value)}) and {w.recall.best} recall ({_fmt(w.recall.value)})")
+                         f"({w.precision.value:.3f}) and {w.recall.best} recall ({w.recall.value:.3f})")
     sentence = ("The frontier is not flat: no single size is best on both recall and precision at every "
                 "budget — " + "; ".join(parts) + ". Multi-scale retrieval is worth trying (Gate 1).")
     return Gate0Verdict(False, None, tuple(per_budget), sentence)
