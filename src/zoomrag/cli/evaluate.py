@@ -22,6 +22,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..embed import default_embedder_name
+from ..embed.language import choose_embedder_name
 from ..evaluate import (
     Dataset,
     EvalRun,
@@ -40,8 +42,10 @@ from ..evaluate import (
     write_json,
 )
 from ..evaluate.dataset import load_corpus
+from ..evaluate.folder import read_folder
 from ..evaluate.judge import Judge
 from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
+from ..evaluate.probe import probe_expansion
 from ..evaluate.reading import read_dataset
 from ..evaluate.retriever import (
     DEFAULT_POLICIES,
@@ -54,6 +58,8 @@ from ..evaluate.retriever import (
     resolve,
     retrievers,
 )
+from ..index import Index
+from ..model import content_hash
 from . import main
 
 #: Where results and per-configuration indexes live unless told otherwise (like the index).
@@ -165,9 +171,6 @@ def _progress(quiet: bool) -> Iterator[tuple[Callable[[str, int, int], None], Co
 
 
 def _embedder_name(name: str | None, dataset: Dataset) -> str:
-    from ..embed import default_embedder_name
-    from ..embed.language import choose_embedder_name
-
     return choose_embedder_name(name or default_embedder_name(), [d.text[:4000] for d in dataset.documents[:50]])
 
 
@@ -243,8 +246,6 @@ def _own_index(index: Path | None, opts: RunOptions) -> tuple[list[ConfigSpec], 
     unless ``--embedder`` names one."""
     if index is None:
         return [], opts
-    from ..index import Index
-
     if not index.exists():
         raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
                                  param_hint="--index")
@@ -345,9 +346,6 @@ def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: b
 
 
 def _probe(path: Path, mode: str) -> None:
-    from ..evaluate.probe import probe_expansion
-    from ..index import Index
-
     if not path.exists():
         raise click.ClickException(f"{path}: no index here; build it first with zoomrag index PATHS --index {path}")
     with Index.open(path, create=False) as ix:
@@ -366,9 +364,6 @@ def _probe(path: Path, mode: str) -> None:
 
 def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:
     """Refuse to pin a verdict measured on other documents than the index's (unless forced)."""
-    from ..index import Index
-    from ..model import content_hash
-
     with Index.open(path, create=False) as ix:
         stored = set(ix.store.document_hashes().values())
     mine = [content_hash(d.text) for d in dataset.documents]
@@ -385,8 +380,6 @@ def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:
 
 
 def _pin(path: Path, rec: Any, dataset: Dataset, own: ConfigSpec | None = None) -> None:
-    from ..index import Index
-
     spec = own if own is not None and rec.config == own.name else resolve(rec.config)
     policy, params = spec.pin()
     err = Console(stderr=True, highlight=False)
@@ -457,8 +450,6 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
         raise click.UsageError("give exactly one of --corpus (a dataset) and --folder (your files)")
     path, fmt = given[0]
     if folder is not None:
-        from ..evaluate.folder import read_folder
-
         read = read_folder(folder)
         corpus = read.dataset
         click.echo(f"{folder}: {len(corpus.documents)} documents read"
