@@ -27,8 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from ..embed import get_embedder
+from ..embed.levels import LEVELS_KEY
 from ..errors import EvalError, IndexMismatchError
 from ..expand import get_expander
+from ..expand.auto import pinned_policy
 from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .probe import VERSION as PROBE_VERSION
@@ -123,8 +126,7 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
     Chunking is the pinned strategy or profile with its parameters; expansion is the policy
     pinned by ``recommend --pin``, else ``auto`` (what ``zoomrag query`` uses by default).
     """
-    from ..expand.auto import pinned_policy
-    from ..store.meta import Pins
+    from ..store.meta import Pins  # the store loads only for --index
 
     pins = Pins.from_meta(dict(meta))
     if pins is None:
@@ -133,8 +135,6 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
     pinned = pinned_policy(meta)
     policy, params = pinned if pinned is not None else ("auto", {})
     get_expander(policy, params)
-    from ..embed.levels import LEVELS_KEY
-
     levels = meta.get(LEVELS_KEY) == "1"
     tree = f"index-{pins.chunking}-{pins.chunking_name}" + ("+levels" if levels else "")
     for known, profile in PROFILE_TREES.items():  # the default setup: share the sweep's index
@@ -190,8 +190,6 @@ class IndexPool:
 
     def embedder_object(self) -> Any:
         if self._embedder_obj is None:
-            from ..embed import get_embedder
-
             inner = get_embedder(self.embedder) if isinstance(self.embedder, str) else self.embedder
             self._embedder_obj = WholeChunkEmbedder(inner)
         return self._embedder_obj
