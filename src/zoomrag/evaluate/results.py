@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..errors import EvalError
@@ -93,8 +93,7 @@ class EvalRun:
                         f"have: {', '.join(self.configs)} at {', '.join(map(str, self.budgets))}")
 
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
-        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict,
-                       self.judged, self.shape)
+        return replace(self, verdict=verdict)
 
 
 def shared_build(run: EvalRun, config: str) -> str | None:
