@@ -83,15 +83,6 @@ class ImportReport:
             s += f". Left out {len(self.dropped)} question(s) whose evidence is not all in the corpus"
         return s + "."
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source, "questions": self.questions, "imported": self.imported,
-            "evidence": self.evidence, "exact": self.exact, "whitespace": self.whitespace,
-            "ambiguous": self.ambiguous, "dropped": list(self.dropped),
-            "unlocated": [{"line": u.line, "query_id": u.query_id, "reason": u.reason,
-                           "passage": u.passage} for u in self.unlocated],
-        }
-
 
 @dataclass(frozen=True)
 class ImportResult:
