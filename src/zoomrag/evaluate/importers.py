@@ -37,8 +37,6 @@ DOC_KEYS = ("doc_id", "document", "doc")
 ID_KEYS = ("id", "query_id", "question_id")
 ANSWER_KEYS = ("answer", "reference_answer")
 
-FORMATS = ("csv", "jsonl", "llamaindex")
-
 
 @dataclass(frozen=True, slots=True)
 class Unlocated:
@@ -202,7 +200,11 @@ def _read_jsonl(path: Path) -> list[_Raw]:
     return list(rows.values())
 
 
-def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
+def _read_llamaindex(path: Path) -> list[_Raw]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise EvalError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
     examples = data.get("examples") if isinstance(data, dict) else None
     if not isinstance(examples, list):
         raise EvalError(f"{path}: not a LabelledRagDataset JSON (no \"examples\" list); save it with "
@@ -222,24 +224,20 @@ def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
     return rows
 
 
-def read_questions(path: str | os.PathLike[str], format: str | None = None) -> tuple[str, list[_Raw]]:
-    """The questions of a file and the format they were read as (by extension unless given)."""
+#: The readers by format name.
+READERS = {"csv": _read_csv, "jsonl": _read_jsonl, "llamaindex": _read_llamaindex}
+
+
+def read_questions(path: str | os.PathLike[str], format: str | None = None) -> list[_Raw]:
+    """The questions of a file, read as ``format`` (by the file's extension unless given)."""
     p = Path(path)
     if not p.is_file():
         raise EvalError(f"{p}: file not found")
     fmt = format or {".csv": "csv", ".jsonl": "jsonl", ".json": "llamaindex"}.get(p.suffix.lower())
-    if fmt not in FORMATS:
+    if fmt not in READERS:
         raise EvalError(f"{p}: cannot tell the format from the extension {p.suffix!r}; "
-                        f"name it .csv, .jsonl or .json, or pass a format: {', '.join(FORMATS)}")
-    if fmt == "csv":
-        return fmt, _read_csv(p)
-    if fmt == "jsonl":
-        return fmt, _read_jsonl(p)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise EvalError(f"{p}: not valid JSON ({e.msg}, line {e.lineno})") from None
-    return fmt, _read_llamaindex(p, data)
+                        f"name it .csv, .jsonl or .json, or pass a format: {', '.join(READERS)}")
+    return READERS[fmt](p)
 
 
 # -- locating ---------------------------------------------------------------------------
@@ -289,5 +287,4 @@ def locate_questions(raws: list[_Raw], dataset: Dataset, source: str) -> ImportR
 def import_questions(path: str | os.PathLike[str], dataset: Dataset, *,
                      format: str | None = None) -> ImportResult:
     """Read questions with evidence text from ``path`` and locate the evidence in ``dataset``'s corpus."""
-    _, raws = read_questions(path, format)
-    return locate_questions(raws, dataset, str(path))
+    return locate_questions(read_questions(path, format), dataset, str(path))
