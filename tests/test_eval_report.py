@@ -108,7 +108,8 @@ def test_html_is_self_contained(run, tmp_path):
 
 
 def test_html_without_fixed_sizes_or_verdict_still_renders(run):
-    page = render_html(run.subset(["window"]))
+    alone = run_eval(load_dataset(FIXTURES / "tiny"), [Fixed("window", 30)], [16, 32], counter=CharCounter())
+    page = render_html(alone)
     assert page.count("<svg") == 3 and "frontier" not in page.split("<h2>All numbers")[0].lower()
 
 

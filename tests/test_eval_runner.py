@@ -40,7 +40,7 @@ class Oracle:
         if self.fail_after is not None and len(self.calls) >= self.fail_after:
             raise KeyboardInterrupt
         self.calls.append((query.id, budget))
-        out = [e.as_tuple() for e in query.evidence]
+        out = [(e.doc_id, e.start, e.end) for e in query.evidence]
         return ([("a", 24, 36)] + out) if self.distractor else out
 
 

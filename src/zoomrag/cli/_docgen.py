@@ -29,6 +29,13 @@ from typing import Any
 import click
 from click.testing import CliRunner
 
+from ..model import CONTENT_TYPES
+from ..parse import strategy_names
+from ..parse.profiles import ANY, BUILTIN, parse_profile
+from ..parse.registry import strategy_class
+from . import load_commands
+from . import main as zoomrag_cli
+
 #: Help is rendered at this width so the reference does not depend on the terminal.
 HELP_WIDTH = 88
 TODO = "TODO: describe"
@@ -43,10 +50,8 @@ _ROW = re.compile(r"^\| `(?P<name>[^`]+)` \| .*? \| .*? \| (?P<meaning>.*) \|$")
 # -- cli.md --------------------------------------------------------------------------------
 def command_paths(group: click.Group | None = None) -> list[tuple[str, ...]]:
     """``()`` for the group itself, then every (sub)command, sorted by name."""
-    from . import load_commands, main
-
     load_commands()
-    group = group or main
+    group = group or zoomrag_cli
     out: list[tuple[str, ...]] = [()]
     for name in sorted(group.commands):
         cmd = group.commands[name]
@@ -59,9 +64,7 @@ def command_paths(group: click.Group | None = None) -> list[tuple[str, ...]]:
 
 def command_help(path: tuple[str, ...]) -> str:
     """What ``zoomrag PATH --help`` prints at :data:`HELP_WIDTH` columns."""
-    from . import main
-
-    result = CliRunner().invoke(main, [*path, "--help"], prog_name="zoomrag", terminal_width=HELP_WIDTH)
+    result = CliRunner().invoke(zoomrag_cli, [*path, "--help"], prog_name="zoomrag", terminal_width=HELP_WIDTH)
     if result.exit_code != 0:
         raise RuntimeError(f"zoomrag {' '.join(path)} --help failed: {result.output}")
     return result.output
@@ -108,8 +111,6 @@ class Param:
 
 def strategy_params(name: str) -> list[Param]:
     """The constructor parameters of a registered strategy, defaults written as for ``--set``."""
-    from ..parse.registry import strategy_class
-
     cls = strategy_class(name)
     if not dataclasses.is_dataclass(cls):
         return []
@@ -164,9 +165,6 @@ def _params_section(name: str) -> str:
 
 def _profiles_body(_name: str, _old: str) -> str:
     """The built-in profiles: which strategy each content type gets."""
-    from ..model import CONTENT_TYPES
-    from ..parse.profiles import ANY, BUILTIN, parse_profile
-
     rows = ["| profile | " + " | ".join(CONTENT_TYPES) + " | what it is for |",
             "| --- |" + " --- |" * (len(CONTENT_TYPES) + 1)]
     for name in sorted(BUILTIN):
@@ -183,8 +181,6 @@ def _profiles_body(_name: str, _old: str) -> str:
 
 
 def update_strategies_doc(text: str) -> str:
-    from ..parse import strategy_names
-
     text = _REGION.sub(lambda m: _render(m, {"params": _params_body, "profiles": _profiles_body}), text)
     present = {m["name"] for m in _REGION.finditer(text) if m["kind"] == "params"}
     for name in strategy_names():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +20,10 @@ from .render import rich_tree, stats_table, tree_payload
 FORMATS = ("tree", "json", "stats")
 
 
-def _strategy_list() -> str:
-    return ", ".join(strategy_names())
-
-
-def _profile_list() -> str:
-    return ", ".join(profile_names())
-
-
 class _NamesOption(click.Option):
     """An option whose help lists registered names, looked up only when help is shown."""
 
-    def __init__(self, *args: Any, names: Callable[[], str], **kwargs: Any):
+    def __init__(self, *args: Any, names: Callable[[], Iterable[str]], **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._names = names
 
@@ -39,7 +31,7 @@ class _NamesOption(click.Option):
         record = super().get_help_record(ctx)
         if record is None:
             return None
-        return record[0], f"{record[1]} One of: {self._names()}."
+        return record[0], f"{record[1]} One of: {', '.join(self._names())}."
 
 
 def pick_chunker(strategy: str | None, profile: str | None, overrides: Mapping[str, str]) -> Chunker:
@@ -51,9 +43,9 @@ def pick_chunker(strategy: str | None, profile: str | None, overrides: Mapping[s
 
 @main.command("chunk")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("-s", "--strategy", metavar="NAME", cls=_NamesOption, names=_strategy_list,
+@click.option("-s", "--strategy", metavar="NAME", cls=_NamesOption, names=strategy_names,
               help="Chunking strategy.")
-@click.option("-p", "--profile", metavar="NAME", cls=_NamesOption, names=_profile_list,
+@click.option("-p", "--profile", metavar="NAME", cls=_NamesOption, names=profile_names,
               help="Routing profile (content type -> strategy); the default is 'default'.")
 @click.option("--set", "settings", metavar="KEY=VALUE", multiple=True,
               help="A strategy parameter, e.g. --set size=256 --set unit=chars. With a profile, "

@@ -7,9 +7,13 @@ missing, and every command prints the rich table and can write the JSON and HTML
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +22,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..errors import EvalError
+from ..embed import default_embedder_name
+from ..embed.language import choose_embedder_name
 from ..evaluate import (
     Dataset,
     EvalRun,
@@ -36,7 +41,11 @@ from ..evaluate import (
     write_html,
     write_json,
 )
-from ..evaluate.dataset import CORPUS_FILE, read_corpus
+from ..evaluate.dataset import load_corpus
+from ..evaluate.folder import read_folder
+from ..evaluate.judge import Judge
+from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
+from ..evaluate.probe import probe_expansion
 from ..evaluate.reading import read_dataset
 from ..evaluate.retriever import (
     DEFAULT_POLICIES,
@@ -49,6 +58,8 @@ from ..evaluate.retriever import (
     resolve,
     retrievers,
 )
+from ..index import Index
+from ..model import content_hash
 from . import main
 
 #: Where results and per-configuration indexes live unless told otherwise (like the index).
@@ -70,8 +81,27 @@ def _budgets(ctx: click.Context, param: click.Parameter, value: str) -> tuple[in
     return budgets
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """The options every evaluating command shares (:func:`_run_options`)."""
+
+    data: Path | None
+    budgets: tuple[int, ...]
+    embedder: str | None
+    mode: str
+    limit_queries: int | None
+    json_path: Path | None
+    html_path: Path | None
+    cache_path: Path
+    index_dir: Path
+    judge_url: str | None
+    judge_model: str | None
+    judge_budget: int | None
+    quiet: bool
+
+
 def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every evaluating command shares (applied bottom-up, shown top-down)."""
+    """Add the shared options; the command receives them as one ``opts`` (a :class:`RunOptions`)."""
     options = [
         click.option("--data", "data", type=click.Path(file_okay=False, path_type=Path),
                      help="Folder with corpus.jsonl and queries.jsonl (evidence as character spans)."),
@@ -103,61 +133,54 @@ def _run_options(f: Callable[..., Any]) -> Callable[..., Any]:
                      help="The budget whose contexts are judged (default: the largest)."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
     ]
+
+    shared = [field.name for field in fields(RunOptions)]
+
+    @functools.wraps(f)
+    def command(**kwargs: Any) -> Any:
+        opts = RunOptions(**{k: kwargs.pop(k) for k in shared})
+        return f(opts=opts, **kwargs)
+
     for opt in reversed(options):
-        f = opt(f)
-    return f
+        command = opt(command)
+    return command
+
+
+def _progress_bars(description: str = "{task.description:<14}") -> Progress:
+    return Progress(TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=Console(stderr=True), transient=False)
 
 
 @contextmanager
-def _bars(quiet: bool) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A runner progress callback drawing one bar per configuration on stderr."""
-    if quiet:
-        yield None
-        return
-    bars = Progress(TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), console=Console(stderr=True), transient=False)
+def _progress(quiet: bool) -> Iterator[tuple[Callable[[str, int, int], None], Counter[str]]]:
+    """A runner progress callback, and the counts of results computed and answers judged it
+    keeps; unless ``quiet`` it draws one bar per configuration on stderr."""
+    counts: Counter[str] = Counter()
+    bars = None if quiet else _progress_bars()
     tasks: dict[str, Any] = {}
 
     def tick(config: str, done: int, total: int) -> None:
-        if config not in tasks:
-            tasks[config] = bars.add_task(config, total=total)
-        bars.update(tasks[config], completed=done, total=total)
+        counts["judged" if config.endswith(" (judge)") else "computed"] += 1
+        if bars is not None:
+            if config not in tasks:
+                tasks[config] = bars.add_task(config, total=total)
+            bars.update(tasks[config], completed=done, total=total)
 
-    with bars:
-        yield tick
+    with nullcontext() if bars is None else bars:
+        yield tick, counts
 
 
 def _embedder_name(name: str | None, dataset: Dataset) -> str:
-    from ..embed import default_embedder_name
-    from ..embed.language import choose_embedder_name
-
     return choose_embedder_name(name or default_embedder_name(), [d.text[:4000] for d in dataset.documents[:50]])
 
 
-def _judge(url: str | None, model: str | None) -> Any:
+def _judge(url: str | None, model: str | None) -> Judge | None:
     if url is None:
         return None
-    import os
-
-    from ..evaluate.judge import Judge
-    from ..evaluate.llm import ENV_KEY, ENV_MODEL, Endpoint
-
     model = model or os.environ.get(ENV_MODEL, "").strip()
     if not model:
         raise click.UsageError(f"--judge needs a model name: give --judge-model or set {ENV_MODEL}")
     return Judge(Endpoint(url, model, os.environ.get(ENV_KEY) or None))
-
-
-def _index_meta(index: Path | None) -> dict[str, str] | None:
-    if index is None:
-        return None
-    from ..index import Index
-
-    if not index.exists():
-        raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
-                                 param_hint="--index")
-    with Index.open(index, create=False) as ix:
-        return ix.store.meta()
 
 
 def load_read(data: Path | None, limit_queries: int | None) -> Dataset:
@@ -179,49 +202,37 @@ def load_read(data: Path | None, limit_queries: int | None) -> Dataset:
     return dataset
 
 
-def evaluate_configs(data: Path | None | Dataset, configs: Sequence[str | ConfigSpec], budgets: Sequence[int], *,
-                     embedder: str | None, mode: str, limit_queries: int | None, cache_path: Path,
-                     index_dir: Path, quiet: bool, judge: Any = None,
-                     judge_budget: int | None = None) -> tuple[Dataset, EvalRun]:
-    """Load, build and score: the part every evaluating command shares."""
+def evaluate_configs(dataset: Dataset | None, configs: Sequence[str | ConfigSpec],
+                     opts: RunOptions) -> tuple[Dataset, EvalRun]:
+    """Load (unless ``dataset`` is given), build and score: the part every evaluating command shares."""
+    judge = _judge(opts.judge_url, opts.judge_model)
     specs = [c if isinstance(c, ConfigSpec) else resolve(c) for c in configs]  # unknown names fail first
-    dataset = data if isinstance(data, Dataset) else load_read(data, limit_queries)
-    computed = [0]
-
-    judged = [0]
-
-    def counting(tick: Callable[[str, int, int], None] | None) -> Callable[[str, int, int], None]:
-        def progress(config: str, done: int, total: int) -> None:
-            computed[0] += 1
-            if config.endswith(" (judge)"):
-                judged[0] += 1
-            if tick is not None:
-                tick(config, done, total)
-        return progress
-
-    pool = IndexPool(index_dir, _embedder_name(embedder, dataset), mode=mode)
-    with ResultCache(cache_path) as cache, pool, _bars(quiet) as tick:
-        run = run_eval(dataset, retrievers(specs, pool), budgets, cache=cache, progress=counting(tick),
-                       judge=judge, judge_budget=judge_budget)
+    if dataset is None:
+        dataset = load_read(opts.data, opts.limit_queries)
+    pool = IndexPool(opts.index_dir, _embedder_name(opts.embedder, dataset), mode=opts.mode)
+    with ResultCache(opts.cache_path) as cache, pool, _progress(opts.quiet) as (tick, counts):
+        run = run_eval(dataset, retrievers(specs, pool), opts.budgets, cache=cache, progress=tick,
+                       judge=judge, judge_budget=opts.judge_budget)
     total = len(specs) * len(run.budgets) * len(dataset.queries)
-    computed[0] -= judged[0]
-    click.echo(f"{computed[0]} of {total} results computed, {total - computed[0]} from the cache "
-               f"({cache_path})", err=True)
+    computed = counts["computed"]
+    click.echo(f"{computed} of {total} results computed, {total - computed} from the cache "
+               f"({opts.cache_path})", err=True)
     if judge is not None:
-        click.echo(f"{judged[0]} answers judged, {len(specs) * len(dataset.queries) - judged[0]} from the cache",
+        judged = counts["judged"]
+        click.echo(f"{judged} answers judged, {len(specs) * len(dataset.queries) - judged} from the cache",
                    err=True)
     return dataset, run
 
 
-def _report(run: EvalRun, json_path: Path | None, html_path: Path | None) -> None:
+def _report(run: EvalRun, opts: RunOptions) -> None:
     console = Console(highlight=False)
     if not console.is_terminal:  # piped or redirected: no terminal to fit, keep every column
         console = Console(highlight=False, width=max(console.width, 160))
     print_run(run, console)
-    if json_path is not None:
-        click.echo(f"wrote {write_json(run, json_path)}", err=True)
-    if html_path is not None:
-        click.echo(f"wrote {write_html(run, html_path)}", err=True)
+    if opts.json_path is not None:
+        click.echo(f"wrote {write_json(run, opts.json_path)}", err=True)
+    if opts.html_path is not None:
+        click.echo(f"wrote {write_html(run, opts.html_path)}", err=True)
 
 
 def _split(values: Sequence[str]) -> list[str]:
@@ -230,13 +241,17 @@ def _split(values: Sequence[str]) -> list[str]:
 
 # -- eval (a group: its own run, plus generate and import) ------------------------------------
 
-def _own_index(index: Path | None, embedder: str | None) -> tuple[list[ConfigSpec], str | None]:
-    """The configuration of ``--index`` (if given) and the embedder every configuration uses."""
-    meta = _index_meta(index)
-    if meta is None:
-        return [], embedder
-    spec = index_config(meta)
-    return [spec], embedder or meta.get("embedder")
+def _own_index(index: Path | None, opts: RunOptions) -> tuple[list[ConfigSpec], RunOptions]:
+    """The configuration of ``--index`` (if given); its embedder becomes every configuration's
+    unless ``--embedder`` names one."""
+    if index is None:
+        return [], opts
+    if not index.exists():
+        raise click.BadParameter(f"{index}: no such index; build it first with zoomrag index",
+                                 param_hint="--index")
+    with Index.open(index, create=False) as ix:
+        meta = ix.store.meta()
+    return [index_config(meta)], replace(opts, embedder=opts.embedder or meta.get("embedder"))
 
 
 @main.group("eval", invoke_without_command=True)
@@ -249,10 +264,8 @@ def _own_index(index: Path | None, embedder: str | None) -> tuple[list[ConfigSpe
                    f"profile, its pinned policy or auto), as {INDEX_CONFIG!r}; its embedder is used for all.")
 @_run_options
 @click.pass_context
-def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None, data: Path | None,
-                 budgets: tuple[int, ...], embedder: str | None, mode: str, limit_queries: int | None,
-                 json_path: Path | None, html_path: Path | None, cache_path: Path, index_dir: Path,
-                 judge_url: str | None, judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
+def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path | None,
+                 opts: RunOptions) -> None:
     """Measure configurations on a dataset: evidence recall, precision, IoU, full-evidence rate
     and MRR per budget with bootstrap 95 % intervals, plus build cost and query latency.
 
@@ -260,25 +273,18 @@ def eval_command(ctx: click.Context, configs: tuple[str, ...], index_path: Path 
     """
     if ctx.invoked_subcommand is not None:
         return
-    names: list[str | ConfigSpec] = list(_split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"])
-    own, embedder = _own_index(index_path, embedder)
-    _, run = evaluate_configs(data, [*names, *own], budgets, embedder=embedder, mode=mode,
-                              limit_queries=limit_queries, cache_path=cache_path, index_dir=index_dir,
-                              quiet=quiet, judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
-    _report(run, json_path, html_path)
+    own, opts = _own_index(index_path, opts)
+    names = _split(configs) or [*SWEEP, *DEFAULT_POLICIES, "default"]
+    _, run = evaluate_configs(None, [*names, *own], opts)
+    _report(run, opts)
 
 
 @main.command("sweep")
 @_run_options
-def sweep_command(data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
-                  limit_queries: int | None, json_path: Path | None, html_path: Path | None,
-                  cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
-                  judge_budget: int | None, quiet: bool) -> None:
+def sweep_command(opts: RunOptions) -> None:
     """Gate 0: fixed sizes 128…2048 tokens (15 % overlap). Is there one size to pin?"""
-    _, run = evaluate_configs(data, SWEEP, budgets, embedder=embedder, mode=mode, limit_queries=limit_queries,
-                              cache_path=cache_path, index_dir=index_dir, quiet=quiet,
-                              judge=_judge(judge_url, judge_model), judge_budget=judge_budget)
-    _report(run.with_verdict(gate0(run.results)), json_path, html_path)
+    _, run = evaluate_configs(None, SWEEP, opts)
+    _report(run.with_verdict(gate0(run.results)), opts)
 
 
 _policy_option = click.option(
@@ -299,16 +305,10 @@ def _policies(values: Sequence[str]) -> list[str]:
 @main.command("compare")
 @_policy_option
 @_run_options
-def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple[int, ...],
-                    embedder: str | None, mode: str, limit_queries: int | None, json_path: Path | None,
-                    html_path: Path | None, cache_path: Path, index_dir: Path, judge_url: str | None,
-                    judge_model: str | None, judge_budget: int | None, quiet: bool) -> None:
+def compare_command(policies: tuple[str, ...], opts: RunOptions) -> None:
     """Gates 1 and 2: expansion policies against the best fixed size, on the same queries."""
-    dataset, run = evaluate_configs(data, [*SWEEP, *_policies(policies)], budgets, embedder=embedder,
-                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet, judge=_judge(judge_url, judge_model),
-                                    judge_budget=judge_budget)
-    _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), json_path, html_path)
+    dataset, run = evaluate_configs(None, [*SWEEP, *_policies(policies)], opts)
+    _report(run.with_verdict(compare(run.results, structure=structure_hint(dataset))), opts)
 
 
 @main.command("recommend")
@@ -323,38 +323,29 @@ def compare_command(policies: tuple[str, ...], data: Path | None, budgets: tuple
                    "after indexing); a policy pinned with --pin still wins.")
 @_run_options
 def recommend_command(policies: tuple[str, ...], pin_path: Path | None, force: bool, probe_path: Path | None,
-                      data: Path | None, budgets: tuple[int, ...], embedder: str | None, mode: str,
-                      limit_queries: int | None, json_path: Path | None, html_path: Path | None,
-                      cache_path: Path, index_dir: Path, judge_url: str | None, judge_model: str | None,
-                      judge_budget: int | None, quiet: bool) -> None:
+                      opts: RunOptions) -> None:
     """The configuration to use: a multi-scale policy only if it beats the best single size by
     more than the 95 % interval at every budget; otherwise that size (measure or revert).
     With --probe INDEX, no dataset is needed: the index's own documents make the questions.
     """
     if probe_path is not None:
-        if data is not None or pin_path is not None:
+        if opts.data is not None or pin_path is not None:
             raise click.UsageError("--probe measures without labelled questions; give it alone, or use "
                                    "--data and --pin")
-        _probe(probe_path, mode)
+        _probe(probe_path, opts.mode)
         return
-    judge = _judge(judge_url, judge_model)
-    own, embedder = _own_index(pin_path, embedder)
-    dataset = load_read(data, limit_queries)
+    own, opts = _own_index(pin_path, opts)
+    dataset = load_read(opts.data, opts.limit_queries)
     if pin_path is not None:
         _check_same_documents(pin_path, dataset, force)  # before any work
-    dataset, run = evaluate_configs(dataset, [*SWEEP, *_policies(policies), *own], budgets, embedder=embedder,
-                                    mode=mode, limit_queries=limit_queries, cache_path=cache_path,
-                                    index_dir=index_dir, quiet=quiet, judge=judge, judge_budget=judge_budget)
+    dataset, run = evaluate_configs(dataset, [*SWEEP, *_policies(policies), *own], opts)
     rec = recommend(run.results, structure=structure_hint(dataset))
-    _report(run.with_verdict(rec), json_path, html_path)
+    _report(run.with_verdict(rec), opts)
     if pin_path is not None:
         _pin(pin_path, rec, dataset, own[0] if own else None)
 
 
 def _probe(path: Path, mode: str) -> None:
-    from ..evaluate.probe import probe_expansion
-    from ..index import Index
-
     if not path.exists():
         raise click.ClickException(f"{path}: no index here; build it first with zoomrag index PATHS --index {path}")
     with Index.open(path, create=False) as ix:
@@ -373,9 +364,6 @@ def _probe(path: Path, mode: str) -> None:
 
 def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:
     """Refuse to pin a verdict measured on other documents than the index's (unless forced)."""
-    from ..index import Index
-    from ..model import content_hash
-
     with Index.open(path, create=False) as ix:
         stored = set(ix.store.document_hashes().values())
     mine = [content_hash(d.text) for d in dataset.documents]
@@ -392,8 +380,6 @@ def _check_same_documents(path: Path, dataset: Dataset, force: bool) -> None:
 
 
 def _pin(path: Path, rec: Any, dataset: Dataset, own: ConfigSpec | None = None) -> None:
-    from ..index import Index
-
     spec = own if own is not None and rec.config == own.name else resolve(rec.config)
     policy, params = spec.pin()
     err = Console(stderr=True, highlight=False)
@@ -415,15 +401,6 @@ def _pin(path: Path, rec: Any, dataset: Dataset, own: ConfigSpec | None = None) 
 
 # -- making a dataset --------------------------------------------------------------------------
 
-def _corpus(path: Path) -> Dataset:
-    """A corpus from a normalised dataset folder or a corpus.jsonl file (queries are not needed)."""
-    file = path / CORPUS_FILE if path.is_dir() else path
-    if not file.is_file():
-        raise EvalError(f"{path}: no corpus here; give a folder holding {CORPUS_FILE} or the file itself")
-    name = path.name if path.is_dir() else path.parent.name or path.stem
-    return Dataset(name, read_corpus(file), ())
-
-
 @eval_command.command("generate")
 @click.option("--n", "n", type=click.IntRange(min=1), required=True, help="Questions to write.")
 @click.option("--data", "corpus_path", type=click.Path(exists=True, path_type=Path), required=True,
@@ -436,12 +413,9 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
     from ZOOMRAG_LLM_BASE_URL, ZOOMRAG_LLM_MODEL and OPENAI_API_KEY); evidence is kept only
     where it is found in the corpus.
     """
-    from ..evaluate import Endpoint
-
-    corpus = _corpus(corpus_path)
+    corpus = load_corpus(corpus_path)
     endpoint = Endpoint.from_env()  # before any work: a clear error when nothing is configured
-    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=False) as bars:
+    with _progress_bars("generating") as bars:
         task = bars.add_task("generating", total=n)
         result = generate(corpus, n, endpoint, seed=seed,
                           progress=lambda done, total: bars.update(task, completed=done))
@@ -476,8 +450,6 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
         raise click.UsageError("give exactly one of --corpus (a dataset) and --folder (your files)")
     path, fmt = given[0]
     if folder is not None:
-        from ..evaluate.folder import read_folder
-
         read = read_folder(folder)
         corpus = read.dataset
         click.echo(f"{folder}: {len(corpus.documents)} documents read"
@@ -486,7 +458,7 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
             click.echo(f"  {rel}: {reason}")
     else:
         assert corpus_path is not None
-        corpus = _corpus(corpus_path)
+        corpus = load_corpus(corpus_path)
     result = import_questions(path, corpus, format=fmt)
     report = result.report
     click.echo(report.summary())

@@ -50,10 +50,6 @@ def terminal_text(text: str, styles: Iterable[tuple[int, int, str]] = (), style:
     offsets of the raw text."""
     found = [(m.start(), len(_escape(m.group())) - 1) for m in _TERMINAL.finditer(text)]
     out = Text(terminal_safe(text), style=style)
-    if not found:
-        for s, e, st in styles:
-            out.stylize(st, s, e)
-        return out
     starts = [p for p, _ in found]
     extra = [0]
     for _, grow in found:
@@ -84,7 +80,7 @@ def preview(text: str, width: int = PREVIEW_CHARS) -> str:
     Whitespace runs become one space and control characters an escape such as ``\\x01``.
     """
     line = _SPACE.sub(" ", text).strip()
-    line = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), line)
+    line = _CONTROL.sub(lambda m: _escape(m.group()), line)
     if cell_len(line) <= width:
         return line
     used = 0

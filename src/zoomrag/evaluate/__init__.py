@@ -16,7 +16,7 @@ Layers, each usable alone:
 """
 
 from .budget import TokenBudget
-from .cache import ResultCache, default_cache_path
+from .cache import ResultCache
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence, load_dataset, write_dataset
 from .folder import read_folder
 from .generate import GenerateReport, GenerateResult, generate
@@ -81,7 +81,6 @@ __all__ = [
     "TokenBudget",
     "aggregate",
     "compare",
-    "default_cache_path",
     "fixed_name",
     "fixed_size",
     "gate0",

@@ -104,15 +104,6 @@ def query_hash(q: EvalQuery) -> str:
     return hashlib.blake2b(key.encode("utf-8"), digest_size=12).hexdigest()
 
 
-def default_cache_path() -> Path:
-    """``$ZOOMRAG_CACHE_DIR/eval.sqlite``, else the XDG cache folder."""
-    base = os.environ.get("ZOOMRAG_CACHE_DIR")
-    if base:
-        return Path(base) / "eval.sqlite"
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "zoomrag" / "eval.sqlite"
-
-
 class ResultCache:
     """Cached retrieval results. ``ResultCache(None)`` keeps them in memory only."""
 

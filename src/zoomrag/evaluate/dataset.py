@@ -35,9 +35,6 @@ class Evidence:
     start: int
     end: int
 
-    def as_tuple(self) -> tuple[str, int, int]:
-        return (self.doc_id, self.start, self.end)
-
 
 @dataclass(frozen=True, slots=True)
 class EvalDocument:
@@ -302,14 +299,25 @@ def load_dataset(path: str | os.PathLike[str], *, name: str | None = None) -> Da
     return Dataset(name=name or root.resolve().name, documents=docs, queries=queries, skipped=skipped)
 
 
+def load_corpus(path: str | os.PathLike[str]) -> Dataset:
+    """A corpus without queries, from a dataset folder or its ``corpus.jsonl`` file itself."""
+    path = Path(path)
+    file = path / CORPUS_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise EvalError(f"{path}: no corpus here; give a folder holding {CORPUS_FILE} or the file itself")
+    name = path.name if path.is_dir() else path.parent.name or path.stem
+    return Dataset(name, read_corpus(file), ())
+
+
 # -- writing ----------------------------------------------------------------------------
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
     """Write a sibling temporary file, then rename it over ``path``: readers never see half a file.
 
     The temporary file is opened normally (not with mkstemp) so the result gets the usual
     permissions from the umask.
     """
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     try:
@@ -319,6 +327,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    return path
 
 
 def _jsonl(rows: list[dict[str, Any]]) -> str:

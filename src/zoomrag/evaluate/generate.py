@@ -10,17 +10,14 @@ kept. Endpoint errors (unreachable, HTTP 4xx/5xx) stop the run with the endpoint
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..errors import EvalError
 from ..text.sentences import sentence_spans
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
-from .llm import Endpoint
+from .llm import Endpoint, reply_object
 from .locate import Locator
 
 PASSAGE_CHARS = 1500
@@ -99,21 +96,11 @@ def sample_passage(docs: Sequence[EvalDocument], rng: random.Random, chars: int 
     return Passage(doc.id, s0, end, text[s0:end])
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
-
-
 def parse_reply(reply: str) -> tuple[str, str]:
     """``(question, evidence)`` from a model reply; ValueError says what is wrong with it."""
-    s = _FENCE.sub("", reply.strip())
-    a, b = s.find("{"), s.rfind("}")
-    if a < 0 or b < a:
+    obj = reply_object(reply)
+    if obj is None:
         raise ValueError("reply is not JSON")
-    try:
-        obj: Any = json.loads(s[a:b + 1])
-    except json.JSONDecodeError:
-        raise ValueError("reply is not JSON") from None
-    if not isinstance(obj, dict):
-        raise ValueError("reply is not a JSON object")
     q, ev = obj.get("question"), obj.get("evidence")
     if not isinstance(q, str) or not q.strip():
         raise ValueError("no question in the reply")

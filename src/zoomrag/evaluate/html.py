@@ -7,15 +7,17 @@ attached to a ticket or opened from disk years later.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from pathlib import Path
 
 from .dataset import atomic_write_text
 from .metrics import LABELS, METRICS
-from .results import EvalRun, shared_build
-from .shape import shape_html
+from .results import EvalRun, cost_cells, measured, shared_build
+from .shape import SHAPE_LABELS, SHAPE_METRICS, ShapeStats
+from .stats import Estimate
 from .svg import Bar, Interval, Point, Series, bar_chart, forest_chart, line_chart, scatter_chart
-from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_size
+from .verdict import Comparison, Gate0Verdict, Recommendation, StructureHint, fixed_configs, fixed_size
 
 # Light teal (small chunks) to dark navy (large): one family, still told apart (ColorBrewer YlGnBu).
 _FIXED_RAMP = ["#a1dab4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#0c2c84"]
@@ -88,22 +90,17 @@ def _verdict_block(run: EvalRun) -> str:
             else ("No policy beats the best fixed size beyond the noise", "keep")
     else:
         head, tone = "Verdict", "info"
-    gates = []
-    g0 = v if isinstance(v, Gate0Verdict) else getattr(v, "gate0", None)
-    if g0 is not None and g0 is not v:
-        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 0.</b> {escape(g0.sentence)}</div>")
-    comp = v if isinstance(v, Comparison) else getattr(v, "comparison", None)
+    # What led to the verdict: the earlier gates it rests on, and why not the best score.
+    g0: Gate0Verdict | None = getattr(v, "gate0", None)
+    comp = _comparison(run)
     hint: StructureHint | None = None if comp is None else comp.structure
-    if hint is not None:
-        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 1.</b> "
-                     f"{escape(hint.sentence[0].upper() + hint.sentence[1:])}</div>")
-    if comp is not None and comp is not v:
-        gates.append(f"<div><b style='display:inline;font-size:13px'>Gate 2.</b> "
-                     f"{escape(comp.sentence)}</div>")
-    for note in getattr(v, "notes", ()):
-        gates.append(f"<div><b style='display:inline;font-size:13px'>Why not the best score.</b> "
-                     f"{escape(note)}</div>")
-    extra = f'<div class="gates">{"".join(gates)}</div>' if gates else ""
+    gates = [("Gate 0.", None if g0 is None else g0.sentence),
+             ("Gate 1.", None if hint is None else hint.sentence[0].upper() + hint.sentence[1:]),
+             ("Gate 2.", None if comp is None or comp is v else comp.sentence),
+             *(("Why not the best score.", note) for note in getattr(v, "notes", ()))]
+    shown = "".join(f"<div><b style='display:inline;font-size:13px'>{label}</b> {escape(text)}</div>"
+                    for label, text in gates if text is not None)
+    extra = f'<div class="gates">{shown}</div>' if shown else ""
     return f'<div class="verdict {tone}"><b>{escape(head)}</b>{escape(v.sentence)}{extra}</div>'
 
 
@@ -160,8 +157,7 @@ def _metric_chart(run: EvalRun, metric: str, colors: dict[str, str]) -> str:
 
 def _frontier_charts(run: EvalRun) -> str:
     """Gate 0: precision against recall per fixed size, one small chart per budget (own scales)."""
-    fixed = sorted({r.config for r in run.results if fixed_size(r.config) is not None},
-                   key=lambda c: fixed_size(c) or 0)
+    fixed = fixed_configs(run.results)
     if len(fixed) < 2:
         return ""
     charts = []
@@ -189,60 +185,68 @@ def _latency_chart(run: EvalRun, colors: dict[str, str]) -> str:
     return bar_chart(bars, unit="query latency, ms", title="query latency per configuration")
 
 
+def _table(columns: Sequence[str], rows: Iterable[str]) -> str:
+    """A table of ``rows`` (``<tr>`` elements) under ``columns``; the ``config`` column is left-aligned."""
+    head = "".join('<th class="l">config</th>' if c == "config" else f"<th>{c}</th>" for c in columns)
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+
+
+def _cells(values: Iterable[str]) -> str:
+    return "".join(f"<td>{v}</td>" for v in values)
+
+
+def _estimate(e: Estimate | None, attrs: str = "") -> str:
+    """A mean and its 95 % interval, in a cell."""
+    if e is None:
+        return "<td>–</td>"
+    return f'<td{attrs}>{e.mean:.3f} <span class="ci">[{e.low:.3f}, {e.high:.3f}]</span></td>'
+
+
 def _results_table(run: EvalRun) -> str:
-    head = "".join(f"<th>{LABELS[m]}</th>" for m in METRICS)
     rows: list[str] = []
     for b in run.budgets:
         group = [r for r in run.results if r.budget == b]
         best = {m: max(r.mean(m) for r in group) for m in METRICS} if group else {}
         for i, r in enumerate(group):
-            cells = "".join(
-                f'<td class="{"best" if r.mean(m) == best[m] else ""}">{r.mean(m):.3f} '
-                f'<span class="ci">[{r[m].low:.3f}, {r[m].high:.3f}]</span></td>' for m in METRICS)
+            cells = "".join(_estimate(r[m], f' class="{"best" if r.mean(m) == best[m] else ""}"')
+                            for m in METRICS)
             sep = ' class="sep"' if i == 0 and rows else ""
             rows.append(f'<tr{sep}><td>{b if i == 0 else ""}</td><td class="l">{escape(r.config)}</td>'
                         f"{cells}</tr>")
-    return (f'<table><tr><th>budget</th><th class="l">config</th>{head}</tr>{"".join(rows)}</table>')
+    return _table(["budget", "config", *(LABELS[m] for m in METRICS)], rows)
+
+
+def _shape_table(shape: Mapping[tuple[str, int], ShapeStats]) -> str:
+    rows = (f'<tr><td>{b}</td><td class="l">{escape(c)}</td>{_cells(s.cells())}</tr>'
+            for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]))
+    return (_table(["budget", "config", *(SHAPE_LABELS[m] for m in SHAPE_METRICS)], rows) +
+            '<p class="note">Fragments: contexts under 15 words (unless the whole document is that '
+            "short). Mid-start / mid-end: contexts that start or end inside a sentence (inside a line in "
+            "tables, lists and code).</p>")
 
 
 def _build_table(run: EvalRun) -> str:
     if not run.build and not run.latency:
         return ""
-
-    def cell(x: object, fmt: str = "{}") -> str:
-        return "–" if x is None or x != x else fmt.format(x)
-
     rows = []
     for c in run.configs:
-        s, lat = run.build.get(c), run.latency.get(c)
-        mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
+        build, latency = cost_cells(run, c)
         owner = shared_build(run, c)
-        build = (f'<td colspan="3" class="ci">the index of {escape(owner)} (built once)</td>' if owner else
-                 f"<td>{cell(None if s is None else s.seconds, '{:.1f}')}</td>"
-                 f"<td>{cell(None if s is None else s.units_embedded, '{:,}')}</td>"
-                 f"<td>{cell(mb, '{:.1f}')}</td>")
-        rows.append(f'<tr><td class="l">{escape(c)}</td>{build}'
-
-                    f"<td>{cell(None if lat is None else lat.p50_ms, '{:.2f}')}</td>"
-                    f"<td>{cell(None if lat is None else lat.p95_ms, '{:.2f}')}</td></tr>")
-    return ('<table><tr><th class="l">config</th><th>build s</th><th>units embedded</th><th>storage MB</th>'
-            f'<th>p50 ms</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
+        shown = (f'<td colspan="3" class="ci">the index of {escape(owner)} (built once)</td>' if owner
+                 else _cells(build))
+        rows.append(f'<tr><td class="l">{escape(c)}</td>{shown}{_cells(latency)}</tr>')
+    return _table(["config", "build s", "units embedded", "storage MB", "p50 ms", "p95 ms"], rows)
 
 
 def _judge_table(run: EvalRun) -> str:
-    def est(e: object) -> str:
-        if e is None:
-            return "<td>–</td>"
-        return f'<td>{e.mean:.3f} <span class="ci">[{e.low:.3f}, {e.high:.3f}]</span></td>'  # type: ignore[attr-defined]
-
     rows = []
     for j in run.judged:
         lat = run.latency.get(j.config)
-        p95 = "–" if lat is None or lat.p95_ms != lat.p95_ms else f"{lat.p95_ms:.2f}"
-        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{est(j.faithfulness)}{est(j.relevancy)}'
-                    f"<td>{j.abstained}/{j.judged}</td><td>{j.failed}</td><td>{p95}</td></tr>")
-    return ('<table><tr><th class="l">config</th><th>faithfulness</th><th>answer relevancy</th>'
-            f'<th>abstained</th><th>failed</th><th>p95 ms</th></tr>{"".join(rows)}</table>')
+        counts = _cells([f"{j.abstained}/{j.judged}", str(j.failed),
+                         measured(None if lat is None else lat.p95_ms, ".2f")])
+        rows.append(f'<tr><td class="l">{escape(j.config)}</td>{_estimate(j.faithfulness)}'
+                    f"{_estimate(j.relevancy)}{counts}</tr>")
+    return _table(["config", "faithfulness", "answer relevancy", "abstained", "failed", "p95 ms"], rows)
 
 
 def render_html(run: EvalRun, *, title: str | None = None) -> str:
@@ -287,7 +291,7 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
         parts += ["<h2>Query latency</h2>", f'<div class="card" style="max-width:560px">{latency}</div>']
     parts += ["<h2>All numbers</h2>", _results_table(run)]
     if run.shape:
-        parts += ["<h2>Context shape</h2>", shape_html(run.shape)]
+        parts += ["<h2>Context shape</h2>", _shape_table(run.shape)]
     build = _build_table(run)
     if build:
         parts += ["<h2>Cost</h2>", build]
@@ -309,6 +313,4 @@ def render_html(run: EvalRun, *, title: str | None = None) -> str:
 
 
 def write_html(run: EvalRun, path: str | os.PathLike[str], *, title: str | None = None) -> Path:
-    p = Path(path)
-    atomic_write_text(p, render_html(run, title=title))
-    return p
+    return atomic_write_text(path, render_html(run, title=title))

@@ -37,8 +37,6 @@ DOC_KEYS = ("doc_id", "document", "doc")
 ID_KEYS = ("id", "query_id", "question_id")
 ANSWER_KEYS = ("answer", "reference_answer")
 
-FORMATS = ("csv", "jsonl", "llamaindex")
-
 
 @dataclass(frozen=True, slots=True)
 class Unlocated:
@@ -82,15 +80,6 @@ class ImportReport:
         if self.dropped:
             s += f". Left out {len(self.dropped)} question(s) whose evidence is not all in the corpus"
         return s + "."
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source, "questions": self.questions, "imported": self.imported,
-            "evidence": self.evidence, "exact": self.exact, "whitespace": self.whitespace,
-            "ambiguous": self.ambiguous, "dropped": list(self.dropped),
-            "unlocated": [{"line": u.line, "query_id": u.query_id, "reason": u.reason,
-                           "passage": u.passage} for u in self.unlocated],
-        }
 
 
 @dataclass(frozen=True)
@@ -152,25 +141,29 @@ def _read_csv(path: Path) -> list[_Raw]:
                 f"{path}: the header has columns {header}; a question column ({' or '.join(QUESTION_KEYS)}) "
                 f"and an evidence column ({' or '.join(EVIDENCE_KEYS)}) are needed")
         idcol, dcol, acol = (_column(header, k) for k in (ID_KEYS, DOC_KEYS, ANSWER_KEYS))
-        rows: list[_Raw] = []
-        by_id: dict[str, _Raw] = {}
+        rows: dict[str, _Raw] = {}
         line = 1
         for row in reader:
             start_line, line = line + 1, reader.line_num
-            question = (row.get(qcol) or "").strip()
-            qid = (row.get(idcol) or "").strip() if idcol else ""
-            qid = qid or f"q{start_line}"
+            qid = ((row.get(idcol) or "").strip() if idcol else "") or f"q{start_line}"
             doc = (row.get(dcol) or "").strip() or None if dcol else None
-            cell = row.get(ecol) or ""
-            raw = by_id.get(qid)
-            if raw is None:
-                raw = by_id[qid] = _Raw(start_line, qid, question, (row.get(acol) or None) if acol else None)
-                rows.append(raw)
-            elif question and raw.question and question != raw.question:
-                raise EvalError(f"{path}, line {start_line}: id {qid!r} was used on line {raw.line} for "
-                                "another question; rows sharing an id must ask the same question")
-            raw.passages.extend((p, doc) for p in _split_cell(cell) if p.strip())
-    return rows
+            raw = _question(rows, start_line, qid, (row.get(qcol) or "").strip(),
+                            (row.get(acol) or None) if acol else None, f"{path}, line {start_line}")
+            raw.passages.extend((p, doc) for p in _split_cell(row.get(ecol) or "") if p.strip())
+    return list(rows.values())
+
+
+def _question(rows: dict[str, _Raw], line: int, qid: str, question: str, answer: str | None,
+              where: str) -> _Raw:
+    """The question ``qid``: new, or the one an earlier line began (lines sharing an id are one
+    question with several passages)."""
+    raw = rows.get(qid)
+    if raw is None:
+        raw = rows[qid] = _Raw(line, qid, question, answer)
+    elif question and raw.question and question != raw.question:
+        raise EvalError(f"{where}: id {qid!r} was used on line {raw.line} for another question; "
+                        "rows sharing an id must ask the same question")
+    return raw
 
 
 def _passages(value: Any, doc: str | None, where: str) -> list[tuple[str, str | None]]:
@@ -194,28 +187,24 @@ def _passages(value: Any, doc: str | None, where: str) -> list[tuple[str, str | 
 
 
 def _read_jsonl(path: Path) -> list[_Raw]:
-    rows: list[_Raw] = []
-    by_id: dict[str, _Raw] = {}
+    rows: dict[str, _Raw] = {}
     for lineno, obj in iter_jsonl(path):
         where = f"{path}, line {lineno}"
         question = _pick(obj, QUESTION_KEYS)
         if question is not None and not isinstance(question, str):
             raise EvalError(f"{where}: the question must be a string, got {question!r:.60}")
-        qid = str(_pick(obj, ID_KEYS) or f"q{lineno}")
-        doc = _pick(obj, DOC_KEYS)
-        answer = _pick(obj, ANSWER_KEYS)
-        raw = by_id.get(qid)
-        if raw is None:
-            raw = by_id[qid] = _Raw(lineno, qid, (question or "").strip(),
-                                    None if answer is None else str(answer))
-            rows.append(raw)
-        elif question and raw.question and question.strip() != raw.question:
-            raise EvalError(f"{where}: id {qid!r} was used on line {raw.line} for another question")
+        doc, answer = _pick(obj, DOC_KEYS), _pick(obj, ANSWER_KEYS)
+        raw = _question(rows, lineno, str(_pick(obj, ID_KEYS) or f"q{lineno}"), (question or "").strip(),
+                        None if answer is None else str(answer), where)
         raw.passages.extend(_passages(_pick(obj, EVIDENCE_KEYS), None if doc is None else str(doc), where))
-    return rows
+    return list(rows.values())
 
 
-def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
+def _read_llamaindex(path: Path) -> list[_Raw]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise EvalError(f"{path}: not valid JSON ({e.msg}, line {e.lineno})") from None
     examples = data.get("examples") if isinstance(data, dict) else None
     if not isinstance(examples, list):
         raise EvalError(f"{path}: not a LabelledRagDataset JSON (no \"examples\" list); save it with "
@@ -235,24 +224,20 @@ def _read_llamaindex(path: Path, data: Any) -> list[_Raw]:
     return rows
 
 
-def read_questions(path: str | os.PathLike[str], format: str | None = None) -> tuple[str, list[_Raw]]:
-    """The questions of a file and the format they were read as (by extension unless given)."""
+#: The readers by format name.
+READERS = {"csv": _read_csv, "jsonl": _read_jsonl, "llamaindex": _read_llamaindex}
+
+
+def read_questions(path: str | os.PathLike[str], format: str | None = None) -> list[_Raw]:
+    """The questions of a file, read as ``format`` (by the file's extension unless given)."""
     p = Path(path)
     if not p.is_file():
         raise EvalError(f"{p}: file not found")
     fmt = format or {".csv": "csv", ".jsonl": "jsonl", ".json": "llamaindex"}.get(p.suffix.lower())
-    if fmt not in FORMATS:
+    if fmt not in READERS:
         raise EvalError(f"{p}: cannot tell the format from the extension {p.suffix!r}; "
-                        f"name it .csv, .jsonl or .json, or pass a format: {', '.join(FORMATS)}")
-    if fmt == "csv":
-        return fmt, _read_csv(p)
-    if fmt == "jsonl":
-        return fmt, _read_jsonl(p)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as e:
-        raise EvalError(f"{p}: not valid JSON ({e.msg}, line {e.lineno})") from None
-    return fmt, _read_llamaindex(p, data)
+                        f"name it .csv, .jsonl or .json, or pass a format: {', '.join(READERS)}")
+    return READERS[fmt](p)
 
 
 # -- locating ---------------------------------------------------------------------------
@@ -302,5 +287,4 @@ def locate_questions(raws: list[_Raw], dataset: Dataset, source: str) -> ImportR
 def import_questions(path: str | os.PathLike[str], dataset: Dataset, *,
                      format: str | None = None) -> ImportResult:
     """Read questions with evidence text from ``path`` and locate the evidence in ``dataset``'s corpus."""
-    _, raws = read_questions(path, format)
-    return locate_questions(raws, dataset, str(path))
+    return locate_questions(read_questions(path, format), dataset, str(path))

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import EvalError
-from .llm import Endpoint
+from .llm import Endpoint, reply_object
 from .stats import RESAMPLES, SEED, Estimate, bootstrap
 
 #: Bumped when a prompt changes: cached judgments of other prompts are not reused.
@@ -59,17 +58,11 @@ RELEVANCY_USER = (
     'Reply with one JSON object: {{"verdict": "yes" | "partly" | "no"}}')
 
 _RELEVANCY = {"yes": 1.0, "partly": 0.5, "no": 0.0}
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
 
 
 def _json(reply: str, what: str) -> dict[str, Any]:
-    s = _FENCE.sub("", reply.strip())
-    a, b = s.find("{"), s.rfind("}")
-    try:
-        obj = json.loads(s[a:b + 1]) if 0 <= a < b else None
-    except json.JSONDecodeError:
-        obj = None
-    if not isinstance(obj, dict):
+    obj = reply_object(reply)
+    if obj is None:
         raise ValueError(f"the {what} reply is not a JSON object: {reply[:80]!r}")
     return obj
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,19 @@ from ..httpjson import JsonClient
 ENV_BASE_URL = "ZOOMRAG_LLM_BASE_URL"
 ENV_MODEL = "ZOOMRAG_LLM_MODEL"
 ENV_KEY = "OPENAI_API_KEY"
+
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
+
+
+def reply_object(reply: str) -> dict[str, Any] | None:
+    """The JSON object in a model's reply (code fences and words around it ignored), or None."""
+    s = _FENCE.sub("", reply.strip())
+    a, b = s.find("{"), s.rfind("}")
+    try:
+        obj = json.loads(s[a:b + 1]) if 0 <= a < b else None
+    except json.JSONDecodeError:
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .dataset import EvalDocument
@@ -99,15 +99,9 @@ class Locator:
         ids = [doc_id] if doc_id is not None else self._order
         ids = [d for d in ids if d in self._docs]
         for method in ("exact", "whitespace"):
-            found: list[Located] = []
-            for d in ids:
-                hit = self._find(d, needle, method, near)
-                if hit is not None:
-                    found.append(hit)
-            if found:
-                first = found[0]
-                extra = sum(f.also_found + 1 for f in found[1:])
-                return Located(first.doc_id, first.start, first.end, first.method, first.also_found + extra)
+            found = [hit for d in ids if (hit := self._find(d, needle, method, near)) is not None]
+            if found:  # the first wins; every other occurrence is counted
+                return replace(found[0], also_found=sum(f.also_found for f in found) + len(found) - 1)
         return None
 
     def _find(self, doc_id: str, needle: str, method: Method, near: int | None) -> Located | None:
@@ -119,7 +113,7 @@ class Locator:
             return Located(doc_id, k, k + len(needle), "exact", _count(text, needle, text.find(needle)))
         norm = self._normalized(doc_id)
         small = normalize_ws(needle)
-        k = closest_occurrence(norm.text, small, None if near is None else _norm_offset(norm, near))
+        k = closest_occurrence(norm.text, small, None if near is None else bisect_left(norm.origin, near))
         if k < 0:
             return None
         s, e = norm.span(k, k + len(small))
@@ -139,7 +133,3 @@ def closest_occurrence(haystack: str, needle: str, near: int | None) -> int:
             break
         k = haystack.find(needle, k + 1)
     return best
-
-
-def _norm_offset(norm: _Normalized, offset: int) -> int:
-    return bisect_left(norm.origin, offset)

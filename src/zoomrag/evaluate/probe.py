@@ -31,7 +31,8 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -161,10 +162,6 @@ def _query_words(text: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
-def _outside(spans: Sequence[tuple[int, int]], s: int, e: int) -> bool:
-    return not any(a < e and s < b for a, b in spans)
-
-
 def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]],
                      size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
@@ -172,7 +169,7 @@ def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, i
     for para in paragraph_sentences(text):
         long = None
         for i, (s, e) in enumerate(para):
-            if not _outside(skip, s, e):
+            if any(a < e and s < b for a, b in skip):  # inside a table or a code block
                 continue
             if len(_WORD.findall(text, s, e)) < 8 and len(_CJK.findall(text, s, e)) < 16:
                 continue
@@ -303,11 +300,11 @@ class _ProbeRetriever:
         return BuildStats()
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
-        hits = self.hits[query.id][:_k(budget)]
+        hits = self.hits[query.id][:search_k(budget)]
         return self.index.grow(query.query, hits, budget=budget, top=None, expand=self.policy, params=self.params)
 
 
-def _k(budget: int) -> int:
+def search_k(budget: int) -> int:
     """How many hits a query at this budget searches for (as the benchmark does)."""
     return max(50, budget // 16)
 
@@ -332,17 +329,15 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
     trees = [index.tree(d.id) for d in index.documents()]
     if not trees:
         return ProbeReport((), 0.0, "the index is empty: nothing to probe")
-    by_kind: dict[str, list[Tree]] = {}
-    for t in trees:
-        by_kind.setdefault(document_kind(t), []).append(t)
+    documents = Counter(document_kind(t) for t in trees)
     questions = probe_questions(trees, seed=seed, per_kind=per_kind, counter=index.settings.counter)
     docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
     results: list[KindResult] = []
     for kind in KINDS:
-        if kind not in by_kind:
+        if kind not in documents:
             continue
         qs = questions.get(kind, [])
-        n_docs = len(by_kind[kind])
+        n_docs = documents[kind]
         if len(qs) < MIN_QUERIES:
             results.append(KindResult(kind, n_docs, len(qs), note=(
                 f"{len(qs)} probe question(s) from {n_docs} document(s), fewer than {MIN_QUERIES}: "
@@ -360,12 +355,11 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
     vectors: list[np.ndarray | None] = [None] * len(dataset.queries)
     if mode in ("dense", "hybrid"):
         vectors = list(index.embed_queries([q.query for q in dataset.queries]))
-    k = _k(max(budgets))
+    k = search_k(max(budgets))
     hits = {q.id: index.search(q.query, mode=mode, k=k, vector=v) for q, v in zip(dataset.queries, vectors)}
     retrievers = [_ProbeRetriever(n, index, hits, mode) for n in names]
     run = run_eval(dataset, retrievers, budgets, counter=index.settings.counter, resamples=20)
-    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in budgets])) for n in names}
-    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in budgets])) for n in names}
+    recall, iou = _means(run, names, budgets, "evidence_recall"), _means(run, names, budgets, "iou")
     default = DEFAULT if DEFAULT in names else names[0]
     frag = {n: max(run.shape[(n, b)].fragment_rate for b in budgets) for n in names}
     mid = {n: max(max(run.shape[(n, b)].mid_start_rate, run.shape[(n, b)].mid_end_rate) for b in budgets)
@@ -376,12 +370,15 @@ def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequ
                  if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
     ok = [n for n in names if n not in shape_out] or list(names)
     ids = [x.id for x in dataset.queries]
-    chosen: dict[int, Choice] = {}
-    for band in bands_of(budgets):
-        chosen[band[0]] = _choose(run, band, ok, default, len(ids), ids)
+    chosen = {band[0]: _choose(run, band, ok, default, len(ids), ids) for band in bands_of(budgets)}
     first = min(chosen)
     return KindResult(kind, n_docs, len(ids), recall, iou, shape_out, chosen[first],
                       bands={b: c for b, c in chosen.items() if b != first})
+
+
+def _means(run: Any, names: Iterable[str], budgets: Sequence[int], metric: str) -> dict[str, float]:
+    """Each candidate's mean of ``metric`` over ``budgets``."""
+    return {n: float(np.mean([run.get(n, b).mean(metric) for b in budgets])) for n in names}
 
 
 def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
@@ -396,10 +393,7 @@ def bands_of(budgets: Sequence[int]) -> list[tuple[int, ...]]:
 
 def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: int, ids: Sequence[str]) -> Choice:
     """The best candidate on ``band`` when it beats the default by the margin and beyond noise."""
-    recall = {n: float(np.mean([run.get(n, b).mean("evidence_recall") for b in band])) for n in ok}
-    iou = {n: float(np.mean([run.get(n, b).mean("iou") for b in band])) for n in ok}
-    if default not in recall:
-        recall[default] = float(np.mean([run.get(default, b).mean("evidence_recall") for b in band]))
+    recall, iou = _means(run, {*ok, default}, band, "evidence_recall"), _means(run, ok, band, "iou")
     best = max(ok, key=lambda n: (recall[n], iou[n], n == default))
     where = f"{q} probe questions, {min(band)}-{max(band)} tokens" if len(band) > 1 else \
         f"{q} probe questions, {band[0]} tokens"

@@ -141,13 +141,9 @@ def read_dataset(dataset: Dataset) -> Dataset:
                 break
             src, dst = raw[ev.doc_id], read_by_id[ev.doc_id]
             near = round(ev.start * len(dst.text) / max(1, len(src.text)))
-            hit = None
-            for fragment in _fragments(src.text[ev.start:ev.end], src.format):
-                hit = locator.locate(fragment, ev.doc_id, near=near)
-                if hit is not None:
-                    break
-            span = (hit.start, hit.end) if hit is not None else _by_words(
-                _fragments(src.text[ev.start:ev.end], src.format)[-1:], dst.text, near)
+            fragments = _fragments(src.text[ev.start:ev.end], src.format)
+            hit = next(filter(None, (locator.locate(f, ev.doc_id, near=near) for f in fragments)), None)
+            span = (hit.start, hit.end) if hit is not None else _by_words(fragments[-1:], dst.text, near)
             if span is None:
                 problem = (f"evidence [{ev.start}, {ev.end}) of {ev.doc_id!r} is not in the text its "
                            f"{src.format} reader makes of the document (it may lie in markup that is "

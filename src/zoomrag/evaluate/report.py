@@ -44,6 +44,4 @@ def to_json(run: EvalRun, *, indent: int | None = 2) -> str:
 
 
 def write_json(run: EvalRun, path: str | os.PathLike[str]) -> Path:
-    p = Path(path)
-    atomic_write_text(p, to_json(run) + "\n")
-    return p
+    return atomic_write_text(path, to_json(run) + "\n")

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..errors import EvalError
@@ -94,16 +93,7 @@ class EvalRun:
                         f"have: {', '.join(self.configs)} at {', '.join(map(str, self.budgets))}")
 
     def with_verdict(self, verdict: Verdict | None) -> EvalRun:
-        return EvalRun(self.dataset, self.budgets, self.results, self.build, self.latency, verdict,
-                       self.judged, self.shape)
-
-    def subset(self, configs: Sequence[str]) -> EvalRun:
-        keep = set(configs)
-        return EvalRun(self.dataset, self.budgets, tuple(r for r in self.results if r.config in keep),
-                       MappingProxyType({k: v for k, v in self.build.items() if k in keep}),
-                       MappingProxyType({k: v for k, v in self.latency.items() if k in keep}),
-                       self.verdict, tuple(j for j in self.judged if j.config in keep),
-                       MappingProxyType({k: v for k, v in self.shape.items() if k[0] in keep}))
+        return replace(self, verdict=verdict)
 
 
 def shared_build(run: EvalRun, config: str) -> str | None:
@@ -118,3 +108,19 @@ def shared_build(run: EvalRun, config: str) -> str | None:
         if other is not None and other.index == mine.index:
             return c
     return None
+
+
+def measured(x: float | None, spec: str) -> str:
+    """``x`` formatted by ``spec``, or "–" where it was not measured (None, or NaN: no calls)."""
+    return "–" if x is None or x != x else format(x, spec)
+
+
+def cost_cells(run: EvalRun, config: str) -> tuple[list[str], list[str]]:
+    """The cost table's text for ``config``: its build (seconds, units embedded, storage MB) and
+    its query latency (p50, p95 ms)."""
+    s, lat = run.build.get(config), run.latency.get(config)
+    mb = None if s is None or s.storage_bytes is None else s.storage_bytes / 1e6
+    return ([measured(None if s is None else s.seconds, ".1f"),
+             measured(None if s is None else s.units_embedded, ",d"), measured(mb, ".1f")],
+            [measured(None if lat is None else lat.p50_ms, ".2f"),
+             measured(None if lat is None else lat.p95_ms, ".2f")])

@@ -27,12 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from ..embed import get_embedder
+from ..embed.levels import LEVELS_KEY
 from ..errors import EvalError, IndexMismatchError
 from ..expand import get_expander
+from ..expand.auto import pinned_policy
 from ..model import Context
 from .dataset import Dataset, EvalQuery
 from .probe import VERSION as PROBE_VERSION
-from .probe import probe_expansion
+from .probe import probe_expansion, search_k
 from .results import BuildStats
 from .verdict import FIXED_OVERLAP, FIXED_SIZES, fixed_name, fixed_size
 
@@ -123,8 +126,7 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
     Chunking is the pinned strategy or profile with its parameters; expansion is the policy
     pinned by ``recommend --pin``, else ``auto`` (what ``zoomrag query`` uses by default).
     """
-    from ..expand.auto import pinned_policy
-    from ..store.meta import Pins
+    from ..store.meta import Pins  # the store loads only for --index
 
     pins = Pins.from_meta(dict(meta))
     if pins is None:
@@ -133,8 +135,6 @@ def index_config(meta: Mapping[str, str], *, name: str = INDEX_CONFIG) -> Config
     pinned = pinned_policy(meta)
     policy, params = pinned if pinned is not None else ("auto", {})
     get_expander(policy, params)
-    from ..embed.levels import LEVELS_KEY
-
     levels = meta.get(LEVELS_KEY) == "1"
     tree = f"index-{pins.chunking}-{pins.chunking_name}" + ("+levels" if levels else "")
     for known, profile in PROFILE_TREES.items():  # the default setup: share the sweep's index
@@ -183,19 +183,15 @@ class IndexPool:
     root: Path
     embedder: Any
     mode: str = "hybrid"
-    _open: dict[str, Any] = field(default_factory=dict)
-    _stats: dict[str, BuildStats] = field(default_factory=dict)
+    #: Open indexes and what building them cost, by tree.
+    _open: dict[str, tuple[Any, BuildStats]] = field(default_factory=dict)
     _embedder_obj: Any = None
     _warm: bool = False
 
     def embedder_object(self) -> Any:
         if self._embedder_obj is None:
-            if isinstance(self.embedder, str):
-                from ..embed import get_embedder
-
-                self._embedder_obj = WholeChunkEmbedder(get_embedder(self.embedder))
-            else:
-                self._embedder_obj = WholeChunkEmbedder(self.embedder)
+            inner = get_embedder(self.embedder) if isinstance(self.embedder, str) else self.embedder
+            self._embedder_obj = WholeChunkEmbedder(inner)
         return self._embedder_obj
 
     @property
@@ -207,16 +203,16 @@ class IndexPool:
     def get(self, dataset: Dataset, spec: ConfigSpec) -> tuple[Any, BuildStats]:
         """The index of ``spec``'s tree over ``dataset``'s corpus (built or brought up to date)."""
         if spec.tree in self._open:
-            return self._open[spec.tree], self._stats[spec.tree]
+            return self._open[spec.tree]
         from ..index import Index
 
         emb = self.embedder_object()
         folder = re.sub(r"[^\w.-]+", "_", f"{emb.name}-{emb.version}")  # versions may hold '/'
         path = self.root / dataset.corpus_hash[:16] / folder / f"{spec.tree}.db"
         t0 = time.perf_counter()
-        chunking = ({"profile": spec.strategy} if spec.chunking == "profile" else {"strategy": spec.strategy})
-        settings = dict(embedder=emb, **chunking, params=dict(spec.strategy_params) or None,
-                        levels=spec.levels, ann="off")
+        # spec.chunking is "strategy" or "profile": the argument of Index.open that names it
+        settings = dict(embedder=emb, **{spec.chunking: spec.strategy},
+                        params=dict(spec.strategy_params) or None, levels=spec.levels, ann="off")
         try:
             ix = Index.open(path, **settings)
         except IndexMismatchError:
@@ -236,7 +232,7 @@ class IndexPool:
             raise
         stats = BuildStats(seconds=time.perf_counter() - t0, units_embedded=st.vectors,
                            storage_bytes=st.file_bytes, index=spec.tree)
-        self._open[spec.tree], self._stats[spec.tree] = ix, stats
+        self._open[spec.tree] = (ix, stats)
         return ix, stats
 
     def warm(self) -> None:
@@ -247,7 +243,7 @@ class IndexPool:
             self._warm = True
 
     def close(self) -> None:
-        for ix in self._open.values():
+        for ix, _ in self._open.values():
             ix.close()
         self._open.clear()
 
@@ -281,10 +277,9 @@ class IndexRetriever:
     def retrieve(self, query: EvalQuery, budget: int) -> list[Context]:
         if self.index is None:
             raise EvalError(f"{self.name}: retrieve() before build(); run it through run_eval")
-        k = max(50, budget // 16)
         # doc_scope is a filter pushed into the search: every ranker looks only at that document
         return self.index.query(query.query, budget=budget, top=None, mode=self.pool.mode,
-                                expand=self.expander, k=k, doc=query.doc_scope)
+                                expand=self.expander, k=search_k(budget), doc=query.doc_scope)
 
 
 def retrievers(names: Sequence[str | ConfigSpec], pool: IndexPool) -> list[IndexRetriever]:

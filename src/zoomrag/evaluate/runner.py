@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EvalError
-from ..text.tokens import TokenCounter, get_counter
+from ..text.tokens import TokenCounter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey
 from .dataset import Dataset, EvalQuery
@@ -89,8 +89,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     dataset = read_dataset(dataset)  # spans are scored in the text the readers make
     if cache is None:
         cache = ResultCache(None)
-    counter_obj = get_counter(counter) if isinstance(counter, str) else counter
-    filler = TokenBudget(dataset.texts, counter_obj)
+    filler = TokenBudget(dataset.texts, counter)  # one counter for every configuration
 
     if judge is not None:
         judge_budget = max(budgets) if judge_budget is None else int(judge_budget)
@@ -103,7 +102,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     latency: dict[str, LatencyStats] = {}
     shape: dict[tuple[str, int], ShapeStats] = {}
     for r in retrievers:
-        keys = {b: run_key(dataset, r, counter_obj, b) for b in budgets}
+        keys = {b: run_key(dataset, r, filler.counter, b) for b in budgets}
         done = {b: cache.get(keys[b], dataset.queries) for b in budgets}
         missing = [(b, q) for b in budgets for q in dataset.queries if q.id not in done[b]]
         if missing:
@@ -135,7 +134,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
             judged.append(_judge(dataset, r.name, keys[judge_budget], done[judge_budget], judge, cache,
                                  progress, resamples, seed))
 
-    summary = dict(dataset.summary(), token_counter=counter_obj.name)
+    summary = dict(dataset.summary(), token_counter=filler.counter.name)
     return EvalRun(MappingProxyType(summary), budgets, tuple(results),
                    MappingProxyType(build), MappingProxyType(latency), judged=tuple(judged),
                    shape=MappingProxyType(shape))

@@ -61,6 +61,11 @@ class ShapeStats:
     def to_dict(self, ndigits: int = 4) -> dict[str, Any]:
         return {m: round(getattr(self, m), ndigits) for m in SHAPE_METRICS} | {"contexts": self.contexts}
 
+    def cells(self) -> list[str]:
+        """The report tables' text, in the order of :data:`SHAPE_METRICS`."""
+        return [f"{self.fragment_rate:.1%}", f"{self.mid_start_rate:.1%}", f"{self.mid_end_rate:.1%}",
+                f"{self.contexts_per_query:.1f}"]
+
 
 def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[DocSpan]]:
     """Returned spans grouped into contexts (a header row joins the span after it)."""
@@ -107,44 +112,3 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
 def shape_rows(shape: Mapping[tuple[str, int], ShapeStats]) -> list[dict[str, Any]]:
     """The report's ``shape`` list: one entry per (configuration, budget)."""
     return [{"config": c, "budget": b, **s.to_dict()} for (c, b), s in shape.items()]
-
-
-def shape_table(shape: Mapping[tuple[str, int], ShapeStats]):
-    """The terminal table (rich), or None when nothing was measured."""
-    if not shape:
-        return None
-    from rich import box
-    from rich.table import Table
-
-    table = Table(title="context shape (fragments: under 15 words; mid-start/-end: inside a sentence)",
-                  title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    table.add_column("budget", justify="right", no_wrap=True)
-    table.add_column("config", no_wrap=True)
-    for m in SHAPE_METRICS:
-        table.add_column(SHAPE_LABELS[m], justify="right", no_wrap=True)
-    last = None
-    for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]):
-        table.add_row(str(b) if b != last else "", c, *_cells(s))
-        last = b
-    return table
-
-
-def _cells(s: ShapeStats) -> list[str]:
-    return [f"{s.fragment_rate:.1%}", f"{s.mid_start_rate:.1%}", f"{s.mid_end_rate:.1%}",
-            f"{s.contexts_per_query:.1f}"]
-
-
-def shape_html(shape: Mapping[tuple[str, int], ShapeStats]) -> str:
-    """The HTML report's shape table ("" when nothing was measured)."""
-    if not shape:
-        return ""
-    from html import escape
-
-    head = "".join(f"<th>{SHAPE_LABELS[m]}</th>" for m in SHAPE_METRICS)
-    rows = "".join(f'<tr><td>{b}</td><td class="l">{escape(c)}</td>'
-                   + "".join(f"<td>{x}</td>" for x in _cells(s)) + "</tr>"
-                   for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]))
-    return (f'<table><tr><th>budget</th><th class="l">config</th>{head}</tr>{rows}</table>'
-            '<p class="note">Fragments: contexts under 15 words (unless the whole document is that '
-            "short). Mid-start / mid-end: contexts that start or end inside a sentence (inside a line in "
-            "tables, lists and code).</p>")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -50,12 +50,14 @@ def fixed_size(config: str) -> int | None:
     return None if m is None else int(m.group(1))
 
 
-def _fmt(x: float) -> str:
-    return f"{x:.3f}"
-
-
 def _signed(x: float) -> str:
     return f"{x:+.3f}".replace("-", "−")
+
+
+def fixed_configs(results: Sequence[MetricSet]) -> list[str]:
+    """The ``fixed-N`` configurations among ``results``, smallest size first."""
+    return sorted({r.config for r in results if fixed_size(r.config) is not None},
+                  key=lambda c: fixed_size(c) or 0)
 
 
 # -- paired differences -----------------------------------------------------------------
@@ -217,9 +219,8 @@ def _mean_over(table: Mapping[tuple[str, int], MetricSet], config: str, budgets:
 
 def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int = SEED) -> Gate0Verdict:
     """Gate 0 over the ``fixed-N`` results (other configurations are ignored)."""
-    fixed = [r for r in results if fixed_size(r.config) is not None]
-    budgets, table = _table(fixed)
-    sizes = sorted({r.config for r in fixed}, key=lambda c: fixed_size(c) or 0)
+    budgets, table = _table([r for r in results if fixed_size(r.config) is not None])
+    sizes = fixed_configs(results)
     if len(sizes) < 2:
         raise EvalError(f"Gate 0 needs at least two fixed-size configurations, got {sizes or 'none'}; "
                         f"run the sweep ({', '.join(fixed_name(s) for s in FIXED_SIZES)})")
@@ -235,7 +236,7 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
     both = [c for c in sizes if all(c in w.recall.tied and c in w.precision.tied for w in per_budget)]
     if both:
         pinned = max(both, key=lambda c: (_mean_over(table, c, budgets, PRIMARY), -(fixed_size(c) or 0)))
-        recalls = "/".join(_fmt(table[(pinned, b)].mean(PRIMARY)) for b in budgets)
+        recalls = "/".join(f"{table[(pinned, b)].mean(PRIMARY):.3f}" for b in budgets)
         rivals = tuple(c for c in sizes if c != pinned and any(c in w.recall.tied for w in per_budget))
         res = resolution([difference(table[(pinned, b)], table[(c, b)], PRIMARY, resamples=resamples,
                                      seed=seed) for b in budgets for c in rivals])
@@ -243,21 +244,20 @@ def gate0(results: Sequence[MetricSet], *, resamples: int = RESAMPLES, seed: int
                 f"every budget (recall {recalls} at {'/'.join(map(str, budgets))} tokens)")
         verdict = Gate0Verdict(True, pinned, tuple(per_budget), "", res, rivals)
         if verdict.conclusive:
-            sentence = f"One size wins: {head}. Pin {pinned} and stop."
-        else:
-            assert res is not None
-            sentence = (f"Too few queries to tell {pinned} from {_names(rivals)}: {head}, but "
-                        f"{res.phrase()}. Use {pinned} for now and measure again with more queries "
-                        f"(about {res.queries_for()} would resolve ±{DETECTABLE:.2f}).")
-        return Gate0Verdict(True, pinned, tuple(per_budget), sentence, res, rivals)
+            return replace(verdict, sentence=f"One size wins: {head}. Pin {pinned} and stop.")
+        assert res is not None
+        return replace(verdict, sentence=(
+            f"Too few queries to tell {pinned} from {_names(rivals)}: {head}, but {res.phrase()}. Use "
+            f"{pinned} for now and measure again with more queries (about {res.queries_for()} would "
+            f"resolve ±{DETECTABLE:.2f})."))
     parts = []
     for w in per_budget:
         if w.recall.best == w.precision.best:
-            parts.append(f"at {w.budget} tokens {w.recall.best} leads both (recall {_fmt(w.recall.value)}, "
-                         f"precision {_fmt(w.precision.value)})")
+            parts.append(f"at {w.budget} tokens {w.recall.best} leads both (recall {w.recall.value:.3f}, "
+                         f"precision {w.precision.value:.3f})")
         else:
             parts.append(f"at {w.budget} tokens {w.precision.best} leads precision "
-                         f"({_fmt(w.precision.value)}) and {w.recall.best} recall ({_fmt(w.recall.value)})")
+                         f"({w.precision.value:.3f}) and {w.recall.best} recall ({w.recall.value:.3f})")
     sentence = ("The frontier is not flat: no single size is best on both recall and precision at every "
                 "budget — " + "; ".join(parts) + ". Multi-scale retrieval is worth trying (Gate 1).")
     return Gate0Verdict(False, None, tuple(per_budget), sentence)
@@ -326,7 +326,17 @@ class Comparison:
 
     @property
     def sentence(self) -> str:
-        return _compare_sentence(self)
+        label = LABELS[self.metric]
+        winners = self.winners()
+        if winners:
+            w = self.best(winners)
+            gains = ", ".join(f"{_signed(d.delta.mean)} at {d.budget}" for d in self.for_config(w))
+            return (f"{len(winners)} of {len(self.policies)} policies beat the best fixed size on {label} "
+                    f"beyond the 95 % interval at every budget; the largest gain is {w} ({gains}).")
+        closest = self.best()
+        described = "; ".join(d.describe() for d in self.for_config(closest))
+        return (f"No policy beats the best fixed size on {label} beyond the 95 % interval at every budget; "
+                f"the closest is {closest}: {described}.")
 
     def for_config(self, config: str, metric: str | None = None) -> list[Difference]:
         m = metric or self.metric
@@ -339,6 +349,11 @@ class Comparison:
     def winners(self) -> list[str]:
         """Policies whose gain on the primary metric beats the noise at every budget."""
         return [p for p in self.policies if all(d.wins for d in self.for_config(p))]
+
+    def best(self, among: Sequence[str] | None = None) -> str:
+        """The policy (of ``among``, default all) with the largest gain averaged over the budgets."""
+        return max(self.policies if among is None else among,
+                   key=lambda p: float(np.mean([d.delta.mean for d in self.for_config(p)])))
 
     def to_dict(self) -> dict[str, Any]:
         return {"gate": 2, "metric": self.metric,
@@ -354,8 +369,7 @@ def compare(results: Sequence[MetricSet], *, metric: str = PRIMARY, also: Sequen
             seed: int = SEED) -> Comparison:
     """Paired differences of each policy against the best fixed size, budget by budget."""
     budgets, table = _table(results)
-    fixed = sorted({r.config for r in results if fixed_size(r.config) is not None},
-                   key=lambda c: fixed_size(c) or 0)
+    fixed = fixed_configs(results)
     policies = list(dict.fromkeys(r.config for r in results if fixed_size(r.config) is None))
     if not fixed:
         raise EvalError("comparison needs at least one fixed-size configuration as the baseline "
@@ -376,24 +390,6 @@ def compare(results: Sequence[MetricSet], *, metric: str = PRIMARY, also: Sequen
             for m in (metric, *[a for a in also if a != metric]):
                 diffs.append(difference(table[(p, b)], base, m, resamples=resamples, seed=seed))
     return Comparison(metric, baselines, tuple(diffs), structure)
-
-
-def _best_policy(comp: Comparison) -> str:
-    return max(comp.policies, key=lambda p: float(np.mean([d.delta.mean for d in comp.for_config(p)])))
-
-
-def _compare_sentence(comp: Comparison) -> str:
-    label = LABELS[comp.metric]
-    winners = comp.winners()
-    if winners:
-        w = max(winners, key=lambda p: float(np.mean([d.delta.mean for d in comp.for_config(p)])))
-        gains = ", ".join(f"{_signed(d.delta.mean)} at {d.budget}" for d in comp.for_config(w))
-        return (f"{len(winners)} of {len(comp.policies)} policies beat the best fixed size on {label} "
-                f"beyond the 95 % interval at every budget; the largest gain is {w} ({gains}).")
-    best = _best_policy(comp)
-    ds = comp.for_config(best)
-    return (f"No policy beats the best fixed size on {label} beyond the 95 % interval at every budget; "
-            f"the closest is {best}: " + "; ".join(d.describe() for d in ds) + ".")
 
 
 @dataclass(frozen=True)
@@ -429,15 +425,14 @@ def recommend(results: Sequence[MetricSet], *, metric: str = PRIMARY, structure:
               resamples: int = RESAMPLES, seed: int = SEED) -> Recommendation:
     """A policy only if it beats the best fixed size beyond the interval at every budget; else a size."""
     budgets, table = _table(results)
-    fixed = sorted({r.config for r in results if fixed_size(r.config) is not None},
-                   key=lambda c: fixed_size(c) or 0)
+    fixed = fixed_configs(results)
     g0 = gate0(results, resamples=resamples, seed=seed) if len(fixed) >= 2 else None
     has_policies = any(fixed_size(r.config) is None for r in results)
     comp = (compare(results, metric=metric, structure=structure, resamples=resamples, seed=seed)
             if has_policies else None)
     winners = [] if comp is None else comp.winners()
     if comp is not None and winners:
-        best = max(winners, key=lambda p: float(np.mean([d.delta.mean for d in comp.for_config(p)])))
+        best = comp.best(winners)
         ds = comp.for_config(best)
         sentence = (f"Use {best}: it beats the best fixed size on {LABELS[metric]} by more than the 95 % "
                     "interval at every budget (" + "; ".join(d.describe() for d in ds) + ").")
@@ -454,8 +449,8 @@ def recommend(results: Sequence[MetricSet], *, metric: str = PRIMARY, structure:
         size = max(covered, key=lambda c: (_mean_over(table, c, budgets, metric), -(fixed_size(c) or 0)))
     why = ("no policy was evaluated" if comp is None else
            "no policy beats the best fixed size by more than the 95 % interval at every budget"
-           f" (closest: {_best_policy(comp)})")
-    res = None if comp is None else resolution(comp.for_config(_best_policy(comp), metric))
+           f" (closest: {comp.best()})")
+    res = None if comp is None else resolution(comp.for_config(comp.best(), metric))
     mine = _mean_over(table, size, budgets, metric)
     higher = [] if comp is None else sorted(
         (p for p in comp.policies if _mean_over(table, p, budgets, metric) > mine),
