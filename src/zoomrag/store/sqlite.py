@@ -454,9 +454,11 @@ class SqliteStore:
                 "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
                 "FROM nodes WHERE row >= ? AND row < ? ORDER BY row", (placed.first, placed.first + placed.count),
             ).fetchall()
-            if any(r[3] >= len(kinds) for r in rows):
-                kinds = self._kinds(reload=True)  # another process added a kind since
-            out[doc.id] = _tree(doc, rows, kinds, doc.text)
+            try:
+                out[doc.id] = _tree(doc, rows, kinds, doc.text)
+            except IndexError:  # a kind numbered past the list: another process added it since
+                kinds = self._kinds(reload=True)
+                out[doc.id] = _tree(doc, rows, kinds, doc.text)
         return out
 
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
