@@ -207,6 +207,7 @@ def test_bad_sizes_are_config_errors(kw, msg):
     ("a\u200d b", 2, False), ("a\u200d b", 3, True), ("\u4e00\u200d\u4e00", 2, False),      # after a joiner
     ("10\xa0km", 2, False), ("10\xa0km", 3, False),                # a no-break space glues
     ('走吧。"0', 4, True), ('走吧。")Tom', 5, True), ('a."0', 3, False),  # after a wide stop's quotes
+    ("走吧。\\n", 4, False),                                     # a backslash is not a quote
 ])
 def test_can_cut(text: str, c: int, ok: bool):
     assert can_cut(text, c) is ok

@@ -24,7 +24,8 @@ CONTINUOUS = (
 _CONTINUOUS = re.compile(f"[{CONTINUOUS}]")
 # Whitespace that allows a line break (no-break spaces glue their neighbours).
 BREAKING_SPACE = r"[^\S\xa0\u2007\u202f]"
-_CLOSERS = "\"'\u201d\u2019\u00bb)\\]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009"
+_CLOSERS = "\"'\u201d\u2019\u00bb)]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009"
+_CLOSERS_CLASS = re.escape(_CLOSERS)
 #: Stops that end a sentence when a space follows them (and their closing quotes): "3.14" is
 #: not an end.
 SENTENCE_STOPS = ".!?\u2026\u203c\u2047\u2048\u2049\u0964\u0965\u061f\u06d4"
@@ -34,7 +35,7 @@ WIDE_SENTENCE_STOPS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"
 
 def closers_after(lookahead: str) -> str:
     """The pattern of a stop's closing quotes and brackets, then ``lookahead``."""
-    return f"[{_CLOSERS}]*{lookahead}"
+    return f"[{_CLOSERS_CLASS}]*{lookahead}"
 
 
 #: A sentence end; the match end is the cut. Any stop first, then the rule of its kind: a
@@ -75,7 +76,7 @@ RECURSIVE_ORDER = _order("paragraph", "line", "sentence", "word", "script")
 _WORD_TIERS = (TIERS["word"], TIERS["script"], TIERS["sentence"])
 # Candidate positions for a forward search: next to a space or a continuous-script character.
 _GAP = re.compile(rf"(?={BREAKING_SPACE})|(?<={BREAKING_SPACE})|(?=[{CONTINUOUS}])|(?<=[{CONTINUOUS}])"
-                  rf"|(?<=[{_CLOSERS}])")
+                  rf"|(?<=[{_CLOSERS_CLASS}])")
 
 
 def is_continuous(ch: str) -> bool:

@@ -36,8 +36,10 @@ from operator import itemgetter, le
 
 from ..errors import SpanError
 
-_CLOSE = "\"'”’»›)\\]}」』）】〕〉》"
-_OPEN = "\"'“‘«‹(\\[{「『（【〔〈《"
+#: Closing and opening quotes and brackets (characters, not regex classes: ``_CLOSE_CLASS``).
+_CLOSE = "\"'”’»›)]}」』）】〕〉》"
+_OPEN = "\"'“‘«‹([{「『（【〔〈《"
+_CLOSE_CLASS, _OPEN_CLASS = re.escape(_CLOSE), re.escape(_OPEN)
 _CJK_STOP = "。！？；｡"
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 
@@ -45,9 +47,9 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\
 # several times faster in ``re`` than one alternation of them. _LATIN_END also captures what
 # follows: the whitespace, the first visible character after any opening quotes, or an adjacent
 # CJK character.
-_CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE}]*")
+_CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE_CLASS}]*")
 _LATIN_STOPS = ".!?‽…．"
-_LATIN_TAIL = rf"[{_CLOSE}]*(?=(\s+)[{_OPEN}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
+_LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
 _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
 # The same pattern split by its first character. ``re`` tests a leading character class at
 # every offset of the text but finds a leading literal at C speed, so scanning once per stop
