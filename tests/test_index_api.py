@@ -469,3 +469,39 @@ def test_a_profile_that_now_chunks_differently_is_refused(tmp_path, monkeypatch)
         ix.add([docs])
     with Index.open(path, embedder=CountingEmbedder()) as ix:
         assert ix.documents()
+
+
+class _CollectorWatch(CountingEmbedder):
+    """Records whether the garbage collector was on when a question was embedded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.collector: list[bool] = []
+
+    def embed_query(self, text):
+        import gc
+
+        self.collector.append(gc.isenabled())
+        return super().embed_query(text)
+
+
+def test_a_query_pauses_the_collector_and_leaves_it_as_it_was(tmp_path, corpus):
+    import gc
+
+    emb = _CollectorWatch()
+    with open_index(tmp_path, emb=emb) as ix:
+        ix.add([corpus])
+        was = gc.isenabled()
+        try:
+            gc.enable()
+            assert ix.query("SQLite file", mode="dense", budget=200)
+            assert gc.isenabled() and emb.collector[-1] is False
+            gc.disable()  # an application that turned it off keeps it off
+            assert ix.query("red apples", mode="dense", budget=200)
+            assert not gc.isenabled()
+            gc.enable()
+            with pytest.raises(ConfigError):
+                ix.query("SQLite file", mode="nonsense")
+            assert gc.isenabled()  # on again after an error inside the query too
+        finally:
+            (gc.enable if was else gc.disable)()
