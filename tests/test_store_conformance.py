@@ -353,3 +353,18 @@ def test_a_reader_never_sees_a_schema_half_made(tmp_path):
     for t in threads:
         t.join()
     assert not errors, errors[:3]
+
+
+def test_a_kind_another_handle_added_is_read_by_this_one(location, tmp_path):
+    from zoomrag.parse import Span, build_tree
+    from zoomrag.store import UnitToWrite, to_blob
+
+    with _open(location) as a, _open(location) as b:
+        a.add([Document.from_text("one line\n\nanother", id="first")])
+        known = [n.kind for n in a.store.load_tree("first").nodes]  # a's list of kinds is read
+        tree = build_tree(Document.from_text("x | y", id="table"), [Span("table", 0, 5, children=[Span("row", 0, 5)])])
+        units = [UnitToWrite(u, 10 + i) for i, u in enumerate(tree.leaves())]
+        b.store.write_document(tree, units, {u.vec_key: to_blob(np.full(32, 0.5, np.float32)) for u in units},
+                               origin="api")
+        assert "row" not in known
+        assert [n.kind for n in a.store.load_tree("table").nodes] == ["document", "table", "row"]

@@ -2,11 +2,11 @@
 
 A policy that weighs a parent against the budget needs its size in the budget's unit. A
 document's :class:`SpanMeasure` tokenizes only the lines that the spans asked about touch (a
-query looks at a few paragraphs of each document it hits) and remembers them; once half of the
-document is tokenized it tokenizes the rest and answers by binary search over all the token
-starts (a document asked about query after query, or through large spans, then costs a
-look-up per span instead of a walk over its lines). A tree source may provide its own ``measure(doc_id)`` (an index with a
-non-default counter); otherwise the default counter is used, which is also the index's default.
+query looks at a few paragraphs of each document it hits) and keeps their token starts in one
+sorted array, so a size is two binary searches; once half of the document is tokenized it
+tokenizes the rest in one call. A tree source may provide its own ``measure(doc_id)`` (an index
+with a non-default counter); otherwise the default counter is used, which is also the index's
+default.
 
 For the budget no token covers more than :data:`MAX_TOKEN_CHARS` characters: WordPiece counts a
 longer word as one ``[UNK]``, so a megabyte of letters would otherwise be one token, and a
@@ -33,8 +33,8 @@ from .base import TreeSource
 LINE_LOCAL: tuple[type, ...] = (ApproxCounter, WordPieceCounter)
 #: The most characters one token of the budget covers (WordPiece's longest word).
 MAX_TOKEN_CHARS = 100
-#: Once this share of a document's characters is tokenized, the rest is too (at most doubling
-#: the work) and every size is a binary search.
+#: Once this share of a document's characters is tokenized, the rest is too, in one counter call
+#: (at most doubling the work): no more calls and no more gaps to look for.
 WHOLE_SHARE = 0.5
 #: Span sizes a measure remembers before it starts again.
 MEMO_SPANS = 65_536

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused for one query (when it was on; others' state is
-    left alone). Everything a query makes is freed by reference counting when it ends; with the
+    """Python's cyclic garbage collector paused for one query, when it was on (an application
+    that turned it off keeps it off; with queries in several threads, the first to pause it turns
+    it back on when it ends). Everything a query makes is freed by reference counting when it ends; with the
     collector on, the trees it loads (thousands of nodes) outlive collections during the query,
     are promoted to the oldest generation, and bring full collections over the whole process
     every few queries: at 1M units, 13 passes of 130-240 ms in 400 hybrid ``auto`` queries,

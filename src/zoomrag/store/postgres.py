@@ -55,6 +55,7 @@ from .sqlite import (
     UnitToWrite,
     _metadata_json,
     _tree,
+    _tree_of_kinds,
     _unit_text,
     _valid_rows,
     node_rows,
@@ -151,6 +152,7 @@ _DOCUMENT_COLUMNS = "key, first_row, node_count, id, source, content_hash, forma
 
 #: The first item of a row (its row number).
 _FIRST = itemgetter(0)
+
 
 class _Seen:
     """What one read snapshot has read already (:meth:`PostgresStore.snapshot`)."""
@@ -611,10 +613,8 @@ class PostgresStore:
                 "array_agg(span_start), array_agg(span_end), array_agg(section_path), array_agg(embed_text) "
                 "FROM nodes WHERE doc = ANY(%s) GROUP BY doc", (keys,)):
             by_doc[doc_key] = sorted(zip(*columns), key=_FIRST)
-        kinds = self._kinds()
-        if any(max(r[3] for r in rows) >= len(kinds) for rows in by_doc.values() if rows):
-            kinds = self._kinds(reload=True)  # another process added a kind since
-        return {doc.id: _tree(doc, by_doc.get(placed[0], []), kinds, doc.text) for placed, doc in docs.values()}
+        return {doc.id: _tree_of_kinds(doc, by_doc.get(placed[0], []), self._kinds, doc.text)
+                for placed, doc in docs.values()}
 
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
         """Partial trees (the chains from these rows up to the root) of the documents holding

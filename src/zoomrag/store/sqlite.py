@@ -14,7 +14,7 @@ import os
 import re
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
@@ -446,7 +446,6 @@ class SqliteStore:
         """Trees of several documents: one query for the documents, then one row range each (documents
         absent from the store are left out)."""
         docs = self._documents_by_id(list(dict.fromkeys(doc_ids)))
-        kinds = self._kinds()
         out: dict[str, Tree] = {}
         for placed, doc in docs.values():
             # A document's nodes are consecutive rows in pre-order: a range of the primary key.
@@ -454,11 +453,7 @@ class SqliteStore:
                 "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
                 "FROM nodes WHERE row >= ? AND row < ? ORDER BY row", (placed.first, placed.first + placed.count),
             ).fetchall()
-            try:
-                out[doc.id] = _tree(doc, rows, kinds, doc.text)
-            except IndexError:  # a kind numbered past the list: another process added it since
-                kinds = self._kinds(reload=True)
-                out[doc.id] = _tree(doc, rows, kinds, doc.text)
+            out[doc.id] = _tree_of_kinds(doc, rows, self._kinds, doc.text)
         return out
 
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
@@ -1145,6 +1140,17 @@ def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_tex
         nodes.append(make(Node, (i, doc_id, kinds[r[3]], r[2], r[4], r[5], None if parent is None else id_of[parent],
                                  none if kids is None else tuple(kids), path, r[7], doc_text)))
     return Tree(document=doc, nodes=tuple(nodes), strategy="")
+
+
+def _tree_of_kinds(doc: Document, rows: Sequence[Sequence], kinds: Callable[..., list[str]],
+                   doc_text: str | TextSource) -> Tree:
+    """:func:`_tree` with a store's kind list (``kinds(reload=...)``), read again once when a row
+    names a kind past it: another process added that kind since (found by the lookup that
+    misses, not by a pass over every row)."""
+    try:
+        return _tree(doc, rows, kinds(), doc_text)
+    except IndexError:
+        return _tree(doc, rows, kinds(reload=True), doc_text)
 
 
 def node_rows(tree: Tree, base: int, key: int, kind_of: Mapping[str, int], vec_of: Mapping[str, int | None],
