@@ -1,4 +1,5 @@
-"""The query side's tree cache: a document's tree is kept from its second query on."""
+"""The query side's tree cache: a document's tree is kept from its second query on, and a full
+cache takes a tree only for a document asked for more often than the trees it pushes out."""
 
 from __future__ import annotations
 
@@ -37,3 +38,42 @@ def test_a_tree_is_kept_from_its_second_query_on_and_one_off_documents_pass_thro
         third = ix.query("topic 3", mode="bm25", expand="auto", where={"$doc": "d3"})
         assert not any("d3" in c for c in loads)  # served from the cache
         assert first == again == third  # the same contexts whichever way the tree came
+
+
+def _asker(tmp_path, monkeypatch, ix: Index):
+    """``ask(doc_id)``: a query about one document; True when its tree was read from the store.
+    The cache has room for two trees."""
+    ix.add([Document.from_text(f"Topic {i} lives here.\n\nIt has a second paragraph about topic {i}.",
+                               id=f"d{i}") for i in range(3)])
+    ix._searcher.trees.max_nodes = 2 * len(ix.store.load_tree("d0"))
+    loads = _loads(ix, monkeypatch)
+
+    def ask(doc_id: str) -> bool:
+        loads.clear()
+        assert ix.query(f"topic {doc_id[1]}", mode="bm25", expand="auto", where={"$doc": doc_id})
+        return any(doc_id in c for c in loads)
+
+    return ask
+
+
+def test_a_full_cache_takes_a_tree_only_when_asked_for_more_often_than_what_it_pushes_out(tmp_path, monkeypatch):
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder()) as ix:
+        ask = _asker(tmp_path, monkeypatch, ix)
+        for d in ("d0", "d0", "d1", "d1"):
+            ask(d)
+        assert not ask("d0") and not ask("d1")  # both kept: the cache is full (d0 and d1 asked 3 times)
+        assert ask("d2") and ask("d2") and ask("d2")  # asked no more often than d0, the oldest: not kept
+        assert ask("d2")  # asked a 4th time, more often than d0: kept, and d0 pushed out
+        assert not ask("d2") and not ask("d1")
+        assert ask("d0")
+
+
+def test_old_asks_fade_so_a_newly_asked_document_can_come_in(tmp_path, monkeypatch):
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder()) as ix:
+        ask = _asker(tmp_path, monkeypatch, ix)
+        ix._searcher.trees.max_seen = 6  # asks are halved after 6
+        for d in ("d0", "d0", "d1", "d1", "d0", "d1"):  # d0 and d1 kept, asked 3 times each
+            ask(d)
+        assert ask("d2") and ask("d2")  # the 7th ask halved d0 and d1 to 1 and forgot d2's first
+        assert ask("d2")  # asked twice since, more often than d0: kept
+        assert not ask("d2")

@@ -25,10 +25,13 @@ class TreeCache:
     indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
 
     A document's tree is kept from its second query on; the first time, it serves that query
-    only (:meth:`sync` starts the next). Queries over many documents seen once would otherwise
-    turn the whole cache over, and every tree of it is thousands of objects that Python's
-    garbage collector then walks in full passes: 200,000 cached nodes made a pass of ~50 ms,
-    which set the p95 of ``auto`` queries at 1M units.
+    only (:meth:`sync` starts the next). Once the cache is full, a tree comes in only if its
+    document was asked for more often than each tree it would push out (asks are halved every
+    ``max_seen`` asks, so old popularity fades). Queries over many documents asked for once or
+    twice would otherwise turn the whole cache over, and every tree of it is thousands of
+    objects that Python's garbage collector walks while they are young: at 1M units, a cache
+    turning over made passes of 10-20 ms every few queries and of ~70 ms over the whole cache,
+    which set the p95 of ``auto`` queries.
     """
 
     def __init__(self, store: Store, counter: Callable[[], TokenCounter], max_nodes: int = 200_000):
@@ -44,8 +47,9 @@ class TreeCache:
         self._recent: OrderedDict[tuple[str, str], SpanMeasure] = OrderedDict()
         self._recent_chars = 0
         self.max_recent_chars = 20_000_000
-        #: Documents asked for once (kept on the next ask), most recent last.
-        self._seen: OrderedDict[str, None] = OrderedDict()
+        #: How often each document was asked for lately (halved every ``max_seen`` asks).
+        self._asks: dict[str, int] = {}
+        self._asks_since = 0
         self.max_seen = 100_000
         #: Trees of documents seen for the first time, for the current query only.
         self._passing: dict[str, Tree] = {}
@@ -62,6 +66,7 @@ class TreeCache:
     def prefetch(self, doc_ids: Iterable[str]) -> None:
         """Check and load the trees of these documents with a few queries instead of one each."""
         wanted = list(dict.fromkeys(doc_ids))
+        self._count_asks(wanted)
         unverified = [d for d in wanted if d in self._trees and d not in self._verified]
         if unverified:
             current = self.store.content_hashes(unverified)
@@ -72,8 +77,7 @@ class TreeCache:
                     self._drop(d)
         missing = [d for d in wanted if d not in self._trees and d not in self._passing]
         for doc_id, tree in self.store.load_trees(missing).items():
-            if doc_id in self._seen:
-                del self._seen[doc_id]
+            if self._admits(doc_id, tree):
                 self._put(doc_id, tree)
             else:
                 self._pass(doc_id, tree)
@@ -123,11 +127,32 @@ class TreeCache:
             self._recent.move_to_end(key)
         return m
 
+    def _count_asks(self, doc_ids: list[str]) -> None:
+        asks = self._asks
+        for d in doc_ids:
+            asks[d] = asks.get(d, 0) + 1
+        self._asks_since += len(doc_ids)
+        if self._asks_since > self.max_seen:
+            self._asks = {d: n // 2 for d, n in asks.items() if n > 1}
+            self._asks_since = 0
+
+    def _admits(self, doc_id: str, tree: Tree) -> bool:
+        """True when ``tree`` is worth keeping: asked for before, and either there is room or its
+        document was asked for more often than each least recently used tree it would push out."""
+        asks = self._asks.get(doc_id, 0)
+        if asks < 2:
+            return False
+        room = self.max_nodes - self._nodes
+        for old, t in self._trees.items():  # least recently used first
+            if room >= len(tree):
+                break
+            if self._asks.get(old, 0) >= asks:
+                return False
+            room += len(t)
+        return True
+
     def _pass(self, doc_id: str, tree: Tree) -> None:
-        """Serve ``tree`` to this query only, and remember that its document was asked for."""
-        self._seen[doc_id] = None
-        while len(self._seen) > self.max_seen:
-            self._seen.popitem(last=False)
+        """Serve ``tree`` to this query only."""
         if self._passing_nodes > self.max_nodes:  # a caller that never syncs: stay bounded
             self._passing.clear()
             self._passing_nodes = 0
