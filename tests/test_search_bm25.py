@@ -332,7 +332,8 @@ def test_hybrid_search_hands_dense_candidates_to_bm25(tmp_path, monkeypatch):
         question = "fox red blue"  # all three over max_rows=1
         dense = ix.search(question, mode="dense", k=3)
         hybrid = ix.search(question, mode="hybrid", k=3)
-        assert [len(rows) for rows in seen] == [len(dense)]  # dense's candidates, and only those
+        # dense's candidates, and only those (a function: dense search may still be running)
+        assert [len(rows()) for rows in seen] == [len(dense)]
         # BM25 only re-ranked dense's three candidates: nothing else reaches the fused list ...
         assert {h.node_id for h in hybrid} == {h.node_id for h in dense}
         assert any("bm25" in h.ranks for h in hybrid)

@@ -215,3 +215,28 @@ def test_the_unit_count_is_kept_by_every_write_and_counted_once_for_an_older_ind
         assert store.unit_count() == 10  # counted
         ix.add([Document(id="d9", source="mem://9", text="Nine.\nTen.")])  # the writer's lock counts it first
         assert store.meta()["units"] == "12" and ix.check().ok
+
+
+def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_url):
+    emb = CountingEmbedder()
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.")
+            for i in range(60)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as writer:
+        writer.add(docs)
+        reader = Index.open(pg_url, embedder=emb, strategy=ParagraphLines(), ann_threshold=50)
+        store = reader.store
+        q = emb.embed_query("a new line about topic 3")
+        with store.snapshot():
+            before = store.nearest(q, 10)
+            writer.add([Document(id="new", source="mem://new", text="a new line about topic 3")])
+            assert store.nearest_started(q, 10)() == before  # on the second connection: the same version
+            assert store.nearest_started(q, 10)() == before
+        after = store.nearest_started(q, 10)()  # outside a snapshot: searched at once, the newest version
+        assert after != before and after == store.nearest(q, 10)
+        new_row = {u.doc_id: r for r, u in store.units([r for r, _ in after]).items()}.get("new")
+        assert after[0] == (new_row, pytest.approx(1.0))
+        # hybrid search through the index: dense rows found beside BM25's reads, as dense alone finds them
+        dense = [h.node_id for h in reader.search("a new line about topic 3", mode="dense", k=5)]
+        hybrid = reader.search("a new line about topic 3", mode="hybrid", k=5)
+        assert dense[0] == hybrid[0].node_id and "dense" in hybrid[0].ranks
+        reader.close()

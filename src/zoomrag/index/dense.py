@@ -13,6 +13,7 @@ or the units added since it are more than :data:`STALE_DELTA`.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -183,6 +184,12 @@ class DenseSearch:
         # the same objects query after query, so their per-filter memos hold
         self._stale = (generation, now, *found)
         return found
+
+    def search_started(self, query: np.ndarray, k: int, generation: int,
+                       selection: Selection | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """:meth:`search`, done now (a server store's search runs beside the caller's next reads)."""
+        found = self.search(query, k, generation, selection)
+        return lambda: found
 
     def describe(self, generation: int) -> str:
         """The graph's state for ``zoomrag stats``."""

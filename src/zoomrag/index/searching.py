@@ -10,6 +10,7 @@ import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -96,12 +97,20 @@ class Searcher:
         rankings: dict[str, list[tuple[int, float]]] = {}
         if mode in ("dense", "hybrid"):
             q = vector if vector is not None else self.settings.embedder.embed_query(text)
+        if mode == "dense":
             rankings["dense"] = self._one_per_text(self.dense.search(q, 2 * k, generation, selection), k)
-        if mode in ("bm25", "hybrid"):
-            # hybrid: a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
-            within = [row for row, _ in rankings["dense"]] if mode == "hybrid" else None
+        else:
+            within = None
+            if mode == "hybrid":
+                # BM25's look-ups go on while dense search runs (beside them, on a server store);
+                # a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
+                started = self.dense.search_started(q, 2 * k, generation, selection)
+                dense = cache(lambda: self._one_per_text(started(), k))
+                within = lambda: [row for row, _ in dense()]  # noqa: E731
             found = bm25_search(self.store, text, 2 * k, self.dense.units(generation), within=within,
                                 selection=selection)
+            if mode == "hybrid":
+                rankings["dense"] = dense()
             rankings["bm25"] = self._one_per_text(found, k)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]

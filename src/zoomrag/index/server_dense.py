@@ -7,6 +7,8 @@ go to the server's HNSW index (nothing is kept beside the index: there is no fil
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..search.dense import MatrixCache
@@ -54,6 +56,15 @@ class ServerDense:
         if selection is None:
             return exact.search(query, k)
         return exact.search(query, k, within=positions(selection.first, selection.count, exact.ids))
+
+    def search_started(self, query: np.ndarray, k: int, generation: int,
+                       selection: Selection | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """:meth:`search` started on the server beside the caller's next reads; call the result for
+        the rows."""
+        if self.units(generation) >= self.threshold:
+            return self.store.nearest_started(query, k, selection)
+        found = self.search(query, k, generation, selection)
+        return lambda: found
 
     def describe(self, generation: int) -> str:
         if self.settings.pins is None or self.units(generation) < self.threshold:

@@ -56,7 +56,7 @@ A question with a term under the limit is searched as in ``bm25`` mode, ``within
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
@@ -179,13 +179,14 @@ def choose_terms(store: Store, terms: Sequence[str], units: int | None = None,
 
 def bm25_search(store: Store, text: str, k: int, units: int | None = None,
                 max_rows: int = MAX_ROWS, max_share: float = MAX_SHARE,
-                within: Collection[int] | None = None,
+                within: Collection[int] | Callable[[], Collection[int]] | None = None,
                 selection: Selection | None = None) -> list[tuple[int, float]]:
     """``(node id, score)`` best first, higher is better (this module's BM25).
 
     ``units`` is the number of units in the index (for the IDF and rules 1 and 3; counted when
     not given). ``within``: the rows to re-score instead when every term of the question is in
-    more than ``max_rows`` units (rule 3; hybrid search passes dense search's candidates).
+    more than ``max_rows`` units (rule 3; hybrid search passes dense search's candidates), or a
+    function called for them only then (dense search may still be running beside this one).
     Without it, a single term is searched as it is, counted but not chosen.
 
     ``selection``: only units of these documents (a filter's, pushed into the SQL). When they
@@ -218,7 +219,8 @@ def bm25_search(store: Store, text: str, k: int, units: int | None = None,
     elif choice.rows > max_share * units:
         return []  # rule 3: even the rarest term is at the IDF floor
     else:
-        found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=within, k1=K1, b=B, docs=docs)
+        rows = within() if callable(within) else within
+        found = store.fts_search(weights, max(k, RESCORE), avg_chars, within=rows, k1=K1, b=B, docs=docs)
     return rescore(found, store.unit_texts(r for r, _ in found), idfs, avg_chars)[:k]
 
 

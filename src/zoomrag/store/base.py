@@ -25,7 +25,7 @@ What every implementation keeps:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -197,6 +197,12 @@ class VectorSearchStore(Store, Protocol):
     def nearest(self, query: np.ndarray, k: int, selection: Selection | None = None) -> list[tuple[int, float]]:
         """``(node row, cosine)`` of the ``k`` nearest units, best first; ``selection``: only
         units of these documents."""
+        ...
+
+    def nearest_started(self, query: np.ndarray, k: int,
+                        selection: Selection | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """:meth:`nearest`, started beside the caller's next reads where the store can (inside a
+        snapshot, the same version); call the result for the rows."""
         ...
 
     def describe_vectors(self) -> str:

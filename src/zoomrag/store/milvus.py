@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,6 +387,12 @@ class MilvusStore:
         return len(lacking) + len(extra)
 
     # -- what the index calls: vector search ----------------------------------------------
+    def nearest_started(self, query: np.ndarray, k: int,
+                        selection: Selection | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """:meth:`nearest`, done now."""
+        found = self.nearest(query, k, selection)
+        return lambda: found
+
     def nearest(self, query: np.ndarray, k: int, selection: Selection | None = None) -> list[tuple[int, float]]:
         """``(node row, inner product)`` of the ``k`` nearest units, best first, searched by
         Milvus; ``selection`` becomes a ``doc_id in [...]`` expression (in parts of

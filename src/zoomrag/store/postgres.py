@@ -32,7 +32,8 @@ import re
 import struct
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from operator import itemgetter
@@ -163,6 +164,8 @@ class _Seen:
         self.text_keys: dict[int, int | None] = {}
         #: document id -> its metadata
         self.metadata: dict[str, Mapping[str, object]] = {}
+        #: the snapshot's name, once exported to a second connection (:meth:`PostgresStore.nearest_started`)
+        self.exported: str | None = None
 
 
 #: Tables of an index (sizes in ``zoomrag stats``).
@@ -270,14 +273,11 @@ class PostgresStore:
         self._kind_list: list[str] | None = None
         self._seen: _Seen | None = None
         self._statistics: tuple[float, dict[str, float], float] | None = None
-        psycopg = _psycopg()
-        self._errors = psycopg
-        try:
-            self.conn = psycopg.connect(url, autocommit=True, connect_timeout=max(1, int(timeout)))
-        except psycopg.Error as e:
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise StoreError(f"{self.path}: cannot reach the PostgreSQL server ({first}); start it, or "
-                             "fix the URL (postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") from None
+        self._errors = _psycopg()
+        self.conn = self._connect()
+        #: A second connection for :meth:`nearest_started`, and the thread that uses it.
+        self._side: Any = None
+        self._side_thread: ThreadPoolExecutor | None = None
         self._register_vector()
         try:
             # As the file store's synchronous=NORMAL: a server crash may lose the last commits (a
@@ -289,6 +289,14 @@ class PostgresStore:
         except BaseException:
             self.conn.close()
             raise
+
+    def _connect(self) -> Any:
+        try:
+            return self._errors.connect(self.url, autocommit=True, connect_timeout=max(1, int(self.timeout)))
+        except self._errors.Error as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise StoreError(f"{self.path}: cannot reach the PostgreSQL server ({first}); start it, or "
+                             "fix the URL (postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE)") from None
 
     def _register_vector(self) -> None:
         """Read pgvector values in binary, straight into float32 blobs."""
@@ -334,6 +342,9 @@ class PostgresStore:
                                      "current_schema()::regnamespace", (name,)).fetchone() is not None
 
     def close(self) -> None:
+        if self._side_thread is not None:
+            self._side_thread.shutdown(wait=True)
+            self._side.close()
         self.conn.close()
 
     def writer_lock(self, timeout: float) -> _SharedLock:
@@ -882,26 +893,67 @@ class PostgresStore:
 
         Without a selection, through the HNSW index (``ef_search`` :data:`EF_SEARCH`, at least
         ``2k`` candidates, as units may share a vector); with one, exactly among its units."""
+        with self.snapshot():
+            with self._translate_errors("search the vectors"):
+                return self._found(self._nearest_rows(self.conn, query, k, selection))
+
+    def nearest_started(self, query: np.ndarray, k: int,
+                        selection: Selection | None = None) -> Callable[[], list[tuple[int, float]]]:
+        """:meth:`nearest` started on a second connection that reads this snapshot (exported to
+        it); call the result for the rows. Hybrid search goes on with BM25's look-ups meanwhile,
+        and the server walks the HNSW graph on another core. Outside a snapshot it searches now."""
+        seen = self._seen
+        if seen is None:
+            found = self.nearest(query, k, selection)
+            return lambda: found
+        if seen.exported is None:
+            seen.exported = str(self._rows("SELECT pg_export_snapshot()")[0][0])
+        if self._side_thread is None:
+            self._side = self._connect()
+            with self._translate_errors("search the vectors"):
+                self._side.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
+            self._side_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="zoomrag-postgres")
+        future = self._side_thread.submit(self._nearest_beside, seen.exported, query, k, selection)
+        return lambda: self._found(future.result())
+
+    def _nearest_beside(self, snapshot: str, query: np.ndarray, k: int,
+                        selection: Selection | None) -> list[tuple[int, float, int | None]]:
+        if not re.fullmatch(r"[0-9A-F-]+", snapshot):
+            raise StoreError(f"{self.path}: the server exported a snapshot named {snapshot!r}, which "
+                             "is not a snapshot name; report this with the server's version")
+        conn = self._side
+        with self._translate_errors("search the vectors"):
+            conn.execute(f"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{snapshot}'")
+            try:
+                return self._nearest_rows(conn, query, k, selection)
+            finally:
+                conn.execute("ROLLBACK")
+
+    def _nearest_rows(self, conn: Any, query: np.ndarray, k: int,
+                      selection: Selection | None) -> list[tuple[int, float, int | None]]:
+        """``(node row, cosine, vector key)`` rows of :meth:`nearest`, read on ``conn`` (in a
+        transaction)."""
         q = np.asarray(query, dtype=np.float32)
         dim = int(q.shape[0])
         text = _vector_text(q.astype("<f4").tobytes())
         if selection is not None:
-            return [(r, float(s)) for r, s in self._rows(
-                "SELECT n.rowno, -(v.vec <#> %s::vector) AS s FROM nodes n JOIN vectors v ON v.key = n.vec "
+            return conn.execute(
+                "SELECT n.rowno, -(v.vec <#> %s::vector) AS s, n.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
                 "WHERE n.doc = ANY(%s) AND n.unit ORDER BY s DESC, n.rowno LIMIT %s",
-                (text, selection.keys.tolist(), k))]
+                (text, selection.keys.tolist(), k)).fetchall()
         want = _CANDIDATES * k
-        with self.snapshot():
-            with self._translate_errors("search the vectors"):
-                if want > EF_SEARCH:  # the session's own setting (set on connecting) is EF_SEARCH
-                    self.conn.execute(f"SET LOCAL hnsw.ef_search = {want}")
-                rows = self.conn.execute(
-                    f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
-                    f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
-                    "SELECT n.rowno, -c.d, c.key FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
-                    (text, text, want, k)).fetchall()
-            if self._seen is not None:
-                self._seen.text_keys.update((int(r), key) for r, _, key in rows)
+        if want > EF_SEARCH:  # the session's own setting (set on connecting) is EF_SEARCH
+            conn.execute(f"SET LOCAL hnsw.ef_search = {want}")
+        return conn.execute(
+            f"WITH c AS (SELECT key, vec::vector({dim}) <#> %s::vector({dim}) AS d FROM vectors "
+            f"ORDER BY vec::vector({dim}) <#> %s::vector({dim}) LIMIT %s) "
+            "SELECT n.rowno, -c.d, c.key FROM c JOIN nodes n ON n.vec = c.key ORDER BY c.d, n.rowno LIMIT %s",
+            (text, text, want, k)).fetchall()
+
+    def _found(self, rows: list[tuple[int, float, int | None]]) -> list[tuple[int, float]]:
+        """``(row, cosine)`` of :meth:`_nearest_rows`; the rows' vector keys are kept for this snapshot."""
+        if self._seen is not None:
+            self._seen.text_keys.update((int(r), key) for r, _, key in rows)
         return [(int(r), float(s)) for r, s, _ in rows]
 
     def describe_vectors(self) -> str:
