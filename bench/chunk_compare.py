@@ -62,7 +62,7 @@ def timed(package: str, sources: list[Source], names: list[str]) -> dict[str, Ca
     load = importlib.import_module(f"{package}.load")
     parse = importlib.import_module(f"{package}.parse")
     tokens = importlib.import_module(f"{package}.text.tokens")
-    docs = [load.read_text(s.text, fmt=s.format, doc_id=s.id, source=s.id) for s in sources]
+    docs = [load.read_text(s.text, format=s.format, id=s.id, source=s.id) for s in sources]
     counter = tokens.get_counter("tokens")
     for d in docs:  # the word memo warm, as in bench/chunk_speed.py
         tokens.Measure(d.text, counter)
@@ -83,7 +83,7 @@ def tree_hashes(package: str, docs_by_set: dict[str, list[Source]]) -> dict[str,
     parse = importlib.import_module(f"{package}.parse")
     out = {}
     for label, sources in docs_by_set.items():
-        docs = [load.read_text(s.text, fmt=s.format, doc_id=s.id, source=s.id) for s in sources]
+        docs = [load.read_text(s.text, format=s.format, id=s.id, source=s.id) for s in sources]
         for name, params in CHECKED:
             chunker: Any = (parse.chunker_for_profile(name.split(":")[1]) if name.startswith("profile:")
                             else parse.make_chunker(name, params))

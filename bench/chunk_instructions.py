@@ -40,7 +40,7 @@ def _inner(strategy: str, mb: float, passes: int) -> None:
     from zoomrag.text.tokens import Measure, default_counter
 
     sources = make_corpus(load_corpora(DATA), mb)
-    docs = [read_text(s.text, fmt=s.format, doc_id=s.id, source=s.id) for s in sources]
+    docs = [read_text(s.text, format=s.format, id=s.id, source=s.id) for s in sources]
     counter = default_counter()
     for d in docs:  # the word memo warm, as in chunk_speed.py
         Measure(d.text, counter)

@@ -190,9 +190,9 @@ def zoomrag_contenders(names: list[str] | None) -> tuple[list[Contender], str]:
         out = []
         for s in sources:
             try:
-                out.append(read_text(s.text, fmt=s.format, doc_id=s.id, source=s.id))
+                out.append(read_text(s.text, format=s.format, id=s.id, source=s.id))
             except Exception:  # the markdown reader may not be there yet: read it as text
-                out.append(read_text(s.text, fmt="text", doc_id=s.id, source=s.id))
+                out.append(read_text(s.text, format="text", id=s.id, source=s.id))
         return out
 
     def contender(label: str, chunker: Any) -> Contender:

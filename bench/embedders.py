@@ -230,7 +230,7 @@ def index_units(corpus: str, doc_ids: tuple[str, ...] | None = None) -> tuple[li
     out, t = [], time.perf_counter()
     for d in load_jsonl(DATA / corpus / "corpus.jsonl"):
         if doc_ids is None or d["id"] in doc_ids:
-            doc = read_text(d["text"], fmt=d.get("format", "text"), doc_id=d["id"], source=d["id"])
+            doc = read_text(d["text"], format=d.get("format", "text"), id=d["id"], source=d["id"])
             out.extend(unit_text(u) for u in chunker.chunk(doc).leaves())
     return out, time.perf_counter() - t
 

@@ -22,7 +22,7 @@ HTML = Path(__file__).parent / "fixtures" / "eval" / "html"
 def test_html_evidence_is_moved_into_the_rendered_text():
     ds = read_dataset(load_dataset(HTML))
     pets = ds.document("pets")
-    assert pets.text == read_text(load_dataset(HTML).document("pets").text, fmt="html").text
+    assert pets.text == read_text(load_dataset(HTML).document("pets").text, format="html").text
     assert pets.text.startswith("# Cats\n\nThe cat sat on the mat & slept all day.")
     assert pets.read and any(b.type == "table" for b in pets.blocks)
     got = {q.id: [ds.evidence_text(e) for e in q.evidence] for q in ds.queries}

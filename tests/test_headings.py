@@ -213,7 +213,7 @@ def test_a_parsed_markdown_document_without_heading_blocks_uses_plain_patterns()
     # The reader's blocks say there is no Markdown heading; plain-text heading lines count,
     # except inside code (fenced or indented) and raw HTML.
     text = "Chapter 1 Scope\n\n```\nChapter 2 Code\n```\n\n    Chapter 3 Indented\n\n<div>\nChapter 4 Html\n</div>\n"
-    doc = read_text(text, fmt="markdown", doc_id="d", source="t.md")
+    doc = read_text(text, format="markdown", id="d", source="t.md")
     assert [b.type for b in doc.blocks if b.type == "heading"] == []
     assert [h.title for h in find_headings(doc)] == ["Chapter 1 Scope"]
 
@@ -388,6 +388,6 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     assert clean_title("Install **now** with `pip` {#install}") == "Install now with pip"
     assert clean_title('Logo <img src="l.png" alt="the logo">') == "Logo the logo"
     assert clean_title("![](x.png)") == "![](x.png)"  # nothing readable left: the title as it is
-    doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", fmt="markdown")
+    doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")

@@ -107,7 +107,7 @@ def test_utf8_bom_file_loads_without_the_bom(tmp_path):
 def test_explicit_format_and_id_win(tmp_path):
     p = tmp_path / "notes.txt"
     p.write_text("# Title\n")
-    doc = load_path(p, fmt="markdown", doc_id="n1")
+    doc = load_path(p, format="markdown", id="n1")
     assert (doc.id, doc.format, doc.blocks[0].type) == ("n1", "markdown", "heading")
 
 
@@ -136,16 +136,16 @@ def test_formats_lists_every_reader():
 
 def test_read_text_unknown_format():
     with pytest.raises(ConfigError, match=r"^unknown format 'docx'; choose one of: code, csv, html"):
-        read_text("x", fmt="docx")
+        read_text("x", format="docx")
 
 
 def test_read_text_refuses_binary_formats():
     with pytest.raises(ConfigError, match=r"^format 'pdf' is read from a file, not from text; use load_path"):
-        read_text("x", fmt="pdf")
+        read_text("x", format="pdf")
 
 
 def test_read_text_normalises_newlines():
-    assert read_text("a\r\nb\r", fmt="text").text == "a\nb\n"
+    assert read_text("a\r\nb\r", format="text").text == "a\nb\n"
 
 
 # -- iter_paths ------------------------------------------------------------------------------

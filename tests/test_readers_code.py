@@ -22,7 +22,7 @@ def test_fixture_is_one_code_block_from_the_first_line():
 
 
 def test_indentation_of_the_first_line_is_kept():
-    doc = read_text("\n\n    x = 1\n  \n", fmt="code", source="snippet.go")
+    doc = read_text("\n\n    x = 1\n  \n", format="code", source="snippet.go")
     [b] = doc.blocks
     assert doc.text[b.start:b.end] == "    x = 1"
     assert doc.metadata == {"language": "go"}
@@ -44,8 +44,8 @@ def test_language_by_extension(tmp_path, name, language):
 
 
 def test_blank_source_has_no_block_and_unknown_source_no_language():
-    assert read_text(" \n\t\n", fmt="code", source="e.py").blocks == ()
-    assert read_text("x", fmt="code").metadata == {"language": ""}
+    assert read_text(" \n\t\n", format="code", source="e.py").blocks == ()
+    assert read_text("x", format="code").metadata == {"language": ""}
 
 
 @pytest.mark.parametrize("alias, name", [

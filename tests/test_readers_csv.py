@@ -64,7 +64,7 @@ def test_guess_delimiter(first_line, delimiter):
 
 
 def test_semicolon_csv_is_read_with_its_delimiter():
-    doc = read_text("name;price\nTea;1,50\n", fmt="csv")
+    doc = read_text("name;price\nTea;1,50\n", format="csv")
     assert doc.blocks[0].meta["delimiter"] == ";"
 
 
@@ -76,7 +76,7 @@ def test_unreadable_csv_names_the_file_and_line(tmp_path):
 
 
 def test_empty_csv_has_no_block():
-    assert read_text("\n\n", fmt="csv").blocks == ()
+    assert read_text("\n\n", format="csv").blocks == ()
     assert parse_delimited("\n\n", 0, 2, ",") is None
 
 

@@ -40,7 +40,7 @@ def test_fixture_rendering_and_blocks_exact():
 
 def test_loose_text_br_and_nested_containers_become_paragraphs():
     doc = read_text("<body>Loose <b>bold</b><br>next<div><div>deep</div><p>p2</p>tail</div>"
-                    "<blockquote>q</blockquote></body>", fmt="html")
+                    "<blockquote>q</blockquote></body>", format="html")
     assert blocks_of(doc) == [
         ("text", 0, {}, "Loose bold\nnext"),
         ("text", 0, {}, "deep"),
@@ -54,12 +54,12 @@ def test_boilerplate_is_dropped():
     html = ("<nav>menu</nav><script>var x</script><style>p{}</style><noscript>js!</noscript>"
             "<div hidden>secret</div><span aria-hidden='true'>icon</span><div role='navigation'>nav</div>"
             "<p>kept<button>Click</button></p><!-- comment -->")
-    doc = read_text(html, fmt="html")
+    doc = read_text(html, format="html")
     assert doc.text == "kept\n"
 
 
 def test_ordered_lists_count_from_their_start():
-    doc = read_text("<ol start='3'><li>x</li><li><p>y</p> <em>z</em></li></ol>", fmt="html")
+    doc = read_text("<ol start='3'><li>x</li><li><p>y</p> <em>z</em></li></ol>", format="html")
     assert blocks_of(doc) == [("list", 0, {"ordered": True}, "3. x\n4. y z")]
 
 
@@ -67,7 +67,7 @@ def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
     html = ("<table><caption>Scores</caption><tr><td>a</td><td>b</td></tr>"
             "<tr><td colspan='2'>wide</td></tr><tr><td>short</td></tr>"
             "<tr><td>x\\|y</td><td><table><tr><td>in</td><td>ner</td></tr></table></td></tr></table>")
-    doc = read_text(html, fmt="html")
+    doc = read_text(html, format="html")
     assert blocks_of(doc) == [
         ("text", 0, {}, "Scores"),
         ("table", 0, {}, "| a | b |\n| --- | --- |\n| wide |  |\n| short |  |\n| x\\\\\\|y | in ner |"),
@@ -78,25 +78,25 @@ def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
 
 
 def test_pre_fence_grows_past_backticks_and_keeps_whitespace():
-    doc = read_text("<pre>a ```\n  b&amp;</pre>", fmt="html")
+    doc = read_text("<pre>a ```\n  b&amp;</pre>", format="html")
     assert doc.text == "````\na ```\n  b&\n````\n"
     assert blocks_of(doc) == [("code", 0, {"language": ""}, "````\na ```\n  b&\n````")]
 
 
 def test_title_falls_back_to_the_first_h1_and_whitespace_collapses():
-    doc = read_text("<h2>Sub</h2><h1> Main\n  title </h1><p>a&nbsp;&nbsp;b</p>", fmt="html")
+    doc = read_text("<h2>Sub</h2><h1> Main\n  title </h1><p>a&nbsp;&nbsp;b</p>", format="html")
     assert doc.metadata == {"title": "Main title"}
     assert doc.text == "## Sub\n\n# Main title\n\na b\n"
 
 
 def test_empty_html():
     for html in ("", "<html><head><title></title></head><body> </body></html>"):
-        doc = read_text(html, fmt="html")
+        doc = read_text(html, format="html")
         assert (doc.text, doc.blocks, doc.metadata) == ("", (), {"title": None})
 
 
 def test_deep_nesting_does_not_recurse():
-    doc = read_text("<div>" * 3000 + "deep" + "</div>" * 3000, fmt="html")
+    doc = read_text("<div>" * 3000 + "deep" + "</div>" * 3000, format="html")
     assert doc.text == "deep\n"
 
 
@@ -112,7 +112,7 @@ _HTML_PIECES = st.sampled_from([
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(st.lists(_HTML_PIECES, max_size=50).map("".join), st.text(max_size=200)))
 def test_any_html_gives_ordered_blocks_and_well_formed_tables(html):
-    doc = read_text(html, fmt="html")
+    doc = read_text(html, format="html")
     text = doc.text
     assert text == "" or (text.endswith("\n") and not text.endswith("\n\n"))
     prev = 0
@@ -131,12 +131,12 @@ def test_any_html_gives_ordered_blocks_and_well_formed_tables(html):
 
 
 def test_a_list_starting_with_a_nested_list_is_dedented():
-    doc = read_text("<ul><li><ul><li>inner</li></ul></li><li>outer</li></ul>", fmt="html")
+    doc = read_text("<ul><li><ul><li>inner</li></ul></li><li>outer</li></ul>", format="html")
     assert blocks_of(doc) == [("list", 0, {"ordered": False}, "- inner\n- outer")]
 
 
 def test_deeply_nested_lists_are_bounded():
-    doc = read_text("<ul><li>" * 2000 + "x", fmt="html")
+    doc = read_text("<ul><li>" * 2000 + "x", format="html")
     [b] = doc.blocks
     assert b.type == "list" and doc.text[b.start:b.end].endswith("- x")
 
@@ -149,7 +149,7 @@ def test_page_furniture_and_navigation_lines_are_dropped_but_an_articles_header_
             "<a href='x'>the guide</a>.</p></article>"
             "<aside><p>Related: chunking</p></aside><footer><p>Copyright 2026 Example.</p></footer>"
             "<p><a href='p'>Previous</a> | <a href='n'>Next</a></p>")
-    doc = read_text(html, fmt="html")
+    doc = read_text(html, format="html")
     assert doc.text == "# Budgets\n\nA budget is a number of tokens; see the guide.\n"
 
 

@@ -52,7 +52,7 @@ def test_fixture_blocks_exact():
 
 def test_setext_headings_quotes_html_and_ordered_lists():
     doc = read_text("Title\n=====\n\nSub\n---\n\n> quoted\n> more\n\n<div>raw</div>\n\n3) three\n4) four\n",
-                    fmt="markdown")
+                    format="markdown")
     assert blocks_of(doc) == [
         ("heading", 1, {}, "Title\n====="),
         ("heading", 2, {}, "Sub\n---"),
@@ -64,7 +64,7 @@ def test_setext_headings_quotes_html_and_ordered_lists():
 
 
 def test_no_headings_inside_code_fences_and_fence_aliases():
-    doc = read_text("~~~py extra\n# not a heading\n~~~\n\n```\nplain\n```", fmt="markdown")
+    doc = read_text("~~~py extra\n# not a heading\n~~~\n\n```\nplain\n```", format="markdown")
     assert blocks_of(doc) == [
         ("code", 0, {"language": "python", "info": "py extra"}, "~~~py extra\n# not a heading\n~~~"),
         ("code", 0, {"language": "", "info": ""}, "```\nplain\n```"),
@@ -73,36 +73,36 @@ def test_no_headings_inside_code_fences_and_fence_aliases():
 
 
 def test_thematic_breaks_and_link_definitions_get_no_block():
-    doc = read_text("a\n\n***\n\n[ref]: https://example.com\n\nb", fmt="markdown")
+    doc = read_text("a\n\n***\n\n[ref]: https://example.com\n\nb", format="markdown")
     assert blocks_of(doc) == [("text", 0, {}, "a"), ("text", 0, {}, "b")]
 
 
 def test_toml_front_matter_and_unclosed_front_matter():
-    doc = read_text('+++\ntitle = "T"\n+++\n# H\n', fmt="markdown", front_matter="text")
+    doc = read_text('+++\ntitle = "T"\n+++\n# H\n', format="markdown", front_matter="text")
     assert blocks_of(doc) == [("text", 0, {"front_matter": True}, '+++\ntitle = "T"\n+++'),
                               ("heading", 1, {}, "# H")]
     assert doc.metadata == {"title": "T"}
     # Without a closing line it is a thematic break and a paragraph, not front matter.
-    doc = read_text("---\ntitle: x\n", fmt="markdown")
+    doc = read_text("---\ntitle: x\n", format="markdown")
     assert blocks_of(doc) == [("text", 0, {}, "title: x")]
 
 
 def test_front_matter_lines_do_not_shift_offsets():
     text = "---\na: 1\nb: 2\n---\n\n| x | y |\n|---|---|\n| 1 | 2 |\n"
-    doc = read_text(text, fmt="markdown", front_matter="text")
+    doc = read_text(text, format="markdown", front_matter="text")
     table = doc.blocks[1]
     assert (table.type, doc.text[table.start:table.end]) == ("table", "| x | y |\n|---|---|\n| 1 | 2 |")
 
 
 def test_crlf_is_normalised_and_offsets_point_into_the_normalised_text():
-    doc = read_text("# A\r\n\r\npara\r\n", fmt="markdown")
+    doc = read_text("# A\r\n\r\npara\r\n", format="markdown")
     assert doc.text == "# A\n\npara\n"
     assert blocks_of(doc) == [("heading", 1, {}, "# A"), ("text", 0, {}, "para")]
 
 
 def test_empty_and_blank_documents():
-    assert read_text("", fmt="markdown").blocks == ()
-    assert read_text(" \n\n\t\n", fmt="markdown").blocks == ()
+    assert read_text("", format="markdown").blocks == ()
+    assert read_text(" \n\n\t\n", format="markdown").blocks == ()
 
 
 _MD_PIECES = st.sampled_from([
@@ -135,7 +135,7 @@ def test_wikitext_markdown_keeps_text_and_finds_every_heading():
     if not corpus.exists():
         pytest.skip("shared data not present")
     [record] = [json.loads(line) for line in corpus.read_text().splitlines() if line.strip()]
-    doc = read_text(record["text"], fmt="markdown", doc_id=record["id"])
+    doc = read_text(record["text"], format="markdown", id=record["id"])
     # Offsets of the evaluation's evidence spans stay valid: the reader never rewrites markdown.
     assert doc.text == record["text"]
     headings = [b for b in doc.blocks if b.type == "heading"]
@@ -152,8 +152,6 @@ def test_front_matter_becomes_metadata_and_leaves_the_text():
     assert dict(doc.metadata) == {"title": "Notes", "year": 2021, "tags": ["a", "b"], "date": "2024-05-01",
                                   "front_matter_chars": len(text) - len(doc.text), "lang": "en"}
     assert doc.id == "n"
-    # the old argument names still work
-    assert read_text("x", fmt="text", doc_id="old").id == "old"
 
 
 def test_toml_front_matter_becomes_metadata():

@@ -27,12 +27,12 @@ def test_fixture_paragraphs_exact():
 
 
 def test_blank_lines_of_whitespace_separate_paragraphs():
-    doc = read_text("  one\n \t \ntwo\nthree  \n\n\n", fmt="text")
+    doc = read_text("  one\n \t \ntwo\nthree  \n\n\n", format="text")
     assert blocks_of(doc) == [("text", "one"), ("text", "two\nthree")]
 
 
 def test_pipe_table_inside_a_paragraph_is_a_table_block():
-    doc = read_text("Scores:\n| a | b |\n|---|---|\n| 1 | 2 |\nafter\n\nnext", fmt="text")
+    doc = read_text("Scores:\n| a | b |\n|---|---|\n| 1 | 2 |\nafter\n\nnext", format="text")
     assert blocks_of(doc) == [
         ("text", "Scores:"),
         ("table", "| a | b |\n|---|---|\n| 1 | 2 |"),
@@ -42,7 +42,7 @@ def test_pipe_table_inside_a_paragraph_is_a_table_block():
 
 
 def test_pipes_without_a_delimiter_row_are_text():
-    doc = read_text("a | b\nc | d\n", fmt="text")
+    doc = read_text("a | b\nc | d\n", format="text")
     assert blocks_of(doc) == [("text", "a | b\nc | d")]
 
 
@@ -71,7 +71,7 @@ def test_trim_is_the_character_by_character_trim(text, a, b):
 @settings(max_examples=150, deadline=None)
 @given(texts)
 def test_any_text_gives_ordered_blocks_covering_every_character(text):
-    doc = read_text(text, fmt="text")
+    doc = read_text(text, format="text")
     assert doc.text == normalize_newlines(text)
     prev = 0
     covered = bytearray(len(doc.text))
@@ -89,11 +89,11 @@ def test_python_help_output_is_text_not_a_table():
     import pydoc
 
     text = pydoc.render_doc(str, renderer=pydoc.plaintext)
-    doc = read_text(text, fmt="text")
+    doc = read_text(text, format="text")
     assert " |  ------" in text  # help() draws rules under its section titles
     assert all(b.type == "text" for b in doc.blocks)
 
 
 def test_a_one_column_table_needs_pipes_on_both_sides():
-    doc = read_text("| name |\n| --- |\n| x |\n\n |  Methods:\n |  -------\n |  foo\n", fmt="text")
+    doc = read_text("| name |\n| --- |\n| x |\n\n |  Methods:\n |  -------\n |  foo\n", format="text")
     assert blocks_of(doc) == [("table", "| name |\n| --- |\n| x |"), ("text", "|  Methods:\n |  -------\n |  foo")]

@@ -31,7 +31,7 @@ def rows_of(tree):
 
 
 def test_exact_tree_for_a_two_by_three_table():
-    tree = make_chunker("table").chunk(read_text(TABLE_2X3, fmt="markdown"))
+    tree = make_chunker("table").chunk(read_text(TABLE_2X3, format="markdown"))
     assert rows_of(tree) == [
         (0, "document", 0, 87, TABLE_2X3, None),
         (1, "table", 0, 86, TABLE_2X3.rstrip("\n"), None),
@@ -54,7 +54,7 @@ def test_exact_tree_for_a_two_by_three_table():
 
 def test_rows_as_leaves_and_no_columns():
     chunker = make_chunker("table", {"cells": "false", "columns": "no"})
-    tree = chunker.chunk(read_text(TABLE_2X3, fmt="markdown"))
+    tree = chunker.chunk(read_text(TABLE_2X3, format="markdown"))
     assert [(n.level, n.kind, n.text) for n in tree][1:] == [
         (1, "table", TABLE_2X3.rstrip("\n")),
         (2, "header", "| Name | Age | City |"),
@@ -138,7 +138,7 @@ def test_unparsable_table_block_is_kept_as_a_chunk():
 
 def test_empty_cells_get_no_node_and_unnamed_columns_a_number():
     text = "| Name |  | Note |\n|---|---|---|\n| Ann | x |  |\n|  |  |  |\n| | y | z | extra |\n"
-    tree = make_chunker("table").chunk(read_text(text, fmt="markdown"))
+    tree = make_chunker("table").chunk(read_text(text, format="markdown"))
     assert [(n.kind, n.text, n.embed_text) for n in tree if n.level >= 2] == [
         ("header", "| Name |  | Note |", "Name | Note"),
         ("column", "Name", "Name: Ann"),
@@ -155,7 +155,7 @@ def test_empty_cells_get_no_node_and_unnamed_columns_a_number():
 
 def test_column_listing_is_capped():
     text = "| n |\n|---|\n" + "".join(f"| {i} |\n" for i in range(5))
-    tree = make_chunker("table", {"max_values": "2"}).chunk(read_text(text, fmt="markdown"))
+    tree = make_chunker("table", {"max_values": "2"}).chunk(read_text(text, format="markdown"))
     assert next(n.embed_text for n in tree if n.kind == "column") == "n: 0; 1; … (+3 more)"
 
 
@@ -172,7 +172,7 @@ def test_bad_parameters(params, message):
 
 
 def test_empty_document():
-    tree = make_chunker("table").chunk(read_text("", fmt="markdown"))
+    tree = make_chunker("table").chunk(read_text("", format="markdown"))
     assert len(tree) == 1 and tree.leaves() == []
 
 
@@ -207,7 +207,7 @@ def markdown_tables(draw):
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(texts, markdown_tables().map(lambda t: t[0])), st.sampled_from(["markdown", "text", "html"]))
 def test_tree_invariants_and_only_table_syntax_lost(text, fmt):
-    doc = read_text(text, fmt=fmt)
+    doc = read_text(text, format=fmt)
     chunker = TableChunker()
     tree = chunker.chunk(doc)
     check_tree(tree, partition=False)
@@ -219,7 +219,7 @@ def test_tree_invariants_and_only_table_syntax_lost(text, fmt):
 @given(markdown_tables())
 def test_generated_tables_give_one_node_per_non_empty_cell(case):
     text, rows = case
-    doc = read_text(text, fmt="markdown")
+    doc = read_text(text, format="markdown")
     tree = make_chunker("table").chunk(doc)
     [table] = [n for n in tree if n.kind == "table"]
     body = [r for r in rows[1:] if any(c.strip() for c in r)]
@@ -235,6 +235,6 @@ def test_generated_tables_give_one_node_per_non_empty_cell(case):
 @settings(max_examples=150, deadline=None)
 @given(st.text(alphabet=',"\n ab;\t\u00e9', max_size=80), st.sampled_from(["csv", "tsv"]))
 def test_delimited_tree_invariants(text, fmt):
-    tree = make_chunker("table").chunk(read_text(text, fmt=fmt))
+    tree = make_chunker("table").chunk(read_text(text, format=fmt))
     check_tree(tree, partition=False)
     assert lost_characters(tree) <= set(',";\t')

@@ -169,6 +169,17 @@ class Dataset:
         }
 
 
+@dataclass(frozen=True)
+class NewQueries:
+    """Queries made for a corpus (imported or generated); subclasses add their report."""
+
+    queries: tuple[EvalQuery, ...]
+
+    def into(self, dataset: Dataset) -> Dataset:
+        """The dataset's corpus with these queries."""
+        return dataset.with_queries(self.queries)
+
+
 def _query_problem(q: EvalQuery, docs: Mapping[str, EvalDocument]) -> str | None:
     """What is wrong with a query, or None. Messages end with what to do."""
     if not q.query.strip():

@@ -40,7 +40,7 @@ def read_folder(folder: str | Path) -> FolderCorpus:
     for path in iter_paths([root]):
         rel = path.relative_to(root).as_posix()
         try:
-            doc = load_path(path, doc_id=rel)
+            doc = load_path(path, id=rel)
         except (InputError, OSError) as e:
             skipped.append((rel, str(e)))
             continue

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..errors import EvalError
 from ..text.sentences import sentence_spans
-from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
+from .dataset import Dataset, EvalDocument, EvalQuery, Evidence, NewQueries
 from .llm import Endpoint, reply_object
 from .locate import Locator
 
@@ -69,12 +69,8 @@ class GenerateReport:
 
 
 @dataclass(frozen=True)
-class GenerateResult:
-    queries: tuple[EvalQuery, ...]
+class GenerateResult(NewQueries):
     report: GenerateReport
-
-    def into(self, dataset: Dataset) -> Dataset:
-        return dataset.with_queries(self.queries)
 
 
 def sample_passage(docs: Sequence[EvalDocument], rng: random.Random, chars: int = PASSAGE_CHARS) -> Passage:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import EvalError
-from .dataset import Dataset, EvalQuery, Evidence, iter_jsonl
+from .dataset import Dataset, EvalQuery, Evidence, NewQueries, iter_jsonl
 from .locate import Locator
 
 QUESTION_KEYS = ("question", "query")
@@ -83,13 +83,8 @@ class ImportReport:
 
 
 @dataclass(frozen=True)
-class ImportResult:
-    queries: tuple[EvalQuery, ...]
+class ImportResult(NewQueries):
     report: ImportReport
-
-    def into(self, dataset: Dataset) -> Dataset:
-        """The dataset's corpus with these queries."""
-        return dataset.with_queries(self.queries)
 
 
 @dataclass

@@ -61,7 +61,7 @@ def read_document(doc: EvalDocument) -> tuple[EvalDocument, _Mapping]:
     if doc.read:
         return doc, _Mapping("same")
     try:
-        read = read_text(doc.text, fmt=doc.format, doc_id=doc.id, source=doc.title or doc.id)
+        read = read_text(doc.text, format=doc.format, id=doc.id, source=doc.title or doc.id)
     except ZoomragError as e:
         raise EvalError(f"document {doc.id!r} (format {doc.format!r}): {e}") from None
     out = replace(doc, text=read.text, blocks=read.blocks, metadata=read.metadata, read=True)
@@ -76,7 +76,7 @@ def _fragments(raw: str, fmt: str) -> list[str]:
     """What an evidence passage of raw text looks like once read: candidates, best first."""
     out = []
     try:
-        out.append(read_text(raw, fmt=fmt, doc_id="evidence", source="evidence").text.strip())
+        out.append(read_text(raw, format=fmt, id="evidence", source="evidence").text.strip())
     except ZoomragError:
         pass
     # A passage may start or end inside a tag: drop the broken pieces, then every tag.

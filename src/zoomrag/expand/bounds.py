@@ -17,25 +17,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
+from ..load.spans import skip_space, trim_end
 from ..text.sentences import sentence_bounds
 
 #: Characters looked at on each side of an edge for the boundary nearest to it.
 REACH = 2000
 #: A context shorter than this many words is a fragment (unless its document is that short).
 MIN_WORDS = 15
-
-
-def _skip_space(text: str, pos: int) -> int:
-    n = len(text)
-    while pos < n and text[pos].isspace():
-        pos += 1
-    return pos
-
-
-def _back_space(text: str, pos: int) -> int:
-    while pos > 0 and text[pos - 1].isspace():
-        pos -= 1
-    return pos
 
 
 def _window_lo(text: str, pos: int) -> int:
@@ -149,7 +137,7 @@ def _sentences(text: str) -> _Sentences:
 
 def clean_start(text: str, pos: int, lines: bool = False) -> bool:
     """True when a context starting at ``pos`` starts at a boundary (whitespace skipped)."""
-    q = _skip_space(text, pos)
+    q = skip_space(text, pos, len(text))
     if q >= len(text) or q == 0:
         return True
     if lines:
@@ -160,7 +148,7 @@ def clean_start(text: str, pos: int, lines: bool = False) -> bool:
 
 def clean_end(text: str, pos: int, lines: bool = False) -> bool:
     """True when a context ending at ``pos`` ends at a boundary (whitespace skipped)."""
-    q = _back_space(text, pos)
+    q = trim_end(text, 0, pos)
     if q == 0 or q == len(text):
         return True
     if lines:
@@ -177,7 +165,7 @@ def _starts_before(text: str, pos: int, lines: bool) -> list[int]:
     out = {0} if lo == 0 else set()
     nl = text.find("\n", max(lo - 1, 0), pos)
     while nl >= 0:
-        out.add(_skip_space(text, nl + 1))
+        out.add(skip_space(text, nl + 1, len(text)))
         nl = text.find("\n", nl + 1, pos)
     return sorted(s for s in out if s <= pos)
 
@@ -191,7 +179,7 @@ def _ends_after(text: str, pos: int, lines: bool) -> list[int]:
     out = {len(text)} if hi == len(text) else set()
     nl = text.find("\n", pos)
     while 0 <= nl < hi:
-        out.add(_back_space(text, nl))
+        out.add(trim_end(text, 0, nl))
         nl = text.find("\n", nl + 1)
     return sorted(e for e in out if e >= pos)
 
@@ -223,7 +211,7 @@ def snap(text: str, start: int, end: int, lines: bool = False) -> tuple[int, int
 
 
 def _snap(text: str, start: int, end: int, lines: bool) -> tuple[int, int]:
-    s, e = _skip_space(text, start), _back_space(text, end)
+    s, e = skip_space(text, start, len(text)), trim_end(text, 0, end)
     if s >= e:
         return start, end
     before = _starts_before(text, s, lines)
@@ -265,14 +253,14 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
         if after:
-            nxt = [x for x in _ends_after(text, _skip_space(text, end + 1) if end < len(text) else end, lines)
-                   if x > end]
+            past = skip_space(text, end + 1, len(text)) if end < len(text) else end
+            nxt = [x for x in _ends_after(text, past, lines) if x > end]
             if nxt:
                 end, stuck = nxt[0], 0
             else:
                 stuck += 1
         else:
-            prev = [x for x in _starts_before(text, _back_space(text, start) - 1, lines) if x < start] \
+            prev = [x for x in _starts_before(text, trim_end(text, 0, start) - 1, lines) if x < start] \
                 if start > 0 else []
             if prev:
                 start, stuck = prev[-1], 0

@@ -110,17 +110,14 @@ def decode(data: bytes, source: str) -> str:
 
 
 def read_text(text: str, *, format: str = "text", id: str = "doc", source: str = "<text>",
-              metadata: Mapping[str, Any] | None = None, front_matter: str = "metadata",
-              fmt: str | None = None, doc_id: str | None = None) -> Document:
+              metadata: Mapping[str, Any] | None = None, front_matter: str = "metadata") -> Document:
     """A Document from text already in memory, parsed by the reader for ``format``.
 
-    The argument names are :meth:`Document.from_text`'s (``fmt`` and ``doc_id`` are the old names,
-    still accepted). ``metadata`` is added to what the reader finds (it wins on equal keys).
+    The argument names are :meth:`Document.from_text`'s. ``metadata`` is added to what the reader
+    finds (it wins on equal keys).
     Markdown front matter becomes metadata and is left out of the text (:mod:`.frontmatter`);
     ``front_matter="text"`` keeps it in the text instead.
     """
-    format = fmt if fmt is not None else format
-    id = doc_id if doc_id is not None else id
     frontmatter.check_mode(front_matter)
     reader = FORMATS.get(format).read
     if reader is None:
@@ -154,8 +151,7 @@ def with_metadata(doc: Document, extra: Mapping[str, Any]) -> Document:
 
 def load_path(path: str | Path, *, id: str | None = None, format: str | None = None,
               metadata: Mapping[str, Any] | None = None, source: str | None = None,
-              front_matter: str = "metadata", max_bytes: int | None = MAX_FILE_BYTES,
-              doc_id: str | None = None, fmt: str | None = None) -> Document:
+              front_matter: str = "metadata", max_bytes: int | None = MAX_FILE_BYTES) -> Document:
     """Read one file into a Document. Errors name the file and say what to do.
 
     ``source`` (default: the path as given) is what the document says it came from. Only
@@ -166,8 +162,8 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
     where = str(p)
     st = _regular_file(p, where)
     _check_size(where, st.st_size, max_bytes)
-    format = fmt or format or detect_format(p)
-    id = doc_id or id or where
+    format = format or detect_format(p)
+    id = id or where
     source = source or where
     read_file = FORMATS.get(format).read_file if format in FORMATS else None
     if read_file is not None:

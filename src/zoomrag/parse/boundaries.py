@@ -27,7 +27,7 @@ BREAKING_SPACE = r"[^\S\xa0\u2007\u202f]"
 _CLOSERS = "\"'\u201d\u2019\u00bb)]}\u300d\u300f\uff09\u3011\u300b\u3015\u3009"
 _CLOSERS_CLASS = re.escape(_CLOSERS)
 #: Stops that end a sentence when a space follows them (and their closing quotes): "3.14" is
-#: not an end.
+#: not an end. (text.sentences keeps its own list for its own rules: see ``_LATIN_STOPS`` there.)
 SENTENCE_STOPS = ".!?\u2026\u203c\u2047\u2048\u2049\u0964\u0965\u061f\u06d4"
 #: CJK and full-width stops, which end a sentence before any character: that text has no spaces.
 WIDE_SENTENCE_STOPS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"

@@ -239,7 +239,7 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
                 docs, skipped = [], []
                 for name, path in saved:
                     try:
-                        doc = load_path(path, doc_id=name)
+                        doc = load_path(path, id=name)
                     except ZoomragError as e:
                         skipped.append((name, str(e).replace(str(path), name)))
                         continue

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ...errors import ConfigError
-from ...load.spans import skip_space, trim_end
+from ...load.spans import skip_space, trim, trim_end
 from ...model import Document
-from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ..base import Chunker, Span
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
-from ..regions import Delegates, Regions
+from ..regions import Delegates
 from ..sizing import fixed_keep, split_pieces
+from .builder import Builder
 
 
 @dataclass(frozen=True)
@@ -64,23 +64,14 @@ class Hierarchical(Chunker):
 
     def split_routed(self, document: Document, delegates: Delegates) -> list[Span]:
         """Like :meth:`split`, with blocks of the delegated types split by their chunkers."""
-        build = _Builder(self, document, measure_for(document, self.unit), Regions(document, delegates))
+        build = _Builder(self, document, self.unit, delegates)
         n = len(document.text)
         if not self.structure:
             return build.body(0, n)
         return build.structure(section_spans(document), 0, n)
 
 
-class _Builder:
-    """One document's split: its measure is built once and shared by every level."""
-
-    def __init__(self, strategy: Hierarchical, document: Document, measure: Measure, regions: Regions):
-        self.s = strategy
-        self.text = document.text
-        self.measure = measure
-        self.regions = regions
-        self.levels = strategy.levels
-
+class _Builder(Builder[Hierarchical]):
     def structure(self, spans: list[Span], start: int, end: int) -> list[Span]:
         """Section nodes for heading sections; size pieces for the text around them."""
         out: list[Span] = []
@@ -110,8 +101,7 @@ class _Builder:
         return self.regions.split(start, end, self._own)
 
     def _own(self, start: int, end: int) -> list[Span]:
-        s = skip_space(self.text, start, end)
-        e = trim_end(self.text, s, end)
+        s, e = trim(self.text, start, end)
         if s >= e:
             return []
         kids = self._levels(s, e, 0)
@@ -129,7 +119,7 @@ class _Builder:
         if level == len(sizes):
             return []
         marks: list[int] = []  # the pieces' token positions, when the split knows them
-        size, keep, min_tail = self.levels[level]
+        size, keep, min_tail = self.s.levels[level]
         pieces = split_pieces(self.text, self.measure, start, end, size, keep, min_tail,
                               tokens=(first, last), marks=marks)
         if level + 1 == len(sizes):

@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...load.spans import skip_space, trim_end
+from ...load.spans import trim
 from ...model import Document
-from ...text.tokens import Measure
-from ..base import Chunker, Span, measure_for
+from ..base import Chunker, Span
 from ..headings import section_spans
 from ..params import check_float, check_int, check_unit
-from ..regions import Delegates, Regions
+from ..regions import Delegates
 from ..sizing import split_range
+from .builder import Builder
 
 #: Children in characters when ``unit="chars"`` and no child size is given.
 CHARS_CHILD_SIZE = 600
@@ -74,19 +74,13 @@ class ParentChild(Chunker):
 
     def split_routed(self, document: Document, delegates: Delegates) -> list[Span]:
         """Like :meth:`split`, with blocks of the delegated types split by their chunkers."""
-        b = _Builder(self, document, measure_for(document, self.unit), Regions(document, delegates))
+        b = _Builder(self, document, self.unit, delegates)
         n = len(document.text)
         spans = section_spans(document) if self.structure else []
         return b.parents(spans, 0, n, (), depth=1)
 
 
-class _Builder:
-    def __init__(self, strategy: ParentChild, document: Document, measure: Measure, regions: Regions):
-        self.s = strategy
-        self.text = document.text
-        self.measure = measure
-        self.regions = regions
-
+class _Builder(Builder[ParentChild]):
     def parents(self, spans: list[Span], start: int, end: int, path: tuple[str, ...],
                 depth: int) -> list[Span]:
         """Parents for the section drafts ``spans`` of one level, and the text around them."""
@@ -108,8 +102,7 @@ class _Builder:
 
     def parent(self, start: int, end: int, kind: str, path: tuple[str, ...]) -> list[Span]:
         """One parent over [start, end), or size pieces of it when it is too big."""
-        s = skip_space(self.text, start, end)
-        e = trim_end(self.text, s, end)
+        s, e = trim(self.text, start, end)
         if s >= e:
             return []
         if self.measure.size(s, e) <= self.s.parent_size:
