@@ -6,8 +6,9 @@ lists and code) and, when shorter than 15 words, grown by whole sentences. A can
 overlaps, touches, or is separated only by whitespace from spans already chosen in its
 document is merged with them, so no character is ever returned twice; its cost is the growth
 in tokens of the merged span. A candidate that does not fit is replaced by its fallbacks; one
-that would open a context beyond ``top`` is skipped; one whose text another document already
-gave is skipped (the same file twice is returned once). Tokens are counted on the final
+that would open a context beyond ``top`` is skipped (``top`` counts contexts as returned: the
+spans inside one table are one context); one whose text another document already gave is
+skipped (the same file twice is returned once). Tokens are counted on the final
 spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table).
 
@@ -124,6 +125,14 @@ def _table_of(doc: _Doc, start: int, end: int) -> tuple[int, int, int] | None:
     return None
 
 
+def _context_key(doc: _Doc, start: int, end: int) -> object:
+    """Which returned context the span ``[start, end)`` is part of: every span inside one table
+    is one context (under the table's header row); any other span is a context of its own.
+    ``top`` counts these, so it counts contexts as they are returned."""
+    table = _table_of(doc, start, end)
+    return table if table is not None else ("span", start)
+
+
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -214,9 +223,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                                  MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
         return s, e
 
-    def plan(c: Candidate, room: int | None = None) -> tuple[list[_Span], int, int, int, int] | None:
-        """Where ``c`` would go: (spans it merges with, start, end, tokens, cost); None: no room
-        (with ``room``, also when it costs more than that)."""
+    def plan(c: Candidate, room: int | None = None) -> tuple[list[_Span], int, int, int, int, int] | None:
+        """Where ``c`` would go: (spans it merges with, start, end, tokens, cost, contexts after
+        it); None: no room for its tokens (with ``room``, when it costs more than that) or, past
+        ``top``, for another context."""
         spans = chosen.setdefault(c.doc_id, [])
         if not spans and top is not None and n_contexts >= top:
             return None  # nothing to merge with and no room for another context: no tree needed
@@ -230,20 +240,24 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if touching:
             start = min(c.start, min(s.start for s in touching))
             end = max(c.end, max(s.end for s in touching))
-            n = tokens(c.doc_id, start, end)
-            cost = n - sum(s.tokens for s in touching)
-        elif top is not None and n_contexts >= top:
-            return None
         else:
             start, end = c.start, c.end
-            n = cost = tokens(c.doc_id, start, end)
+        # a span inside a table that already has a context joins that context
+        before = {_context_key(d, s.start, s.end) for s in spans}
+        after = {_context_key(d, s.start, s.end) for s in spans if all(s is not t for t in touching)}
+        after.add(_context_key(d, start, end))
+        contexts = n_contexts - len(before) + len(after)
+        if top is not None and contexts > top:
+            return None
+        n = tokens(c.doc_id, start, end)
+        cost = n - sum(s.tokens for s in touching)
         table = _table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
         # the look for repeats, the dearer test, only for what fits
         if (room is not None and cost > room) or _repeats(c.doc_id, start, end):
             return None
-        return touching, start, end, n, cost
+        return touching, start, end, n, cost, contexts
 
     def _repeats(doc_id: str, start: int, end: int) -> bool:
         """True when this text, or a chosen context inside it, came already from another file."""
@@ -269,7 +283,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                         return True
         return False
 
-    def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int) -> None:
+    def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int,
+               contexts: int) -> None:
         nonlocal used, n_contexts
         spans = chosen[c.doc_id]
         d = doc(c.doc_id)
@@ -290,7 +305,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if table is not None:
             headed.add((c.doc_id, table[0]))
         used += cost
-        n_contexts += 1 - len(touching)
+        n_contexts = contexts
 
     def worth(c: Candidate) -> bool:
         """The stop rule: False when ``c`` holds too little expected evidence per token."""
@@ -398,8 +413,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(doc_id)
         groups: dict[object, list[_Span]] = {}
         for s in sorted(spans, key=lambda s: s.start):
-            table = _table_of(d, s.start, s.end)
-            groups.setdefault(table if table is not None else ("span", s.start), []).append(s)
+            groups.setdefault(_context_key(d, s.start, s.end), []).append(s)
         for key, group in groups.items():
             out.append(_context(document, d, key, group, explain))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
