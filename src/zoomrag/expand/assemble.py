@@ -242,11 +242,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             end = max(c.end, max(s.end for s in touching))
         else:
             start, end = c.start, c.end
-        # a span inside a table that already has a context joins that context
-        before = {_context_key(d, s.start, s.end) for s in spans}
-        after = {_context_key(d, s.start, s.end) for s in spans if all(s is not t for t in touching)}
-        after.add(_context_key(d, start, end))
-        contexts = n_contexts - len(before) + len(after)
+        if d.tables:  # a span inside a table that already has a context joins that context
+            before = {_context_key(d, s.start, s.end) for s in spans}
+            after = {_context_key(d, s.start, s.end) for s in spans if all(s is not t for t in touching)}
+            after.add(_context_key(d, start, end))
+            contexts = n_contexts - len(before) + len(after)
+        else:  # every span is a context of its own
+            contexts = n_contexts + 1 - len(touching)
         if top is not None and contexts > top:
             return None
         n = tokens(c.doc_id, start, end)
