@@ -5,14 +5,26 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from invariants import texts
 
 from zoomrag.errors import ConfigError
 from zoomrag.load.spans import skip_space, trim_end
-from zoomrag.parse.boundaries import best_cut, can_cut, first_gap, grapheme_cut, is_glued
+from zoomrag.parse.boundaries import (
+    REACH,
+    SENTENCE_STOPS,
+    TIERS,
+    WIDE_SENTENCE_STOPS,
+    best_cut,
+    can_cut,
+    first_gap,
+    grapheme_cut,
+    is_glued,
+    joins,
+)
 from zoomrag.parse.sizing import split_range, split_recursive
+from zoomrag.text.sentences import sentence_spans
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
 
 
@@ -108,6 +120,27 @@ def test_full_width_sentence_punctuation_is_a_sentence_end(mark: str):
 def test_japanese_cuts_at_the_full_stop():
     text = "日本語の文です。次の文もあります。"
     assert cut(text, size=10) == ["日本語の文です。", "次の文もあります。"]
+
+
+def test_a_full_width_point_between_digits_is_a_decimal_point_not_a_sentence_end():
+    # The windows hold "2．|8": the clause mark before it and the full stop after it are cut.
+    text = "苹果3．5元，梨子2．8元。香蕉很便宜。"
+    pieces = ["苹果3．5元，", "梨子2．8元。", "香蕉很便宜。"]
+    assert cut(text, size=12, lookback=1.0) == pieces
+    assert rcut(text, size=12) == pieces
+    assert [text[a:b] for a, b in sentence_spans(text)] == ["苹果3．5元，梨子2．8元。", "香蕉很便宜。"]
+
+
+@pytest.mark.parametrize("text, first", [
+    ("编号3411。2012年入学", "编号3411。"),  # 。 ends a sentence even between digits
+    ("约3；5个人到了", "约3；"),
+    ("跑了3．之后休息", "跑了3．"),          # ． before a non-digit
+    ("下雨了．3号晴天", "下雨了．"),          # ． after a non-digit
+    ("价格是3．”5元", "价格是3．”"),          # a quote closes the sentence: not a decimal
+])
+def test_other_full_width_stops_next_to_digits_still_end_a_sentence(text: str, first: str):
+    assert cut(text, size=len(text) - 1, lookback=1.0)[0] == first
+    assert rcut(text, size=len(text) - 1)[0] == first
 
 
 def test_never_cuts_between_a_letter_and_its_combining_marks():
@@ -311,6 +344,34 @@ def test_no_piece_starts_with_a_mark_glued_to_the_previous_piece(text, size):
             if a > 0 and is_glued(text[a]):
                 assert text[a - 1].isspace()
             assert unicodedata.category(text[a])[0] != "M" or a == 0 or text[a - 1].isspace()
+
+
+CLOSERS = "”)"
+
+
+def is_sentence_cut(text: str, c: int) -> bool:
+    """The sentence tier's rule, written plainly: a stop and its closing quotes before ``c``; a
+    space after them for ``.!?``-like stops, anything but a digit after ``3．`` for wide ones."""
+    if not 0 < c < len(text) or joins(text, c):
+        return False
+    k = c - 1
+    while k >= 0 and text[k] in CLOSERS:  # the closing marks of the alphabet below
+        k -= 1
+    if k < 0 or k < c - REACH:  # the search looks back REACH characters for the stop
+        return False
+    if text[k] in SENTENCE_STOPS:
+        return text[c].isspace()
+    decimal = text[k] == "．" and k == c - 1 and k > 0 and text[k - 1] in "0123456789" and text[c] in "0123456789"
+    return text[k] in WIDE_SENTENCE_STOPS and not decimal
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("35５．。.！”)a中 \n\u0301"), max_size=30))
+@example("价格3．5元。3.5 元！”5")
+def test_the_sentence_tier_cuts_where_its_plain_rule_does(text: str):
+    sentence_only = ((TIERS["sentence"], False),)
+    for c in range(1, len(text)):
+        assert (best_cut(text, c, c, sentence_only) == c) is is_sentence_cut(text, c), (text, c)
 
 
 @settings(max_examples=200, deadline=None)

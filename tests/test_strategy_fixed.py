@@ -64,6 +64,12 @@ def test_chinese_text_is_cut_at_the_full_stop():
     assert leaves(chunker, text) == ["我们今天去了公园。", "然后回家吃晚饭，很开心。"]
 
 
+def test_a_full_width_decimal_point_is_not_cut_as_a_sentence_end():
+    text = "苹果3．5元，梨子2．8元。香蕉很便宜。"
+    chunker = make_chunker("fixed", {"size": 12, "unit": "chars", "lookback": 1.0})
+    assert leaves(chunker, text) == ["苹果3．5元，", "梨子2．8元。", "香蕉很便宜。"]
+
+
 def test_empty_and_blank_documents_have_no_leaves():
     chunker = make_chunker("fixed", {"size": 10})
     for text in ("", " \n\t "):

@@ -30,7 +30,11 @@ _CLOSERS_CLASS = re.escape(_CLOSERS)
 #: not an end. (text.sentences keeps its own list for its own rules: see ``_LATIN_STOPS`` there.)
 SENTENCE_STOPS = ".!?\u2026\u203c\u2047\u2048\u2049\u0964\u0965\u061f\u06d4"
 #: CJK and full-width stops, which end a sentence before any character: that text has no spaces.
+#: The one exception is ``DECIMAL_POINT``.
 WIDE_SENTENCE_STOPS = "\u3002\uff01\uff1f\uff1b\uff61\uff0e"
+#: A full-width full stop between two ASCII digits is a decimal point (``3．5``), not a sentence
+#: end, as in text.sentences (which ends a sentence after it only before a space or CJK text).
+DECIMAL_POINT = "(?<=[0-9]\uff0e)(?=[0-9])"
 
 
 def closers_after(lookahead: str) -> str:
@@ -43,7 +47,7 @@ def closers_after(lookahead: str) -> str:
 SENTENCE_END = (
     "[" + re.escape(SENTENCE_STOPS) + WIDE_SENTENCE_STOPS + "]"
     + "(?:(?<=[" + re.escape(SENTENCE_STOPS) + "])" + closers_after(r"(?=\s)")
-    + "|(?<=[" + WIDE_SENTENCE_STOPS + "])" + closers_after(r"(?=[\s\S])") + ")"
+    + "|(?<=[" + WIDE_SENTENCE_STOPS + "])" + closers_after(rf"(?=[\s\S])(?!{DECIMAL_POINT})") + ")"
 )
 #: Clause punctuation of CJK text, which plays the role of a space between words.
 CJK_CLAUSE = "\uff0c\u3001\uff1a\ufe50\ufe51"

@@ -50,8 +50,8 @@ _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\
 _CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE_CLASS}]*")
 # Kept apart from parse.boundaries' stop lists: these are the stops the rules below were measured
 # with (docs/text.md), and here "．" is a Latin stop ("3．5" is not an end), while the chunker's
-# cut tier ends a sentence after it anywhere, and also at ‼ and Devanagari and Arabic stops. One
-# list would move either sentences or chunks.
+# cut tier ends a sentence after it anywhere but between two digits (its DECIMAL_POINT), and also
+# at ‼ and Devanagari and Arabic stops. One list would move either sentences or chunks.
 _LATIN_STOPS = ".!?‽…．"
 _LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
 _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
