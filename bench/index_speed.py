@@ -518,7 +518,12 @@ def _timed(cmd: list[str]) -> tuple[float, str]:
 
 def bench_peers(tmp: Path, runs: int, embeddings: list[str]) -> None:
     print("\n## Build time: zoomrag index against LlamaIndex (chroma_general, MiniLM)\n")
-    folder = corpus_folder(tmp)
+    # One folder for every run: LlamaIndex embeds each leaf with its file's metadata (the path
+    # among it) and counts it in the chunk size, so a random folder name changed its leaf count
+    # by up to 10 % from run to run (4,164 leaves here; 4,254 under /home/user/projects/rag/data).
+    fixed = Path(tempfile.gettempdir()) / "zoomrag-bench"
+    shutil.rmtree(fixed, ignore_errors=True)
+    folder = corpus_folder(fixed)
     times: dict[str, list[float]] = {"zoomrag": [], "zoomrag --no-probe": [],
                                      **{f"llamaindex-{e}": [] for e in embeddings}}
     counts: dict[str, object] = {}
