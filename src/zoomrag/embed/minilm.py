@@ -34,7 +34,9 @@ from .batching import length_batches
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 #: Padded tokens per forward call: bounds memory (attention is count x heads x length^2).
-BATCH_TOKENS = 8192
+BATCH_TOKENS = 2048
+#: Token counts remembered (of the texts counted last).
+COUNTS_KEPT = 16384
 
 
 def model_dir() -> Path:
@@ -105,6 +107,7 @@ class MiniLMEmbedder:
         self._model: Any = None
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
 
     def _load(self) -> Any:
         with self._lock:
@@ -170,4 +173,12 @@ class MiniLMEmbedder:
         return self.embed_documents(texts)
 
     def count_tokens(self, text: str) -> int:
-        return len(self._tokenizer.encode(text).ids)  # includes [CLS] and [SEP]
+        # Indexing counts each unit three times (the window split, the window check, the batch
+        # order), on the thread that competes with the model's: the last texts are remembered.
+        n = self._counts.get(text)
+        if n is None:
+            n = len(self._tokenizer.encode(text).ids)  # includes [CLS] and [SEP]
+            if len(self._counts) >= COUNTS_KEPT:
+                self._counts.clear()
+            self._counts[text] = n
+        return n
