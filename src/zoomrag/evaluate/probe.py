@@ -34,16 +34,19 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..expand.auto import KINDS, Choice, document_kind
-from ..expand.measure import measure_of
+from ..expand.measure import SpanMeasure, measure_of
+from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
 from ..text.sentences import paragraph_sentences
 from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
+from .forked import run_split
 from .results import BuildStats
 from .runner import run_eval
 
@@ -283,25 +286,53 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER
 
 # -- running -----------------------------------------------------------------------------------
 
-class _ProbeRetriever:
-    """One candidate policy over the index as it is (a :class:`~zoomrag.evaluate.Retriever`); the
-    hits of each question are searched once and shared by every candidate and budget."""
+class _ProbeTrees:
+    """Every document's tree, read once: the probe's tree source. Nothing is read from the store
+    while candidates run, so a kind of document can be measured in a forked process
+    (:func:`~zoomrag.evaluate.forked.run_split`)."""
 
-    def __init__(self, name: str, index: Index, hits: Mapping[str, Sequence[Hit]], mode: str):
+    def __init__(self, trees: Sequence[Tree], counter: TokenCounter):
+        self._trees = {t.document.id: t for t in trees}
+        self._counter = counter
+        self._measures: dict[str, SpanMeasure] = {}
+
+    def __contains__(self, doc_id: str) -> bool:
+        return doc_id in self._trees
+
+    def tree(self, doc_id: str) -> Tree:
+        return self._trees[doc_id]
+
+    def measure(self, doc_id: str) -> SpanMeasure:
+        m = self._measures.get(doc_id)
+        if m is None:
+            m = self._measures[doc_id] = SpanMeasure(self._trees[doc_id].document.text, self._counter)
+        return m
+
+
+class _ProbeRetriever:
+    """One candidate policy over the index as it is (a :class:`~zoomrag.evaluate.Retriever`): the
+    hits of each question are searched once and shared by every candidate and budget, and grown
+    as :meth:`Index.grow` grows them."""
+
+    def __init__(self, name: str, embedder: str, trees: _ProbeTrees, hits: Mapping[str, Sequence[Hit]],
+                 mode: str, count: Callable[[str], int], counter: TokenCounter):
         self.name = name
-        self.embedder = index.embedder.name
+        self.embedder = embedder
         policy, params = CANDIDATES[name]
         self.policy, self.params = policy, dict(params)
         self.settings = {"policy": policy, "params": self.params, "mode": mode}
-        self.index = index
+        self.trees = trees
         self.hits = hits
+        self.count = count
+        self.counter = counter
 
     def build(self, dataset: Dataset) -> BuildStats:
         return BuildStats()
 
     def retrieve(self, query: EvalQuery, budget: int) -> list:
         hits = self.hits[query.id][:search_k(budget)]
-        return self.index.grow(query.query, hits, budget=budget, top=None, expand=self.policy, params=self.params)
+        return expand_hits(hits, self.trees, budget, self.count, expand=self.policy, params=self.params,
+                           top=None, query=query.query, counter=self.counter)
 
 
 def search_k(budget: int) -> int:
@@ -332,33 +363,49 @@ def probe(index: Index, *, mode: str = "hybrid", seed: int = 0, per_kind: int = 
     documents = Counter(document_kind(t) for t in trees)
     questions = probe_questions(trees, seed=seed, per_kind=per_kind, counter=index.settings.counter)
     docs = tuple(EvalDocument(t.document.id, t.document.text, format=t.document.format, read=True) for t in trees)
-    results: list[KindResult] = []
+    source = _ProbeTrees(trees, index.settings.counter)
+    results: dict[str, KindResult] = {}
+    jobs: list[Callable[[], KindResult]] = []
     for kind in KINDS:
         if kind not in documents:
             continue
         qs = questions.get(kind, [])
         n_docs = documents[kind]
         if len(qs) < MIN_QUERIES:
-            results.append(KindResult(kind, n_docs, len(qs), note=(
+            results[kind] = KindResult(kind, n_docs, len(qs), note=(
                 f"{len(qs)} probe question(s) from {n_docs} document(s), fewer than {MIN_QUERIES}: "
-                "too few to choose, auto uses its default")))
+                "too few to choose, auto uses its default"))
             continue
-        results.append(_measure(index, kind, n_docs, Dataset(f"probe-{kind}", docs, tuple(qs)), names, mode,
-                                budgets))
-    note = "" if any(r.choice is not None for r in results) else \
+        dataset = Dataset(f"probe-{kind}", docs, tuple(qs))
+        retrievers = _retrievers(index, dataset, source, names, mode, budgets)  # searched here
+        jobs.append(partial(_measure, kind, n_docs, dataset, retrievers, budgets, index.settings.counter))
+    # the kinds are measured side by side: candidates read only the trees and hits in memory
+    for r in run_split(jobs):
+        results[r.kind] = r
+    ordered = [results[k] for k in KINDS if k in results]
+    note = "" if any(r.choice is not None for r in ordered) else \
         "corpus too small for a probe: auto uses its defaults (density)"
-    return ProbeReport(tuple(results), time.perf_counter() - t0, note)
+    return ProbeReport(tuple(ordered), time.perf_counter() - t0, note)
 
 
-def _measure(index: Index, kind: str, n_docs: int, dataset: Dataset, names: Sequence[str], mode: str,
-             budgets: Sequence[int]) -> KindResult:
+def _retrievers(index: Index, dataset: Dataset, source: _ProbeTrees, names: Sequence[str], mode: str,
+                budgets: Sequence[int]) -> list[_ProbeRetriever]:
+    """The candidates, with every question searched (in documents whose tree the probe read)."""
     vectors: list[np.ndarray | None] = [None] * len(dataset.queries)
     if mode in ("dense", "hybrid"):
         vectors = list(index.embed_queries([q.query for q in dataset.queries]))
     k = search_k(max(budgets))
-    hits = {q.id: index.search(q.query, mode=mode, k=k, vector=v) for q, v in zip(dataset.queries, vectors)}
-    retrievers = [_ProbeRetriever(n, index, hits, mode) for n in names]
-    run = run_eval(dataset, retrievers, budgets, counter=index.settings.counter, resamples=20)
+    hits = {q.id: [h for h in index.search(q.query, mode=mode, k=k, vector=v) if h.doc_id in source]
+            for q, v in zip(dataset.queries, vectors)}
+    settings = index.settings
+    return [_ProbeRetriever(n, index.embedder.name, source, hits, mode, settings.count, settings.counter)
+            for n in names]
+
+
+def _measure(kind: str, n_docs: int, dataset: Dataset, retrievers: Sequence[_ProbeRetriever],
+             budgets: Sequence[int], counter: TokenCounter) -> KindResult:
+    names = [r.name for r in retrievers]
+    run = run_eval(dataset, retrievers, budgets, counter=counter, resamples=20)
     recall, iou = _means(run, names, budgets, "evidence_recall"), _means(run, names, budgets, "iou")
     default = DEFAULT if DEFAULT in names else names[0]
     frag = {n: max(run.shape[(n, b)].fragment_rate for b in budgets) for n in names}
