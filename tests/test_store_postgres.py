@@ -240,3 +240,34 @@ def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_url
         hybrid = reader.search("a new line about topic 3", mode="hybrid", k=5)
         assert dense[0] == hybrid[0].node_id and "dense" in hybrid[0].ranks
         reader.close()
+
+
+def test_a_hybrid_query_that_fails_leaves_the_second_connection_usable(pg_url, monkeypatch):
+    import threading
+
+    import zoomrag.index.searching as searching
+    from zoomrag.store.postgres import PostgresStore
+
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.")
+            for i in range(60)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as ix:
+        ix.add(docs)
+        want = ix.search("topic 3", mode="hybrid", k=5)
+        # BM25 fails at once, and the dense half imports the snapshot only after it ended
+        gate = threading.Event()
+        real = PostgresStore._nearest_beside
+
+        def late(self, *args, **kwargs):
+            gate.wait(5)
+            return real(self, *args, **kwargs)
+
+        def failing(*args, **kwargs):
+            raise RuntimeError("BM25 failed")
+
+        monkeypatch.setattr(PostgresStore, "_nearest_beside", late)
+        monkeypatch.setattr(searching, "bm25_search", failing)
+        with pytest.raises(RuntimeError, match="BM25 failed"):
+            ix.search("topic 3", mode="hybrid", k=5)
+        gate.set()
+        monkeypatch.undo()
+        assert ix.search("topic 3", mode="hybrid", k=5) == want  # the side connection recovered

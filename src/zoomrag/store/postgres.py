@@ -923,11 +923,14 @@ class PostgresStore:
                              "is not a snapshot name; report this with the server's version")
         conn = self._side
         with self._translate_errors("search the vectors"):
-            conn.execute(f"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{snapshot}'")
             try:
+                # fails when the snapshot's own transaction ended first (the query that started
+                # this one failed): the transaction is ended below either way
+                conn.execute(f"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET TRANSACTION SNAPSHOT '{snapshot}'")
                 return self._nearest_rows(conn, query, k, selection)
             finally:
-                conn.execute("ROLLBACK")
+                if conn.info.transaction_status != self._errors.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
 
     def _nearest_rows(self, conn: Any, query: np.ndarray, k: int,
                       selection: Selection | None) -> list[tuple[int, float, int | None]]:
