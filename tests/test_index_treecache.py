@@ -71,7 +71,7 @@ def test_a_full_cache_takes_a_tree_only_when_asked_for_more_often_than_what_it_p
 def test_old_asks_fade_so_a_newly_asked_document_can_come_in(tmp_path, monkeypatch):
     with Index.open(tmp_path / "i.db", embedder=CountingEmbedder()) as ix:
         ask = _asker(tmp_path, monkeypatch, ix)
-        ix._searcher.trees.max_seen = 6  # asks are halved after 6
+        ix._searcher.trees.halve_after = 6  # asks are halved after 6
         for d in ("d0", "d0", "d1", "d1", "d0", "d1"):  # d0 and d1 kept, asked 3 times each
             ask(d)
         assert ask("d2") and ask("d2")  # the 7th ask halved d0 and d1 to 1 and forgot d2's first

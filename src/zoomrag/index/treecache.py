@@ -27,7 +27,7 @@ class TreeCache:
     A document's tree is kept from its second query on; the first time, it serves that query
     only (:meth:`sync` starts the next). Once the cache is full, a tree comes in only if its
     document was asked for more often than each tree it would push out (asks are halved every
-    ``max_seen`` asks, so old popularity fades). Queries over many documents asked for once or
+    ``halve_after`` asks, so old popularity fades). Queries over many documents asked for once or
     twice would otherwise turn the whole cache over, and every tree of it is thousands of
     objects that Python's garbage collector walks while they are young: at 1M units, a cache
     turning over made passes of 10-20 ms every few queries and of ~70 ms over the whole cache,
@@ -47,10 +47,10 @@ class TreeCache:
         self._recent: OrderedDict[tuple[str, str], SpanMeasure] = OrderedDict()
         self._recent_chars = 0
         self.max_recent_chars = 20_000_000
-        #: How often each document was asked for lately (halved every ``max_seen`` asks).
+        #: How often each document was asked for lately (halved every ``halve_after`` asks).
         self._asks: dict[str, int] = {}
         self._asks_since = 0
-        self.max_seen = 100_000
+        self.halve_after = 100_000
         #: Trees of documents seen for the first time, for the current query only.
         self._passing: dict[str, Tree] = {}
         self._passing_nodes = 0
@@ -132,7 +132,7 @@ class TreeCache:
         for d in doc_ids:
             asks[d] = asks.get(d, 0) + 1
         self._asks_since += len(doc_ids)
-        if self._asks_since > self.max_seen:
+        if self._asks_since > self.halve_after:
             self._asks = {d: n // 2 for d, n in asks.items() if n > 1}
             self._asks_since = 0
 
