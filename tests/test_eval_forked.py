@@ -47,3 +47,19 @@ def test_an_error_here_is_raised_and_the_child_is_stopped():
 
     with pytest.raises(ValueError, match="bad job"):
         run_split([lambda: 1, fails])
+
+
+def _in_a_daemon(out) -> None:
+    out.send(run_split([lambda: 1, lambda: 2, lambda: 3]))
+
+
+def test_a_daemon_process_which_may_not_fork_runs_every_job_itself():
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    reader, writer = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=_in_a_daemon, args=(writer,), daemon=True)
+    p.start()
+    assert reader.poll(30) and reader.recv() == [1, 2, 3]
+    p.join()
+    assert p.exitcode == 0

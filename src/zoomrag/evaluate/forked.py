@@ -39,7 +39,7 @@ def run_split(jobs: Sequence[Callable[[], T]]) -> list[T]:
     try:
         with _tokenizers_quiet():
             child.start()
-    except OSError:
+    except (OSError, AssertionError):  # no process left, or this one is a daemon (no children)
         reader.close()
         return [job() for job in jobs]
     finally:
