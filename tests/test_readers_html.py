@@ -66,7 +66,7 @@ def test_ordered_lists_count_from_their_start():
 def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
     html = ("<table><caption>Scores</caption><tr><td>a</td><td>b</td></tr>"
             "<tr><td colspan='2'>wide</td></tr><tr><td>short</td></tr>"
-            "<tr><td>x\\|y</td><td><table><tr><td>in</td><td>ner</td></tr></table></td></tr></table>")
+            "<tr><td>x\\|y</td><td><b>in</b><div>ner</div></td></tr></table>")
     doc = read_text(html, format="html")
     assert blocks_of(doc) == [
         ("text", 0, {}, "Scores"),
@@ -75,6 +75,37 @@ def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
     table = parse_pipe_table(doc.text, doc.blocks[1].start, doc.blocks[1].end)
     assert [[c.value for c in r.cells] for r in table.rows] == [
         ["wide", ""], ["short", ""], ["x\\|y", "in ner"]]
+
+
+def test_layout_tables_are_read_as_the_blocks_in_their_cells():
+    # pydoc's shape: a section title row, then a cell holding a definition list and a nested table
+    html = ("<table class='section'><tr><td colspan=2><a name='Parser'>class <strong>Parser</strong></a>"
+            "(<a href='#Base'>Base</a>)</td></tr>"
+            "<tr><td>&nbsp;</td><td><dl><dt><a name='Parser-add'><strong>add</strong></a>(self, x)</dt>"
+            "<dd>Add <tt>x</tt>.<br>Twice is an error.</dd></dl>"
+            "<table><tr><td><a href='os.html'>os</a></td><td><a href='re.html'>re</a></td></tr></table>"
+            "</td></tr></table>"
+            "<table role='presentation'><tr><td>left</td><td>right</td></tr><tr><td>a</td><td>b</td></tr></table>"
+            "<table><tr><td>one cell per row</td></tr><tr><td>is a list</td></tr></table>"
+            "<table><tr><td>only</td><td>one row</td></tr></table>")
+    doc = read_text(html, format="html")
+    assert blocks_of(doc) == [
+        ("text", 0, {}, "class Parser(Base)"),
+        ("text", 0, {}, "add(self, x)"),
+        ("text", 0, {}, "Add x.\nTwice is an error."),
+        ("text", 0, {}, "left"), ("text", 0, {}, "right"), ("text", 0, {}, "a"), ("text", 0, {}, "b"),
+        ("text", 0, {}, "one cell per row"), ("text", 0, {}, "is a list"),
+        ("text", 0, {}, "only"), ("text", 0, {}, "one row"),
+    ]
+
+
+def test_a_table_with_header_cells_stays_a_table_when_its_cells_hold_lists():
+    html = ("<table><tr><th>Option</th><th>Meaning</th></tr>"
+            "<tr><td>-v</td><td><ul><li>louder</li><li>twice: debug</li></ul></td></tr>"
+            "<tr><td>-q</td><td><p>quiet</p></td></tr></table>")
+    doc = read_text(html, format="html")
+    assert blocks_of(doc) == [("table", 0, {}, "| Option | Meaning |\n| --- | --- |\n"
+                                               "| -v | louder twice: debug |\n| -q | quiet |")]
 
 
 def test_pre_fence_grows_past_backticks_and_keeps_whitespace():

@@ -121,7 +121,7 @@ class _Inline:
                 if n.tag == "br":
                     self.lines.append([])
                     continue
-                if n.tag == "a":
+                if n.tag == "a" and n.attributes.get("href") is not None:  # not a bare anchor
                     link = _WS.sub(" ", n.text(deep=True)).strip()
                     if link:
                         self.links.append(link)
@@ -208,6 +208,8 @@ class _Renderer:
         elif tag in _LISTS:
             self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
         elif tag == "table":
+            if _layout(node):
+                return False  # read as the blocks inside its cells, row by row
             self._table(node)
         elif tag == "pre":
             self._code(node)
@@ -217,15 +219,10 @@ class _Renderer:
 
     def _table(self, node: LexborNode) -> None:
         caption = ""
-        rows: list[list[str]] = []
         for child in node.iter():
             if child.tag == "caption":
                 caption = _inline(child).render(one_line=True)
-            elif child.tag in ("thead", "tbody", "tfoot"):
-                rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
-            elif child.tag == "tr":
-                rows.append(_cells(child))
-        rows = [r for r in rows if r]
+        rows = [r for r in (_cells(tr) for tr in _rows(node)) if r]
         self.add(caption, "text")
         if not rows:
             return
@@ -249,6 +246,41 @@ class _Renderer:
             fence += "`"
         self.add(f"{fence}{lang}\n{code}\n{fence}", "code",
                  meta=MappingProxyType({"language": language_name(lang)}))
+
+
+def _rows(table: LexborNode) -> list[LexborNode]:
+    """The table's own rows (not those of tables nested in its cells)."""
+    rows: list[LexborNode] = []
+    for child in table.iter():
+        if child.tag in ("thead", "tbody", "tfoot"):
+            rows.extend(tr for tr in child.iter() if tr.tag == "tr")
+        elif child.tag == "tr":
+            rows.append(child)
+    return rows
+
+
+def _layout(table: LexborNode) -> bool:
+    """A table used to lay out a page, not to hold data: its cells are read as ordinary blocks.
+
+    Generated documentation (pydoc, javadoc, old sites) puts whole sections in table cells; as a
+    pipe table, a class's documentation would become one cell on one line. Signs of layout: a
+    presentation role, a table nested inside, a single row or column, or cells holding blocks
+    (lists, definition lists, code, headings) in a table without header cells.
+    """
+    if (table.attributes.get("role") or "") in ("presentation", "none"):
+        return True
+    if len(table.css("table")) > 1:  # lexbor's matches include the table itself
+        return True
+    rows = _rows(table)
+    cells = [[c for c in tr.iter() if c.tag in ("td", "th")] for tr in rows]
+    if sum(1 for r in cells if r) < 2 or max((len(r) for r in cells), default=0) < 2:
+        return True
+    headed = any(c.tag == "th" for r in cells for c in r) or table.css_first("thead") is not None
+    return not headed and any(c.css_first(_CELL_BLOCKS) is not None for r in cells for c in r)
+
+
+#: Blocks whose presence in a cell marks a table without header cells as layout.
+_CELL_BLOCKS = "dl, ul, ol, pre, h1, h2, h3, h4, h5, h6, blockquote"
 
 
 def _cells(tr: LexborNode) -> list[str]:
