@@ -194,3 +194,13 @@ def test_a_page_with_one_main_is_read_from_it_alone():
     assert doc.text == "# Lints\n\nLints help you write documentation.\n"
     two = "<main><p>First part.</p></main><div><p>Between.</p></div><main hidden><p>Other.</p></main>"
     assert read_text(two, format="html").text == "First part.\n\nBetween.\n"  # two mains: the whole body
+
+
+def test_a_paragraph_starting_with_hash_is_not_a_heading_of_the_page():
+    from zoomrag.parse.headings import find_headings
+    # pydoc renders source comments between methods; only <h1>-<h6> are the page's headings
+    doc = read_text("<h2>Parser</h2><p># ======<br># Exiting methods<br># ======</p><p>exit(self)</p>",
+                    format="html")
+    assert [(h.level, h.title) for h in find_headings(doc)] == [(2, "Parser")]
+    doc = read_text("<p># ======<br># Exiting methods</p><p>exit(self)</p>", format="html")
+    assert find_headings(doc) == []

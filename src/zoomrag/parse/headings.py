@@ -364,6 +364,8 @@ def _find(document: Document) -> list[Heading]:
             return _plain_headings(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
         return headings or _plain_headings(text, hidden)
+    if fmt == "html":  # its reader wrote every Markdown heading it has as a heading block
+        return _plain_headings(text, [])
     return _plain_headings(text, []) or _plain_markdown_headings(text)
 
 
