@@ -74,7 +74,8 @@ QUESTIONS = 48
 #: What the probe measured on this corpus and tree (hash embedder, hybrid search).
 FLAT_WHY = ("parent (recall 0.871 against density's 0.790 on 48 probe questions, 512-1024 tokens; "
             "gain at least +0.007 at 95 %)")
-FLAT_LARGE_WHY = "density kept (recall 1.000 on 48 probe questions, 2048-4096 tokens)"
+FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 48 probe questions, 2048-4096 tokens; "
+                  "best other density +0.000, under the 0.02 margin)")
 HEADED_WHY = ("density kept (recall 0.948 on 48 probe questions, 512-1024 tokens; best other merge +0.010, "
               "under the 0.02 margin)")
 #: What ``zoomrag index`` (24 questions per kind) measures on it: parents lead, not beyond noise.
@@ -145,13 +146,14 @@ def test_each_kind_gets_the_policy_the_probe_measured_best(probed):
     assert report.summary().splitlines()[2:] == [f"flat: {FLAT_WHY}", f"flat from 2048 tokens: {FLAT_LARGE_WHY}"]
     with Index.open(path, create=False) as ix:
         choice = ix.auto_choice()
-        assert {k: c.label for k, c in choice.probed.items()} == {"headed": "density", "flat": "parent",
-                                                                  "flat@2048": "density"}
+        assert {k: c.label for k, c in choice.probed.items()} == {
+            "headed": "density", "headed@2048": "density (trim=0.04)", "flat": "parent",
+            "flat@2048": "density (trim=0.04)"}
         [ctx] = ix.query("dune deserts measured teacher", budget=300, top=1, mode="bm25", explain=True,
                          doc="walks.txt")
         assert ctx.rule.startswith("auto (probed for flat: parent): ")
         ctxs = ix.query("dune deserts measured teacher", budget=2048, mode="bm25", explain=True, doc="walks.txt")
-        assert ctxs[0].rule.startswith("auto (probed for flat: density): ")
+        assert ctxs[0].rule.startswith("auto (probed for flat: density (trim=0.04)): ")
         # set by the caller: wins over the probe
         [ctx] = ix.query("dune deserts measured teacher", budget=300, top=1, mode="bm25", explain=True,
                          doc="walks.txt", params={"flat": "window"})
@@ -220,7 +222,7 @@ def test_zoomrag_index_probes_and_query_explain_names_the_probed_policy(tmp_path
     r = invoke("query", "dune deserts measured teacher", "--index", index, "--mode", "bm25", "--explain", "--top",
                "1", "--doc", "walks.txt", "--no-server")
     assert r.exit_code == 0, r.output
-    assert "rule: auto (probed for flat: density): " in r.output
+    assert "rule: auto (probed for flat: density (trim=0.04)): " in r.output
     # what the user sets wins over what the probe chose
     r = invoke("query", "dune deserts measured teacher", "--index", index, "--mode", "bm25", "--explain", "--top",
                "1", "--doc", "walks.txt", "--no-server", "--set", "flat=parent")
@@ -245,7 +247,7 @@ def test_zoomrag_index_no_probe_and_recommend_probe(tmp_path):
     r = invoke("recommend", "--probe", index)
     assert r.exit_code == 0, r.output
     assert "probed in " in r.output and "(hybrid):" in r.output
-    assert "flat recall: density 0.869, density-fill 0.876, " in r.output
+    assert "flat recall: density 0.869, density-large 0.872, " in r.output
     assert f"recorded in {index}: `zoomrag query --expand auto` uses it from now on" in r.output
     with Index.open(index, create=False) as ix:
         assert ix.auto_choice().probed["flat"].why == INDEX_FLAT_WHY

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..expand.auto import KINDS, Choice, document_kind
+from ..expand.auto import KINDS, Choice, default_choice, document_kind
 from ..expand.measure import SpanMeasure, measure_of
 from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
@@ -53,10 +53,11 @@ from .runner import run_eval
 if TYPE_CHECKING:
     from ..index import Index
 
-#: Candidates: name -> (policy, parameters). The first is the default a winner must beat.
+#: Candidates: name -> (policy, parameters). A winner must beat ``auto``'s default for the band
+#: (:func:`default_for`): the first below 2,048 tokens, the second from there.
 CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
     "density": ("density", {}),
-    "density-fill": ("density", {"trim": 0.0}),
+    "density-large": ("density", {"trim": 0.04}),
     "density-sharp": ("density", {"score_decay": 1.0}),
     "window": ("window", {"n": 1}),
     "parent": ("parent", {}),
@@ -64,7 +65,7 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 2
+VERSION = 3
 #: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
 #: chosen for separately (:func:`bands_of`).
 BUDGETS = (512, 1024, 2048, 4096)
@@ -417,10 +418,18 @@ def _measure(kind: str, n_docs: int, dataset: Dataset, retrievers: Sequence[_Pro
                  if frag[n] > max(MAX_FRAGMENTS, frag[default] + 0.005) or mid[n] > max(MAX_MID, mid[default] + 0.01)}
     ok = [n for n in names if n not in shape_out] or list(names)
     ids = [x.id for x in dataset.queries]
-    chosen = {band[0]: _choose(run, band, ok, default, len(ids), ids) for band in bands_of(budgets)}
+    chosen = {band[0]: _choose(run, band, ok, default_for(band[0], names), len(ids), ids)
+              for band in bands_of(budgets)}
     first = min(chosen)
     return KindResult(kind, n_docs, len(ids), recall, iou, shape_out, chosen[first],
                       bands={b: c for b, c in chosen.items() if b != first})
+
+
+def default_for(budget: int, names: Sequence[str]) -> str:
+    """The candidate that is ``auto``'s default at ``budget`` (the first candidate if none is)."""
+    want = default_choice(budget)
+    return next((n for n in names if CANDIDATES[n][0] == want.policy and dict(CANDIDATES[n][1]) == want.params),
+                names[0])
 
 
 def _means(run: Any, names: Iterable[str], budgets: Sequence[int], metric: str) -> dict[str, float]:
@@ -446,7 +455,7 @@ def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: i
         f"{q} probe questions, {band[0]} tokens"
     low = _lower_bound(run, best, default, band, ids) if best != default else 0.0
     if best != default and recall[best] - recall[default] >= MARGIN and low > 0:
-        why = (f"{_label(best)} (recall {recall[best]:.3f} against {default}'s {recall[default]:.3f} "
+        why = (f"{_label(best)} (recall {recall[best]:.3f} against {_label(default)}'s {recall[default]:.3f} "
                f"on {where}; gain at least {low:+.3f} at 95 %)")
         chosen = best
     else:
@@ -454,7 +463,7 @@ def _choose(run: Any, band: Sequence[int], ok: Sequence[str], default: str, q: i
             (f"; best other {_label(best)} {recall[best] - recall[default]:+.3f}, "
              + (f"under the {MARGIN} margin" if recall[best] - recall[default] < MARGIN else
                 f"not beyond noise (95 % bound {low:+.3f})"))
-        why = f"{default} kept (recall {recall[default]:.3f} on {where}{gain})"
+        why = f"{_label(default)} kept (recall {recall[default]:.3f} on {where}{gain})"
         chosen = default
     policy, params = CANDIDATES[chosen]
     return Choice(policy, dict(params), why)
