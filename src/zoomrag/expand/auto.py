@@ -22,6 +22,7 @@ The index reads its meta and hands the result to the policy as an :class:`AutoCh
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass, replace
@@ -38,15 +39,6 @@ PIN_KEY = "expansion"
 #: ``index_meta`` key of the probe's choice: JSON ``{"kinds": {KIND: {"policy", "params", "why"}},
 #: "note": ...}`` (:mod:`zoomrag.evaluate.probe`).
 PROBE_KEY = "expansion_probe"
-#: What ``auto`` runs where nothing else chose, by band of budgets (from N tokens on): ``density``,
-#: the benchmark's winner on every kind. A large budget gives up less of the evidence to save
-#: tokens (``trim``): at 2,048-4,096 tokens ``trim=0.04`` returns more evidence than the default
-#: 0.08 on every shared set and mode while its IoU stays above every fixed size's
-#: (docs/expansion.md, "Stopping early").
-DEFAULTS: tuple[tuple[int, str, Mapping[str, Any]], ...] = (
-    (0, "density", MappingProxyType({})),
-    (2048, "density", MappingProxyType({"trim": 0.04})),
-)
 #: Kinds of document the probe chooses for, in report order.
 KINDS = ("headed", "flat", "table", "code")
 #: Node kinds that only a heading structure produces.
@@ -100,6 +92,23 @@ class Choice:
         return {"policy": self.policy, "params": dict(self.params), "why": self.why}
 
 
+#: What ``auto`` runs where nothing else chose, by band of budgets (from N tokens on): ``density``,
+#: the benchmark's winner on every kind. A large budget gives up less of the evidence to save
+#: tokens (``trim``): at 2,048-4,096 tokens ``trim=0.04`` returns as much evidence as the default
+#: 0.08 or more on every shared set and mode, with IoU above every fixed size's
+#: (docs/expansion.md, "Stopping early").
+DEFAULTS: tuple[tuple[int, str, Mapping[str, Any]], ...] = (
+    (0, "density", MappingProxyType({})),
+    (2048, "density", MappingProxyType({"trim": 0.04})),
+)
+
+
+@functools.cache
+def _defaults() -> tuple[tuple[int, Choice], ...]:
+    # built on first use: a Choice validates its policy through the registry, which imports this module
+    return tuple((start, Choice(policy, dict(params), "default")) for start, policy, params in DEFAULTS)
+
+
 @dataclass(frozen=True)
 class AutoChoice:
     """What ``auto`` knows about one index: a pin from labelled questions, the probe's choice per
@@ -141,11 +150,12 @@ def probe_value(probed: Mapping[str, Choice], note: str = "") -> dict[str, str]:
 
 def default_choice(budget: int | None) -> Choice:
     """What ``auto`` runs at ``budget`` where no pin, probe or setting chose (None: the smallest)."""
-    policy, params = DEFAULTS[0][1:]
-    for start, p, ps in DEFAULTS:
+    choices = _defaults()
+    chosen = choices[0][1]
+    for start, choice in choices:
         if budget is not None and budget >= start:
-            policy, params = p, ps
-    return Choice(policy, dict(params), "default")
+            chosen = choice
+    return chosen
 
 
 def probed_for(probed: Mapping[str, Choice], kind: str, budget: int | None = None) -> Choice | None:
