@@ -208,21 +208,22 @@ class _Renderer:
         elif tag in _LISTS:
             self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
         elif tag == "table":
-            if _layout(node):
+            rows = _rows(node)
+            if _layout(node, rows):
                 return False  # read as the blocks inside its cells, row by row
-            self._table(node)
+            self._table(node, rows)
         elif tag == "pre":
             self._code(node)
         elif tag != "hr":
             return False
         return True
 
-    def _table(self, node: LexborNode) -> None:
+    def _table(self, node: LexborNode, trs: list[LexborNode]) -> None:
         caption = ""
         for child in node.iter():
             if child.tag == "caption":
                 caption = _inline(child).render(one_line=True)
-        rows = [r for r in (_cells(tr) for tr in _rows(node)) if r]
+        rows = [r for r in (_cells(tr) for tr in trs) if r]
         self.add(caption, "text")
         if not rows:
             return
@@ -259,7 +260,7 @@ def _rows(table: LexborNode) -> list[LexborNode]:
     return rows
 
 
-def _layout(table: LexborNode) -> bool:
+def _layout(table: LexborNode, rows: list[LexborNode]) -> bool:
     """A table used to lay out a page, not to hold data: its cells are read as ordinary blocks.
 
     Generated documentation (pydoc, javadoc, old sites) puts whole sections in table cells; as a
@@ -271,7 +272,6 @@ def _layout(table: LexborNode) -> bool:
         return True
     if len(table.css("table")) > 1:  # lexbor's matches include the table itself
         return True
-    rows = _rows(table)
     cells = [[c for c in tr.iter() if c.tag in ("td", "th")] for tr in rows]
     if sum(1 for r in cells if r) < 2 or max((len(r) for r in cells), default=0) < 2:
         return True
