@@ -219,10 +219,11 @@ class Indexes:
         t0 = time.perf_counter()
         before = self.embedder.embedded
         try:
-            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off", **kwargs)
+            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
+                            headings=True, **kwargs)
         except IndexMismatchError:  # built by another zoomrag version: rebuild (vectors come from the cache)
             ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
-                            reindex=True, **kwargs)
+                            reindex=True, headings=True, **kwargs)
         report = ix.add([d.to_document() for d in dataset.documents])
         if report.skipped:
             print(f"  {tree}: skipped {report.skipped[:3]}", file=sys.stderr)

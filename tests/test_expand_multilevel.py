@@ -35,7 +35,7 @@ def test_levels_store_the_mean_of_the_children_and_search_finds_them(tmp_path):
         ix.add(Document.from_text(TEXT, id="doc"))
         tree = ix.tree("doc")
         upper = upper_vectors(ix)
-        leaves = {n.id: ix.embedder.embed_documents([n.text])[0] for n in tree.leaves()}
+        leaves = {n.id: ix.embedder.embed_documents([n.embed_text or n.text])[0] for n in tree.leaves()}
         expected = parent_vectors(tree, leaves)
         assert set(upper) == set(expected) and upper  # every node between the root and the leaves
         for nid, v in expected.items():

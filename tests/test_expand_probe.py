@@ -76,8 +76,7 @@ FLAT_WHY = ("parent (recall 0.871 against density's 0.790 on 48 probe questions,
             "gain at least +0.007 at 95 %)")
 FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 48 probe questions, 2048-4096 tokens; "
                   "best other density +0.000, under the 0.02 margin)")
-HEADED_WHY = ("density kept (recall 0.948 on 48 probe questions, 512-1024 tokens; best other merge +0.010, "
-              "under the 0.02 margin)")
+HEADED_WHY = "density kept (recall 0.958 on 48 probe questions, 512-1024 tokens)"
 #: What ``zoomrag index`` (24 questions per kind) measures on it: parents lead, not beyond noise.
 INDEX_FLAT_WHY = ("density kept (recall 0.739 on 24 probe questions, 512-1024 tokens; best other parent "
                   "+0.063, not beyond noise (95 % bound -0.035))")

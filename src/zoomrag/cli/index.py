@@ -93,6 +93,9 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
 @click.option("--levels", is_flag=True,
               help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
+@click.option("--headings/--no-headings", default=None,
+              help="Embed each unit with the headings above it (the default for a new index); an existing "
+                   "index keeps how it was built.")
 @click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
               help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
@@ -108,7 +111,7 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, max_size: str, meta: tuple[str, ...], namespace: str | None,
+                  levels: bool, headings: bool | None, max_size: str, meta: tuple[str, ...], namespace: str | None,
                   no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
@@ -131,7 +134,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
 
         require_many_writers(index_path)  # before the open creates an index file
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
-                    reindex=reindex, levels=levels) as ix, _progress_bars(quiet) as tick:
+                    reindex=reindex, levels=levels, headings=headings) as ix, _progress_bars(quiet) as tick:
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                         namespace=namespace, ray=False if ray_address is None else ray_address or True)

@@ -82,12 +82,14 @@ def with_prefix(
     label: str | None = None,
     sep: str = "\n",
     keep: str = "end",
+    warn: bool = True,
 ) -> str:
     """``prefix + sep + text``, the prefix shortened when it would dominate the unit.
 
     The prefix may take at most as many tokens as the text itself (half of the unit) and at
     most what the window leaves after the text. ``keep="end"`` keeps the prefix's end (the most
-    specific heading of a path); ``keep="start"`` keeps its beginning (a title).
+    specific heading of a path); ``keep="start"`` keeps its beginning (a title). ``warn=False``
+    shortens without the warning (a caller prefixing every unit, where the cap is the rule).
     """
     if keep not in ("end", "start"):
         raise ValueError(f"with_prefix: keep={keep!r}; choose 'end' or 'start'")
@@ -101,6 +103,8 @@ def with_prefix(
         return prefix + sep + text
 
     short = _shorten(embedder, prefix, sep, text, n_text, allowed, keep) if allowed > 0 else ""
+    if not warn:
+        return short + sep + text if short else text
     k = embedder.count_tokens(short + sep + text) - n_text if short else 0
     warnings.warn(
         f"{_label(label, text)}: prefix of {n_prefix} tokens is too long for a text of {n_text} "

@@ -72,7 +72,7 @@ class Index:
              params: Mapping[str, Any] | None = None, reindex: bool = False, create: bool = True,
              lock_timeout: float = 5.0, counter: TokenCounter | None = None, ann: str = "auto",
              ann_threshold: int = ANN_THRESHOLD, batch_size: int = 32,
-             levels: bool = False) -> Index:
+             levels: bool = False, headings: bool | None = None) -> Index:
         """Open (or create) an index: a file path, or a ``postgresql://`` URL (a PostgreSQL
         server with pgvector, the ``postgres`` extra; docs/scale.md).
 
@@ -84,11 +84,13 @@ class Index:
         settings. ``ann`` is ``auto`` (an HNSW graph from ``ann_threshold`` units when a backend
         is installed), ``off``, or a backend name. ``levels=True`` (a new index only) also stores
         a vector for every upper node, the mean of its children's, so dense search ranks all
-        levels together (``expand="multilevel"``).
+        levels together (``expand="multilevel"``). ``headings`` (default: yes on a new index, as
+        built on an existing one): each unit embeds the headings above it, for dense search and
+        BM25 (the contexts returned stay the source text).
         """
         store, settings = open_parts(path, embedder=embedder, strategy=strategy, profile=profile, params=params,
                                      reindex=reindex, create=create, lock_timeout=lock_timeout, counter=counter,
-                                     ann=ann, levels=levels)
+                                     ann=ann, levels=levels, headings=headings)
         return cls(store, settings, lock_timeout=lock_timeout, ann=ann, ann_threshold=ann_threshold,
                    batch_size=batch_size)
 

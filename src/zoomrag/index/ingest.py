@@ -23,22 +23,18 @@ from ..embed import (
     EmbedRunner,
     MemoryCache,
     cache_key,
-    check_language,
-    check_window,
-    fit_derived,
 )
-from ..embed.base import Embedder
 from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
 from ..load import load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
-from ..parse.oversize import split_leaves
-from ..store import Store, UnitToWrite, WriteLock, to_blob, unit_text, vector_key
+from ..store import Store, UnitToWrite, WriteLock, to_blob, vector_key
 from .dense import DenseSearch
 from .reports import AddReport, Counts
 from .server_dense import ServerDense
 from .settings import Settings
+from .units import units_to_embed
 from .walk import prune_gone, resolved, walk
 
 #: ``progress(stage, done, total)``; stages are ``read``, ``parse`` and ``embed``.
@@ -219,7 +215,7 @@ class Ingest:
         with EmbedPipeline(runner, max_pending=4) as pipe:
             for job_id, (doc, origin) in enumerate(docs):
                 try:
-                    tree, texts = _units_to_embed(chunker.chunk(doc), emb, doc)
+                    tree, texts = units_to_embed(chunker.chunk(doc), emb, doc, headings=self.settings.headings)
                 except ZoomragError as e:
                     report.skipped.append((doc.source, str(e)))
                     continue
@@ -253,30 +249,3 @@ class Ingest:
 def file_id(path: Path, root: Path | None, prefix: str) -> str:
     """A file's document id: its path relative to the folder given (a file given by name: its name)."""
     return prefix + (path.relative_to(root).as_posix() if root is not None else path.name)
-
-
-def _units_to_embed(tree: Tree, emb: Embedder, doc: Document) -> tuple[Tree, list[str]]:
-    """The tree with leaves that fit the model's window, and the text each leaf embeds;
-    a text the model cannot take raises (the document is skipped with the reason)."""
-    tree = _fit_window(tree, emb)
-    units = tree.leaves()
-    texts = [unit_text(u) for u in units]
-    check_language(emb, texts, label=doc.source)
-    for i, (u, t) in enumerate(zip(units, texts)):
-        label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
-        if u.embed_text is None:
-            check_window(emb, t, label=label)
-        else:
-            texts[i] = fit_derived(emb, t, label=label)
-    return tree, texts
-
-
-def _fit_window(tree: Tree, emb: Embedder) -> Tree:
-    """The tree with every leaf too long for the embedder's window (one unbreakable run: a data
-    URI, a minified line) split by characters into pieces that fit, not the document skipped."""
-    window = emb.max_tokens
-    over = {u.id for u in tree.leaves() if u.embed_text is None and u.length > window // 8
-            and emb.count_tokens(u.text) > window}
-    if not over:
-        return tree
-    return split_leaves(tree, over, lambda t: emb.count_tokens(t) <= window, max(1, window - 2))

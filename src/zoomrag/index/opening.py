@@ -21,7 +21,8 @@ from .settings import Settings, drop_if_other_schema, requested_chunking
 
 def open_parts(path: str | Path | None, *, embedder: str | Embedder | None, strategy: str | Chunker | None,
                profile: str | None, params: Mapping[str, Any] | None, reindex: bool, create: bool,
-               lock_timeout: float, counter: TokenCounter | None, ann: str, levels: bool) -> tuple[Store, Settings]:
+               lock_timeout: float, counter: TokenCounter | None, ann: str, levels: bool,
+               headings: bool | None = None) -> tuple[Store, Settings]:
     """The store at ``path`` and its settings, checked against what was asked (see
     :meth:`zoomrag.Index.open`); the store is closed again when they do not agree."""
     chunking, given = requested_chunking(strategy, profile, params)
@@ -33,7 +34,8 @@ def open_parts(path: str | Path | None, *, embedder: str | Embedder | None, stra
     store = open_store(p, create=create, timeout=lock_timeout)
     try:
         return store, Settings(store, embedder=embedder, chunking=chunking, params=params, reindex=reindex,
-                               counter=counter, chunker=given, levels=levels)
+                               counter=counter, chunker=given, levels=levels,
+                               headings=headings)
     except ZoomragError:
         store.close()
         raise

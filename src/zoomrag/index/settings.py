@@ -1,4 +1,4 @@
-"""What an index is built with: its embedder, chunking, token counter and levels.
+"""What an index is built with: its embedder, chunking, token counter, levels and heading trails.
 
 The first :meth:`Index.add` pins them in ``index_meta``; every later open is checked against
 the pins (:mod:`zoomrag.store.meta`), so one file never mixes two models or two chunkings.
@@ -16,7 +16,7 @@ from ..embed import default_embedder_name, get_embedder
 from ..embed.base import Embedder
 from ..embed.language import choose_embedder_name
 from ..embed.levels import LEVELS_KEY
-from ..errors import ConfigError, StoreError
+from ..errors import ConfigError, IndexMismatchError, StoreError
 from ..parse import Chunker, make_chunker
 from ..parse.router import chunker_for_profile
 from ..search.ann import AnnIndex
@@ -26,6 +26,8 @@ from ..store.fts import FTS_VERSION
 from ..store.schema import SCHEMA_VERSION
 from ..text.tokens import TokenCounter, default_counter, get_counter
 
+#: ``index_meta`` key: ``"1"`` when units embed their heading trail (:mod:`.units`).
+HEADINGS_KEY = "heading_trails"
 #: The chunking of an index opened with neither a strategy nor a profile.
 DEFAULT_CHUNKING = ("profile", "default")
 
@@ -35,10 +37,12 @@ class Settings:
 
     def __init__(self, store: Store, *, embedder: str | Embedder | None, chunking: tuple[str, str] | None,
                  params: Mapping[str, Any] | None, reindex: bool, counter: TokenCounter | None,
-                 chunker: Chunker | None = None, levels: bool = False):
+                 chunker: Chunker | None = None, levels: bool = False, headings: bool | None = None):
         self.store = store
         self.path = store.path
         self.levels = _levels_setting(store, levels, reindex)
+        #: Units embed the headings above them (:mod:`.units`).
+        self.headings = _headings_setting(store, headings, reindex)
         self.requested_embedder = embedder
         self.requested_chunking = chunking
         self.params = chunker.params() if chunker is not None else dict(params or {})
@@ -147,6 +151,7 @@ class Settings:
         with self.store.transaction():
             routes = {pins_check.ROUTES_KEY: chunker.describe()} if kind == "profile" else {}
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
+                                 HEADINGS_KEY: "1" if self.headings else "0",
                                  pins_check.COUNTER_KEY: default_counter().name, **routes})
         self.pins = pins
         self.reindex = False
@@ -180,6 +185,22 @@ def _levels_setting(store: Store, asked: bool, reindex: bool) -> bool:
         where = f"--index {store.path}" if isinstance(store.path, Path) else f"--store {store.path}"
         raise ConfigError(f"{store.path} was built without upper-level vectors; rebuild it with "
                           f"zoomrag index --reindex --levels {where} PATH...")
+    return pinned == "1"
+
+
+def _headings_setting(store: Store, asked: bool | None, reindex: bool) -> bool:
+    """Whether units embed their heading trail: as pinned (an index built before the setting
+    existed has none), or as asked for a new index or a rebuild (default: yes)."""
+    meta = store.meta()
+    pinned = meta.get(HEADINGS_KEY, "0" if "embedder" in meta else None)
+    if pinned is None or reindex:
+        return True if asked is None else asked
+    if asked is not None and asked != (pinned == "1"):
+        where = f"--index {store.path}" if isinstance(store.path, Path) else f"--store {store.path}"
+        have, flag = ("with", "--no-headings") if pinned == "1" else ("without", "--headings")
+        raise IndexMismatchError(f"{store.path} was built {have} heading trails in its units; leave the setting "
+                          f"out to use the index as built, or rebuild it with zoomrag index --reindex {flag} "
+                          f"{where} PATH...")
     return pinned == "1"
 
 

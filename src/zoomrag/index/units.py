@@ -1,0 +1,66 @@
+"""What each leaf of a parsed document embeds (and the full-text index holds).
+
+A leaf is embedded as its own text, cut into pieces first when one unbreakable run is longer
+than the model's window. With ``headings`` (every new index), a leaf under a heading embeds its
+heading trail before its text, ``Guide > Install > Linux`` and a newline, stored as the
+node's ``embed_text``: a paragraph that says "run the script" is then found by a question
+about installing on Linux, by dense search and by BM25 alike. The trail may take at most half
+of the unit's tokens (:func:`~zoomrag.embed.with_prefix`); headings the leaf's first line
+already holds are not repeated. The span, and so every context returned, stays the source text.
+"""
+
+from __future__ import annotations
+
+from ..embed import check_language, check_window, fit_derived, with_prefix
+from ..embed.base import Embedder
+from ..model import Document, Node, Tree
+from ..parse.oversize import split_leaves
+from ..store import unit_text
+
+#: Between the headings of a trail.
+TRAIL_SEP = " > "
+#: Characters of a leaf's start searched for headings it already shows.
+_FIRST_LINE = 200
+
+
+def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) -> tuple[Tree, list[str]]:
+    """The tree with leaves that fit the model's window, and the text each leaf embeds;
+    a text the model cannot take raises (the document is skipped with the reason)."""
+    tree = _fit_window(tree, emb)
+    units = tree.leaves()
+    texts = [unit_text(u) for u in units]
+    check_language(emb, texts, label=doc.source)
+    trails: dict[str, str] = {}
+    for i, (u, t) in enumerate(zip(units, texts)):
+        label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
+        if u.embed_text is not None:
+            texts[i] = fit_derived(emb, t, label=label)
+            continue
+        check_window(emb, t, label=label)
+        trail = heading_trail(u) if headings else ""
+        if trail:
+            texts[i] = trails[u.id] = with_prefix(emb, trail, t, label=label, warn=False)
+    if not trails:
+        return tree, texts
+    nodes = tuple(n._replace(embed_text=trails[n.id]) if n.id in trails else n for n in tree.nodes)
+    return Tree(document=tree.document, nodes=nodes, strategy=tree.strategy), texts
+
+
+def heading_trail(node: Node) -> str:
+    """The headings above ``node`` joined by :data:`TRAIL_SEP`, less those its first line holds."""
+    path = list(node.section_path)
+    first = node.text.lstrip()[:_FIRST_LINE].split("\n", 1)[0]
+    while path and path[-1] in first:
+        path.pop()
+    return TRAIL_SEP.join(p for p in path if p.strip())
+
+
+def _fit_window(tree: Tree, emb: Embedder) -> Tree:
+    """The tree with every leaf too long for the embedder's window (one unbreakable run: a data
+    URI, a minified line) split by characters into pieces that fit, not the document skipped."""
+    window = emb.max_tokens
+    over = {u.id for u in tree.leaves() if u.embed_text is None and u.length > window // 8
+            and emb.count_tokens(u.text) > window}
+    if not over:
+        return tree
+    return split_leaves(tree, over, lambda t: emb.count_tokens(t) <= window, max(1, window - 2))

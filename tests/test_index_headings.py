@@ -1,0 +1,88 @@
+"""Units embed the headings above them: what is embedded and searched, and how the setting is pinned."""
+
+from __future__ import annotations
+
+import pytest
+from test_index_support import CountingEmbedder, write
+
+from zoomrag.errors import IndexMismatchError
+from zoomrag.index import Index
+from zoomrag.text.tokens import CharCounter
+
+GUIDE = """# Guide
+
+Intro text.
+
+## Install on Linux
+
+Run the setup script as root.
+
+## Upgrades
+
+Copy the new binary over the old one.
+"""
+
+
+def _open(tmp_path, emb=None, **kw):
+    return Index.open(tmp_path / "index.db", embedder=emb or CountingEmbedder(), strategy="hierarchical",
+                      params={"sizes": [2048, 512, 128]}, counter=CharCounter(), **kw)
+
+
+def test_a_unit_embeds_the_headings_above_it_not_those_its_first_line_shows(tmp_path):
+    write(tmp_path / "docs" / "guide.md", GUIDE)
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([tmp_path / "docs"])
+    assert sorted(emb.embedded) == sorted([
+        "# Guide\n\nIntro text.",
+        "Guide\n## Install on Linux\n\nRun the setup script as root.",
+        "Guide\n## Upgrades\n\nCopy the new binary over the old one.",
+    ])
+
+
+def test_bm25_finds_a_paragraph_by_its_headings_and_returns_the_source_text(tmp_path):
+    text = "# Guide\n\n## Install on Linux\n\nIntro.\n\n### Steps\n\nRun the setup script as root.\n"
+    write(tmp_path / "docs" / "guide.md", text)
+    with _open(tmp_path) as ix:
+        ix.add([tmp_path / "docs"])
+        hits = ix.search("linux", mode="bm25", k=5)
+        contexts = ix.query("linux steps", mode="bm25", budget=1000, top=1, expand="none")
+    assert sorted(text[h.start:h.end] for h in hits) == ["## Install on Linux\n\nIntro.",
+                                                        "### Steps\n\nRun the setup script as root."]
+    assert contexts[0].text == "### Steps\n\nRun the setup script as root."
+
+
+def test_without_headings_units_embed_their_text_alone_and_the_choice_is_pinned(tmp_path):
+    write(tmp_path / "docs" / "guide.md", GUIDE)
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb, headings=False) as ix:
+        ix.add([tmp_path / "docs"])
+    assert "Run" in " ".join(emb.embedded) and not any(t.startswith("Guide\n") for t in emb.embedded)
+    with _open(tmp_path) as ix:  # left out: as built
+        assert ix.settings.headings is False
+    with pytest.raises(IndexMismatchError, match=r"built without heading trails.*--reindex --headings"):
+        _open(tmp_path, headings=True)
+    with _open(tmp_path, headings=True, reindex=True) as ix:
+        ix.add([tmp_path / "docs"])
+        assert ix.search("guide install", mode="bm25", k=1)[0].start == GUIDE.index("## Install")
+
+
+def test_an_index_built_before_the_setting_keeps_units_without_headings(tmp_path):
+    write(tmp_path / "docs" / "guide.md", GUIDE)
+    with _open(tmp_path, headings=False) as ix:
+        ix.add([tmp_path / "docs"])
+        ix.store.conn.execute("DELETE FROM index_meta WHERE key = 'heading_trails'")
+    with _open(tmp_path) as ix:
+        assert ix.settings.headings is False
+
+
+def test_a_long_trail_takes_at_most_half_of_the_unit(tmp_path):
+    text = "# " + "Very long heading words " * 20 + "\n\n## Part\n\nShort text here.\n"
+    write(tmp_path / "docs" / "long.md", text)
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([tmp_path / "docs"])
+    unit = next(t for t in emb.embedded if t.endswith("Short text here."))
+    trail, _, body = unit.partition("\n")
+    assert body == "## Part\n\nShort text here." and trail.startswith("…")
+    assert emb.count_tokens(trail) <= emb.count_tokens(body)
