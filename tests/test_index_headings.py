@@ -59,12 +59,13 @@ def test_without_headings_units_embed_their_text_alone_and_the_choice_is_pinned(
         ix.add([tmp_path / "docs"])
     assert "Run" in " ".join(emb.embedded) and not any(t.startswith("Guide\n") for t in emb.embedded)
     with _open(tmp_path) as ix:  # left out: as built
-        assert ix.settings.headings is False
+        assert ix.settings.headings is False and "heading" not in ix.stats().chunking
     with pytest.raises(IndexMismatchError, match=r"built without heading trails.*--reindex --headings"):
         _open(tmp_path, headings=True)
     with _open(tmp_path, headings=True, reindex=True) as ix:
         ix.add([tmp_path / "docs"])
         assert ix.search("guide install", mode="bm25", k=1)[0].start == GUIDE.index("## Install")
+        assert ix.stats().chunking.endswith("; units embed their heading trails")
 
 
 def test_an_index_built_before_the_setting_keeps_units_without_headings(tmp_path):

@@ -253,7 +253,7 @@ class Index:
 
     def stats(self) -> IndexStats:
         """Sizes, counts and settings (``zoomrag stats``)."""
-        return stats_of(self.store, self.pins, self._dense)
+        return stats_of(self.store, self.pins, self._dense, headings=self.settings.headings)
 
     def check(self) -> CheckReport:
         """Is the index consistent? (After a crash it should be: every write is one transaction.)"""

@@ -13,7 +13,7 @@ from .reports import CheckReport, IndexStats
 from .server_dense import ServerDense
 
 
-def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense) -> IndexStats:
+def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense, *, headings: bool) -> IndexStats:
     counts, sizes = store.counts(), store.table_bytes()
     path = store.path
     file_bytes = store.disk_bytes()
@@ -24,7 +24,8 @@ def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense) 
         nodes=counts["nodes"], units=counts["units"], vectors=counts["vectors"], file_bytes=file_bytes,
         bytes_without_vectors=without,
         embedder=f"{pins.embedder} ({pins.embedder_version}, {pins.dimension}-d)" if pins else "not pinned yet",
-        chunking=pins.describe_chunking() if pins else "not pinned yet",
+        chunking=(pins.describe_chunking() + ("; units embed their heading trails" if headings else ""))
+        if pins else "not pinned yet",
         generation=generation, ann=dense.describe(generation))
 
 
