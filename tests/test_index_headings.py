@@ -7,6 +7,7 @@ from test_index_support import CountingEmbedder, write
 
 from zoomrag.errors import IndexMismatchError
 from zoomrag.index import Index
+from zoomrag.model import Document
 from zoomrag.text.tokens import CharCounter
 
 GUIDE = """# Guide
@@ -87,3 +88,25 @@ def test_a_long_trail_takes_at_most_half_of_the_unit(tmp_path):
     trail, _, body = unit.partition("\n")
     assert body == "## Part\n\nShort text here." and trail.startswith("…")
     assert emb.count_tokens(trail) <= emb.count_tokens(body)
+
+
+def test_a_document_title_leads_the_trail_unless_the_first_heading_says_it(tmp_path):
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([Document.from_text("Bubble fighters shoot water.\n\nThe game has four modes.\n", id="a.txt",
+                                   metadata={"title": "Bubble  Fighter"}),
+                Document.from_text("# Bubble Fighter\n\n## Modes\n\nFour modes.\n", id="b.md", format="markdown",
+                                   metadata={"title": "bubble fighter"}),
+                Document.from_text("Usage of the tool is simple and takes no flags at all.\n", id="c.txt",
+                                   metadata={"title": "Usage"})])
+    assert sorted(emb.embedded) == sorted([
+        "Bubble Fighter\nBubble fighters shoot water.\n\nThe game has four modes.",
+        "Bubble Fighter\n## Modes\n\nFour modes.", "# Bubble Fighter",
+        "Usage\nUsage of the tool is simple and takes no flags at all."])
+
+
+def test_an_evaluation_corpus_title_is_the_documents_title(tmp_path):
+    from zoomrag.evaluate.dataset import EvalDocument
+
+    assert EvalDocument("TRIAL_1", "text", title="泡泡战士").to_document().metadata == {"title": "泡泡战士"}
+    assert EvalDocument("wiki", "text", title="wiki").to_document().metadata == {}

@@ -49,9 +49,13 @@ class EvalDocument:
     read: bool = False
 
     def to_document(self) -> Document:
-        """The library's :class:`~zoomrag.model.Document`, offsets unchanged (no renormalising)."""
+        """The library's :class:`~zoomrag.model.Document`, offsets unchanged (no renormalising);
+        a title other than the id is its metadata ``title``, as a reader's would be."""
+        metadata = self.metadata
+        if self.title and self.title != self.id and not metadata.get("title"):  # as a reader would find
+            metadata = MappingProxyType({**metadata, "title": self.title})
         return Document(id=self.id, source=self.title or self.id, text=self.text, format=self.format,
-                        blocks=self.blocks, metadata=self.metadata)
+                        blocks=self.blocks, metadata=metadata)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,15 @@
 """What each leaf of a parsed document embeds (and the full-text index holds).
 
 A leaf is embedded as its own text, cut into pieces first when one unbreakable run is longer
-than the model's window. With ``headings`` (every new index), a leaf under a heading embeds its
-heading trail before its text, ``Guide > Install > Linux`` and a newline, stored as the
-node's ``embed_text``: a paragraph that says "run the script" is then found by a question
-about installing on Linux, by dense search and by BM25 alike. The trail may take at most half
-of the unit's tokens (:func:`~zoomrag.embed.with_prefix`); headings the leaf's first line
-already holds are not repeated. The span, and so every context returned, stays the source text.
+than the model's window. With ``headings`` (every new index), a leaf embeds its trail before its
+text: the document's title (metadata ``title``: a Markdown file's first ``#`` heading, an HTML
+``<title>``, a PDF's title, a dataset's title field) and the headings above the leaf,
+``Guide > Install > Linux`` and a newline, stored as the node's ``embed_text``. A paragraph that
+says "run the script" is then found by a question about installing on Linux, and a short
+article's paragraph by a question naming the article, by dense search and by BM25 alike. The
+trail may take at most half of the unit's tokens (:func:`~zoomrag.embed.with_prefix`); the
+title is left out when the first heading already says it, and headings the leaf's first line
+shows are not repeated. The span, and so every context returned, stays the source text.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     texts = [unit_text(u) for u in units]
     check_language(emb, texts, label=doc.source)
     trails: dict[str, str] = {}
+    title = doc_title(doc) if headings else ""
     for i, (u, t) in enumerate(zip(units, texts)):
         label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
         if u.embed_text is not None:
             texts[i] = fit_derived(emb, t, label=label)
             continue
         check_window(emb, t, label=label)
-        trail = heading_trail(u) if headings else ""
+        trail = heading_trail(u, title) if headings else ""
         if trail:
             texts[i] = trails[u.id] = with_prefix(emb, trail, t, label=label, warn=False)
     if not trails:
@@ -46,11 +50,23 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     return Tree(document=tree.document, nodes=nodes, strategy=tree.strategy), texts
 
 
-def heading_trail(node: Node) -> str:
-    """The headings above ``node`` joined by :data:`TRAIL_SEP`, less those its first line holds."""
+def doc_title(doc: Document) -> str:
+    """The document's title from its metadata, or ''."""
+    title = doc.metadata.get("title")
+    return " ".join(title.split()) if isinstance(title, str) else ""
+
+
+def heading_trail(node: Node, title: str = "") -> str:
+    """``title`` and the headings above ``node`` joined by :data:`TRAIL_SEP`, less those its
+    first line shows (a heading line); the title is left out when the first heading holds it or
+    it holds that."""
     path = list(node.section_path)
+    if title:
+        first_heading = path[0].casefold() if path else ""
+        if not first_heading or (title.casefold() not in first_heading and first_heading not in title.casefold()):
+            path.insert(0, title)
     first = node.text.lstrip()[:_FIRST_LINE].split("\n", 1)[0]
-    while path and path[-1] in first:
+    while path and path[-1] in first and len(first) <= 2 * len(path[-1]) + 8:  # a heading line, not prose
         path.pop()
     return TRAIL_SEP.join(p for p in path if p.strip())
 
