@@ -281,7 +281,7 @@ def test_stats_and_check(tmp_path, corpus):
         assert (s.documents, s.characters, s.units, s.vectors) == (2, len(FRUIT) + len(DB), 6, 6)
         assert s.nodes == 2 + 4 + 6  # roots, paragraphs, lines
         assert s.embedder == "hash (hash-v1-d32, 32-d)"
-        assert s.chunking == "strategy test-paragraph-lines"
+        assert s.chunking == "strategy test-paragraph-lines; units embed their heading trails"
         assert 0 < s.bytes_without_vectors < s.file_bytes
         report = ix.check()
     assert report.ok and report.problems == ()
