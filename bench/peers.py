@@ -388,8 +388,13 @@ class PeerRetriever:
 def _llama_documents(dataset: Dataset) -> list[Any]:
     from llama_index.core import Document
 
-    # No metadata: what is embedded and split is the text alone; the source is ref_doc_id.
-    return [Document(text=d.text, id_=d.id) for d in dataset.documents]
+    # The corpus's title (where it is not the id) as metadata, which LlamaIndex embeds with each
+    # node by default, as zoomrag embeds it in each unit's trail; the source is ref_doc_id.
+    return [Document(text=d.text, id_=d.id, metadata=_title(d)) for d in dataset.documents]
+
+
+def _title(doc: Any) -> dict[str, str]:
+    return {"title": doc.title} if doc.title and doc.title != doc.id else {}
 
 
 class LlamaAutoMerge(PeerRetriever):
@@ -478,7 +483,8 @@ class LangchainPDR(PeerRetriever):
             child_splitter=RecursiveCharacterTextSplitter(chunk_size=PDR_CHILD_CHARS),
             parent_splitter=RecursiveCharacterTextSplitter(chunk_size=PDR_PARENT_CHARS, add_start_index=True),
         )
-        self._pdr.add_documents([Document(page_content=d.text, metadata={"source": d.id})
+        # the title rides in the metadata, which LangChain's retriever does not embed
+        self._pdr.add_documents([Document(page_content=d.text, metadata={"source": d.id, **_title(d)})
                                  for d in dataset.documents])
         return len(store.store)
 
