@@ -204,3 +204,9 @@ def test_a_paragraph_starting_with_hash_is_not_a_heading_of_the_page():
     assert [(h.level, h.title) for h in find_headings(doc)] == [(2, "Parser")]
     doc = read_text("<p># ======<br># Exiting methods</p><p>exit(self)</p>", format="html")
     assert find_headings(doc) == []
+
+
+def test_lines_indented_with_no_break_spaces_keep_their_indent():
+    # pydoc writes docstrings and code this way: <br> ends a line, &nbsp; indents the next
+    html = "<p><tt>def&nbsp;f():<br>\n&nbsp;&nbsp;&nbsp;&nbsp;return&nbsp;&nbsp;1<br>&nbsp;&nbsp;</tt></p><p>a&nbsp;b</p>"
+    assert read_text(html, format="html").text == "def f():\n    return 1\n\na b\n"

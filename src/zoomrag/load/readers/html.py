@@ -131,8 +131,21 @@ class _Inline:
                 stack.extend(reversed(_children(n)))
 
     def render(self, one_line: bool = False) -> str:
-        lines = (_WS.sub(" ", "".join(parts)).strip() for parts in self.lines)
-        return (" " if one_line else "\n").join(line for line in lines if line)
+        lines = [_line("".join(parts), indent=not one_line) for parts in self.lines]
+        kept = [line for line in lines if line]
+        if kept:
+            kept[0] = kept[0].lstrip()  # a block starts at its text; later lines keep their indent
+        return (" " if one_line else "\n").join(kept)
+
+
+def _line(raw: str, indent: bool) -> str:
+    """A line's text with whitespace collapsed, keeping the no-break spaces that lead it as its
+    indentation (code laid out with &nbsp; and <br>, as pydoc writes it)."""
+    text = _WS.sub(" ", raw).strip()
+    if not text or not indent:
+        return text
+    lead = raw[:len(raw) - len(raw.lstrip())].count("\xa0")
+    return " " * lead + text
 
 
 def _inline(node: LexborNode) -> _Inline:
