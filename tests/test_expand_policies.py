@@ -46,6 +46,9 @@ from zoomrag.model import Hit
     ("density", {"score_decay": -1}, r"density: score_decay=-1 is out of range; use 0.0 to 100.0"),
     ("parent", {"depth": "up"}, r"parent: depth='up' is not a valid int"),
     ("none", {"n": 1}, r"expansion 'none' has no parameters; remove 'n'"),
+    ("auto", {"trim": 0.1}, r"^expansion 'auto' has no parameter 'trim'; its parameters are: flat, structured; "
+                            r"'trim' belongs to density: name that policy to set it$"),
+    ("auto", {"choice": "x"}, r"^expansion 'auto' has no parameter 'choice'; its parameters are: flat, structured$"),
     ("grow", {}, r"unknown expansion 'grow'; choose one of: auto, budget-merge, density"),
 ])
 def test_bad_parameters_name_the_value_and_the_range(name, params, message):

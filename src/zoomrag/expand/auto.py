@@ -216,7 +216,7 @@ class AutoExpansion:
     #: The policy for the other documents (flat prose, tables, code), set by the caller.
     flat: str = ""
     #: Given by the index (:meth:`zoomrag.Index.auto_choice`); None: defaults only.
-    choice: AutoChoice | None = None
+    choice: AutoChoice | None = field(default=None, metadata={"internal": True})
 
     def __post_init__(self) -> None:
         for key in ("structured", "flat"):

@@ -217,13 +217,21 @@ def get_expander(name: str | Expander, params: Mapping[str, Any] | None = None) 
         raise ConfigError(f"expansion {name!r} has no parameters; remove {', '.join(map(repr, sorted(params)))}")
     from ..parse.registry import coerce  # the same string-to-type rules as strategies
 
-    allowed = {f.name for f in dataclasses.fields(factory)}
+    fields = dataclasses.fields(factory)
+    allowed = {f.name for f in fields if not f.metadata.get("internal")}
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ConfigError(f"expansion {name!r} has no parameter {', '.join(map(repr, unknown))}; "
-                          f"its parameters are: {', '.join(sorted(allowed))}")
+                          f"its parameters are: {', '.join(sorted(allowed)) or 'none'}{_owners(unknown)}")
     hints = _type_hints(factory)
     return factory(**{k: coerce(name, k, v, hints.get(k, str)) for k, v in params.items()})
+
+
+def _owners(params: list[str]) -> str:
+    """Which other policies take these parameters (``trim`` given to ``auto``), as a hint."""
+    owners = sorted(n for n in expander_names() if dataclasses.is_dataclass(f := _factory(n))
+                    and set(params) <= {x.name for x in dataclasses.fields(f) if not x.metadata.get("internal")})
+    return f"; {', '.join(map(repr, params))} belongs to {', '.join(owners)}: name that policy to set it" if owners else ""
 
 
 def _factory(name: str) -> Callable[..., Expander]:
