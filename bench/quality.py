@@ -443,10 +443,12 @@ def _choice_label(choice: Mapping[str, Any]) -> str:
     return choice["policy"] + (f" ({', '.join(f'{a}={b}' for a, b in params.items())})" if params else "")
 
 
-def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int]) -> str:
-    """The block written between the quality markers: summaries, then every table."""
+def report(payload: Mapping[str, Sequence[Mapping[str, Any]]], counts: Mapping[str, int], *,
+           tables: bool = True) -> str:
+    """The summaries, then (``tables``) every configuration's table; ``--out`` writes the
+    summaries alone between the quality markers (the tables are printed and in ``--json``)."""
     parts = [summary(payload), peer_summary(payload),
-             *(table(rows, ds, counts[ds]) for ds, rows in payload.items())]
+             *(table(rows, ds, counts[ds]) for ds, rows in payload.items() if tables)]
     return "\n\n".join(p for p in parts if p)
 
 
@@ -588,7 +590,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                          "probe": probes, "mode": args.mode}, indent=1),
                              encoding="utf-8")
     if args.out and blocks:
-        write_block(args.out, report(payload, counts))
+        write_block(args.out, report(payload, counts, tables=False))
     return 0
 
 
@@ -613,7 +615,7 @@ def from_json(files: Sequence[Path], out: Path | None) -> int:
         print()
         print(probe_summary(payload, probes))
     if out is not None:
-        write_block(out, body)
+        write_block(out, report(payload, counts, tables=False))
     return 0
 
 
