@@ -198,9 +198,9 @@ def _headings_setting(store: Store, asked: bool | None, reindex: bool) -> bool:
     if asked is not None and asked != (pinned == "1"):
         where = f"--index {store.path}" if isinstance(store.path, Path) else f"--store {store.path}"
         have, flag = ("with", "--no-headings") if pinned == "1" else ("without", "--headings")
-        raise IndexMismatchError(f"{store.path} was built {have} heading trails in its units; leave the setting "
-                          f"out to use the index as built, or rebuild it with zoomrag index --reindex {flag} "
-                          f"{where} PATH...")
+        raise IndexMismatchError(f"{store.path} was built {have} heading trails in its units; leave the "
+                                 f"setting out to use the index as built, or rebuild it with zoomrag index "
+                                 f"--reindex {flag} {where} PATH...")
     return pinned == "1"
 
 
