@@ -445,9 +445,10 @@ def test_the_embedder_and_counter_objects_given_are_the_ones_used(tmp_path, corp
     assert [c.text for c in line] == ["Apples are red."]
 
 
-def test_a_profile_that_now_chunks_differently_is_refused(tmp_path, monkeypatch):
-    """A profile is a name: when what it resolves to changes (an edited profiles file, another
-    release's built-ins), new documents would be chunked unlike the stored ones."""
+def test_an_index_keeps_its_profiles_routes_when_the_profile_changes(tmp_path, monkeypatch):
+    """A profile is a name: what it resolves to can change (an edited profiles file, another
+    release's built-ins). An index keeps the routes it was built with; naming the profile asks
+    for what it means now, which would chunk new documents unlike the stored ones."""
     profiles = tmp_path / "profiles.toml"
     profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 64 }\n')
     monkeypatch.setenv("ZOOMRAG_PROFILES", str(profiles))
@@ -457,18 +458,36 @@ def test_a_profile_that_now_chunks_differently_is_refused(tmp_path, monkeypatch)
     path = tmp_path / "ix.db"
     with Index.open(path, embedder=CountingEmbedder(), profile="notes") as ix:
         ix.add([docs])
-    with Index.open(path, embedder=CountingEmbedder()) as ix:  # unchanged: opens and queries
-        assert ix.query("notes", budget=50)
     profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 32 }\n')
+    (docs / "b.md").write_text("word " * 60)  # 60 tokens: one chunk of at most 64, two of 32
+    with Index.open(path, embedder=CountingEmbedder()) as ix:  # as built
+        ix.add([docs])
+        assert len(ix.tree("b.md").leaves()) == 1
+        assert "text=fixed(size=64" in ix.settings.chunking()[2].describe()
     with pytest.raises(IndexMismatchError) as err:
-        Index.open(path, embedder=CountingEmbedder())
+        Index.open(path, embedder=CountingEmbedder(), profile="notes")
     msg = str(err.value)
     assert "was chunked with profile 'notes' as auto(profile='notes'; text=fixed(size=64" in msg
     assert "size=32" in msg and f"zoomrag index --reindex --index {path} {docs}" in msg
-    with Index.open(path, embedder=CountingEmbedder(), reindex=True) as ix:  # a rebuild pins the new routes
+    with Index.open(path, embedder=CountingEmbedder(), profile="notes", reindex=True) as ix:  # new routes
         ix.add([docs])
     with Index.open(path, embedder=CountingEmbedder()) as ix:
+        assert len(ix.tree("b.md").leaves()) == 2
+
+
+def test_an_index_without_its_routes_as_data_is_refused_when_its_profile_changed(tmp_path, monkeypatch):
+    profiles = tmp_path / "profiles.toml"
+    profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 64 }\n')
+    monkeypatch.setenv("ZOOMRAG_PROFILES", str(profiles))
+    path = tmp_path / "ix.db"
+    with Index.open(path, embedder=CountingEmbedder(), profile="notes") as ix:
+        ix.add(Document.from_text("Notes.", id="a.md"))
+        ix.store.conn.execute("DELETE FROM index_meta WHERE key = 'chunking_routes_data'")  # an older index
+    with Index.open(path, embedder=CountingEmbedder()) as ix:  # unchanged: opens
         assert ix.documents()
+    profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 32 }\n')
+    with pytest.raises(IndexMismatchError, match="was chunked with profile 'notes'"):
+        Index.open(path, embedder=CountingEmbedder())
 
 
 class _CollectorWatch(CountingEmbedder):

@@ -117,7 +117,7 @@ def strategy_params(name: str) -> list[Param]:
     hints = typing.get_type_hints(cls)
     out = []
     for f in dataclasses.fields(cls):
-        if not f.init:
+        if not f.init or f.metadata.get("internal"):  # set by zoomrag itself, not by a user
             continue
         if f.default is not dataclasses.MISSING:
             default = cli_value(f.default)

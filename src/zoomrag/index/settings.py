@@ -18,7 +18,7 @@ from ..embed.language import choose_embedder_name
 from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, IndexMismatchError, StoreError
 from ..parse import Chunker, make_chunker
-from ..parse.router import chunker_for_profile
+from ..parse.router import Router, chunker_for_profile
 from ..search.ann import AnnIndex
 from ..store import Pins, SqliteStore, Store
 from ..store import meta as pins_check
@@ -112,7 +112,8 @@ class Settings:
         elif self.pins is not None:
             kind, name = self.pins.chunking, self.pins.chunking_name
             if self._chunker is None:
-                self._chunker = _make_chunker(kind, name, self.pins.params)
+                self._chunker = _make_chunker(kind, name, self.pins.params,
+                                              self.store.meta().get(pins_check.PINNED_ROUTES_KEY))
         else:
             kind, name = DEFAULT_CHUNKING
         if self._chunker is None:
@@ -149,7 +150,9 @@ class Settings:
             if isinstance(self.path, Path):
                 AnnIndex.remove(self.path)
         with self.store.transaction():
-            routes = {pins_check.ROUTES_KEY: chunker.describe()} if kind == "profile" else {}
+            routes = ({pins_check.ROUTES_KEY: chunker.describe(),
+                       pins_check.PINNED_ROUTES_KEY: json.dumps(chunker.pinned_routes())}
+                      if isinstance(chunker, Router) else {})
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
                                  HEADINGS_KEY: "1" if self.headings else "0",
                                  pins_check.COUNTER_KEY: default_counter().name, **routes})
@@ -204,8 +207,16 @@ def _headings_setting(store: Store, asked: bool | None, reindex: bool) -> bool:
     return pinned == "1"
 
 
-def _make_chunker(kind: str, name: str, params: Mapping[str, Any]) -> Chunker:
-    return make_chunker(name, params) if kind == "strategy" else chunker_for_profile(name, dict(params))
+def _make_chunker(kind: str, name: str, params: Mapping[str, Any], pinned: str | None = None) -> Chunker:
+    """The chunker of a strategy, or of a profile: as pinned (``pinned``: its routes as data, so
+    an index keeps chunking as it was built) or as the profile resolves now."""
+    if kind == "strategy":
+        return make_chunker(name, params)
+    if pinned is None:
+        return chunker_for_profile(name, dict(params))
+    # not resolved again: the profile may have changed or gone since
+    return Router(profile=name, settings=tuple(sorted(params.items())),
+                  pinned=tuple((t, strategy, p) for t, strategy, p in json.loads(pinned)))
 
 
 def _chunker_params(kind: str, chunker: Chunker, given: Mapping[str, Any]) -> dict[str, Any]:

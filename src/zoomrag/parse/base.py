@@ -182,7 +182,7 @@ class Chunker(ABC):
 
     def params(self) -> dict[str, Any]:
         if dataclasses.is_dataclass(self):
-            return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+            return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.metadata.get("internal")}
         return {}
 
     def describe(self) -> str:

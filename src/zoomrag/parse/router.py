@@ -13,8 +13,9 @@ The router is registered as the strategy ``auto`` (parameters: ``profile``, ``se
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,11 @@ class Router(Chunker):
     settings: tuple[tuple[str, Any], ...] = ()
     #: A TOML/JSON profiles file merged over the built-ins (see :mod:`zoomrag.parse.profiles`).
     profiles_file: str | None = None
+    #: The routes as an index pinned them, ``(content type, strategy, parameters as JSON)``:
+    #: used instead of what the profile resolves to now, so an index keeps chunking as it was
+    #: built when a release or a profiles file changes the profile (:meth:`pinned_routes`).
+    pinned: tuple[tuple[str, str, str], ...] = field(default=(), metadata={"internal": True})
+
     def __post_init__(self) -> None:
         if not all(isinstance(kv, tuple) and len(kv) == 2 and isinstance(kv[0], str)
                    for kv in self.settings):
@@ -50,7 +56,13 @@ class Router(Chunker):
     def routes(self) -> tuple[tuple[str, Chunker], ...]:
         """Content type -> chunker, for every content type (derived from the fields, so not a
         field itself: equality and describe follow them)."""
+        if self.pinned:
+            return _from_pinned(self.pinned)
         return resolve(get_profile(self.profile, self.profiles_file), dict(self.settings))
+
+    def pinned_routes(self) -> tuple[tuple[str, str, str], ...]:
+        """The routes as data an index can pin and :attr:`pinned` rebuild."""
+        return tuple((t, c.name, json.dumps(c.params(), sort_keys=True, default=str)) for t, c in self.routes)
 
     @property
     def text_chunker(self) -> Chunker:
@@ -82,6 +94,14 @@ class Router(Chunker):
         if self.profiles_file is not None:
             head.append(f"profiles_file={self.profiles_file!r}")
         return f"{self.name}({', '.join(head)}; {routes})"
+
+
+def _from_pinned(pinned: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, Chunker], ...]:
+    built: dict[tuple[str, str], Chunker] = {}
+    for _, strategy, params in pinned:
+        if (strategy, params) not in built:
+            built[(strategy, params)] = make_chunker(strategy, json.loads(params))
+    return tuple((ctype, built[(strategy, params)]) for ctype, strategy, params in pinned)
 
 
 def resolve(profile: Profile, overrides: Mapping[str, Any]) -> tuple[tuple[str, Chunker], ...]:

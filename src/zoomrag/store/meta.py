@@ -135,6 +135,9 @@ def _norm(params: dict[str, Any]) -> str:
 #: the index was pinned: a profile is a name, and what the name means can change between releases
 #: or when a user edits a profiles file.
 ROUTES_KEY = "chunking_routes"
+#: The same routes as data (``Router.pinned_routes``, JSON): an index opened without naming a
+#: profile chunks new documents with them, whatever the profile's name resolves to now.
+PINNED_ROUTES_KEY = "chunking_routes_data"
 
 
 def check_routes(pins: Pins, pinned: str | None, current: str, index_path: str,
