@@ -14,6 +14,7 @@ from test_index_support import CountingEmbedder, ParagraphLines, write
 from zoomrag.errors import ConfigError, IndexLockedError, IndexMismatchError, InputError, StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
+from zoomrag.parse.router import chunker_for_profile, profile_names, routes_from_description
 from zoomrag.text.tokens import CharCounter
 
 FRUIT = "Apples are red.\nBananas are yellow.\n\nCherries are small and dark red."
@@ -475,7 +476,7 @@ def test_an_index_keeps_its_profiles_routes_when_the_profile_changes(tmp_path, m
         assert len(ix.tree("b.md").leaves()) == 2
 
 
-def test_an_index_without_its_routes_as_data_is_refused_when_its_profile_changed(tmp_path, monkeypatch):
+def test_an_index_pinned_before_routes_were_data_keeps_them_read_from_their_description(tmp_path, monkeypatch):
     profiles = tmp_path / "profiles.toml"
     profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 64 }\n')
     monkeypatch.setenv("ZOOMRAG_PROFILES", str(profiles))
@@ -483,11 +484,22 @@ def test_an_index_without_its_routes_as_data_is_refused_when_its_profile_changed
     with Index.open(path, embedder=CountingEmbedder(), profile="notes") as ix:
         ix.add(Document.from_text("Notes.", id="a.md"))
         ix.store.conn.execute("DELETE FROM index_meta WHERE key = 'chunking_routes_data'")  # an older index
-    with Index.open(path, embedder=CountingEmbedder()) as ix:  # unchanged: opens
-        assert ix.documents()
     profiles.write_text('[profiles.notes]\ntext = { strategy = "fixed", size = 32 }\n')
-    with pytest.raises(IndexMismatchError, match="was chunked with profile 'notes'"):
+    with Index.open(path, embedder=CountingEmbedder()) as ix:
+        ix.add(Document.from_text("word " * 60, id="b.md"))
+        assert len(ix.tree("b.md").leaves()) == 1  # chunked at 64, as the stored documents were
+        # a description that does not read back exactly: the profile as it resolves now, checked
+        ix.store.conn.execute("UPDATE index_meta SET value = 'auto(profile=''notes''; text=fixed(size=<64>))' "
+                              "WHERE key = 'chunking_routes'")
+    with pytest.raises(IndexMismatchError, match="was chunked with profile 'notes' as auto"):
         Index.open(path, embedder=CountingEmbedder())
+
+
+@pytest.mark.parametrize("name", profile_names())
+def test_every_built_in_profiles_description_reads_back_into_its_routes(name):
+    router = chunker_for_profile(name, {"table.max_values": 7} if name in ("default", "parent_child") else {})
+    assert routes_from_description(router.describe()) == router.pinned_routes()
+    assert routes_from_description("auto(profile='x')") is None
 
 
 class _CollectorWatch(CountingEmbedder):

@@ -18,7 +18,7 @@ from ..embed.language import choose_embedder_name
 from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, IndexMismatchError, StoreError
 from ..parse import Chunker, make_chunker
-from ..parse.router import Router, chunker_for_profile
+from ..parse.router import Router, chunker_for_profile, routes_from_description
 from ..search.ann import AnnIndex
 from ..store import Pins, SqliteStore, Store
 from ..store import meta as pins_check
@@ -113,7 +113,7 @@ class Settings:
             kind, name = self.pins.chunking, self.pins.chunking_name
             if self._chunker is None:
                 self._chunker = _make_chunker(kind, name, self.pins.params,
-                                              self.store.meta().get(pins_check.PINNED_ROUTES_KEY))
+                                              _pinned_routes(self.store.meta(), name, self.pins.params))
         else:
             kind, name = DEFAULT_CHUNKING
         if self._chunker is None:
@@ -205,6 +205,23 @@ def _headings_setting(store: Store, asked: bool | None, reindex: bool) -> bool:
                                  f"setting out to use the index as built, or rebuild it with zoomrag index "
                                  f"--reindex {flag} {where} PATH...")
     return pinned == "1"
+
+
+def _pinned_routes(meta: Mapping[str, str], profile: str, params: Mapping[str, Any]) -> str | None:
+    """A profile index's routes as data: as pinned, or read from the description an index pinned
+    before it recorded them, when they give that description back exactly (else None: the
+    profile as it resolves now, checked against the description as before)."""
+    if pins_check.PINNED_ROUTES_KEY in meta:
+        return meta[pins_check.PINNED_ROUTES_KEY]
+    described = meta.get(pins_check.ROUTES_KEY)
+    routes = routes_from_description(described) if described else None
+    if routes is None:
+        return None
+    try:
+        same = Router(profile=profile, settings=tuple(sorted(params.items())), pinned=routes).describe() == described
+    except ConfigError:  # a strategy or parameter this release no longer has
+        return None
+    return json.dumps(routes) if same else None
 
 
 def _make_chunker(kind: str, name: str, params: Mapping[str, Any], pinned: str | None = None) -> Chunker:

@@ -12,8 +12,10 @@ The router is registered as the strategy ``auto`` (parameters: ``profile``, ``se
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +96,37 @@ class Router(Chunker):
         if self.profiles_file is not None:
             head.append(f"profiles_file={self.profiles_file!r}")
         return f"{self.name}({', '.join(head)}; {routes})"
+
+
+def routes_from_description(text: str) -> tuple[tuple[str, str, str], ...] | None:
+    """The routes of a :meth:`Router.describe` text, as :meth:`Router.pinned_routes` gives them
+    (an index pinned before it recorded its routes as data kept only this text); None when the
+    text is not one. Every route's parameters are literals, as ``describe`` writes them."""
+    _, sep, rest = text.partition("; ")
+    if not sep or not rest.endswith(")"):
+        return None
+    # strategy names such as parent-child are not Python names: spell them parent__child
+    source = _HYPHENATED.sub(lambda m: "=" + m.group(1).replace("-", "__") + "(", rest[:-1])
+    try:
+        call = ast.parse(f"routes({source})", mode="eval").body
+    except SyntaxError:
+        return None
+    found: dict[str, tuple[str, str]] = {}
+    for kw in call.keywords if isinstance(call, ast.Call) else ():
+        route = kw.value
+        if kw.arg is None or not isinstance(route, ast.Call) or not isinstance(route.func, ast.Name):
+            return None
+        try:
+            params = {k.arg: ast.literal_eval(k.value) for k in route.keywords}
+        except ValueError:
+            return None
+        found[kw.arg] = (route.func.id.replace("__", "-"), json.dumps(params, sort_keys=True, default=str))
+    if "text" not in found:
+        return None
+    return tuple((t, *found.get(t, found["text"])) for t in CONTENT_TYPES)
+
+
+_HYPHENATED = re.compile(r"=([a-z]+(?:-[a-z]+)+)\(")
 
 
 def _from_pinned(pinned: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, Chunker], ...]:
