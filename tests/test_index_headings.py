@@ -61,7 +61,7 @@ def test_without_headings_units_embed_their_text_alone_and_the_choice_is_pinned(
     assert "Run" in " ".join(emb.embedded) and not any(t.startswith("Guide\n") for t in emb.embedded)
     with _open(tmp_path) as ix:  # left out: as built
         assert ix.settings.headings is False and "heading" not in ix.stats().chunking
-    with pytest.raises(IndexMismatchError, match=r"built without heading trails.*--reindex --headings"):
+    with pytest.raises(IndexMismatchError, match=r"built without heading trails.*: zoomrag index --reindex --index \S+ --headings \S+docs$"):
         _open(tmp_path, headings=True)
     with _open(tmp_path, headings=True, reindex=True) as ix:
         ix.add([tmp_path / "docs"])

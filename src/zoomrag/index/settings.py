@@ -152,7 +152,7 @@ class Settings:
         with self.store.transaction():
             routes = ({pins_check.ROUTES_KEY: chunker.describe(),
                        pins_check.PINNED_ROUTES_KEY: json.dumps(chunker.pinned_routes())}
-                      if isinstance(chunker, Router) else {})
+                      if kind == "profile" and isinstance(chunker, Router) else {})
             self.store.set_meta({**pins.to_meta(), LEVELS_KEY: "1" if self.levels else "0",
                                  HEADINGS_KEY: "1" if self.headings else "0",
                                  pins_check.COUNTER_KEY: default_counter().name, **routes})
@@ -199,11 +199,11 @@ def _headings_setting(store: Store, asked: bool | None, reindex: bool) -> bool:
     if pinned is None or reindex:
         return True if asked is None else asked
     if asked is not None and asked != (pinned == "1"):
-        where = f"--index {store.path}" if isinstance(store.path, Path) else f"--store {store.path}"
         have, flag = ("with", "--no-headings") if pinned == "1" else ("without", "--headings")
+        roots = json.loads(meta["roots"]) if meta.get("roots") else None
         raise IndexMismatchError(f"{store.path} was built {have} heading trails in its units; leave the "
-                                 f"setting out to use the index as built, or rebuild it with zoomrag index "
-                                 f"--reindex {flag} {where} PATH...")
+                                 f"setting out to use the index as built, or rebuild it with: "
+                                 f"{pins_check.rebuild_hint(str(store.path), roots, ' ' + flag)}")
     return pinned == "1"
 
 
