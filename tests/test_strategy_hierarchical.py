@@ -73,7 +73,7 @@ def test_three_levels_without_structure():
 
 def test_default_sizes_are_2048_512_128_tokens():
     h = make_chunker("hierarchical")
-    assert (h.sizes, h.unit) == ((2048, 512, 128), "tokens")
+    assert (h.sizes, h.unit) == ((2048, 512, 64), "tokens")
 
 
 @pytest.mark.parametrize("params, msg", [
@@ -81,7 +81,7 @@ def test_default_sizes_are_2048_512_128_tokens():
     ({"sizes": "512,0"}, r"hierarchical: sizes=0 is out of range; use at least 1"),
     ({"sizes": ""}, r"hierarchical: sizes=\(\) must be a list of sizes"),
     ({"sizes": "a,b"}, r"hierarchical: sizes='a,b' is not a valid tuple"),
-    ({"min_size": 200}, r"hierarchical: min_size=200 is out of range; use at least 0 and at most 128"),
+    ({"min_size": 200}, r"hierarchical: min_size=200 is out of range; use at least 0 and at most 64"),
 ])
 def test_bad_parameters(params, msg):
     with pytest.raises(ConfigError, match=msg):
