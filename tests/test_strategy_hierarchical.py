@@ -33,7 +33,7 @@ def outline(tree) -> list[tuple]:
 
 
 def test_exact_tree_with_headings():
-    tree = make_chunker("hierarchical", {"sizes": "40,20", "unit": "chars"}).chunk(md(GUIDE))
+    tree = make_chunker("hierarchical", {"sizes": "40,20", "unit": "chars", "lookback": 0.3}).chunk(md(GUIDE))
     g, i = ("Guide",), ("Guide", "Install")
     assert outline(tree)[1:] == [
         (1, "chunk", "Preface line.", ()),
@@ -71,9 +71,9 @@ def test_three_levels_without_structure():
     assert max(n.length for n in tree.at_level(3)) <= 20
 
 
-def test_default_sizes_are_2048_512_128_tokens():
+def test_defaults_are_2048_512_64_tokens_looking_back_60_percent():
     h = make_chunker("hierarchical")
-    assert (h.sizes, h.unit) == ((2048, 512, 64), "tokens")
+    assert (h.sizes, h.unit, h.lookback) == ((2048, 512, 64), "tokens", 0.6)
 
 
 @pytest.mark.parametrize("params, msg", [
