@@ -76,6 +76,18 @@ def test_defaults_are_2048_512_64_tokens_looking_back_60_percent():
     assert (h.sizes, h.unit, h.lookback) == ((2048, 512, 64), "tokens", 0.6)
 
 
+# Sentences of 45 to 62 characters: a 100-character piece always has a sentence end in its last
+# 60 %, but not always in its last 30 %.
+PROSE = " ".join(f"Sentence {i} says {'more ' * (i % 4)}about the topic at hand here." for i in range(24))
+
+
+def test_small_leaves_end_at_sentence_ends_by_default():
+    tree = make_chunker("hierarchical", {"sizes": "400,100", "unit": "chars"}).chunk(md(PROSE))
+    assert all(leaf.text.endswith(".") for leaf in tree.leaves())
+    narrow = make_chunker("hierarchical", {"sizes": "400,100", "unit": "chars", "lookback": 0.3})
+    assert not all(leaf.text.endswith(".") for leaf in narrow.chunk(md(PROSE)).leaves())
+
+
 @pytest.mark.parametrize("params, msg", [
     ({"sizes": "128,512"}, r"hierarchical: sizes=128,512 must be strictly decreasing, largest first"),
     ({"sizes": "512,0"}, r"hierarchical: sizes=0 is out of range; use at least 1"),
