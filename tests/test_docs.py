@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from zoomrag.cli._docgen import HELP_WIDTH, TODO, command_paths, run
 from zoomrag.parse import strategy_names
 from zoomrag.parse.profiles import BUILTIN
 from zoomrag.parse.registry import strategy_class
+from zoomrag.registry import user_fields
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -52,8 +52,7 @@ def test_every_strategy_has_a_section_with_its_parameters(name: str):
     prose = body.split("<!-- generated:")[0]
     assert len(prose.split()) >= 25 and TODO not in prose, f"describe `{name}` in docs/strategies.md"
     cls = strategy_class(name)
-    fields = ([f.name for f in dataclasses.fields(cls) if f.init and not f.metadata.get("internal")]
-              if dataclasses.is_dataclass(cls) else [])
+    fields = [f.name for f in user_fields(cls)]
     rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", body, re.MULTILINE)
     assert [r[0] for r in rows] == fields, f"{name}: parameter table out of date; {REGEN}"
     for param, rest in rows:

@@ -4,13 +4,26 @@ profiles. One small type, so every lookup fails the same way, naming the value a
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import ConfigError
 
 T = TypeVar("T")
+
+#: Metadata of a dataclass field that zoomrag sets itself (a router's pinned routes, ``auto``'s
+#: choice from the index): not a parameter a user sets, sees listed, or finds in a description.
+INTERNAL = {"internal": True}
+
+
+def user_fields(factory: Any) -> tuple[dataclasses.Field, ...]:
+    """The fields of a registered dataclass (class or instance) that a user sets; none for
+    anything else."""
+    if not dataclasses.is_dataclass(factory):
+        return ()
+    return tuple(f for f in dataclasses.fields(factory) if f.init and not f.metadata.get("internal"))
 
 
 def unknown_name(kind: str, name: object, choices: Iterable[str]) -> ConfigError:

@@ -33,6 +33,7 @@ from ..model import CONTENT_TYPES
 from ..parse import strategy_names
 from ..parse.profiles import ANY, BUILTIN, parse_profile
 from ..parse.registry import strategy_class
+from ..registry import user_fields
 from . import load_commands
 from . import main as zoomrag_cli
 
@@ -116,9 +117,7 @@ def strategy_params(name: str) -> list[Param]:
         return []
     hints = typing.get_type_hints(cls)
     out = []
-    for f in dataclasses.fields(cls):
-        if not f.init or f.metadata.get("internal"):  # set by zoomrag itself, not by a user
-            continue
+    for f in user_fields(cls):
         if f.default is not dataclasses.MISSING:
             default = cli_value(f.default)
         elif f.default_factory is not dataclasses.MISSING:

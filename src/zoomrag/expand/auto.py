@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from ..errors import ConfigError
 from ..model import Hit, Tree
+from ..registry import INTERNAL
 from .base import Candidate, Expander, TreeSource, expander_names, get_expander
 from .units import by_doc
 
@@ -216,7 +217,7 @@ class AutoExpansion:
     #: The policy for the other documents (flat prose, tables, code), set by the caller.
     flat: str = ""
     #: Given by the index (:meth:`zoomrag.Index.auto_choice`); None: defaults only.
-    choice: AutoChoice | None = field(default=None, metadata={"internal": True})
+    choice: AutoChoice | None = field(default=None, metadata=INTERNAL)
 
     def __post_init__(self) -> None:
         for key in ("structured", "flat"):

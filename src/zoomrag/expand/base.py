@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..errors import ConfigError
 from ..model import Hit, Node, Tree, TreeSource
-from ..registry import Registry
+from ..registry import Registry, user_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +217,7 @@ def get_expander(name: str | Expander, params: Mapping[str, Any] | None = None) 
         raise ConfigError(f"expansion {name!r} has no parameters; remove {', '.join(map(repr, sorted(params)))}")
     from ..parse.registry import coerce  # the same string-to-type rules as strategies
 
-    fields = dataclasses.fields(factory)
-    allowed = {f.name for f in fields if not f.metadata.get("internal")}
+    allowed = {f.name for f in user_fields(factory)}
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ConfigError(f"expansion {name!r} has no parameter {', '.join(map(repr, unknown))}; "
@@ -229,8 +228,7 @@ def get_expander(name: str | Expander, params: Mapping[str, Any] | None = None) 
 
 def _owners(params: list[str]) -> str:
     """Which other policies take these parameters (``trim`` given to ``auto``), as a hint."""
-    owners = sorted(n for n in expander_names() if dataclasses.is_dataclass(f := _factory(n))
-                    and set(params) <= {x.name for x in dataclasses.fields(f) if not x.metadata.get("internal")})
+    owners = sorted(n for n in expander_names() if set(params) <= {f.name for f in user_fields(_factory(n))})
     return f"; {', '.join(map(repr, params))} belongs to {', '.join(owners)}: name that policy to set it" if owners else ""
 
 

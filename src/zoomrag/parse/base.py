@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ..errors import SpanError
 from ..model import Document, Node, Tree, node_id
+from ..registry import user_fields
 from ..text.tokens import Measure, get_counter
 
 
@@ -182,7 +183,7 @@ class Chunker(ABC):
 
     def params(self) -> dict[str, Any]:
         if dataclasses.is_dataclass(self):
-            return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.metadata.get("internal")}
+            return {f.name: getattr(self, f.name) for f in user_fields(self)}
         return {}
 
     def describe(self) -> str:

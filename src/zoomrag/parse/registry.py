@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import ConfigError
-from ..registry import Registry
+from ..registry import Registry, user_fields
 from .base import Chunker
 
 
@@ -43,8 +43,7 @@ def make_chunker(name: str, params: Mapping[str, Any] | None = None) -> Chunker:
     """Build a strategy by name. Unknown parameters are an error that lists the real ones."""
     cls = strategy_class(name)
     params = dict(params or {})
-    allowed: dict[str, dataclasses.Field] = ({f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
-                                             if dataclasses.is_dataclass(cls) else {})
+    allowed: dict[str, dataclasses.Field] = {f.name: f for f in user_fields(cls)}
     unknown = sorted(set(params) - set(allowed))
     if unknown:
         have = ", ".join(sorted(allowed)) or "none"

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..model import CONTENT_TYPES, Document
+from ..registry import INTERNAL
 from .base import Chunker, Span
 from .profiles import Profile, get_profile, profile_names
 from .regions import Regions, RoutedChunker
@@ -45,7 +46,7 @@ class Router(Chunker):
     #: The routes as an index pinned them, ``(content type, strategy, parameters as JSON)``:
     #: used instead of what the profile resolves to now, so an index keeps chunking as it was
     #: built when a release or a profiles file changes the profile (:meth:`pinned_routes`).
-    pinned: tuple[tuple[str, str, str], ...] = field(default=(), metadata={"internal": True})
+    pinned: tuple[tuple[str, str, str], ...] = field(default=(), metadata=INTERNAL)
 
     def __post_init__(self) -> None:
         if not all(isinstance(kv, tuple) and len(kv) == 2 and isinstance(kv[0], str)
