@@ -70,7 +70,7 @@ MARK_BEGIN, MARK_END = "<!-- quality:begin -->", "<!-- quality:end -->"
 TREES: dict[str, tuple[str, dict[str, Any]]] = {
     **{f"fixed-{n}": ("fixed", {"size": n, "overlap": round(OVERLAP * n)}) for n in FIXED_SIZES},
     "sentences": ("window", {"max_size": 128}),
-    "hier": ("hierarchical", {"sizes": (2048, 512, 64), "lookback": 0.6}),  # the default tree
+    "hier": ("hierarchical", {}),  # its defaults: the tree `zoomrag index` builds for text
     "pc": ("parent-child", {}),
 }
 
