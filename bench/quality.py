@@ -479,14 +479,16 @@ def subset(dataset: Dataset, limit: int | None, docs: Sequence[str] | None) -> D
     """The first ``limit`` queries (every ``step``-th, to spread them over the corpus), optionally of some documents."""
     queries = dataset.queries
     documents = dataset.documents
-    if docs:
+    name = dataset.name
+    if docs:  # its own name, so its indexes hold only these documents
         keep = set(docs)
+        name = f"{name}+{'+'.join(sorted(keep))}"
         documents = tuple(d for d in documents if d.id in keep)
         queries = tuple(q for q in queries if all(e.doc_id in keep for e in q.evidence))
     if limit is not None and limit < len(queries):
         step = len(queries) / limit
         queries = tuple(queries[int(i * step)] for i in range(limit))
-    return Dataset(dataset.name, documents, queries)
+    return Dataset(name, documents, queries)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -572,17 +574,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  scored in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
         finally:
             indexes.close()
-        payload[ds_name] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
-        counts[ds_name] = len(ds.queries)
+        label = ds.name  # the subset's own name under --docs
+        payload[label] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
+        counts[label] = len(ds.queries)
         if probe_report:
-            probes[ds_name] = probe_report
+            probes[label] = probe_report
         for peer in peer_list:  # how the peers' texts were mapped back to spans
-            located.setdefault(ds_name, {})[peer.name] = {**peer.counts.to_dict(),
+            located.setdefault(label, {})[peer.name] = {**peer.counts.to_dict(),
                                                           "build_seconds": run.build[peer.name].seconds}
             print(f"  {peer.name}: {peer.counts.to_dict()}", file=sys.stderr)
             for example in peer.counts.unlocated_examples:
                 print(f"    not located: {example!r}", file=sys.stderr)
-        blocks.append(table(payload[ds_name], ds_name, len(ds.queries)))
+        blocks.append(table(payload[label], label, len(ds.queries)))
         print(blocks[-1])
         print()
     if args.json and payload:
