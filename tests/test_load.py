@@ -123,7 +123,7 @@ def test_empty_file_gives_an_empty_document(tmp_path):
 @pytest.mark.parametrize("name, fmt", [
     ("a.md", "markdown"), ("A.MD", "markdown"), ("a.markdown", "markdown"), ("a.mdx", "markdown"),
     ("a.html", "html"), ("a.htm", "html"), ("a.csv", "csv"), ("a.tsv", "tsv"), ("a.pdf", "pdf"),
-    ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
+    ("a.rst", "rst"), ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
     ("a.unknown", "text"), ("Makefile", "text"),
 ])
 def test_detect_format(name, fmt):
@@ -131,7 +131,7 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["code", "csv", "html", "markdown", "pdf", "text", "tsv"]
+    assert formats() == ["code", "csv", "html", "markdown", "pdf", "rst", "text", "tsv"]
 
 
 def test_read_text_unknown_format():

@@ -241,6 +241,8 @@ def _in_list(text: str, ls: int, le: int) -> bool:
 # -- reader blocks -------------------------------------------------------------------------
 
 _SETEXT_UNDERLINE = re.compile(r"\n[ \t]*(?:=+|-+)[ \t]*$")
+#: An RST title's overline and underline: a line of one punctuation character, repeated.
+_ADORNMENT = re.compile(r"^[ \t]*([!-/:-@\[-`{-~])\1{2,}[ \t]*\n|\n[ \t]*([!-/:-@\[-`{-~])\2{2,}[ \t]*$")
 _ATX_OPEN = re.compile(r"[ \t]*#{1,6}(?:[ \t]+|$)")
 _WIKI_MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$")
 
@@ -250,7 +252,7 @@ def _block_headings(document: Document) -> list[Heading]:
     for b in document.blocks:
         if b.type != "heading":
             continue
-        raw = _SETEXT_UNDERLINE.sub("", document.text[b.start:b.end])
+        raw = _ADORNMENT.sub("", _SETEXT_UNDERLINE.sub("", document.text[b.start:b.end]))
         if _ATX_OPEN.match(raw):
             raw = _ATX_CLOSE.sub("", _ATX_OPEN.sub("", raw, count=1))
         raw = _WIKI_MARKS.sub("", raw)
@@ -261,7 +263,8 @@ def _block_headings(document: Document) -> list[Heading]:
 
 # -- public API ----------------------------------------------------------------------------
 
-_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl"}
+#: Formats with no headings but their reader's heading blocks (RST's reader finds every title).
+_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst"}
 
 
 def find_headings(document: Document) -> list[Heading]:

@@ -7,6 +7,7 @@ from .html import read_html
 from .markdown import read_markdown
 from .pdf import read_pdf
 from .plain import read_plain
+from .rst import read_rst
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
 BUILTIN: tuple[tuple[str, FormatReader], ...] = (
@@ -16,5 +17,6 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("html", FormatReader((".html", ".htm", ".xhtml"), read=read_html)),
     ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
-    ("text", FormatReader((".txt", ".text", ".rst", ".log"), read=read_plain)),
+    ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
+    ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
 )

@@ -1,0 +1,146 @@
+"""reStructuredText: section titles as heading blocks, literal blocks and code directives as
+code blocks, the rest as plain paragraphs (the text itself is kept as it is).
+
+A title is one line under an adornment line of one repeated punctuation character, optionally
+with the same line above it; each style (character, and whether it has an overline) takes the
+next level the first time it appears, as docutils numbers them. Read by hand: docutils gives
+line numbers, not offsets, and these two patterns are all the structure the chunkers use. Read
+as Markdown or plain text, an RST underline of ``~~~`` opens a code fence that swallows the rest
+of the document, and its other titles are lost.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+
+from ...model import Block, Document
+from ..spans import line_spans
+from .plain import paragraph_blocks
+
+#: Characters RST accepts in adornment lines.
+_ADORNMENT = re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ADORN_LINE = re.compile(rf"([{_ADORNMENT}])\1{{2,}}[ \t]*")
+#: A directive whose body is source code: ``.. code-block:: python`` and its aliases.
+_CODE_DIRECTIVE = re.compile(r"([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+class _Lines:
+    def __init__(self, text: str):
+        self.text = text
+        self.spans = line_spans(text)
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, i: int) -> str:
+        s, e = self.spans[i]
+        return self.text[s:e]
+
+    def blank(self, i: int) -> bool:
+        return i < 0 or i >= len(self.spans) or not self[i].strip()
+
+    def adornment(self, i: int) -> str:
+        """The adornment character when line ``i`` is an adornment line, else ''."""
+        if i < 0 or i >= len(self.spans):
+            return ""
+        m = _ADORN_LINE.fullmatch(self[i])
+        return m.group(1) if m else ""
+
+
+def _title_at(lines: _Lines, i: int) -> tuple[int, int, tuple[str, bool]] | None:
+    """``(first line, last line, style)`` of a section title whose text is line ``i``."""
+    title = lines[i]
+    if lines.blank(i) or lines.adornment(i):
+        return None
+    width = len(title.strip())
+    under = lines.adornment(i + 1)
+    if not under or not lines.blank(i + 2):
+        return None
+    over = lines.adornment(i - 1)
+    if over == under and len(lines[i - 1].rstrip()) == len(lines[i + 1].rstrip()) and lines.blank(i - 2):
+        if len(lines[i - 1].rstrip()) >= width:
+            return i - 1, i + 1, (under, True)
+        return None
+    # an underlined title starts at the margin, after a blank line, and is underlined to its end
+    if _indent(title) or not lines.blank(i - 1) or len(lines[i + 1].rstrip()) < width:
+        return None
+    return i, i + 1, (under, False)
+
+
+def _literal_end(lines: _Lines, i: int, base: int) -> int:
+    """The last line of the block indented deeper than ``base`` that starts after line ``i``
+    (blank lines between), or ``i`` when there is none."""
+    j, last = i + 1, i
+    while j < len(lines):
+        if not lines.blank(j):
+            if _indent(lines[j]) <= base:
+                break
+            last = j
+        j += 1
+    return last
+
+
+def rst_blocks(text: str) -> tuple[list[Block], str | None]:
+    """The blocks of an RST text, and its title (the first section title)."""
+    lines = _Lines(text)
+    styles: dict[tuple[str, bool], int] = {}
+    marked: list[tuple[int, int, Block]] = []  # (first line, last line, block)
+    title: str | None = None
+    i = 0
+    while i < len(lines):
+        found = _title_at(lines, i)
+        if found is not None:
+            first, last, style = found
+            level = styles.setdefault(style, min(len(styles) + 1, 6))
+            marked.append((first, last, Block(lines.spans[first][0], lines.spans[last][1], "heading", level)))
+            if title is None:
+                title = lines[i].strip()
+            i = last + 1
+            continue
+        line = lines[i]
+        directive = _CODE_DIRECTIVE.fullmatch(line)
+        if directive is not None:
+            end = _literal_end(lines, i, _indent(line))
+            if end > i:
+                meta = MappingProxyType({"language": directive.group(2)}) if directive.group(2) else None
+                block = Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "code",
+                              meta=meta or MappingProxyType({}))
+                marked.append((i, end, block))
+                i = end + 1
+                continue
+        if line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
+            end = _literal_end(lines, i, _paragraph_indent(lines, i))
+            if end > i:
+                start = next(k for k in range(i + 1, end + 1) if not lines.blank(k))
+                marked.append((start, end, Block(lines.spans[start][0], lines.spans[end][1], "code")))
+                i = end + 1
+                continue
+        i += 1
+    blocks: list[Block] = []
+    pos = 0
+    for first, _, block in marked:
+        gap_end = lines.spans[first][0]
+        blocks.extend(paragraph_blocks(text, pos, gap_end) if pos < gap_end else ())
+        blocks.append(block)
+        pos = block.end
+    blocks.extend(paragraph_blocks(text, pos, len(text)))
+    return blocks, title
+
+
+def _paragraph_indent(lines: _Lines, i: int) -> int:
+    """The indent of the paragraph that line ``i`` ends (its first line's)."""
+    k = i
+    while k > 0 and not lines.blank(k - 1):
+        k -= 1
+    return _indent(lines[k])
+
+
+def read_rst(text: str, *, doc_id: str, source: str) -> Document:
+    blocks, title = rst_blocks(text)
+    metadata = MappingProxyType({"title": title}) if title else MappingProxyType({})
+    return Document(id=doc_id, source=source, text=text, format="rst", metadata=metadata, blocks=tuple(blocks))

@@ -1,0 +1,114 @@
+"""reStructuredText reader: titles as heading blocks by adornment style, code as code blocks."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import texts
+
+from zoomrag import make_chunker
+from zoomrag.load import read_text
+from zoomrag.load.base import detect_format
+from zoomrag.model import normalize_newlines
+from zoomrag.parse.headings import find_headings
+
+DOC = """\
+=========
+ Toolbox
+=========
+
+Intro text.
+
+Install
+=======
+
+Run it::
+
+    pip install toolbox
+
+    toolbox --help
+
+Then go on.
+
+Details
+~~~~~~~
+
+.. code-block:: python
+   :linenos:
+
+   import toolbox
+   toolbox.run()
+
+Usage
+=====
+
+A paragraph
+- not a title, as a paragraph line sits above the dashes
+-----
+"""
+
+
+def blocks_of(doc):
+    return [(b.type, b.level, dict(b.meta), doc.text[b.start:b.end]) for b in doc.blocks]
+
+
+def test_titles_levels_and_code_blocks_exact():
+    doc = read_text(DOC, format="rst", id="t.rst")
+    assert doc.format == "rst"
+    assert doc.metadata == {"title": "Toolbox"}
+    assert blocks_of(doc) == [
+        ("heading", 1, {}, "=========\n Toolbox\n========="),
+        ("text", 0, {}, "Intro text."),
+        ("heading", 2, {}, "Install\n======="),
+        ("text", 0, {}, "Run it::"),
+        ("code", 0, {}, "    pip install toolbox\n\n    toolbox --help"),
+        ("text", 0, {}, "Then go on."),
+        ("heading", 3, {}, "Details\n~~~~~~~"),
+        ("code", 0, {"language": "python"},
+         ".. code-block:: python\n   :linenos:\n\n   import toolbox\n   toolbox.run()"),
+        ("heading", 2, {}, "Usage\n====="),
+        ("text", 0, {}, "A paragraph\n- not a title, as a paragraph line sits above the dashes\n-----"),
+    ]
+    assert [(h.level, h.title) for h in find_headings(doc)] == [
+        (1, "Toolbox"), (2, "Install"), (3, "Details"), (2, "Usage")]
+
+
+def test_a_tilde_underline_is_a_title_not_a_code_fence():
+    # read as Markdown, "~~~" opens a fence that hides every later title
+    text = "Intro\n=====\n\nOld\n~~~\n\nSome text.\n\nNext\n====\n\nMore text.\n"
+    titles = [h.title for h in find_headings(read_text(text, format="rst"))]
+    assert titles == ["Intro", "Old", "Next"]
+    tree = make_chunker("hierarchical", {"sizes": (64, 16)}).chunk(read_text(text, format="rst", id="a.rst"))
+    more = next(n for n in tree.leaves() if "More text." in n.text)
+    assert more.section_path == ("Next",)
+
+
+def test_short_underlines_and_transitions_are_not_titles():
+    text = "A long title line\n---\n\ntext\n\n----------\n\nafter\n"
+    assert find_headings(read_text(text, format="rst")) == []
+
+
+def test_rst_files_are_read_as_rst():
+    assert detect_format(__import__("pathlib").Path("guide.rst")) == "rst"
+    assert detect_format(__import__("pathlib").Path("notes.txt")) == "text"
+
+
+_RST_PIECES = st.sampled_from([
+    "Title", "=====", "-----", "~~~~~", "~~~", "==", "text::", "    code", "   :opt:", ".. code-block:: py",
+    ".. code::", ".. note::", "  indented", "\n", "\n\n", " ", "\t", "中文。", "😀", "::",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(texts, st.lists(_RST_PIECES, max_size=40).map("\n".join)))
+def test_any_text_gives_ordered_blocks_inside_it(text):
+    doc = read_text(text, format="rst")
+    assert doc.text == normalize_newlines(text)
+    prev = 0
+    for b in doc.blocks:
+        assert prev <= b.start < b.end <= len(doc.text), (b, prev)
+        piece = doc.text[b.start:b.end]
+        assert not piece[-1].isspace()
+        assert b.type == "code" or not piece[0].isspace(), b
+        assert (b.level > 0) == (b.type == "heading")
+        prev = b.end
