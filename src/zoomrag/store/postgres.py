@@ -405,11 +405,7 @@ class PostgresStore:
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
         except BaseException:
-            if not self.conn.closed and self._in_transaction():
-                try:
-                    self.conn.execute("ROLLBACK")
-                except self._errors.Error:
-                    pass
+            self._rollback()
             raise
 
     @contextmanager
@@ -433,11 +429,14 @@ class PostgresStore:
                 yield
         finally:
             self._seen = None
-            if not self.conn.closed and self._in_transaction():
-                try:
-                    self.conn.execute("ROLLBACK")
-                except self._errors.Error:
-                    pass
+            self._rollback()
+
+    def _rollback(self) -> None:
+        if not self.conn.closed and self._in_transaction():
+            try:
+                self.conn.execute("ROLLBACK")
+            except self._errors.Error:
+                pass
 
     def _rows(self, sql: str, args: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
         with self._translate_errors("read"):
@@ -469,9 +468,13 @@ class PostgresStore:
                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
 
     def generation(self) -> int:
+        return self._counter("generation")
+
+    def _counter(self, key: str) -> int:
+        """A number kept in ``index_meta``, read once per snapshot."""
         if self._seen is not None:
-            return int(self._seen.meta.get("generation", 0))
-        row = self._rows("SELECT value FROM index_meta WHERE key = 'generation'")
+            return int(self._seen.meta.get(key, 0))
+        row = self._rows("SELECT value FROM index_meta WHERE key = %s", (key,))
         return int(row[0][0]) if row else 0
 
     # -- documents ----------------------------------------------------------------------
@@ -693,10 +696,7 @@ class PostgresStore:
             return True
 
     def unit_chars(self) -> int:
-        if self._seen is not None:
-            return int(self._seen.meta.get("unit_chars", 0))
-        row = self._rows("SELECT value FROM index_meta WHERE key = 'unit_chars'")
-        return int(row[0][0]) if row else 0
+        return self._counter("unit_chars")
 
     def clear(self, *, keep_vectors: bool) -> None:
         """Remove every document (for a rebuild), once no other indexing run is going on."""

@@ -204,11 +204,7 @@ class SqliteStore:
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
         except BaseException:
-            if self.conn.in_transaction:
-                try:
-                    self.conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass  # SQLite rolls back itself when it cannot (a full disk, an I/O error)
+            self._rollback()
             raise
 
     @contextmanager
@@ -226,11 +222,14 @@ class SqliteStore:
             with self._translate_errors("read"):
                 yield
         finally:
-            if self.conn.in_transaction:
-                try:
-                    self.conn.execute("ROLLBACK")  # nothing was written: ending the read is enough
-                except sqlite3.Error:
-                    pass
+            self._rollback()  # nothing was written: ending the read is enough
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolls back itself when it cannot (a full disk, an I/O error)
 
     # -- meta ---------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
@@ -427,8 +426,7 @@ class SqliteStore:
                 self._delete_rows(row[0])
             # Rows are numbered here, inside the write lock, so parents can point at them directly.
             base = self._next_row()
-            c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
-                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(base + len(tree.nodes) - 1),))
+            self.set_meta({"row_hwm": str(base + len(tree.nodes) - 1)})
             meta = docmeta.to_json(doc.metadata)
             values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
                       len(tree.nodes), blob)
@@ -481,8 +479,7 @@ class SqliteStore:
         """Nodes and FTS rows of one document (inside a transaction)."""
         c = self.conn
         # the high-water mark first: an index written before it existed may lose its top rows here
-        c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
-                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(self._next_row() - 1),))
+        self.set_meta({"row_hwm": str(self._next_row() - 1)})
         first, count, blob = c.execute(
             "SELECT first_row, node_count, text FROM documents WHERE key = ?", (key,)).fetchone()
         text = textblocks.decode(blob)
