@@ -6,8 +6,10 @@ from .cache import StoreVectorCache, to_blob, vector_key
 from .location import is_server, open_store
 from .lock import WriterLock
 from .meta import Pins
+from .rows import DocumentRow, UnitRow, UnitToWrite
 from .schema import SCHEMA_VERSION
-from .sqlite import DocumentRow, SqliteStore, UnitRow, UnitToWrite, unit_text
+from .sqlite import SqliteStore
+from .trees import unit_text
 
 __all__ = [
     "SCHEMA_VERSION",

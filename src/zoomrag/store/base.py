@@ -35,7 +35,7 @@ import numpy as np
 from ..model import Node, Tree
 
 if TYPE_CHECKING:
-    from .sqlite import DocumentRow, Selection, TermCount, UnitRow, UnitToWrite
+    from .rows import DocumentRow, Selection, TermCount, UnitRow, UnitToWrite
 
 
 class WriteLock(Protocol):

@@ -17,10 +17,12 @@ Qdrant and chromadb); a nested object gives rows under dotted keys (``{"a": {"b"
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterator, Mapping
 from datetime import UTC, date, datetime
+from types import MappingProxyType
 from typing import Any
 
 #: ``(type, num, txt)`` of one value.
@@ -40,6 +42,20 @@ CREATE INDEX IF NOT EXISTS doc_meta_num ON doc_meta(key, type, num);
 CREATE INDEX IF NOT EXISTS doc_meta_txt ON doc_meta(key, txt);
 CREATE INDEX IF NOT EXISTS doc_meta_doc ON doc_meta(doc);
 """
+
+
+#: The metadata of most documents (stored as ``{}``), shared rather than parsed each time.
+_EMPTY: Mapping[str, object] = MappingProxyType({})
+
+
+def from_json(text: str) -> Mapping[str, object]:
+    """A document's metadata from the JSON object stored for it."""
+    return _EMPTY if text == "{}" else MappingProxyType(json.loads(text))
+
+
+def to_json(metadata: Mapping[str, object]) -> str | None:
+    """The JSON object stored for a document's metadata, or None when it is empty."""
+    return json.dumps(dict(metadata), ensure_ascii=False, default=str) if metadata else None
 
 
 def as_date(text: str) -> float | None:
@@ -80,6 +96,15 @@ def rows(metadata: Mapping[str, Any]) -> Iterator[tuple[str, str, float | None, 
     """``(key, type, num, txt)`` for every value of a document's metadata."""
     for key, value in metadata.items():
         yield from _rows(str(key), value)
+
+
+def write_rows(cursor: Any, doc: int, metadata: Mapping[str, Any], mark: str = "?") -> None:
+    """Replace the ``doc_meta`` rows of the document keyed ``doc`` (inside the caller's
+    transaction), through a DB-API cursor whose placeholder is ``mark`` (``?`` or ``%s``)."""
+    cursor.execute(f"DELETE FROM doc_meta WHERE doc = {mark}", (doc,))
+    values = [(doc, *r) for r in rows(metadata)]
+    if values:
+        cursor.executemany(f"INSERT INTO doc_meta(doc, key, type, num, txt) VALUES ({', '.join([mark] * 5)})", values)
 
 
 def _rows(key: str, value: Any) -> Iterator[tuple[str, str, float | None, str | None]]:

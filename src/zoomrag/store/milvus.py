@@ -33,7 +33,8 @@ import numpy as np
 from ..errors import ConfigError, IndexLockedError, IndexMismatchError, StoreError
 from ..model import Node, Tree
 from .lock import WriterLock
-from .sqlite import DocumentRow, Selection, SqliteStore, TermCount, UnitRow, UnitToWrite
+from .rows import DocumentRow, Selection, TermCount, UnitRow, UnitToWrite
+from .sqlite import SqliteStore
 
 SCHEME = "milvus://"
 DEFAULT_PORT = 19530

@@ -27,7 +27,6 @@ The same tables as the file store (:mod:`.schema`), in the schema the connection
 
 from __future__ import annotations
 
-import json
 import re
 import struct
 import time
@@ -37,7 +36,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from operator import itemgetter
-from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -45,22 +43,10 @@ import numpy as np
 
 from ..defaults import ANN_THRESHOLD
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, Tree, content_hash, node_id
-from . import docmeta, fts
-from .sqlite import (
-    _NO_METADATA,
-    DocumentRow,
-    Selection,
-    TermCount,
-    UnitRow,
-    UnitToWrite,
-    _metadata_json,
-    _tree,
-    _tree_of_kinds,
-    _unit_text,
-    _valid_rows,
-    node_rows,
-)
+from ..model import Document, Node, Tree
+from . import docmeta, fts, integrity, trees
+from .rows import DocumentRow, Placed, Selection, TermCount, UnitRow, UnitToWrite
+from .vectors import row_matrix, valid_keys
 
 #: URL schemes this store answers.
 SCHEMES = ("postgresql://", "postgres://")
@@ -419,11 +405,7 @@ class PostgresStore:
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
         except BaseException:
-            if not self.conn.closed and self._in_transaction():
-                try:
-                    self.conn.execute("ROLLBACK")
-                except self._errors.Error:
-                    pass
+            self._rollback()
             raise
 
     @contextmanager
@@ -447,11 +429,14 @@ class PostgresStore:
                 yield
         finally:
             self._seen = None
-            if not self.conn.closed and self._in_transaction():
-                try:
-                    self.conn.execute("ROLLBACK")
-                except self._errors.Error:
-                    pass
+            self._rollback()
+
+    def _rollback(self) -> None:
+        if not self.conn.closed and self._in_transaction():
+            try:
+                self.conn.execute("ROLLBACK")
+            except self._errors.Error:
+                pass
 
     def _rows(self, sql: str, args: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
         with self._translate_errors("read"):
@@ -483,9 +468,13 @@ class PostgresStore:
                                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(values.items()))
 
     def generation(self) -> int:
+        return self._counter("generation")
+
+    def _counter(self, key: str) -> int:
+        """A number kept in ``index_meta``, read once per snapshot."""
         if self._seen is not None:
-            return int(self._seen.meta.get("generation", 0))
-        row = self._rows("SELECT value FROM index_meta WHERE key = 'generation'")
+            return int(self._seen.meta.get(key, 0))
+        row = self._rows("SELECT value FROM index_meta WHERE key = %s", (key,))
         return int(row[0][0]) if row else 0
 
     # -- documents ----------------------------------------------------------------------
@@ -495,10 +484,10 @@ class PostgresStore:
     def documents(self) -> list[DocumentRow]:
         rows = self._rows("SELECT id, source, content_hash, format, origin, chars, metadata FROM documents "
                           "ORDER BY id COLLATE \"C\"")
-        return [DocumentRow(i, s, h, f, o, n, _metadata(m)) for i, s, h, f, o, n, m in rows]
+        return [DocumentRow(i, s, h, f, o, n, docmeta.from_json(m)) for i, s, h, f, o, n, m in rows]
 
     def document_metadata(self) -> dict[str, Mapping[str, object]]:
-        return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents")}
+        return {i: docmeta.from_json(m) for i, m in self._rows("SELECT id, metadata FROM documents")}
 
     def metadata_by_id(self, doc_ids: Iterable[str]) -> dict[str, Mapping[str, object]]:
         ids = list(dict.fromkeys(doc_ids))
@@ -506,31 +495,26 @@ class PostgresStore:
             return {}
         if self._seen is not None and all(i in self._seen.metadata for i in ids):
             return {i: self._seen.metadata[i] for i in ids if self._seen.metadata[i] is not None}
-        return {i: _metadata(m) for i, m in self._rows("SELECT id, metadata FROM documents WHERE id = ANY(%s)", (ids,))}
+        found = self._rows("SELECT id, metadata FROM documents WHERE id = ANY(%s)", (ids,))
+        return {i: docmeta.from_json(m) for i, m in found}
 
     def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
         rows = self._rows("SELECT metadata FROM documents WHERE id = %s", (doc_id,))
         if not rows:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats --documents")
-        return _metadata(rows[0][0])
+        return docmeta.from_json(rows[0][0])
 
     def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
-        meta = _metadata_json(metadata) or "{}"
+        meta = docmeta.to_json(metadata) or "{}"
         with self.transaction() as c:
             c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc_id,))
             row = c.execute("SELECT key FROM documents WHERE id = %s", (doc_id,)).fetchone()
             if row is None:
                 return False
             c.execute("UPDATE documents SET metadata = %s WHERE key = %s", (meta, row[0]))
-            self._write_meta_rows(row[0], metadata)
+            with c.cursor() as cur:
+                docmeta.write_rows(cur, row[0], metadata, "%s")
             return True
-
-    def _write_meta_rows(self, key: int, metadata: Mapping[str, object]) -> None:
-        self.conn.execute("DELETE FROM doc_meta WHERE doc = %s", (key,))
-        rows = [(key, *r) for r in docmeta.rows(metadata)]
-        if rows:
-            with self.conn.cursor() as cur:
-                cur.executemany("INSERT INTO doc_meta(doc, key, type, num, txt) VALUES (%s, %s, %s, %s, %s)", rows)
 
     def select_documents(self, condition: str, args: Sequence[object]) -> Selection:
         """The documents for which ``condition`` holds: SQL over ``documents d`` and ``doc_meta``
@@ -538,12 +522,7 @@ class PostgresStore:
         ``X GLOB ?`` this schema's ``glob(?, X)``; the text holds no values, only placeholders)."""
         sql = _GLOB_OP.sub(r"glob(?, \1)", condition).replace("%", "%%").replace("?", "%s")
         with self._translate_errors("filter the documents"):
-            rows = self.conn.execute(f"SELECT d.key, d.first_row, d.node_count, d.id FROM documents d WHERE {sql} "
-                                     "ORDER BY d.first_row", list(args)).fetchall()
-        return Selection(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-                         np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
-                         np.fromiter((r[2] for r in rows), dtype=np.int64, count=len(rows)),
-                         tuple(r[3] for r in rows))
+            return Selection.from_rows(self.conn.execute(Selection.query(sql), list(args)).fetchall())
 
     def metadata_keys_present(self, keys: Iterable[str]) -> set[str]:
         keys = list(dict.fromkeys(keys))
@@ -579,7 +558,7 @@ class PostgresStore:
         return self._rows("SELECT substr(text, %s, %s) FROM documents WHERE id = %s",
                           (start + 1, end - start, doc_id))[0][0]
 
-    def _documents_by(self, column: str, values: Sequence[object]) -> dict[str, tuple[tuple[int, int, int], Document]]:
+    def _documents_by(self, column: str, values: Sequence[object]) -> dict[str, tuple[Placed, Document]]:
         if column not in ("id", "key"):
             raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
         if not values:
@@ -587,13 +566,14 @@ class PostgresStore:
         return self._placed_documents(self._rows(f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE {column} = ANY(%s)",
                                                  (list(values),)))
 
-    def _placed_documents(self, rows: Iterable[tuple]) -> dict[str, tuple[tuple[int, int, int], Document]]:
-        """Rows of :data:`_DOCUMENT_COLUMNS` as ``{id: ((key, first row, node count), Document)}``;
+    def _placed_documents(self, rows: Iterable[tuple]) -> dict[str, tuple[Placed, Document]]:
+        """Rows of :data:`_DOCUMENT_COLUMNS` as ``{id: (where its rows are, Document)}``;
         inside a snapshot, their metadata is kept for :meth:`metadata_by_id`."""
-        out: dict[str, tuple[tuple[int, int, int], Document]] = {}
+        out: dict[str, tuple[Placed, Document]] = {}
         for key, first, count, doc_id, source, chash, fmt, meta, text in rows:
-            out[doc_id] = ((key, first, count), Document(id=doc_id, source=source, text=text, format=fmt,
-                                                         content_hash=chash, metadata=_metadata(meta)))
+            doc = Document(id=doc_id, source=source, text=text, format=fmt, content_hash=chash,
+                           metadata=docmeta.from_json(meta))
+            out[doc_id] = (Placed(key, first, count), doc)
         if self._seen is not None:
             self._seen.metadata.update((i, d.metadata) for i, (_, d) in out.items())
         return out
@@ -605,16 +585,16 @@ class PostgresStore:
                                (list(doc_ids),)))
 
     def load_tree(self, doc_id: str) -> Tree:
-        trees = self.load_trees([doc_id])
-        if doc_id not in trees:
+        found = self.load_trees([doc_id])
+        if doc_id not in found:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
-        return trees[doc_id]
+        return found[doc_id]
 
     def load_trees(self, doc_ids: Sequence[str]) -> dict[str, Tree]:
         docs = self._documents_by("id", list(dict.fromkeys(doc_ids)))
         if not docs:
             return {}
-        keys = [placed[0] for placed, _ in docs.values()]
+        keys = [placed.key for placed, _ in docs.values()]
         # One row a document, its nodes' columns as arrays: a fraction of the client's time of a
         # row a node (~120 a document), which psycopg makes one by one. Sorted here, by row:
         # an aggregate's order is the server's to choose.
@@ -624,7 +604,7 @@ class PostgresStore:
                 "array_agg(span_start), array_agg(span_end), array_agg(section_path), array_agg(embed_text) "
                 "FROM nodes WHERE doc = ANY(%s) GROUP BY doc", (keys,)):
             by_doc[doc_key] = sorted(zip(*columns), key=_FIRST)
-        return {doc.id: _tree_of_kinds(doc, by_doc.get(placed[0], []), self._kinds, doc.text)
+        return {doc.id: trees.tree_of_kinds(doc, by_doc.get(placed.key, []), self._kinds, doc.text)
                 for placed, doc in docs.values()}
 
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
@@ -644,16 +624,7 @@ class PostgresStore:
             (up + f"SELECT {_DOCUMENT_COLUMNS} FROM documents WHERE key IN (SELECT doc FROM up)", (wanted,)))
         for r in chains:
             by_doc.setdefault(r[8], {})[r[0]] = r
-        kinds = self._kinds_for(r for found in by_doc.values() for r in found.values())
-        trees: dict[str, Tree] = {}
-        nodes: dict[int, Node] = {}
-        for placed, doc in self._placed_documents(documents).values():
-            found = by_doc[placed[0]]
-            order = sorted(found)
-            tree = _tree(doc, [found[r] for r in order], kinds, doc.text)
-            trees[doc.id] = tree
-            nodes.update(zip(order, tree.nodes))
-        return trees, {r: nodes[r] for r in wanted if r in nodes}
+        return trees.partial_trees(by_doc, self._placed_documents(documents).values(), self._kinds, wanted)
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
@@ -664,13 +635,9 @@ class PostgresStore:
                              "remove it from the file, or index into a file store with --index")
         kind_of = self._kind_numbers({n.kind for n in tree.nodes})  # committed on its own: append-only
         base = self._take_rows(len(tree.nodes))
-        rows = node_rows(tree, base, 0, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
-        unit_info: dict[int, tuple[int, list[str]]] = {}
-        row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
-        for u in units:
-            text = _unit_text(u.node, doc.text)
-            unit_info[row_of[u.node.id]] = (len(text), unit_terms(text))
-        meta = _metadata_json(doc.metadata) or "{}"
+        rows = trees.node_rows(tree, base, 0, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
+        unit_info = {r: (len(text), unit_terms(text)) for r, text in trees.written_units(tree, base, units)}
+        meta = docmeta.to_json(doc.metadata) or "{}"
         with self.transaction() as c:
             c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc.id,))
             found = c.execute("SELECT key FROM documents WHERE id = %s", (doc.id,)).fetchone()
@@ -686,8 +653,8 @@ class PostgresStore:
                 key = c.execute("INSERT INTO documents(source, content_hash, format, origin, metadata, chars, "
                                 "first_row, node_count, text, id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
                                 "RETURNING key", (*values, doc.id)).fetchone()[0]
-            self._write_meta_rows(key, doc.metadata)
             with c.cursor() as cur:
+                docmeta.write_rows(cur, key, doc.metadata, "%s")
                 if vectors:
                     # a vector passed here was embedded because the stored one was missing or damaged
                     cur.executemany("INSERT INTO vectors(key, vec) VALUES (%s, %s::vector) "
@@ -729,10 +696,7 @@ class PostgresStore:
             return True
 
     def unit_chars(self) -> int:
-        if self._seen is not None:
-            return int(self._seen.meta.get("unit_chars", 0))
-        row = self._rows("SELECT value FROM index_meta WHERE key = 'unit_chars'")
-        return int(row[0][0]) if row else 0
+        return self._counter("unit_chars")
 
     def clear(self, *, keep_vectors: bool) -> None:
         """Remove every document (for a rebuild), once no other indexing run is going on."""
@@ -755,12 +719,6 @@ class PostgresStore:
             names = dict(self._rows("SELECT number, name FROM kinds"))
             self._kind_list = [names.get(i, "") for i in range(max(names, default=-1) + 1)]
         return self._kind_list
-
-    def _kinds_for(self, rows: Iterable[tuple]) -> list[str]:
-        kinds = self._kinds()
-        if any(r[3] >= len(kinds) for r in rows):
-            kinds = self._kinds(reload=True)
-        return kinds
 
     def _kind_numbers(self, kinds: Iterable[str]) -> dict[str, int]:
         wanted = sorted(set(kinds))
@@ -823,13 +781,7 @@ class PostgresStore:
         return {k for (k,) in self._rows("SELECT key FROM vectors WHERE key = ANY(%s)", (keys,))}
 
     def vector_keys_valid(self, keys: Iterable[int], dimension: int) -> set[int]:
-        found = self.vectors_by_key(keys)
-        size = int(dimension) * 4
-        rows = [(k, v) for k, v in found.items() if len(v) == size]
-        if not rows:
-            return set()
-        ok = _valid_rows(np.frombuffer(b"".join(v for _, v in rows), "<f4").reshape(len(rows), dimension))
-        return {k for (k, _), good in zip(rows, ok) if good}
+        return valid_keys(self.vectors_by_key(keys).items(), dimension)
 
     def vectors_by_key(self, keys: Iterable[int]) -> dict[int, bytes]:
         keys = list(dict.fromkeys(keys))
@@ -861,15 +813,11 @@ class PostgresStore:
             (doc_id,))]
 
     def _matrix(self, sql: str, args: Sequence[object], dimension: int) -> tuple[np.ndarray, np.ndarray]:
-        rows = self._vector_rows(sql, args)
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, dimension), dtype=np.float32)
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-        if mat.size != len(rows) * dimension:
+        try:
+            return row_matrix(self._vector_rows(sql, args), dimension)
+        except ValueError:
             raise StoreError(f"{self.path}: stored vectors do not have dimension {dimension}; run zoomrag check, "
-                             f"then rebuild with zoomrag index --reindex --store {self.path} PATH...")
-        return ids, mat.reshape(len(rows), dimension).astype(np.float32, copy=False)
+                             f"then rebuild with zoomrag index --reindex --store {self.path} PATH...") from None
 
     def selection_vectors(self, selection: Selection, dimension: int) -> tuple[np.ndarray, np.ndarray]:
         return self._matrix("SELECT n.rowno, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
@@ -970,11 +918,7 @@ class PostgresStore:
             return {}
         found = self._rows("SELECT n.rowno, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n "
                            "JOIN documents d ON d.key = n.doc WHERE n.rowno = ANY(%s)", (rows,))
-        kinds = self._kinds()
-        if any(kind >= len(kinds) for _, _, kind, *_ in found):
-            kinds = self._kinds(reload=True)
-        return {row: UnitRow(node_id(doc_id, kinds[kind], level, s, e), doc_id, s, e)
-                for row, doc_id, kind, level, s, e in found}
+        return trees.units_of(found, self._kinds)
 
     def text_keys(self, rows: Iterable[int]) -> dict[int, int | None]:
         rows = list(dict.fromkeys(int(r) for r in rows))
@@ -1157,42 +1101,19 @@ class PostgresStore:
 
     def _tree_problems(self) -> list[str]:
         checks = [
-            ("nodes belong to no document", "SELECT count(*) FROM nodes WHERE doc NOT IN (SELECT key FROM documents)"),
-            ("documents have no root node at their first row",
-             "SELECT count(*) FROM documents d WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE n.rowno = d.first_row "
-             "AND n.doc = d.key AND n.parent IS NULL AND n.level = 0 AND n.span_start = 0 AND n.span_end = d.chars)"),
-            ("nodes lie outside their document's rows",
-             "SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-             "WHERE n.rowno < d.first_row OR n.rowno >= d.first_row + d.node_count"),
-            ("documents have a node count that differs from their nodes",
-             "SELECT count(*) FROM documents d LEFT JOIN (SELECT doc, count(*) AS n FROM nodes GROUP BY doc) g "
-             "ON g.doc = d.key WHERE coalesce(g.n, 0) != d.node_count"),
-            ("nodes have a span outside their document's text",
-             "SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-             "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > d.chars"),
-            ("nodes lie outside their parent (span, level or document)",
-             "SELECT count(*) FROM nodes c JOIN nodes p ON p.rowno = c.parent WHERE c.doc != p.doc "
-             "OR c.level != p.level + 1 OR c.span_start < p.span_start OR c.span_end > p.span_end OR p.rowno >= c.rowno"),
-            ("nodes point to a missing parent",
-             "SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL AND NOT EXISTS "
-             "(SELECT 1 FROM nodes p WHERE p.rowno = c.parent)"),
+            *integrity.tree_checks("rowno"),
             ("units point to a missing vector",
-             "SELECT count(*) FROM nodes n WHERE vec IS NOT NULL AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.key = n.vec)"),
+             "SELECT count(*) FROM nodes n WHERE vec IS NOT NULL AND NOT EXISTS "
+             "(SELECT 1 FROM vectors v WHERE v.key = n.vec)"),
             ("units have no terms", "SELECT count(*) FROM nodes WHERE unit AND terms IS NULL"),
-            ("metadata rows belong to no document",
-             "SELECT count(*) FROM doc_meta WHERE doc NOT IN (SELECT key FROM documents)"),
+            integrity.META_ROWS_CHECK,
         ]
-        out = []
-        for what, sql in checks:
-            n = self._rows(sql)[0][0]
-            if n:
-                out.append(f"{n} {what}")
-        return out
+        return integrity.counted(checks, lambda sql: self._rows(sql)[0][0])
 
     def _meta_problems(self) -> list[str]:
         stored = self.unit_chars()
         actual, units = self._rows("SELECT coalesce(sum(chars), 0), count(*) FROM nodes WHERE unit")[0]
-        out = [] if stored == actual else [f"index_meta unit_chars is {stored}, the units hold {actual} characters"]
+        out = integrity.unit_chars_problems(stored, actual)
         kept = self.meta().get("units")
         if kept is not None and int(kept) != units:
             out.append(f"index_meta units is {kept}, the index holds {units} units")
@@ -1208,9 +1129,7 @@ class PostgresStore:
             for doc in self._rows("SELECT key, id, chars, content_hash, text FROM documents WHERE key = ANY(%s)",
                                   (keys[i:i + 64],)):
                 wrong_terms += self._document_problems(doc, bad)
-        out = []
-        if bad:
-            out.append(f"{len(bad)} documents have damaged text (first: {bad[0]!r})")
+        out = integrity.damaged_texts(bad)
         if wrong_terms:
             out.append(f"full-text terms disagree with the units' text ({wrong_terms} units)")
         return out
@@ -1219,7 +1138,7 @@ class PostgresStore:
         """Checks one document's text (its id goes to ``bad`` when damaged); returns how many of
         its units' terms or lengths disagree with their text."""
         key, doc_id, chars, stored, text = doc
-        if len(text) != chars or (re.fullmatch(r"[0-9a-f]{64}", stored) and content_hash(text) != stored):
+        if integrity.text_damaged(text, chars, stored):
             bad.append(doc_id)
             return 0
         wrong = 0
@@ -1233,22 +1152,6 @@ class PostgresStore:
     def _vector_problems(self, dimension: int | None) -> list[str]:
         if dimension is None:
             return []
-        size = int(dimension) * 4
-        wrong = bad = 0
-        rows = self._vector_rows("SELECT key, vec FROM vectors")
-        blobs = [v for _, v in rows]
-        good = [v for v in blobs if len(v) == size]
-        wrong = len(blobs) - len(good)
-        if good:
-            bad = int((~_valid_rows(np.frombuffer(b"".join(good), "<f4").reshape(len(good), dimension))).sum())
-        out = []
-        if wrong:
-            out.append(f"{wrong} vectors are not {dimension} float32 values")
-        if bad:
-            out.append(f"{bad} vectors are damaged (values not finite, or not of unit length)")
-        return out
-
-
-def _metadata(text: str) -> Mapping[str, object]:
-    return _NO_METADATA if text == "{}" else MappingProxyType(json.loads(text))
+        vectors = [v for _, v in self._vector_rows("SELECT key, vec FROM vectors")]
+        return integrity.vector_problems([vectors], dimension)
 

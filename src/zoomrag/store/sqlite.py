@@ -14,21 +14,21 @@ import os
 import re
 import sqlite3
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from types import MappingProxyType
 from urllib.parse import quote
 
 import numpy as np
 
 from ..errors import IndexLockedError, StoreError
-from ..model import Document, Node, StoredDocument, TextSource, Tree, content_hash, node_id, node_ids
-from . import docmeta, fts, textblocks
+from ..model import Document, Node, Tree
+from . import docmeta, fts, integrity, textblocks, trees
 from .lock import WriterLock
+from .rows import DocumentRow, Placed, Selection, TermCount, UnitRow, UnitToWrite
 from .schema import DDL
+from .vectors import row_matrix, valid_keys
 
 #: SQLite caps the number of ``?`` in one statement; look-ups go in chunks of this size.
 _CHUNK = 500
@@ -36,62 +36,6 @@ _CHUNK = 500
 _MMAP_BYTES = 1 << 32
 #: A content hash stored as bytes: lower-case hex digits in pairs (what ``.hex()`` gives back).
 _HEX = re.compile(r"(?:[0-9a-f]{2})+")
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentRow:
-    """A stored document without its text."""
-
-    id: str
-    source: str
-    content_hash: str
-    format: str
-    origin: str
-    length: int
-    metadata: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
-
-
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """The documents a filter keeps, in row order: their keys, ids and node row ranges
-    (a document's nodes are the rows ``first .. first + count - 1``)."""
-
-    keys: np.ndarray
-    first: np.ndarray
-    count: np.ndarray
-    ids: tuple[str, ...]
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-
-@dataclass(frozen=True, slots=True)
-class UnitRow:
-    """Where an embedded unit lies: enough to turn a search result into a Hit."""
-
-    node_id: str
-    doc_id: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class TermCount:
-    """How many units hold a term, counted up to a cap, and how far into the index they reach."""
-
-    #: Units holding the term, up to ``cap + 1`` ("more than ``cap``").
-    units: int
-    #: The share of the index's rows that those units span: 1.0 when the count is complete,
-    #: less when counting stopped at the cap, so that ``units / reach`` estimates the full count.
-    reach: float
-
-
-@dataclass(frozen=True, slots=True)
-class UnitToWrite:
-    """An embedded unit of a tree being written, with its vector key (None: no vector)."""
-
-    node: Node
-    vec_key: int | None
 
 
 class SqliteStore:
@@ -260,11 +204,7 @@ class SqliteStore:
             with self._translate_errors("commit"):
                 self.conn.execute("COMMIT")
         except BaseException:
-            if self.conn.in_transaction:
-                try:
-                    self.conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass  # SQLite rolls back itself when it cannot (a full disk, an I/O error)
+            self._rollback()
             raise
 
     @contextmanager
@@ -282,11 +222,14 @@ class SqliteStore:
             with self._translate_errors("read"):
                 yield
         finally:
-            if self.conn.in_transaction:
-                try:
-                    self.conn.execute("ROLLBACK")  # nothing was written: ending the read is enough
-                except sqlite3.Error:
-                    pass
+            self._rollback()  # nothing was written: ending the read is enough
+
+    def _rollback(self) -> None:
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolls back itself when it cannot (a full disk, an I/O error)
 
     # -- meta ---------------------------------------------------------------------------
     def meta(self) -> dict[str, str]:
@@ -312,53 +255,42 @@ class SqliteStore:
         rows = self.conn.execute(
             "SELECT id, source, content_hash, format, origin, chars, metadata FROM documents ORDER BY id"
         )
-        return [DocumentRow(i, s, h, f, o, n, _metadata(m)) for i, s, h, f, o, n, m in rows]
+        return [DocumentRow(i, s, h, f, o, n, docmeta.from_json(m)) for i, s, h, f, o, n, m in rows]
 
     def document_metadata(self) -> dict[str, Mapping[str, object]]:
         """Every document's metadata, by id."""
-        return {i: _metadata(m) for i, m in self.conn.execute("SELECT id, metadata FROM documents")}
+        return {i: docmeta.from_json(m) for i, m in self.conn.execute("SELECT id, metadata FROM documents")}
 
     def metadata_by_id(self, doc_ids: Iterable[str]) -> dict[str, Mapping[str, object]]:
         """The metadata of these documents (ids not stored are left out)."""
         ids = list(dict.fromkeys(doc_ids))
         if not ids:
             return {}
-        return {i: _metadata(m) for i, m in self.conn.execute(
+        return {i: docmeta.from_json(m) for i, m in self.conn.execute(
             "SELECT id, metadata FROM documents WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))}
 
     def document_metadata_of(self, doc_id: str) -> Mapping[str, object]:
         row = self.conn.execute("SELECT metadata FROM documents WHERE id = ?", (doc_id,)).fetchone()
         if row is None:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats --documents")
-        return _metadata(row[0])
+        return docmeta.from_json(row[0])
 
     def set_metadata(self, doc_id: str, metadata: Mapping[str, object]) -> bool:
         """Replace one document's metadata (nothing else changes); False when it is not there."""
-        meta = _metadata_json(metadata)
+        meta = docmeta.to_json(metadata)
         with self.transaction() as c:
             row = c.execute("SELECT key FROM documents WHERE id = ?", (doc_id,)).fetchone()
             if row is None:
                 return False
             c.execute("UPDATE documents SET meta = ? WHERE key = ?", (meta, row[0]))
-            self._write_meta_rows(row[0], metadata)
+            docmeta.write_rows(c, row[0], metadata)
             return True
-
-    def _write_meta_rows(self, key: int, metadata: Mapping[str, object]) -> None:
-        self.conn.execute("DELETE FROM doc_meta WHERE doc = ?", (key,))
-        self.conn.executemany("INSERT INTO doc_meta(doc, key, type, num, txt) VALUES (?, ?, ?, ?, ?)",
-                              [(key, *r) for r in docmeta.rows(metadata)])
 
     def select_documents(self, condition: str, args: Sequence[object]) -> Selection:
         """The documents for which ``condition`` (SQL over ``documents d`` and ``doc_meta``, as
         :func:`zoomrag.search.filters.to_sql` writes it) holds."""
         with self._translate_errors("filter the documents"):
-            rows = self.conn.execute(
-                f"SELECT d.key, d.first_row, d.node_count, d.id FROM documents d WHERE {condition} "
-                "ORDER BY d.first_row", list(args)).fetchall()
-        return Selection(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
-                         np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
-                         np.fromiter((r[2] for r in rows), dtype=np.int64, count=len(rows)),
-                         tuple(r[3] for r in rows))
+            return Selection.from_rows(self.conn.execute(Selection.query(condition), list(args)).fetchall())
 
     def metadata_keys_present(self, keys: Iterable[str]) -> set[str]:
         """Which of these metadata keys some document has."""
@@ -401,46 +333,46 @@ class SqliteStore:
         return textblocks.decode_span(blob, start, end)
 
     def _documents_by_id(self, doc_ids: Sequence[str] | Sequence[int], deferred: bool = False, *,
-                         column: str = "id") -> dict[str, tuple[_Placed, Document]]:
+                         column: str = "id") -> dict[str, tuple[Placed, Document]]:
         """The stored documents among ``doc_ids`` (or, with ``column="key"``, among these keys) and
         where their rows are, by id. ``deferred``: their text is decompressed when first read
         (:meth:`Document.deferred`), not here."""
         if column not in ("id", "key"):
             raise ValueError(f"column={column!r}: documents are looked up by 'id' or 'key'")
-        out: dict[str, tuple[_Placed, Document]] = {}
-        for i in range(0, len(doc_ids), _CHUNK):
-            part = list(doc_ids[i:i + _CHUNK])
-            rows = self.conn.execute(
-                "SELECT key, first_row, node_count, id, source, content_hash, format, metadata, text "
-                f"FROM documents WHERE {column} IN ({','.join('?' * len(part))})", part,
-            )
-            for key, first, count, doc_id, source, chash, fmt, meta, blob in rows:
-                metadata = _NO_METADATA if meta == "{}" else MappingProxyType(json.loads(meta))
-                doc: Document
-                if deferred:
-                    doc = Document.deferred(id=doc_id, source=source, read=partial(textblocks.decode, blob),
-                                            format=fmt, content_hash=chash, metadata=metadata)
-                else:
-                    doc = Document(id=doc_id, source=source, text=textblocks.decode(blob), format=fmt,
-                                   content_hash=chash, metadata=metadata)
-                out[doc_id] = (_Placed(key, first, count), doc)
+        out: dict[str, tuple[Placed, Document]] = {}
+        rows = self._in_chunks("SELECT key, first_row, node_count, id, source, content_hash, format, metadata, "
+                               f"text FROM documents WHERE {column} IN ({{}})", doc_ids)
+        for key, first, count, doc_id, source, chash, fmt, meta, blob in rows:
+            doc: Document
+            if deferred:
+                doc = Document.deferred(id=doc_id, source=source, read=partial(textblocks.decode, blob),
+                                        format=fmt, content_hash=chash, metadata=docmeta.from_json(meta))
+            else:
+                doc = Document(id=doc_id, source=source, text=textblocks.decode(blob), format=fmt,
+                               content_hash=chash, metadata=docmeta.from_json(meta))
+            out[doc_id] = (Placed(key, first, count), doc)
+        return out
+
+    def _in_chunks(self, sql: str, values: Iterable[object]) -> list[tuple]:
+        """The rows of ``sql`` for the distinct ``values``, its ``{}`` standing for their ``?``:
+        in chunks of :data:`_CHUNK`, as SQLite caps the ``?`` of one statement."""
+        values = list(dict.fromkeys(values))
+        out: list[tuple] = []
+        for i in range(0, len(values), _CHUNK):
+            part = values[i:i + _CHUNK]
+            out.extend(self.conn.execute(sql.format(",".join("?" * len(part))), part))
         return out
 
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
         """The current content hash of each of these documents (absent ones are left out)."""
-        out: dict[str, str] = {}
-        for i in range(0, len(doc_ids), _CHUNK):
-            part = list(doc_ids[i:i + _CHUNK])
-            out.update(self.conn.execute(
-                f"SELECT id, content_hash FROM documents WHERE id IN ({','.join('?' * len(part))})", part))
-        return out
+        return dict(self._in_chunks("SELECT id, content_hash FROM documents WHERE id IN ({})", doc_ids))
 
     def load_tree(self, doc_id: str) -> Tree:
         """The stored tree of one document, rebuilt exactly as it was written."""
-        trees = self.load_trees([doc_id])
-        if doc_id not in trees:
+        found = self.load_trees([doc_id])
+        if doc_id not in found:
             raise StoreError(f"{self.path}: no document {doc_id!r}; list them with: zoomrag stats")
-        return trees[doc_id]
+        return found[doc_id]
 
     def load_trees(self, doc_ids: Sequence[str]) -> dict[str, Tree]:
         """Trees of several documents: one query for the documents, then one row range each (documents
@@ -453,7 +385,7 @@ class SqliteStore:
                 "SELECT row, parent, level, kind, span_start, span_end, section_path, embed_text "
                 "FROM nodes WHERE row >= ? AND row < ? ORDER BY row", (placed.first, placed.first + placed.count),
             ).fetchall()
-            out[doc.id] = _tree_of_kinds(doc, rows, self._kinds, doc.text)
+            out[doc.id] = trees.tree_of_kinds(doc, rows, self._kinds, doc.text)
         return out
 
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]:
@@ -469,28 +401,15 @@ class SqliteStore:
         wanted = list(dict.fromkeys(rows))
         cols = "row, parent, level, kind, span_start, span_end, section_path, embed_text, doc"
         by_doc: dict[int, dict[int, tuple]] = {}
-        for i in range(0, len(wanted), _CHUNK):
-            part = wanted[i:i + _CHUNK]
-            # The chains carry their columns up, so each node is looked up once.
-            for r in self.conn.execute(
-                f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes "
-                f"WHERE row IN ({','.join('?' * len(part))}) "
-                f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
-                "JOIN up ON n.row = up.parent) SELECT * FROM up", part,
-            ):
-                by_doc.setdefault(r[8], {})[r[0]] = r
-        kinds = self._kinds()
-        if any(r[3] >= len(kinds) for found in by_doc.values() for r in found.values()):
-            kinds = self._kinds(reload=True)
-        trees: dict[str, Tree] = {}
-        nodes: dict[int, Node] = {}
-        for placed, doc in self._documents_by_id(list(by_doc), deferred=True, column="key").values():
-            found = by_doc[placed.key]
-            order = sorted(found)  # pre-order (parents before children, as _tree needs) is row order
-            tree = _tree(doc, [found[r] for r in order], kinds, _text_source(doc))
-            trees[doc.id] = tree
-            nodes.update(zip(order, tree.nodes))
-        return trees, {r: nodes[r] for r in wanted if r in nodes}
+        # The chains carry their columns up, so each node is looked up once.
+        for r in self._in_chunks(
+            f"WITH RECURSIVE up({cols}) AS (SELECT {cols} FROM nodes WHERE row IN ({{}}) "
+            f"UNION SELECT {', '.join('n.' + c for c in cols.split(', '))} FROM nodes n "
+            "JOIN up ON n.row = up.parent) SELECT * FROM up", wanted,
+        ):
+            by_doc.setdefault(r[8], {})[r[0]] = r
+        documents = self._documents_by_id(list(by_doc), deferred=True, column="key").values()
+        return trees.partial_trees(by_doc, documents, self._kinds, wanted)
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
                        origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
@@ -507,9 +426,8 @@ class SqliteStore:
                 self._delete_rows(row[0])
             # Rows are numbered here, inside the write lock, so parents can point at them directly.
             base = self._next_row()
-            c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
-                      "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(base + len(tree.nodes) - 1),))
-            meta = _metadata_json(doc.metadata)
+            self.set_meta({"row_hwm": str(base + len(tree.nodes) - 1)})
+            meta = docmeta.to_json(doc.metadata)
             values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
                       len(tree.nodes), blob)
             if row is not None:
@@ -525,18 +443,17 @@ class SqliteStore:
                     "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
-            self._write_meta_rows(key, doc.metadata)
+            docmeta.write_rows(c, key, doc.metadata)
             # REPLACE: a vector passed here was embedded because the stored one was missing or damaged.
             c.executemany("INSERT OR REPLACE INTO vectors(key, vec) VALUES (?, ?)", list(vectors.items()))
             kind_of = self._kind_numbers({n.kind for n in tree.nodes})
-            row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
-            rows = node_rows(tree, base, key, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
+            rows = trees.node_rows(tree, base, key, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
             c.executemany(
                 "INSERT INTO nodes(row, doc, parent, level, kind, span_start, span_end, "
                 "section_path, embed_text, unit, vec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
-            texts = [(row_of[u.node.id], _unit_text(u.node, doc.text)) for u in units]
+            texts = trees.written_units(tree, base, units)
             c.executemany("INSERT INTO fts(rowid, body) VALUES (?, ?)", [(r, fts.body(t)) for r, t in texts])
             self._add_unit_chars(sum(len(t) for _, t in texts))
 
@@ -562,8 +479,7 @@ class SqliteStore:
         """Nodes and FTS rows of one document (inside a transaction)."""
         c = self.conn
         # the high-water mark first: an index written before it existed may lose its top rows here
-        c.execute("INSERT INTO index_meta(key, value) VALUES ('row_hwm', ?) "
-                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(self._next_row() - 1),))
+        self.set_meta({"row_hwm": str(self._next_row() - 1)})
         first, count, blob = c.execute(
             "SELECT first_row, node_count, text FROM documents WHERE key = ?", (key,)).fetchone()
         text = textblocks.decode(blob)
@@ -620,49 +536,20 @@ class SqliteStore:
 
     # -- vectors ------------------------------------------------------------------------
     def vector_keys_present(self, keys: Iterable[int]) -> set[int]:
-        found: set[int] = set()
-        keys = list(dict.fromkeys(keys))
-        for i in range(0, len(keys), _CHUNK):
-            part = keys[i:i + _CHUNK]
-            q = f"SELECT key FROM vectors WHERE key IN ({','.join('?' * len(part))})"
-            found.update(k for (k,) in self.conn.execute(q, part))
-        return found
+        return {k for (k,) in self._in_chunks("SELECT key FROM vectors WHERE key IN ({})", keys)}
 
     def vector_keys_valid(self, keys: Iterable[int], dimension: int) -> set[int]:
         """The keys among these whose stored vector is sound: ``dimension`` float32 values, finite,
         of unit length (or all zero). A damaged one is left out, to be embedded again."""
-        found: set[int] = set()
-        size = int(dimension) * 4
-        keys = list(dict.fromkeys(keys))
-        for i in range(0, len(keys), _CHUNK):
-            part = keys[i:i + _CHUNK]
-            rows = [(k, v) for k, v in self.conn.execute(
-                f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})", part)
-                if isinstance(v, bytes) and len(v) == size]
-            if rows:
-                ok = _valid_rows(np.frombuffer(b"".join(v for _, v in rows), "<f4").reshape(len(rows), dimension))
-                found.update(k for (k, _), good in zip(rows, ok) if good)
-        return found
+        return valid_keys(self._in_chunks("SELECT key, vec FROM vectors WHERE key IN ({})", keys), dimension)
 
     def vectors_by_key(self, keys: Iterable[int]) -> dict[int, bytes]:
-        out: dict[int, bytes] = {}
-        keys = list(dict.fromkeys(keys))
-        for i in range(0, len(keys), _CHUNK):
-            part = keys[i:i + _CHUNK]
-            q = f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
-            out.update(self.conn.execute(q, part))
-        return out
+        return dict(self._in_chunks("SELECT key, vec FROM vectors WHERE key IN ({})", keys))
 
     def unit_vectors(self, rows: Iterable[int]) -> dict[int, bytes]:
         """The stored vector of each of these node rows (rows without one are left out)."""
-        out: dict[int, bytes] = {}
-        rows = list(dict.fromkeys(rows))
-        for i in range(0, len(rows), _CHUNK):
-            part = rows[i:i + _CHUNK]
-            q = ("SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
-                 f"WHERE n.row IN ({','.join('?' * len(part))})")
-            out.update(self.conn.execute(q, part))
-        return out
+        return dict(self._in_chunks(
+            "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec WHERE n.row IN ({})", rows))
 
     def document_vectors(self, doc_id: str) -> list[bytes | None]:
         """The stored vector of each node of one document, in the tree's order (None: no vector)."""
@@ -683,11 +570,7 @@ class SqliteStore:
             rows.extend(self.conn.execute(
                 "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec "
                 "WHERE n.row >= ? AND n.row < ? AND n.unit = 1", (first, first + count)))
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, dimension), dtype=np.float32)
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4").reshape(len(rows), dimension)
-        return ids, mat.astype(np.float32, copy=False)
+        return row_matrix(rows, dimension)
 
     def put_vectors(self, items: Mapping[int, bytes]) -> None:
         with self.transaction() as c:
@@ -698,16 +581,13 @@ class SqliteStore:
         rows = self.conn.execute(
             "SELECT n.row, v.vec FROM nodes n JOIN vectors v ON v.key = n.vec ORDER BY n.row"
         ).fetchall()
-        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        if not rows:
-            return ids, np.zeros((0, dimension), dtype=np.float32)
-        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype="<f4")
-        if mat.size != len(rows) * dimension:
+        try:
+            return row_matrix(rows, dimension)
+        except ValueError:
             raise StoreError(
                 f"{self.path}: stored vectors do not have dimension {dimension}; run zoomrag check, "
                 "then rebuild with zoomrag index --reindex PATH..."
-            )
-        return ids, mat.reshape(len(rows), dimension).astype(np.float32, copy=False)
+            ) from None
 
     def drop_unused_vectors(self) -> int:
         """Delete cached vectors no unit refers to; returns how many."""
@@ -718,31 +598,13 @@ class SqliteStore:
     # -- units and search ---------------------------------------------------------------
     def units(self, rows: Iterable[int]) -> dict[int, UnitRow]:
         """Where the units with these node rows lie (rows not found are left out)."""
-        out: dict[int, UnitRow] = {}
-        rows = list(dict.fromkeys(rows))
-        for i in range(0, len(rows), _CHUNK):
-            part = rows[i:i + _CHUNK]
-            q = (
-                "SELECT n.row, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n JOIN documents d "
-                f"ON d.key = n.doc WHERE n.row IN ({','.join('?' * len(part))})"
-            )
-            found = self.conn.execute(q, part).fetchall()
-            kinds = self._kinds()
-            if any(kind >= len(kinds) for _, _, kind, *_ in found):
-                kinds = self._kinds(reload=True)
-            for row, doc_id, kind, level, s, e in found:
-                out[row] = UnitRow(node_id(doc_id, kinds[kind], level, s, e), doc_id, s, e)
-        return out
+        return trees.units_of(self._in_chunks(
+            "SELECT n.row, d.id, n.kind, n.level, n.span_start, n.span_end FROM nodes n JOIN documents d "
+            "ON d.key = n.doc WHERE n.row IN ({})", rows), self._kinds)
 
     def text_keys(self, rows: Iterable[int]) -> dict[int, int | None]:
         """The vector key (the hash of the embedded text) of each unit row, None without one."""
-        out: dict[int, int | None] = {}
-        rows = list(dict.fromkeys(rows))
-        for i in range(0, len(rows), _CHUNK):
-            part = rows[i:i + _CHUNK]
-            q = f"SELECT row, vec FROM nodes WHERE row IN ({','.join('?' * len(part))})"
-            out.update(self.conn.execute(q, part).fetchall())
-        return out
+        return dict(self._in_chunks("SELECT row, vec FROM nodes WHERE row IN ({})", rows))
 
     def unit_rows(self) -> np.ndarray:
         """The node rows of every unit that has a vector, ascending (the rows of :meth:`unit_matrix`)."""
@@ -757,11 +619,7 @@ class SqliteStore:
             "LIMIT ?", (row, limit + 1)).fetchall()
         if len(found) > limit:
             return None
-        ids = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
-        if not found:
-            return ids, np.zeros((0, dimension), dtype=np.float32)
-        mat = np.frombuffer(b"".join(r[1] for r in found), dtype="<f4").reshape(len(found), dimension)
-        return ids, mat.astype(np.float32, copy=False)
+        return row_matrix(found, dimension)
 
     def unit_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM nodes WHERE unit = 1").fetchone()[0]
@@ -931,46 +789,19 @@ class SqliteStore:
         c = self.conn
         kinds = len(self._kinds(reload=True))
         checks = [
-            ("nodes belong to no document",
-             "SELECT count(*) FROM nodes WHERE doc NOT IN (SELECT key FROM documents)"),
-            ("documents have no root node at their first row",
-             ("SELECT count(*) FROM documents d WHERE NOT EXISTS "
-              "(SELECT 1 FROM nodes n WHERE n.row = d.first_row AND n.doc = d.key AND n.parent IS NULL "
-              "AND n.level = 0 AND n.span_start = 0 AND n.span_end = d.chars)")),
-            ("nodes lie outside their document's rows",
-             ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-              "WHERE n.row < d.first_row OR n.row >= d.first_row + d.node_count")),
-            ("documents have a node count that differs from their nodes",
-             ("SELECT count(*) FROM documents d LEFT JOIN (SELECT doc, count(*) AS n FROM nodes GROUP BY doc) g "
-              "ON g.doc = d.key WHERE coalesce(g.n, 0) != d.node_count")),
-            ("nodes have a span outside their document's text",
-             ("SELECT count(*) FROM nodes n JOIN documents d ON d.key = n.doc "
-              "WHERE n.span_start < 0 OR n.span_end < n.span_start OR n.span_end > d.chars")),
-            ("nodes point to a missing parent",
-             ("SELECT count(*) FROM nodes c WHERE c.parent IS NOT NULL "
-              "AND NOT EXISTS (SELECT 1 FROM nodes p WHERE p.row = c.parent)")),
-            ("nodes lie outside their parent (span, level or document)",
-             ("SELECT count(*) FROM nodes c JOIN nodes p ON p.row = c.parent WHERE c.doc != p.doc "
-              "OR c.level != p.level + 1 OR c.span_start < p.span_start OR c.span_end > p.span_end "
-              "OR p.row >= c.row")),
+            *integrity.tree_checks("row"),
             ("nodes have an unknown kind",
              f"SELECT count(*) FROM nodes WHERE kind < 0 OR kind >= {kinds}"),
             ("nodes have a damaged heading trail",
              "SELECT count(*) FROM nodes WHERE section_path IS NOT NULL AND NOT json_valid(section_path)"),
             ("nodes have a damaged unit flag", "SELECT count(*) FROM nodes WHERE unit NOT IN (0, 1)"),
-            ("metadata rows belong to no document",
-             "SELECT count(*) FROM doc_meta WHERE doc NOT IN (SELECT key FROM documents)"),
+            integrity.META_ROWS_CHECK,
             ("units point to a missing vector",
              "SELECT count(*) FROM nodes WHERE vec IS NOT NULL AND vec NOT IN (SELECT key FROM vectors)"),
             ("documents have damaged metadata",
              "SELECT count(*) FROM documents WHERE meta IS NOT NULL AND NOT json_valid(meta)"),
         ]
-        out = []
-        for what, sql in checks:
-            n = c.execute(sql).fetchone()[0]
-            if n:
-                out.append(f"{n} {what}")
-        return out
+        return integrity.counted(checks, lambda sql: c.execute(sql).fetchone()[0])
 
     def _meta_problems(self) -> list[str]:
         meta = self.meta()
@@ -986,13 +817,10 @@ class SqliteStore:
                     out.append(f"index_meta {key} is not valid JSON")
         if out:
             return out
-        stored = self.unit_chars()
         actual = self.conn.execute(
             "SELECT coalesce(sum(coalesce(length(embed_text), span_end - span_start)), 0) FROM nodes WHERE unit = 1"
         ).fetchone()[0]
-        if stored != actual:
-            out.append(f"index_meta unit_chars is {stored}, the units hold {actual} characters")
-        return out
+        return integrity.unit_chars_problems(self.unit_chars(), actual)
 
     def _text_problems(self) -> list[str]:
         """Every document's text decodes, to its length and its content hash."""
@@ -1011,32 +839,17 @@ class SqliteStore:
             except (StoreError, ValueError, zlib.error, UnicodeError, IndexError):
                 bad.append(doc_id)
                 continue
-            if len(text) != chars or (_HEX.fullmatch(stored) and len(stored) == 64
-                                      and content_hash(text) != stored):
+            if integrity.text_damaged(text, chars, stored):
                 bad.append(doc_id)
-        if not bad:
-            return []
-        return [f"{len(bad)} documents have damaged text (first: {bad[0]!r})"]
+        return integrity.damaged_texts(bad)
 
     def _vector_problems(self, dimension: int | None) -> list[str]:
         """Each vector: ``dimension`` float32 values, finite, of unit length (or all zero)."""
         if dimension is None:
             return []
-        size = int(dimension) * 4
-        wrong = bad = 0
         cur = self.conn.execute("SELECT vec FROM vectors")
-        while rows := cur.fetchmany(4096):
-            blobs = [r[0] for r in rows]
-            good = [v for v in blobs if isinstance(v, bytes) and len(v) == size]
-            wrong += len(blobs) - len(good)
-            if good:
-                bad += int((~_valid_rows(np.frombuffer(b"".join(good), "<f4").reshape(len(good), dimension))).sum())
-        out = []
-        if wrong:
-            out.append(f"{wrong} vectors are not {dimension} float32 values")
-        if bad:
-            out.append(f"{bad} vectors are damaged (values not finite, or not of unit length)")
-        return out
+        batches = ([r[0] for r in rows] for rows in iter(partial(cur.fetchmany, 4096), []))
+        return integrity.vector_problems(batches, dimension)
 
     def _fts_problems(self) -> list[str]:
         """The full-text index holds exactly the units, each with the terms of its text.
@@ -1082,112 +895,11 @@ class SqliteStore:
         return out
 
 
-def _valid_rows(m: np.ndarray) -> np.ndarray:
-    """Rows that are finite and of unit length, or all zero (what the embedders give)."""
-    finite = np.isfinite(m).all(axis=1)
-    with np.errstate(over="ignore", invalid="ignore"):  # damaged values may overflow the square
-        norms = np.linalg.norm(np.where(np.isfinite(m), m, 0).astype(np.float64), axis=1)
-    return finite & ((np.abs(norms - 1.0) <= 1e-3) | ~m.any(axis=1))
-
-
-#: The metadata of most documents (stored as ``{}``), shared rather than parsed each time.
-_NO_METADATA: Mapping[str, object] = MappingProxyType({})
-
-
-def _metadata(text: str) -> Mapping[str, object]:
-    return _NO_METADATA if text == "{}" else MappingProxyType(json.loads(text))
-
-
-def _metadata_json(metadata: Mapping[str, object]) -> str | None:
-    """What ``documents.meta`` holds: the JSON object, or NULL when it is empty."""
-    return json.dumps(dict(metadata), ensure_ascii=False, default=str) if metadata else None
-
-
-@dataclass(frozen=True, slots=True)
-class _Placed:
-    """Where a document's rows are: its key and its nodes' row range."""
-
-    key: int
-    first: int
-    count: int
-
-
-def _tree(doc: Document, rows: Sequence[Sequence], kinds: Sequence[str], doc_text: str | TextSource) -> Tree:
-    """A Tree from a document's node rows in pre-order (row, parent, level, kind, start, end, path,
-    embed, ...), its nodes sharing ``doc_text`` (the document's text, or its TextSource).
-
-    It runs for every document a query expands that no cache holds (~50 a query), so each row
-    costs one step: the nodes are made as plain tuples (``Node`` is a named tuple, and its
-    keyword-checking constructor took a third of the time).
-    """
-    doc_id = doc.id
-    ids = node_ids(doc_id, [(kinds[r[3]], r[2], r[4], r[5]) for r in rows])
-    id_of = dict(zip([r[0] for r in rows], ids))
-    children: dict[int, list[str]] = {}
-    for r, i in zip(rows, ids):
-        if (p := r[1]) is not None:
-            if (got := children.get(p)) is None:
-                children[p] = [i]
-            else:
-                got.append(i)
-    paths: dict[int, tuple[str, ...]] = {}
-    make, none = tuple.__new__, ()
-    nodes = []
-    for r, i in zip(rows, ids):
-        row, parent, sp = r[0], r[1], r[6]
-        path = paths[row] = tuple(json.loads(sp)) if sp is not None else paths.get(parent, none)
-        kids = children.get(row)
-        nodes.append(make(Node, (i, doc_id, kinds[r[3]], r[2], r[4], r[5], None if parent is None else id_of[parent],
-                                 none if kids is None else tuple(kids), path, r[7], doc_text)))
-    return Tree(document=doc, nodes=tuple(nodes), strategy="")
-
-
-def _tree_of_kinds(doc: Document, rows: Sequence[Sequence], kinds: Callable[..., list[str]],
-                   doc_text: str | TextSource) -> Tree:
-    """:func:`_tree` with a store's kind list (``kinds(reload=...)``), read again once when a row
-    names a kind past it: another process added that kind since (found by the lookup that
-    misses, not by a pass over every row)."""
-    try:
-        return _tree(doc, rows, kinds(), doc_text)
-    except IndexError:
-        return _tree(doc, rows, kinds(reload=True), doc_text)
-
-
-def node_rows(tree: Tree, base: int, key: int, kind_of: Mapping[str, int], vec_of: Mapping[str, int | None],
-              upper: Mapping[str, int] | None) -> list[tuple]:
-    """The rows of a tree's nodes numbered from ``base``: ``(row, doc key, parent row, level, kind
-    number, start, end, heading trail or None when the parent's, embed_text, unit, vector key)``."""
-    row_of = {n.id: base + i for i, n in enumerate(tree.nodes)}
-    by_id = {n.id: n for n in tree.nodes}
-    upper = upper or {}
-    rows = []
-    for i, n in enumerate(tree.nodes):
-        parent = by_id[n.parent_id] if n.parent_id is not None else None
-        inherited = parent.section_path if parent is not None else ()
-        sp = None if n.section_path == inherited else json.dumps(list(n.section_path), ensure_ascii=False)
-        rows.append((base + i, key, None if parent is None else row_of[parent.id], n.level, kind_of[n.kind],
-                     n.start, n.end, sp, n.embed_text, 1 if n.id in vec_of else 0, vec_of.get(n.id, upper.get(n.id))))
-    return rows
-
-
-def _text_source(doc: Document) -> str | TextSource:
-    return doc.text_source if isinstance(doc, StoredDocument) else doc.text
-
-
 def _hash_value(content_hash: str) -> bytes | str:
     """A hex content hash as its bytes (half the size); any other text as it is."""
     if _HEX.fullmatch(content_hash):
         return bytes.fromhex(content_hash)
     return content_hash
-
-
-def _unit_text(node: Node, text: str) -> str:
-    return node.embed_text if node.embed_text is not None else text[node.start:node.end]
-
-
-def unit_text(node: Node) -> str:
-    """What is embedded and full-text indexed for a unit."""
-    return node.embed_text if node.embed_text is not None else node.text
 
 
 #: Words of SQLite's messages about a damaged file (as opposed to a refused operation).
