@@ -144,3 +144,18 @@ def test_export_writes_documents_and_exact_spans_readable_without_zoomrag(projec
     again = run("export", "--out", "dump.jsonl", ok=2)
     assert "dump.jsonl exists; choose another --out, or add --force" in again.stderr
     run("export", "--out", "dump.jsonl", "--force")
+
+
+def test_every_command_runs_in_a_fresh_process():
+    # a command runs by name before its module is imported: one missing from the lazy map
+    # answered "No such command" from the terminal while tests that had imported it passed
+    import subprocess
+    import sys
+
+    listed = subprocess.run([sys.executable, "-m", "zoomrag", "--help"], capture_output=True, text=True, check=True)
+    names = [line.split()[0] for line in listed.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert "copy" in names and "query" in names
+    runs = {n: subprocess.Popen([sys.executable, "-m", "zoomrag", n, "--help"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for n in names}
+    failed = {n: p.communicate()[1] for n, p in runs.items() if p.wait() != 0}
+    assert failed == {}

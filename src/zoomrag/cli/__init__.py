@@ -29,8 +29,8 @@ from ..errors import ZoomragError
 #: The module of each command (imported when the command is used).
 COMMAND_MODULES = {
     "chunk": "chunk",
-    "check": "index", "export": "index", "index": "index", "inspect": "index", "stats": "index",
-    "vacuum": "index",
+    "check": "index", "copy": "index", "export": "index", "index": "index", "inspect": "index",
+    "stats": "index", "vacuum": "index",
     "compare": "evaluate", "eval": "evaluate", "recommend": "evaluate", "sweep": "evaluate",
     "mcp": "serve", "serve": "serve",
     "query": "query",
