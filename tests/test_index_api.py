@@ -100,6 +100,23 @@ def test_unchanged_files_are_skipped_and_a_changed_file_reembeds_only_its_units(
         assert c.text.endswith("Dates are sweet.") and len(c.text.split()) >= 15
 
 
+def test_a_file_read_as_another_format_since_it_was_indexed_is_read_again(tmp_path):
+    # an index written before .rst files had their own reader stored them as plain text
+    write(tmp_path / "docs" / "guide.rst", "Guide\n=====\n\nIntro.\n\nUsage\n~~~~~\n\nRun it.\n")
+    with open_index(tmp_path, strategy="hierarchical") as ix:
+        ix.add([tmp_path / "docs"])
+    with sqlite3.connect(tmp_path / "ix" / "index.db") as db:
+        db.execute("UPDATE documents SET format = 'text', meta = NULL")
+    emb = CountingEmbedder()
+    with open_index(tmp_path, emb, strategy="hierarchical") as ix:
+        again = ix.add([tmp_path / "docs"])
+        assert (again.added, again.updated, again.unchanged, again.embedded) == (0, 1, 0, 0)
+        [row] = ix.store.documents()
+        assert (row.format, dict(row.metadata)) == ("rst", {"title": "Guide"})
+        assert ix.add([tmp_path / "docs"]).unchanged == 1
+        assert ix.check().ok
+
+
 def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
     emb = CountingEmbedder()
     docs = [Document.from_text("Shared line.\nOwn line one.", id="a"),

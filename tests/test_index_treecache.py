@@ -77,3 +77,20 @@ def test_old_asks_fade_so_a_newly_asked_document_can_come_in(tmp_path, monkeypat
         assert ask("d2") and ask("d2")  # the 7th ask halved d0 and d1 to 1 and forgot d2's first
         assert ask("d2")  # asked twice since, more often than d0: kept
         assert not ask("d2")
+
+
+def test_a_cached_tree_goes_when_its_text_is_read_again_as_another_format(tmp_path, monkeypatch):
+    from zoomrag.load import read_text
+
+    text = "Guide\n=====\n\nIntro text here.\n\nUsage\n~~~~~\n\nRun the tool with care.\n"
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder()) as ix:
+        ix.add([read_text(text, format="markdown", id="g")])
+        for _ in range(2):  # kept from the second query on
+            [old] = ix.query("run the tool", mode="bm25", expand="auto", top=1)
+        assert old.section_path == ("Guide",)  # to Markdown, "~~~~~" opens a code fence
+        with Index.open(tmp_path / "i.db", embedder=CountingEmbedder()) as writer:
+            assert writer.add([read_text(text, format="rst", id="g")]).updated == 1
+        loads = _loads(ix, monkeypatch)
+        [new] = ix.query("run the tool", mode="bm25", expand="auto", top=1)
+        assert any("g" in c for c in loads)
+        assert new.section_path == ("Guide", "Usage")

@@ -106,6 +106,9 @@ def test_documents_given_as_objects_keep_metadata(location):
         ix.update_metadata("b", {"lang": "de"})
         assert dict(ix.store.metadata_by_id(["b"])["b"]) == {"tags": ["x", "y"], "lang": "de"}
         assert [r.origin for r in ix.documents()] == ["api", "api"]
+        assert ix.store.document_formats() == {"a": "text", "b": "text"}
+        assert ix.store.document_formats(["b", "nope"]) == {"b": "text"}
+        assert ix.store.document_formats([]) == {}
 
 
 def test_incremental_update_embeds_only_new_text(location, tmp_path):

@@ -146,6 +146,9 @@ class Ingest:
             hashes = self.store.document_hashes() if only is None else self.store.content_hashes(only)
         stored = ({} if not hashes else self.store.document_metadata() if only is None
                   else self.store.metadata_by_id(hashes))
+        # A file now read as another format (a reader added for its extension) is read again:
+        # its text is the same, its blocks and so its tree are not.
+        formats = {} if not hashes else self.store.document_formats(None if only is None else list(hashes))
         report.existing = hashes
         prefix = f"{namespace}/" if namespace else ""
         for n, (src, root) in enumerate(sources, start=1):
@@ -173,7 +176,7 @@ class Ingest:
                 origin = "file"
             report.seen.add(doc.id)
             tick("read", n, len(sources))
-            if hashes.get(doc.id) == doc.content_hash:
+            if hashes.get(doc.id) == doc.content_hash and formats.get(doc.id) == doc.format:
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 if given == dict(stored.get(doc.id, {})):
                     report.unchanged += 1

@@ -21,7 +21,7 @@ class TreeCache:
     """Stored trees of recently hit documents (the expanders' TreeSource).
 
     Trees are kept across writes: after the store's generation changes, each cached tree is
-    checked once against its document's current content hash before it is used again, so an
+    checked once against its document's current content hash and format before it is used again, so an
     indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
 
     A document's tree is kept from its second query on; the first time, it serves that query
@@ -70,8 +70,11 @@ class TreeCache:
         unverified = [d for d in wanted if d in self._trees and d not in self._verified]
         if unverified:
             current = self.store.content_hashes(unverified)
+            # the same text read again as another format has another tree
+            formats = self.store.document_formats(unverified)
             for d in unverified:
-                if current.get(d) == self._trees[d].document.content_hash:
+                doc = self._trees[d].document
+                if current.get(d) == doc.content_hash and formats.get(d) == doc.format:
                     self._verified.add(d)
                 else:
                     self._drop(d)

@@ -549,6 +549,9 @@ class MilvusStore:
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
         return self.file.content_hashes(doc_ids)
 
+    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
+        return self.file.document_formats(doc_ids)
+
     def load_tree(self, doc_id: str) -> Tree:
         return self.file.load_tree(doc_id)
 

@@ -584,6 +584,13 @@ class PostgresStore:
         return dict(self._rows("SELECT id, content_hash FROM documents WHERE id = ANY(%s)",
                                (list(doc_ids),)))
 
+    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
+        if doc_ids is None:
+            return dict(self._rows("SELECT id, format FROM documents"))
+        if not doc_ids:
+            return {}
+        return dict(self._rows("SELECT id, format FROM documents WHERE id = ANY(%s)", (list(doc_ids),)))
+
     def load_tree(self, doc_id: str) -> Tree:
         found = self.load_trees([doc_id])
         if doc_id not in found:

@@ -367,6 +367,11 @@ class SqliteStore:
         """The current content hash of each of these documents (absent ones are left out)."""
         return dict(self._in_chunks("SELECT id, content_hash FROM documents WHERE id IN ({})", doc_ids))
 
+    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
+        if doc_ids is None:
+            return dict(self.conn.execute("SELECT id, format FROM documents"))
+        return dict(self._in_chunks("SELECT id, format FROM documents WHERE id IN ({})", doc_ids))
+
     def load_tree(self, doc_id: str) -> Tree:
         """The stored tree of one document, rebuilt exactly as it was written."""
         found = self.load_trees([doc_id])
