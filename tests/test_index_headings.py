@@ -110,3 +110,22 @@ def test_an_evaluation_corpus_title_is_the_documents_title(tmp_path):
 
     assert EvalDocument("TRIAL_1", "text", title="泡泡战士").to_document().metadata == {"title": "泡泡战士"}
     assert EvalDocument("wiki", "text", title="wiki").to_document().metadata == {}
+
+
+def test_a_new_title_alone_reembeds_the_units_and_other_metadata_does_not(tmp_path):
+    text = "Bubble fighters shoot water.\n\nThe game has four modes.\n"
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Bubble Fighter"})])
+        emb.embedded.clear()
+        same_title = ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Bubble Fighter", "y": 1})])
+        assert (same_title.updated, emb.embedded) == (1, [])
+        renamed = ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Water Wars"})])
+        assert renamed.updated == 1
+        assert emb.embedded == ["Water Wars\nBubble fighters shoot water.\n\nThe game has four modes."]
+        assert ix.store.document_metadata_of("a.txt") == {"title": "Water Wars"}
+    with _open(tmp_path, emb, headings=False, reindex=True) as ix:
+        ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Bubble Fighter"})])
+        emb.embedded.clear()
+        assert ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Other"})]).updated == 1
+        assert emb.embedded == []  # without trails the title is not embedded

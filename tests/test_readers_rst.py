@@ -112,3 +112,12 @@ def test_any_text_gives_ordered_blocks_inside_it(text):
         assert b.type == "code" or not piece[0].isspace(), b
         assert (b.level > 0) == (b.type == "heading")
         prev = b.end
+
+
+def test_an_opening_field_list_is_metadata_and_names_the_title():
+    text = ":title: AWS CLI Return Codes\n:category: General\n:empty:\n\nIntro.\n\nCodes\n=====\n\nZero.\n"
+    doc = read_text(text, format="rst")
+    assert doc.text == text  # the fields stay in the text, as docutils renders them
+    assert doc.metadata == {"title": "AWS CLI Return Codes", "category": "General"}
+    assert blocks_of(doc)[0] == ("text", 0, {}, ":title: AWS CLI Return Codes\n:category: General\n:empty:")
+    assert read_text("Intro.\n\n:title: late\n", format="rst").metadata == {}

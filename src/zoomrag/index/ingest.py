@@ -178,12 +178,15 @@ class Ingest:
             tick("read", n, len(sources))
             if hashes.get(doc.id) == doc.content_hash and formats.get(doc.id) == doc.format:
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
-                if given == dict(stored.get(doc.id, {})):
+                before = dict(stored.get(doc.id, {}))
+                if given == before:
                     report.unchanged += 1
-                else:
+                    continue
+                # units embed the title in their trail: a new title is a new text to embed
+                if not (self.settings.headings and given.get("title") != before.get("title")):
                     self.store.set_metadata(doc.id, given)
                     report.updated += 1
-                continue
+                    continue
             yield doc, origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:

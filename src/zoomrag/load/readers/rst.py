@@ -1,5 +1,6 @@
 """reStructuredText: section titles as heading blocks, literal blocks and code directives as
-code blocks, the rest as plain paragraphs (the text itself is kept as it is).
+code blocks, the rest as plain paragraphs (the text itself is kept as it is); a field list
+that opens the document (``:title: ...``) is its metadata.
 
 A title is one line under an adornment line of one repeated punctuation character, optionally
 with the same line above it; each style (character, and whether it has an overline) takes the
@@ -140,7 +141,28 @@ def _paragraph_indent(lines: _Lines, i: int) -> int:
     return _indent(lines[k])
 
 
+#: A field of a bibliographic field list (``:title: Return codes``).
+_FIELD = re.compile(r":([^:\s][^:\n]*):[ \t]*(.*)")
+
+
+def docinfo(text: str) -> dict[str, str]:
+    """The fields of a field list that opens the document (docutils' bibliographic fields)."""
+    fields: dict[str, str] = {}
+    for line in text.lstrip("\n").split("\n"):
+        m = _FIELD.fullmatch(line.rstrip())
+        if m is None:
+            break
+        fields.setdefault(m.group(1).strip(), m.group(2).strip())
+    return fields
+
+
 def read_rst(text: str, *, doc_id: str, source: str) -> Document:
-    blocks, title = rst_blocks(text)
-    metadata = MappingProxyType({"title": title}) if title else MappingProxyType({})
+    """The blocks, with the opening field list as metadata (it stays in the text, which docutils
+    renders too); the title is its ``title`` field, else the first section title."""
+    blocks, first_title = rst_blocks(text)
+    fields: dict[str, object] = {k: v for k, v in docinfo(text).items() if v}
+    title = fields.get("title") or first_title
+    if title:
+        fields["title"] = title
+    metadata = MappingProxyType(fields)
     return Document(id=doc_id, source=source, text=text, format="rst", metadata=metadata, blocks=tuple(blocks))
