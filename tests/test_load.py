@@ -131,7 +131,7 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["code", "csv", "html", "markdown", "pdf", "rst", "text", "tsv"]
+    assert formats() == ["code", "csv", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
 
 
 def test_read_text_unknown_format():

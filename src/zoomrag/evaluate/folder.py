@@ -21,7 +21,7 @@ from ..load import iter_paths, load_path
 from .dataset import Dataset, EvalDocument
 
 #: Formats whose reader rewrites the text, and the format their rendering is stored as.
-RENDERED_AS = {"html": "markdown", "pdf": "text"}
+RENDERED_AS = {"html": "markdown", "notebook": "markdown", "pdf": "text"}
 
 
 @dataclass(frozen=True)

@@ -362,7 +362,7 @@ def _find(document: Document) -> list[Heading]:
     text = document.text
     if _no_heading_line(text):
         return []
-    if fmt == "markdown":
+    if fmt in ("markdown", "notebook"):  # a notebook is read as its Markdown rendering
         if document.blocks:  # the reader's markdown-it parse: none of its blocks is a heading
             return _plain_headings(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)

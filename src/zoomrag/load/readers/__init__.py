@@ -5,6 +5,7 @@ from .code import LANGUAGES, read_code
 from .delimited import read_csv, read_tsv
 from .html import read_html
 from .markdown import read_markdown
+from .notebook import read_notebook
 from .pdf import read_pdf
 from .plain import read_plain
 from .rst import read_rst
@@ -16,6 +17,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("tsv", FormatReader((".tsv", ".tab"), read=read_tsv)),
     ("html", FormatReader((".html", ".htm", ".xhtml"), read=read_html)),
     ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
+    ("notebook", FormatReader((".ipynb",), read=read_notebook)),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
