@@ -94,3 +94,18 @@ def test_a_cached_tree_goes_when_its_text_is_read_again_as_another_format(tmp_pa
         [new] = ix.query("run the tool", mode="bm25", expand="auto", top=1)
         assert any("g" in c for c in loads)
         assert new.section_path == ("Guide", "Usage")
+
+
+def test_cached_trees_go_when_another_process_rebuilds_with_other_chunking(tmp_path):
+    text = "# Guide\n\n" + "\n\n".join(f"Paragraph {i} is about topic {i} and its details." for i in range(20))
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy="hierarchical",
+                    params={"sizes": [400, 100]}) as ix:
+        ix.add([Document.from_text(text, id="g", format="markdown")])
+        for _ in range(2):  # the tree is kept from the second query on
+            ix.query("topic 7", mode="bm25", expand="auto", top=1, budget=60)
+        with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy="fixed", params={"size": 12},
+                        reindex=True) as rebuilt:
+            rebuilt.add([Document.from_text(text, id="g", format="markdown")])
+            want = rebuilt.query("topic 7", mode="bm25", expand="auto", top=1, budget=60)
+        got = ix.query("topic 7", mode="bm25", expand="auto", top=1, budget=60)
+        assert [(c.start, c.end, c.rule) for c in got] == [(c.start, c.end, c.rule) for c in want]

@@ -14,7 +14,11 @@ from collections.abc import Callable, Iterable, Mapping
 from ..expand.measure import SpanMeasure
 from ..model import Document, Tree
 from ..store import Store
+from ..store.meta import ROUTES_KEY
 from ..text.tokens import TokenCounter
+
+#: The ``index_meta`` entries that say how documents are chunked.
+_CHUNKING_KEYS = ("chunking", "chunking_name", "chunking_params", ROUTES_KEY)
 
 
 class TreeCache:
@@ -39,6 +43,8 @@ class TreeCache:
         self.counter = counter
         self.max_nodes = max_nodes
         self.generation: int | None = None
+        #: The pinned chunking the cached trees were built with (a rebuild may change it).
+        self._chunking: tuple[str | None, ...] | None = None
         self._trees: OrderedDict[str, Tree] = OrderedDict()
         self._measures: dict[str, SpanMeasure] = {}
         self._verified: set[str] = set()
@@ -62,6 +68,13 @@ class TreeCache:
         if generation != self.generation:
             self._verified.clear()
             self.generation = generation
+            # a text's tree is the same after any rewrite but one with another chunking
+            meta = self.store.meta()
+            chunking = tuple(meta.get(k) for k in _CHUNKING_KEYS)
+            if chunking != self._chunking:
+                for doc_id in list(self._trees):
+                    self._drop(doc_id)
+                self._chunking = chunking
 
     def prefetch(self, doc_ids: Iterable[str]) -> None:
         """Check and load the trees of these documents with a few queries instead of one each."""
