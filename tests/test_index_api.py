@@ -117,6 +117,21 @@ def test_a_file_read_as_another_format_since_it_was_indexed_is_read_again(tmp_pa
         assert ix.check().ok
 
 
+def test_copy_rewrites_a_document_the_target_holds_as_another_format(tmp_path):
+    write(tmp_path / "docs" / "guide.rst", "Guide\n=====\n\nIntro.\n\nUsage\n~~~~~\n\nRun it.\n")
+    with open_index(tmp_path, strategy="hierarchical") as ix:
+        ix.add([tmp_path / "docs"])
+        target = tmp_path / "copy.db"
+        assert ix.copy_to(target).copied == 1
+        with sqlite3.connect(target) as db:
+            db.execute("UPDATE documents SET format = 'text'")
+        again = ix.copy_to(target)
+        assert (again.copied, again.unchanged) == (1, 0)
+        assert ix.copy_to(target).unchanged == 1
+    with Index.open(target, embedder=CountingEmbedder()) as copy:
+        assert [r.format for r in copy.documents()] == ["rst"]
+
+
 def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
     emb = CountingEmbedder()
     docs = [Document.from_text("Shared line.\nOwn line one.", id="a"),

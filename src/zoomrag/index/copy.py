@@ -61,10 +61,12 @@ def copy_index(source: Store, target: Store, progress: Callable[[int, int], None
             target.set_meta({k: v for k, v in meta.items() if k not in _OWN})
         there = target.document_hashes()
         their_meta = target.document_metadata() if there else {}
+        their_formats = target.document_formats() if there else {}
         rows = source.documents()
         copied = unchanged = vectors = 0
         for n, row in enumerate(rows, start=1):
-            if there.get(row.id) == row.content_hash and dict(their_meta.get(row.id, {})) == dict(row.metadata):
+            if (there.get(row.id) == row.content_hash and their_formats.get(row.id) == row.format
+                    and dict(their_meta.get(row.id, {})) == dict(row.metadata)):
                 unchanged += 1
             else:
                 tree = source.load_tree(row.id)
