@@ -5,7 +5,7 @@ that opens the document (``:title: ...``) is its metadata.
 A title is one line under an adornment line of one repeated punctuation character, optionally
 with the same line above it; each style (character, and whether it has an overline) takes the
 next level the first time it appears, as docutils numbers them. Read by hand: docutils gives
-line numbers, not offsets, and these two patterns are all the structure the chunkers use. Read
+line numbers, not offsets, and a title is one of two line patterns. Read
 as Markdown or plain text, an RST underline of ``~~~`` opens a code fence that swallows the rest
 of the document, and its other titles are lost.
 """
