@@ -9,6 +9,7 @@ import pytest
 
 from zoomrag.errors import InputError
 from zoomrag.load import load_path
+from zoomrag.load.readers.pdf import document_title
 
 needs_pypdf = pytest.mark.skipif(importlib.util.find_spec("pypdf") is None,
                                  reason="the optional 'pdf' extra is not installed")
@@ -81,3 +82,13 @@ def test_pdf_with_an_empty_page(tmp_path):
     doc = load_path(p)
     assert doc.text == "one\n\f\n\n\f\nthree"
     assert [(b.meta["page"], doc.text[b.start:b.end]) for b in doc.blocks] == [(1, "one"), (3, "three")]
+
+
+@pytest.mark.parametrize(("raw", "title"), [
+    ("Quarterly  report\n2024", "Quarterly report 2024"), (None, None), ("  ", None), ("Untitled", None),
+    ("untitled-3", None), ("Microsoft Word - draft_v2.docx", None), ("slides.pptx", None), ("Document1", None),
+    ("C:\\Users\\me\\paper.tex", None), ("/home/me/out.dvi", None), ("Presentation", None),
+    ("The Document Object Model", "The Document Object Model"), ("Word - a story", "Word - a story"),
+])
+def test_application_written_titles_are_not_titles(raw, title):
+    assert document_title(raw) == title

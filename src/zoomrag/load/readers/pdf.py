@@ -6,6 +6,7 @@ paragraph break; every block carries its page number in ``meta["page"]`` (from 1
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import MappingProxyType
 
@@ -14,6 +15,20 @@ from ...model import Document, normalize_newlines
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
+
+#: Titles that name no document: what an application writes when its user set none (a file
+#: name, "Microsoft Word - x.docx", "Untitled"). Units embed the title before their text, so a
+#: junk one would lead every unit of the PDF.
+_JUNK_TITLE = re.compile(
+    r"(?:untitled(?:[ _-]?\d+)?|document ?\d*|presentation ?\d*|powerpoint presentation|slide ?\d+"
+    r"|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|ps|odt|rtf|indd|txt)"
+    r"|[a-z]:[\\/].*|/.*)", re.IGNORECASE)
+
+
+def document_title(raw: object) -> str | None:
+    """The PDF's title metadata when it names the document, else None."""
+    title = " ".join(str(raw).split()) if raw else ""
+    return title if title and _JUNK_TITLE.fullmatch(title) is None else None
 
 
 def _pypdf(source: str):
@@ -46,7 +61,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
         blocks.extend(paragraph_blocks(text, pos, pos + len(page), {"page": number}))
         pos += len(page) + len(PAGE_BREAK)
     return Document(id=doc_id, source=source, text=text, format="pdf",
-                    metadata=MappingProxyType({"title": str(title) if title else None, "pages": len(pages)}),
+                    metadata=MappingProxyType({"title": document_title(title), "pages": len(pages)}),
                     blocks=tuple(blocks))
 
 
