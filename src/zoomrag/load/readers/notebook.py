@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...errors import InputError
@@ -97,6 +98,4 @@ def render_notebook(raw: str, source: str = "<notebook>") -> str:
 
 
 def read_notebook(text: str, *, doc_id: str, source: str) -> Document:
-    doc = read_markdown(render_notebook(text, source), doc_id=doc_id, source=source)
-    return Document(id=doc.id, source=doc.source, text=doc.text, format="notebook", metadata=doc.metadata,
-                    blocks=doc.blocks)
+    return replace(read_markdown(render_notebook(text, source), doc_id=doc_id, source=source), format="notebook")
