@@ -132,6 +132,21 @@ def test_copy_rewrites_a_document_the_target_holds_as_another_format(tmp_path):
         assert [r.format for r in copy.documents()] == ["rst"]
 
 
+def test_a_reader_refuses_dense_search_after_another_process_rebuilt_with_another_embedder(tmp_path, corpus):
+    with open_index(tmp_path) as reader:
+        reader.add([corpus])
+        assert reader.query("SQLite file", mode="dense", top=1)
+        with open_index(tmp_path, CountingEmbedder(dimension=48), reindex=True) as writer:
+            writer.add([corpus])
+        for mode in ("dense", "hybrid"):
+            with pytest.raises(IndexMismatchError, match=r"rebuilt with the embedder hash \(48 dimensions\) after "
+                                                         r"this process opened it with hash \(32\); open it again"):
+                reader.query("SQLite file", mode=mode, top=1)
+        assert reader.query("SQLite file", mode="bm25", top=1)  # full text needs no vectors
+    with open_index(tmp_path, CountingEmbedder(dimension=48)) as reopened:
+        assert reopened.query("SQLite file", mode="dense", top=1)
+
+
 def test_the_same_text_in_two_documents_is_embedded_once(tmp_path):
     emb = CountingEmbedder()
     docs = [Document.from_text("Shared line.\nOwn line one.", id="a"),

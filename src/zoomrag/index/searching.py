@@ -18,7 +18,7 @@ import numpy as np
 
 from ..defaults import MODES
 from ..embed.base import embed_queries
-from ..errors import ConfigError
+from ..errors import ConfigError, IndexMismatchError
 from ..expand import Expander, get_expander
 from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
@@ -30,6 +30,7 @@ from ..search.filters import Filter
 from ..search.fusion import reciprocal_rank_fusion, single_ranking
 from ..search.scope import Scopes
 from ..store import Store, UnitRow
+from ..store.meta import Pins
 from .dense import DenseSearch
 from .server_dense import ServerDense
 from .settings import Settings
@@ -66,6 +67,7 @@ class Searcher:
         self.dense = dense
         self.trees = TreeCache(store, lambda: settings.counter)
         self.scopes = Scopes(store)
+        self._embedder_checked = -1  # the generation at which the stored embedder was last read
 
     def auto_choice(self) -> AutoChoice:
         """What ``auto`` uses on this index: the pin and the probe's choices in ``index_meta``."""
@@ -90,6 +92,9 @@ class Searcher:
     def _ranked(self, text: str, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
                 where: Filter | None, vector: np.ndarray | None, partial: dict[str, Tree] | None) -> list[Hit]:
         generation = self.store.generation()
+        if mode != "bm25" and generation != self._embedder_checked:
+            self._check_embedder()
+            self._embedder_checked = generation
         selection = self.scopes.select(where, generation)
         if selection is not None and len(selection) == 0:
             return []
@@ -126,6 +131,19 @@ class Searcher:
         return [Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
                     ranks=MappingProxyType(dict(f.ranks)))
                 for f in fused if (u := units.get(f.key)) is not None]  # type: ignore[call-overload]
+
+    def _check_embedder(self) -> None:
+        """Refuse a dense search when another process rebuilt the index with another embedder
+        since this one opened it: its query vectors would not compare with the stored ones."""
+        mine, now = self.settings.pins, Pins.from_meta(self.store.meta())
+        if mine is None or now is None:
+            return
+        if (now.embedder, now.embedder_version, now.dimension) != (mine.embedder, mine.embedder_version,
+                                                                   mine.dimension):
+            raise IndexMismatchError(
+                f"{self.store.path} was rebuilt with the embedder {now.embedder} ({now.dimension} dimensions) "
+                f"after this process opened it with {mine.embedder} ({mine.dimension}); open it again "
+                "(restart zoomrag serve), or search it with --mode bm25 meanwhile")
 
     def _one_per_text(self, ranking: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
         return first_of_each_text(ranking, self.store.text_keys(row for row, _ in ranking))[:k]
