@@ -104,3 +104,15 @@ def test_any_notebook_gives_ordered_blocks_inside_its_rendering(cells):
 def test_carriage_returns_inside_cells_become_newlines():
     doc = read_text(_nb(_md("a\r\nb\rc")), format="notebook")
     assert doc.text == "a\nb\nc\n"
+
+
+@pytest.mark.parametrize(("raw", "text"), [
+    ('{"cells": [{"cell_type": "markdown", "source": "Hi"}], "metadata": [1]}', "Hi\n"),
+    ('{"cells": [{"cell_type": "code", "source": "x = 1", "outputs": 5}]}', "```python\nx = 1\n```\n"),
+    ('{"cells": [{"cell_type": "code", "source": "x", "outputs": [3, {"output_type": "pyout", "data": 7}]}]}',
+     "```python\nx\n```\n"),
+    ('{"worksheets": [{"cells": 3}, 4]}', ""),
+    ('{"worksheets": [{"cells": [{"cell_type": "heading", "level": 99, "source": "H"}]}]}', "###### H\n"),
+])
+def test_odd_shapes_inside_valid_json_are_read_without_failing(raw, text):
+    assert read_text(raw, format="notebook").text == text

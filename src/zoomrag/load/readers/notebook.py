@@ -25,6 +25,15 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _BACKTICKS = re.compile(r"^[ \t]*(`{3,})", re.MULTILINE)
 
 
+# A notebook is JSON anyone may have written: every field is checked for the shape it should have.
+def _dict(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _text(value: Any) -> str:
     """A notebook string field: one string, or a list of lines."""
     if isinstance(value, list):
@@ -41,29 +50,26 @@ def _fenced(body: str, info: str) -> str:
 
 def _outputs(cell: Mapping[str, Any]) -> str:
     parts = []
-    for out in cell.get("outputs") or ():
-        if not isinstance(out, dict):
-            continue
+    for out in map(_dict, _list(cell.get("outputs"))):
         kind = out.get("output_type")
         if kind == "stream":
             parts.append(_text(out.get("text")))
         elif kind in ("execute_result", "display_data", "pyout"):
-            data = out.get("data") or {}
-            parts.append(_text(data.get("text/plain") if isinstance(data, dict) else None) or _text(out.get("text")))
+            parts.append(_text(_dict(out.get("data")).get("text/plain")) or _text(out.get("text")))
     return _ANSI.sub("", "".join(p if p.endswith("\n") else p + "\n" for p in parts if p)).rstrip()
 
 
 def _cells(nb: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
     cells = nb.get("cells")
     if cells is None:  # version 3
-        cells = [c for ws in nb.get("worksheets") or () if isinstance(ws, dict) for c in ws.get("cells") or ()]
-    return (c for c in cells if isinstance(c, dict))
+        cells = [c for ws in _list(nb.get("worksheets")) for c in _list(_dict(ws).get("cells"))]
+    return (c for c in _list(cells) if isinstance(c, dict))
 
 
 def _language(nb: Mapping[str, Any]) -> str:
-    meta = nb.get("metadata") or {}
+    meta = _dict(nb.get("metadata"))
     for key, field in (("kernelspec", "language"), ("language_info", "name")):
-        value = (meta.get(key) or {}).get(field) if isinstance(meta.get(key), dict) else None
+        value = _dict(meta.get(key)).get(field)
         if isinstance(value, str) and value.strip():
             return value.strip()
     return "python"
@@ -92,7 +98,9 @@ def render_notebook(raw: str, source: str = "<notebook>") -> str:
                 pieces.append(_fenced(output, "text"))
         elif body.strip():  # markdown, raw, and version 3's heading cells
             level = cell.get("level")
-            pieces.append(f"{'#' * level} {body}" if kind == "heading" and isinstance(level, int) else body)
+            if kind == "heading" and isinstance(level, int):
+                body = f"{'#' * min(max(level, 1), 6)} {body}"
+            pieces.append(body)
     # a cell's JSON string may hold "\r\n": the rendering is text like any other, one newline
     return normalize_newlines("\n\n".join(pieces) + "\n") if pieces else ""
 
