@@ -57,16 +57,16 @@ def test_titles_levels_and_code_blocks_exact():
     assert doc.format == "rst"
     assert doc.metadata == {"title": "Toolbox"}
     assert blocks_of(doc) == [
-        ("heading", 1, {}, "=========\n Toolbox\n========="),
+        ("heading", 1, {"title": "Toolbox"}, "=========\n Toolbox\n========="),
         ("text", 0, {}, "Intro text."),
-        ("heading", 2, {}, "Install\n======="),
+        ("heading", 2, {"title": "Install"}, "Install\n======="),
         ("text", 0, {}, "Run it::"),
         ("code", 0, {}, "    pip install toolbox\n\n    toolbox --help"),
         ("text", 0, {}, "Then go on."),
-        ("heading", 3, {}, "Details\n~~~~~~~"),
+        ("heading", 3, {"title": "Details"}, "Details\n~~~~~~~"),
         ("code", 0, {"language": "python"},
          ".. code-block:: python\n   :linenos:\n\n   import toolbox\n   toolbox.run()"),
-        ("heading", 2, {}, "Usage\n====="),
+        ("heading", 2, {"title": "Usage"}, "Usage\n====="),
         ("text", 0, {}, "A paragraph\n- not a title, as a paragraph line sits above the dashes\n-----"),
     ]
     assert [(h.level, h.title) for h in find_headings(doc)] == [

@@ -241,8 +241,6 @@ def _in_list(text: str, ls: int, le: int) -> bool:
 # -- reader blocks -------------------------------------------------------------------------
 
 _SETEXT_UNDERLINE = re.compile(r"\n[ \t]*(?:=+|-+)[ \t]*$")
-#: An RST title's overline and underline: a line of one punctuation character, repeated.
-_ADORNMENT = re.compile(r"^[ \t]*([!-/:-@\[-`{-~])\1{2,}[ \t]*\n|\n[ \t]*([!-/:-@\[-`{-~])\2{2,}[ \t]*$")
 _ATX_OPEN = re.compile(r"[ \t]*#{1,6}(?:[ \t]+|$)")
 _WIKI_MARKS = re.compile(r"^[ \t]*=+[ \t]+|[ \t]+=+[ \t]*$")
 
@@ -252,7 +250,11 @@ def _block_headings(document: Document) -> list[Heading]:
     for b in document.blocks:
         if b.type != "heading":
             continue
-        raw = _ADORNMENT.sub("", _SETEXT_UNDERLINE.sub("", document.text[b.start:b.end]))
+        said = b.meta.get("title")  # a reader that knows the title (RST: without its adornment)
+        if isinstance(said, str):
+            out.append(Heading(b.start, b.end, min(max(b.level, 1), 6), " ".join(said.split())))
+            continue
+        raw = _SETEXT_UNDERLINE.sub("", document.text[b.start:b.end])
         if _ATX_OPEN.match(raw):
             raw = _ATX_CLOSE.sub("", _ATX_OPEN.sub("", raw, count=1))
         raw = _WIKI_MARKS.sub("", raw)

@@ -23,7 +23,7 @@ from .plain import paragraph_blocks
 _ADORNMENT = re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ADORN_LINE = re.compile(rf"([{_ADORNMENT}])\1{{2,}}[ \t]*")
 #: A directive whose body is source code: ``.. code-block:: python`` and its aliases.
-_CODE_DIRECTIVE = re.compile(r"([ \t]*)\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*")
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*")
 
 
 def _indent(line: str) -> int:
@@ -98,9 +98,11 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
         if found is not None:
             first, last, style = found
             level = styles.setdefault(style, min(len(styles) + 1, 6))
-            marked.append((first, last, Block(lines.spans[first][0], lines.spans[last][1], "heading", level)))
+            name = lines[i].strip()  # the block spans its adornment too: the title is said here
+            marked.append((first, last, Block(lines.spans[first][0], lines.spans[last][1], "heading", level,
+                                              MappingProxyType({"title": name}))))
             if title is None:
-                title = lines[i].strip()
+                title = name
             i = last + 1
             continue
         line = lines[i]
@@ -108,9 +110,9 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
         if directive is not None:
             end = _literal_end(lines, i, _indent(line))
             if end > i:
-                meta = MappingProxyType({"language": directive.group(2)}) if directive.group(2) else None
+                language = directive.group(1)
                 block = Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "code",
-                              meta=meta or MappingProxyType({}))
+                              meta=MappingProxyType({"language": language} if language else {}))
                 marked.append((i, end, block))
                 i = end + 1
                 continue
