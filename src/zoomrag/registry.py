@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from .errors import ConfigError
@@ -15,7 +16,7 @@ T = TypeVar("T")
 
 #: Metadata of a dataclass field that zoomrag sets itself (a router's pinned routes, ``auto``'s
 #: choice from the index): not a parameter a user sets, sees listed, or finds in a description.
-INTERNAL = {"internal": True}
+INTERNAL: Mapping[str, bool] = MappingProxyType({"internal": True})
 
 
 def user_fields(factory: Any) -> tuple[dataclasses.Field, ...]:
