@@ -14,6 +14,7 @@ from zoomrag.expand.bounds import (
     clean_start,
     grow,
     has_words,
+    item_start,
     snap,
     word_count,
     words_upto,
@@ -105,6 +106,58 @@ def test_a_short_match_grows_into_a_readable_context():
     h = Hit("h", "d", text.index("dam"), text.index("dam") + 3, 0.9)
     [c] = assemble([Candidate("d", h.start, h.end, 0.9, (h,))], Trees(tree), 1000, chars)
     assert c.text == " ".join(SENTENCES[2:4])
+
+
+LIST = ("Intro text here.\n\n"
+        "- alpha beta gamma\n  delta. Epsilon zeta\n  eta theta\n"
+        "- iota kappa\n  lambda mu. Nu xi omicron pi rho sigma tau upsilon phi chi psi omega\n"
+        "  and the rest of the alphabet again.\n\n"
+        "1. one two\n   three. Four five\n\nA paragraph after it. Its second sentence here.\n")
+
+
+def test_item_start_finds_the_marker_of_the_list_item_a_position_lies_in():
+    def at(word: str) -> str:
+        return LIST[item_start(LIST, LIST.index(word)):][:8]
+
+    assert at("Epsilon") == "- alpha " and at("delta") == "- alpha "
+    assert at("Nu xi") == "- iota k" and at("Four") == "1. one t"
+    assert at("- iota") == "- iota k"  # already at its marker
+    assert at("Its second") == "Its seco" and at("Intro") == "Intro te"  # no list item
+    far = LIST.index("Nu xi")
+    assert item_start(LIST, far, reach=10) == far  # the marker lies too far back
+
+
+LINES = st.sampled_from(["- a bullet line", "  wrapped on. Next", "12. numbered", "plain words here",
+                         "", "   ", "* star item", "-not a marker", "```", "\u2022 dot"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=12), st.data())
+def test_item_start_is_a_marker_at_or_before_the_position_within_reach(lines, data):
+    text = "\n".join(lines)
+    pos = data.draw(st.integers(0, len(text)))
+    reach = data.draw(st.integers(0, 60))
+    got = item_start(text, pos, reach)
+    assert pos - reach <= got <= pos
+    if got < pos:
+        line = text.rfind("\n", 0, got) + 1
+        assert text[line:got].strip() == "" and text[got] in "-*\u20221234567890"
+        assert "\n\n" not in text[got:pos] and not any(
+            ln.strip() == "" for ln in text[got:text.rfind("\n", 0, pos) + 1].split("\n")[1:-1])
+
+
+def test_a_context_starting_inside_a_list_item_starts_at_its_marker_when_that_fits():
+    tree = build_tree(Document(id="d", source="d.md", text=LIST), [])
+    s, e = LIST.index("Nu xi"), LIST.index("again.") + len("again.")
+    h = Hit("h", "d", s, e, 0.9)
+    [wide] = assemble([Candidate("d", s, e, 0.9, (h,))], Trees(tree), 1000, chars)
+    assert wide.text == LIST[LIST.index("- iota"):e]
+    # no room for the item's first sentence: the context keeps the sentence start it had
+    [tight] = assemble([Candidate("d", s, e, 0.9, (h,))], Trees(tree), e - s + 5, chars)
+    assert tight.text == LIST[s:e]
+    # lines of code are never taken for list items
+    [code] = assemble([Candidate("d", s, e, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert code.text.startswith("lambda mu.")
 
 
 CSV = "code,name,description\n" + "".join(

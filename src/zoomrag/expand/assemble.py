@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
-from .bounds import MIN_WORDS, grow, has_words, sentences_in, snap, word_count
+from .bounds import MIN_WORDS, grow, has_words, item_start, sentences_in, snap, word_count
 from .evidence import hit_ranks, per_token
 from .innermost import innermost
 from .pertree import bounded, per_tree
@@ -54,6 +54,8 @@ LINE_FORMATS = frozenset({"csv", "tsv", "code"})
 #: Node kinds read as one piece: two contexts inside one such node become one (the text between
 #: them filled) when the budget has room for it.
 WHOLE_KINDS = frozenset({"function", "method", "class", "code", "paragraph"})
+#: Node kinds whose lines are code: a line starting with ``-`` or ``1.`` there is no list item.
+CODE_KINDS = frozenset({"code", "function", "method", "class"})
 _DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
@@ -223,6 +225,17 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                                  MIN_WORDS + word_count(d.text, table[0], table[2]))[1:])
         return s, e
 
+    def itemised(c: Candidate) -> Candidate:
+        """``c`` (shaped) from the marker of the list item it starts inside, when it starts
+        past one: preferred, and given up for ``c`` when it does not fit."""
+        if not reshape or c.kind in CODE_KINDS:
+            return c
+        d = doc(c.doc_id)
+        if d.lines or _table_of(d, c.start, c.end) is not None:
+            return c
+        s = item_start(d.text, c.start)
+        return c if s == c.start else dataclasses.replace(c, start=s)
+
     def plan(c: Candidate, room: int | None = None) -> tuple[list[_Span], int, int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost, contexts after
         it); None: no room for its tokens (with ``room``, when it costs more than that) or, past
@@ -325,9 +338,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
         c = shaped(c)
-        where = plan(c, budget - used)
+        room = budget - used
+        w = itemised(c)
+        where = plan(w, room) if w is not c else None
+        if where is None:
+            w, where = c, plan(c, room)
         if where is not None and worth(c):
-            commit(c, *where)
+            commit(w, *where)
             return True
         placed = False
         for f in c.fallback:

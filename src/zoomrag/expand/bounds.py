@@ -24,6 +24,10 @@ from ..text.sentences import sentence_bounds
 REACH = 2000
 #: A context shorter than this many words is a fragment (unless its document is that short).
 MIN_WORDS = 15
+#: The farthest back a context that begins inside a list item moves to the item's marker.
+ITEM_REACH = 400
+#: A list item's first line: a bullet, or a number with ``.`` or ``)``, then a space and text.
+_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+\S")
 
 
 def _window_lo(text: str, pos: int) -> int:
@@ -182,6 +186,27 @@ def _ends_after(text: str, pos: int, lines: bool) -> list[int]:
         out.add(trim_end(text, 0, nl))
         nl = text.find("\n", nl + 1)
     return sorted(e for e in out if e >= pos)
+
+
+def item_start(text: str, pos: int, reach: int = ITEM_REACH) -> int:
+    """Where the list item holding ``pos`` begins (its marker), or ``pos`` when ``pos`` is not
+    inside an item past its marker, or the marker lies more than ``reach`` characters back.
+
+    An item runs from its marker line over the lines after it up to a blank line; a sentence
+    start inside a hard-wrapped item is mid-line and reads without its bullet.
+    """
+    line = text.rfind("\n", 0, pos) + 1
+    while pos - line <= reach:
+        if _ITEM.match(text, line):
+            mark = skip_space(text, line, pos)
+            return mark if mark < pos else pos
+        if line == 0:
+            return pos
+        prev = text.rfind("\n", 0, line - 1) + 1
+        if text[prev:line].isspace():
+            return pos  # a blank line: the paragraph holding pos is no list item
+        line = prev
+    return pos
 
 
 def _word_start(text: str, pos: int) -> int:
