@@ -37,6 +37,9 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
     ("Steps:\n1. Open it.\n2. Close it.", ["Steps:", "1. Open it.", "2. Close it."]),
     ("J. R. R. Tolkien wrote it.", ["J. R. R. Tolkien wrote it."]),
     ("a line that is\nhard-wrapped here.", ["a line that is\nhard-wrapped here."]),
+    ("needed with\n*putmask*. Then go.", ["needed with\n*putmask*.", "Then go."]),
+    ("Call\n`foo()` first, see\n[the docs](u).", ["Call\n`foo()` first, see\n[the docs](u)."]),
+    ("Items:\n* one\n* two\n**Bold** start", ["Items:", "* one", "* two", "**Bold** start"]),
     ("Title\n\nno stop in the second paragraph", ["Title", "no stop in the second paragraph"]),
     ("| a | b |\n| c | d |", ["| a | b |", "| c | d |"]),
     ("as of 2017. the company had losses.", ["as of 2017.", "the company had losses."]),
@@ -215,7 +218,7 @@ def _tricky() -> st.SearchStrategy[str]:
         "the", "The", "rox", "pts", "myth", "end", "It", "A", "x", "2007", "12", "U.S", "中文", "|a"])
     marks = st.sampled_from([".", ". ", " . ", "! ", "? ", "?!", "…", "... ", ". \"", "\"", "。",
                              "！", "」", " ", "\n", "\n\n", "\n \n", "\t", "\xa0", "\r\n", "\u2028",
-                             "\u2029"])
+                             "\u2029", "*", "`", "[", "_", "\n*", "\n` x"])
     return st.lists(st.one_of(words, marks), max_size=30).map("".join)
 
 

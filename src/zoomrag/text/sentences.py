@@ -24,7 +24,8 @@ docs/text.md):
   - any other ``.`` ends it, even before a lower-case word (lower-cased corpora exist).
   Tokenised text (``the game . It``) follows the same rules.
 * A single line break ends a sentence unless the next line starts in lower case (a hard-wrapped
-  paragraph) and the line is not a table row (``|``).
+  paragraph), also after inline markup (``*putmask*``, ```code```, ``_x_``, ``[link]``; not a
+  ``* `` bullet), and the line is not a table row (``|``).
 """
 
 from __future__ import annotations
@@ -63,12 +64,17 @@ _LATIN_BY_STOP = tuple(
 _NEWLINE = re.compile("[\r\n\u2028\u2029]")
 # A line feed (a literal scans much faster than a class), and, without consuming it, what
 # _NEXT_LINE finds after it: in a text with no other line break, the same groups.
-_LINE_FEED_NEXT = re.compile(r"\n(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
+# The next line's first character is taken after inline markup that opens it (a line of wrapped
+# prose may start with ``*emphasis*`` or ```code```); a marker followed by a space (a bullet) is
+# not skipped, the backtracking gives it back.
+_MARKUP = r"[*_`\[]*"
+_LINE_FEED_NEXT = re.compile(rf"\n(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*{_MARKUP}(\S)))?")
 # The same, skipping in the scan the breaks an ASCII lowercase letter continues (never a cut
 # where no table row can be: most line breaks of wrapped prose).
-_LINE_FEED_CUT = re.compile(r"\n(?![^\S\r\n]*[a-z])(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*(\S)))?")
+_LINE_FEED_CUT = re.compile(
+    rf"\n(?![^\S\r\n]*{_MARKUP}[a-z])(?:(?=[^\S\r\n]*([\r\n\u2029]))|(?=[^\S\r\n]*{_MARKUP}(\S)))?")
 # After a line break: another break (a blank line), or the next line's first character.
-_NEXT_LINE = re.compile(r"[^\S\r\n]*(?:([\r\n\u2029])|(\S))")
+_NEXT_LINE = re.compile(rf"[^\S\r\n]*(?:([\r\n\u2029])|{_MARKUP}(\S))")
 _SPACES = frozenset(chr(o) for o in range(0x3001) if chr(o).isspace())
 # Japanese quotation followed by its quotative particle, or a comma after a closing quote.
 _CJK_GOES_ON = "と、，,"
