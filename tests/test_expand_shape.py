@@ -160,6 +160,17 @@ def test_a_context_starting_inside_a_list_item_starts_at_its_marker_when_that_fi
     assert code.text.startswith("lambda mu.")
 
 
+def test_a_code_context_grown_into_prose_ends_at_a_sentence_not_a_line():
+    text = ("Intro sentence one here.\n\n```\nx = 1\ny = 2\n```\n\n"
+            "Note that the copy is required to avoid updating the inputs with\n"
+            "*putmask* and more words. The next sentence is here.\n")
+    tree = build_tree(Document(id="d", source="d.md", text=text), [])
+    s, e = text.index("```"), text.index("```\n\n") + 3
+    h = Hit("h", "d", s, e, 0.9)
+    [c] = assemble([Candidate("d", s, e, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert c.text == text[s:text.index(" The next")]
+
+
 CSV = "code,name,description\n" + "".join(
     f"{400 + i},NAME_{i},Description number {i} of this status code is long enough\n" for i in range(30))
 

@@ -217,6 +217,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         s, e = snap(d.text, c.start, c.end, lines)
         if not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
             s, e = grow(d.text, s, e, lines)
+            if lines and not d.lines:
+                # grown past a code block, list or table into the prose around it: whole
+                # sentences there, not lines of a hard-wrapped paragraph
+                if e > c.end:
+                    e = snap(d.text, e - 1, e)[1]
+                if s < c.start:
+                    s = snap(d.text, s, s + 1)[0]
         table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
         if table is not None and s <= table[2]:
             s = table[0]  # a context that reaches into the header row starts with all of it
