@@ -391,3 +391,90 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")
+
+
+# -- manual pages and pydoc text --------------------------------------------------------------
+PYDOC = """Help on module shapes:
+
+NAME
+    shapes - Plane figures.
+
+CLASSES
+    builtins.object
+        Circle
+
+    class Circle(builtins.object)
+     |  Circle(r)
+     |
+     |  Methods defined here:
+     |
+     |  area(self)
+     |      The area.
+     |
+     |  ----------------------------------------------------------------------
+     |  Data descriptors inherited from Shape:
+     |
+     |  name
+
+FUNCTIONS
+    unit() -> Circle
+        A circle of radius one.
+"""
+
+MAN = """LS(1)                 User Commands                LS(1)
+
+NAME
+       ls - list directory contents
+
+OPTIONS
+   Sorting
+       -t     sort by time
+
+   Display
+       -l     use a long listing format
+"""
+
+
+def test_pydoc_text_has_sections_classes_and_member_groups():
+    assert found(plain(PYDOC)) == [
+        (1, "NAME", "NAME"), (1, "CLASSES", "CLASSES"),
+        (2, "class Circle(builtins.object)", "class Circle(builtins.object)"),
+        (3, "Methods defined here", "|  Methods defined here:"),
+        (3, "Data descriptors inherited from Shape", "|  Data descriptors inherited from Shape:"),
+        (1, "FUNCTIONS", "FUNCTIONS"),
+    ]
+    leaf = next(n for n in tree_of(PYDOC).leaves() if "area(self)" in n.text)
+    assert leaf.section_path == ("CLASSES", "class Circle(builtins.object)", "Methods defined here")
+
+
+def test_a_manual_page_has_sections_and_subsections():
+    assert found(plain(MAN)) == [(1, "NAME", "NAME"), (1, "OPTIONS", "OPTIONS"), (2, "Sorting", "Sorting"),
+                                 (2, "Display", "Display")]
+
+
+def test_capitals_lines_of_other_texts_are_not_taken_for_a_manual_page():
+    contract = "TERMS\n\nDEFINITIONS\n    The words below mean this.\n\nPAYMENT\n    Pay on time.\n"
+    assert found(plain(contract)) == []
+    # help() on one class: no sections, the class is the outermost heading
+    one = PYDOC[PYDOC.index("    class"):PYDOC.index("FUNCTIONS")]
+    assert [h[:2] for h in found(plain("Help on class Circle:\n\n" + one))] == [
+        (1, "class Circle(builtins.object)"), (2, "Methods defined here"),
+        (2, "Data descriptors inherited from Shape")]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["NAME", "CLASSES", "    class A(B)", "     |  Methods defined here:",
+                                 "     |  text", "", "    ", "   Sub part", "       body", "plain"]),
+                max_size=25))
+def test_manual_page_headings_are_ordered_spans_of_their_titles(lines):
+    text = "\n".join(lines)
+    hs = find_headings(plain(text))
+    assert all(0 <= h.start < h.end <= len(text) and h.title in text[h.start:h.end] for h in hs)
+    assert [h.start for h in hs] == sorted(h.start for h in hs) and all(1 <= h.level <= 6 for h in hs)
+    check_tree(tree_of(text))
+
+
+def tree_of(text: str):
+    from zoomrag.parse import make_chunker
+
+    return make_chunker("hierarchical", {"sizes": (32, 8), "unit": "chars"}).chunk(plain(text))

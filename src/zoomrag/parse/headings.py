@@ -3,7 +3,8 @@
 :func:`find_headings` returns every heading of a document with its level and clean title;
 :func:`section_spans` turns them into nested ``section`` drafts. Sources, first that has any:
 the reader's heading blocks; Markdown's top-level headings (markdown-it-py's) for ``markdown``;
-plain-text chapter and section lines otherwise (docs/strategies.md, ``markdown``). A Markdown
+the sections of a manual page or pydoc text (:mod:`.manpages`); plain-text chapter and section
+lines otherwise (docs/strategies.md, ``markdown``). A Markdown
 document without Markdown headings is tried as plain text and the reverse; code, CSV and TSV
 have none. A document its reader parsed is not parsed again, and a plain text only when it has
 a line that could be a kept heading.
@@ -23,6 +24,7 @@ from ..load import frontmatter
 from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
+from .manpages import manpage_headings
 from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]
@@ -371,6 +373,9 @@ def _find(document: Document) -> list[Heading]:
         return headings or _plain_headings(text, hidden)
     if fmt == "html":  # its reader wrote every Markdown heading it has as a heading block
         return _plain_headings(text, [])
+    man = manpage_headings(text)
+    if man:
+        return [Heading(*h) for h in man]
     return _plain_headings(text, []) or _plain_markdown_headings(text)
 
 
