@@ -101,6 +101,16 @@ def test_a_single_word_longer_than_size_is_one_piece_in_fixed_and_cut_in_recursi
     assert rcut(f"ab {word} cd", size=10) == ["ab", "x" * 10, "x" * 10, "xxxxx cd"]
 
 
+def test_a_short_piece_without_words_joins_a_neighbour_that_has_room():
+    # pydoc's gutter before a rule of dashes: the "|" would be a unit of its own
+    text = "One two three four five six.\n |\n" + "-" * 40 + "\n | Seven eight nine ten."
+    assert cut(text, size=36, lookback=0.6) == [
+        "One two three four five six.\n |", "-" * 40, "| Seven eight nine ten."]
+    # no room on either side: it stays apart; with min_size the tail rule places the cuts
+    assert cut("A" * 30 + " | " + "B" * 30, size=30) == ["A" * 30, "|", "B" * 30]
+    assert "|" in cut(text, size=36, lookback=0.6, min_size=5)
+
+
 def test_chinese_without_spaces_cuts_after_the_full_stop():
     text = "我们今天去了公园。然后回家吃晚饭，很开心。"
     assert cut(text, size=12) == ["我们今天去了公园。", "然后回家吃晚饭，很开心。"]

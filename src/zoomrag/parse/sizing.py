@@ -90,7 +90,46 @@ def split_pieces(text: str, measure: Measure, start: int, end: int, size: int, k
     the range is trimmed. ``marks``: filled with the token position of every piece's start
     and then of the end, when a spaceless measure and no overlap make them free (piece k then
     holds ``marks[k + 1] - marks[k]`` tokens); left empty otherwise.
+
+    Without ``overlap`` and ``min_tail``, a short piece without a letter or digit (a ``|``
+    gutter left before a rule of dashes) joins the piece before it, or else the one after it,
+    when the two fit ``size`` together: alone it would be a unit that says nothing.
     """
+    pieces = _split(text, measure, start, end, size, keep, min_tail, overlap, order, split_words, tokens,
+                    marks)
+    if len(pieces) > 1 and not overlap and not min_tail:  # min_size places the last cut itself
+        _fold_wordless(text, measure, pieces, size, marks if marks and len(marks) == len(pieces) + 1 else None)
+    return pieces
+
+
+#: Characters of the longest piece looked at for words: a longer piece of punctuation alone (a
+#: rule of 70 dashes) is as many tokens and fits with no neighbour.
+_WORDLESS_MAX = 24
+_WORD_CHAR = re.compile(r"[^\W_]")
+
+
+def _fold_wordless(text: str, measure: Measure, pieces: list[Piece], size: int, marks: list[int] | None) -> None:
+    k = 0
+    while k < len(pieces):
+        a, b = pieces[k]
+        if b - a > _WORDLESS_MAX or _WORD_CHAR.search(text, a, b) is not None:
+            k += 1
+            continue
+        if k > 0 and (marks[k + 1] - marks[k - 1] if marks else measure.size(pieces[k - 1][0], b)) <= size:
+            pieces[k - 1:k + 1] = [(pieces[k - 1][0], b)]
+            if marks:
+                del marks[k]
+            continue
+        if k + 1 < len(pieces) and (marks[k + 2] - marks[k] if marks else measure.size(a, pieces[k + 1][1])) <= size:
+            pieces[k:k + 2] = [(a, pieces[k + 1][1])]
+            if marks:
+                del marks[k + 1]
+        k += 1
+
+
+def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: int, min_tail: int,
+           overlap: int, order: tuple[tuple[re.Pattern[str], bool], ...], split_words: bool,
+           tokens: tuple[int, int] | None, marks: list[int] | None) -> list[Piece]:
     starts = measure.start_of  # token k starts at starts(k)
     index = measure.index
     pieces: list[Piece] = []
