@@ -225,6 +225,12 @@ class Indexes:
             ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
                             reindex=True, headings=True, **kwargs)
         report = ix.add([d.to_document() for d in dataset.documents])
+        # The index is kept by dataset name: another corpus of that name (another --data folder)
+        # left its documents, and they would be returned.
+        wanted = {d.id for d in dataset.documents}
+        for row in ix.documents():
+            if row.id not in wanted:
+                ix.delete(row.id)
         if report.skipped:
             print(f"  {tree}: skipped {report.skipped[:3]}", file=sys.stderr)
         self.open[tree] = ix
