@@ -23,3 +23,14 @@ def test_fragments_mid_sentence_edges_and_contexts_per_query():
     assert (s.fragments, s.mid_starts, s.mid_ends) == (1, 1, 1)
     assert s.fragment_rate == 0.25 and s.contexts_per_query == 4 / 3
     assert s.to_dict()["mid_start_rate"] == 0.25
+
+
+def test_code_files_are_measured_by_lines_as_assembly_cuts_them():
+    code = ("def area(r):\n    total = compute(r, r,\n        scale, offset)\n"
+            "    return total * 3.14159 + correction_for_the_radius_in_metres(r) - 0.0\n")
+    start = code.index("scale")  # a line that continues the statement (and, as prose, the sentence)
+    spans = [[("c", start, len(code) - 1)]]
+    assert measure_shape(spans, {"c": code}).mid_starts == 1  # by sentences: mid-sentence
+    assert measure_shape(spans, {"c": code}, lined={"c"}).mid_starts == 0  # by lines: a clean start
+    inside = [[("c", code.index("offset"), len(code) - 1)]]
+    assert measure_shape(inside, {"c": code}, lined={"c"}).mid_starts == 1  # mid-line stays mid

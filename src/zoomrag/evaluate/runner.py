@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EvalError
+from ..expand.assemble import LINE_FORMATS
 from ..text.tokens import TokenCounter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey
@@ -90,6 +91,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     if cache is None:
         cache = ResultCache(None)
     filler = TokenBudget(dataset.texts, counter)  # one counter for every configuration
+    lined = {d.id for d in dataset.documents if d.format in LINE_FORMATS}  # cut by lines, measured so
 
     if judge is not None:
         judge_budget = max(budgets) if judge_budget is None else int(judge_budget)
@@ -127,7 +129,8 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         for b in budgets:
             scores = [score_query(q.id, done[b][q.id].returned, q.evidence) for q in dataset.queries]
             results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
-            shape[(r.name, b)] = measure_shape((done[b][q.id].returned for q in dataset.queries), dataset.texts)
+            shape[(r.name, b)] = measure_shape((done[b][q.id].returned for q in dataset.queries), dataset.texts,
+                                               lined)
         latency[r.name] = LatencyStats.from_seconds(
             [done[b][q.id].seconds for b in budgets for q in dataset.queries])
         if judge is not None and judge_budget is not None:

@@ -6,7 +6,7 @@ Per configuration and budget, over every context returned for every query:
   whole document is that short;
 - **mid-sentence start / end rate**: contexts that start (end) inside a sentence, by the
   boundaries assembly cuts at (:mod:`zoomrag.expand.bounds`, on the text alone: a sentence
-  boundary, a blank line, a heading or table line);
+  boundary, a blank line, a heading or table line); in code, CSV and TSV files, inside a line;
 - **contexts per query**.
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
@@ -16,7 +16,7 @@ counted with them as one context.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,8 +84,10 @@ def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[D
     return out
 
 
-def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]) -> ShapeStats:
-    """Shape over the returned spans of each query (``results``: one sequence per query)."""
+def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str],
+                  lined: Collection[str] = frozenset()) -> ShapeStats:
+    """Shape over the returned spans of each query (``results``: one sequence per query);
+    ``lined``: the documents whose contexts start and end at line boundaries (code, CSV, TSV)."""
     contexts = queries = fragments = mid_starts = mid_ends = 0
     #: Whether each document holds MIN_WORDS words (counting stops there: documents are long).
     doc_long: dict[str, bool] = {}
@@ -102,9 +104,10 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
                 words += words_upto(text, s, e, MIN_WORDS - words)
             if words < MIN_WORDS and doc_long[doc]:
                 fragments += 1
-            if not clean_start(text, group[0][1]):
+            lines = doc in lined
+            if not clean_start(text, group[0][1], lines):
                 mid_starts += 1
-            if not clean_end(text, group[-1][2]):
+            if not clean_end(text, group[-1][2], lines):
                 mid_ends += 1
     return ShapeStats(contexts, queries, fragments, mid_starts, mid_ends)
 
