@@ -14,7 +14,9 @@ from test_index_support import CountingEmbedder, ParagraphLines, write
 from zoomrag.errors import ConfigError, IndexLockedError, IndexMismatchError, InputError, StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
+from zoomrag.parse import PARSER_VERSION
 from zoomrag.parse.router import chunker_for_profile, profile_names, routes_from_description
+from zoomrag.store import Reading
 from zoomrag.text.tokens import CharCounter
 
 FRUIT = "Apples are red.\nBananas are yellow.\n\nCherries are small and dark red."
@@ -130,6 +132,79 @@ def test_copy_rewrites_a_document_the_target_holds_as_another_format(tmp_path):
         assert ix.copy_to(target).unchanged == 1
     with Index.open(target, embedder=CountingEmbedder()) as copy:
         assert [r.format for r in copy.documents()] == ["rst"]
+
+
+def test_files_chunked_by_an_older_parser_version_are_read_again_and_nothing_is_embedded(tmp_path, corpus,
+                                                                                        monkeypatch):
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    monkeypatch.setattr("zoomrag.index.ingest.PARSER_VERSION", PARSER_VERSION + 1)  # a reader improved since
+    emb = CountingEmbedder()
+    with open_index(tmp_path, emb) as ix:
+        again = ix.add([corpus])
+        assert (again.added, again.updated, again.unchanged, again.embedded) == (0, 2, 0, 0)
+        assert emb.embedded == []
+        assert ix.store.document_readings() == {d: Reading("text", PARSER_VERSION + 1) for d in ("db.txt", "fruit.txt")}
+        assert ix.add([corpus]).unchanged == 2
+        assert ix.check().ok
+
+
+def _without_parser_column(path) -> None:
+    """The index file as a zoomrag from before parser versions wrote it."""
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE documents DROP COLUMN parser")
+
+
+def _document_columns(path) -> list[str]:
+    with sqlite3.connect(path) as db:
+        return [r[1] for r in db.execute("PRAGMA table_info(documents)")]
+
+
+def test_an_index_file_from_before_parser_versions_is_read_as_it_is_and_upgraded_by_indexing(tmp_path, corpus):
+    path = tmp_path / "ix" / "index.db"
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    _without_parser_column(path)
+    with Index.open(path, create=False) as reader:
+        assert reader.query("SQLite file", mode="bm25", top=1, expand="none")[0].doc_id == "db.txt"
+        assert set(reader.store.document_readings().values()) == {Reading("text", 0)}
+        assert reader.check().ok, reader.check().problems
+    assert "parser" not in _document_columns(path)  # reading changed nothing
+    emb = CountingEmbedder()
+    with open_index(tmp_path, emb) as ix:
+        assert "parser" in _document_columns(path)  # opening it for writing added the column
+        again = ix.add([corpus])
+        assert (again.updated, again.unchanged, again.embedded) == (2, 0, 0)
+        assert set(ix.store.document_readings().values()) == {Reading("text", PARSER_VERSION)}
+        assert ix.add([corpus]).unchanged == 2
+        assert ix.check().ok, ix.check().problems
+
+
+def test_a_store_opened_without_set_up_adds_the_parser_column_on_its_first_write(tmp_path, corpus):
+    path = tmp_path / "ix" / "index.db"
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+    _without_parser_column(path)
+    with Index.open(path, create=False, embedder=CountingEmbedder(), strategy=ParagraphLines(),
+                    counter=CharCounter()) as ix:
+        assert ix.add([corpus]).updated == 2
+        assert set(ix.store.document_readings().values()) == {Reading("text", PARSER_VERSION)}
+
+
+def test_copy_carries_the_parser_version_each_tree_was_made_with(tmp_path, corpus, monkeypatch):
+    monkeypatch.setattr("zoomrag.index.ingest.PARSER_VERSION", PARSER_VERSION + 1)
+    target = tmp_path / "copy.db"
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        assert ix.copy_to(target).copied == 2
+        with Index.open(target, create=False) as copy:
+            assert set(copy.store.document_readings().values()) == {Reading("text", PARSER_VERSION + 1)}
+        with sqlite3.connect(target) as db:
+            db.execute("UPDATE documents SET parser = 0 WHERE id = 'db.txt'")
+        again = ix.copy_to(target)
+        assert (again.copied, again.unchanged) == (1, 1)
+    with Index.open(target, create=False) as copy:
+        assert set(copy.store.document_readings().values()) == {Reading("text", PARSER_VERSION + 1)}
 
 
 def test_a_reader_refuses_dense_search_after_another_process_rebuilt_with_another_embedder(tmp_path, corpus):

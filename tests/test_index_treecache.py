@@ -3,10 +3,13 @@ cache takes a tree only for a document asked for more often than the trees it pu
 
 from __future__ import annotations
 
-from test_index_support import CountingEmbedder
+from dataclasses import replace
+
+from test_index_support import CountingEmbedder, ParagraphLines
 
 from zoomrag.index import Index
 from zoomrag.model import Document
+from zoomrag.parse import PARSER_VERSION
 
 
 def _loads(ix: Index, monkeypatch) -> list[list[str]]:
@@ -109,3 +112,27 @@ def test_cached_trees_go_when_another_process_rebuilds_with_other_chunking(tmp_p
             want = rebuilt.query("topic 7", mode="bm25", expand="auto", top=1, budget=60)
         got = ix.query("topic 7", mode="bm25", expand="auto", top=1, budget=60)
         assert [(c.start, c.end, c.rule) for c in got] == [(c.start, c.end, c.rule) for c in want]
+
+
+def test_a_cached_tree_goes_when_another_process_reads_its_text_again_with_a_newer_parser(tmp_path, monkeypatch):
+    text = "Alpha opens the guide.\nAlpha says more.\n\nBeta explains the tool.\nBeta runs it with care."
+
+    def ask(ix: Index) -> tuple[str, ...]:
+        [context] = ix.query("runs it with care", mode="bm25", expand="auto", top=1)
+        return context.section_path
+
+    with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        ix.add([Document.from_text(text, id="g")])
+        for _ in range(2):  # kept from the second query on
+            assert ask(ix) == ()
+        # a newer chunker makes another tree of the same text with the same settings (each
+        # paragraph titled by its first word), and the parser version is bumped
+        split = ParagraphLines.split
+        monkeypatch.setattr(ParagraphLines, "split", lambda self, doc: [
+            replace(p, section_path=(doc.text[p.start:p.end].split()[0],)) for p in split(self, doc)])
+        monkeypatch.setattr("zoomrag.index.ingest.PARSER_VERSION", PARSER_VERSION + 1)
+        with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=ParagraphLines()) as writer:
+            assert writer.add([Document.from_text(text, id="g")]).updated == 1
+        loads = _loads(ix, monkeypatch)
+        assert ask(ix) == ("Beta",)
+        assert any("g" in c for c in loads)

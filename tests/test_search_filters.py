@@ -27,7 +27,7 @@ def store(tmp_path_factory):
     s = SqliteStore(tmp_path_factory.mktemp("f") / "s.db")
     for doc_id, meta in DOCS.items():
         doc = Document(id=doc_id, source=f"docs/{doc_id}.md", text="some text", metadata=meta)
-        s.write_document(build_tree(doc, [Span("chunk", 0, 9)]), [], {}, origin="api")
+        s.write_document(build_tree(doc, [Span("chunk", 0, 9)]), [], {}, origin="api", parser=1)
     yield s
     s.close()
 

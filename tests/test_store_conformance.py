@@ -24,7 +24,8 @@ from test_index_support import CountingEmbedder, ParagraphLines, write
 from zoomrag.errors import IndexMismatchError, StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.store import Store, is_server, open_store, unit_text
+from zoomrag.parse import PARSER_VERSION
+from zoomrag.store import Reading, Store, is_server, open_store, unit_text
 
 pytestmark = pytest.mark.xdist_group("postgres")
 
@@ -106,9 +107,23 @@ def test_documents_given_as_objects_keep_metadata(location):
         ix.update_metadata("b", {"lang": "de"})
         assert dict(ix.store.metadata_by_id(["b"])["b"]) == {"tags": ["x", "y"], "lang": "de"}
         assert [r.origin for r in ix.documents()] == ["api", "api"]
-        assert ix.store.document_formats() == {"a": "text", "b": "text"}
-        assert ix.store.document_formats(["b", "nope"]) == {"b": "text"}
-        assert ix.store.document_formats([]) == {}
+        now = Reading("text", PARSER_VERSION)
+        assert ix.store.document_readings() == {"a": now, "b": now}
+        assert ix.store.document_readings(["b", "nope"]) == {"b": now}
+        assert ix.store.document_readings([]) == {}
+
+
+def test_a_document_keeps_the_parser_version_its_tree_was_written_with(location):
+    from zoomrag.parse import Span, build_tree
+
+    tree = build_tree(Document.from_text("one line", id="d", format="markdown"), [Span("line", 0, 8)])
+    with _open(location) as ix:
+        ix.add([Document.from_text("another", id="other")])
+        ix.store.write_document(tree, [], {}, origin="api", parser=7)
+        assert ix.store.document_readings(["d"]) == {"d": Reading("markdown", 7)}
+        ix.store.write_document(tree, [], {}, origin="api", parser=8)  # rewritten in place
+        assert ix.store.document_readings() == {"d": Reading("markdown", 8), "other": Reading("text", PARSER_VERSION)}
+        assert ix.check().ok, ix.check().problems
 
 
 def test_incremental_update_embeds_only_new_text(location, tmp_path):
@@ -368,6 +383,6 @@ def test_a_kind_another_handle_added_is_read_by_this_one(location, tmp_path):
         tree = build_tree(Document.from_text("x | y", id="table"), [Span("table", 0, 5, children=[Span("row", 0, 5)])])
         units = [UnitToWrite(u, 10 + i) for i, u in enumerate(tree.leaves())]
         b.store.write_document(tree, units, {u.vec_key: to_blob(np.full(32, 0.5, np.float32)) for u in units},
-                               origin="api")
+                               origin="api", parser=1)
         assert "row" not in known
         assert [n.kind for n in a.store.load_tree("table").nodes] == ["document", "table", "row"]

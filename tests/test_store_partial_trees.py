@@ -24,7 +24,7 @@ def store(tmp_path):
 
 def write(store, tree):
     units = [UnitToWrite(u, i + 1) for i, u in enumerate(tree.leaves())]
-    store.write_document(tree, units, {u.vec_key: to_blob(np.ones(4, np.float32)) for u in units}, origin="api")
+    store.write_document(tree, units, {u.vec_key: to_blob(np.ones(4, np.float32)) for u in units}, origin="api", parser=1)
 
 
 def rows_of(store, doc_id):

@@ -18,7 +18,8 @@ from zoomrag.cli import main
 from zoomrag.errors import IndexMismatchError, StoreError
 from zoomrag.index import Index
 from zoomrag.model import Document
-from zoomrag.store import fts
+from zoomrag.parse import PARSER_VERSION
+from zoomrag.store import Reading, fts
 from zoomrag.store.postgres import expression_terms, fold, public_url, unit_terms
 
 pytestmark = pytest.mark.xdist_group("postgres")
@@ -215,6 +216,24 @@ def test_the_unit_count_is_kept_by_every_write_and_counted_once_for_an_older_ind
         assert store.unit_count() == 10  # counted
         ix.add([Document(id="d9", source="mem://9", text="Nine.\nTen.")])  # the writer's lock counts it first
         assert store.meta()["units"] == "12" and ix.check().ok
+
+
+def test_an_index_from_before_parser_versions_is_read_as_it_is_and_gains_the_column_when_opened_to_write(pg_url):
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i}.\nAnother {i}.") for i in range(3)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines()) as ix:
+        ix.add(docs)
+        ix.store.conn.execute("ALTER TABLE documents DROP COLUMN parser")  # as an older zoomrag made it
+    with Index.open(pg_url, create=False) as reader:
+        assert reader.query("another 2", mode="bm25", top=1, expand="none")[0].doc_id == "d2"
+        assert set(reader.store.document_readings().values()) == {Reading("text", 0)}
+        assert reader.check().ok, reader.check().problems
+    emb = CountingEmbedder()
+    with Index.open(pg_url, embedder=emb, strategy=ParagraphLines()) as ix:
+        report = ix.add(docs)
+        assert (report.updated, report.unchanged, report.embedded) == (3, 0, 0)
+        assert set(ix.store.document_readings().values()) == {Reading("text", PARSER_VERSION)}
+        assert ix.add(docs).unchanged == 3
+        assert ix.check().ok, ix.check().problems
 
 
 def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_url):

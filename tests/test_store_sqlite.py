@@ -28,7 +28,7 @@ def store(tmp_path):
 def write(store, tree, dim=4):
     units = [UnitToWrite(u, i + 1) for i, u in enumerate(tree.leaves())]
     vectors = {u.vec_key: to_blob(np.full(dim, 0.5, np.float32)) for u in units}
-    store.write_document(tree, units, vectors, origin="api")
+    store.write_document(tree, units, vectors, origin="api", parser=1)
 
 
 def test_ids_round_trip_through_signed_int64():
@@ -79,7 +79,7 @@ def test_a_failed_write_leaves_the_previous_version(store):
         raise RuntimeError("crash in the middle")
     bad_vectors = {1: object()}  # not bindable: the insert fails inside the document's transaction
     with pytest.raises(sqlite3.ProgrammingError):
-        store.write_document(new, units, bad_vectors, origin="api")  # type: ignore[arg-type]
+        store.write_document(new, units, bad_vectors, origin="api", parser=1)  # type: ignore[arg-type]
     assert store.load_tree("d").document.text == "old line"
     assert store.problems(4) == []
 
@@ -96,7 +96,7 @@ def test_unit_matrix_rows_follow_the_nodes(store):
     tree = ParagraphLines().chunk(Document.from_text("a\nb\nc", id="d"))
     units = [UnitToWrite(u, 10 + i) for i, u in enumerate(tree.leaves())]
     vecs = {10 + i: to_blob(np.array([i, 0], np.float32)) for i in range(3)}
-    store.write_document(tree, units, vecs, origin="api")
+    store.write_document(tree, units, vecs, origin="api", parser=1)
     rows, mat = store.unit_matrix(2)
     assert mat[:, 0].tolist() == [0.0, 1.0, 2.0]
     found = store.units(rows.tolist())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,16 @@ def test_a_read_only_mount_serves_reads_and_refuses_writes_by_name(tmpfs, tmp_pa
     w = zoomrag("index", str(docs), "--index", str(db))
     assert w.returncode == 1 and "read-only" in w.stderr
     assert not [p.name for p in Path(tmpfs).iterdir() if p.name.endswith(("-wal", "-shm"))]
+
+
+def test_an_index_from_before_parser_versions_serves_reads_on_a_read_only_mount(tmpfs, tmp_path):
+    docs = write_corpus(tmp_path / "docs", 10)
+    db = tmpfs / "x.db"
+    assert zoomrag("index", str(docs), "--index", str(db), "--embedder", "hash", "-q").returncode == 0
+    with closing(sqlite3.connect(db)) as conn:  # as a zoomrag from before parser versions wrote it
+        conn.execute("ALTER TABLE documents DROP COLUMN parser")
+    subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
+    check = zoomrag("check", "--index", str(db))
+    assert check.returncode == 0 and check.stdout.startswith("ok:"), check.stderr
+    q = zoomrag("query", "solar panel price", "--index", str(db), "--mode", "bm25", "--json")
+    assert q.returncode == 0 and '"contexts": [' in q.stdout

@@ -2,8 +2,9 @@
 
 Each document is read from the source (its tree, its units' vector keys and vectors) and written
 to the target in one transaction, exactly as an indexing run writes it: nothing is parsed or
-embedded again, and a copy that is interrupted resumes where it stopped (documents already in
-the target with the same content and metadata are skipped). The target must be empty or pinned
+embedded again, so the target records the parser version the source's tree was made with. A copy
+that is interrupted resumes where it stopped (documents already in the target with the same
+content, format, parser version and metadata are skipped). The target must be empty or pinned
 to the same embedder and chunking.
 """
 
@@ -61,11 +62,13 @@ def copy_index(source: Store, target: Store, progress: Callable[[int, int], None
             target.set_meta({k: v for k, v in meta.items() if k not in _OWN})
         there = target.document_hashes()
         their_meta = target.document_metadata() if there else {}
-        their_formats = target.document_formats() if there else {}
+        their_readings = target.document_readings() if there else {}
         rows = source.documents()
+        readings = source.document_readings()  # a tree is copied with the parser version that made it
         copied = unchanged = vectors = 0
         for n, row in enumerate(rows, start=1):
-            if (there.get(row.id) == row.content_hash and their_formats.get(row.id) == row.format
+            reading = readings[row.id]
+            if (there.get(row.id) == row.content_hash and their_readings.get(row.id) == reading
                     and dict(their_meta.get(row.id, {})) == dict(row.metadata)):
                 unchanged += 1
             else:
@@ -75,7 +78,7 @@ def copy_index(source: Store, target: Store, progress: Callable[[int, int], None
                 upper = {node.id: key for node, (unit, key) in zip(tree.nodes, flags) if not unit and key is not None}
                 keys = {k for _, k in flags if k is not None}
                 blobs = source.vectors_by_key(keys - target.vector_keys_valid(keys, pins.dimension))
-                target.write_document(tree, units, blobs, row.origin, upper)
+                target.write_document(tree, units, blobs, row.origin, upper, parser=reading.parser)
                 copied += 1
                 vectors += len(blobs)
             if progress is not None:

@@ -29,7 +29,8 @@ from ..errors import ConfigError, InputError, ZoomragError
 from ..load import load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
-from ..store import Store, UnitToWrite, WriteLock, to_blob, vector_key
+from ..parse import PARSER_VERSION
+from ..store import Reading, Store, UnitToWrite, WriteLock, to_blob, vector_key
 from .dense import DenseSearch
 from .reports import AddReport, Counts
 from .server_dense import ServerDense
@@ -146,9 +147,9 @@ class Ingest:
             hashes = self.store.document_hashes() if only is None else self.store.content_hashes(only)
         stored = ({} if not hashes else self.store.document_metadata() if only is None
                   else self.store.metadata_by_id(hashes))
-        # A file now read as another format (a reader added for its extension) is read again:
-        # its text is the same, its blocks and so its tree are not.
-        formats = {} if not hashes else self.store.document_formats(None if only is None else list(hashes))
+        # A file now read as another format (a reader added for its extension), or by readers and
+        # chunkers of another version, is read again: its text is the same, its tree is not.
+        readings = {} if not hashes else self.store.document_readings(None if only is None else list(hashes))
         report.existing = hashes
         prefix = f"{namespace}/" if namespace else ""
         for n, (src, root) in enumerate(sources, start=1):
@@ -176,7 +177,7 @@ class Ingest:
                 origin = "file"
             report.seen.add(doc.id)
             tick("read", n, len(sources))
-            if hashes.get(doc.id) == doc.content_hash and formats.get(doc.id) == doc.format:
+            if hashes.get(doc.id) == doc.content_hash and readings.get(doc.id) == Reading(doc.format, PARSER_VERSION):
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 before = dict(stored.get(doc.id, {}))
                 if given == before:
@@ -206,7 +207,7 @@ class Ingest:
                                          self.store.vectors_by_key)
                 blobs.update(new)
             self.store.write_document(job.tree, [UnitToWrite(u, k) for u, k in zip(job.units, job.keys)],
-                                      blobs, job.origin, upper)
+                                      blobs, job.origin, upper, parser=PARSER_VERSION)
             report.units += len(job.units)
             report.characters += len(job.document.text)
             if job.existed:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ..expand.measure import SpanMeasure
 from ..model import Document, Tree
-from ..store import Store
+from ..store import Reading, Store
 from ..store.meta import ROUTES_KEY
 from ..text.tokens import TokenCounter
 
@@ -25,8 +25,9 @@ class TreeCache:
     """Stored trees of recently hit documents (the expanders' TreeSource).
 
     Trees are kept across writes: after the store's generation changes, each cached tree is
-    checked once against its document's current content hash and format before it is used again, so an
-    indexing run elsewhere only evicts the documents it changed. Bounded by total nodes.
+    checked once against its document's current content hash, format and parser version before
+    it is used again, so an indexing run elsewhere only evicts the documents it changed. Bounded
+    by total nodes.
 
     A document's tree is kept from its second query on; the first time, it serves that query
     only (:meth:`sync` starts the next). Once the cache is full, a tree comes in only if its
@@ -46,6 +47,8 @@ class TreeCache:
         #: The pinned chunking the cached trees were built with (a rebuild may change it).
         self._chunking: tuple[str | None, ...] | None = None
         self._trees: OrderedDict[str, Tree] = OrderedDict()
+        #: How each cached tree's document was read (None: no longer stored when looked up).
+        self._readings: dict[str, Reading | None] = {}
         self._measures: dict[str, SpanMeasure] = {}
         self._verified: set[str] = set()
         self._nodes = 0
@@ -83,18 +86,20 @@ class TreeCache:
         unverified = [d for d in wanted if d in self._trees and d not in self._verified]
         if unverified:
             current = self.store.content_hashes(unverified)
-            # the same text read again as another format has another tree
-            formats = self.store.document_formats(unverified)
+            # the same text read again as another format, or by another parser, has another tree
+            readings = self.store.document_readings(unverified)
             for d in unverified:
-                doc = self._trees[d].document
-                if current.get(d) == doc.content_hash and formats.get(d) == doc.format:
+                if current.get(d) == self._trees[d].document.content_hash and readings.get(d) == self._readings[d]:
                     self._verified.add(d)
                 else:
                     self._drop(d)
         missing = [d for d in wanted if d not in self._trees and d not in self._passing]
+        # Looked up before the trees, and only for those that may be kept (asked for before): a
+        # tree rewritten in between is then checked again and dropped, never kept as current.
+        readings = self.store.document_readings([d for d in missing if self._asked_before(d)])
         for doc_id, tree in self.store.load_trees(missing).items():
             if self._admits(doc_id, tree):
-                self._put(doc_id, tree)
+                self._put(doc_id, tree, readings.get(doc_id))
             else:
                 self._pass(doc_id, tree)
 
@@ -152,12 +157,16 @@ class TreeCache:
             self._asks = {d: n // 2 for d, n in asks.items() if n > 1}
             self._asks_since = 0
 
+    def _asked_before(self, doc_id: str) -> bool:
+        """Asked for in an earlier query too: its tree may be kept."""
+        return self._asks.get(doc_id, 0) >= 2
+
     def _admits(self, doc_id: str, tree: Tree) -> bool:
         """True when ``tree`` is worth keeping: asked for before, and either there is room or its
         document was asked for more often than each least recently used tree it would push out."""
-        asks = self._asks.get(doc_id, 0)
-        if asks < 2:
+        if not self._asked_before(doc_id):
             return False
+        asks = self._asks[doc_id]
         room = self.max_nodes - self._nodes
         for old, t in self._trees.items():  # least recently used first
             if room >= len(tree):
@@ -175,8 +184,9 @@ class TreeCache:
         self._passing[doc_id] = tree
         self._passing_nodes += len(tree)
 
-    def _put(self, doc_id: str, tree: Tree) -> None:
+    def _put(self, doc_id: str, tree: Tree, reading: Reading | None) -> None:
         self._trees[doc_id] = tree
+        self._readings[doc_id] = reading
         self._verified.add(doc_id)
         self._nodes += len(tree)
         while self._nodes > self.max_nodes and len(self._trees) > 1:
@@ -185,6 +195,7 @@ class TreeCache:
 
     def _drop(self, doc_id: str) -> None:
         t = self._trees.pop(doc_id)
+        self._readings.pop(doc_id, None)
         self._nodes -= len(t)
         self._verified.discard(doc_id)
         self._measures.pop(doc_id, None)

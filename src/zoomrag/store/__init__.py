@@ -6,7 +6,7 @@ from .cache import StoreVectorCache, to_blob, vector_key
 from .location import is_server, open_store
 from .lock import WriterLock
 from .meta import Pins
-from .rows import DocumentRow, UnitRow, UnitToWrite
+from .rows import DocumentRow, Reading, UnitRow, UnitToWrite
 from .schema import SCHEMA_VERSION
 from .sqlite import SqliteStore
 from .trees import unit_text
@@ -15,6 +15,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "DocumentRow",
     "Pins",
+    "Reading",
     "SqliteStore",
     "Store",
     "StoreVectorCache",

@@ -6,8 +6,8 @@ it, and ``tests/store_conformance.py`` holds both to the same behaviour.
 
 What every implementation keeps:
 
-- **documents**: the text stored once, its content hash and its metadata (also as typed rows,
-  :mod:`.docmeta`, that filters search);
+- **documents**: the text stored once, its content hash, its metadata (also as typed rows,
+  :mod:`.docmeta`, that filters search) and how it was read (format and parser version);
 - **nodes as spans**: offsets into the text under a node *row*, an integer that is the unit's
   key everywhere (FTS, vectors, ANN labels). A document's nodes are the consecutive rows
   ``first .. first + count - 1`` in pre-order, and a row is never given out twice;
@@ -35,7 +35,7 @@ import numpy as np
 from ..model import Node, Tree
 
 if TYPE_CHECKING:
-    from .rows import DocumentRow, Selection, TermCount, UnitRow, UnitToWrite
+    from .rows import DocumentRow, Reading, Selection, TermCount, UnitRow, UnitToWrite
 
 
 class WriteLock(Protocol):
@@ -111,8 +111,9 @@ class Store(Protocol):
 
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
 
-    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
-        """The format each document was read as (every document's when ``doc_ids`` is None)."""
+    def document_readings(self, doc_ids: Sequence[str] | None = None) -> dict[str, Reading]:
+        """How each of these documents was read (every document's when ``doc_ids`` is None; ids
+        not stored are left out): its format and the parser version its tree was made with."""
         ...
 
     def load_tree(self, doc_id: str) -> Tree: ...
@@ -122,9 +123,10 @@ class Store(Protocol):
     def ancestor_trees(self, rows: Iterable[int]) -> tuple[dict[str, Tree], dict[int, Node]]: ...
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
-                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+                       origin: str, node_vectors: Mapping[str, int] | None = None, *, parser: int) -> None:
         """Replace (or add) one document with its nodes, full-text rows and new vectors: one
-        transaction."""
+        transaction. ``parser``: the parser version the tree was made with (kept with the
+        document, :meth:`document_readings`)."""
         ...
 
     def delete_document(self, doc_id: str) -> bool: ...

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import ConfigError, IndexLockedError, IndexMismatchError, StoreError
 from ..model import Node, Tree
 from .lock import WriterLock
-from .rows import DocumentRow, Selection, TermCount, UnitRow, UnitToWrite
+from .rows import DocumentRow, Reading, Selection, TermCount, UnitRow, UnitToWrite
 from .sqlite import SqliteStore
 
 SCHEME = "milvus://"
@@ -458,10 +458,10 @@ class MilvusStore:
         self.file.set_meta(values)
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
-                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+                       origin: str, node_vectors: Mapping[str, int] | None = None, *, parser: int) -> None:
         doc_id = tree.document.id
         old = self._embedded_rows(doc_id)  # under the writer lock: the rows this write replaces
-        self.file.write_document(tree, units, vectors, origin, node_vectors)
+        self.file.write_document(tree, units, vectors, origin, node_vectors, parser=parser)
         self._sync([doc_id], {doc_id: tree}, {doc_id: old})
 
     def delete_document(self, doc_id: str) -> bool:
@@ -549,8 +549,8 @@ class MilvusStore:
     def content_hashes(self, doc_ids: Sequence[str]) -> dict[str, str]:
         return self.file.content_hashes(doc_ids)
 
-    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
-        return self.file.document_formats(doc_ids)
+    def document_readings(self, doc_ids: Sequence[str] | None = None) -> dict[str, Reading]:
+        return self.file.document_readings(doc_ids)
 
     def load_tree(self, doc_id: str) -> Tree:
         return self.file.load_tree(doc_id)

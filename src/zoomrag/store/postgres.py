@@ -45,7 +45,7 @@ from ..defaults import ANN_THRESHOLD
 from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, Tree
 from . import docmeta, fts, integrity, trees
-from .rows import DocumentRow, Placed, Selection, TermCount, UnitRow, UnitToWrite
+from .rows import DocumentRow, Placed, Reading, Selection, TermCount, UnitRow, UnitToWrite
 from .vectors import row_matrix, valid_keys
 
 #: URL schemes this store answers.
@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS documents (
     chars        bigint NOT NULL,
     first_row    bigint NOT NULL,
     node_count   bigint NOT NULL,
+    parser       integer NOT NULL DEFAULT 0,
     text         text NOT NULL
 );
 CREATE INDEX IF NOT EXISTS documents_source ON documents(source);
@@ -257,6 +258,8 @@ class PostgresStore:
         self.path = public_url(url)
         self.timeout = timeout
         self._kind_list: list[str] | None = None
+        #: Whether ``documents`` has its ``parser`` column (:meth:`_has_parser_column`).
+        self._parser_column = False
         self._seen: _Seen | None = None
         self._statistics: tuple[float, dict[str, float], float] | None = None
         self._errors = _psycopg()
@@ -313,6 +316,8 @@ class PostgresStore:
                     self.conn.execute(DDL.replace("%(rows_lock)s", str(_ROWS_LOCK)))
                 finally:
                     self.conn.execute("SELECT pg_advisory_unlock(%s)", (_ROWS_LOCK,))
+        if create:
+            self._add_parser_column()
         with self._translate_errors("open the index"):
             row = self.conn.execute("SELECT oid FROM pg_type WHERE typname = 'vector'").fetchone()
         if row is None:
@@ -584,12 +589,35 @@ class PostgresStore:
         return dict(self._rows("SELECT id, content_hash FROM documents WHERE id = ANY(%s)",
                                (list(doc_ids),)))
 
-    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
+    def document_readings(self, doc_ids: Sequence[str] | None = None) -> dict[str, Reading]:
+        """How each of these documents was read: its format and parser version (0 in an index
+        made before parser versions, which lacks the column until it is opened for writing)."""
+        sql = f"SELECT id, format, {'parser' if self._has_parser_column() else '0'} FROM documents"
         if doc_ids is None:
-            return dict(self._rows("SELECT id, format FROM documents"))
-        if not doc_ids:
+            rows = self._rows(sql)
+        elif not doc_ids:
             return {}
-        return dict(self._rows("SELECT id, format FROM documents WHERE id = ANY(%s)", (list(doc_ids),)))
+        else:
+            rows = self._rows(sql + " WHERE id = ANY(%s)", (list(doc_ids),))
+        return {i: Reading(f, p) for i, f, p in rows}
+
+    def _has_parser_column(self) -> bool:
+        """Whether ``documents`` has the ``parser`` column; while it has not, asked again each
+        time (another process may add it)."""
+        if not self._parser_column:
+            self._parser_column = bool(self._rows(
+                "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = 'documents' AND column_name = 'parser'"))
+        return self._parser_column
+
+    def _add_parser_column(self) -> None:
+        """Add the ``parser`` column to an index made before parser versions, committed on its own
+        (in a document's transaction, two writers adding it would deadlock). Looked up first: the
+        ALTER locks the table against every reader, even when the column is there."""
+        if not self._has_parser_column():
+            with self._translate_errors("add the parser column"):
+                self.conn.execute("ALTER TABLE documents ADD COLUMN IF NOT EXISTS parser integer NOT NULL DEFAULT 0")
+            self._parser_column = True
 
     def load_tree(self, doc_id: str) -> Tree:
         found = self.load_trees([doc_id])
@@ -634,12 +662,14 @@ class PostgresStore:
         return trees.partial_trees(by_doc, self._placed_documents(documents).values(), self._kinds, wanted)
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
-                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
-        """Replace (or add) one document with its nodes, terms and new vectors: one transaction."""
+                       origin: str, node_vectors: Mapping[str, int] | None = None, *, parser: int) -> None:
+        """Replace (or add) one document with its nodes, terms and new vectors: one transaction;
+        ``parser``: the parser version the tree was made with."""
         doc = tree.document
         if "\x00" in doc.text:
             raise StoreError(f"{doc.source}: the text holds a NUL character, which PostgreSQL cannot store; "
                              "remove it from the file, or index into a file store with --index")
+        self._add_parser_column()  # a store opened without set-up (create=False) may lack it
         kind_of = self._kind_numbers({n.kind for n in tree.nodes})  # committed on its own: append-only
         base = self._take_rows(len(tree.nodes))
         rows = trees.node_rows(tree, base, 0, kind_of, {u.node.id: u.vec_key for u in units}, node_vectors)
@@ -649,16 +679,17 @@ class PostgresStore:
             c.execute("SELECT pg_advisory_xact_lock(1, hashtext(%s))", (doc.id,))
             found = c.execute("SELECT key FROM documents WHERE id = %s", (doc.id,)).fetchone()
             values = (doc.source, doc.content_hash, doc.format, origin, meta, len(doc.text), base,
-                      len(tree.nodes), doc.text)
+                      len(tree.nodes), int(parser), doc.text)
             if found is not None:
                 key = found[0]
                 self._delete_nodes(key)
                 c.execute("UPDATE documents SET source = %s, content_hash = %s, format = %s, origin = %s, "
-                          "metadata = %s, chars = %s, first_row = %s, node_count = %s, text = %s WHERE key = %s",
-                          (*values, key))
+                          "metadata = %s, chars = %s, first_row = %s, node_count = %s, parser = %s, text = %s "
+                          "WHERE key = %s", (*values, key))
             else:
                 key = c.execute("INSERT INTO documents(source, content_hash, format, origin, metadata, chars, "
-                                "first_row, node_count, text, id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                                "first_row, node_count, parser, text, id) "
+                                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
                                 "RETURNING key", (*values, doc.id)).fetchone()[0]
             with c.cursor() as cur:
                 docmeta.write_rows(cur, key, doc.metadata, "%s")

@@ -26,6 +26,16 @@ class DocumentRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Reading:
+    """How a stored document's tree was made: the format its text was read as, and the
+    :data:`~zoomrag.parse.PARSER_VERSION` of the readers and chunkers that made it (0: stored
+    before versions were recorded). Either differing from now's makes another tree of the same text."""
+
+    format: str
+    parser: int
+
+
+@dataclass(frozen=True, slots=True)
 class Selection:
     """The documents a filter keeps, in row order: their keys, ids and node row ranges
     (a document's nodes are the rows ``first .. first + count - 1``)."""

@@ -26,6 +26,9 @@ docs/benchmarks.md), so:
   by key and value, so that a filter is a few index look-ups, not a parse of every document's JSON;
 - vectors are content-addressed by the embedding cache key, so the vector table *is* the
   embedding cache and a text shared by two units (or two runs) is stored and embedded once.
+
+An added column does not bump the version: ``documents.parser`` is added in place to a file made
+before it, when the file is opened for writing, and read as 0 where it is missing.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ CREATE TABLE IF NOT EXISTS documents (
     chars        INTEGER NOT NULL,   -- characters of text
     first_row    INTEGER NOT NULL,   -- nodes.row of the document's root
     node_count   INTEGER NOT NULL,
+    parser       INTEGER NOT NULL DEFAULT 0, -- PARSER_VERSION of the tree; 0: before versions
     text         BLOB NOT NULL,      -- textblocks.encode(text)
     content_hash TEXT GENERATED ALWAYS AS
                  (CASE WHEN typeof(hash) = 'blob' THEN lower(hex(hash)) ELSE hash END) VIRTUAL,

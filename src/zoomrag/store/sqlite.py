@@ -26,7 +26,7 @@ from ..errors import IndexLockedError, StoreError
 from ..model import Document, Node, Tree
 from . import docmeta, fts, integrity, textblocks, trees
 from .lock import WriterLock
-from .rows import DocumentRow, Placed, Selection, TermCount, UnitRow, UnitToWrite
+from .rows import DocumentRow, Placed, Reading, Selection, TermCount, UnitRow, UnitToWrite
 from .schema import DDL
 from .vectors import row_matrix, valid_keys
 
@@ -47,6 +47,8 @@ class SqliteStore:
     def __init__(self, path: str | Path, *, timeout: float = 5.0, create: bool = True):
         self.path = Path(path)
         self._kind_list: list[str] | None = None
+        #: Whether ``documents`` has its ``parser`` column (:meth:`_has_parser_column`).
+        self._parser_column = False
         self._timeout_ms = timeout * 1000
         exists = _exists(self.path)
         if self.path.is_dir():
@@ -115,6 +117,9 @@ class SqliteStore:
                         "VALUES ('generation', '0'), ('unit_chars', '0');")
                 if tables:
                     c.executescript(DDL + meta)  # tables added by a newer schema, if any
+                    if not self._has_parser_column():
+                        with self.transaction():
+                            self._add_parser_column()
                 else:
                     # A new file's schema in one transaction: a reader opening it meanwhile saw
                     # index_meta without documents ("no such table"), not an index being created.
@@ -367,10 +372,26 @@ class SqliteStore:
         """The current content hash of each of these documents (absent ones are left out)."""
         return dict(self._in_chunks("SELECT id, content_hash FROM documents WHERE id IN ({})", doc_ids))
 
-    def document_formats(self, doc_ids: Sequence[str] | None = None) -> dict[str, str]:
-        if doc_ids is None:
-            return dict(self.conn.execute("SELECT id, format FROM documents"))
-        return dict(self._in_chunks("SELECT id, format FROM documents WHERE id IN ({})", doc_ids))
+    def document_readings(self, doc_ids: Sequence[str] | None = None) -> dict[str, Reading]:
+        """How each of these documents was read: its format and parser version (0 in a file
+        made before parser versions, which lacks the column until it is written)."""
+        sql = f"SELECT id, format, {'parser' if self._has_parser_column() else '0'} FROM documents"
+        rows = self.conn.execute(sql) if doc_ids is None else self._in_chunks(sql + " WHERE id IN ({})", doc_ids)
+        return {i: Reading(f, p) for i, f, p in rows}
+
+    def _has_parser_column(self) -> bool:
+        """Whether ``documents`` has the ``parser`` column; while it has not, asked again each
+        time (another process may add it)."""
+        if not self._parser_column:
+            self._parser_column = any(r[1] == "parser" for r in self.conn.execute("PRAGMA table_info(documents)"))
+        return self._parser_column
+
+    def _add_parser_column(self) -> None:
+        """Add the ``parser`` column to a file made before parser versions (inside a write
+        transaction). In place, as the schema version stays: every document reads as parser 0,
+        so the next indexing run reads its file again, and no vector is lost."""
+        if not self._has_parser_column():
+            self.conn.execute("ALTER TABLE documents ADD COLUMN parser INTEGER NOT NULL DEFAULT 0")
 
     def load_tree(self, doc_id: str) -> Tree:
         """The stored tree of one document, rebuilt exactly as it was written."""
@@ -417,15 +438,17 @@ class SqliteStore:
         return trees.partial_trees(by_doc, documents, self._kinds, wanted)
 
     def write_document(self, tree: Tree, units: Sequence[UnitToWrite], vectors: Mapping[int, bytes],
-                       origin: str, node_vectors: Mapping[str, int] | None = None) -> None:
+                       origin: str, node_vectors: Mapping[str, int] | None = None, *, parser: int) -> None:
         """Replace (or add) one document, its nodes, FTS rows and new vectors: one transaction.
 
         ``node_vectors`` gives vector keys to nodes that are not units (upper levels searched by
-        dense search only, see :mod:`zoomrag.expand.multilevel`).
+        dense search only, see :mod:`zoomrag.expand.multilevel`); ``parser``: the parser version
+        the tree was made with.
         """
         doc = tree.document
         blob = textblocks.encode(doc.text)  # outside the write lock: compression takes a while
         with self.transaction() as c:
+            self._add_parser_column()  # a file opened without set-up (create=False) may lack it
             row = c.execute("SELECT key FROM documents WHERE id = ?", (doc.id,)).fetchone()
             if row is not None:
                 self._delete_rows(row[0])
@@ -434,18 +457,18 @@ class SqliteStore:
             self.set_meta({"row_hwm": str(base + len(tree.nodes) - 1)})
             meta = docmeta.to_json(doc.metadata)
             values = (doc.source, _hash_value(doc.content_hash), doc.format, origin, meta, len(doc.text), base,
-                      len(tree.nodes), blob)
+                      len(tree.nodes), int(parser), blob)
             if row is not None:
                 key = row[0]
                 c.execute(
                     "UPDATE documents SET source = ?, hash = ?, format = ?, origin = ?, "
-                    "meta = ?, chars = ?, first_row = ?, node_count = ?, text = ? WHERE key = ?",
+                    "meta = ?, chars = ?, first_row = ?, node_count = ?, parser = ?, text = ? WHERE key = ?",
                     (*values, key),
                 )
             else:
                 cur = c.execute(
                     "INSERT INTO documents(source, hash, format, origin, meta, chars, first_row, "
-                    "node_count, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
+                    "node_count, parser, text, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (*values, doc.id),
                 )
                 key = cur.lastrowid
             docmeta.write_rows(c, key, doc.metadata)

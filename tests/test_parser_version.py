@@ -1,0 +1,66 @@
+"""The guard of :data:`zoomrag.parse.PARSER_VERSION`: the trees the default profile makes of a few
+hand-made files of each format, hashed. When a reader or a chunker changes them, this test fails
+until the version is bumped (an index then reads such files again) and the new hash recorded."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from zoomrag.load import read_text
+from zoomrag.parse import PARSER_VERSION
+from zoomrag.parse.router import chunker_for_profile
+from zoomrag.text.wordpiece import minilm_counter
+
+#: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
+RECORDED = (1, "960c0af94caea627611e5eee97f10d5e797b09e88648163a10d1d72b9387576e")
+
+_LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
+                 for i in range(60))
+
+FILES = {
+    "guide.md": ("markdown", "---\ntitle: The guide\n---\n# Guide\n\nIntro with *emphasis* and a [link](x).\n\n"
+                 "## Install\n\n- pip install it\n- check the version\n  - nested item\n\n"
+                 "```python\ndef f():\n    return 1\n```\n\n| Name | Role |\n|------|------|\n| Ann | lead |\n"
+                 "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n"),
+    "notes.txt": ("text", "NOTES\n\nFirst paragraph, two lines\nof plain text.\n\n1. one\n2. two\n\n" + _LONG
+                  + "\n\nLast words.\n"),
+    "page.html": ("html", "<html><head><title>Team &amp; roles</title></head><body><nav><a href='/'>Home</a></nav>"
+                  "<h1>Our team</h1><p>We are three people.</p><ul><li>Alice</li><li>Bob<ul><li>intern</li>"
+                  "</ul></li></ul><h2>Table</h2><table><tr><th>Name</th><th>Role</th></tr><tr><td>Alice</td>"
+                  "<td>lead</td></tr></table><pre><code class='language-python'>x = 1</code></pre>"
+                  f"<p>{_LONG}</p></body></html>"),
+    "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
+                   "* a bullet\n* another\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
+    "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
+    "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
+                "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"
+                + "".join(f"def step_{i}(value):\n    # step {i}\n    return value * {i}\n\n\n" for i in range(40))),
+}
+
+
+def trees_hash() -> str:
+    """The hash of every node's kind, level, span, heading trail and embedded text, of each file."""
+    chunker = chunker_for_profile("default", {})
+    h = hashlib.sha256()
+    for name, (fmt, text) in sorted(FILES.items()):
+        tree = chunker.chunk(read_text(text, format=fmt, id=name, source=name))
+        for n in tree.nodes:
+            h.update(json.dumps([name, n.kind, n.level, n.start, n.end, n.section_path, n.embed_text]).encode())
+    return h.hexdigest()
+
+
+def test_the_parser_version_is_bumped_whenever_the_trees_change():
+    if minilm_counter() is None:
+        pytest.skip("the trees are sized by the MiniLM tokenizer, which is not installed here")
+    now = trees_hash()
+    version, recorded = RECORDED
+    if PARSER_VERSION == version:
+        hint = (f"the readers or chunkers now make other trees from the same files: bump PARSER_VERSION in "
+                f"src/zoomrag/parse/__init__.py to {version + 1} (an index reads such files again), then record "
+                f"RECORDED = ({version + 1}, {now!r}) here")
+    else:
+        hint = f"PARSER_VERSION is {PARSER_VERSION}: record RECORDED = ({PARSER_VERSION}, {now!r}) here"
+    assert (PARSER_VERSION, now) == RECORDED, hint
