@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (1, "960c0af94caea627611e5eee97f10d5e797b09e88648163a10d1d72b9387576e")
+RECORDED = (1, "36353fe7a684c082ef32215779fbfef852d01dbee11a57b0e0cd31e054d6de3f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -34,6 +34,10 @@ FILES = {
                   f"<p>{_LONG}</p></body></html>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
                    "* a bullet\n* another\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
+    "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"
+                 "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
+                 "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"
+                 "     |  \n     |  name\n\nFUNCTIONS\n    unit()\n        A circle of radius one.\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"
