@@ -478,3 +478,10 @@ def tree_of(text: str):
     from zoomrag.parse import make_chunker
 
     return make_chunker("hierarchical", {"sizes": (32, 8), "unit": "chars"}).chunk(plain(text))
+
+
+def test_a_dotted_number_heading_may_ask_a_question_and_a_list_of_questions_is_no_heading():
+    text = "1. Introduction\n\n1.1. Version\n\nText.\n\n1.2. What is this spec?\n\nMore text.\n"
+    assert [t for _, t, _ in found(plain(text))] == ["1. Introduction", "1.1. Version", "1.2. What is this spec?"]
+    quiz = "Questions\n\n3. Why?\n\nBecause.\n"
+    assert found(plain(quiz)) == []

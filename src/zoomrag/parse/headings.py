@@ -183,12 +183,13 @@ def _too_wide(s: str) -> bool:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s) > _MAX_WIDTH
 
 
-def _title_like(title: str, family: str) -> bool:
+def _title_like(title: str, family: str, question: bool = False) -> bool:
+    """``question``: a title may end with a question mark ("1.2. What is this spec?")."""
     if _too_wide(title) or ";" in title or "；" in title or _LEADERS.search(title):
         return False
     if family not in _STRICT:
         return not title or title[-1] not in ",，:：、"
-    if not title or title[-1] in ",，;；:：、.。!！?？" or _SENTENCE_BREAK.search(title):
+    if not title or title[-1] in (",，;；:：、.。!！" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
         return False
     if not any(c.isalpha() for c in title):
         return False
@@ -202,12 +203,14 @@ def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
         le = _line_end(text, ls)
         line = text[ls:le].strip()
         rest = text[m.end():le].strip()
-        if not _title_like(rest, family) or _too_wide(line):
-            continue
         depth = 0
         if family == "numbered":
             marker = m.group("numbered").replace("．", ".")
             depth = marker.rstrip(".").count(".")
+        # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
+        if not _title_like(rest, family, question=depth > 0) or _too_wide(line):
+            continue
+        if family == "numbered":
             if depth == 0 and not marker.endswith("."):
                 continue  # "12 Monkeys" is not a heading; "1." and "1.2" are
             if depth == 0 and _in_list(text, ls, le):
