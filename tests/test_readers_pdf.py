@@ -92,3 +92,43 @@ def test_pdf_with_an_empty_page(tmp_path):
 ])
 def test_application_written_titles_are_not_titles(raw, title):
     assert document_title(raw) == title
+
+
+@needs_pypdf
+def test_running_heads_and_page_numbers_are_left_out(tmp_path):
+    words = ["apples", "pears", "plums", "grapes", "melons"]
+    body = [[f"We grew {w} in part {n}.", f"The {w} sold well.", f"Next year more {w}.", f"Notes on {w}."]
+            for n, w in enumerate(words, 1)]
+    pages = [["Annual Report 2024", *b, f"- {n} -"] for n, b in enumerate(body, 1)]
+    path = tmp_path / "report.pdf"
+    path.write_bytes(make_pdf(pages))
+    doc = load_path(path)
+    # the first page keeps its head (the title); every page number goes
+    assert doc.text.split("\n\f\n") == ["Annual Report 2024\n" + "\n".join(body[0])] + [
+        "\n".join(b) for b in body[1:]]
+    assert [b.meta["page"] for b in doc.blocks] == [1, 2, 3, 4, 5]
+
+
+def test_a_line_on_two_pages_only_or_without_letters_is_kept():
+    from zoomrag.load.readers.pdf import without_running_lines
+
+    pages = ["Intro\nbody one\n}", "Intro\nbody two\n}", "Other\nbody three\n}", "Other\nbody four\n}"]
+    assert without_running_lines(pages) == pages
+    # a short page: only its outermost lines are looked at, so a templated body line stays
+    short = [f"Head\nStep {n} of the plan.\n{n}" for n in range(1, 6)]
+    assert without_running_lines(short) == ["Head\nStep 1 of the plan."] + [f"Step {n} of the plan." for n in range(2, 6)]
+    assert without_running_lines(["A\n1", "B\n2"]) == ["A\n1", "B\n2"]  # too few pages to tell
+
+
+def test_a_head_that_carries_its_page_number_goes_when_other_pages_print_theirs_alone():
+    from zoomrag.load.readers.pdf import without_running_lines
+
+    body = ["Intro to the tool.", "How to install it.", "Usage of the tool.", "Options it takes.",
+            "Files it writes.", "Bugs it has."]
+    # printed numbers run one ahead of the page's place; chapter heads hold them on some pages
+    pages = ["Title page\n" + body[0], "2\n" + body[1], "Chapter 1: Start 3\n" + body[2], "4\n" + body[3],
+             "Chapter 2: More 5\n" + body[4], "6\n" + body[5]]
+    assert without_running_lines(pages) == ["Title page\n" + body[0], *body[1:]]
+    # a first line that opens with another number than the page's stays
+    pages[2] = "7 ways to start\n" + body[2]
+    assert without_running_lines(pages)[2] == "7 ways to start\n" + body[2]

@@ -2,11 +2,21 @@
 
 Pages are joined by a line holding a form feed (``\\n\\f\\n``), so a page break is also a
 paragraph break; every block carries its page number in ``meta["page"]`` (from 1).
+
+Running heads and feet are left out of the text: a page's first or last line that recurs there
+on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function reference
+18``), and a page number alone (``12``, ``- 12 -``, ``Page 3 of 9``, ``iv``) where pages put one;
+behind a page number, the line next to it is looked at too (on a page of more than four lines).
+Where three pages or more print their number alone, the others' first or last line that opens
+or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on page 7). They would otherwise sit in the middle of every context that runs over a
+page break, and in the units embedded there. The first page keeps its head, which is usually
+the document's title.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
 
@@ -29,6 +39,62 @@ def document_title(raw: object) -> str | None:
     """The PDF's title metadata when it names the document, else None."""
     title = " ".join(str(raw).split()) if raw else ""
     return title if title and _JUNK_TITLE.fullmatch(title) is None else None
+
+
+_DIGITS = re.compile(r"\d+")
+#: A number that opens or closes a line: where a head puts the page number ("Chapter 3: Utilities 7").
+_EDGE_NUMBERS = re.compile(r"^\s*(\d+)(?!\S)|(?<!\S)(\d+)\s*$")
+_PAGE_NUMBER = re.compile(r"(?:page\s*)?[-–—(\[]?\s*(?:\d+|[ivxlc]+)\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d+)?",
+                          re.IGNORECASE)
+
+
+def _edge_key(line: str) -> str | None:
+    """What a running head or foot keeps from page to page, or None for a line too plain to tell."""
+    flat = " ".join(line.split())
+    if _PAGE_NUMBER.fullmatch(flat):
+        return "#"
+    key = _DIGITS.sub("#", flat.casefold())
+    return key if sum(c.isalpha() for c in key) >= 3 else None
+
+
+def _edge_numbers(line: str) -> set[str]:
+    return {g for pair in _EDGE_NUMBERS.findall(line) for g in pair if g}
+
+
+def without_running_lines(pages: list[str]) -> list[str]:
+    """``pages`` without their running heads and feet (see the module docstring)."""
+    if len(pages) < 3:
+        return pages
+    split = [page.split("\n") for page in pages]
+    edges: list[list[tuple[int, str, str | None, bool]]] = []  # per page: (line, zone, key, outermost)
+    counts: Counter[tuple[str, str]] = Counter()
+    offsets: Counter[int] = Counter()  # printed page number less the page's place
+    for number, lines in enumerate(split):
+        filled = [i for i, line in enumerate(lines) if line.strip()]
+        mine: list[tuple[int, str, str | None, bool]] = []
+        for zone, order in (("head", filled[:2]), ("foot", filled[::-1][:2])):
+            for depth, i in enumerate(order):
+                key = _edge_key(lines[i])
+                if all(i != j for j, *_ in mine):
+                    mine.append((i, zone, key, depth == 0))
+                if key == "#" and (m := _DIGITS.search(lines[i])):
+                    offsets[int(m.group()) - number] += 1
+                # the next line inward only behind a page number, on a page of some length
+                if key != "#" or len(filled) <= 4:
+                    break
+        counts.update({(zone, key) for _, zone, key, _ in mine if key is not None})
+        edges.append(mine)
+    need = max(3, -(-len(pages) // 5))
+    offset, seen = offsets.most_common(1)[0] if offsets else (0, 0)
+    out = []
+    for number, (lines, mine) in enumerate(zip(split, edges)):
+        printed = str(number + offset) if seen >= 3 else None
+        drop = {i for i, zone, key, outer in mine
+                if not (number == 0 and zone == "head")
+                and ((key is not None and counts[zone, key] >= need)
+                     or (outer and printed is not None and printed in _edge_numbers(lines[i])))}
+        out.append("\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n") if drop else pages[number])
+    return out
 
 
 def _pypdf(source: str):
@@ -54,6 +120,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     except Exception as e:  # pypdf parses untrusted bytes and raises many kinds of error
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
+    pages = without_running_lines(pages)
     text = PAGE_BREAK.join(pages)
     blocks = []
     pos = 0
