@@ -132,3 +132,18 @@ def test_a_head_that_carries_its_page_number_goes_when_other_pages_print_theirs_
     # a first line that opens with another number than the page's stays
     pages[2] = "7 ways to start\n" + body[2]
     assert without_running_lines(pages)[2] == "7 ways to start\n" + body[2]
+
+
+@needs_pypdf
+def test_a_sentence_that_runs_on_over_a_page_break_stays_one_sentence(tmp_path):
+    from zoomrag.text.sentences import sentence_spans
+
+    path = tmp_path / "flow.pdf"
+    path.write_bytes(make_pdf([["The results in this part of the", "study were"],
+                               ["clear to all of us.", "A new paragraph."], ["Third page starts here."]]))
+    doc = load_path(path)
+    assert doc.text == ("The results in this part of the\nstudy were\n\fclear to all of us.\nA new paragraph."
+                        "\n\f\nThird page starts here.")
+    assert [doc.text[a:b] for a, b in sentence_spans(doc.text, 0, len(doc.text))][0] == (
+        "The results in this part of the\nstudy were\n\fclear to all of us.")
+    assert [b.meta["page"] for b in doc.blocks] == [1, 2, 3]

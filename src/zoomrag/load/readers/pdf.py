@@ -1,7 +1,9 @@
 """PDF through pypdf (the optional ``pdf`` extra, imported only when a PDF is read).
 
 Pages are joined by a line holding a form feed (``\\n\\f\\n``), so a page break is also a
-paragraph break; every block carries its page number in ``meta["page"]`` (from 1).
+paragraph break, unless the text runs on: a page that ends without a stop, before one that
+starts in lower case, is joined by a line break and a form feed (``\\n\\f``), so the sentence
+goes on over the break. Every block carries its page number in ``meta["page"]`` (from 1).
 
 Running heads and feet are left out of the text: a page's first or last line that recurs there
 on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function reference
@@ -25,6 +27,9 @@ from ...model import Document, normalize_newlines
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
+#: Between pages whose text runs on: a sentence does not end at a form feed in mid-line.
+RUN_ON_BREAK = "\n\f"
+_STOPS = ".!?:;)]}\"'”’…。！？"
 
 #: Titles that name no document: what an application writes when its user set none (a file
 #: name, "Microsoft Word - x.docx", "Untitled"). Units embed the title before their text, so a
@@ -121,12 +126,14 @@ def read_pdf(path: Path, doc_id: str) -> Document:
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
     pages = without_running_lines(pages)
-    text = PAGE_BREAK.join(pages)
+    joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
+              for a, b in zip(pages, pages[1:])]
+    text = "".join(page + joint for page, joint in zip(pages, [*joints, ""]))
     blocks = []
     pos = 0
-    for number, page in enumerate(pages, 1):
+    for number, (page, joint) in enumerate(zip(pages, [*joints, ""]), 1):
         blocks.extend(paragraph_blocks(text, pos, pos + len(page), {"page": number}))
-        pos += len(page) + len(PAGE_BREAK)
+        pos += len(page) + len(joint)
     return Document(id=doc_id, source=source, text=text, format="pdf",
                     metadata=MappingProxyType({"title": document_title(title), "pages": len(pages)}),
                     blocks=tuple(blocks))
