@@ -38,6 +38,18 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
     ("J. R. R. Tolkien wrote it.", ["J. R. R. Tolkien wrote it."]),
     ("a line that is\nhard-wrapped here.", ["a line that is\nhard-wrapped here."]),
     ("needed with\n*putmask*. Then go.", ["needed with\n*putmask*.", "Then go."]),
+    # a long line that ends in a word was wrapped where the width ran out, whatever comes next
+    ("Any file whose name matches this glob pattern will be given this\nMIME type, subject to rules.",
+     ["Any file whose name matches this glob pattern will be given this\nMIME type, subject to rules."]),
+    ("The default weight value of every glob rule in this database is\n50, and the maximum is 100.",
+     ["The default weight value of every glob rule in this database is\n50, and the maximum is 100."]),
+    # ... but not a title, a line ending in a number, or a line before a list item
+    ("Measures of Genetic Variation at Individual Loci in Borneo Populations\nTable 2 lists them.",
+     ["Measures of Genetic Variation at Individual Loci in Borneo Populations", "Table 2 lists them."]),
+    ("the study appeared in the journal Cell volume 109 pages 497 to 508\nHelfrich wrote another",
+     ["the study appeared in the journal Cell volume 109 pages 497 to 508", "Helfrich wrote another"]),
+    ("These are the options that the command line tool accepts from you\n- one",
+     ["These are the options that the command line tool accepts from you", "- one"]),
     ("Call\n`foo()` first, see\n[the docs](u).", ["Call\n`foo()` first, see\n[the docs](u)."]),
     ("Items:\n* one\n* two\n**Bold** start", ["Items:", "* one", "* two", "**Bold** start"]),
     ("Title\n\nno stop in the second paragraph", ["Title", "no stop in the second paragraph"]),
@@ -215,7 +227,8 @@ def _tricky() -> st.SearchStrategy[str]:
     from zoomrag.text import sentences
 
     words = st.sampled_from(sorted(sentences._NEVER | sentences._MAYBE) + [
-        "the", "The", "rox", "pts", "myth", "end", "It", "A", "x", "2007", "12", "U.S", "中文", "|a"])
+        "the", "The", "rox", "pts", "myth", "end", "It", "A", "x", "2007", "12", "U.S", "中文", "|a",
+        " ".join(["wrapped"] * 9), "- "])
     marks = st.sampled_from([".", ". ", " . ", "! ", "? ", "?!", "…", "... ", ". \"", "\"", "。",
                              "！", "」", " ", "\n", "\n\n", "\n \n", "\t", "\xa0", "\r\n", "\u2028",
                              "\u2029", "*", "`", "[", "_", "\n*", "\n` x"])

@@ -25,7 +25,11 @@ docs/text.md):
   Tokenised text (``the game . It``) follows the same rules.
 * A single line break ends a sentence unless the next line starts in lower case (a hard-wrapped
   paragraph), also after inline markup (``*putmask*``, ```code```, ``_x_``, ``[link]``; not a
-  ``* `` bullet), and the line is not a table row (``|``).
+  ``* `` bullet), and the line is not a table row (``|``). A long line (``WRAP`` characters or
+  more) that ends in a word or a comma is wrapped prose too, whatever the next line starts
+  with ("…will be given this\nMIME type", "…value is\n50, and…"), unless either line is a
+  title or a list of names (half its words capitalised) or the next one opens a list item (``-``, ``1.``, ``(a)``),
+  a table row, a heading or a rule (``#``, ``=``), a quote or a fence.
 """
 
 from __future__ import annotations
@@ -207,7 +211,8 @@ def _newline_cuts(text: str, start: int, end: int, cuts: list[int]) -> list[int]
                 add(i)
                 breaks.append(i)
             elif nxt is None or not nxt.islower():
-                add(i)
+                if nxt is None or not _wrapped(text, start, i, end):
+                    add(i)
             elif pipes and "|" in text[max(start, text.rfind("\n", start, i) + 1):i]:  # table rows: one per line
                 add(i)
     return breaks
@@ -348,6 +353,29 @@ def _starts_line(text: str, k: int, lo: int) -> bool:
 
 
 _GOES_ON, _SENTENCE, _PARAGRAPH = 0, 1, 2
+#: A line this long that ends without a stop was wrapped where the width ran out.
+WRAP = 60
+#: What opens a line that is a block of its own, not the rest of a wrapped one.
+_BLOCK_START = re.compile(r"[ \t]*(?:[-*+\u2022][ \t]|\d{1,9}[.)][ \t]|\(\w{1,3}\)[ \t]|[#|>=]|```|~~~)")
+
+
+def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
+    """True when the line break at ``i`` ends a long line of prose that goes on in the next one."""
+    line = text[max(lo, text.rfind("\n", lo, i) + 1):i].rstrip().rpartition("\r")[2].rpartition("\u2028")[2]
+    # a wrap falls after a word or a comma; a line ending in a number is a row or a reference
+    if len(line) < WRAP or not (line[-1].isalpha() or line[-1] in ",-") or "|" in line:
+        return False
+    if _titled(line) or _BLOCK_START.match(text, i + 1, hi) is not None:
+        return False
+    nl = text.find("\n", i + 1, hi)
+    return not _titled(text[i + 1:hi if nl < 0 else nl][:80])
+
+
+def _titled(line: str) -> bool:
+    """Half the words capitalised: a title ("… IDC Transcriptome Analysis") or a list of names
+    ("Yap WH  Zhang Z"), not a line of running prose."""
+    words = [w for w in line.split() if w[0].isalpha()]
+    return 2 * sum(w[0].isupper() for w in words) >= len(words)
 
 
 def _newline_kind(text: str, i: int, lo: int, hi: int) -> int:
@@ -364,6 +392,6 @@ def _newline_kind(text: str, i: int, lo: int, hi: int) -> int:
     if blank is not None and c != "\u2028":
         return _PARAGRAPH
     if not nxt or not nxt.islower():
-        return _SENTENCE
+        return _GOES_ON if nxt and _wrapped(text, lo, i, hi) else _SENTENCE
     line = text[max(lo, text.rfind("\n", lo, i) + 1):i]
     return _SENTENCE if "|" in line.rpartition("\r")[2] else _GOES_ON  # table rows: one per line
