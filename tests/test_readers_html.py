@@ -210,3 +210,11 @@ def test_lines_indented_with_no_break_spaces_keep_their_indent():
     # pydoc writes docstrings and code this way: <br> ends a line, &nbsp; indents the next
     html = "<p><tt>def&nbsp;f():<br>\n&nbsp;&nbsp;&nbsp;&nbsp;return&nbsp;&nbsp;1<br>&nbsp;&nbsp;</tt></p><p>a&nbsp;b</p>"
     assert read_text(html, format="html").text == "def f():\n    return 1\n\na b\n"
+
+
+def test_heading_permalinks_are_left_out_and_other_links_kept():
+    html = ('<h2 id="ex"><a class="doc-anchor" href="#ex">§</a>Examples</h2>'
+            '<h3>Install<a class="headerlink" href="#install" title="Link">¶</a></h3>'
+            '<p>See <a href="#x">section 2</a> and <a href="#y">#</a> marks.</p>')
+    doc = read_text(html, format="html", id="p", source="p.html")
+    assert doc.text == "## Examples\n\n### Install\n\nSee section 2 and marks.\n"

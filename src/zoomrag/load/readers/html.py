@@ -59,10 +59,16 @@ _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top"
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
 
 
+#: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``): a mark to click, not a word.
+_PERMALINK_MARKS = frozenset({"§", "¶", "#", "🔗", "⚓"})
+
+
 def _dropped(node: LexborNode) -> bool:
     if node.tag in _DROP:
         return True
     attrs = node.attributes
+    if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
+        return True
     role = attrs.get("role") if attrs else None
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node)
