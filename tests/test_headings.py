@@ -388,6 +388,11 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     assert clean_title("Install **now** with `pip` {#install}") == "Install now with pip"
     assert clean_title('Logo <img src="l.png" alt="the logo">') == "Logo the logo"
     assert clean_title("![](x.png)") == "![](x.png)"  # nothing readable left: the title as it is
+    # names and generics are text, not emphasis or HTML
+    assert clean_title("pub fn with_capacity_in(n: usize) -> Vec<T, A>") == (
+        "pub fn with_capacity_in(n: usize) -> Vec<T, A>")
+    assert clean_title("impl<T> From<T> for _Private") == "impl<T> From<T> for _Private"
+    assert clean_title("The _quick_ guide to snake_case") == "The quick guide to snake_case"
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")

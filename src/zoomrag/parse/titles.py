@@ -13,9 +13,13 @@ import re
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\]\[[^\]]*\]")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]")
 _HTML_IMG_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>", re.IGNORECASE)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+#: Inline HTML a heading may hold; other ``<…>`` is text (``Vec<T, A>``, ``<K, V>``).
+_TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|"
+                  r"strong|sub|sup|u)\b[^<>]*>", re.IGNORECASE)
 _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|_|~~|`+)(?=\S)(.+?)(?<=\S)\1")
+_EMPHASIS = re.compile(r"(\*\*|\*|~~|`+)(?=\S)(.+?)(?<=\S)\1")
+#: Underscores mark emphasis only at word edges (``snake_case`` is a name, as in CommonMark).
+_UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
 
 
 def clean_title(title: str) -> str:
@@ -29,6 +33,6 @@ def clean_title(title: str) -> str:
         if t2 == t:
             break
         t = t2
-    t = _EMPHASIS.sub(r"\2", t)
+    t = _UNDERSCORES.sub(r"\2", _EMPHASIS.sub(r"\2", t))
     t = " ".join(t.split())
     return t or " ".join(title.split())
