@@ -29,6 +29,17 @@ def run(*args: str, ok: int = 0):
     return result
 
 
+def test_files_read_again_for_a_newer_parser_are_said_so(project, monkeypatch):
+    from zoomrag.parse import PARSER_VERSION
+
+    run("index", "docs", *FIXED)
+    monkeypatch.setattr("zoomrag.index.ingest.PARSER_VERSION", PARSER_VERSION + 1)
+    r = run("index", "docs")
+    assert "0 added, 2 updated, 0 unchanged, 0 removed" in r.stdout
+    assert "2 of the updated were read again unchanged" in r.stdout
+    assert "read again unchanged" not in run("index", "docs").stdout
+
+
 def test_index_reports_counts_and_lists_skipped_files(project):
     r = run("index", "docs", *FIXED)
     assert "2 added, 0 updated, 0 unchanged, 0 removed" in r.stdout

@@ -142,7 +142,7 @@ def test_files_chunked_by_an_older_parser_version_are_read_again_and_nothing_is_
     emb = CountingEmbedder()
     with open_index(tmp_path, emb) as ix:
         again = ix.add([corpus])
-        assert (again.added, again.updated, again.unchanged, again.embedded) == (0, 2, 0, 0)
+        assert (again.added, again.updated, again.reread, again.unchanged, again.embedded) == (0, 2, 2, 0, 0)
         assert emb.embedded == []
         assert ix.store.document_readings() == {d: Reading("text", PARSER_VERSION + 1) for d in ("db.txt", "fruit.txt")}
         assert ix.add([corpus]).unchanged == 2

@@ -223,7 +223,7 @@ class IndexWorker:
 
 def merge(report: Counts, part: Counts) -> None:
     """Add a batch's report to the run's."""
-    for name in ("added", "updated", "unchanged", "units", "embedded", "characters"):
+    for name in ("added", "updated", "unchanged", "units", "embedded", "characters", "reread"):
         setattr(report, name, getattr(report, name) + getattr(part, name))
     report.skipped.extend(part.skipped)
     report.seen |= part.seen

@@ -188,6 +188,8 @@ class Ingest:
                     self.store.set_metadata(doc.id, given)
                     report.updated += 1
                     continue
+            elif hashes.get(doc.id) == doc.content_hash and getattr(readings.get(doc.id), "format", None) == doc.format:
+                report.rereading.add(doc.id)  # the same text and format: only the parser changed
             yield doc, origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
@@ -212,6 +214,7 @@ class Ingest:
             report.characters += len(job.document.text)
             if job.existed:
                 report.updated += 1
+                report.reread += job.document.id in report.rereading
             else:
                 report.added += 1
             embed_done += len(job.missing)

@@ -26,6 +26,9 @@ class AddReport:
     kept: tuple[str, ...] = ()
     #: What the write did to the ANN graph ("updated: 120 units added, 3 removed"; "": nothing).
     ann: str = ""
+    #: Of ``updated``, documents whose text had not changed, read again because this zoomrag
+    #: reads or chunks them differently (``zoomrag.parse.PARSER_VERSION``).
+    reread: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,11 @@ class Counts:
     unlisted: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     ann: str = ""
+    reread: int = 0
+    #: Ids read again only for a newer parser version (counted in ``reread`` once written).
+    rereading: set[str] = field(default_factory=set)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
-                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann)
+                         self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
+                         self.reread)

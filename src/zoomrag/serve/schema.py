@@ -105,6 +105,8 @@ class AddResponse(BaseModel):
     embedded: int
     characters: int
     seconds: float
+    #: Of ``updated``: unchanged texts read again by a newer zoomrag's readers.
+    reread: int = 0
 
 
 class DocumentOut(BaseModel):
