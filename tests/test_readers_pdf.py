@@ -147,3 +147,14 @@ def test_a_sentence_that_runs_on_over_a_page_break_stays_one_sentence(tmp_path):
     assert [doc.text[a:b] for a, b in sentence_spans(doc.text, 0, len(doc.text))][0] == (
         "The results in this part of the\nstudy were\n\fclear to all of us.")
     assert [b.meta["page"] for b in doc.blocks] == [1, 2, 3]
+
+
+def test_a_word_hyphenated_at_a_line_end_is_joined_when_the_document_spells_it_whole():
+    from zoomrag.load.readers.pdf import joined_words
+
+    pages = ["Data manip-\nulation, they said. A well-\nknown fact.", "Manipulation is the well-known word; cre-\nated."]
+    assert joined_words(pages) == [
+        "Data manipulation,\nthey said. A well-\nknown fact.",  # spelt whole elsewhere; spelt with a hyphen
+        "Manipulation is the well-known word; cre-\nated.",  # "created" appears nowhere whole
+    ]
+    assert joined_words(["no breaks here"]) == ["no breaks here"]

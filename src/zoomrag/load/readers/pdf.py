@@ -9,7 +9,8 @@ Running heads and feet are left out of the text: a page's first or last line tha
 on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function reference
 18``), and a page number alone (``12``, ``- 12 -``, ``Page 3 of 9``, ``iv``) where pages put one;
 behind a page number, the line next to it is looked at too (on a page of more than four lines).
-Where three pages or more print their number alone, the others' first or last line that opens
+A word hyphenated at a line end is joined when the document spells it whole elsewhere (and never
+with the hyphen), so that search finds it. Where three pages or more print their number alone, the others' first or last line that opens
 or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on page 7). They would otherwise sit in the middle of every context that runs over a
 page break, and in the units embedded there. The first page keeps its head, which is usually
 the document's title.
@@ -102,6 +103,31 @@ def without_running_lines(pages: list[str]) -> list[str]:
     return out
 
 
+#: A word broken at a line end with a hyphen, and what follows it up to the next space.
+_BROKEN = re.compile(r"([A-Za-z]+)-\n([a-z]+)(\S*)[ \t]?")
+_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def joined_words(pages: list[str]) -> list[str]:
+    """``pages`` with words hyphenated at a line end joined ("manip-\\nulation" becomes
+    "manipulation\\n") where the document spells the joined word elsewhere and never the hyphenated
+    one: "well-\\nknown" keeps its hyphen. The word's second part, with what sticks to it
+    ("ulation,"), moves up to the first line."""
+    whole = "\n".join(pages)
+    if "-\n" not in whole:
+        return pages
+    seen = {w.casefold() for w in _WORDS.findall(_BROKEN.sub(" ", whole))}
+    hyphened = {m.casefold() for m in re.findall(r"[A-Za-z]+-[A-Za-z]+", _BROKEN.sub(" ", whole))}
+
+    def join(m: re.Match[str]) -> str:
+        a, b, rest = m.groups()
+        word = (a + b).casefold()
+        if word in seen and f"{a}-{b}".casefold() not in hyphened:
+            return f"{a}{b}{rest}\n"
+        return m.group(0)
+    return [_BROKEN.sub(join, page) for page in pages]
+
+
 def _pypdf(source: str):
     try:
         import pypdf
@@ -125,7 +151,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     except Exception as e:  # pypdf parses untrusted bytes and raises many kinds of error
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
-    pages = without_running_lines(pages)
+    pages = joined_words(without_running_lines(pages))
     joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
               for a, b in zip(pages, pages[1:])]
     text = "".join(page + joint for page, joint in zip(pages, [*joints, ""]))
