@@ -177,7 +177,8 @@ class Ingest:
                 origin = "file"
             report.seen.add(doc.id)
             tick("read", n, len(sources))
-            if hashes.get(doc.id) == doc.content_hash and readings.get(doc.id) == Reading(doc.format, PARSER_VERSION):
+            same_text, reading = hashes.get(doc.id) == doc.content_hash, readings.get(doc.id)
+            if same_text and reading == Reading(doc.format, PARSER_VERSION):
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 before = dict(stored.get(doc.id, {}))
                 if given == before:
@@ -188,7 +189,7 @@ class Ingest:
                     self.store.set_metadata(doc.id, given)
                     report.updated += 1
                     continue
-            elif hashes.get(doc.id) == doc.content_hash and getattr(readings.get(doc.id), "format", None) == doc.format:
+            elif same_text and reading is not None and reading.format == doc.format:
                 report.rereading.add(doc.id)  # the same text and format: only the parser changed
             yield doc, origin
 

@@ -9,11 +9,13 @@ Running heads and feet are left out of the text: a page's first or last line tha
 on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function reference
 18``), and a page number alone (``12``, ``- 12 -``, ``Page 3 of 9``, ``iv``) where pages put one;
 behind a page number, the line next to it is looked at too (on a page of more than four lines).
+Where three pages or more print their number alone, the others' first or last line that opens
+or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on page 7). They
+would otherwise sit in the middle of every context that runs over a page break, and in the
+units embedded there. The first page keeps its head, which is usually the document's title.
+
 A word hyphenated at a line end is joined when the document spells it whole elsewhere (and never
-with the hyphen), so that search finds it. Where three pages or more print their number alone, the others' first or last line that opens
-or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on page 7). They would otherwise sit in the middle of every context that runs over a
-page break, and in the units embedded there. The first page keeps its head, which is usually
-the document's title.
+with the hyphen), so that search finds it.
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ def without_running_lines(pages: list[str]) -> list[str]:
 #: A word broken at a line end with a hyphen, and what follows it up to the next space.
 _BROKEN = re.compile(r"([A-Za-z]+)-\n([a-z]+)(\S*)[ \t]?")
 _WORDS = re.compile(r"[A-Za-z]+")
+_HYPHENED = re.compile(r"[A-Za-z]+-[A-Za-z]+")
 
 
 def joined_words(pages: list[str]) -> list[str]:
@@ -116,8 +119,9 @@ def joined_words(pages: list[str]) -> list[str]:
     whole = "\n".join(pages)
     if "-\n" not in whole:
         return pages
-    seen = {w.casefold() for w in _WORDS.findall(_BROKEN.sub(" ", whole))}
-    hyphened = {m.casefold() for m in re.findall(r"[A-Za-z]+-[A-Za-z]+", _BROKEN.sub(" ", whole))}
+    rest = _BROKEN.sub(" ", whole)  # the words as the document spells them elsewhere
+    seen = {w.casefold() for w in _WORDS.findall(rest)}
+    hyphened = {w.casefold() for w in _HYPHENED.findall(rest)}
 
     def join(m: re.Match[str]) -> str:
         a, b, rest = m.groups()
