@@ -14,7 +14,7 @@ from invariants import check_tree, texts
 
 from zoomrag.load import read_text
 from zoomrag.model import Block, Document
-from zoomrag.parse import headings
+from zoomrag.parse import headings, plaintext
 from zoomrag.parse.base import Span, build_tree
 from zoomrag.parse.headings import Heading, find_headings, front_matter_end, hidden_ranges, section_spans
 
@@ -105,7 +105,7 @@ def test_line_patterns_find_what_a_multiline_caret_finds(lines, start):
     # ``re`` finds fast); the matches must be those of the plain ^-anchored multiline pattern.
     text = "\n".join(lines)
     start = min(start, len(text))
-    for pattern in (headings._PLAIN, headings._WIKI):
+    for pattern in (plaintext.PLAIN, plaintext.WIKI):
         mine = [(ls, m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
                 for ls, m in pattern.finditer(text, start)]
         plain = [(m.start(), m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
@@ -127,8 +127,8 @@ def test_the_first_character_guards_change_no_match(lines):
     # _PLAIN tests a line's first character before trying each family; without that test it
     # must match the same lines, the same way.
     text = "\n".join(lines)
-    pattern = headings._PLAIN
-    unguarded = re.compile(pattern.first.pattern.replace(f"(?={headings._PLAIN_FIRST})", "", 1), re.MULTILINE)
+    pattern = plaintext.PLAIN
+    unguarded = re.compile(pattern.first.pattern.replace(f"(?={plaintext.PLAIN_FIRST})", "", 1), re.MULTILINE)
     assert unguarded.pattern != pattern.first.pattern
     assert ([(m.span(), m.lastgroup, m.groupdict()) for m in pattern.first.finditer(text)]
             == [(m.span(), m.lastgroup, m.groupdict()) for m in unguarded.finditer(text)])
@@ -138,7 +138,7 @@ def test_the_first_character_guards_change_no_match(lines):
 @given(st.one_of(st.sampled_from(_LINE_PIECES), texts).map(lambda t: t.replace("\n", " ")))
 def test_a_line_passed_over_has_no_headings(line):
     if headings._no_heading_line(line):
-        assert headings._plain_headings(line, []) == []
+        assert plaintext.plain_headings(line, []) == []
         assert headings._markdown_headings(line)[0] == []
     for doc in (plain(line), md(line)):  # and the documents' headings are those of the full scan
         assert find_headings(doc) == [h for h in _find_without_the_check(doc)]
@@ -159,10 +159,10 @@ def test_too_wide_is_the_width_test(s):
     def width(s):  # display columns, read character by character: CJK characters count twice
         return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
 
-    assert headings._too_wide(s) == (width(s) > headings._MAX_WIDTH)
+    assert plaintext._too_wide(s) == (width(s) > plaintext.MAX_WIDTH)
     for k in (39, 40, 41, 80, 81):
         t = ("中" * k + s)[:k]
-        assert headings._too_wide(t) == (width(t) > headings._MAX_WIDTH)
+        assert plaintext._too_wide(t) == (width(t) > plaintext.MAX_WIDTH)
 
 
 # -- plain text ----------------------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_markdown_is_parsed_only_when_a_kept_heading_may_be_there(lines):
     text = "\n".join(lines)
     if not headings._may_hold_markdown_headings(text):
         assert [h for h in headings._markdown_headings(text)[0]
-                if headings._title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1] == []
+                if plaintext.title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1] == []
 
 
 def test_plain_text_with_markdown_headings():
@@ -490,3 +490,62 @@ def test_a_dotted_number_heading_may_ask_a_question_and_a_list_of_questions_is_n
     assert [t for _, t, _ in found(plain(text))] == ["1. Introduction", "1.1. Version", "1.2. What is this spec?"]
     quiz = "Questions\n\n3. Why?\n\nBecause.\n"
     assert found(plain(quiz)) == []
+
+
+# -- licences and contracts ------------------------------------------------------------------
+
+_WRAP = "a line as long as the lines a plain text is wrapped at, about 72"
+
+
+def test_a_licence_clause_title_may_end_in_a_full_stop():
+    text = (
+        "                    THE EXAMPLE LICENSE\n\n"
+        f"  0. Definitions.\n\n  \"This License\" refers to the license, and\n{_WRAP}.\n\n"
+        f"  1. Source Code.\n\n  The \"source code\" for a work means\n{_WRAP}.\n\n"
+        f"1. Install the package.\n\n{_WRAP}.\n"
+    )
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [(1, "0. Definitions"), (1, "1. Source Code")]
+
+
+def test_a_run_in_clause_title_is_the_phrase_before_its_full_stop():
+    text = (
+        "   1. Definitions.\n\n      \"License\" shall mean the terms and conditions for use.\n\n"
+        "   2. Grant of Copyright License. Subject to the terms and conditions of\n"
+        "      this License, each Contributor hereby grants to You a license.\n\n"
+        "   3. Open the file. Then read it.\n"
+    )
+    assert [t for _, t, _ in found(plain(text))] == ["1. Definitions", "2. Grant of Copyright License"]
+
+
+def test_a_numbered_paragraph_is_a_clause_titled_by_its_first_line_marked_as_cut():
+    text = (
+        f"{_WRAP}.\n\n"
+        "  0. This License applies to any program or other work which contains\n"
+        "a notice placed by the copyright holder saying it may be distributed.\n\n"
+        "  5. A program that contains no derivative of any portion of the\n"
+        "Library, but is designed to work with the Library, is a work that uses it.\n\n"
+        "  15. BECAUSE THE LIBRARY IS LICENSED FREE OF CHARGE, THERE IS NO\n"
+        "WARRANTY FOR THE LIBRARY, TO THE EXTENT PERMITTED BY APPLICABLE LAW.\n\n"
+        "Section 6 states terms for distribution of such executables.\n\n"
+        "1.1. \"Contributor\"\n    means each individual or legal entity that creates it.\n"
+    )
+    assert [t for _, t, _ in found(plain(text))] == [
+        "0. This License applies to any program or other work which contains…",
+        "5. A program that contains no derivative of any portion of the…",
+        "15. BECAUSE THE LIBRARY IS LICENSED FREE OF CHARGE, THERE IS NO…",
+        '1.1. "Contributor"',
+    ]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([
+    "", "                    TERMS AND CONDITIONS", "          Version 3, 29 June 2007", "  0. Definitions.",
+    "   2. Grant of Rights. Subject to the terms", "  7.  This requirement modifies the requirement in",
+    "\t\t\t\tPreamble", "\f", "1.1. \"Contributor\"", "    means each one", _WRAP, "Section 6 states terms."]),
+    max_size=30))
+def test_licence_headings_are_ordered_spans_inside_the_text(lines):
+    text = "\n".join(lines)
+    hs = find_headings(plain(text))
+    assert all(0 <= h.start < h.end <= len(text) and h.title for h in hs)
+    assert all(a.end <= b.start for a, b in zip(hs, hs[1:])) and all(1 <= h.level <= 6 for h in hs)
+    check_tree(tree_of(text))

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (1, "36353fe7a684c082ef32215779fbfef852d01dbee11a57b0e0cd31e054d6de3f")
+RECORDED = (2, "6bd78ca099d4604ce2607d6bbe348d7c38de586d37fdfc501325fdc09b13fdb4")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -38,6 +38,10 @@ FILES = {
                  "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
                  "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"
                  "     |  \n     |  name\n\nFUNCTIONS\n    unit()\n        A circle of radius one.\n"),
+    "licence.txt": ("text", "                        THE SAMPLE LICENCE\n\n" + "   1. Definitions.\n\n"
+                    "      \"Work\" means the text under this Licence, as shared by its authors.\n\n"
+                    "   2. Grant of Rights. Subject to the terms of this Licence, you may copy the Work\n"
+                    "      and share it, in any medium, with or without changes to it.\n\n" + _LONG + "\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -13,9 +13,7 @@ a line that could be a kept heading.
 from __future__ import annotations
 
 import re
-import unicodedata
 from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -25,6 +23,7 @@ from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
 from .manpages import manpage_headings
+from .plaintext import MAX_WIDTH, PLAIN, PLAIN_FIRST, WIKI, LinePattern, plain_headings, title_like
 from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]
@@ -38,30 +37,6 @@ class Heading:
     end: int
     level: int
     title: str
-
-
-class _LinePattern:
-    """A ``^``-anchored multiline pattern, searched at line starts only.
-
-    ``re`` tries a leading ``^`` at every offset of the text; the same pattern led by ``\n``
-    instead has a literal prefix, which ``re`` finds at C speed. The first line is matched
-    apart. Every pattern here ends its matches on their first line, so the two scans agree.
-    """
-
-    def __init__(self, pattern: str, flags: int = 0):
-        if not pattern.startswith("^"):
-            raise ValueError(f"line pattern {pattern!r} must start with ^")
-        self.first = re.compile(pattern, flags | re.MULTILINE)
-        self.led = re.compile("\n" + pattern[1:], flags | re.MULTILINE)
-
-    def finditer(self, text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
-        """``(line start, match)`` for every match, as ``first.finditer(text, start)`` finds them."""
-        if start == 0 or text[start - 1] == "\n":
-            m = self.first.match(text, start)
-            if m is not None:
-                yield start, m
-        for m in self.led.finditer(text, start):
-            yield m.start() + 1, m
 
 
 # -- front matter ------------------------------------------------------------------------
@@ -93,12 +68,7 @@ _MD = MarkdownIt("commonmark").disable(["inline", "text_join"])
 _BREAK = re.compile(r"\r\n?|\n")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 # A line without which a text has no Markdown heading: an ATX opening or a setext underline.
-_MD_HEADING_LINE = _LinePattern(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
-
-
-def _line_end(text: str, pos: int) -> int:
-    e = text.find("\n", pos)
-    return len(text) if e < 0 else e
+_MD_HEADING_LINE = LinePattern(r"^ {0,3}(?:#{1,6}(?:[ \t]|$)|(?:=+|-+)[ \t]*$)")
 
 
 def _markdown_headings(text: str) -> tuple[list[Heading], list[tuple[int, int]]]:
@@ -131,116 +101,6 @@ def hidden_ranges(document: Document) -> list[tuple[int, int]]:
     Strategies use them to keep a code fence whole when they split at blank lines.
     """
     return _markdown_headings(document.text)[1]
-
-
-# -- plain text ------------------------------------------------------------------------------
-
-_CN_NUM = "零〇一二三四五六七八九十百千两"
-_ROMAN = "IVXLC"
-# One alternative per family; the marker is the group, the rest of the line is the title.
-# Every family starts with one of these characters (see _MAY_START_HEADING).
-_PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
-_PLAIN = _LinePattern(
-    rf"^[ \t\u3000]*(?={_PLAIN_FIRST})(?:"
-    rf"(?P<cn_part>第[{_CN_NUM}\d]+[编篇部卷])"
-    rf"|(?P<cn_chapter>第[{_CN_NUM}\d]+[章回])"
-    rf"|(?P<cn_section>第[{_CN_NUM}\d]+节)"
-    rf"|(?P<part>(?:Part|PART|Book|BOOK)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    rf"|(?P<chapter>(?:Chapter|CHAPTER)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    rf"|(?P<article>(?:Article|ARTICLE|Art\.)[ \t]*(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    r"|(?P<section>(?:Section|SECTION|Sec\.|§§?)[ \t]*\d+(?:\.\d+)*[a-z]?[.:]?)(?=[ \t]|$)"
-    rf"|(?P<cn_item>[{_CN_NUM}]+、)"
-    rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
-    r"|(?P<numbered>\d{1,3}(?:[.．]\d{1,3})*[.．]?)(?=[ \t\u3000])"
-    r")",
-)
-# "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.
-_WIKI = _LinePattern(
-    r"^[ \t]*(?P<eq>=(?: ?=)*)[ \t]+(?P<title>\S(?:[^\n]*?\S)?)[ \t]+(?P=eq)[ \t]*$"
-)
-
-# Rank of each family: a lower rank is an outer level. Numbered headings add their depth.
-_RANK = {
-    "cn_part": 10, "part": 10, "cn_chapter": 11, "chapter": 11, "cn_section": 12, "article": 13,
-    "section": 14, "cn_item": 15, "cn_sub": 16, "numbered": 17,
-}
-# Families whose title must read as a title, not as a sentence or a list item.
-_STRICT = {"cn_item", "cn_sub", "numbered"}
-_MAX_WIDTH = 80  # display columns of a heading line; CJK characters count twice
-_SENTENCE_BREAK = re.compile(r"[.!?][ \t]+\S|[。！？]\S")
-_LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
-_LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
-
-
-def _too_wide(s: str) -> bool:
-    """More than _MAX_WIDTH display columns, reading each character's width only when the length
-    cannot tell (a character is one or two columns wide, an ASCII one never two; most lines tried
-    are long paragraphs)."""
-    if len(s) > _MAX_WIDTH:
-        return True
-    if 2 * len(s) <= _MAX_WIDTH or s.isascii():
-        return False
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s) > _MAX_WIDTH
-
-
-def _title_like(title: str, family: str, question: bool = False) -> bool:
-    """``question``: a title may end with a question mark ("1.2. What is this spec?")."""
-    if _too_wide(title) or ";" in title or "；" in title or _LEADERS.search(title):
-        return False
-    if family not in _STRICT:
-        return not title or title[-1] not in ",，:：、"
-    if not title or title[-1] in (",，;；:：、.。!！" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
-        return False
-    if not any(c.isalpha() for c in title):
-        return False
-    return family != "numbered" or not title[0].islower()
-
-
-def _plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
-    found: list[tuple[int, int, tuple[int, int], str]] = []  # start, end, rank key, title
-    for ls, m in _PLAIN.finditer(text):
-        family = m.lastgroup or ""
-        le = _line_end(text, ls)
-        line = text[ls:le].strip()
-        rest = text[m.end():le].strip()
-        depth = 0
-        if family == "numbered":
-            marker = m.group("numbered").replace("．", ".")
-            depth = marker.rstrip(".").count(".")
-        # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
-        if not _title_like(rest, family, question=depth > 0) or _too_wide(line):
-            continue
-        if family == "numbered":
-            if depth == 0 and not marker.endswith("."):
-                continue  # "12 Monkeys" is not a heading; "1." and "1.2" are
-            if depth == 0 and _in_list(text, ls, le):
-                continue
-        found.append((ls, le, (_RANK[family], depth), line))
-    for ls, m in _WIKI.finditer(text):
-        title = m.group("title")
-        if _title_like(title, "wiki"):
-            found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
-    if hidden:
-        found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
-    if not found:
-        return []
-    found.sort()
-    # Levels are dense ranks of the families present: a document whose outermost headings
-    # are "一、" gets level 1 for them, whatever the family's place in the full order.
-    keys = sorted({f[2] for f in found})
-    level_of = {k: min(i + 1, 6) for i, k in enumerate(keys)}
-    return [Heading(s, e, level_of[k], t) for s, e, k, t in found]
-
-
-def _in_list(text: str, ls: int, le: int) -> bool:
-    """True when the line above or below is a list item too (numbered or bulleted)."""
-    if ls > 0:
-        ps = text.rfind("\n", 0, ls - 1) + 1
-        if _LIST_LINE.match(text, ps, ls - 1):
-            return True
-    if le < len(text):
-        return bool(_LIST_LINE.match(text, le + 1, _line_end(text, le + 1)))
-    return False
 
 
 # -- reader blocks -------------------------------------------------------------------------
@@ -290,7 +150,7 @@ def find_headings(document: Document) -> list[Heading]:
 
 # A line can be a heading of some kind only if it starts (after its indentation) with one of
 # these: most short documents are one line that does not, passed over with one match.
-_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{_PLAIN_FIRST}|[#=])")
+_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{PLAIN_FIRST}|[#=])")
 
 
 def _no_heading_line(text: str) -> bool:
@@ -300,7 +160,7 @@ def _no_heading_line(text: str) -> bool:
         return False
     if _MAY_START_HEADING.match(text) is None:
         return True
-    return all(p.first.match(text) is None for p in (_PLAIN, _WIKI, _MD_HEADING_LINE))
+    return all(p.first.match(text) is None for p in (PLAIN, WIKI, _MD_HEADING_LINE))
 
 
 def _may_hold_markdown_headings(text: str) -> bool:
@@ -323,7 +183,7 @@ def _may_hold_markdown_headings(text: str) -> bool:
 def _may_be_title(text: str, underline: int, refs: bool) -> bool:
     """False when the line above the setext underline starting at ``underline`` cannot be the
     one title line of a kept heading: there is none, it is blank to markdown-it (spaces and
-    tabs), its title would be wider than _MAX_WIDTH characters, or the line above it continues a
+    tabs), its title would be wider than MAX_WIDTH characters, or the line above it continues a
     paragraph into it, or a block that is no paragraph.
 
     A line that starts with a letter does that: it is paragraph text (at the top level, or a
@@ -334,7 +194,7 @@ def _may_be_title(text: str, underline: int, refs: bool) -> bool:
         return False
     ts = text.rfind("\n", 0, underline - 1) + 1
     title = text[ts:underline - 1]
-    if not title.strip(" \t") or len(title.strip()) > _MAX_WIDTH:
+    if not title.strip(" \t") or len(title.strip()) > MAX_WIDTH:
         return False
     if not ts or refs:
         return True
@@ -349,7 +209,7 @@ def _plain_markdown_headings(text: str) -> list[Heading]:
         return []
     return [
         h for h in _markdown_headings(text)[0]
-        if _title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1
+        if title_like(h.title, "markdown") and text.count("\n", h.start, h.end) <= 1
     ]
 
 
@@ -371,15 +231,15 @@ def _find(document: Document) -> list[Heading]:
         return []
     if fmt in ("markdown", "notebook"):  # a notebook is read as its Markdown rendering
         if document.blocks:  # the reader's markdown-it parse: none of its blocks is a heading
-            return _plain_headings(text, _reader_hidden(document))
+            return [Heading(*h) for h in plain_headings(text, _reader_hidden(document))]
         headings, hidden = _markdown_headings(text)
-        return headings or _plain_headings(text, hidden)
+        return headings or [Heading(*h) for h in plain_headings(text, hidden)]
     if fmt == "html":  # its reader wrote every Markdown heading it has as a heading block
-        return _plain_headings(text, [])
+        return [Heading(*h) for h in plain_headings(text, [])]
     man = manpage_headings(text)
     if man:
         return [Heading(*h) for h in man]
-    return _plain_headings(text, []) or _plain_markdown_headings(text)
+    return [Heading(*h) for h in plain_headings(text, [])] or _plain_markdown_headings(text)
 
 
 def section_spans(document: Document, max_level: int = 6) -> list[Span]:

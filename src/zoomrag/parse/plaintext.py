@@ -1,0 +1,224 @@
+"""Headings of plain text: chapter and section lines, numbered titles, wiki titles.
+
+A plain text has no markup that says which line is a title, so each family is a line pattern
+with rules that tell a title from a sentence:
+
+- named and Chinese markers (``Chapter 3``, ``Section 2.1``, ``ARTICLE IV``, ``第三章``, ``一、``);
+- numbered titles (``2.3 Limitations``), also with a closing full stop when the title is in
+  title case (a contract's ``0. Definitions.``), and run-in ones that open a clause
+  (``2. Grant of Copyright License. Subject to …``: the title is what comes before the stop);
+- wiki titles (``== Title ==``, ``= = Title = =``).
+
+A numbered line that runs on into the next one as a sentence (``0. This License applies to any
+program or other work which contains`` over ``a notice placed by…``) starts a numbered paragraph:
+a clause is still a section, titled by that first line and marked as cut (``…``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+__all__ = ["LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "line_end", "plain_headings",
+           "title_like"]
+
+
+class LinePattern:
+    """A ``^``-anchored multiline pattern, searched at line starts only.
+
+    ``re`` tries a leading ``^`` at every offset of the text; the same pattern led by ``\n``
+    instead has a literal prefix, which ``re`` finds at C speed. The first line is matched
+    apart. Every pattern here ends its matches on their first line, so the two scans agree.
+    """
+
+    def __init__(self, pattern: str, flags: int = 0):
+        if not pattern.startswith("^"):
+            raise ValueError(f"line pattern {pattern!r} must start with ^")
+        self.first = re.compile(pattern, flags | re.MULTILINE)
+        self.led = re.compile("\n" + pattern[1:], flags | re.MULTILINE)
+
+    def finditer(self, text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
+        """``(line start, match)`` for every match, as ``first.finditer(text, start)`` finds them."""
+        if start == 0 or text[start - 1] == "\n":
+            m = self.first.match(text, start)
+            if m is not None:
+                yield start, m
+        for m in self.led.finditer(text, start):
+            yield m.start() + 1, m
+
+
+def line_end(text: str, pos: int) -> int:
+    e = text.find("\n", pos)
+    return len(text) if e < 0 else e
+
+
+_CN_NUM = "零〇一二三四五六七八九十百千两"
+_ROMAN = "IVXLC"
+# One alternative per family; the marker is the group, the rest of the line is the title.
+# Every family starts with one of these characters (see headings._MAY_START_HEADING).
+PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
+PLAIN = LinePattern(
+    rf"^[ \t\u3000]*(?={PLAIN_FIRST})(?:"
+    rf"(?P<cn_part>第[{_CN_NUM}\d]+[编篇部卷])"
+    rf"|(?P<cn_chapter>第[{_CN_NUM}\d]+[章回])"
+    rf"|(?P<cn_section>第[{_CN_NUM}\d]+节)"
+    rf"|(?P<part>(?:Part|PART|Book|BOOK)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
+    rf"|(?P<chapter>(?:Chapter|CHAPTER)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
+    rf"|(?P<article>(?:Article|ARTICLE|Art\.)[ \t]*(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
+    r"|(?P<section>(?:Section|SECTION|Sec\.|§§?)[ \t]*\d+(?:\.\d+)*[a-z]?[.:]?)(?=[ \t]|$)"
+    rf"|(?P<cn_item>[{_CN_NUM}]+、)"
+    rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
+    r"|(?P<numbered>\d{1,3}(?:[.．]\d{1,3})*[.．]?)(?=[ \t\u3000])"
+    r")",
+)
+# "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.
+WIKI = LinePattern(
+    r"^[ \t]*(?P<eq>=(?: ?=)*)[ \t]+(?P<title>\S(?:[^\n]*?\S)?)[ \t]+(?P=eq)[ \t]*$"
+)
+
+# Rank of each family: a lower rank is an outer level. Numbered headings add their depth.
+_RANK = {
+    "cn_part": 10, "part": 10, "cn_chapter": 11, "chapter": 11, "cn_section": 12,
+    "article": 13, "section": 14, "cn_item": 15, "cn_sub": 16, "numbered": 17,
+}
+# Families whose title must read as a title, not as a sentence or a list item.
+_STRICT = {"cn_item", "cn_sub", "numbered"}
+# Families named by a word, which a sentence may begin with ("Section 6 states the terms…").
+_NAMED = {"part", "chapter", "article", "section"}
+MAX_WIDTH = 80  # display columns of a heading line; CJK characters count twice
+_SENTENCE_BREAK = re.compile(r"[.!?][ \t]+\S|[。！？]\S")
+_LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
+_LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
+# A run-in title: a short phrase up to a full stop, then the clause's first sentence.
+_RUN_IN = re.compile(r"([^\W\d_][^.;:!?\n]{2,58}?)\.[ \t]+(?=[\"'“(]?[A-Z])")
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+# Words a title in title case leaves in lower case.
+_SMALL = frozenset(
+    "a an and as at but by for from in into nor of on or per than that the this these those to "
+    "under upon via vs with within without".split()
+)
+# A line this share of the text's width that goes on into the next one is a wrapped sentence.
+_WRAPPED = 0.75
+# A text whose lines are all shorter than this is not wrapped prose.
+_MIN_WIDTH = 40
+# Lines read to learn the text's width.
+_WIDTH_SAMPLE = 2000
+
+
+def _too_wide(s: str) -> bool:
+    """More than MAX_WIDTH display columns, reading each character's width only when the length
+    cannot tell (a character is one or two columns wide, an ASCII one never two; most lines tried
+    are long paragraphs)."""
+    if len(s) > MAX_WIDTH:
+        return True
+    if 2 * len(s) <= MAX_WIDTH or s.isascii():
+        return False
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s) > MAX_WIDTH
+
+
+def title_like(title: str, family: str, question: bool = False) -> bool:
+    """``question``: a title may end with a question mark ("1.2. What is this spec?")."""
+    if _too_wide(title) or ";" in title or "；" in title or _LEADERS.search(title):
+        return False
+    if family not in _STRICT:
+        return not title or title[-1] not in ",，:：、"
+    if not title or title[-1] in (",，;；:：、.。!！" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
+        return False
+    if not any(c.isalpha() for c in title):
+        return False
+    return family != "numbered" or not title[0].islower()
+
+
+def _title_case(title: str) -> bool:
+    """Every word capitalised but the small ones (``Use with the GNU Affero General Public
+    License``), or capitals throughout; the first word capitalised."""
+    words = _WORD.findall(title)
+    return bool(words) and words[0][0].isupper() and all(w[0].isupper() or w in _SMALL for w in words)
+
+
+def _runs_on(text: str, ls: int, le: int, title: str, width: int) -> bool:
+    """True when the line ``[ls, le)`` is the first line of a paragraph, not a title: the next
+    line goes on with a word, and this line ends in a word such as "the" or "or", or it is nearly
+    as wide as the text (``width``) and not in title case (capitals run on as sentences do)."""
+    if le >= len(text):
+        return False
+    first = text[le + 1:line_end(text, le + 1)].lstrip().lstrip("\"'“‘(")[:1]
+    if not first.isalpha():
+        return False
+    words = _WORD.findall(title)
+    if words and words[-1].lower() in _SMALL:
+        return True
+    wrapped = width >= _MIN_WIDTH and le - ls >= _WRAPPED * width
+    return wrapped and (not _title_case(title) or title.isupper())
+
+
+def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, int, int, str]]:
+    """The plain-text headings of ``text`` as ``(start, end, level, title)``, outside ``hidden``."""
+    found: list[tuple[int, int, tuple[int, int], str]] = []  # start, end, rank key, title
+    width = -1  # the text's width, measured when a rule first needs it
+    for ls, m in PLAIN.finditer(text):
+        family = m.lastgroup or ""
+        le = line_end(text, ls)
+        line = text[ls:le].strip()
+        rest = text[m.end():le].strip()
+        depth = 0
+        run_in_title = None
+        if family == "numbered":
+            marker = m.group("numbered").replace("．", ".")
+            depth = marker.rstrip(".").count(".")
+            if depth == 0 and not marker.endswith("."):
+                continue  # "12 Monkeys" is not a heading; "1." and "1.2" are
+            if depth == 0 and _in_list(text, ls, le):
+                continue
+            titled = None
+            if rest.endswith(".") and not rest.endswith("..") and _title_case(rest[:-1]):
+                titled = rest[:-1]  # "0. Definitions." in a contract
+            elif (run_in := _RUN_IN.match(rest)) and _title_case(run_in.group(1)):
+                titled = run_in_title = run_in.group(1)  # "2. Grant of Copyright License. Subject to…"
+            if titled is not None:
+                rest, line = titled, f"{m.group('numbered')} {titled}"
+        elif family in _NAMED and rest[:1].islower() and m.group(family)[-1] not in ".:":
+            continue  # "Section 6 states terms for distribution…" is a sentence
+        # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
+        if not title_like(rest, family, question=depth > 0) or _too_wide(line):
+            continue
+        if family in _STRICT and not run_in_title:
+            if width < 0:
+                width = _width(text)
+            if _runs_on(text, ls, le, rest, width):
+                # A numbered paragraph, not a title: still a section (a clause is a unit of
+                # meaning), titled by its first line, marked as cut.
+                line = line.rstrip(" ,;:") + "…"
+        found.append((ls, le, (_RANK[family], depth), line))
+    for ls, m in WIKI.finditer(text):
+        title = m.group("title")
+        if title_like(title, "wiki"):
+            found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
+    if hidden:
+        found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
+    if not found:
+        return []
+    found.sort()
+    # Levels are dense ranks of the families present: a document whose outermost headings
+    # are "一、" gets level 1 for them, whatever the family's place in the full order.
+    keys = sorted({f[2] for f in found})
+    level_of = {k: min(i + 1, 6) for i, k in enumerate(keys)}
+    return [(s, e, level_of[k], t) for s, e, k, t in found]
+
+
+def _in_list(text: str, ls: int, le: int) -> bool:
+    """True when the line above or below is a list item too (numbered or bulleted)."""
+    if ls > 0:
+        ps = text.rfind("\n", 0, ls - 1) + 1
+        if _LIST_LINE.match(text, ps, ls - 1):
+            return True
+    if le < len(text):
+        return bool(_LIST_LINE.match(text, le + 1, line_end(text, le + 1)))
+    return False
+
+
+def _width(text: str) -> int:
+    """The width the text is wrapped at: its 98th percentile line length (a long URL aside)."""
+    lengths = sorted(len(x) for x in text.split("\n", _WIDTH_SAMPLE)[:_WIDTH_SAMPLE] if x.strip())
+    return lengths[len(lengths) * 49 // 50] if lengths else 0
