@@ -14,6 +14,7 @@ from zoomrag.expand.bounds import (
     clean_start,
     grow,
     has_words,
+    item_after,
     item_start,
     snap,
     word_count,
@@ -158,6 +159,45 @@ def test_a_context_starting_inside_a_list_item_starts_at_its_marker_when_that_fi
     # lines of code are never taken for list items
     [code] = assemble([Candidate("d", s, e, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
     assert code.text.startswith("lambda mu.")
+
+
+def test_item_after_finds_where_the_list_item_a_position_lies_in_ends():
+    def at(word: str, end: int = len(LIST)) -> str:
+        return LIST[item_after(LIST, LIST.index(word), end):][:8]
+
+    assert at("Epsilon") == "- iota k" and at("eta theta") == "- iota k"
+    assert at("Nu xi") == "1. one t" and at("Four") == "A paragr"  # the paragraph after a blank line
+    assert at("Intro") == "Intro te" and at("Its second") == "Its seco"  # no list item
+    assert at("Epsilon", LIST.index("- iota")) == "Epsilon "  # nothing begins before the end
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=12), st.data())
+def test_item_after_is_a_later_line_start_inside_the_range(lines, data):
+    text = "\n".join(lines)
+    pos = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(pos, len(text)))
+    got = item_after(text, pos, end)
+    assert got == pos or pos < got < end
+    if got > pos:
+        line = text.rfind("\n", 0, got) + 1
+        assert line > pos and text[line:got].strip() == "" and not text[got].isspace()
+        before = text[text.rfind("\n", 0, line - 1) + 1:line - 1]
+        assert text[got] in "-*\u20221234567890" or before.strip() == ""
+        assert item_start(text, pos, reach=pos) < pos  # pos lies inside an item
+
+
+def test_a_context_that_cannot_start_at_its_item_marker_starts_at_the_next_item():
+    tree = build_tree(Document(id="d", source="d.md", text=LIST), [])
+    s, e = LIST.index("Epsilon"), LIST.index("again.") + len("again.")
+    h = Hit("h", "d", LIST.index("iota"), e, 0.9)
+    budget = e - s + 5  # no room for "- alpha beta gamma" before it
+    [c] = assemble([Candidate("d", s, e, 0.9, (h,))], Trees(tree), budget, chars)
+    assert c.text.startswith("- iota kappa")
+    # a hit in the item's tail keeps it
+    h2 = Hit("h2", "d", s, s + 7, 0.9)
+    [kept] = assemble([Candidate("d", s, e, 0.9, (h2,))], Trees(tree), budget, chars)
+    assert kept.text.startswith("Epsilon zeta")
 
 
 def test_a_code_context_grown_into_prose_ends_at_a_sentence_not_a_line():

@@ -34,7 +34,7 @@ from ..errors import ConfigError
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
-from .bounds import MIN_WORDS, grow, has_words, item_start, sentences_in, snap, word_count
+from .bounds import MIN_WORDS, grow, has_words, item_after, item_start, sentences_in, snap, word_count
 from .evidence import hit_ranks, per_token
 from .innermost import innermost
 from .pertree import bounded, per_tree
@@ -243,6 +243,19 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         s = item_start(d.text, c.start)
         return c if s == c.start else dataclasses.replace(c, start=s)
 
+    def past_item(c: Candidate) -> Candidate:
+        """``c`` (shaped) from where the list item it starts inside ends, when its hits all lie
+        after that: the tail of an item reads as a fragment without its marker."""
+        if not reshape or c.kind in CODE_KINDS:
+            return c
+        d = doc(c.doc_id)
+        if d.lines or _table_of(d, c.start, c.end) is not None:
+            return c
+        s = item_after(d.text, c.start, c.end)
+        if s == c.start or any(h.start < s for h in c.hits) or not has_words(d.text, s, c.end):
+            return c
+        return dataclasses.replace(c, start=s)
+
     def plan(c: Candidate, room: int | None = None) -> tuple[list[_Span], int, int, int, int, int] | None:
         """Where ``c`` would go: (spans it merges with, start, end, tokens, cost, contexts after
         it); None: no room for its tokens (with ``room``, when it costs more than that) or, past
@@ -348,6 +361,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         room = budget - used
         w = itemised(c)
         where = plan(w, room) if w is not c else None
+        if where is None:
+            w = past_item(c)
+            where = plan(w, room) if w is not c else None
         if where is None:
             w, where = c, plan(c, room)
         if where is not None and worth(c):

@@ -209,6 +209,28 @@ def item_start(text: str, pos: int, reach: int = ITEM_REACH) -> int:
     return pos
 
 
+def item_after(text: str, pos: int, end: int) -> int:
+    """Where the text after the list item holding ``pos`` begins, before ``end``: the next item's
+    marker or the paragraph after a blank line; ``pos`` when ``pos`` is not inside an item past
+    its marker, or nothing begins there before ``end``.
+
+    A context that cannot start at its item's marker starts here instead of at the item's tail.
+    """
+    if item_start(text, pos, reach=pos) == pos:
+        return pos
+    blank = False
+    nl = text.find("\n", pos, end)
+    while nl >= 0:
+        line = nl + 1
+        nl = text.find("\n", line, end)
+        stop = end if nl < 0 else nl
+        if not text[line:stop].strip():
+            blank = True
+        elif blank or _ITEM.match(text, line, stop):
+            return skip_space(text, line, stop)
+    return pos
+
+
 def _word_start(text: str, pos: int) -> int:
     while pos > 0 and not text[pos - 1].isspace():
         pos -= 1
