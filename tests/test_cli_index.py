@@ -170,3 +170,18 @@ def test_every_command_runs_in_a_fresh_process():
                                 stderr=subprocess.PIPE, text=True) for n in names}
     failed = {n: p.communicate()[1] for n, p in runs.items() if p.wait() != 0}
     assert failed == {}
+
+
+def test_many_files_skipped_for_one_reason_are_named_on_one_line(project):
+    pics = project / "pics"
+    pics.mkdir()
+    for i in range(10):
+        (pics / f"p{i}.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (pics / "odd.txt").write_bytes(b"caf\xe9\n")
+    (pics / "note.md").write_text("# Note\n\nSome words about pictures.\n")
+    r = run("index", "pics", *FIXED)
+    assert "skipped 11 file(s):" in r.stderr
+    err = " ".join(r.stderr.split())  # the terminal wraps long lines
+    assert "10 files: binary file (NUL bytes found), not text" in err
+    assert "pics/p0.png, pics/p1.png," in err and "pics/p7.png, and 2 more" in err
+    assert "pics/odd.txt: not valid UTF-8" in err  # alone for its reason: one line of its own

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -150,8 +150,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         err.print(f"skipped {len(report.skipped)} file(s):")
-        for source, reason in report.skipped:
-            err.print(Text(terminal_safe(f"  {source}: {_strip_source(source, reason)}")))
+        for line in _skipped_lines(report.skipped):
+            err.print(Text(terminal_safe(line)))
     if report.kept:
         err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
         for source in report.kept:
@@ -196,6 +196,29 @@ def _meta_values(items: tuple[str, ...]) -> dict[str, object]:
 def _strip_source(source: str, reason: str) -> str:
     prefix = f"{source}: "
     return reason.removeprefix(prefix)
+
+
+#: Files skipped for one reason that are listed one per line; more are named on one line.
+_LISTED = 3
+#: Names shown on that line before "and N more".
+_NAMED = 8
+
+
+def _skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per skipped file, or, for many skipped for the same reason (a folder of images),
+    the reason once with their names."""
+    by_reason: dict[str, list[str]] = {}
+    for source, reason in skipped:
+        by_reason.setdefault(_strip_source(source, reason), []).append(source)
+    lines = []
+    for reason, sources in by_reason.items():
+        if len(sources) < _LISTED:
+            lines.extend(f"  {source}: {reason}" for source in sources)
+            continue
+        more = f", and {len(sources) - _NAMED} more" if len(sources) > _NAMED else ""
+        lines.append(f"  {len(sources)} files: {reason}")
+        lines.append(f"    {', '.join(sources[:_NAMED])}{more}")
+    return lines
 
 
 @main.command("stats")
