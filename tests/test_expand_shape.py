@@ -9,6 +9,7 @@ from test_expand_support import Trees, chars
 
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.bounds import (
+    AFTER_REACH,
     MIN_WORDS,
     clean_end,
     clean_start,
@@ -184,7 +185,7 @@ def test_item_after_is_a_later_line_start_inside_the_range(lines, data):
         assert line > pos and text[line:got].strip() == "" and not text[got].isspace()
         before = text[text.rfind("\n", 0, line - 1) + 1:line - 1]
         assert text[got] in "-*\u20221234567890" or before.strip() == ""
-        assert item_start(text, pos, reach=pos) < pos  # pos lies inside an item
+        assert item_start(text, pos, reach=AFTER_REACH) < pos  # pos lies inside an item
 
 
 def test_a_context_that_cannot_start_at_its_item_marker_starts_at_the_next_item():

@@ -210,7 +210,7 @@ def _skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
     by_reason: dict[str, list[str]] = {}
     for source, reason in skipped:
         by_reason.setdefault(_strip_source(source, reason), []).append(source)
-    lines = []
+    lines: list[str] = []
     for reason, sources in by_reason.items():
         if len(sources) < _LISTED:
             lines.extend(f"  {source}: {reason}" for source in sources)

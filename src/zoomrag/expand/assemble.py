@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -34,7 +35,18 @@ from ..errors import ConfigError
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
-from .bounds import MIN_WORDS, grow, has_words, item_after, item_start, sentences_in, snap, word_count
+from .bounds import (
+    AFTER_REACH,
+    MIN_WORDS,
+    grow,
+    has_words,
+    item_after,
+    item_lines,
+    item_start,
+    sentences_in,
+    snap,
+    word_count,
+)
 from .evidence import hit_ranks, per_token
 from .innermost import innermost
 from .pertree import bounded, per_tree
@@ -87,6 +99,8 @@ class _Doc:
     #: ``(start, end, kind)`` of a candidate -> its shaped ``(start, end)``: kept with the tree
     #: (:mod:`.pertree`), since a probe or an evaluation shapes the same spans in every call.
     shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
+    #: Line starts of its list items (:func:`~.bounds.item_lines`), found when first needed.
+    items: list[int] | None = None
 
 
 ORDERS = ("score", "document")
@@ -251,6 +265,11 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         if d.lines or _table_of(d, c.start, c.end) is not None:
             return c
+        if d.items is None:
+            d.items = item_lines(d.text)
+        k = bisect_left(d.items, c.start)
+        if not k or d.items[k - 1] < c.start - AFTER_REACH:
+            return c  # no list item begins within reach before it: not inside one
         s = item_after(d.text, c.start, c.end)
         if s == c.start or any(h.start < s for h in c.hits) or not has_words(d.text, s, c.end):
             return c

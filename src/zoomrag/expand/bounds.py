@@ -26,8 +26,11 @@ REACH = 2000
 MIN_WORDS = 15
 #: The farthest back a context that begins inside a list item moves to the item's marker.
 ITEM_REACH = 400
+#: How far back :func:`item_after` looks for the marker of the item a position lies in.
+AFTER_REACH = 2000
 #: A list item's first line: a bullet, or a number with ``.`` or ``)``, then a space and text.
 _ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+\S")
+_ITEM_LINE = re.compile(r"\n" + _ITEM.pattern)
 
 
 def _window_lo(text: str, pos: int) -> int:
@@ -209,14 +212,19 @@ def item_start(text: str, pos: int, reach: int = ITEM_REACH) -> int:
     return pos
 
 
+def item_lines(text: str) -> list[int]:
+    """Where every line that opens a list item begins, ascending."""
+    return [m.start() + 1 for m in _ITEM_LINE.finditer("\n" + text)]
+
+
 def item_after(text: str, pos: int, end: int) -> int:
     """Where the text after the list item holding ``pos`` begins, before ``end``: the next item's
     marker or the paragraph after a blank line; ``pos`` when ``pos`` is not inside an item past
-    its marker, or nothing begins there before ``end``.
+    its marker (within :data:`AFTER_REACH` characters), or nothing begins there before ``end``.
 
     A context that cannot start at its item's marker starts here instead of at the item's tail.
     """
-    if item_start(text, pos, reach=pos) == pos:
+    if item_start(text, pos, reach=AFTER_REACH) == pos:
         return pos
     blank = False
     nl = text.find("\n", pos, end)
