@@ -40,6 +40,18 @@ def test_files_read_again_for_a_newer_parser_are_said_so(project, monkeypatch):
     assert "read again unchanged" not in run("index", "docs").stdout
 
 
+def test_stats_count_the_documents_an_older_zoomrag_read(project, monkeypatch):
+    from zoomrag.parse import PARSER_VERSION
+
+    run("index", "docs", *FIXED)
+    assert "older readings" not in run("stats").stdout
+    assert json.loads(run("stats", "--json").stdout)["older_readings"] == 0
+    monkeypatch.setattr("zoomrag.index.health.PARSER_VERSION", PARSER_VERSION + 1)  # zoomrag upgraded
+    out = " ".join(run("stats").stdout.split())
+    assert "older readings 2 document(s) read by an older zoomrag; index their files again" in out
+    assert json.loads(run("stats", "--json").stdout)["older_readings"] == 2
+
+
 def test_index_reports_counts_and_lists_skipped_files(project):
     r = run("index", "docs", *FIXED)
     assert "2 added, 0 updated, 0 unchanged, 0 removed" in r.stdout

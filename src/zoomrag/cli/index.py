@@ -259,6 +259,9 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         ("without vectors", f"{stats.bytes_without_vectors / 1e6:,.2f} MB ({ratio:.2f} bytes per character)"),
         ("embedder", stats.embedder), ("chunking", stats.chunking), ("expansion", expansion), ("ann", stats.ann),
     ]
+    if stats.older_readings:
+        rows.append(("older readings", f"{stats.older_readings:,} document(s) read by an older zoomrag; "
+                     "index their files again to read them anew (unchanged units keep their vectors)"))
     for k, v in rows:
         table.add_row(Text(k, style="bold"), Text(terminal_safe(v)))
     console = Console(highlight=False)

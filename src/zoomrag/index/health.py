@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StoreError
+from ..parse import PARSER_VERSION
 from ..search.ann import AnnIndex
 from ..store import Pins, Store
 from .dense import DenseSearch
@@ -26,7 +27,8 @@ def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense, 
         embedder=f"{pins.embedder} ({pins.embedder_version}, {pins.dimension}-d)" if pins else "not pinned yet",
         chunking=(pins.describe_chunking() + ("; units embed their heading trails" if headings else ""))
         if pins else "not pinned yet",
-        generation=generation, ann=dense.describe(generation))
+        generation=generation, ann=dense.describe(generation),
+        older_readings=sum(r.parser < PARSER_VERSION for r in store.document_readings().values()))
 
 
 def check_of(store: Store, pins: Pins | None) -> CheckReport:

@@ -46,6 +46,9 @@ class IndexStats:
     chunking: str
     generation: int
     ann: str
+    #: Documents an older zoomrag read or chunked (``zoomrag.parse.PARSER_VERSION``): indexing
+    #: their files again reads them anew, re-embedding only the units that changed.
+    older_readings: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -163,6 +163,7 @@ class StatsResponse(BaseModel):
     chunking: str
     generation: int
     ann: str
+    older_readings: int
 
 
 class CheckResponse(BaseModel):
