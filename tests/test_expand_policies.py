@@ -380,6 +380,17 @@ def test_density_counts_distance_across_a_parent_edge_cross_times(cross, expecte
     assert (c.start, c.end) == (text.index(first), text.index(last) + 10)
 
 
+DEFS = build([["a" * 10, "b" * 10, "c" * 10], ["d" * 10, "e" * 10]], kinds=("function", "code"))
+
+
+@pytest.mark.parametrize(("tree", "expected"), [(PARAS, ["bbb", "ccc", "ddd"]), (DEFS, ["aaa", "bbb", "ccc"])])
+def test_density_rarely_crosses_the_edge_of_a_code_definition(tree, expected):
+    # d, past the edge of c's function: 0.37 times 0.25 = 0.09, under a (inside, 0.22); paragraphs as above
+    [c, *_] = get_expander("density", {"reach": 10, "cross": 2.0}).expand([hit(tree, "c" * 10, 1.0)], Trees(tree), 30)
+    text = tree.document.text
+    assert (c.start, c.end) == (text.index(expected[0][0] * 10), text.index(expected[-1][0] * 10) + 10)
+
+
 # -- auto -------------------------------------------------------------------------------------
 
 SECTIONS = build([["h1", "h2", "h3"]], doc_id="s", kinds=("section", "sentence"))

@@ -17,7 +17,8 @@ The model, for one document:
 - evidence continues from a relevant leaf into a neighbour with probability
   ``exp(-d / reach)``, ``d`` the tokens from the hit to the neighbour's middle; outside the
   hit's parent (a paragraph, a section) ``d`` counts ``cross`` times, as evidence rarely runs
-  across such an edge;
+  across such an edge, and past the edge of a code definition (a function, a method, a class)
+  the probability is quartered too: the next function is another question's answer;
 - a leaf near several hits is relevant unless every one of them misses (noisy-or).
 
 A leaf's expected evidence per token is then its probability, so taking leaves in decreasing
@@ -48,6 +49,10 @@ from .units import first_leaf, last_leaf, plural, span_candidate
 
 #: Neighbours whose continuation probability falls below this are not considered.
 _FLOOR = 0.01
+#: Node kinds of code definitions, and the factor on the probability of a neighbour outside the
+#: definition a hit lies in (another function is rarely the same answer).
+_DEFINITIONS = frozenset({"function", "method", "class"})
+_CODE_EDGE = 0.25
 #: Hits whose score gaps set the unit of ``score_decay`` (a fixed head, so the budget's candidate
 #: count does not change it).
 _GAP_SAMPLE = 50
@@ -181,6 +186,8 @@ class DensityExpansion:
         lo, hi = first_leaf(tree, node), last_leaf(tree, node)
         out = [(leaf, q) for leaf in _leaves_between(tree, lo, hi)]
         parent = tree.parent(node)
+        # a definition's edge: the function before or after is another question's answer
+        edge = _CODE_EDGE if parent is not None and parent.kind in _DEFINITIONS else 1.0
         for step in (tree.previous_leaf, tree.next_leaf):
             cur = lo if step is tree.previous_leaf else hi
             d = 0.0
@@ -192,6 +199,8 @@ class DensityExpansion:
                 size = sizer.size(node.doc_id, nxt.start, nxt.end)
                 mid = d + size / 2  # the neighbour's middle, as its tokens are all this far on average
                 p = q * math.exp(-mid * (1.0 if inside else self.cross) / self.reach) if self.reach > 0 else 0.0
+                if not inside:
+                    p *= edge
                 if p < _FLOOR:
                     break
                 out.append((nxt, p))
