@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (2, "6bd78ca099d4604ce2607d6bbe348d7c38de586d37fdfc501325fdc09b13fdb4")
+RECORDED = (3, "87a335f89e43338746349d4da28e3d151919dee51c7ea18eb12dd5cb59161b1d")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -42,6 +42,9 @@ FILES = {
                     "      \"Work\" means the text under this Licence, as shared by its authors.\n\n"
                     "   2. Grant of Rights. Subject to the terms of this Licence, you may copy the Work\n"
                     "      and share it, in any medium, with or without changes to it.\n\n" + _LONG + "\n"),
+    "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
+                "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
+                "  return x + 1\n}\n\nmodule.exports = Tool\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

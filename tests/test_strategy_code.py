@@ -261,3 +261,30 @@ def test_a_source_files_definitions_are_its_section_path():
     # a code block inside prose keeps the prose's heading trail
     md = Document.from_text(src, id="w.md", source="w.md", format="markdown")
     assert all(n.section_path == () for n in make_chunker("code").chunk(md).nodes)
+
+
+def test_javascript_without_semicolons_keeps_calls_and_exports_out_of_definitions():
+    src = ("const fs = require('fs')\n\nclass CI extends Base {\n  static name = 'ci'\n\n"
+           "  async exec () {\n    const arb = new Arborist(opts)\n    await arb.buildIdealTree()\n"
+           "    await reifyFinish(this.npm, arb)\n  }\n}\n\nconst helper = (x) => {\n  return x + 1\n}\n\n"
+           "module.exports = CI\n")
+    doc = Document.from_text(src, id="ci.js", source="ci.js", format="code")
+    tree = make_chunker("code", {"max_size": 12, "min_size": 0, "unit": "chars"}).chunk(doc)
+    named = {(n.kind, n.text.split("\n")[0].strip(), n.section_path) for n in tree.nodes
+             if n.kind in ("class", "method", "function")}
+    assert named == {("class", "class CI extends Base {", ("CI",)), ("method", "async exec () {", ("CI", "exec")),
+                     ("function", "const helper = (x) => {", ("helper",))}  # no "module.exports", no "await"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("pub fn run(&self) -> u8 {", "run"), ("func (s *Server) Start() error {", "Start"),
+    ("int main(void) {", "main"), ("static void *worker(void *arg)", "worker"),
+    ("export default class Foo extends Bar {", "Foo"), ("public static String name(int x) {", "name"),
+    ("function foo(a, b) {", "foo"), ("const baz = async function () {", "baz"),
+])
+def test_definitions_of_other_languages_are_named_in_the_section_path(line, name):
+    src = f"{line}\n    body(1)\n}}\n"
+    doc = Document.from_text(src, id="m.x", source="m.x", format="code")
+    tree = make_chunker("code", {"max_size": 200, "min_size": 0, "unit": "chars", "language": "c"}).chunk(doc)
+    defs = [n for n in tree.nodes if n.kind in ("class", "function", "method")]
+    assert defs and defs[0].section_path == (name,)

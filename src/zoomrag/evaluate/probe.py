@@ -65,7 +65,7 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 3
+VERSION = 4
 #: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
 #: chosen for separately (:func:`bands_of`).
 BUDGETS = (512, 1024, 2048, 4096)
@@ -231,10 +231,9 @@ def _code_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str,
         if n.kind not in ("function", "method", "class") or size(n.start, n.end) > MAX_EVIDENCE:
             continue
         lines = text[n.start:n.end].splitlines()
-        m = re.search(r"(?:def|class|function|fn|func)\s+(\w+)", lines[0]) if lines else None
-        if m is None:
+        if not n.section_path:  # the code chunker names every definition it can
             continue
-        name = " ".join(p.lower() for p in _NAME_PART.findall(m.group(1)))
+        name = " ".join(p.lower() for p in _NAME_PART.findall(n.section_path[-1]))
         body = next((ln.strip().strip("\"'#/ *") for ln in lines[1:] if ln.strip().strip("\"'#/ *")), "")
         out.append((f"{name} {body}".strip(), n.start, n.end))
     return out

@@ -68,7 +68,12 @@ class CodeChunker(Chunker):
         return spans
 
 
-_DEFINED = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+# A definition's name: after its keyword (``def``, ``class``, ``function``, ``fn``, ``struct``…), else
+# the word before its first "(" (``async exec () {``, ``int main(void)``, ``const f = (x) =>``).
+_DEFINED = re.compile(
+    r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|"
+    r"module|namespace|record|object|protocol)[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+_CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
 
 
 def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> None:
@@ -78,10 +83,21 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
     for span in spans:
         inner = path
         if span.kind in _DEFINITIONS:
-            m = _DEFINED.search(text, span.start, span.end)
-            if m is not None:
-                inner = span.section_path = (*path, m[1])
+            name = _definition_name(text, span.start, span.end)
+            if name:
+                inner = span.section_path = (*path, name)
         _name_definitions(text, span.children, inner)
+
+
+def _definition_name(text: str, start: int, end: int) -> str:
+    """The name a definition's first line that is no comment or decorator gives, or ''."""
+    for m in re.finditer(r"[^\n]+", text[start:end]):
+        line = m.group()[:_KIND_PREFIX]
+        if _LEADS.match(line) or not line.strip():
+            continue
+        found = _DEFINED.match(line) or _CALLED.search(line)
+        return found[1] if found else ""
+    return ""
 
 
 # -- language ------------------------------------------------------------------------------
@@ -319,6 +335,7 @@ _CLASS_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
     r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|namespace|"
     r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface))\b"
+    r"(?![ \t]*[.=(\[:])"  # "module.exports = CI" and "object = x" use the word, they define nothing
 )
 _FUNCTION_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|static|async|pub(?:\([^)]*\))?|"
@@ -331,7 +348,10 @@ _FUNCTION_LIKE = re.compile(
     r"|(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)]*\)[ \t]*=>|\w+[ \t]*=>))"
 )
 _KIND_PREFIX = 300  # characters of a head line that the kind patterns look at
-_CONTROL = re.compile(r"[ \t]*(?:if|for|while|switch|return|else|do|try|catch)\b")
+# Statements whose first word is a keyword: "await f(x)" in JavaScript without semicolons is a
+# call, not "type name(args)".
+_CONTROL = re.compile(r"[ \t]*(?:if|for|while|switch|return|else|do|try|catch|await|yield|throw|new|delete|"
+                      r"void|typeof|raise|assert|del|go|defer|echo|print)\b")
 
 
 def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
