@@ -276,3 +276,25 @@ def test_remembered_snaps_are_bounded_and_stay_exact(monkeypatch):
     other = text.replace("First", "Third")  # a new text: a memo of its own
     assert [bounds.snap(other, a, b) for a, b in spans] == want
     assert [bounds.snap(other, a, b) for a, b in reversed(spans)] == want[::-1]
+
+
+LEAD_IN = ("If you want to install packages while making sure that the manifest is not modified and "
+           "that both files stay strictly in sync, use the clean install command instead of this one. "
+           "A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)\n")
+
+
+def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
+    tree = build_tree(Document(id="d", source="d.md", text=LEAD_IN), [])
+    end = LEAD_IN.index(":") + 1
+    h = Hit("h", "d", 0, 20, 0.9)
+    [c] = assemble([Candidate("d", 0, end, 0.9, (h,))], Trees(tree), 1000, chars)
+    assert c.text.endswith("instead of this one.")
+    # a hit in the lead-in keeps it, and a context without 15 other words keeps it too
+    h2 = Hit("h2", "d", LEAD_IN.index("A package"), end, 0.9)
+    [kept] = assemble([Candidate("d", 0, end, 0.9, (h2,))], Trees(tree), 1000, chars)
+    assert kept.text.endswith("A package is:")
+    short = "Use the clean install command. A package is:\n\n* a) a folder\n"
+    small = build_tree(Document(id="s", source="s.md", text=short), [])
+    [alone] = assemble([Candidate("s", 0, short.index(":") + 1, 0.9, (Hit("h3", "s", 0, 5, 0.9),))],
+                       Trees(small), 1000, chars)
+    assert alone.text.endswith("is:")

@@ -38,6 +38,7 @@ from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
     MIN_WORDS,
+    clean_start,
     grow,
     has_words,
     item_after,
@@ -221,6 +222,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if got is None:
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
+        if not lines_for(c):  # not kept with the shape: it depends on the hits
+            e = _without_lead_in(doc(c.doc_id).text, s, e, c.hits)
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -633,6 +636,31 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
         if grown is None:
             return best
         best, grow_after = grown, not grow_after
+
+
+#: Characters before a context's end searched for the start of its last sentence.
+_LEAD_IN_REACH = 400
+
+
+def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
+    """``end``, or the end of the sentence before a last one that ends in ":" (``A `package`
+    is:``) when the list or block it introduces is not in the context, no hit lies in it and
+    MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment."""
+    if end <= start:
+        return end
+    last = end - 1
+    while last > start and text[last].isspace():
+        last -= 1
+    if text[last] != ":" or not text[end:end + 200].strip():
+        return end
+    sentences = sentence_spans(text, max(start, end - _LEAD_IN_REACH), end)
+    if len(sentences) < 2:
+        return end
+    lead = sentences[-1][0]
+    if not clean_start(text, lead) or any(h.end > lead for h in hits):
+        return end
+    cut = sentences[-2][1]
+    return cut if has_words(text, start, cut) else end
 
 
 _WORD_CUT = ", cut at words"
