@@ -517,6 +517,15 @@ def test_a_run_in_clause_title_is_the_phrase_before_its_full_stop():
     assert [t for _, t, _ in found(plain(text))] == ["1. Definitions", "2. Grant of Copyright License"]
 
 
+def test_a_named_clause_may_have_a_run_in_title():
+    text = ("Section 1. Definitions. In this Agreement the following words have the meanings below.\n\n"
+            "Section 2. Payment Terms. The Buyer shall pay the Seller within thirty days of each invoice.\n\n"
+            "ARTICLE IV\n\n4.1 Term. This Agreement starts on the Effective Date and runs for three years.\n")
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (2, "Section 1. Definitions"), (2, "Section 2. Payment Terms"), (1, "ARTICLE IV"), (3, "4.1 Term"),
+    ]
+
+
 def test_a_numbered_paragraph_is_a_clause_titled_by_its_first_line_marked_as_cut():
     text = (
         f"{_WRAP}.\n\n"

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (3, "87a335f89e43338746349d4da28e3d151919dee51c7ea18eb12dd5cb59161b1d")
+RECORDED = (4, "3aae40fd6a1e4e2174297c1c0ea8058c411a204e866744257ee212db38731c43")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -41,7 +41,9 @@ FILES = {
     "licence.txt": ("text", "                        THE SAMPLE LICENCE\n\n" + "   1. Definitions.\n\n"
                     "      \"Work\" means the text under this Licence, as shared by its authors.\n\n"
                     "   2. Grant of Rights. Subject to the terms of this Licence, you may copy the Work\n"
-                    "      and share it, in any medium, with or without changes to it.\n\n" + _LONG + "\n"),
+                    "      and share it, in any medium, with or without changes to it.\n\n"
+                    "Section 3. Notices. Every copy keeps this Licence and the names of its authors.\n\n"
+                    + _LONG + "\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),

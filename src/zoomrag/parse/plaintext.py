@@ -178,8 +178,12 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
                 titled = run_in_title = run_in.group(1)  # "2. Grant of Copyright License. Subject to…"
             if titled is not None:
                 rest, line = titled, f"{m.group('numbered')} {titled}"
-        elif family in _NAMED and rest[:1].islower() and m.group(family)[-1] not in ".:":
-            continue  # "Section 6 states terms for distribution…" is a sentence
+        elif family in _NAMED:
+            if rest[:1].islower() and m.group(family)[-1] not in ".:":
+                continue  # "Section 6 states terms for distribution…" is a sentence
+            if (run_in := _RUN_IN.match(rest)) and _title_case(run_in.group(1)):
+                rest = run_in_title = run_in.group(1)  # "Section 2. Payment Terms. The Buyer shall…"
+                line = f"{m.group(family)} {rest}"
         # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
         if not title_like(rest, family, question=depth > 0) or _too_wide(line):
             continue
