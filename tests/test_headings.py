@@ -520,9 +520,12 @@ def test_a_run_in_clause_title_is_the_phrase_before_its_full_stop():
 def test_a_named_clause_may_have_a_run_in_title():
     text = ("Section 1. Definitions. In this Agreement the following words have the meanings below.\n\n"
             "Section 2. Payment Terms. The Buyer shall pay the Seller within thirty days of each invoice.\n\n"
-            "ARTICLE IV\n\n4.1 Term. This Agreement starts on the Effective Date and runs for three years.\n")
+            "ARTICLE IV\n\n4.1 Term. This Agreement starts on the Effective Date and runs for three years.\n\n"
+            "ARTICLE V\nTERMINATION\n\nEither party may end it.\n\nChapter 6\nit was raining.\n")
     assert [(h.level, h.title) for h in find_headings(plain(text))] == [
-        (2, "Section 1. Definitions"), (2, "Section 2. Payment Terms"), (1, "ARTICLE IV"), (3, "4.1 Term"),
+        (3, "Section 1. Definitions"), (3, "Section 2. Payment Terms"), (2, "ARTICLE IV"), (4, "4.1 Term"),
+        (2, "ARTICLE V TERMINATION"),  # the title on the line under a bare marker
+        (1, "Chapter 6"),  # not a sentence under it
     ]
 
 

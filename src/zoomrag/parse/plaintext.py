@@ -102,6 +102,8 @@ _SMALL = frozenset(
 _WRAPPED = 0.75
 # A text whose lines are all shorter than this is not wrapped prose.
 _MIN_WIDTH = 40
+# The longest title on the line under a bare "ARTICLE IV".
+_TITLE_BELOW = 60
 # Lines read to learn the text's width.
 _WIDTH_SAMPLE = 2000
 
@@ -184,6 +186,9 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             if (run_in := _RUN_IN.match(rest)) and _title_case(run_in.group(1)):
                 rest = run_in_title = run_in.group(1)  # "Section 2. Payment Terms. The Buyer shall…"
                 line = f"{m.group(family)} {rest}"
+            elif not rest and (below := _title_below(text, le)):
+                le, rest = below  # "ARTICLE IV" over "TERMINATION"
+                line = f"{line} {rest}"
         # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
         if not title_like(rest, family, question=depth > 0) or _too_wide(line):
             continue
@@ -209,6 +214,19 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
     keys = sorted({f[2] for f in found})
     level_of = {k: min(i + 1, 6) for i, k in enumerate(keys)}
     return [(s, e, level_of[k], t) for s, e, k, t in found]
+
+
+def _title_below(text: str, le: int) -> tuple[int, str] | None:
+    """The line after the marker line ending at ``le`` when it is a short title in title case or
+    capitals (and so the marker's title), as ``(its end, its text)``."""
+    if le >= len(text):
+        return None
+    end = line_end(text, le + 1)
+    below = text[le + 1:end].strip()
+    if not below or len(below) > _TITLE_BELOW or not _title_case(below) or below[-1] in ".,;:" \
+            or _SENTENCE_BREAK.search(below) or PLAIN.first.match(below):
+        return None
+    return end, below
 
 
 def _in_list(text: str, ls: int, le: int) -> bool:
