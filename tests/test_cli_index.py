@@ -48,7 +48,7 @@ def test_stats_count_the_documents_an_older_zoomrag_read(project, monkeypatch):
     assert json.loads(run("stats", "--json").stdout)["older_readings"] == 0
     monkeypatch.setattr("zoomrag.index.health.PARSER_VERSION", PARSER_VERSION + 1)  # zoomrag upgraded
     out = " ".join(run("stats").stdout.split())
-    assert "older readings 2 document(s) read by an older zoomrag; index their files again" in out
+    assert "older readings 2 document(s) read by an older zoomrag; index their files (or add them) again" in out
     assert json.loads(run("stats", "--json").stdout)["older_readings"] == 2
 
 

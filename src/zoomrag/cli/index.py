@@ -261,7 +261,7 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     ]
     if stats.older_readings:
         rows.append(("older readings", f"{stats.older_readings:,} document(s) read by an older zoomrag; "
-                     "index their files again to read them anew (unchanged units keep their vectors)"))
+                     "index their files (or add them) again to read them anew; unchanged units keep their vectors"))
     for k, v in rows:
         table.add_row(Text(k, style="bold"), Text(terminal_safe(v)))
     console = Console(highlight=False)

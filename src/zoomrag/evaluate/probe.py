@@ -230,9 +230,9 @@ def _code_probes(tree: Tree, size: Callable[[int, int], int]) -> list[tuple[str,
     for n in tree.nodes:
         if n.kind not in ("function", "method", "class") or size(n.start, n.end) > MAX_EVIDENCE:
             continue
-        lines = text[n.start:n.end].splitlines()
         if not n.section_path:  # the code chunker names every definition it can
             continue
+        lines = text[n.start:n.end].splitlines()
         name = " ".join(p.lower() for p in _NAME_PART.findall(n.section_path[-1]))
         body = next((ln.strip().strip("\"'#/ *") for ln in lines[1:] if ln.strip().strip("\"'#/ *")), "")
         out.append((f"{name} {body}".strip(), n.start, n.end))

@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
 from ..load.spans import skip_space, trim_end
+from ..text.lists import LIST_ITEM
 from ..text.sentences import sentence_bounds
 
 #: Characters looked at on each side of an edge for the boundary nearest to it.
@@ -28,9 +29,7 @@ MIN_WORDS = 15
 ITEM_REACH = 400
 #: How far back :func:`item_after` looks for the marker of the item a position lies in.
 AFTER_REACH = 2000
-#: A list item's first line: a bullet, or a number with ``.`` or ``)``, then a space and text.
-_ITEM = re.compile(r"[ \t]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]+\S")
-_ITEM_LINE = re.compile(r"\n" + _ITEM.pattern)
+_ITEM_LINE = re.compile(r"\n" + LIST_ITEM.pattern)
 
 
 def _window_lo(text: str, pos: int) -> int:
@@ -200,7 +199,7 @@ def item_start(text: str, pos: int, reach: int = ITEM_REACH) -> int:
     """
     line = text.rfind("\n", 0, pos) + 1
     while pos - line <= reach:
-        if _ITEM.match(text, line):
+        if LIST_ITEM.match(text, line):
             mark = skip_space(text, line, pos)
             return mark if mark < pos else pos
         if line == 0:
@@ -234,7 +233,7 @@ def item_after(text: str, pos: int, end: int) -> int:
         stop = end if nl < 0 else nl
         if not text[line:stop].strip():
             blank = True
-        elif blank or _ITEM.match(text, line, stop):
+        elif blank or LIST_ITEM.match(text, line, stop):
             return skip_space(text, line, stop)
     return pos
 

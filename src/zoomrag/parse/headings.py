@@ -219,6 +219,10 @@ def _reader_hidden(document: Document) -> list[tuple[int, int]]:
             if b.type == "code" or b.meta.get("html") or b.meta.get("front_matter")]
 
 
+def _plain(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
+    return [Heading(*h) for h in plain_headings(text, hidden)]
+
+
 def _find(document: Document) -> list[Heading]:
     from_blocks = _block_headings(document)
     if from_blocks:
@@ -231,15 +235,15 @@ def _find(document: Document) -> list[Heading]:
         return []
     if fmt in ("markdown", "notebook"):  # a notebook is read as its Markdown rendering
         if document.blocks:  # the reader's markdown-it parse: none of its blocks is a heading
-            return [Heading(*h) for h in plain_headings(text, _reader_hidden(document))]
+            return _plain(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
-        return headings or [Heading(*h) for h in plain_headings(text, hidden)]
+        return headings or _plain(text, hidden)
     if fmt == "html":  # its reader wrote every Markdown heading it has as a heading block
-        return [Heading(*h) for h in plain_headings(text, [])]
+        return _plain(text, [])
     man = manpage_headings(text)
     if man:
         return [Heading(*h) for h in man]
-    return [Heading(*h) for h in plain_headings(text, [])] or _plain_markdown_headings(text)
+    return _plain(text, []) or _plain_markdown_headings(text)
 
 
 def section_spans(document: Document, max_level: int = 6) -> list[Span]:

@@ -20,6 +20,8 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
+from ..text.lists import LIST_ITEM
+
 __all__ = ["LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "line_end", "plain_headings",
            "title_like"]
 
@@ -89,7 +91,6 @@ _NAMED = {"part", "chapter", "article", "section"}
 MAX_WIDTH = 80  # display columns of a heading line; CJK characters count twice
 _SENTENCE_BREAK = re.compile(r"[.!?][ \t]+\S|[。！？]\S")
 _LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
-_LIST_LINE = re.compile(r"[ \t]*(?:[-+*•][ \t]|\d{1,3}[.)．][ \t])")
 # A run-in title: a short phrase up to a full stop, then the clause's first sentence.
 _RUN_IN = re.compile(r"([^\W\d_][^.;:!?\n]{2,58}?)\.[ \t]+(?=[\"'“(]?[A-Z])")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
@@ -184,7 +185,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             if rest[:1].islower() and m.group(family)[-1] not in ".:":
                 continue  # "Section 6 states terms for distribution…" is a sentence
             if (run_in := _RUN_IN.match(rest)) and _title_case(run_in.group(1)):
-                rest = run_in_title = run_in.group(1)  # "Section 2. Payment Terms. The Buyer shall…"
+                rest = run_in.group(1)  # "Section 2. Payment Terms. The Buyer shall…"
                 line = f"{m.group(family)} {rest}"
             elif not rest and (below := _title_below(text, le)):
                 le, rest = below  # "ARTICLE IV" over "TERMINATION"
@@ -233,10 +234,10 @@ def _in_list(text: str, ls: int, le: int) -> bool:
     """True when the line above or below is a list item too (numbered or bulleted)."""
     if ls > 0:
         ps = text.rfind("\n", 0, ls - 1) + 1
-        if _LIST_LINE.match(text, ps, ls - 1):
+        if LIST_ITEM.match(text, ps, ls - 1):
             return True
     if le < len(text):
-        return bool(_LIST_LINE.match(text, le + 1, line_end(text, le + 1)))
+        return bool(LIST_ITEM.match(text, le + 1, line_end(text, le + 1)))
     return False
 
 

@@ -73,6 +73,7 @@ class CodeChunker(Chunker):
 _DEFINED = re.compile(
     r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|"
     r"module|namespace|record|object|protocol)[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+_LINE = re.compile(r"[^\n]+")
 _CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
 
 
@@ -91,7 +92,7 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
 
 def _definition_name(text: str, start: int, end: int) -> str:
     """The name a definition's first line that is no comment or decorator gives, or ''."""
-    for m in re.finditer(r"[^\n]+", text[start:end]):
+    for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         if _LEADS.match(line) or not line.strip():
             continue
