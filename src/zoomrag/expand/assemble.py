@@ -32,18 +32,19 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..load.spans import trim_end
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
     MIN_WORDS,
-    clean_start,
     grow,
     has_words,
     item_after,
     item_lines,
     item_start,
+    lead_in,
     sentences_in,
     snap,
     word_count,
@@ -638,28 +639,14 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
         best, grow_after = grown, not grow_after
 
 
-#: Characters before a context's end searched for the start of its last sentence.
-_LEAD_IN_REACH = 400
-
-
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
-    """``end``, or the end of the sentence before a last one that ends in ":" (``A `package`
-    is:``) when the list or block it introduces is not in the context, no hit lies in it and
-    MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment."""
-    if end <= start:
+    """``end``, or the end of the sentence before a last one that ends in ":" (:func:`lead_in`)
+    when no hit lies in it and MIN_WORDS words remain: a lead-in without what it leads to is a
+    dangling fragment."""
+    lead = lead_in(text, start, end)
+    if lead == end or any(h.end > lead for h in hits):
         return end
-    last = end - 1
-    while last > start and text[last].isspace():
-        last -= 1
-    if text[last] != ":" or not text[end:end + 200].strip():
-        return end
-    sentences = sentence_spans(text, max(start, end - _LEAD_IN_REACH), end)
-    if len(sentences) < 2:
-        return end
-    lead = sentences[-1][0]
-    if not clean_start(text, lead) or any(h.end > lead for h in hits):
-        return end
-    cut = sentences[-2][1]
+    cut = trim_end(text, start, lead)
     return cut if has_words(text, start, cut) else end
 
 

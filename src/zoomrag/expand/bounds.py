@@ -238,6 +238,18 @@ def item_after(text: str, pos: int, end: int) -> int:
     return pos
 
 
+def lead_in(text: str, start: int, end: int) -> int:
+    """Where the last sentence of ``[start, end)`` begins when it ends in ":" (``A `package`
+    is:``) and text follows ``end`` (what it leads to is left out); ``end`` otherwise."""
+    last = end - 1
+    while last > start and text[last].isspace():
+        last -= 1
+    if end <= start or text[last] != ":" or not text[end:end + 200].strip():
+        return end
+    starts = _sentences(text).starts(last)
+    return starts[-1] if starts and starts[-1] > start else end
+
+
 def _word_start(text: str, pos: int) -> int:
     while pos > 0 and not text[pos - 1].isspace():
         pos -= 1
