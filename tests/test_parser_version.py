@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (4, "742bf4b5bcb415e46e343bea8a4028d2eadb9607292ec20f66ed8455a7c180e6")
+RECORDED = (5, "ba9c4c536b5ce06c1495240a91642540ad7adb4e4770049b840cff9a0d0cc1ba")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -31,6 +31,9 @@ FILES = {
                   "<h1>Our team</h1><p>We are three people.</p><ul><li>Alice</li><li>Bob<ul><li>intern</li>"
                   "</ul></li></ul><h2>Table</h2><table><tr><th>Name</th><th>Role</th></tr><tr><td>Alice</td>"
                   "<td>lead</td></tr></table><pre><code class='language-python'>x = 1</code></pre>"
+                  "<dl class='py function'><dt class='sig sig-object py' id='team.add'><span class='sig-name'>"
+                  "add</span>(name)</dt><dd><p>Adds a member.</p><div class='admonition note'><p class="
+                  "'admonition-title'>Note</p><p>Names are unique.</p></div></dd></dl>"
                   f"<p>{_LONG}</p></body></html>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
                    "* a bullet\n* another\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from zoomrag.load import load_path, read_text
 from zoomrag.load.tables import parse_pipe_table
+from zoomrag.parse import make_chunker
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -137,6 +138,8 @@ _HTML_PIECES = st.sampled_from([
     "<pre>", "</pre>", "<code class='language-js'>", "<br>", "&amp;", "&lt;", "&nbsp;", "|", "\\", "\\|",
     "text", "more words", " ", "\n", "<script>", "</script>", "<div>", "</div>", "<b>", "</b>", "```",
     "中文", "😀", "<caption>", "<blockquote>", "<!--", "-->", "<nav>", "# not", "- not",
+    "<dl>", "</dl>", "<dt id='f'>", "<dt class='sig sig-object'>", "</dt>", "<dd>", "</dd>",
+    "<div class='admonition note'>", "<p class='admonition-title'>",
 ])
 
 
@@ -218,3 +221,58 @@ def test_heading_permalinks_are_left_out_and_other_links_kept():
             '<p>See <a href="#x">section 2</a> and <a href="#y">#</a> marks.</p>')
     doc = read_text(html, format="html", id="p", source="p.html")
     assert doc.text == "## Examples\n\n### Install\n\nSee section 2 and marks.\n"
+
+
+SPHINX = (
+    "<h1>json — JSON encoder</h1><h2>Basic Usage</h2>"
+    '<dl class="py function"><dt class="sig sig-object py" id="json.dumps">'
+    '<span class="sig-prename descclassname"><span class="pre">json.</span></span>'
+    '<span class="sig-name descname"><span class="pre">dumps</span></span>'
+    '<span class="sig-paren">(</span><em class="sig-param">obj</em><span class="sig-paren">)</span>'
+    '<a class="headerlink" href="#json.dumps">¶</a></dt>'
+    "<dd><p>Serialize <em>obj</em>.</p>"
+    '<div class="admonition note"><p class="admonition-title">Note</p><p>Keys are str.</p>'
+    "<p>Always.</p></div></dd></dl>"
+    '<dl class="py class"><dt class="sig sig-object py" id="json.JSONEncoder">'
+    '<em class="property">class </em><span class="sig-prename descclassname">json.</span>'
+    '<span class="sig-name descname">JSONEncoder</span></dt>'
+    '<dd><p>Extensible encoder.</p><dl class="py method"><dt class="sig sig-object py" '
+    'id="json.JSONEncoder.default"><span class="sig-name descname">default</span>(o)</dt>'
+    "<dd><p>Return a serializable object.</p></dd></dl></dd></dl>"
+    '<dl class="simple"><dt>term</dt><dd><p>a plain definition</p></dd></dl>'
+    "<h2>Command Line</h2>"
+    '<dl class="glossary"><dt id="term-a-very-long-glossary-term">'
+    + "word " * 20 + "</dt><dd><p>Meaning.</p></dd></dl>"
+)
+
+
+def test_api_entries_are_headings_titled_by_their_names_and_admonition_titles_lead_in():
+    doc = read_text(SPHINX, format="html")
+    assert doc.text == (
+        "# json — JSON encoder\n\n## Basic Usage\n\n"
+        "### json.dumps(obj)\n\nSerialize obj.\n\nNote: Keys are str.\n\nAlways.\n\n"
+        "### class json.JSONEncoder\n\nExtensible encoder.\n\n"
+        "#### default(o)\n\nReturn a serializable object.\n\n"
+        "term\n\na plain definition\n\n## Command Line\n\n"
+        "### " + " ".join(["word"] * 20) + "\n\nMeaning.\n"
+    )
+    headings = [(b.level, b.meta.get("title")) for b in doc.blocks if b.type == "heading"]
+    assert headings == [(1, None), (2, None), (3, "json.dumps"), (3, "json.JSONEncoder"),
+                        (4, "default"), (2, None), (3, "term-a-very-long-glossary-term")]
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    paths = {n.text.split("\n")[0]: n.section_path for n in tree if n.kind == "section"}
+    assert paths["#### default(o)"] == ("json — JSON encoder", "Basic Usage", "json.JSONEncoder",
+                                        "default")
+
+
+def test_an_admonition_title_with_nothing_under_it_stays_its_own_line():
+    doc = read_text('<div class="admonition"><p class="admonition-title">See also</p></div>'
+                    "<p>After.</p>"
+                    '<div class="admonition"><p class="admonition-title">Tip</p><pre>x = 1</pre></div>',
+                    format="html")
+    assert doc.text == "See also\n\nAfter.\n\nTip:\n\n```\nx = 1\n```\n"
+
+
+def test_nested_admonitions_are_bounded():
+    html = '<div class="admonition">' * 3000 + "deep" + "</div>" * 3000
+    assert read_text(html, format="html").text == "deep\n"

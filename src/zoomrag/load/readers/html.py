@@ -10,6 +10,14 @@ links and navigation words only ("Previous: … Up: … [Index]"): text that is 
 is neither embedded, nor matched by BM25, nor returned next to a hit. A page with one ``main``
 element (or ``role="main"``) is read from it alone. Entities are decoded; runs of
 whitespace collapse as a browser would. Every rendered construct is one block.
+
+Generated API references (Sphinx, and the many sites built with it) describe each function,
+class, option or glossary term as a definition list entry whose term is a link target
+(``<dt id="json.dumps">``). Such a term is rendered as a heading one level under the page's
+current heading (an entry inside another's description one level further), titled by the name
+it documents, so what is said of ``json.dumps`` is a section a hit can grow to and its units
+carry the name. An admonition's title ("Note", "Warning", "See also") leads its first paragraph
+("Note: …") rather than standing alone as a one-word paragraph.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ _WS = re.compile(r"[ \t\n\r\f\xa0]+")
 _ESCAPED_PIPE = re.compile(r"(\\*)\|")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
 _MAX_LIST_DEPTH = 32
+_MAX_ADMONITIONS = 8
 
 _EMPTY: MappingProxyType[str, object] = MappingProxyType({})
 _ORDERED = {True: MappingProxyType({"ordered": True}), False: MappingProxyType({"ordered": False})}
@@ -57,6 +66,51 @@ _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top"
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
                         "menu", "search", "modules", "more"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
+
+
+#: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
+_ENTRY_NAME = ("sig-prename", "sig-name")
+#: A term longer than this is titled by its name parts or its id, not by its whole text.
+_TITLE_CHARS = 80
+
+
+def _entry(node: LexborNode) -> bool:
+    """A definition term that is a link target or a rendered signature: an API entry."""
+    attrs = node.attributes
+    return bool(attrs.get("id")) or "sig-object" in (attrs.get("class") or "").split()
+
+
+def _entry_title(node: LexborNode, text: str) -> str:
+    """What an entry documents: its name parts when marked, else its text when short."""
+    parts = []
+    for cls in _ENTRY_NAME:
+        for el in node.css(f".{cls}"):
+            parts.append(_WS.sub("", el.text(deep=True)))
+    name = "".join(parts)
+    if name:
+        return name
+    if len(text) <= _TITLE_CHARS:
+        return text
+    return node.attributes.get("id") or text[:_TITLE_CHARS].rsplit(" ", 1)[0] + "…"
+
+
+def _entry_depth(node: LexborNode) -> int:
+    """How many entries' descriptions hold this one (a method inside its class's description)."""
+    depth = 0
+    p = node.parent
+    while p is not None:
+        if p.tag == "dd":
+            prev = p.prev
+            while prev is not None and prev.tag != "dt":
+                prev = prev.prev
+            if prev is not None and _entry(prev):
+                depth += 1
+        p = p.parent
+    return depth
+
+
+def _admonition_title(node: LexborNode) -> bool:
+    return "admonition-title" in (node.attributes.get("class") or "").split()
 
 
 #: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``): a mark to click, not a word.
@@ -169,10 +223,22 @@ class _Renderer:
         self.parts: list[str] = []
         self.length = 0
         self.blocks: list[Block] = []
+        #: The level of the last ``h1``–``h6``: API entries go one under it.
+        self.outline = 0
+        #: An admonition's title waiting for the block it introduces.
+        self.label = ""
+        #: Admonitions being walked (each one by its own walk; deeper ones are plain containers).
+        self.nested = 0
 
     def add(self, body: str, kind: str, level: int = 0, meta: MappingProxyType = _EMPTY) -> None:
         if not body:
             return
+        if self.label:
+            label, self.label = self.label, ""
+            if kind == "text":
+                body = f"{label}: {body}"
+            else:
+                self.add(label + ":", "text")
         if self.parts:
             self.parts.append("\n\n")
             self.length += 2
@@ -210,6 +276,13 @@ class _Renderer:
             else:
                 inline.add_node(node)
         self._paragraph(inline)
+        self._flush_label()
+
+    def _flush_label(self) -> None:
+        """An admonition title with nothing under it stays as a line of its own."""
+        if self.label:
+            label, self.label = self.label, ""
+            self.add(label, "text")
 
     def _paragraph(self, inline: _Inline) -> None:
         body = inline.render()
@@ -222,6 +295,22 @@ class _Renderer:
             body = _inline(node).render(one_line=True)
             if body:
                 self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
+                self.outline = _HEADINGS[tag]
+        elif tag == "dt" and _entry(node):
+            body = _inline(node).render(one_line=True)
+            if body:
+                level = min(self.outline + 1 + _entry_depth(node), 6)
+                self.add("#" * level + " " + body, "heading", level,
+                         MappingProxyType({"title": _entry_title(node, body)}))
+        elif tag == "div" and "admonition" in (node.attributes.get("class") or "").split() \
+                and self.nested < _MAX_ADMONITIONS:
+            # Walked on its own, so its title cannot run on into the text after it.
+            self.nested += 1
+            self.render(node)
+            self.nested -= 1
+        elif tag == "p" and _admonition_title(node):
+            self._flush_label()
+            self.label = _inline(node).render(one_line=True).rstrip(":")
         elif tag == "p":
             self._paragraph(_inline(node))
         elif tag in _LISTS:
