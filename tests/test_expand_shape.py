@@ -18,6 +18,7 @@ from zoomrag.expand.bounds import (
     item_after,
     item_start,
     snap,
+    without_heading,
     word_count,
     words_upto,
 )
@@ -298,3 +299,43 @@ def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
     [alone] = assemble([Candidate("s", 0, short.index(":") + 1, 0.9, (Hit("h3", "s", 0, 5, 0.9),))],
                        Trees(small), 1000, chars)
     assert alone.text.endswith("is:")
+
+
+TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable defines the default value "
+           "for the dir argument to the functions defined in this module.\n\n## Examples\n\n"
+           "Here are some examples of typical usage of the module:\n\n```\nimport tempfile\n```\n")
+
+
+def test_a_weaker_hit_in_a_lead_in_does_not_keep_it_nor_the_heading_over_it():
+    tree = build_tree(Document(id="t", source="t.md", text=TEMPDIR), [])
+    end = TEMPDIR.index(":") + 1
+    body = Hit("b", "t", TEMPDIR.index("When"), TEMPDIR.index("## Examples") - 2, 0.9)
+    intro = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.4)
+    [c] = assemble([Candidate("t", 0, end, 0.9, (body, intro))], Trees(tree), 1000, chars)
+    assert c.text.endswith("defined in this module.")
+    # the lead-in matched best: it stays, heading and all
+    strong = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.95)
+    [kept] = assemble([Candidate("t", 0, end, 0.95, (body, strong))], Trees(tree), 1000, chars)
+    assert kept.text.endswith("usage of the module:")
+
+
+def test_without_heading_drops_a_last_line_that_is_a_heading():
+    assert TEMPDIR[:without_heading(TEMPDIR, 0, TEMPDIR.index("Here") - 2)].endswith("this module.")
+    assert without_heading(TEMPDIR, 0, 11) == 11  # the heading is the whole range
+    assert without_heading("a\n#not a heading", 0, 16) == 16
+    assert without_heading("words\n\n   ### Title", 0, 20) == 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["# Title", "## Sub", "plain words", "", "#hashtag", "    # code", " ### x"]),
+                min_size=1, max_size=8), st.data())
+def test_without_heading_ends_before_a_heading_line_or_keeps_the_end(lines, data):
+    text = "\n".join(lines)
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    got = without_heading(text, start, end)
+    assert start <= got <= end
+    if got < end:
+        rest = text[got:end].lstrip()
+        assert rest.lstrip(" ").startswith("#") and "\n" not in rest
+        assert text[start:got] == text[start:got].rstrip()

@@ -47,6 +47,7 @@ from .bounds import (
     lead_in,
     sentences_in,
     snap,
+    without_heading,
     word_count,
 )
 from .evidence import hit_ranks, per_token
@@ -641,12 +642,16 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the sentence before a last one that ends in ":" (:func:`lead_in`)
-    when no hit lies in it and MIN_WORDS words remain: a lead-in without what it leads to is a
-    dangling fragment."""
+    when MIN_WORDS words remain and no hit in it outscores the hits before it: a lead-in
+    without what it leads to is a dangling fragment. A heading it was under goes with it."""
     lead = lead_in(text, start, end)
-    if lead == end or any(h.end > lead for h in hits):
+    if lead == end:
         return end
-    cut = trim_end(text, start, lead)
+    inside = max((h.score for h in hits if h.end > lead), default=None)
+    before = max((h.score for h in hits if h.end <= lead), default=None)
+    if inside is not None and (before is None or inside >= before):
+        return end  # the lead-in is what matched best: it stays
+    cut = without_heading(text, start, trim_end(text, start, lead))
     return cut if has_words(text, start, cut) else end
 
 

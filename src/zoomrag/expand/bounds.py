@@ -250,6 +250,18 @@ def lead_in(text: str, start: int, end: int) -> int:
     return starts[-1] if starts and starts[-1] > start else end
 
 
+_ATX_LINE = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+
+
+def without_heading(text: str, start: int, end: int) -> int:
+    """``end``, or where the last line of ``[start, end)`` begins (whitespace trimmed) when that
+    line is a Markdown heading: a context does not end with a title whose text it leaves out."""
+    line = text.rfind("\n", start, end) + 1
+    if line <= start or not _ATX_LINE.match(text, line, end):
+        return end
+    return trim_end(text, start, line)
+
+
 def _word_start(text: str, pos: int) -> int:
     while pos > 0 and not text[pos - 1].isspace():
         pos -= 1
