@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -104,6 +104,8 @@ class _Doc:
     shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
     #: Line starts of its list items (:func:`~.bounds.item_lines`), found when first needed.
     items: list[int] | None = None
+    #: ``(start, end)`` of its small sections (SMALL_SECTION, SMALL_CHARS), by start.
+    small: list[tuple[int, int]] = field(default_factory=list)
 
 
 ORDERS = ("score", "document")
@@ -117,12 +119,35 @@ def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
 def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
+    small = []
     for n in tree.nodes:
         if n.kind == "table":
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
+        elif n.kind == "section" and n.end - n.start <= SMALL_CHARS \
+                and not has_words(text, n.start, n.end, SMALL_SECTION + 1):
+            small.append((n.start, n.end))
     tables.sort()
+    small.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)))
+                not has_words(text, 0, len(text)), small=small)
+
+
+#: A section of at most this many words (and characters) is what a too-short context grows
+#: to, whole.
+SMALL_SECTION = 4 * MIN_WORDS
+SMALL_CHARS = 2000
+
+
+def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
+    """The smallest of ``d``'s small sections holding ``[start, end)``, when it has MIN_WORDS."""
+    best = None
+    i = bisect_right(d.small, (start, len(d.text)))
+    while i > 0 and d.small[i - 1][0] >= start - SMALL_CHARS:
+        i -= 1
+        s, e = d.small[i]
+        if end <= e and (best is None or e - s < best[1] - best[0]):
+            best = (s, e)
+    return best if best is not None and has_words(d.text, *best) else None
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -234,7 +259,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
-        if not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
+        small = None if d.tiny or lines or has_words(d.text, s, e) else _small_section(d, s, e)
+        if small is not None:  # a heading, a line and an example: the entry they belong to
+            s, e = small
+        elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
             s, e = grow(d.text, s, e, lines)
             if lines and not d.lines:
                 # grown past a code block, list or table into the prose around it: whole

@@ -327,6 +327,9 @@ def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_
 
 
 def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int, int]:
+    # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
+    # on into what it leads to: both grow forward alone until they can't.
+    forward = _ATX_LINE.match(text, start) is not None or text[start:end].rstrip().endswith(":")
     after = True
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
@@ -335,8 +338,11 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
             nxt = [x for x in _ends_after(text, past, lines) if x > end]
             if nxt:
                 end, stuck = nxt[0], 0
+                if forward:
+                    continue
             else:
                 stuck += 1
+                forward = False
         else:
             prev = [x for x in _starts_before(text, trim_end(text, 0, start) - 1, lines) if x < start] \
                 if start > 0 else []
