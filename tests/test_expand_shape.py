@@ -306,7 +306,7 @@ TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable def
            "Here are some examples of typical usage of the module:\n\n```\nimport tempfile\n```\n")
 
 
-def test_a_weaker_hit_in_a_lead_in_does_not_keep_it_nor_the_heading_over_it():
+def test_a_weaker_hit_in_a_lead_under_a_heading_does_not_keep_it_nor_the_heading():
     tree = build_tree(Document(id="t", source="t.md", text=TEMPDIR), [])
     end = TEMPDIR.index(":") + 1
     body = Hit("b", "t", TEMPDIR.index("When"), TEMPDIR.index("## Examples") - 2, 0.9)
@@ -317,6 +317,14 @@ def test_a_weaker_hit_in_a_lead_in_does_not_keep_it_nor_the_heading_over_it():
     strong = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.95)
     [kept] = assemble([Candidate("t", 0, end, 0.95, (body, strong))], Trees(tree), 1000, chars)
     assert kept.text.endswith("usage of the module:")
+    # a weaker hit in a lead-in of the same section keeps it: what it leads to may be placed next
+    flow = TEMPDIR.replace("## Examples\n\n", "")
+    ftree = build_tree(Document(id="f", source="f.md", text=flow), [])
+    fend = flow.index(":") + 1
+    lead = Hit("i", "f", flow.index("Here"), fend, 0.4)
+    first = Hit("b", "f", 0, 20, 0.9)
+    [same] = assemble([Candidate("f", 0, fend, 0.9, (first, lead))], Trees(ftree), 1000, chars)
+    assert same.text.endswith("usage of the module:")
 
 
 def test_without_heading_drops_a_last_line_that_is_a_heading():

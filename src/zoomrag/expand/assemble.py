@@ -670,16 +670,19 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the sentence before a last one that ends in ":" (:func:`lead_in`)
-    when MIN_WORDS words remain and no hit in it outscores the hits before it: a lead-in
-    without what it leads to is a dangling fragment. A heading it was under goes with it."""
+    when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
+    heading right over it goes with it. A hit in the lead-in keeps it, unless hits before it
+    score higher and it opens a section the context only enters (heading and lead-in alone)."""
     lead = lead_in(text, start, end)
     if lead == end:
         return end
+    kept = trim_end(text, start, lead)
+    cut = without_heading(text, start, kept)
     inside = max((h.score for h in hits if h.end > lead), default=None)
-    before = max((h.score for h in hits if h.end <= lead), default=None)
-    if inside is not None and (before is None or inside >= before):
-        return end  # the lead-in is what matched best: it stays
-    cut = without_heading(text, start, trim_end(text, start, lead))
+    if inside is not None:
+        before = max((h.score for h in hits if h.end <= lead), default=None)
+        if before is None or inside >= before or cut == kept:
+            return end
     return cut if has_words(text, start, cut) else end
 
 
