@@ -181,11 +181,6 @@ def _key_order(key: str) -> tuple[int, int]:
     return (KINDS.index(kind) if kind in KINDS else len(KINDS), int(start) if start.isdigit() else 0)
 
 
-def has_structure(tree: Tree) -> bool:
-    """True when the tree has heading sections."""
-    return any(n.kind in _STRUCTURE_KINDS for n in tree.nodes)
-
-
 def document_kind(tree: Tree) -> str:
     """``table`` or ``code`` when such nodes cover most of the text, else ``headed`` when the tree
     has heading sections, else ``flat``."""

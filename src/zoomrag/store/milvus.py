@@ -84,10 +84,6 @@ class MilvusLocation:
         return f"{SCHEME}{self.host}:{self.port}/{self.collection}?index={quote(str(self.index), safe='/')}"
 
 
-def is_milvus(location: object) -> bool:
-    return isinstance(location, str) and location.startswith(SCHEME)
-
-
 def with_index_file(url: str, index: Path) -> str:
     """``url`` with its index file set to ``index`` (``--index`` beside ``--store milvus://``)."""
     loc = MilvusLocation.parse(url)

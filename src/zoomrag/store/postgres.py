@@ -323,9 +323,8 @@ class PostgresStore:
         if row is None:
             raise StoreError(f"{self.path}: the pgvector extension is not installed on this server; "
                              "install it (https://github.com/pgvector/pgvector) and run again")
-        self.conn.adapters.register_loader(row[0], self._vector_loader)
         # binary results for vectors only: a cursor with binary=True reads every column in binary
-        self._vector_oid = row[0]
+        self.conn.adapters.register_loader(row[0], self._vector_loader)
 
     def _has_function(self, name: str) -> bool:
         with self._translate_errors("open the index"):
