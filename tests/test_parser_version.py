@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (5, "ba9c4c536b5ce06c1495240a91642540ad7adb4e4770049b840cff9a0d0cc1ba")
+RECORDED = (6, "5c70960830601f945ec1e9ad50e4b81dfc635c27f3811541c57ae04c53a2c2a1")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -30,7 +30,7 @@ FILES = {
     "page.html": ("html", "<html><head><title>Team &amp; roles</title></head><body><nav><a href='/'>Home</a></nav>"
                   "<h1>Our team</h1><p>We are three people.</p><ul><li>Alice</li><li>Bob<ul><li>intern</li>"
                   "</ul></li></ul><h2>Table</h2><table><tr><th>Name</th><th>Role</th></tr><tr><td>Alice</td>"
-                  "<td>lead</td></tr></table><pre><code class='language-python'>x = 1</code></pre>"
+                  "<td>lead</td></tr></table><pre><code class='language-python'>x = 1</code><code>y = 2</code><button>copy</button></pre>"
                   "<dl class='py function'><dt class='sig sig-object py' id='team.add'><span class='sig-name'>"
                   "add</span>(name)</dt><dd><p>Adds a member.</p><div class='admonition note'><p class="
                   "'admonition-title'>Note</p><p>Names are unique.</p></div></dd></dl>"

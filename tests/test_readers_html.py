@@ -276,3 +276,14 @@ def test_an_admonition_title_with_nothing_under_it_stays_its_own_line():
 def test_nested_admonitions_are_bounded():
     html = '<div class="admonition">' * 3000 + "deep" + "</div>" * 3000
     assert read_text(html, format="html").text == "deep\n"
+
+
+def test_a_pre_keeps_each_code_flavour_on_its_lines_and_leaves_out_the_copy_button():
+    html = ('<pre><input class="js-flavor-toggle" type="checkbox"><code class="language-js cjs">'
+            'const a = require("a");</code><code class="language-js mjs">import a from "a";</code>'
+            '<button class="copy-button">copy</button></pre>'
+            '<pre><code class="language-js">a.b();\n// Returns: 1</code> <button>copy</button></pre>'
+            "<pre>  indented\n    more</pre>")
+    doc = read_text(html, format="html")
+    assert doc.text == ('```js\nconst a = require("a");\nimport a from "a";\n```\n\n'
+                        "```js\na.b();\n// Returns: 1\n```\n\n```\n  indented\n    more\n```\n")

@@ -341,7 +341,7 @@ class _Renderer:
         self.add("\n".join(lines), "table")
 
     def _code(self, node: LexborNode) -> None:
-        code = node.text(deep=True).replace("\xa0", " ").strip("\n").rstrip()
+        code = _pre_text(node).replace("\xa0", " ").strip("\n").rstrip()
         if not code.strip():
             return
         lang = ""
@@ -355,6 +355,39 @@ class _Renderer:
             fence += "`"
         self.add(f"{fence}{lang}\n{code}\n{fence}", "code",
                  meta=MappingProxyType({"language": language_name(lang)}))
+
+
+def _kept_text(node: LexborNode) -> str:
+    """The text inside ``node`` without the elements that are not content (a copy button)."""
+    parts: list[str] = []
+    stack = list(reversed(_children(node)))
+    while stack:
+        n = stack.pop()
+        if n.is_text_node:
+            parts.append(n.text_content or "")
+        elif n.is_element_node and not _dropped(n):
+            stack.extend(reversed(_children(n)))
+    return "".join(parts)
+
+
+def _pre_text(node: LexborNode) -> str:
+    """A ``pre``'s text; each ``code`` inside it on lines of its own. Documentation sites put
+    one example in two flavours there (Node.js: CommonJS and ES modules) beside a copy button."""
+    pieces: list[str] = []
+    loose: list[str] = []
+    for child in _children(node):
+        if child.is_element_node and child.tag == "code" and not _dropped(child):
+            if "".join(loose).strip():
+                pieces.append("".join(loose))
+            loose = []
+            pieces.append(_kept_text(child))
+        elif child.is_text_node:
+            loose.append(child.text_content or "")
+        elif child.is_element_node and not _dropped(child):
+            loose.append(_kept_text(child))
+    if "".join(loose).strip() or not pieces:
+        pieces.append("".join(loose))
+    return "\n".join(p.strip("\n") for p in pieces) if len(pieces) > 1 else pieces[0]
 
 
 def _rows(table: LexborNode) -> list[LexborNode]:
