@@ -17,6 +17,7 @@ from zoomrag.expand.bounds import (
     has_words,
     item_after,
     item_start,
+    led_to,
     snap,
     without_heading,
     word_count,
@@ -293,12 +294,12 @@ def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
     # a hit in the lead-in keeps it, and a context without 15 other words keeps it too
     h2 = Hit("h2", "d", LEAD_IN.index("A package"), end, 0.9)
     [kept] = assemble([Candidate("d", 0, end, 0.9, (h2,))], Trees(tree), 1000, chars)
-    assert kept.text.endswith("A package is:")
+    assert kept.text.endswith("A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)")
     short = "Use the clean install command. A package is:\n\n* a) a folder\n"
     small = build_tree(Document(id="s", source="s.md", text=short), [])
     [alone] = assemble([Candidate("s", 0, short.index(":") + 1, 0.9, (Hit("h3", "s", 0, 5, 0.9),))],
                        Trees(small), 1000, chars)
-    assert alone.text.endswith("is:")
+    assert alone.text.endswith("is:\n\n* a) a folder")
 
 
 TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable defines the default value "
@@ -313,17 +314,17 @@ def test_a_weaker_hit_in_a_lead_under_a_heading_does_not_keep_it_nor_the_heading
     intro = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.4)
     [c] = assemble([Candidate("t", 0, end, 0.9, (body, intro))], Trees(tree), 1000, chars)
     assert c.text.endswith("defined in this module.")
-    # the lead-in matched best: it stays, heading and all
+    # the lead-in matched best: it stays, heading and all, with the example it leads to
     strong = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.95)
     [kept] = assemble([Candidate("t", 0, end, 0.95, (body, strong))], Trees(tree), 1000, chars)
-    assert kept.text.endswith("usage of the module:")
+    assert kept.text.endswith("usage of the module:\n\n```\nimport tempfile\n```")
     # a weaker hit in a lead-in of the same section keeps it: what it leads to may be placed next
     flow = TEMPDIR.replace("## Examples\n\n", "")
     ftree = build_tree(Document(id="f", source="f.md", text=flow), [])
     fend = flow.index(":") + 1
     lead = Hit("i", "f", flow.index("Here"), fend, 0.4)
     first = Hit("b", "f", 0, 20, 0.9)
-    [same] = assemble([Candidate("f", 0, fend, 0.9, (first, lead))], Trees(ftree), 1000, chars)
+    [same] = assemble([Candidate("f", 0, fend, 0.9, (first, lead))], Trees(ftree), fend, chars)
     assert same.text.endswith("usage of the module:")
 
 
@@ -347,3 +348,40 @@ def test_without_heading_ends_before_a_heading_line_or_keeps_the_end(lines, data
         rest = text[got:end].lstrip()
         assert rest.lstrip(" ").startswith("#") and "\n" not in rest
         assert text[start:got] == text[start:got].rstrip()
+
+
+EXAMPLE = ("Set the limit on the emitter itself. To avoid the warning for one listener only, raise the "
+           "limit around it, as follows:\n\n```js\nemitter.setMaxListeners(11);\nemitter.once('e', f);\n```\n\n"
+           "The flag prints a stack trace for such warnings.\n")
+
+
+def test_led_to_finds_the_block_after_a_lead_in():
+    colon = EXAMPLE.index(":") + 1
+    assert EXAMPLE[colon:led_to(EXAMPLE, colon)].strip().endswith("f);\n```")
+    after = EXAMPLE.index("The flag")
+    assert EXAMPLE[after:led_to(EXAMPLE, after)] == "The flag prints a stack trace for such warnings."
+    assert led_to(EXAMPLE, len(EXAMPLE)) is None
+    assert led_to("Lead:\n\n" + "x " * 1000, 5) is None  # longer than LED_TO_CHARS
+    assert led_to("Lead:\n\n```\nno closing fence\n", 5) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["```", "~~~", "code line", "", "  ", "words here.", "- item", "````"]),
+                max_size=10), st.data())
+def test_led_to_ends_a_block_past_the_position_or_finds_none(lines, data):
+    text = "\n".join(lines)
+    end = data.draw(st.integers(0, len(text)))
+    got = led_to(text, end)
+    if got is not None:
+        assert end < got <= len(text) and not text[got - 1].isspace()
+        assert text[end:got].strip()
+
+
+def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits():
+    tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
+    colon = EXAMPLE.index(":") + 1
+    hit = Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9)  # the lead-in matched: it stays
+    [wide] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), 1000, chars)
+    assert wide.text.endswith("f);\n```") and "leads to" in wide.rule
+    [tight] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), colon + 5, chars)
+    assert tight.text.endswith("as follows:")

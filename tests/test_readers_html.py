@@ -285,5 +285,5 @@ def test_a_pre_keeps_each_code_flavour_on_its_lines_and_leaves_out_the_copy_butt
             '<pre><code class="language-js">a.b();\n// Returns: 1</code> <button>copy</button></pre>'
             "<pre>  indented\n    more</pre>")
     doc = read_text(html, format="html")
-    assert doc.text == ('```js\nconst a = require("a");\nimport a from "a";\n```\n\n'
+    assert doc.text == ('```js\nconst a = require("a");\n\nimport a from "a";\n```\n\n'
                         "```js\na.b();\n// Returns: 1\n```\n\n```\n  indented\n    more\n```\n")

@@ -45,6 +45,7 @@ from .bounds import (
     item_lines,
     item_start,
     lead_in,
+    led_to,
     sentences_in,
     snap,
     without_heading,
@@ -407,12 +408,26 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         best_e = max(best_e, e)
         return True
 
+    def with_led_to(c: Candidate) -> Candidate:
+        """``c`` (shaped) with the block its last sentence leads to ("…as follows:"), when it
+        ends with one: preferred, and given up for ``c`` when it does not fit."""
+        if not reshape or c.kind in CODE_KINDS:
+            return c
+        d = doc(c.doc_id)
+        if d.lines or lead_in(d.text, c.start, c.end) == c.end:
+            return c
+        end = led_to(d.text, c.end)
+        return c if end is None else dataclasses.replace(c, end=end, rule=c.rule + _LED_TO)
+
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
         c = shaped(c)
         room = budget - used
-        w = itemised(c)
+        w = with_led_to(c)
         where = plan(w, room) if w is not c else None
+        if where is None:
+            w = itemised(c)
+            where = plan(w, room) if w is not c else None
         if where is None:
             w = past_item(c)
             where = plan(w, room) if w is not c else None
@@ -523,6 +538,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
 
 _GAP_FILLED = "the text between two pieces of one unit filled"
+_LED_TO = ", with what its last sentence leads to"
 
 
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:

@@ -250,6 +250,33 @@ def lead_in(text: str, start: int, end: int) -> int:
     return starts[-1] if starts and starts[-1] > start else end
 
 
+#: What a lead-in leads to is taken only when it is at most this long (characters).
+LED_TO_CHARS = 1500
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+
+
+def led_to(text: str, end: int) -> int | None:
+    """Where the block after ``end`` ends (whitespace trimmed): a fenced code block to its
+    closing fence, else the text up to the next blank line; None when nothing follows, or when
+    that block is longer than LED_TO_CHARS."""
+    start = skip_space(text, end, len(text))
+    if start >= len(text):
+        return None
+    line = text.rfind("\n", 0, start) + 1
+    fence = _FENCE.match(text, line)
+    if fence is not None and line >= end:
+        close = re.compile(r"\n[ \t]{0,3}" + re.escape(fence.group(1)[0]) + "{" + str(len(fence.group(1))) + ",}[ \t]*(?=\n|$)")
+        m = close.search(text, fence.end(), start + LED_TO_CHARS + 1)
+        stop = m.end() if m is not None else -1
+    else:
+        blank = re.compile(r"\n[ \t]*\n")
+        m = blank.search(text, start, start + LED_TO_CHARS + 1)
+        stop = m.start() if m is not None else (len(text) if len(text) - start <= LED_TO_CHARS else -1)
+    if stop < 0 or stop - start > LED_TO_CHARS:
+        return None
+    return trim_end(text, start, stop)
+
+
 _ATX_LINE = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
 
 

@@ -387,7 +387,7 @@ def _pre_text(node: LexborNode) -> str:
             loose.append(_kept_text(child))
     if "".join(loose).strip() or not pieces:
         pieces.append("".join(loose))
-    return "\n".join(p.strip("\n") for p in pieces) if len(pieces) > 1 else pieces[0]
+    return "\n\n".join(p.strip("\n") for p in pieces) if len(pieces) > 1 else pieces[0]
 
 
 def _rows(table: LexborNode) -> list[LexborNode]:
