@@ -352,14 +352,15 @@ def test_without_heading_ends_before_a_heading_line_or_keeps_the_end(lines, data
 
 EXAMPLE = ("Set the limit on the emitter itself. To avoid the warning for one listener only, raise the "
            "limit around it, as follows:\n\n```js\nemitter.setMaxListeners(11);\nemitter.once('e', f);\n```\n\n"
-           "The flag prints a stack trace for such warnings.\n")
+           "The trace flag prints a stack trace for such warnings, with the emitter and the event that "
+           "raised them.\n")
 
 
 def test_led_to_finds_the_block_after_a_lead_in():
     colon = EXAMPLE.index(":") + 1
     assert EXAMPLE[colon:led_to(EXAMPLE, colon)].strip().endswith("f);\n```")
-    after = EXAMPLE.index("The flag")
-    assert EXAMPLE[after:led_to(EXAMPLE, after)] == "The flag prints a stack trace for such warnings."
+    after = EXAMPLE.index("The trace")
+    assert EXAMPLE[after:led_to(EXAMPLE, after)].endswith("the event that raised them.")
     assert led_to(EXAMPLE, len(EXAMPLE)) is None
     assert led_to("Lead:\n\n" + "x " * 1000, 5) is None  # longer than LED_TO_CHARS
     assert led_to("Lead:\n\n```\nno closing fence\n", 5) is None
@@ -381,7 +382,17 @@ def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits()
     tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
     colon = EXAMPLE.index(":") + 1
     hit = Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9)  # the lead-in matched: it stays
-    [wide] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), 1000, chars)
+    [wide] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), 1000, chars, explain=True)
     assert wide.text.endswith("f);\n```") and "leads to" in wide.rule
     [tight] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), colon + 5, chars)
     assert tight.text.endswith("as follows:")
+
+
+def test_what_a_lead_in_leads_to_never_takes_the_place_of_another_hit():
+    tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
+    colon = EXAMPLE.index(":") + 1
+    flag = EXAMPLE.index("The trace")
+    first = Candidate("x", 0, colon, 0.9, (Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9),))
+    second = Candidate("x", flag, len(EXAMPLE) - 1, 0.8, (Hit("g", "x", flag, len(EXAMPLE) - 1, 0.8),))
+    got = assemble([first, second], Trees(tree), colon + (len(EXAMPLE) - flag) + 5, chars, stop=0)
+    assert [c.text[-11:] for c in got] == ["as follows:", "aised them."]

@@ -408,26 +408,12 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         best_e = max(best_e, e)
         return True
 
-    def with_led_to(c: Candidate) -> Candidate:
-        """``c`` (shaped) with the block its last sentence leads to ("…as follows:"), when it
-        ends with one: preferred, and given up for ``c`` when it does not fit."""
-        if not reshape or c.kind in CODE_KINDS:
-            return c
-        d = doc(c.doc_id)
-        if d.lines or lead_in(d.text, c.start, c.end) == c.end:
-            return c
-        end = led_to(d.text, c.end)
-        return c if end is None else dataclasses.replace(c, end=end, rule=c.rule + _LED_TO)
-
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
         c = shaped(c)
         room = budget - used
-        w = with_led_to(c)
+        w = itemised(c)
         where = plan(w, room) if w is not c else None
-        if where is None:
-            w = itemised(c)
-            where = plan(w, room) if w is not c else None
         if where is None:
             w = past_item(c)
             where = plan(w, room) if w is not c else None
@@ -466,6 +452,27 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                         n_contexts -= 1
                         continue
                 i += 1
+
+    def finish_lead_ins() -> None:
+        """A span that ends with a lead-in ("…as follows:") takes the block it leads to (the
+        example, the list) from what the budget has left, when no other span holds any of it.
+        Only then: the block holds no hit, and a candidate with hits comes first."""
+        nonlocal used
+        for doc_id, spans in chosen.items():
+            d = doc(doc_id)
+            if d.lines:
+                continue
+            for i, sp in enumerate(spans):
+                if used >= budget or lead_in(d.text, sp.start, sp.end) == sp.end:
+                    continue
+                end = led_to(d.text, sp.end)
+                if end is None or any(o.start < end and o.end > sp.end for o in spans if o is not sp):
+                    continue
+                n = tokens(doc_id, sp.start, end)
+                if used + n - sp.tokens <= budget:
+                    used += n - sp.tokens
+                    spans[i] = dataclasses.replace(sp, end=end, tokens=n, rules=[*sp.rules, _LED_TO],
+                                                   flat=_flat(d.text[sp.start:end]))
 
     for cand in candidates:
         if used >= budget:
@@ -513,6 +520,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 commit(piece, *where)
         if reshape:
             close_gaps()
+    if reshape:
+        finish_lead_ins()
 
     out = []
     for doc_id, spans in chosen.items():
@@ -538,7 +547,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
 
 _GAP_FILLED = "the text between two pieces of one unit filled"
-_LED_TO = ", with what its last sentence leads to"
+_LED_TO = "what its last sentence leads to added"
 
 
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
