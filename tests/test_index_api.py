@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -658,3 +660,22 @@ def test_a_query_pauses_the_collector_and_leaves_it_as_it_was(tmp_path, corpus):
             assert gc.isenabled()  # on again after an error inside the query too
         finally:
             (gc.enable if was else gc.disable)()
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_and_its_documents_are_kept(tmp_path, corpus, monkeypatch):
+    write(corpus / "locked" / "deep.txt", "Deep words about pears in a locked folder.")
+    with open_index(tmp_path) as ix:
+        ix.add([corpus])
+        assert len(ix.documents()) == 3
+        real = os.scandir
+
+        def scandir(path=".", *a, **k):
+            if Path(path).name == "locked":
+                raise PermissionError(13, "Permission denied", str(path))
+            return real(path, *a, **k)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        report = ix.add([corpus], prune=True)
+        assert report.removed == 0 and str(corpus / "locked" / "deep.txt") in report.kept
+        assert any("locked: cannot list this folder (Permission denied)" in why for _, why in report.skipped)
+        assert len(ix.documents()) == 3

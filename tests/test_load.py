@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
+from zoomrag.load.base import walk_folder
 from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -189,3 +191,25 @@ def test_iter_paths_does_not_follow_folder_symlinks(tmp_path):
 def test_fixtures_load_with_their_format(name, fmt):
     doc = load_path(FIXTURES / name)
     assert doc.format == fmt and doc.blocks
+
+
+def _locked(monkeypatch, name: str) -> None:
+    """Make folders called ``name`` unlistable (as root, permissions alone do not)."""
+    real = os.scandir
+
+    def scandir(path=".", *a, **k):
+        if Path(path).name == name:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_a_folder_that_cannot_be_listed_is_an_error_never_a_silent_gap(tmp_path, monkeypatch):
+    _touch(tmp_path, "a.md", "locked/b.md")
+    _locked(monkeypatch, "locked")
+    with pytest.raises(InputError, match=r"locked: cannot list this folder \(Permission denied\); fix its"):
+        list(iter_paths([tmp_path]))
+    seen = []
+    assert [p.name for p in walk_folder(tmp_path, seen.append)] == ["a.md"]
+    assert [e.filename for e in seen] == [str(tmp_path / "locked")]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ..errors import InputError
-from ..load.base import SKIPPED_DIRS
+from ..load.base import walk_folder
 from ..model import Document
 from ..search.ann import AnnIndex
 from ..store import SqliteStore, Store, WriterLock
@@ -46,12 +46,9 @@ def walk(index_path: Path | str, items: Sequence[str | Path | Document],
         if not os.path.lexists(p):
             raise InputError(f"{p}: no such file or folder")
         if p.is_dir():
-            for dirpath, dirnames, filenames in os.walk(p, onerror=unreadable):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS)
-                for name in sorted(filenames):
-                    f = Path(dirpath) / name
-                    if not name.startswith(".") and once(f):
-                        yield f, p
+            for f in walk_folder(p, unreadable):
+                if once(f):
+                    yield f, p
         elif once(p):
             yield p, p.parent
 

@@ -263,18 +263,16 @@ SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
 
 
 def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files named by ``paths``: files as given, folders walked (sorted, each file once).
-
-    Inside folders, hidden files and folders (``.git``, ``.venv``, ``.zoomrag``) and
-    :data:`SKIPPED_DIRS` are skipped; symlinked folders are not followed (no cycles). A file
-    named explicitly is always yielded, hidden or not. A missing path is an error.
+    """Files named by ``paths``: files as given, folders walked (:func:`walk_folder`), each file
+    once. A file named explicitly is always yielded, hidden or not. A missing path, or a folder
+    that cannot be listed, is an error.
     """
     seen: set[Path] = set()
     for path in paths:
         p = Path(path)
         if not os.path.lexists(p):
             raise InputError(f"{p}: no such file or directory")
-        found = [p] if not p.is_dir() else _walk(p)
+        found = [p] if not p.is_dir() else walk_folder(p, _unlistable)
         for f in found:
             try:
                 key = f.resolve()
@@ -285,10 +283,25 @@ def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
                 yield f
 
 
-def _walk(root: Path) -> list[Path]:
+def _unlistable(e: OSError) -> None:
+    raise InputError(f"{e.filename}: cannot list this folder ({e.strerror}); "
+                     "fix its permissions or leave it out") from e
+
+
+def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None) -> list[Path]:
+    """The files under ``root``, sorted by their path's parts (a folder's files stay together:
+    ``a/b`` before ``a-b``). Hidden files and folders (``.git``, ``.venv``, ``.zoomrag``) and
+    :data:`SKIPPED_DIRS` are left out; symlinked folders are not followed (no cycles). A folder
+    that cannot be listed goes to ``unreadable`` (which may raise); never silently.
+    """
+    def unlisted(e: OSError) -> None:
+        if unreadable is None:
+            _unlistable(e)
+        else:
+            unreadable(e)
+
     files: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unlisted):
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
         files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))
-    # Sorting by parts (not by string) keeps a folder's files together: "a/b" before "a-b".
     return sorted(files, key=lambda f: f.relative_to(root).parts)
