@@ -96,10 +96,16 @@ def test_documents_are_grouped_by_kind(tmp_path):
     (folder / "t.csv").write_text("name,age\nTom,3\nAnn,5\n", encoding="utf-8")
     (folder / "m.py").write_text("def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
                                  encoding="utf-8")
+    code = "".join(f"def step_{i}(value):\n    return value * {i}\n\n\n" for i in range(12))
+    # a reference page whose examples are most of its text is read as prose with headings
+    (folder / "ref.md").write_text(f"# Steps\n\n## step_1\n\nMultiplies.\n\n```python\n{code}```\n",
+                                   encoding="utf-8")
+    (folder / "snippet.md").write_text(f"```python\n{code}```\n", encoding="utf-8")
     with Index.open(tmp_path / "i.db", embedder="hash") as ix:
         ix.add([folder])
         assert {d.id: document_kind(ix.tree(d.id)) for d in ix.documents()} == {
-            "notes.md": "headed", "walks.txt": "flat", "t.csv": "table", "m.py": "code"}
+            "notes.md": "headed", "walks.txt": "flat", "t.csv": "table", "m.py": "code",
+            "ref.md": "headed", "snippet.md": "code"}
 
 
 def test_probe_questions_are_made_from_the_corpus_and_are_the_same_every_run(tmp_path):

@@ -183,11 +183,14 @@ def _key_order(key: str) -> tuple[int, int]:
 
 def document_kind(tree: Tree) -> str:
     """``table`` or ``code`` when such nodes cover most of the text, else ``headed`` when the tree
-    has heading sections, else ``flat``."""
+    has heading sections, else ``flat``. A page with headings whose examples are most of its
+    text (a library reference) is ``headed``: its code blocks illustrate the prose around them;
+    only a source file is ``code`` then."""
     present = {n.kind for n in tree.nodes}  # one cheap pass: most trees have neither kind
+    headed = not present.isdisjoint(_STRUCTURE_KINDS)
     text_len = len(tree.document.text.strip()) or 1
     for kind, kinds in (("table", _TABLE_KINDS), ("code", _CODE_KINDS)):
-        if present.isdisjoint(kinds):
+        if present.isdisjoint(kinds) or (kind == "code" and headed and tree.document.format != "code"):
             continue
         covered = 0
         end = -1
@@ -197,7 +200,7 @@ def document_kind(tree: Tree) -> str:
                 end = n.end
         if covered * 2 >= text_len:
             return kind
-    return "flat" if present.isdisjoint(_STRUCTURE_KINDS) else "headed"
+    return "headed" if headed else "flat"
 
 
 @dataclass(frozen=True)
