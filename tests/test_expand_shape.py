@@ -396,3 +396,21 @@ def test_what_a_lead_in_leads_to_never_takes_the_place_of_another_hit():
     second = Candidate("x", flag, len(EXAMPLE) - 1, 0.8, (Hit("g", "x", flag, len(EXAMPLE) - 1, 0.8),))
     got = assemble([first, second], Trees(tree), colon + (len(EXAMPLE) - flag) + 5, chars, stop=0)
     assert [c.text[-11:] for c in got] == ["as follows:", "aised them."]
+
+
+ENTRY = ("# Glossary\n\n## asynchronous generator\n\nA function which returns an asynchronous generator "
+         "iterator, defined with async def.\n\nUsually refers to an asynchronous generator function, but may "
+         "refer to an asynchronous generator iterator in some contexts.\n\n## awaitable\n\nAn object that can "
+         "be used in an await expression, such as a coroutine.\n")
+
+
+def test_a_context_a_little_way_into_its_section_starts_at_its_heading_from_the_budget_left():
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(Document(id="g", source="g.md", text=ENTRY,
+                                                                          format="markdown"))
+    s = ENTRY.index("Usually")
+    e = ENTRY.index("contexts.") + len("contexts.")
+    hit = Candidate("g", s, e, 0.9, (Hit("h", "g", s, e, 0.9),))
+    [wide] = assemble([hit], Trees(tree), 1000, chars)
+    assert wide.text.startswith("## asynchronous generator\n\nA function") and wide.end == e
+    [tight] = assemble([hit], Trees(tree), e - s + 10, chars)
+    assert tight.text.startswith("Usually")

@@ -107,6 +107,8 @@ class _Doc:
     items: list[int] | None = None
     #: ``(start, end)`` of its small sections (SMALL_SECTION, SMALL_CHARS), by start.
     small: list[tuple[int, int]] = field(default_factory=list)
+    #: ``(start, end)`` of all its sections, by start.
+    sections: list[tuple[int, int]] = field(default_factory=list)
 
 
 ORDERS = ("score", "document")
@@ -121,16 +123,19 @@ def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
     small = []
+    sections = []
     for n in tree.nodes:
         if n.kind == "table":
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
-        elif n.kind == "section" and n.end - n.start <= SMALL_CHARS \
-                and not has_words(text, n.start, n.end, SMALL_SECTION + 1):
-            small.append((n.start, n.end))
+        elif n.kind == "section":
+            sections.append((n.start, n.end))
+            if n.end - n.start <= SMALL_CHARS and not has_words(text, n.start, n.end, SMALL_SECTION + 1):
+                small.append((n.start, n.end))
     tables.sort()
     small.sort()
+    sections.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)), small=small)
+                not has_words(text, 0, len(text)), small=small, sections=sections)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -453,26 +458,36 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                         continue
                 i += 1
 
-    def finish_lead_ins() -> None:
-        """A span that ends with a lead-in ("…as follows:") takes the block it leads to (the
-        example, the list) from what the budget has left, when no other span holds any of it.
-        Only then: the block holds no hit, and a candidate with hits comes first."""
+    def finish_edges() -> None:
+        """From what the budget has left, best spans first: a span that ends with a lead-in
+        ("…as follows:") takes the block it leads to (the example, the list), and one that starts
+        a little way into a section starts at its heading. Only then, and only where no other
+        span holds that text: neither holds a hit, and every candidate with hits comes first."""
         nonlocal used
-        for doc_id, spans in chosen.items():
+        order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
+                        for i, sp in enumerate(spans)), key=lambda t: -t[0])
+        for _, doc_id, i in order:
             d = doc(doc_id)
-            if d.lines:
+            spans = chosen[doc_id]
+            sp = spans[i]
+            if d.lines or _table_of(d, sp.start, sp.end) is not None:
                 continue
-            for i, sp in enumerate(spans):
-                if used >= budget or lead_in(d.text, sp.start, sp.end) == sp.end:
+            for rule in (_LED_TO, _HEADED):
+                if rule is _LED_TO:
+                    start, end = sp.start, _led_end(d.text, sp.start, sp.end)
+                else:
+                    start, end = _heading_start(d, sp.start), sp.end
+                if used >= budget or (start, end) == (sp.start, sp.end):
                     continue
-                end = led_to(d.text, sp.end)
-                if end is None or any(o.start < end and o.end > sp.end for o in spans if o is not sp):
+                if any(o.start < end and o.end > start for o in spans if o is not sp):
                     continue
-                n = tokens(doc_id, sp.start, end)
+                n = tokens(doc_id, start, end)
                 if used + n - sp.tokens <= budget:
                     used += n - sp.tokens
-                    spans[i] = dataclasses.replace(sp, end=end, tokens=n, rules=[*sp.rules, _LED_TO],
-                                                   flat=_flat(d.text[sp.start:end]))
+                    sp = spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n,
+                                                        rules=[*sp.rules, rule],
+                                                        flat=_flat(d.text[start:end]),
+                                                        head=_head(d.text, start, end))
 
     for cand in candidates:
         if used >= budget:
@@ -521,7 +536,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if reshape:
             close_gaps()
     if reshape:
-        finish_lead_ins()
+        finish_edges()
 
     out = []
     for doc_id, spans in chosen.items():
@@ -548,6 +563,29 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
 _GAP_FILLED = "the text between two pieces of one unit filled"
 _LED_TO = "what its last sentence leads to added"
+_HEADED = "from its section's heading"
+#: A span that starts at most this far (characters) into its section may start at its heading.
+HEAD_REACH = 400
+
+
+def _led_end(text: str, start: int, end: int) -> int:
+    """``end``, or the end of the block a last sentence ending in ":" leads to (:func:`led_to`)."""
+    if lead_in(text, start, end) == end:
+        return end
+    to = led_to(text, end)
+    return end if to is None else to
+
+
+def _heading_start(d: _Doc, start: int) -> int:
+    """``start``, or the start of the innermost section holding it when that is at most
+    HEAD_REACH characters back."""
+    i = bisect_right(d.sections, (start, len(d.text)))
+    while i > 0 and d.sections[i - 1][0] >= start - HEAD_REACH:
+        i -= 1
+        s, e = d.sections[i]
+        if s < start < e:
+            return s
+    return start
 
 
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
