@@ -393,6 +393,10 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
         "pub fn with_capacity_in(n: usize) -> Vec<T, A>")
     assert clean_title("impl<T> From<T> for _Private") == "impl<T> From<T> for _Private"
     assert clean_title("The _quick_ guide to snake_case") == "The quick guide to snake_case"
+    # reStructuredText roles: their text, without a link target or a tilde
+    assert clean_title(":mod:`json` --- JSON encoder") == "json --- JSON encoder"
+    assert clean_title("See :ref:`the guide <guide-start>` and :py:func:`~json.dumps`") == (
+        "See the guide and json.dumps")
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")

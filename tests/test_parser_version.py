@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (7, "d28f60df14ab40940d33340732381781f53483a94c2d9f5f99da948fdfa4c63a")
+RECORDED = (8, "75f9e9d727c31edeb010735f16eae22b8465655f928d9be322139c1762ae25bb")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -36,7 +36,7 @@ FILES = {
                   "'admonition-title'>Note</p><p>Names are unique.</p></div></dd></dl>"
                   f"<p>{_LONG}</p></body></html>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
-                   "* a bullet\n* another\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
+                   "* a bullet\n* another\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
     "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"
                  "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
                  "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"

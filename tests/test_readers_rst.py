@@ -121,3 +121,46 @@ def test_an_opening_field_list_is_metadata_and_names_the_title():
     assert doc.metadata == {"title": "AWS CLI Return Codes", "category": "General"}
     assert blocks_of(doc)[0] == ("text", 0, {}, ":title: AWS CLI Return Codes\n:category: General\n:empty:")
     assert read_text("Intro.\n\n:title: late\n", format="rst").metadata == {}
+
+
+SPHINX = """\
+:mod:`json` --- JSON
+====================
+
+.. module:: json
+
+Basic Usage
+-----------
+
+.. function:: dumps(obj, *, skipkeys=False, \\
+                    indent=None)
+
+   Serialize *obj*.
+
+.. class:: JSONEncoder(*, skipkeys=False)
+
+   Extensible encoder.
+
+   .. method:: default(o)
+
+      Return a serializable object.
+
+.. option:: --sort-keys
+
+   Sort the output.
+"""
+
+
+def test_sphinx_object_directives_are_entries_titled_by_their_names():
+    doc = read_text(SPHINX, format="rst", id="json.rst")
+    assert [(b.level, b.meta["title"], doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        (1, ":mod:`json` --- JSON", ":mod:`json` --- JSON\n===================="),
+        (2, "Basic Usage", "Basic Usage\n-----------"),
+        (3, "json.dumps", ".. function:: dumps(obj, *, skipkeys=False, \\\n                    indent=None)"),
+        (3, "json.JSONEncoder", ".. class:: JSONEncoder(*, skipkeys=False)"),
+        (4, "default", ".. method:: default(o)"),
+        (3, "--sort-keys", ".. option:: --sort-keys"),
+    ]
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    paths = {n.section_path for n in tree if n.kind == "section"}
+    assert ("json --- JSON", "Basic Usage", "json.JSONEncoder", "default") in paths

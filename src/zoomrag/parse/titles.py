@@ -3,7 +3,8 @@
 A heading's line keeps its markup in the document (spans are exact), but ``section_path`` is
 shown above every context and given to models, so ``# zoomrag [![CI](https://…/badge.svg)](…)``
 becomes ``zoomrag CI``: images become their alt text, links their text, inline HTML tags, code
-ticks, emphasis marks and ``{#anchor}`` attributes go.
+ticks, emphasis marks and ``{#anchor}`` attributes go, and a reStructuredText role becomes
+its text (``:mod:`json``` → ``json``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ _HTML_IMG_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>",
 _TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|"
                   r"strong|sub|sup|u)\b[^<>]*>", re.IGNORECASE)
 _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
+#: A reStructuredText role (``:mod:`json```, ``:ref:`the guide <guide>```): its text.
+_ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[\w.+-]+)*:`([^`]+)`")
+_ROLE_TARGET = re.compile(r"\s*<[^<>]*>$")
 _EMPHASIS = re.compile(r"(\*\*|\*|~~|`+)(?=\S)(.+?)(?<=\S)\1")
 #: Underscores mark emphasis only at word edges (``snake_case`` is a name, as in CommonMark).
 _UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
@@ -25,6 +29,7 @@ _UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
 def clean_title(title: str) -> str:
     """``title`` without markup; the title itself when nothing readable would be left."""
     t = _ANCHOR.sub("", title)
+    t = _ROLE.sub(lambda m: _ROLE_TARGET.sub("", m.group(1)).lstrip("~!") or m.group(1), t)
     t = _HTML_IMG_ALT.sub(r" \1 ", t)
     t = _TAG.sub(" ", t)
     for _ in range(3):  # an image inside a link: [![CI](badge.svg)](ci-url)

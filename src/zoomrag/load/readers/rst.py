@@ -2,6 +2,12 @@
 code blocks, the rest as plain paragraphs (the text itself is kept as it is); a field list
 that opens the document (``:title: ...``) is its metadata.
 
+Sphinx's object directives (``.. function:: dumps(obj, ...)``, ``.. class::``, ``.. method::``,
+``.. option::``…) are heading blocks too, as the HTML reader makes the entries Sphinx renders
+from them: one level under the current section, a directive inside another's body one level
+further, titled by the name it documents (``json.dumps`` after ``.. module:: json``; a method
+by its own name).
+
 A title is one line under an adornment line of one repeated punctuation character, optionally
 with the same line above it; each style (character, and whether it has an overline) takes the
 next level the first time it appears, as docutils numbers them. Read by hand: docutils gives
@@ -24,6 +30,28 @@ _ADORNMENT = re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ADORN_LINE = re.compile(rf"([{_ADORNMENT}])\1{{2,}}[ \t]*")
 #: A directive whose body is source code: ``.. code-block:: python`` and its aliases.
 _CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*")
+
+
+#: Sphinx's object directives (any domain prefix): what they describe is an entry of its own.
+_OBJECT = re.compile(
+    r"([ \t]*)\.\.[ \t]+(?:[a-z]+:)?(function|class|method|classmethod|staticmethod|attribute|property|"
+    r"data|exception|decorator|decoratormethod|coroutinefunction|coroutinemethod|abstractmethod|"
+    r"option|cmdoption|envvar|describe|object|type|member|macro|var|enum|enumerator|struct)::"
+    r"[ \t]+(\S.*?)[ \t]*")
+_MODULE = re.compile(r"\.\.[ \t]+(?:py:)?(?:module|currentmodule)::[ \t]+(\S+)[ \t]*")
+#: Directives whose name takes the current module before it (methods and options do not).
+_MODULE_LEVEL = frozenset({"function", "class", "exception", "data", "decorator", "coroutinefunction"})
+
+
+def _object_name(kind: str, signature: str, module: str) -> str:
+    """The name a directive documents: its signature up to the arguments (``dumps``), the whole
+    signature for options and descriptions (``-h, --help``)."""
+    if kind in ("option", "cmdoption", "envvar", "describe", "object"):
+        return signature.rstrip("\\ ").strip()
+    name = re.split(r"[(\s\\]", signature, maxsplit=1)[0]
+    if module and kind in _MODULE_LEVEL and not name.startswith(module + "."):
+        name = f"{module}.{name}"
+    return name or signature
 
 
 def _indent(line: str) -> int:
@@ -92,12 +120,16 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
     styles: dict[tuple[str, bool], int] = {}
     marked: list[tuple[int, int, Block]] = []  # (first line, last line, block)
     title: str | None = None
+    section = 0  # the level of the last title: object entries go under it
+    entries: list[int] = []  # the indents of the object directives whose bodies are open
+    module = ""
     i = 0
     while i < len(lines):
         found = _title_at(lines, i)
         if found is not None:
             first, last, style = found
             level = styles.setdefault(style, min(len(styles) + 1, 6))
+            section, entries = level, []
             name = lines[i].strip()  # the block spans its adornment too: the title is said here
             marked.append((first, last, Block(lines.spans[first][0], lines.spans[last][1], "heading", level,
                                               MappingProxyType({"title": name}))))
@@ -106,6 +138,24 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
             i = last + 1
             continue
         line = lines[i]
+        named = _MODULE.fullmatch(line)
+        if named is not None:
+            module = named.group(1)
+        obj = _OBJECT.fullmatch(line)
+        if obj is not None:
+            indent = len(obj.group(1))
+            while entries and entries[-1] >= indent:
+                entries.pop()
+            level = min(section + 1 + len(entries), 6)
+            entries.append(indent)
+            last = i
+            while lines[last].rstrip().endswith("\\") and last + 1 < len(lines):
+                last += 1  # a signature continued on the next line
+            name = _object_name(obj.group(2), obj.group(3), module)
+            marked.append((i, last, Block(lines.spans[i][0] + indent, lines.spans[last][1], "heading",
+                                          level, MappingProxyType({"title": name}))))
+            i = last + 1
+            continue
         directive = _CODE_DIRECTIVE.fullmatch(line)
         if directive is not None:
             end = _literal_end(lines, i, _indent(line))
