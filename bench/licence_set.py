@@ -15,17 +15,15 @@ answers it; no rule of zoomrag was tuned on them. Evidence is found by its first
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from pathlib import Path
+
+from heldout import find, write_set
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/common-licenses")
 OUT = ROOT / "out" / "derived" / "licences"
 FILES = ("Apache-2.0", "Artistic", "CC0-1.0", "GFDL-1.3", "GPL-2", "GPL-3", "LGPL-2.1", "MPL-2.0")
-#: Evidence longer than this (characters) means a marker matched the wrong place.
-_LONGEST = 1500
 
 #: (question, file, first words of the evidence, last words of the evidence)
 QUESTIONS = (
@@ -93,37 +91,11 @@ QUESTIONS = (
 )
 
 
-def _words(s: str) -> re.Pattern[str]:
-    """``s`` with any white space between its words."""
-    return re.compile(r"\s+".join(re.escape(w) for w in s.split()))
-
-
-def evidence(text: str, first: str, last: str) -> tuple[int, int]:
-    """The span from the first match of ``first`` to the end of the next match of ``last``."""
-    start = _words(first).search(text)
-    if start is None:
-        raise ValueError(f"evidence start not found: {first!r}")
-    end = _words(last).search(text, start.start())
-    if end is None or end.end() - start.start() > _LONGEST:
-        raise ValueError(f"evidence end not found within {_LONGEST} characters: {last!r}")
-    return start.start(), end.end()
-
-
 def build(source: Path, out: Path) -> int:
-    texts = {}
-    for name in FILES:
-        # read as zoomrag reads a text file: universal newlines
-        texts[name] = (source / name).read_text(encoding="utf-8")
-    out.mkdir(parents=True, exist_ok=True)
-    with (out / "corpus.jsonl").open("w", encoding="utf-8") as f:
-        for name in FILES:
-            f.write(json.dumps({"id": name, "title": name, "text": texts[name], "format": "text"},
-                               ensure_ascii=False) + "\n")
-    with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
-        for i, (question, name, first, last) in enumerate(QUESTIONS):
-            s, e = evidence(texts[name], first, last)
-            f.write(json.dumps({"id": f"q{i:02d}", "query": question,
-                                "evidence": [{"doc_id": name, "start": s, "end": e}]}) + "\n")
+    # read as zoomrag reads a text file: universal newlines
+    texts = {name: (source / name).read_text(encoding="utf-8") for name in FILES}
+    write_set(out, texts, "text", [(q, name, *find(texts[name], first, last))
+                                   for q, name, first, last in QUESTIONS])
     return len(QUESTIONS)
 
 

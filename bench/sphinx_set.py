@@ -21,18 +21,17 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import re
 import sys
 from pathlib import Path
+
+from heldout import find, write_set
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/doc/python3.11/html/library")
 OUT = ROOT / "out" / "derived" / "sphinx"
 FILES = ("bisect", "contextlib", "csv", "functools", "heapq", "json", "pathlib", "shutil",
          "tempfile", "textwrap")
-#: Evidence longer than this (characters of text) means a marker matched the wrong place.
-_LONGEST = 1500
 
 #: (question, page, first words of the evidence, last words of the evidence)
 QUESTIONS = (
@@ -138,35 +137,17 @@ def _text_with_offsets(raw: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), where
 
 
-def _words(s: str) -> re.Pattern[str]:
-    """``s`` with any white space between its words."""
-    return re.compile(r"\s+".join(re.escape(w) for w in s.split()))
-
-
 def evidence(raw: str, first: str, last: str) -> tuple[int, int]:
     """Offsets into ``raw`` from the first match of ``first`` to the end of the next ``last``."""
     text, where = _text_with_offsets(raw)
-    start = _words(first).search(text)
-    if start is None:
-        raise ValueError(f"evidence start not found: {first!r}")
-    end = _words(last).search(text, start.start())
-    if end is None or end.end() - start.start() > _LONGEST:
-        raise ValueError(f"evidence end not found within {_LONGEST} characters: {last!r}")
-    return where[start.start()][0], where[end.end() - 1][1]
+    s, e = find(text, first, last)
+    return where[s][0], where[e - 1][1]
 
 
 def build(source: Path, out: Path) -> int:
     pages = {name: (source / f"{name}.html").read_text(encoding="utf-8") for name in FILES}
-    out.mkdir(parents=True, exist_ok=True)
-    with (out / "corpus.jsonl").open("w", encoding="utf-8") as f:
-        for name in FILES:
-            f.write(json.dumps({"id": name, "title": name, "text": pages[name], "format": "html"},
-                               ensure_ascii=False) + "\n")
-    with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
-        for i, (question, name, first, last) in enumerate(QUESTIONS):
-            s, e = evidence(pages[name], first, last)
-            f.write(json.dumps({"id": f"q{i:02d}", "query": question,
-                                "evidence": [{"doc_id": name, "start": s, "end": e}]}) + "\n")
+    write_set(out, pages, "html", [(q, name, *evidence(pages[name], first, last))
+                                   for q, name, first, last in QUESTIONS])
     return len(QUESTIONS)
 
 
