@@ -1,11 +1,13 @@
-"""What the held-out set builders share: evidence found by its first and last words, and the
-set written in zoomrag's evaluation format (``corpus.jsonl`` + ``queries.jsonl``)."""
+"""What the held-out set builders share: evidence found by its first and last words, the set
+written in zoomrag's evaluation format (``corpus.jsonl`` + ``queries.jsonl``), the command line."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 #: Evidence longer than this (characters) means a marker matched the wrong place.
@@ -41,3 +43,21 @@ def write_set(out: Path, documents: Mapping[str, str], fmt: str,
         for i, (question, name, s, e) in enumerate(questions):
             f.write(json.dumps({"id": f"q{i:02d}", "query": question,
                                 "evidence": [{"doc_id": name, "start": s, "end": e}]}) + "\n")
+
+
+def cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mapping[str, str], hint: str,
+        build: Callable[[Path, Path], int]) -> int:
+    """A builder's command line: ``--source`` (where ``files``, name → path under it, are),
+    ``--out``; ``hint`` says where the files come from."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--source", type=Path, default=source, help="the folder of the documents (default: %(default)s)")
+    ap.add_argument("--out", type=Path, default=out)
+    args = ap.parse_args(argv)
+    missing = [name for name, path in files.items() if not (args.source / path).is_file()]
+    if missing:
+        print(f"{args.source}: {', '.join(missing)} missing; {hint} (or pass --source with a folder "
+              "that has them)", file=sys.stderr)
+        return 1
+    n = build(args.source, args.out)
+    print(f"wrote {len(files)} documents and {n} questions to {args.out}")
+    return 0

@@ -14,11 +14,10 @@ answers it; no rule of zoomrag was tuned on them. Evidence is found by its first
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from heldout import find, write_set
+from heldout import cli, find, write_set
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/common-licenses")
@@ -100,18 +99,7 @@ def build(source: Path, out: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--source", type=Path, default=SOURCE)
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args(argv)
-    missing = [n for n in FILES if not (args.source / n).is_file()]
-    if missing:
-        print(f"{args.source}: {', '.join(missing)} missing; on Debian they come with the base-files "
-              "package (or pass --source with a folder that has them)", file=sys.stderr)
-        return 1
-    n = build(args.source, args.out)
-    print(f"wrote {len(FILES)} documents and {n} questions to {args.out}")
-    return 0
+    return cli(argv, __doc__, SOURCE, OUT, {n: n for n in FILES}, "on Debian they come with the base-files package", build)
 
 
 if __name__ == "__main__":

@@ -19,13 +19,12 @@ corpus; the set is rebuilt from the system's files.
 
 from __future__ import annotations
 
-import argparse
 import html
 import re
 import sys
 from pathlib import Path
 
-from heldout import find, write_set
+from heldout import cli, find, write_set
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/doc/python3.11/html/library")
@@ -152,19 +151,7 @@ def build(source: Path, out: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--source", type=Path, default=SOURCE,
-                    help="the folder of the library reference's pages (default: %(default)s)")
-    ap.add_argument("--out", type=Path, default=OUT)
-    args = ap.parse_args(argv)
-    missing = [n for n in FILES if not (args.source / f"{n}.html").is_file()]
-    if missing:
-        print(f"{args.source}: {', '.join(missing)} missing; they come with Debian's python3.11-doc "
-              "package (or pass --source with a folder that has them)", file=sys.stderr)
-        return 1
-    n = build(args.source, args.out)
-    print(f"wrote {len(FILES)} documents and {n} questions to {args.out}")
-    return 0
+    return cli(argv, __doc__, SOURCE, OUT, {n: f"{n}.html" for n in FILES}, "they come with Debian's python3.11-doc package", build)
 
 
 if __name__ == "__main__":
