@@ -414,3 +414,8 @@ def test_a_context_a_little_way_into_its_section_starts_at_its_heading_from_the_
     assert wide.text.startswith("## asynchronous generator\n\nA function") and wide.end == e
     [tight] = assemble([hit], Trees(tree), e - s + 10, chars)
     assert tight.text.startswith("Usually")
+    # a context at a subsection's heading stays there, though its parent's heading is near
+    a = ENTRY.index("## awaitable")
+    at = Candidate("g", a, len(ENTRY) - 1, 0.9, (Hit("a", "g", a, len(ENTRY) - 1, 0.9),))
+    [sub] = assemble([at], Trees(tree), 1000, chars)
+    assert sub.text.startswith("## awaitable")

@@ -583,7 +583,7 @@ def _heading_start(d: _Doc, start: int) -> int:
     while i > 0 and d.sections[i - 1][0] >= start - HEAD_REACH:
         i -= 1
         s, e = d.sections[i]
-        if s < start < e:
+        if start < e:  # the innermost section holding start: it may start there already
             return s
     return start
 
