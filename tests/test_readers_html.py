@@ -287,3 +287,9 @@ def test_a_pre_keeps_each_code_flavour_on_its_lines_and_leaves_out_the_copy_butt
     doc = read_text(html, format="html")
     assert doc.text == ('```js\nconst a = require("a");\n\nimport a from "a";\n```\n\n'
                         "```js\na.b();\n// Returns: 1\n```\n\n```\n  indented\n    more\n```\n")
+
+
+def test_deeply_nested_entries_are_bounded():
+    doc = read_text('<dl><dt id="x">a</dt><dd>' * 2000 + "deep" + "</dd></dl>" * 2000, format="html")
+    assert doc.text.endswith("###### a\n\ndeep\n")
+    assert [b.level for b in doc.blocks if b.type == "heading"][:7] == [1, 2, 3, 4, 5, 6, 6]

@@ -94,16 +94,26 @@ def _entry_title(node: LexborNode, text: str) -> str:
     return node.attributes.get("id") or text[:_TITLE_CHARS].rsplit(" ", 1)[0] + "…"
 
 
+#: How far up an entry's depth is looked for: a heading level stops at 6 anyway, and a page
+#: nested thousands deep must not cost a walk to its root per entry.
+_ENTRY_REACH = 32
+
+
 def _entry_depth(node: LexborNode) -> int:
-    """How many entries' descriptions hold this one (a method inside its class's description)."""
+    """How many entries' descriptions hold this one (a method inside its class's description),
+    among its nearest _ENTRY_REACH ancestors."""
     depth = 0
     p = node.parent
-    while p is not None:
+    for _ in range(_ENTRY_REACH):
+        if p is None or depth >= 6:
+            break
         if p.tag == "dd":
             prev = p.prev
-            while prev is not None and prev.tag != "dt":
+            for _ in range(_ENTRY_REACH):  # the dt before it, past any text between
+                if prev is None or prev.tag == "dt":
+                    break
                 prev = prev.prev
-            if prev is not None and _entry(prev):
+            if prev is not None and prev.tag == "dt" and _entry(prev):
                 depth += 1
         p = p.parent
     return depth

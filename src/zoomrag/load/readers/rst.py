@@ -37,7 +37,7 @@ _OBJECT = re.compile(
     r"([ \t]*)\.\.[ \t]+(?:[a-z]+:)?(function|class|method|classmethod|staticmethod|attribute|property|"
     r"data|exception|decorator|decoratormethod|coroutinefunction|coroutinemethod|abstractmethod|"
     r"option|cmdoption|envvar|describe|object|type|member|macro|var|enum|enumerator|struct)::"
-    r"[ \t]+(\S.*?)[ \t]*")
+    r"[ \t]+(\S.*)")
 _MODULE = re.compile(r"\.\.[ \t]+(?:py:)?(?:module|currentmodule)::[ \t]+(\S+)[ \t]*")
 #: Directives whose name takes the current module before it (methods and options do not).
 _MODULE_LEVEL = frozenset({"function", "class", "exception", "data", "decorator", "coroutinefunction"})
@@ -151,7 +151,7 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
             last = i
             while lines[last].rstrip().endswith("\\") and last + 1 < len(lines):
                 last += 1  # a signature continued on the next line
-            name = _object_name(obj.group(2), obj.group(3), module)
+            name = _object_name(obj.group(2), obj.group(3).rstrip(), module)
             marked.append((i, last, Block(lines.spans[i][0] + indent, lines.spans[last][1], "heading",
                                           level, MappingProxyType({"title": name}))))
             i = last + 1
