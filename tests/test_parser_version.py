@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (8, "75f9e9d727c31edeb010735f16eae22b8465655f928d9be322139c1762ae25bb")
+RECORDED = (9, "75f9e9d727c31edeb010735f16eae22b8465655f928d9be322139c1762ae25bb")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -32,7 +32,7 @@ FILES = {
                   "</ul></li></ul><h2>Table</h2><table><tr><th>Name</th><th>Role</th></tr><tr><td>Alice</td>"
                   "<td>lead</td></tr></table><pre><code class='language-python'>x = 1</code><code>y = 2</code><button>copy</button></pre>"
                   "<dl class='py function'><dt class='sig sig-object py' id='team.add'><span class='sig-name'>"
-                  "add</span>(name)</dt><dd><p>Adds a member.</p><div class='admonition note'><p class="
+                  "add</span>(name)<a href='_modules/team.html'>[source]</a></dt><dd><p>Adds a member.</p><div class='admonition note'><p class="
                   "'admonition-title'>Note</p><p>Names are unique.</p></div></dd></dl>"
                   f"<p>{_LONG}</p></body></html>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"

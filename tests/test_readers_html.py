@@ -229,7 +229,8 @@ SPHINX = (
     '<span class="sig-prename descclassname"><span class="pre">json.</span></span>'
     '<span class="sig-name descname"><span class="pre">dumps</span></span>'
     '<span class="sig-paren">(</span><em class="sig-param">obj</em><span class="sig-paren">)</span>'
-    '<a class="headerlink" href="#json.dumps">¶</a></dt>'
+    '<a class="reference internal" href="_modules/json.html#dumps"><span class="viewcode-link">'
+    '<span class="pre">[source]</span></span></a><a class="headerlink" href="#json.dumps">¶</a></dt>'
     "<dd><p>Serialize <em>obj</em>.</p>"
     '<div class="admonition note"><p class="admonition-title">Note</p><p>Keys are str.</p>'
     "<p>Always.</p></div></dd></dl>"

@@ -124,7 +124,9 @@ def _admonition_title(node: LexborNode) -> bool:
 
 
 #: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``): a mark to click, not a word.
-_PERMALINK_MARKS = frozenset({"§", "¶", "#", "🔗", "⚓"})
+_PERMALINK_MARKS = frozenset({"§", "¶", "#", "🔗", "⚓",
+                              # Sphinx's links between an entry and its source (viewcode)
+                              "[source]", "[docs]"})
 
 
 def _dropped(node: LexborNode) -> bool:
