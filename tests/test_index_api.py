@@ -679,3 +679,17 @@ def test_a_folder_that_cannot_be_listed_is_reported_and_its_documents_are_kept(t
         assert report.removed == 0 and str(corpus / "locked" / "deep.txt") in report.kept
         assert any("locked: cannot list this folder (Permission denied)" in why for _, why in report.skipped)
         assert len(ix.documents()) == 3
+
+
+def test_a_site_sphinx_built_is_indexed_as_its_pages_and_the_rest_is_reported(tmp_path):
+    site = tmp_path / "site"
+    write(site / "index.html", "<h1>Tool</h1><p>The tool reads pears.</p>")
+    write(site / "_sources" / "index.rst.txt", "Tool\n====\n\nThe tool reads pears.\n")
+    write(site / "_static" / "theme.js", "function toggle() { return 1; }\n")
+    write(site / "searchindex.js", "Search.setIndex({})\n")
+    with open_index(tmp_path) as ix:
+        report = ix.add([site])
+        assert [d.id for d in ix.documents()] == ["index.html"]
+        why = dict(report.skipped)
+        assert "the page is read instead" in why[str(site / "_sources" / "index.rst.txt")]
+        assert "theme or the search index" in why[str(site / "_static" / "theme.js")]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
+from zoomrag.load import base as load_base
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
 from zoomrag.load.base import walk_folder
 from zoomrag.model import normalize_newlines
@@ -213,3 +214,19 @@ def test_a_folder_that_cannot_be_listed_is_an_error_never_a_silent_gap(tmp_path,
     seen = []
     assert [p.name for p in walk_folder(tmp_path, seen.append)] == ["a.md"]
     assert [e.filename for e in seen] == [str(tmp_path / "locked")]
+
+
+def test_a_site_sphinx_built_is_walked_as_its_pages_when_asked(tmp_path):
+    _touch(tmp_path, "site/searchindex.js", "site/index.html", "site/lib/json.html",
+           "site/_sources/index.rst.txt", "site/_sources/lib/json.rst.txt", "site/_sources/lib/orphan.rst.txt",
+           "site/_static/theme.js", "site/_static/basic.css", "notes.md")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    # a source with no page beside it is content; the others are copies, the theme is not content
+    assert got == ["notes.md", "site/_sources/lib/orphan.rst.txt", "site/index.html", "site/lib/json.html"]
+    assert sorted(p for p, _ in left) == ["site/_sources/index.rst.txt", "site/_sources/lib/json.rst.txt",
+                                          "site/_static/basic.css", "site/_static/theme.js", "site/searchindex.js"]
+    assert {why for _, why in left} == {load_base.SPHINX_SOURCE, load_base.SPHINX_THEME}
+    # without a place to say so, nothing is left out
+    assert len(walk_folder(tmp_path)) == 9

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import EvalError, InputError
-from ..load import iter_paths, load_path
+from ..load import load_path
+from ..load.base import walk_folder
 from .dataset import Dataset, EvalDocument
 
 #: Formats whose reader rewrites the text, and the format their rendering is stored as.
@@ -37,7 +38,10 @@ def read_folder(folder: str | Path) -> FolderCorpus:
         raise EvalError(f"{root}: not a folder; --folder expects a folder of documents")
     docs: list[EvalDocument] = []
     skipped: list[tuple[str, str]] = []
-    for path in iter_paths([root]):
+    def left_out(path: Path, reason: str) -> None:
+        skipped.append((path.relative_to(root).as_posix(), reason))
+
+    for path in walk_folder(root, left_out=left_out):
         rel = path.relative_to(root).as_posix()
         try:
             doc = load_path(path, id=rel)

@@ -38,6 +38,9 @@ def walk(index_path: Path | str, items: Sequence[str | Path | Document],
         if e.filename:
             report.unlisted.append(str(resolved(Path(e.filename))))
 
+    def left_out(f: Path, reason: str) -> None:
+        report.skipped.append((str(f), f"{f}: {reason}"))
+
     for item in items:
         if isinstance(item, Document):
             yield item, None
@@ -46,7 +49,7 @@ def walk(index_path: Path | str, items: Sequence[str | Path | Document],
         if not os.path.lexists(p):
             raise InputError(f"{p}: no such file or folder")
         if p.is_dir():
-            for f in walk_folder(p, unreadable):
+            for f in walk_folder(p, unreadable, left_out):
                 if once(f):
                     yield f, p
         elif once(p):
