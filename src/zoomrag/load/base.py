@@ -320,6 +320,7 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
         files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))
         if left_out is not None and SPHINX_MARK in filenames:
             builds.append(Path(dirpath))
+    files.sort(key=lambda f: f.relative_to(root).parts)
     if builds and left_out is not None:
         kept = []
         for f in files:
@@ -329,7 +330,7 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
             else:
                 left_out(f, reason)
         files = kept
-    return sorted(files, key=lambda f: f.relative_to(root).parts)
+    return files
 
 
 def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
