@@ -105,9 +105,7 @@ class _Doc:
     shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
     #: Line starts of its list items (:func:`~.bounds.item_lines`), found when first needed.
     items: list[int] | None = None
-    #: ``(start, end)`` of its small sections (SMALL_SECTION, SMALL_CHARS), by start.
-    small: list[tuple[int, int]] = field(default_factory=list)
-    #: ``(start, end)`` of all its sections, by start.
+    #: ``(start, end)`` of its sections, by start (sections nest: none overlaps another partly).
     sections: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -122,20 +120,16 @@ def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
 def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
-    small = []
     sections = []
     for n in tree.nodes:
         if n.kind == "table":
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
         elif n.kind == "section":
             sections.append((n.start, n.end))
-            if n.end - n.start <= SMALL_CHARS and not has_words(text, n.start, n.end, SMALL_SECTION + 1):
-                small.append((n.start, n.end))
     tables.sort()
-    small.sort()
     sections.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)), small=small, sections=sections)
+                not has_words(text, 0, len(text)), sections=sections)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -144,16 +138,25 @@ SMALL_SECTION = 4 * MIN_WORDS
 SMALL_CHARS = 2000
 
 
-def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
-    """The smallest of ``d``'s small sections holding ``[start, end)``, when it has MIN_WORDS."""
-    best = None
-    i = bisect_right(d.small, (start, len(d.text)))
-    while i > 0 and d.small[i - 1][0] >= start - SMALL_CHARS:
+def _section_holding(d: _Doc, start: int, end: int, reach: int) -> tuple[int, int] | None:
+    """The innermost of ``d``'s sections holding ``[start, end)`` that starts at most ``reach``
+    characters before ``start``: the latest-starting one that reaches ``end``, as sections nest."""
+    i = bisect_right(d.sections, (start, len(d.text)))
+    while i > 0 and d.sections[i - 1][0] >= start - reach:
         i -= 1
-        s, e = d.small[i]
-        if end <= e and (best is None or e - s < best[1] - best[0]):
-            best = (s, e)
-    return best if best is not None and has_words(d.text, *best) else None
+        if end <= d.sections[i][1]:
+            return d.sections[i]
+    return None
+
+
+def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
+    """The innermost section holding ``[start, end)`` when it is small (every section around it
+    is larger) and has MIN_WORDS."""
+    got = _section_holding(d, start, end, SMALL_CHARS)
+    if got is None or got[1] - got[0] > SMALL_CHARS or not has_words(d.text, *got) \
+            or has_words(d.text, *got, SMALL_SECTION + 1):
+        return None
+    return got
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -463,31 +466,32 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         ("…as follows:") takes the block it leads to (the example, the list), and one that starts
         a little way into a section starts at its heading. Only then, and only where no other
         span holds that text: neither holds a hit, and every candidate with hits comes first."""
-        nonlocal used
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
                         for i, sp in enumerate(spans)), key=lambda t: -t[0])
         for _, doc_id, i in order:
             d = doc(doc_id)
-            spans = chosen[doc_id]
-            sp = spans[i]
-            if d.lines or _table_of(d, sp.start, sp.end) is not None:
-                continue
-            for rule in (_LED_TO, _HEADED):
-                if rule is _LED_TO:
-                    start, end = sp.start, _led_end(d.text, sp.start, sp.end)
-                else:
-                    start, end = _heading_start(d, sp.start), sp.end
-                if used >= budget or (start, end) == (sp.start, sp.end):
-                    continue
-                if any(o.start < end and o.end > start for o in spans if o is not sp):
-                    continue
-                n = tokens(doc_id, start, end)
-                if used + n - sp.tokens <= budget:
-                    used += n - sp.tokens
-                    sp = spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n,
-                                                        rules=[*sp.rules, rule],
-                                                        flat=_flat(d.text[start:end]),
-                                                        head=_head(d.text, start, end))
+            sp = chosen[doc_id][i]
+            if not d.lines and _table_of(d, sp.start, sp.end) is None:
+                widen(doc_id, i, sp.start, _led_end(d.text, sp.start, sp.end), _LED_TO)
+                sp = chosen[doc_id][i]
+                widen(doc_id, i, _heading_start(d, sp.start), sp.end, _HEADED)
+
+    def widen(doc_id: str, i: int, start: int, end: int, rule: str) -> None:
+        """Span ``i`` of ``doc_id`` as ``[start, end)`` when that is new, fits what is left and
+        takes no other span's text."""
+        nonlocal used
+        spans = chosen[doc_id]
+        sp = spans[i]
+        if used >= budget or (start, end) == (sp.start, sp.end):
+            return
+        if any(o.start < end and o.end > start for o in spans if o is not sp):
+            return
+        n = tokens(doc_id, start, end)
+        if used + n - sp.tokens <= budget:
+            used += n - sp.tokens
+            text = doc(doc_id).text
+            spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n, rules=[*sp.rules, rule],
+                                           flat=_flat(text[start:end]), head=_head(text, start, end))
 
     for cand in candidates:
         if used >= budget:
@@ -577,15 +581,10 @@ def _led_end(text: str, start: int, end: int) -> int:
 
 
 def _heading_start(d: _Doc, start: int) -> int:
-    """``start``, or the start of the innermost section holding it when that is at most
-    HEAD_REACH characters back."""
-    i = bisect_right(d.sections, (start, len(d.text)))
-    while i > 0 and d.sections[i - 1][0] >= start - HEAD_REACH:
-        i -= 1
-        s, e = d.sections[i]
-        if start < e:  # the innermost section holding start: it may start there already
-            return s
-    return start
+    """``start``, or the start of the innermost section holding it (which may start there
+    already) when that is at most HEAD_REACH characters back."""
+    got = _section_holding(d, start, start + 1, HEAD_REACH)
+    return start if got is None else got[0]
 
 
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
