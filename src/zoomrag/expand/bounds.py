@@ -253,6 +253,9 @@ def lead_in(text: str, start: int, end: int) -> int:
 #: What a lead-in leads to is taken only when it is at most this long (characters).
 LED_TO_CHARS = 1500
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+#: A line that may close a fence of its character (at least as long as the opening one).
+_CLOSING = {c: re.compile(r"\n[ \t]{0,3}(" + re.escape(c) + r"{3,})[ \t]*(?=\n|$)") for c in "`~"}
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def led_to(text: str, end: int) -> int | None:
@@ -264,13 +267,13 @@ def led_to(text: str, end: int) -> int | None:
         return None
     line = text.rfind("\n", 0, start) + 1
     fence = _FENCE.match(text, line)
+    limit = start + LED_TO_CHARS + 1
     if fence is not None and line >= end:
-        close = re.compile(r"\n[ \t]{0,3}" + re.escape(fence.group(1)[0]) + "{" + str(len(fence.group(1))) + ",}[ \t]*(?=\n|$)")
-        m = close.search(text, fence.end(), start + LED_TO_CHARS + 1)
-        stop = m.end() if m is not None else -1
+        opening = fence.group(1)
+        stop = next((m.end() for m in _CLOSING[opening[0]].finditer(text, fence.end(), limit)
+                     if len(m.group(1)) >= len(opening)), -1)
     else:
-        blank = re.compile(r"\n[ \t]*\n")
-        m = blank.search(text, start, start + LED_TO_CHARS + 1)
+        m = _BLANK_LINE.search(text, start, limit)
         stop = m.start() if m is not None else (len(text) if len(text) - start <= LED_TO_CHARS else -1)
     if stop < 0 or stop - start > LED_TO_CHARS:
         return None
@@ -356,7 +359,8 @@ def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_
 def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int, int]:
     # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
     # on into what it leads to: both grow forward alone until they can't.
-    forward = _ATX_LINE.match(text, start) is not None or text[start:end].rstrip().endswith(":")
+    last = trim_end(text, start, end)
+    forward = _ATX_LINE.match(text, start) is not None or (last > start and text[last - 1] == ":")
     after = True
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
