@@ -38,6 +38,7 @@ def read_folder(folder: str | Path) -> FolderCorpus:
         raise EvalError(f"{root}: not a folder; --folder expects a folder of documents")
     docs: list[EvalDocument] = []
     skipped: list[tuple[str, str]] = []
+
     def left_out(path: Path, reason: str) -> None:
         skipped.append((path.relative_to(root).as_posix(), reason))
 

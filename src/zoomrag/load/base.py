@@ -307,15 +307,9 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     the theme in ``_static/`` go to ``left_out`` with the reason, as a search engine would see
     the site. Without it, every file is returned.
     """
-    def unlisted(e: OSError) -> None:
-        if unreadable is None:
-            _unlistable(e)
-        else:
-            unreadable(e)
-
     files: list[Path] = []
     builds: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=unlisted):
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable or _unlistable):
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
         files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))
         if left_out is not None and SPHINX_MARK in filenames:

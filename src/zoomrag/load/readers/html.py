@@ -74,10 +74,13 @@ _ENTRY_NAME = ("sig-prename", "sig-name")
 _TITLE_CHARS = 80
 
 
+def _has_class(node: LexborNode, name: str) -> bool:
+    return name in (node.attributes.get("class") or "").split()
+
+
 def _entry(node: LexborNode) -> bool:
     """A definition term that is a link target or a rendered signature: an API entry."""
-    attrs = node.attributes
-    return bool(attrs.get("id")) or "sig-object" in (attrs.get("class") or "").split()
+    return bool(node.attributes.get("id")) or _has_class(node, "sig-object")
 
 
 def _entry_title(node: LexborNode, text: str) -> str:
@@ -117,10 +120,6 @@ def _entry_depth(node: LexborNode) -> int:
                 depth += 1
         p = p.parent
     return depth
-
-
-def _admonition_title(node: LexborNode) -> bool:
-    return "admonition-title" in (node.attributes.get("class") or "").split()
 
 
 #: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``): a mark to click, not a word.
@@ -314,13 +313,12 @@ class _Renderer:
                 level = min(self.outline + 1 + _entry_depth(node), 6)
                 self.add("#" * level + " " + body, "heading", level,
                          MappingProxyType({"title": _entry_title(node, body)}))
-        elif tag == "div" and "admonition" in (node.attributes.get("class") or "").split() \
-                and self.nested < _MAX_ADMONITIONS:
+        elif tag == "div" and _has_class(node, "admonition") and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title cannot run on into the text after it.
             self.nested += 1
             self.render(node)
             self.nested -= 1
-        elif tag == "p" and _admonition_title(node):
+        elif tag == "p" and _has_class(node, "admonition-title"):
             self._flush_label()
             self.label = _inline(node).render(one_line=True).rstrip(":")
         elif tag == "p":
@@ -385,20 +383,22 @@ def _kept_text(node: LexborNode) -> str:
 def _pre_text(node: LexborNode) -> str:
     """A ``pre``'s text; each ``code`` inside it on lines of its own. Documentation sites put
     one example in two flavours there (Node.js: CommonJS and ES modules) beside a copy button."""
-    pieces: list[str] = []
-    loose: list[str] = []
+    pieces: list[str] = []  # each code element's text, and the text between them
+    loose: list[str] = []  # (a highlighted pre holds thousands of spans: joined once)
     for child in _children(node):
         if child.is_element_node and child.tag == "code" and not _dropped(child):
-            if "".join(loose).strip():
-                pieces.append("".join(loose))
+            between = "".join(loose)
+            if between.strip():
+                pieces.append(between)
             loose = []
             pieces.append(_kept_text(child))
         elif child.is_text_node:
             loose.append(child.text_content or "")
         elif child.is_element_node and not _dropped(child):
             loose.append(_kept_text(child))
-    if "".join(loose).strip() or not pieces:
-        pieces.append("".join(loose))
+    rest = "".join(loose)
+    if rest.strip() or not pieces:
+        pieces.append(rest)
     return "\n\n".join(p.strip("\n") for p in pieces) if len(pieces) > 1 else pieces[0]
 
 
