@@ -285,21 +285,22 @@ LEAD_IN = ("If you want to install packages while making sure that the manifest 
            "A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)\n")
 
 
+def one_context(text: str, end: int, hits: list[tuple[int, int, float]], budget: int = 1000, **kw):
+    """The one context ``[0, end)`` of ``text`` (one flat document) with these hits."""
+    tree = build_tree(Document(id="d", source="d.md", text=text), [])
+    found = tuple(Hit(f"h{k}", "d", s, e, score) for k, (s, e, score) in enumerate(hits))
+    [c] = assemble([Candidate("d", 0, end, max(h.score for h in found), found)], Trees(tree), budget, chars, **kw)
+    return c
+
+
 def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
-    tree = build_tree(Document(id="d", source="d.md", text=LEAD_IN), [])
     end = LEAD_IN.index(":") + 1
-    h = Hit("h", "d", 0, 20, 0.9)
-    [c] = assemble([Candidate("d", 0, end, 0.9, (h,))], Trees(tree), 1000, chars)
-    assert c.text.endswith("instead of this one.")
+    assert one_context(LEAD_IN, end, [(0, 20, 0.9)]).text.endswith("instead of this one.")
     # a hit in the lead-in keeps it, and a context without 15 other words keeps it too
-    h2 = Hit("h2", "d", LEAD_IN.index("A package"), end, 0.9)
-    [kept] = assemble([Candidate("d", 0, end, 0.9, (h2,))], Trees(tree), 1000, chars)
+    kept = one_context(LEAD_IN, end, [(LEAD_IN.index("A package"), end, 0.9)])
     assert kept.text.endswith("A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)")
     short = "Use the clean install command. A package is:\n\n* a) a folder\n"
-    small = build_tree(Document(id="s", source="s.md", text=short), [])
-    [alone] = assemble([Candidate("s", 0, short.index(":") + 1, 0.9, (Hit("h3", "s", 0, 5, 0.9),))],
-                       Trees(small), 1000, chars)
-    assert alone.text.endswith("is:\n\n* a) a folder")
+    assert one_context(short, short.index(":") + 1, [(0, 5, 0.9)]).text.endswith("is:\n\n* a) a folder")
 
 
 TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable defines the default value "
@@ -308,23 +309,17 @@ TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable def
 
 
 def test_a_weaker_hit_in_a_lead_under_a_heading_does_not_keep_it_nor_the_heading():
-    tree = build_tree(Document(id="t", source="t.md", text=TEMPDIR), [])
     end = TEMPDIR.index(":") + 1
-    body = Hit("b", "t", TEMPDIR.index("When"), TEMPDIR.index("## Examples") - 2, 0.9)
-    intro = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.4)
-    [c] = assemble([Candidate("t", 0, end, 0.9, (body, intro))], Trees(tree), 1000, chars)
-    assert c.text.endswith("defined in this module.")
+    body = (TEMPDIR.index("When"), TEMPDIR.index("## Examples") - 2, 0.9)
+    intro = TEMPDIR.index("## Examples")
+    assert one_context(TEMPDIR, end, [body, (intro, end, 0.4)]).text.endswith("defined in this module.")
     # the lead-in matched best: it stays, heading and all, with the example it leads to
-    strong = Hit("i", "t", TEMPDIR.index("## Examples"), end, 0.95)
-    [kept] = assemble([Candidate("t", 0, end, 0.95, (body, strong))], Trees(tree), 1000, chars)
+    kept = one_context(TEMPDIR, end, [body, (intro, end, 0.95)])
     assert kept.text.endswith("usage of the module:\n\n```\nimport tempfile\n```")
     # a weaker hit in a lead-in of the same section keeps it: what it leads to may be placed next
     flow = TEMPDIR.replace("## Examples\n\n", "")
-    ftree = build_tree(Document(id="f", source="f.md", text=flow), [])
     fend = flow.index(":") + 1
-    lead = Hit("i", "f", flow.index("Here"), fend, 0.4)
-    first = Hit("b", "f", 0, 20, 0.9)
-    [same] = assemble([Candidate("f", 0, fend, 0.9, (first, lead))], Trees(ftree), fend, chars)
+    same = one_context(flow, fend, [(0, 20, 0.9), (flow.index("Here"), fend, 0.4)], budget=fend)
     assert same.text.endswith("usage of the module:")
 
 
@@ -379,13 +374,11 @@ def test_led_to_ends_a_block_past_the_position_or_finds_none(lines, data):
 
 
 def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits():
-    tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
     colon = EXAMPLE.index(":") + 1
-    hit = Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9)  # the lead-in matched: it stays
-    [wide] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), 1000, chars, explain=True)
+    hit = [(EXAMPLE.index("To avoid"), colon, 0.9)]  # the lead-in matched: it stays
+    wide = one_context(EXAMPLE, colon, hit, explain=True)
     assert wide.text.endswith("f);\n```") and "leads to" in wide.rule
-    [tight] = assemble([Candidate("x", 0, colon, 0.9, (hit,))], Trees(tree), colon + 5, chars)
-    assert tight.text.endswith("as follows:")
+    assert one_context(EXAMPLE, colon, hit, budget=colon + 5).text.endswith("as follows:")
 
 
 def test_what_a_lead_in_leads_to_never_takes_the_place_of_another_hit():
