@@ -566,8 +566,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
 
 _GAP_FILLED = "the text between two pieces of one unit filled"
-_LED_TO = "what its last sentence leads to added"
-_HEADED = "from its section's heading"
+_LED_TO = "what its last sentence leads to"
+_HEADED = "its section's heading"
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
 
