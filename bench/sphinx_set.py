@@ -19,12 +19,10 @@ corpus; the set is rebuilt from the system's files.
 
 from __future__ import annotations
 
-import html
-import re
 import sys
 from pathlib import Path
 
-from heldout import cli, find, write_set
+from heldout import cli, html_evidence, write_set
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/doc/python3.11/html/library")
@@ -109,43 +107,9 @@ QUESTIONS = (
      "Collapse and truncate the given text to fit in the given width.", "fit within width:"),
 )
 
-_PIECE = re.compile(r"<!--.*?-->|<[^>]*>|&#?\w+;|[^<&]+|[<&]", re.S)
-#: Tags inside a run of text; any other tag separates words.
-_INLINE = re.compile(r"</?(?:a|code|span|em|strong|cite|abbr|b|i|tt|kbd|var|samp|sub|sup)\b", re.I)
-
-
-def _text_with_offsets(raw: str) -> tuple[str, list[tuple[int, int]]]:
-    """The page's text with tags stripped and entities decoded, and for each of its characters
-    the range in ``raw`` it came from (an entity's whole range)."""
-    chars: list[str] = []
-    where: list[tuple[int, int]] = []
-    for m in _PIECE.finditer(raw):
-        piece = m.group()
-        if piece.startswith("<") and len(piece) > 1:
-            if not _INLINE.match(piece):
-                chars.append(" ")
-                where.append((m.start(), m.end()))
-            continue
-        if piece.startswith("&"):
-            decoded = html.unescape(piece)
-            chars.append(decoded)
-            where.extend([(m.start(), m.end())] * len(decoded))
-            continue
-        chars.append(piece)
-        where.extend((m.start() + i, m.start() + i + 1) for i in range(len(piece)))
-    return "".join(chars), where
-
-
-def evidence(raw: str, first: str, last: str) -> tuple[int, int]:
-    """Offsets into ``raw`` from the first match of ``first`` to the end of the next ``last``."""
-    text, where = _text_with_offsets(raw)
-    s, e = find(text, first, last)
-    return where[s][0], where[e - 1][1]
-
-
 def build(source: Path, out: Path) -> int:
     pages = {name: (source / f"{name}.html").read_text(encoding="utf-8") for name in FILES}
-    write_set(out, pages, "html", [(q, name, *evidence(pages[name], first, last))
+    write_set(out, pages, "html", [(q, name, *html_evidence(pages[name], first, last))
                                    for q, name, first, last in QUESTIONS])
     return len(QUESTIONS)
 
