@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (9, "75f9e9d727c31edeb010735f16eae22b8465655f928d9be322139c1762ae25bb")
+RECORDED = (10, "24e42f55de1299b8d4528e58fd4131c251655f0f222a7549f1d9828bf810e9eb")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -34,6 +34,8 @@ FILES = {
                   "<dl class='py function'><dt class='sig sig-object py' id='team.add'><span class='sig-name'>"
                   "add</span>(name)<a href='_modules/team.html'>[source]</a></dt><dd><p>Adds a member.</p><div class='admonition note'><p class="
                   "'admonition-title'>Note</p><p>Names are unique.</p></div></dd></dl>"
+                  "<div class='navfooter'><table><tr><td>Prev chapter</td></tr></table></div>"
+                  "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   f"<p>{_LONG}</p></body></html>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
                    "* a bullet\n* another\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),

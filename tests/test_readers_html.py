@@ -139,7 +139,8 @@ _HTML_PIECES = st.sampled_from([
     "text", "more words", " ", "\n", "<script>", "</script>", "<div>", "</div>", "<b>", "</b>", "```",
     "中文", "😀", "<caption>", "<blockquote>", "<!--", "-->", "<nav>", "# not", "- not",
     "<dl>", "</dl>", "<dt id='f'>", "<dt class='sig sig-object'>", "</dt>", "<dd>", "</dd>",
-    "<div class='admonition note'>", "<p class='admonition-title'>",
+    "<div class='admonition note'>", "<p class='admonition-title'>", "<div class='note'>",
+    "<h3 class='title'>", "</h3>", "<aside class='admonition'>", "</aside>", "<div class='navheader'>",
 ])
 
 
@@ -185,6 +186,39 @@ def test_page_furniture_and_navigation_lines_are_dropped_but_an_articles_header_
             "<p><a href='p'>Previous</a> | <a href='n'>Next</a></p>")
     doc = read_text(html, format="html")
     assert doc.text == "# Budgets\n\nA budget is a number of tokens; see the guide.\n"
+
+
+#: A DocBook page as its XSL stylesheets write it (the Debian FAQ, PostgreSQL's manual): a
+#: navigation table above and below the chapter, a table of contents, admonitions titled by an h3.
+DOCBOOK = (
+    '<div class="navheader"><table summary="Navigation header"><tr><th colspan="3">第 7 章 基础</th>'
+    '</tr><tr><td><a accesskey="p" href="a.html"><img src="prev.png" alt="上一页"/></a></td><th> </th>'
+    '<td><a accesskey="n" href="c.html"><img src="next.png" alt="下一页"/></a></td></tr></table><hr/></div>'
+    '<div class="chapter"><div class="titlepage"><div><div><h1 class="title"><a id="b"></a>第 7 章 基础'
+    '</h1></div></div></div><div class="toc"><p><b>目录</b></p><dl class="toc"><dt><span class="section">'
+    '<a href="#s1">7.1. 什么是软件包？</a></span></dt></dl></div>'
+    '<div class="abstract"><p class="title"><b>Abstract</b></p><p>What this chapter says.</p></div>'
+    '<div class="section"><div class="titlepage"><div><div><h2 class="title"><a id="s1"></a>7.1. 什么是'
+    '软件包？</h2></div></div></div><p>软件包包括一切文件。</p>'
+    '<div class="tip"><h3 class="title">Tip</h3><p>Use dpkg.</p></div>'
+    '<aside class="admonition warning"><p class="admonition-title">Warning</p><p>Mind it.</p></aside>'
+    '<p>After the tip, still in 7.1.</p></div></div>'
+    '<div class="navfooter"><hr/><table summary="Navigation footer"><tr><td>第 6 章 档案库</td><td>'
+    '<a accesskey="h" href="index.html"><img src="home.png" alt="起始页"/></a></td><td>第 8 章 工具</td>'
+    "</tr></table></div>"
+)
+
+
+def test_docbook_navigation_and_contents_are_dropped_and_admonitions_are_not_sections():
+    doc = read_text(DOCBOOK, format="html")
+    assert doc.text == (
+        "# 第 7 章 基础\n\nAbstract: What this chapter says.\n\n## 7.1. 什么是软件包？\n\n"
+        "软件包包括一切文件。\n\nTip: Use dpkg.\n\nWarning: Mind it.\n\nAfter the tip, still in 7.1.\n"
+    )
+    assert [b.level for b in doc.blocks if b.type == "heading"] == [1, 2]
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    [leaf] = [n for n in tree.leaves() if n.text.startswith("After the tip")]
+    assert leaf.section_path == ("第 7 章 基础", "7.1. 什么是软件包？")
 
 
 def test_a_page_with_one_main_is_read_from_it_alone():

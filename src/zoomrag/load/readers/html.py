@@ -4,7 +4,9 @@ Offsets cannot point into raw HTML usefully (tags, entities), so the Document's 
 rendering parsed with selectolax (lexbor): headings as ``#`` lines, paragraphs separated by
 blank lines, lists as ``- `` / ``1. `` lines (nested ones indented), tables as GFM pipe tables
 (so the table strategy can point spans at cells), ``pre`` as fenced code. Scripts, styles,
-navigation, forms' controls and hidden elements are dropped, and so is page furniture: ``header``,
+navigation (``nav``, its role, and the classes generators use for it: DocBook's ``navheader``,
+``navfooter`` and ``toc``, breadcrumbs), forms' controls and hidden elements are dropped, and so
+is page furniture: ``header``,
 ``footer`` and ``aside`` outside ``main``/``article`` (and their ARIA roles) and paragraphs made of
 links and navigation words only ("Previous: … Up: … [Index]"): text that is not in the rendering
 is neither embedded, nor matched by BM25, nor returned next to a hit. A page with one ``main``
@@ -16,8 +18,9 @@ class, option or glossary term as a definition list entry whose term is a link t
 (``<dt id="json.dumps">``). Such a term is rendered as a heading one level under the page's
 current heading (an entry inside another's description one level further), titled by the name
 it documents, so what is said of ``json.dumps`` is a section a hit can grow to and its units
-carry the name. An admonition's title ("Note", "Warning", "See also") leads its first paragraph
-("Note: …") rather than standing alone as a one-word paragraph.
+carry the name. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
+leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
+opening a section that would swallow the text after the admonition.
 """
 
 from __future__ import annotations
@@ -66,6 +69,11 @@ _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top"
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
                         "menu", "search", "modules", "more"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
+#: Classes generators give their navigation when they do not use ``nav`` or its role: DocBook's
+#: header and footer tables (a chapter's title beside Prev / Next arrows) and its table of
+#: contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav boxes.
+_NAV_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
+                          "breadcrumbs", "toc", "navbox"})
 
 
 #: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
@@ -74,13 +82,34 @@ _ENTRY_NAME = ("sig-prename", "sig-name")
 _TITLE_CHARS = 80
 
 
-def _has_class(node: LexborNode, name: str) -> bool:
-    return name in (node.attributes.get("class") or "").split()
+#: Containers of an admonition: Sphinx's and MkDocs' ``admonition``, GitHub's alerts, DocBook's
+#: ``note``/``tip``/``warning``/``caution``/``important`` and its abstract.
+_ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
+                          "important", "abstract"})
+_ADMONITION_TITLES = frozenset({"admonition-title", "markdown-alert-title"})
+
+
+def _classes(node: LexborNode | None) -> list[str]:
+    return (node.attributes.get("class") or "").split() if node is not None else []
+
+
+def _admonition(node: LexborNode) -> bool:
+    # MyST and docutils' HTML5 writer put admonitions in an ``aside``: content, not furniture.
+    return node.tag in ("div", "aside") and not _ADMONITIONS.isdisjoint(_classes(node))
+
+
+def _admonition_title(node: LexborNode) -> bool:
+    """An admonition's title: a paragraph marked as one, or (DocBook) an ``h3``/``p`` of class
+    ``title`` right inside the admonition, which is a label and not a section of the page."""
+    classes = _classes(node)
+    if not _ADMONITION_TITLES.isdisjoint(classes):
+        return True
+    return "title" in classes and node.parent is not None and _admonition(node.parent)
 
 
 def _entry(node: LexborNode) -> bool:
     """A definition term that is a link target or a rendered signature: an API entry."""
-    return bool(node.attributes.get("id")) or _has_class(node, "sig-object")
+    return bool(node.attributes.get("id")) or "sig-object" in _classes(node)
 
 
 def _entry_title(node: LexborNode, text: str) -> str:
@@ -135,8 +164,10 @@ def _dropped(node: LexborNode) -> bool:
     if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
         return True
     role = attrs.get("role") if attrs else None
+    if attrs and not _NAV_CLASSES.isdisjoint(_classes(node)):
+        return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
-        return not _in_content(node)
+        return not _in_content(node) and not _admonition(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
                             or role == "navigation" or role == "search")
 
@@ -302,7 +333,10 @@ class _Renderer:
 
     def _special(self, node: LexborNode, tag: str) -> bool:
         """Render the constructs with their own syntax; False for plain containers."""
-        if tag in _HEADINGS:
+        if (tag == "p" or tag in _HEADINGS) and self.nested and _admonition_title(node):
+            self._flush_label()
+            self.label = _inline(node).render(one_line=True).rstrip(":")
+        elif tag in _HEADINGS:
             body = _inline(node).render(one_line=True)
             if body:
                 self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
@@ -313,14 +347,11 @@ class _Renderer:
                 level = min(self.outline + 1 + _entry_depth(node), 6)
                 self.add("#" * level + " " + body, "heading", level,
                          MappingProxyType({"title": _entry_title(node, body)}))
-        elif tag == "div" and _has_class(node, "admonition") and self.nested < _MAX_ADMONITIONS:
+        elif _admonition(node) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title cannot run on into the text after it.
             self.nested += 1
             self.render(node)
             self.nested -= 1
-        elif tag == "p" and _has_class(node, "admonition-title"):
-            self._flush_label()
-            self.label = _inline(node).render(one_line=True).rstrip(":")
         elif tag == "p":
             self._paragraph(_inline(node))
         elif tag in _LISTS:
