@@ -141,6 +141,7 @@ _HTML_PIECES = st.sampled_from([
     "<dl>", "</dl>", "<dt id='f'>", "<dt class='sig sig-object'>", "</dt>", "<dd>", "</dd>",
     "<div class='admonition note'>", "<p class='admonition-title'>", "<div class='note'>",
     "<h3 class='title'>", "</h3>", "<aside class='admonition'>", "</aside>", "<div class='navheader'>",
+    "<title>text</title>", "<h2>text</h2>",
 ])
 
 
@@ -219,6 +220,28 @@ def test_docbook_navigation_and_contents_are_dropped_and_admonitions_are_not_sec
     tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
     [leaf] = [n for n in tree.leaves() if n.text.startswith("After the tip")]
     assert leaf.section_path == ("第 7 章 基础", "7.1. 什么是软件包？")
+
+
+def test_a_first_heading_repeating_the_page_title_is_above_its_sibling_headings():
+    """DocBook's reference pages (PostgreSQL's ``VACUUM``) put the command and its sections all
+    at h2: the title becomes their parent, so a section path names the command."""
+    page = ("<html><head><title>VACUUM | PostgreSQL 15</title></head><body><div class='refnamediv'>"
+            "<h2><span class='refentrytitle'>VACUUM</span></h2><p>VACUUM — garbage-collect.</p></div>"
+            "<h2>Parameters</h2><p>FULL</p><p>Selects full vacuum.</p><h3>Notes</h3><p>Some.</p></body></html>")
+    doc = read_text(page, format="html")
+    assert doc.text == ("# VACUUM\n\nVACUUM — garbage-collect.\n\n## Parameters\n\nFULL\n\n"
+                        "Selects full vacuum.\n\n### Notes\n\nSome.\n")
+    assert [(b.type, b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        ("heading", 1, "# VACUUM"), ("heading", 2, "## Parameters"), ("heading", 3, "### Notes")]
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    leaf = min((n for n in tree if "Selects" in n.text), key=lambda n: n.end - n.start)
+    assert leaf.section_path == ("VACUUM", "Parameters")
+    # A first heading that is not the page's title, or already above the rest, stays.
+    for other in ("<title>Reference</title><h2>VACUUM</h2><h2>Parameters</h2>",
+                  "<title>VACUUM</title><h2>VACUUM</h2><h3>Parameters</h3>",
+                  "<title>VACUUM</title><h1>VACUUM</h1><h1>Parameters</h1>"):
+        rendered = read_text(other, format="html").text
+        assert rendered.startswith(("## VACUUM", "# VACUUM\n\n# Parameters")), rendered
 
 
 def test_a_page_with_one_main_is_read_from_it_alone():

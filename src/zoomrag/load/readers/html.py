@@ -20,7 +20,8 @@ current heading (an entry inside another's description one level further), title
 it documents, so what is said of ``json.dumps`` is a section a hit can grow to and its units
 carry the name. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
 leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
-opening a section that would swallow the text after the admonition.
+opening a section that would swallow the text after the admonition. A first heading that
+repeats the page's ``<title>`` beside sibling headings is their parent (one level up).
 """
 
 from __future__ import annotations
@@ -532,11 +533,40 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
         r.render(root)
     title_node = parser.css_first("title")
     title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""
+    text, blocks = _title_above_siblings(r.text(), r.blocks, title)
     if not title:
-        text = r.text()
-        title = next((text[b.start + 2:b.end] for b in r.blocks if b.type == "heading"
+        title = next((text[b.start + 2:b.end] for b in blocks if b.type == "heading"
                       and b.level == 1), "")
-    return r.text(), r.blocks, title or None
+    return text, blocks, title or None
+
+
+#: How a page's ``<title>`` joins its own title to the site's ("VACUUM | PostgreSQL 15").
+_TITLE_JOINS = (" | ", " — ", " – ", " - ", ": ", " · ")
+
+
+def _names_page(heading: str, title: str) -> bool:
+    return heading == title or any(title.startswith(heading + j) or title.endswith(j + heading)
+                                   for j in _TITLE_JOINS)
+
+
+def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[str, list[Block]]:
+    """A page's first heading, when it repeats the page's ``<title>`` at the level of the
+    headings after it (DocBook's reference pages: ``<h2>VACUUM</h2>`` beside ``<h2>Parameters
+    </h2>``), is rendered one level up: the page's title is what its sections belong to, so a
+    section path reads ``VACUUM › Parameters`` and not ``Parameters``."""
+    headings = [b for b in blocks if b.type == "heading"]
+    if not title or len(headings) < 2:
+        return text, blocks
+    first = headings[0]
+    level = first.level
+    if (level < 2 or min(b.level for b in headings) < level or headings[1].level != level
+            or not _names_page(text[first.start + level + 1:first.end], title)):
+        return text, blocks
+    at = first.start  # one '#' fewer: every later offset moves back by one
+    moved = [b if b.start < at else
+             Block(at, b.end - 1, b.type, level - 1, b.meta) if b is first else
+             Block(b.start - 1, b.end - 1, b.type, b.level, b.meta) for b in blocks]
+    return text[:at] + text[at + 1:], moved
 
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
