@@ -92,8 +92,7 @@ def test_layout_tables_are_read_as_the_blocks_in_their_cells():
     doc = read_text(html, format="html")
     assert blocks_of(doc) == [
         ("text", 0, {}, "class Parser(Base)"),
-        ("text", 0, {}, "add(self, x)"),
-        ("text", 0, {}, "Add x.\nTwice is an error."),
+        ("text", 0, {}, "add(self, x): Add x.\nTwice is an error."),
         ("text", 0, {}, "left"), ("text", 0, {}, "right"), ("text", 0, {}, "a"), ("text", 0, {}, "b"),
         ("text", 0, {}, "one cell per row"), ("text", 0, {}, "is a list"),
         ("text", 0, {}, "only"), ("text", 0, {}, "one row"),
@@ -244,6 +243,24 @@ def test_a_first_heading_repeating_the_page_title_is_above_its_sibling_headings(
         assert rendered.startswith(("## VACUUM", "# VACUUM\n\n# Parameters")), rendered
 
 
+def test_a_definition_term_leads_its_definition():
+    """DocBook's variable lists (a command's options), FAQs and glossaries: the term stays with
+    what it defines, so no context ends on a term without its definition."""
+    html = ("<dl><dt><code>FULL</code></dt><dd><p>Selects full vacuum.</p><p>Slow.</p></dd>"
+            "<dt>What is a pool?</dt><dd><p>A folder of packages.</p></dd>"
+            "<dt>char_length(text)</dt><dt>character_length(text)</dt><dd><p>Characters.</p></dd>"
+            "<dt>Options:</dt><dd><ul><li>-v</li></ul></dd>"
+            "<dt>lonely</dt><dd></dd></dl><h2>Next</h2>"
+            "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd></dl>"
+            '<div class="admonition seealso"><p class="admonition-title">See also</p>'
+            "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>")
+    doc = read_text(html, format="html")
+    assert doc.text == ("FULL: Selects full vacuum.\n\nSlow.\n\nWhat is a pool? A folder of packages.\n\n"
+                        "char_length(text)\n\ncharacter_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
+                        "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n"
+                        "See also: PEP 343: The with statement.\n")
+
+
 def test_a_page_with_one_main_is_read_from_it_alone():
     """Menus and pop-ups made of plain divs (a book generator's page) are outside ``main``."""
     page = ("<div id='help'><h2>Keyboard shortcuts</h2><p>Press S to search in the book</p></div>"
@@ -311,7 +328,7 @@ def test_api_entries_are_headings_titled_by_their_names_and_admonition_titles_le
         "### json.dumps(obj)\n\nSerialize obj.\n\nNote: Keys are str.\n\nAlways.\n\n"
         "### class json.JSONEncoder\n\nExtensible encoder.\n\n"
         "#### default(o)\n\nReturn a serializable object.\n\n"
-        "term\n\na plain definition\n\n## Command Line\n\n"
+        "term: a plain definition\n\n## Command Line\n\n"
         "### " + " ".join(["word"] * 20) + "\n\nMeaning.\n"
     )
     headings = [(b.level, b.meta.get("title")) for b in doc.blocks if b.type == "heading"]

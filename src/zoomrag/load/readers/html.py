@@ -83,6 +83,15 @@ _ENTRY_NAME = ("sig-prename", "sig-name")
 _TITLE_CHARS = 80
 
 
+#: A label ending so is joined to the paragraph after it without a colon (a full-width one
+#: without a space either, as Chinese and Japanese text runs).
+_ENDS_SENTENCE = frozenset(".?!:;。？！：；")
+_FULL_WIDTH_ENDS = frozenset("。？！：；")
+
+
+def _joint(label: str) -> str:
+    end = label[-1]
+    return "" if end in _FULL_WIDTH_ENDS else " " if end in _ENDS_SENTENCE else ": "
 #: Containers of an admonition: Sphinx's and MkDocs' ``admonition``, GitHub's alerts, DocBook's
 #: ``note``/``tip``/``warning``/``caution``/``important`` and its abstract.
 _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
@@ -268,8 +277,10 @@ class _Renderer:
         self.blocks: list[Block] = []
         #: The level of the last ``h1``–``h6``: API entries go one under it.
         self.outline = 0
-        #: An admonition's title waiting for the block it introduces.
+        #: An admonition's title or a definition's term, waiting for the block it introduces.
         self.label = ""
+        #: Whether ``label`` is a term (a term after a title joins it; one after a term does not).
+        self.term = False
         #: Admonitions being walked (each one by its own walk; deeper ones are plain containers).
         self.nested = 0
 
@@ -278,10 +289,10 @@ class _Renderer:
             return
         if self.label:
             label, self.label = self.label, ""
-            if kind == "text":
-                body = f"{label}: {body}"
-            else:
-                self.add(label + ":", "text")
+            if kind == "text":  # "Note: …", "FULL: Selects …", "What is X? It is …", "自由：如同…"
+                body = label + _joint(label) + body
+            else:  # a lead-in to a list, code or table; a heading starts something else
+                self.add(label if kind == "heading" or label[-1] in _ENDS_SENTENCE else label + ":", "text")
         if self.parts:
             self.parts.append("\n\n")
             self.length += 2
@@ -336,7 +347,7 @@ class _Renderer:
         """Render the constructs with their own syntax; False for plain containers."""
         if (tag == "p" or tag in _HEADINGS) and self.nested and _admonition_title(node):
             self._flush_label()
-            self.label = _inline(node).render(one_line=True).rstrip(":")
+            self.label, self.term = _inline(node).render(one_line=True).rstrip(":"), False
         elif tag in _HEADINGS:
             body = _inline(node).render(one_line=True)
             if body:
@@ -348,6 +359,15 @@ class _Renderer:
                 level = min(self.outline + 1 + _entry_depth(node), 6)
                 self.add("#" * level + " " + body, "heading", level,
                          MappingProxyType({"title": _entry_title(node, body)}))
+        elif tag == "dt":
+            # A term leads its definition's first paragraph, as an admonition's title does: a
+            # context cannot end on a term whose definition it left out.
+            term = _inline(node).render(one_line=True).rstrip(":")
+            if self.label and not self.term:  # "See also: PEP 343: The specification …"
+                self.label, self.term = self.label + _joint(self.label) + term if term else self.label, True
+            else:
+                self._flush_label()
+                self.label, self.term = term, True
         elif _admonition(node) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title cannot run on into the text after it.
             self.nested += 1
