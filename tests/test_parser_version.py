@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (12, "0d179719814a1b7fb79a0fb1902a74b7251d81dbcb3de0d6f9ee561988440d34")
+RECORDED = (13, "de522655d51d318a006e7e3159d9e0afdd299ea944320e92fafb730ec845125f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -38,7 +38,9 @@ FILES = {
                   "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   f"<p>{_LONG}</p></body></html>"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
-                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd></dl>"),
+                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd></dl>"
+                 "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
+                 "<h3>fn vacuum()</h3><p>Vacuums.</p>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
                    "* a bullet\n* another\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
     "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"

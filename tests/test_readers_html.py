@@ -261,6 +261,20 @@ def test_a_definition_term_leads_its_definition():
                         "See also: PEP 343: The with statement.\n")
 
 
+def test_rustdoc_version_stamps_source_links_and_toggles_are_dropped():
+    """Left in, "1.0.0 · Source" before each method's heading ended the previous method's section."""
+    html = ('<h1>Struct <span class="struct">Vec</span></h1><span class="sub-heading"><span class="since">'
+            '1.0.0</span> · <a class="src" href="s.html">Source</a></span>'
+            '<details class="toggle top-doc" open><summary class="hideme"><span>Expand description</span>'
+            '</summary><div class="docblock"><p>A growable array.</p></div></details>'
+            '<details class="toggle method-toggle" open><summary><section id="method.push" class="method">'
+            '<span class="rightside"><span class="since">1.0.0</span> · <a class="src" href="s.html">Source'
+            '</a></span><h4 class="code-header">pub fn push(&amp;mut self, value: T)</h4></section></summary>'
+            '<div class="docblock"><p>Appends an element.</p></div></details>')
+    assert read_text(html, format="html").text == (
+        "# Struct Vec\n\nA growable array.\n\n#### pub fn push(&mut self, value: T)\n\nAppends an element.\n")
+
+
 def test_a_page_with_one_main_is_read_from_it_alone():
     """Menus and pop-ups made of plain divs (a book generator's page) are outside ``main``."""
     page = ("<div id='help'><h2>Keyboard shortcuts</h2><p>Press S to search in the book</p></div>"

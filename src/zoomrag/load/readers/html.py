@@ -70,11 +70,13 @@ _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top"
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
                         "menu", "search", "modules", "more"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
-#: Classes generators give their navigation when they do not use ``nav`` or its role: DocBook's
-#: header and footer tables (a chapter's title beside Prev / Next arrows) and its table of
-#: contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav boxes.
-_NAV_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
-                          "breadcrumbs", "toc", "navbox"})
+#: Classes generators give their navigation and page chrome when they do not use ``nav`` or its
+#: role: DocBook's header and footer tables (a chapter's title beside Prev / Next arrows) and its
+#: table of contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav
+#: boxes, rustdoc's version stamps and source links beside each item ("1.0.0 · Source", which
+#: would end every method's section) and its "Expand description" toggle.
+_CHROME_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
+                             "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme"})
 
 
 #: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
@@ -174,7 +176,7 @@ def _dropped(node: LexborNode) -> bool:
     if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
         return True
     role = attrs.get("role") if attrs else None
-    if attrs and not _NAV_CLASSES.isdisjoint(_classes(node)):
+    if attrs and not _CHROME_CLASSES.isdisjoint(_classes(node)):
         return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node) and not _admonition(node)
