@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (13, "de522655d51d318a006e7e3159d9e0afdd299ea944320e92fafb730ec845125f")
+RECORDED = (14, "113bb2c96979a8cadf1054da040ab4c5f9a5a921338b90dca10588a055f5fd90")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -38,7 +38,7 @@ FILES = {
                   "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   f"<p>{_LONG}</p></body></html>"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
-                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd></dl>"
+                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd></dl>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
                  "<h3>fn vacuum()</h3><p>Vacuums.</p>"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"

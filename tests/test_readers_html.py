@@ -251,13 +251,13 @@ def test_a_definition_term_leads_its_definition():
             "<dt>char_length(text)</dt><dt>character_length(text)</dt><dd><p>Characters.</p></dd>"
             "<dt>Options:</dt><dd><ul><li>-v</li></ul></dd>"
             "<dt>lonely</dt><dd></dd></dl><h2>Next</h2>"
-            "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd></dl>"
+            "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd></dl>"
             '<div class="admonition seealso"><p class="admonition-title">See also</p>'
             "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>")
     doc = read_text(html, format="html")
     assert doc.text == ("FULL: Selects full vacuum.\n\nSlow.\n\nWhat is a pool? A folder of packages.\n\n"
                         "char_length(text)\n\ncharacter_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
-                        "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n"
+                        "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n稳定版：久经测试。\n\n"
                         "See also: PEP 343: The with statement.\n")
 
 

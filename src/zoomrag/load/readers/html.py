@@ -91,9 +91,17 @@ _ENDS_SENTENCE = frozenset(".?!:;。？！：；")
 _FULL_WIDTH_ENDS = frozenset("。？！：；")
 
 
+#: Han, kana, hangul and full-width forms: a label ending in one is joined by a full-width colon.
+_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+
+
 def _joint(label: str) -> str:
     end = label[-1]
-    return "" if end in _FULL_WIDTH_ENDS else " " if end in _ENDS_SENTENCE else ": "
+    if end in _FULL_WIDTH_ENDS:
+        return ""
+    if end in _ENDS_SENTENCE:
+        return " "
+    return "：" if _CJK.match(end) else ": "
 #: Containers of an admonition: Sphinx's and MkDocs' ``admonition``, GitHub's alerts, DocBook's
 #: ``note``/``tip``/``warning``/``caution``/``important`` and its abstract.
 _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
