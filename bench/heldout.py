@@ -96,3 +96,16 @@ def cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mappin
     n = build(args.source, args.out)
     print(f"wrote {len(files)} documents and {n} questions to {args.out}")
     return 0
+
+
+def html_set_cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mapping[str, str],
+                 questions: Sequence[tuple[str, str, str, str]], hint: str) -> int:
+    """The command line of a set of HTML pages (``files``: name → file under ``--source``) with
+    ``questions`` (question, page name, first words of the evidence, last words)."""
+    def build(src: Path, dest: Path) -> int:
+        pages = {name: (src / path).read_text(encoding="utf-8") for name, path in files.items()}
+        write_set(dest, pages, "html", [(q, name, *html_evidence(pages[name], first, last))
+                                        for q, name, first, last in questions])
+        return len(questions)
+
+    return cli(argv, doc, source, out, files, hint, build)

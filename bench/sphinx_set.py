@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from heldout import cli, html_evidence, write_set
+from heldout import html_set_cli
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/doc/python3.11/html/library")
@@ -107,15 +107,10 @@ QUESTIONS = (
      "Collapse and truncate the given text to fit in the given width.", "fit within width:"),
 )
 
-def build(source: Path, out: Path) -> int:
-    pages = {name: (source / f"{name}.html").read_text(encoding="utf-8") for name in FILES}
-    write_set(out, pages, "html", [(q, name, *html_evidence(pages[name], first, last))
-                                   for q, name, first, last in QUESTIONS])
-    return len(QUESTIONS)
-
 
 def main(argv: list[str] | None = None) -> int:
-    return cli(argv, __doc__, SOURCE, OUT, {n: f"{n}.html" for n in FILES}, "they come with Debian's python3.11-doc package", build)
+    return html_set_cli(argv, __doc__, SOURCE, OUT, {n: f"{n}.html" for n in FILES}, QUESTIONS,
+                        "they come with Debian's python3.11-doc package")
 
 
 if __name__ == "__main__":

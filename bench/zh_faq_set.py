@@ -22,7 +22,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from heldout import cli, html_evidence, write_set
+from heldout import html_set_cli
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/usr/share/doc/debian/FAQ/zh-cn")
@@ -97,16 +97,9 @@ QUESTIONS = (
 )
 
 
-def build(source: Path, out: Path) -> int:
-    pages = {name: (source / f"{name}.zh-cn.html").read_text(encoding="utf-8") for name in FILES}
-    write_set(out, pages, "html", [(q, name, *html_evidence(pages[name], first, last))
-                                   for q, name, first, last in QUESTIONS])
-    return len(QUESTIONS)
-
-
 def main(argv: list[str] | None = None) -> int:
-    return cli(argv, __doc__, SOURCE, OUT, {n: f"{n}.zh-cn.html" for n in FILES},
-               "they come with Debian's debian-faq-zh-cn package", build)
+    return html_set_cli(argv, __doc__, SOURCE, OUT, {n: f"{n}.zh-cn.html" for n in FILES}, QUESTIONS,
+                        "they come with Debian's debian-faq-zh-cn package")
 
 
 if __name__ == "__main__":
