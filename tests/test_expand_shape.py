@@ -17,6 +17,7 @@ from zoomrag.expand.bounds import (
     has_words,
     item_after,
     item_start,
+    lead_in,
     led_to,
     snap,
     without_heading,
@@ -371,6 +372,24 @@ def test_led_to_ends_a_block_past_the_position_or_finds_none(lines, data):
     if got is not None:
         assert end < got <= len(text) and not text[got - 1].isspace()
         assert text[end:got].strip()
+
+
+#: A Chinese FAQ's shape (DocBook): a lead-in ends in a full-width colon, or is left open over the
+#: command and goes on after it ("然后运行 … 以升级").
+OPEN = ("要从命令行升级系统，请运行\n\n```\naptitude update\n```\n\n然后运行\n\n```\naptitude full-upgrade\n```\n\n"
+        "以升级系统。要查看版本，请运行：\n\n```\ndpkg -l\n```\n\nDone.\n")
+
+
+def test_a_lead_in_ends_in_any_colon_or_is_left_open_over_a_code_block():
+    then = OPEN.index("然后运行")
+    assert lead_in(OPEN, 0, then + 4) == then  # open, over a command
+    assert lead_in(OPEN, 0, OPEN.index("：") + 1) == OPEN.index("要查看")  # a full-width colon
+    assert lead_in(OPEN, 0, OPEN.index("以升级系统。") + 6) == OPEN.index("以升级系统。") + 6  # a sentence
+    assert lead_in(OPEN, 0, OPEN.index("Done.") + 5) == OPEN.index("Done.") + 5  # nothing follows
+    words = "Then run\n\nthe next paragraph, not code.\n"
+    assert lead_in(words, 0, 8) == 8  # open, but no code block follows
+    hit = [(then, then + 4, 0.9)]
+    assert one_context(OPEN, then + 4, hit).text.endswith("然后运行\n\n```\naptitude full-upgrade\n```")
 
 
 def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits():

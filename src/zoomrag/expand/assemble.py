@@ -573,7 +573,7 @@ HEAD_REACH = 400
 
 
 def _led_end(text: str, start: int, end: int) -> int:
-    """``end``, or the end of the block a last sentence ending in ":" leads to (:func:`led_to`)."""
+    """``end``, or the end of the block a last sentence leads to (:func:`lead_in`, :func:`led_to`)."""
     if lead_in(text, start, end) == end:
         return end
     to = led_to(text, end)
@@ -731,7 +731,7 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 
 
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
-    """``end``, or the end of the sentence before a last one that ends in ":" (:func:`lead_in`)
+    """``end``, or the end of the sentence before a last one that leads on (:func:`lead_in`)
     when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
     heading right over it goes with it. A hit in the lead-in keeps it, unless hits before it
     score higher and it opens a section the context only enters (heading and lead-in alone)."""
