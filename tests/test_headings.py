@@ -118,6 +118,7 @@ _LINE_PIECES = _MD_PIECES + [
     "= = Title = =", "== A ==", "Chapter 3", "CHAPTER IV: x", "Part 2", "Book I", "Art. 5", "Article 7",
     "Section 3.1a", "Sec. 4", "§ 12 Terms", "§§ 3", "  2. Two", "\u3000一、x", "\t1. x", "Partial",
     "Sections", "١ x", "۲. x", "四川", "《书》", "<br>x", "__init__", "~~~~", "**bold**", "___", " _ _ _",
+    "7.3.\u00a0Why", "\u00a0\u00a0 1. x", "第 1 章 定义", "第 9 章使您", "第 2 节", "Chapter\u00a03",
 ]
 
 
@@ -172,6 +173,32 @@ def test_chinese_headings():
     assert [(h.level, h.title) for h in find_headings(plain(text))] == [
         (1, "第一章 总则"), (2, "第一节 范围"), (3, "一、基本原则"), (4, "（一）细则"), (1, "第二章 附则"),
     ]
+
+
+#: The Debian FAQ's text version (DocBook through a text browser): a table of contents first,
+#: then the chapters, their titles spaced ("第 1 章 …") and numbered titles after a no-break space.
+FAQ_TEXT = (
+    "Debian FAQ\n\n目录\n\n1. 定义和概览\n    1.1. 本 FAQ 文档是什么？\n    1.2. 什么是 Debian？\n"
+    "    1.3. 一个很长的标题，它在目录里折行\n    到了下一行？\n2. 获取和安装 Debian\n    2.1. 最新版本是哪个？\n\n"
+    "---\n\n第 1 章 定义和概览\n\n1.1.\u00a0本 FAQ 文档是什么？\n\n\u00a0\u00a0\u00a0 本文档提供了常见问题。请阅读第 2 章和\n"
+    "第 9 章使您的系统保持最新状态。\n\n1.2.\u00a0什么是 Debian？\n\n一个发行版。\n\n"
+    "1.3.\u00a0一个很长的标题，它在目录里折行到了下一行？\n\n说明。\n\n"
+    "第 2 章 获取和安装 Debian\n\n2.1.\u00a0最新版本是哪个？\n\n版本 11。\n"
+)
+
+
+def test_a_table_of_contents_is_not_the_outline_and_spaced_chapters_are():
+    """Left as headings, the contents' last entry held the whole body; the body's own headings,
+    after a no-break space, and its spaced chapter titles were not found at all."""
+    doc = plain(FAQ_TEXT)
+    assert [(h.level, h.title) for h in find_headings(doc)] == [
+        (1, "第 1 章 定义和概览"), (2, "1.1. 本 FAQ 文档是什么？"), (2, "1.2. 什么是 Debian？"),
+        (2, "1.3. 一个很长的标题，它在目录里折行到了下一行？"), (1, "第 2 章 获取和安装 Debian"),
+        (2, "2.1. 最新版本是哪个？"),
+    ]
+    # the same numbered lines without a later twin are headings: a contents needs its chapters
+    alone = FAQ_TEXT[:FAQ_TEXT.index("---")]
+    assert [h.title for h in find_headings(plain(alone))][:2] == ["1. 定义和概览", "1.1. 本 FAQ 文档是什么？"]
 
 
 def test_chinese_list_sentences_are_not_headings():

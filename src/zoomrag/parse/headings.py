@@ -150,7 +150,7 @@ def find_headings(document: Document) -> list[Heading]:
 
 # A line can be a heading of some kind only if it starts (after its indentation) with one of
 # these: most short documents are one line that does not, passed over with one match.
-_MAY_START_HEADING = re.compile(rf"[ \t\u3000]*(?:{PLAIN_FIRST}|[#=])")
+_MAY_START_HEADING = re.compile(rf"[ \t\u3000\u00a0]*(?:{PLAIN_FIRST}|[#=])")
 
 
 def _no_heading_line(text: str) -> bool:

@@ -9,6 +9,11 @@ with rules that tell a title from a sentence:
   (``2. Grant of Copyright License. Subject to …``: the title is what comes before the stop);
 - wiki titles (``== Title ==``, ``= = Title = =``).
 
+A table of contents is not the outline: its entries (a run of numbered lines with no blank
+line between them, most with a twin further on) are left out, or its last entry would hold the
+whole body. Text dumped from HTML keeps no-break spaces (``7.3.\u00a0Why…``) and DocBook's
+Chinese spaces its chapter markers (``第 1 章 定义和概览``): both are headings too.
+
 A numbered line that runs on into the next one as a sentence (``0. This License applies to any
 program or other work which contains`` over ``a notice placed by…``) starts a numbered paragraph:
 a clause is still a section, titled by that first line and marked as cut (``…``).
@@ -60,18 +65,25 @@ _ROMAN = "IVXLC"
 # One alternative per family; the marker is the group, the rest of the line is the title.
 # Every family starts with one of these characters (see headings._MAY_START_HEADING).
 PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
+# Blanks around a marker: a text dumped from HTML (w3m, lynx, a DocBook ".txt") keeps the page's
+# no-break spaces, as in "7.3.\u00a0Why…" and a paragraph indented by "\u00a0\u00a0\u00a0 ".
+_BLANK = r"[ \t\u3000\u00a0]"
+# "第 1 章 定义" (DocBook's Chinese) as well as "第一章总则": a spaced marker is followed by a
+# blank too, so that a wrapped sentence's "第 9 章使您的…" is not taken for one.
+_SPACED = rf"{_BLANK}[{_CN_NUM}\d]+{_BLANK}"
+_THEN = rf"(?={_BLANK}|$)"
 PLAIN = LinePattern(
-    rf"^[ \t\u3000]*(?={PLAIN_FIRST})(?:"
-    rf"(?P<cn_part>第[{_CN_NUM}\d]+[编篇部卷])"
-    rf"|(?P<cn_chapter>第[{_CN_NUM}\d]+[章回])"
-    rf"|(?P<cn_section>第[{_CN_NUM}\d]+节)"
-    rf"|(?P<part>(?:Part|PART|Book|BOOK)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    rf"|(?P<chapter>(?:Chapter|CHAPTER)[ \t]+(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    rf"|(?P<article>(?:Article|ARTICLE|Art\.)[ \t]*(?:\d+|[{_ROMAN}]+)[.:]?)(?=[ \t]|$)"
-    r"|(?P<section>(?:Section|SECTION|Sec\.|§§?)[ \t]*\d+(?:\.\d+)*[a-z]?[.:]?)(?=[ \t]|$)"
+    rf"^{_BLANK}*(?={PLAIN_FIRST})(?:"
+    rf"(?P<cn_part>第(?:[{_CN_NUM}\d]+[编篇部卷]|{_SPACED}[编篇部卷]{_THEN}))"
+    rf"|(?P<cn_chapter>第(?:[{_CN_NUM}\d]+[章回]|{_SPACED}[章回]{_THEN}))"
+    rf"|(?P<cn_section>第(?:[{_CN_NUM}\d]+节|{_SPACED}节{_THEN}))"
+    rf"|(?P<part>(?:Part|PART|Book|BOOK){_BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
+    rf"|(?P<chapter>(?:Chapter|CHAPTER){_BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
+    rf"|(?P<article>(?:Article|ARTICLE|Art\.){_BLANK}*(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
+    rf"|(?P<section>(?:Section|SECTION|Sec\.|§§?){_BLANK}*\d+(?:\.\d+)*[a-z]?[.:]?)(?={_BLANK}|$)"
     rf"|(?P<cn_item>[{_CN_NUM}]+、)"
     rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
-    r"|(?P<numbered>\d{1,3}(?:[.．]\d{1,3})*[.．]?)(?=[ \t\u3000])"
+    rf"|(?P<numbered>\d{{1,3}}(?:[.．]\d{{1,3}})*[.．]?)(?={_BLANK})"
     r")",
 )
 # "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.
@@ -124,8 +136,8 @@ def title_like(title: str, family: str, question: bool = False) -> bool:
     """``question``: a title may end with a question mark ("1.2. What is this spec?")."""
     if _too_wide(title) or ";" in title or "；" in title or _LEADERS.search(title):
         return False
-    if family not in _STRICT:
-        return not title or title[-1] not in ",，:：、"
+    if family not in _STRICT:  # a Chinese chapter's title does not end a sentence either
+        return not title or title[-1] not in (",，:：、。！？；" if family.startswith("cn_") else ",，:：、")
     if not title or title[-1] in (",，;；:：、.。!！" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
         return False
     if not any(c.isalpha() for c in title):
@@ -159,6 +171,7 @@ def _runs_on(text: str, ls: int, le: int, title: str, width: int) -> bool:
 def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, int, int, str]]:
     """The plain-text headings of ``text`` as ``(start, end, level, title)``, outside ``hidden``."""
     found: list[tuple[int, int, tuple[int, int], str]] = []  # start, end, rank key, title
+    twins: dict[int, tuple[str, str]] = {}  # start → (the marker's numbers, the bare title)
     width = -1  # the text's width, measured when a rule first needs it
     for ls, m in PLAIN.finditer(text):
         family = m.lastgroup or ""
@@ -200,7 +213,8 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
                 # A numbered paragraph, not a title: still a section (a clause is a unit of
                 # meaning), titled by its first line, marked as cut.
                 line = line.rstrip(" ,;:") + "…"
-        found.append((ls, le, (_RANK[family], depth), line))
+        found.append((ls, le, (_RANK[family], depth), line.replace("\u00a0", " ")))
+        twins[ls] = (".".join(_NUMBER.findall(m.group(family))), " ".join(rest.split()))
     for ls, m in WIKI.finditer(text):
         title = m.group("title")
         if title_like(title, "wiki"):
@@ -210,11 +224,62 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
     if not found:
         return []
     found.sort()
+    found = _without_contents(text, found, twins)
     # Levels are dense ranks of the families present: a document whose outermost headings
     # are "一、" gets level 1 for them, whatever the family's place in the full order.
     keys = sorted({f[2] for f in found})
     level_of = {k: min(i + 1, 6) for i, k in enumerate(keys)}
     return [(s, e, level_of[k], t) for s, e, k, t in found]
+
+
+_NUMBER = re.compile(r"\d+")
+#: A blank line: a section's text is set apart by one; a table of contents has none between its
+#: entries (wrapped titles and entries not taken for headings run on line after line).
+_BLANK_LINE = re.compile(r"\n[ \t\u3000\u00a0]*\n")
+#: Entries a table of contents has at least.
+_CONTENTS_RUN = 3
+
+
+def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]]) -> list:
+    """``found`` (sorted) without a table of contents: a run of at least three headings with no
+    blank line between them (wrapped titles and entries not taken for headings run on line after
+    line), at least half of which have a twin further on (the same numbers, one title the start
+    of the other: ``1. 定义和概览`` and then ``第 1 章 定义和概览``, ``7.3. Why…`` twice). Left in,
+    the contents' last entry held the whole body of the document."""
+    later: dict[str, list[tuple[int, str]]] = {}
+    for f in found:
+        twin = twins.get(f[0])
+        if twin is not None and twin[0] and len(twin[1]) >= 2:
+            later.setdefault(twin[0], []).append((f[0], twin[1]))
+    if not any(len(v) > 1 for v in later.values()):
+        return found
+
+    def has_twin(f: tuple) -> bool:
+        twin = twins.get(f[0])
+        return twin is not None and any(s > f[0] and (t.startswith(twin[1]) or twin[1].startswith(t))
+                                        for s, t in later.get(twin[0], ()))
+
+    runs: list[list[int]] = []
+    for i, f in enumerate(found):
+        if runs and _BLANK_LINE.search(text, found[runs[-1][-1]][1], f[0] + 1) is None:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    drop = {i for run in runs if len(run) >= _CONTENTS_RUN
+            and 2 * sum(has_twin(found[i]) for i in run) >= len(run) for i in run}
+    # Groups of a contents set apart by blank lines ("2.2.1. Free versions" alone between two):
+    # an entry with a twin next to a dropped one, with nothing but white space between, goes too.
+    grew = bool(drop)
+    while grew:
+        grew = False
+        for i, f in enumerate(found):
+            if i in drop or not has_twin(f):
+                continue
+            if any(j in drop and not text[min(f[1], found[j][1]):max(f[0], found[j][0])].strip()
+                   for j in (i - 1, i + 1) if 0 <= j < len(found)):
+                drop.add(i)
+                grew = True
+    return [f for i, f in enumerate(found) if i not in drop]
 
 
 def _title_below(text: str, le: int) -> tuple[int, str] | None:
