@@ -210,6 +210,10 @@ DOCBOOK = (
 
 
 def test_docbook_navigation_and_contents_are_dropped_and_admonitions_are_not_sections():
+    # HTML 4 era DocBook writes its classes in capitals
+    old = read_text('<DIV CLASS="TOC"><P>Contents</P></DIV><DIV CLASS="NOTE"><H3 CLASS="TITLE">Note</H3>'
+                    "<P>Old style.</P></DIV>", format="html")
+    assert old.text == "Note: Old style.\n"
     doc = read_text(DOCBOOK, format="html")
     assert doc.text == (
         "# 第 7 章 基础\n\nAbstract: What this chapter says.\n\n## 7.1. 什么是软件包？\n\n"
@@ -253,12 +257,13 @@ def test_a_definition_term_leads_its_definition():
             "<dt>lonely</dt><dd></dd></dl><h2>Next</h2>"
             "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd></dl>"
             '<div class="admonition seealso"><p class="admonition-title">See also</p>'
-            "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>")
+            "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>"
+            "<dl><dt>last term</dt><dd></dd><dt><a href='r.html'>References</a></dt></dl><p>Footer.</p>")
     doc = read_text(html, format="html")
     assert doc.text == ("FULL: Selects full vacuum.\n\nSlow.\n\nWhat is a pool? A folder of packages.\n\n"
                         "char_length(text)\n\ncharacter_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
                         "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n稳定版：久经测试。\n\n"
-                        "See also: PEP 343: The with statement.\n")
+                        "See also: PEP 343: The with statement.\n\nlast term\n\nFooter.\n")
 
 
 def test_rustdoc_version_stamps_source_links_and_toggles_are_dropped():

@@ -110,7 +110,8 @@ _ADMONITION_TITLES = frozenset({"admonition-title", "markdown-alert-title"})
 
 
 def _classes(node: LexborNode | None) -> list[str]:
-    return (node.attributes.get("class") or "").split() if node is not None else []
+    # Lower case: HTML 4 era pages (old DocBook) write CLASS="TOC", CLASS="NOTE".
+    return (node.attributes.get("class") or "").lower().split() if node is not None else []
 
 
 def _admonition(node: LexborNode) -> bool:
@@ -372,14 +373,17 @@ class _Renderer:
         elif tag == "dt":
             # A term leads its definition's first paragraph, as an admonition's title does: a
             # context cannot end on a term whose definition it left out.
-            term = _inline(node).render(one_line=True).rstrip(":")
+            inline = _inline(node)
+            term = inline.render(one_line=True).rstrip(":")
+            if _link_only(term, inline.links):
+                term = ""  # a table of contents' entry ("References"), as a paragraph would be
             if self.label and not self.term:  # "See also: PEP 343: The specification …"
                 self.label, self.term = self.label + _joint(self.label) + term if term else self.label, True
             else:
                 self._flush_label()
                 self.label, self.term = term, True
-        elif _admonition(node) and self.nested < _MAX_ADMONITIONS:
-            # Walked on its own, so its title cannot run on into the text after it.
+        elif (tag == "dl" or _admonition(node)) and self.nested < _MAX_ADMONITIONS:
+            # Walked on its own, so its title (a last term) cannot run on into the text after it.
             self.nested += 1
             self.render(node)
             self.nested -= 1
