@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (16, "53825404dc732dc65e679a7d6ff706703b0b9259a62cbda558e8c1daf557da71")
+RECORDED = (17, "7a7918a8d680806d7c76ef34767bda41ce59425aed3620b9b2534126a7cfe78d")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -38,7 +38,7 @@ FILES = {
                   "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   f"<p>{_LONG}</p></body></html>"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
-                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd></dl><p>Footer.</p>"
+                 "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
                  "<h3>fn vacuum()</h3><p>Vacuums.</p>"),
     "faq.txt": ("text", "FAQ\n\n1. Basics\n    1.1. What is it?\n    1.2. Why?\n2. More\n    2.1. How?\n\n"

@@ -258,12 +258,13 @@ def test_a_definition_term_leads_its_definition():
             "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd></dl>"
             '<div class="admonition seealso"><p class="admonition-title">See also</p>'
             "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>"
-            "<dl><dt>last term</dt><dd></dd><dt><a href='r.html'>References</a></dt></dl><p>Footer.</p>")
+            "<dl><dt>last term</dt><dd></dd><dt><a href='r.html'>References</a></dt></dl><p>Footer.</p>"
+            "<dl><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl>")
     doc = read_text(html, format="html")
     assert doc.text == ("FULL: Selects full vacuum.\n\nSlow.\n\nWhat is a pool? A folder of packages.\n\n"
                         "char_length(text)\n\ncharacter_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
                         "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n稳定版：久经测试。\n\n"
-                        "See also: PEP 343: The with statement.\n\nlast term\n\nFooter.\n")
+                        "See also: PEP 343: The with statement.\n\nlast term\n\nFooter.\n\ngn: A meta-build system.\n")
 
 
 def test_rustdoc_version_stamps_source_links_and_toggles_are_dropped():

@@ -292,6 +292,8 @@ class _Renderer:
         self.label = ""
         #: Whether ``label`` is a term (a term after a title joins it; one after a term does not).
         self.term = False
+        #: Whether the pending term is a link and nothing else.
+        self.nav = False
         #: Admonitions being walked (each one by its own walk; deeper ones are plain containers).
         self.nested = 0
 
@@ -344,10 +346,12 @@ class _Renderer:
         self._flush_label()
 
     def _flush_label(self) -> None:
-        """An admonition title with nothing under it stays as a line of its own."""
+        """An admonition title or a term with nothing under it stays as a line of its own (a
+        term that is only a link goes, as a paragraph of links would)."""
         if self.label:
             label, self.label = self.label, ""
-            self.add(label, "text")
+            if not (self.term and self.nav):
+                self.add(label, "text")
 
     def _paragraph(self, inline: _Inline) -> None:
         body = inline.render()
@@ -375,13 +379,14 @@ class _Renderer:
             # context cannot end on a term whose definition it left out.
             inline = _inline(node)
             term = inline.render(one_line=True).rstrip(":")
-            if _link_only(term, inline.links):
-                term = ""  # a table of contents' entry ("References"), as a paragraph would be
             if self.label and not self.term:  # "See also: PEP 343: The specification …"
                 self.label, self.term = self.label + _joint(self.label) + term if term else self.label, True
             else:
                 self._flush_label()
                 self.label, self.term = term, True
+                # A link alone with nothing to define is a table of contents' entry: dropped
+                # like a paragraph of links if no definition follows it.
+                self.nav = _link_only(term, inline.links)
         elif (tag == "dl" or _admonition(node)) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title (a last term) cannot run on into the text after it.
             self.nested += 1
