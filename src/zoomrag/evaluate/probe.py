@@ -1,7 +1,8 @@
 """The probe: choose ``auto``'s policy per kind of document from questions made of the corpus itself.
 
 No labelled questions are needed. From the documents of an index it makes, deterministically
-(a seeded sample, at most :data:`PER_KIND` per kind of document):
+(a seeded sample, at most :data:`PER_KIND` per kind of document, each candidate placed by a
+hash of its document and span, so an edit to one document changes only its own questions):
 
 - **heading questions** (headed documents): the heading trail of a section as the question, the
   section's body as the evidence — a reader who asks about a topic wants its section;
@@ -28,6 +29,7 @@ fewer than :data:`MIN_QUERIES` questions gets no choice (``auto`` uses its defau
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import time
@@ -260,28 +262,36 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER
                 pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree, size)]
     out: dict[str, list[EvalQuery]] = {}
     for kind, pool in pools.items():
-        rng = random.Random(f"{seed}:{kind}")
+        # Each candidate's place in the sample is a hash of what it is (bottom-k sampling): adding,
+        # changing or removing one document changes only the questions drawn from it, so the
+        # probe's choice does not swing with an unrelated edit.
+        ranked = sorted(pool, key=lambda item: _sample_key(seed, item))
         by_type: dict[str, list[tuple[str, str, int, int, str]]] = {}
-        for item in pool:
+        for item in ranked:
             by_type.setdefault(item[4], []).append(item)
         # an even share of each type (headings are few beside sentences), the rest from the others
         picked: list[tuple[str, str, int, int, str]] = []
         share = per_kind // max(1, len(by_type))
         rest: list[tuple[str, str, int, int, str]] = []
         for t in sorted(by_type):
-            items = by_type[t]
-            take = rng.sample(items, min(share, len(items)))
-            picked += take
-            rest += [x for x in items if x not in take]
+            picked += by_type[t][:share]
+            rest += by_type[t][share:]
         if len(picked) < per_kind and rest:
-            picked += rng.sample(rest, min(per_kind - len(picked), len(rest)))
+            picked += sorted(rest, key=lambda item: _sample_key(seed, item))[:per_kind - len(picked)]
         queries = []
         for i, (doc, source, s, e, t) in enumerate(picked):
+            rng = random.Random(_sample_key(seed, (doc, source, s, e, t)))
             q = source if t in ("heading", "row", "code") else _query_words(source, rng)
             if q.strip():
                 queries.append(EvalQuery(f"{kind}-{i}-{t}", q, (Evidence(doc, s, e),)))
         out[kind] = queries
     return out
+
+
+def _sample_key(seed: int, item: tuple[str, str, int, int, str]) -> int:
+    doc, _, start, end, kind = item
+    digest = hashlib.blake2b(f"{seed}:{doc}:{start}:{end}:{kind}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
 
 
 # -- running -----------------------------------------------------------------------------------
