@@ -173,7 +173,7 @@ class Index:
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
                weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
                doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
-        """The ``k`` best units for ``text`` before expansion (``where``, ``doc``, ``vector``: see :meth:`query`)."""
+        """The ``k`` best units for ``text``, unexpanded (``where``, ``doc``, ``vector``: see :meth:`query`)."""
         return self._searcher.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights,
                                      where=parse_filter(where, doc), vector=vector)
 

@@ -20,8 +20,9 @@ current heading (an entry inside another's description one level further), title
 it documents, so what is said of ``json.dumps`` is a section a hit can grow to and its units
 carry the name. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
 leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
-opening a section that would swallow the text after the admonition. A first heading that
-repeats the page's ``<title>`` beside sibling headings is their parent (one level up).
+opening a section that would swallow the text after the admonition, and a definition list's
+term leads its definition ("FULL: Selects full vacuum…"). A first heading that repeats the
+page's ``<title>`` beside sibling headings is their parent (one level up).
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ def _joint(label: str) -> str:
     if end in _ENDS_SENTENCE:
         return " "
     return "：" if _CJK.match(end) else ": "
+
+
 #: Containers of an admonition: Sphinx's and MkDocs' ``admonition``, GitHub's alerts, DocBook's
 #: ``note``/``tip``/``warning``/``caution``/``important`` and its abstract.
 _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
@@ -380,7 +383,9 @@ class _Renderer:
             inline = _inline(node)
             term = inline.render(one_line=True).rstrip(":")
             if self.label and not self.term:  # "See also: PEP 343: The specification …"
-                self.label, self.term = self.label + _joint(self.label) + term if term else self.label, True
+                if term:
+                    self.label += _joint(self.label) + term
+                self.term, self.nav = True, False
             else:
                 self._flush_label()
                 self.label, self.term = term, True
