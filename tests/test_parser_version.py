@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (17, "7a7918a8d680806d7c76ef34767bda41ce59425aed3620b9b2534126a7cfe78d")
+RECORDED = (18, "7a7918a8d680806d7c76ef34767bda41ce59425aed3620b9b2534126a7cfe78d")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))

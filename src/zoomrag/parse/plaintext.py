@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from ..text.lists import LIST_ITEM
@@ -255,10 +256,16 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
         return found
 
     def has_twin(f: tuple) -> bool:
+        # The next two headings with the same numbers (a body restating its contents comes next;
+        # looking no further keeps a text of thousands of "1." lines linear).
         twin = twins.get(f[0])
-        return twin is not None and any(s > f[0] and (t.startswith(twin[1]) or twin[1].startswith(t))
-                                        for s, t in later.get(twin[0], ()))
+        if twin is None:
+            return False
+        after = later.get(twin[0], [])
+        k = bisect_right(after, (f[0], "\U0010ffff"))
+        return any(t.startswith(twin[1]) or twin[1].startswith(t) for _, t in after[k:k + 2])
 
+    twinned = [has_twin(f) for f in found]
     runs: list[list[int]] = []
     for i, f in enumerate(found):
         if runs and _BLANK_LINE.search(text, found[runs[-1][-1]][1], f[0] + 1) is None:
@@ -266,19 +273,18 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
         else:
             runs.append([i])
     drop = {i for run in runs if len(run) >= _CONTENTS_RUN
-            and 2 * sum(has_twin(found[i]) for i in run) >= len(run) for i in run}
+            and 2 * sum(twinned[i] for i in run) >= len(run) for i in run}
     # Groups of a contents set apart by blank lines ("2.2.1. Free versions" alone between two):
-    # an entry with a twin next to a dropped one, with nothing but white space between, goes too.
-    grew = bool(drop)
-    while grew:
-        grew = False
-        for i, f in enumerate(found):
-            if i in drop or not has_twin(f):
-                continue
-            if any(j in drop and not text[min(f[1], found[j][1]):max(f[0], found[j][0])].strip()
-                   for j in (i - 1, i + 1) if 0 <= j < len(found)):
-                drop.add(i)
-                grew = True
+    # entries with twins joined to a dropped one by nothing but white space go too.
+    i = 0
+    while i < len(found):
+        j = i
+        while (j + 1 < len(found) and (j in drop or twinned[j]) and (j + 1 in drop or twinned[j + 1])
+               and not text[found[j][1]:found[j + 1][0]].strip()):
+            j += 1
+        if any(k in drop for k in range(i, j + 1)):
+            drop.update(k for k in range(i, j + 1) if twinned[k])
+        i = j + 1
     return [f for i, f in enumerate(found) if i not in drop]
 
 
