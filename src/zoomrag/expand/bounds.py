@@ -239,16 +239,16 @@ def item_after(text: str, pos: int, end: int) -> int:
 
 
 #: What ends a lead-in: a colon, ASCII or full-width ("运行以下命令：").
-LEAD_MARKS = ":："
+_LEAD_MARKS = ":："
 #: What ends a sentence that leads nowhere; any other last character before a code block makes a
 #: lead-in too ("Then run" / "然后运行" over the command, with the sentence going on after it).
 _CLOSED = frozenset(".!?;。！？；…)]）」』”’\"'`*|")
 
 
-def leads(text: str, last: int, end: int) -> bool:
+def _leads(text: str, last: int, end: int) -> bool:
     """Whether the sentence whose last character is at ``last`` leads to what follows ``end``:
     it ends in a colon, or it is left open right over a fenced code block."""
-    if text[last] in LEAD_MARKS:
+    if text[last] in _LEAD_MARKS:
         return True
     if text[last] in _CLOSED:
         return False
@@ -258,12 +258,12 @@ def leads(text: str, last: int, end: int) -> bool:
 
 def lead_in(text: str, start: int, end: int) -> int:
     """Where the last sentence of ``[start, end)`` begins when it leads to what follows ``end``
-    (:func:`leads`: ``A `package` is:``, or an open "Then run" over a command) and so is left
+    (:func:`_leads`: ``A `package` is:``, or an open "Then run" over a command) and so is left
     without it; ``end`` otherwise."""
     last = end - 1
     while last > start and text[last].isspace():
         last -= 1
-    if end <= start or not text[end:end + 200].strip() or not leads(text, last, end):
+    if end <= start or not text[end:end + 200].strip() or not _leads(text, last, end):
         return end
     starts = _sentences(text).starts(last)
     return starts[-1] if starts and starts[-1] > start else end
@@ -379,7 +379,7 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
     # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
     # on into what it leads to: both grow forward alone until they can't.
     last = trim_end(text, start, end)
-    forward = _ATX_LINE.match(text, start) is not None or (last > start and text[last - 1] in LEAD_MARKS)
+    forward = _ATX_LINE.match(text, start) is not None or (last > start and text[last - 1] in _LEAD_MARKS)
     after = True
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
