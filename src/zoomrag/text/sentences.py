@@ -46,7 +46,9 @@ _CLOSE = "\"'”’»›)]}」』）】〕〉》"
 _OPEN = "\"'“‘«‹([{「『（【〔〈《"
 _CLOSE_CLASS, _OPEN_CLASS = re.escape(_CLOSE), re.escape(_OPEN)
 _CJK_STOP = "。！？；｡"
-_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+#: Kana, CJK ideographs, hangul and full-width forms, as a character class's ranges: scripts
+#: written without spaces between words (tokens, sentence ends and readers treat them alike).
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
 
 # Where a sentence may end. Three simple patterns, each starting with a character class, scan
 # several times faster in ``re`` than one alternation of them. _LATIN_END also captures what
@@ -58,7 +60,7 @@ _CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE_CLASS}]*")
 # cut tier ends a sentence after it anywhere but between two digits (its DECIMAL_POINT), and also
 # at ‼ and Devanagari and Arabic stops. One list would move either sentences or chunks.
 _LATIN_STOPS = ".!?‽…．"
-_LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{_CJK_CHARS}]))"
+_LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{CJK_CHARS}]))"
 _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
 # The same pattern split by its first character. ``re`` tests a leading character class at
 # every offset of the text but finds a leading literal at C speed, so scanning once per stop
@@ -104,7 +106,7 @@ _STARTERS = frozenset("""
 """.split())
 _VOWELS = frozenset("aeiouyAEIOUY")
 _WORD = re.compile(r"[^\W\d_]+")
-_AFTER_CJK = re.compile(rf"[^{_CJK_CHARS}]*\Z")
+_AFTER_CJK = re.compile(rf"[^{CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
 
 

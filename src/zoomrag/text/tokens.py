@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..registry import Registry
+from .sentences import CJK_CHARS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,7 +48,7 @@ class CharCounter:
 
 
 # CJK ideographs, kana, hangul and full-width forms: each character is a token, as in BERT.
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_CJK = CJK_CHARS
 #: The rule, as a regular expression (the reference :class:`ApproxCounter` follows).
 APPROX_RULE = re.compile(rf"[{_CJK}]|\d{{1,3}}|[^\W\d_{_CJK}]{{1,8}}|[^\w\s]|_")
 #: What a character is to the rule, and how many of a run of them one token takes: a space

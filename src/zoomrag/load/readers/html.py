@@ -33,6 +33,7 @@ from types import MappingProxyType
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
+from ...text.sentences import CJK_CHARS
 from .code import language_name
 
 #: Elements whose content is not document text.
@@ -92,8 +93,8 @@ _ENDS_SENTENCE = frozenset(".?!:;。？！：；")
 _FULL_WIDTH_ENDS = frozenset("。？！：；")
 
 
-#: Han, kana, hangul and full-width forms: a label ending in one is joined by a full-width colon.
-_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+#: A label ending in one of these scripts is joined by a full-width colon.
+_CJK = re.compile(f"[{CJK_CHARS}]")
 
 
 def _joint(label: str) -> str:
