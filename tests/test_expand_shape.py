@@ -392,6 +392,13 @@ def test_a_lead_in_ends_in_any_colon_or_is_left_open_over_a_code_block():
     assert one_context(OPEN, then + 4, hit).text.endswith("然后运行\n\n```\naptitude full-upgrade\n```")
 
 
+def test_a_short_lead_in_left_open_over_code_grows_forward_only():
+    text = ("Some words before this point stand here.\n\nThen run\n\n```\nmake all\n```\n\n"
+            "and check the output carefully afterwards for any errors at all.\n")
+    s = text.index("Then")
+    assert grow(text, s, s + 8) == (s, len(text) - 1)
+
+
 def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits():
     colon = EXAMPLE.index(":") + 1
     hit = [(EXAMPLE.index("To avoid"), colon, 0.9)]  # the lead-in matched: it stays

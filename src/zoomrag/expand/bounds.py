@@ -238,6 +238,7 @@ def item_after(text: str, pos: int, end: int) -> int:
     return pos
 
 
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 #: What ends a lead-in: a colon, ASCII or full-width ("运行以下命令：").
 _LEAD_MARKS = ":："
 #: What ends a sentence that leads nowhere; any other last character before a code block makes a
@@ -271,7 +272,6 @@ def lead_in(text: str, start: int, end: int) -> int:
 
 #: What a lead-in leads to is taken only when it is at most this long (characters).
 LED_TO_CHARS = 1500
-_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 #: A line that may close a fence of its character (at least as long as the opening one).
 _CLOSING = {c: re.compile(r"\n[ \t]{0,3}(" + re.escape(c) + r"{3,})[ \t]*(?=\n|$)") for c in "`~"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
@@ -379,7 +379,7 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
     # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
     # on into what it leads to: both grow forward alone until they can't.
     last = trim_end(text, start, end)
-    forward = _ATX_LINE.match(text, start) is not None or (last > start and text[last - 1] in _LEAD_MARKS)
+    forward = _ATX_LINE.match(text, start) is not None or (last > start and _leads(text, last - 1, end))
     after = True
     stuck = 0
     while word_count(text, start, end) < words and stuck < 2:
