@@ -10,7 +10,9 @@ that would open a context beyond ``top`` is skipped (``top`` counts contexts as 
 spans inside one table are one context); one whose text another document already gave is
 skipped (the same file twice is returned once). Tokens are counted on the final
 spans, so the returned contexts never exceed the budget together. A context inside a table
-carries the table's header row as a second span (charged once per table).
+carries the table's header row as a second span (charged once per table). A context holding a
+footnote takes the sentence that cites it, and one citing a note takes the note
+(:mod:`zoomrag.expand.footnotes`), when they fit.
 
 Assembly stops short of the budget when what is left is not worth it: a candidate whose
 expected evidence per token (:mod:`zoomrag.expand.evidence`) is below ``stop`` times the best
@@ -52,6 +54,7 @@ from .bounds import (
     word_count,
 )
 from .evidence import hit_ranks, per_token
+from .footnotes import Footnotes, find_footnotes
 from .innermost import innermost
 from .pertree import bounded, per_tree
 
@@ -88,6 +91,8 @@ class _Span:
     flat: str = ""
     #: :func:`_head` of its text (kept: every later candidate of another file looks for it).
     head: str = ""
+    #: Exact spans returned with it that it does not touch: a footnote, or the sentence citing one.
+    companions: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -107,6 +112,8 @@ class _Doc:
     items: list[int] | None = None
     #: ``(start, end)`` of its sections, by start (sections nest: none overlaps another partly).
     sections: list[tuple[int, int]] = field(default_factory=list)
+    #: Its footnotes and the references to them.
+    notes: Footnotes = field(default_factory=Footnotes)
 
 
 ORDERS = ("score", "document")
@@ -129,7 +136,7 @@ def _doc_of(tree: Tree) -> _Doc:
     tables.sort()
     sections.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)), sections=sections)
+                not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text))
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -493,6 +500,38 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n, rules=[*sp.rules, rule],
                                            flat=_flat(text[start:end]), head=_head(text, start, end))
 
+    def add_notes() -> None:
+        """From what the budget has left, best spans first: a span holding a footnote takes the
+        sentence that cites it, and a span citing a footnote takes the note, where no other span
+        holds that text (a note beside its span widens it instead)."""
+        nonlocal used
+        order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
+                        for i, sp in enumerate(spans) if doc(doc_id).notes.notes),
+                       key=lambda t: -t[0])
+        for _, doc_id, i in order:
+            d = doc(doc_id)
+            sp = chosen[doc_id][i]
+            wanted = [(_citing(d, ref), _CITING) for label in d.notes.defined_in(sp.start, sp.end)
+                      if (ref := d.notes.first_ref(label)) is not None and not sp.start <= ref[0] < sp.end]
+            wanted += [(d.notes.notes[label], _NOTE) for label in d.notes.cited_in(sp.start, sp.end)
+                       if not sp.start <= d.notes.notes[label][0] < sp.end]
+            for (s, e), rule in wanted:
+                sp = chosen[doc_id][i]
+                if used >= budget:
+                    return
+                if _near(sp.start, sp.end, s, e, d.text):
+                    widen(doc_id, i, min(s, sp.start), max(e, sp.end), rule)
+                    continue
+                taken = [(o.start, o.end) for o in chosen[doc_id]] + \
+                    [c for o in chosen[doc_id] for c in o.companions]
+                if any(a < e and b > s for a, b in taken):
+                    continue
+                n = tokens(doc_id, s, e)
+                if used + n <= budget:
+                    used += n
+                    sp.companions.append((s, e))
+                    sp.rules.append(rule)
+
     for cand in candidates:
         if used >= budget:
             break
@@ -541,6 +580,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             close_gaps()
     if reshape:
         finish_edges()
+        add_notes()
 
     out = []
     for doc_id, spans in chosen.items():
@@ -568,6 +608,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 _GAP_FILLED = "the text between two pieces of one unit filled"
 _LED_TO = "what its last sentence leads to"
 _HEADED = "its section's heading"
+_NOTE = "the footnote it cites"
+_CITING = "the sentence citing its footnote"
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
 
@@ -585,6 +627,13 @@ def _heading_start(d: _Doc, start: int) -> int:
     already) when that is at most HEAD_REACH characters back."""
     got = _section_holding(d, start, start + 1, HEAD_REACH)
     return start if got is None else got[0]
+
+
+def _citing(d: _Doc, ref: tuple[int, int]) -> tuple[int, int]:
+    """The sentence holding a footnote reference (its line in a table, its item in a list)."""
+    lines = d.lines or _table_of(d, *ref) is not None
+    s, e = snap(d.text, ref[0], ref[1], lines)
+    return (s if lines else item_start(d.text, s)), e
 
 
 def _whole_node(trees: TreeSource, doc_id: str, start: int, end: int) -> bool:
@@ -621,6 +670,9 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
             else:
                 parts.insert(0, (t_start, h_end))
             rule = f"{rule}, with its table's header row"
+    extra = [c for s in group for c in s.companions]
+    if extra:
+        parts = sorted(parts + extra)
     text = d.text
     # A hit is shown where it lies inside the returned text: shaping may have trimmed a hit's
     # indentation or cut a long one, and a highlight outside the context points at nothing.

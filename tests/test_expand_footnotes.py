@@ -1,0 +1,97 @@
+"""Footnotes in assembly: a note comes with the sentence citing it, a citing sentence with its note."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_expand_support import Trees, chars
+
+from zoomrag.expand import Candidate, assemble
+from zoomrag.expand.footnotes import find_footnotes
+from zoomrag.model import Document, Hit
+from zoomrag.parse.base import build_tree
+
+NOTES = (
+    "# Migration log\n\n"
+    "The brokers were moved in two waves over a fortnight in October.\n\n"
+    "- 2026-10-02: lag alarms fired during the nightly compaction; we raised the replication "
+    "factor of the internal topics to three.[^why]\n"
+    "- 2026-10-09: the audit consumers moved, and no duplicates were seen by the checks.\n\n"
+    + "Filler paragraph about the weather in the data centre and nothing else at all. " * 6 + "\n\n"
+    "[^why]: The default of one lost the checkpoint topic once, when a broker was replaced by the vendor.\n"
+    "    It took a day to rebuild the offsets from the consumer logs.\n\n"
+    "[^unused]: A note that nothing cites stays where it is.\n"
+)
+
+
+def _tree():
+    return build_tree(Document(id="n", source="n.md", text=NOTES, format="markdown"), [])
+
+
+def _one(start: int, end: int, budget: int, explain: bool = True):
+    h = Hit("h", "n", start, end, 0.9)
+    return assemble([Candidate("n", start, end, 0.9, (h,))], Trees(_tree()), budget, chars, explain=explain)
+
+
+def test_a_note_alone_comes_with_the_sentence_that_cites_it():
+    s = NOTES.index("[^why]:")
+    [c] = _one(s, NOTES.index("consumer logs.") + len("consumer logs."), 1000)
+    item = NOTES.index("- 2026-10-02")
+    cite_end = NOTES.index("[^why]\n") + len("[^why]")
+    note_end = NOTES.index("consumer logs.") + len("consumer logs.")
+    assert c.parts() == ((item, cite_end), (s, note_end))
+    assert c.text == NOTES[item:cite_end] + "\n" + NOTES[s:note_end]
+    assert "the sentence citing its footnote" in c.rule
+
+
+def test_a_citing_sentence_comes_with_its_note():
+    s = NOTES.index("- 2026-10-02")
+    [c] = _one(s, NOTES.index("[^why]\n") + len("[^why]"), 1000)
+    note = NOTES.index("[^why]:")
+    assert c.parts()[-1] == (note, NOTES.index("consumer logs.") + len("consumer logs."))
+    assert len(c.parts()) == 2 and "the footnote it cites" in c.rule
+    assert "[^unused]" not in c.text
+
+
+def test_no_room_no_note():
+    s = NOTES.index("- 2026-10-02")
+    e = NOTES.index("[^why]\n") + len("[^why]")
+    [c] = _one(s, e, e - s + 20)
+    assert c.parts() == ((s, e),)
+
+
+def test_a_note_beside_its_citation_widens_the_context():
+    text = "The pool is shared by all workers.[^p] It holds forty connections at most.\n\n" \
+           "[^p]: Shared since version two of the scheduler, which replaced per-worker pools.\n"
+    tree = build_tree(Document(id="b", source="b.md", text=text, format="markdown"), [])
+    h = Hit("h", "b", 0, 10, 0.9)
+    [c] = assemble([Candidate("b", 0, 38, 0.9, (h,))], Trees(tree), 1000, chars)
+    assert (c.start, c.end) == (0, len(text.rstrip())) and c.spans == ()
+
+
+def test_no_notes_no_change():
+    text = "A plain text [^ with a bracket but no note. It reads as it is written here today.\n"
+    assert find_footnotes(text).notes == {} and find_footnotes("no notes at all").refs == []
+
+
+def test_find_footnotes_exact():
+    got = find_footnotes(NOTES)
+    why = NOTES.index("[^why]:")
+    assert got.notes["why"] == (why, NOTES.index("consumer logs.") + len("consumer logs."))
+    assert got.notes["unused"] == (NOTES.index("[^unused]:"), len(NOTES.rstrip()))
+    assert [(s, lab) for s, _, lab in got.refs] == [(NOTES.index("[^why]\n"), "why")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["word ", "[^a]", "[^b] ", "\n", "\n\n", "[^a]: ", "    ", "[^", "]", ":"]),
+                max_size=60))
+def test_footnote_spans_are_exact_and_labelled(pieces):
+    text = "".join(pieces)
+    got = find_footnotes(text)
+    for label, (s, e) in got.notes.items():
+        assert 0 <= s < e <= len(text)
+        assert text.startswith(f"[^{label}]:", s) and (s == 0 or text[:s].endswith(("\n", "\n ", "\n  ", "\n   ")) or not text[:s].strip(" "))
+        assert not text[e - 1].isspace()
+    for s, e, label in got.refs:
+        assert text[s:e] == f"[^{label}]"
+    assert got.refs == sorted(got.refs)
