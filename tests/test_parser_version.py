@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (18, "7a7918a8d680806d7c76ef34767bda41ce59425aed3620b9b2534126a7cfe78d")
+RECORDED = (19, "e4728df995f833a0bc9b083a4395d7c943e67319027c07fb1c539a245866fd3b")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -40,7 +40,9 @@ FILES = {
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
                  "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
-                 "<h3>fn vacuum()</h3><p>Vacuums.</p>"),
+                 "<h3>fn vacuum()</h3><p>Vacuums.</p><p>Takes a lock.<a class='footnote' href='#ftn.l'><sup>[1]</sup>"
+                 "</a></p><div class='footnote' id='ftn.l'><p><a class='para' href='#l'><sup class='para'>[1] </sup>"
+                 "</a>A share lock.</p></div>"),
     "faq.txt": ("text", "FAQ\n\n1. Basics\n    1.1. What is it?\n    1.2. Why?\n2. More\n    2.1. How?\n\n"
                 "Chapter\u00a01. Basics\n\n1.1.\u00a0What is it?\n\nA tool.\n\n1.2.\u00a0Why?\n\nSpeed.\n\n"
                 "第 2 章 More\n\n2.1.\u00a0How?\n\nLike so.\n"),

@@ -141,6 +141,10 @@ _HTML_PIECES = st.sampled_from([
     "<div class='admonition note'>", "<p class='admonition-title'>", "<div class='note'>",
     "<h3 class='title'>", "</h3>", "<aside class='admonition'>", "</aside>", "<div class='navheader'>",
     "<title>text</title>", "<h2>text</h2>",
+    "<a class='footnote-ref' href='#fn1' role='doc-noteref'><sup>1</sup></a>", "<a href='#x' class='footnote'>",
+    "</a>", "<section class='footnotes' role='doc-endnotes'>", "</section>", "<li id='fn1'>",
+    "<a href='#r' role='doc-backlink'>↩</a>", "<aside class='footnote' id='f1' role='doc-footnote'>",
+    "<span class='label'>[1]</span>", "<div class='footnote'>", "<sup class='para'>[a] </sup>",
 ])
 
 
@@ -388,3 +392,51 @@ def test_deeply_nested_entries_are_bounded():
     doc = read_text('<dl><dt id="x">a</dt><dd>' * 2000 + "deep" + "</dd></dl>" * 2000, format="html")
     assert doc.text.endswith("###### a\n\ndeep\n")
     assert [b.level for b in doc.blocks if b.type == "heading"][:7] == [1, 2, 3, 4, 5, 6, 6]
+
+
+PAGE = "<html><head><title>T</title></head><body><main>{}</main></body></html>"
+
+
+def test_footnotes_are_rendered_in_markdown_syntax_for_each_generator():
+    docutils = ('<p>Kept for seven days<a class="footnote-reference brackets" href="#f1" id="r1" '
+                'role="doc-noteref"><span class="fn-bracket">[</span>1<span class="fn-bracket">]</span></a>.</p>'
+                '<aside class="footnote-list brackets"><aside class="footnote brackets" id="f1" role="doc-footnote">'
+                '<span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#r1">1</a>'
+                '<span class="fn-bracket">]</span></span><p>Seven is the default.</p><p>Set it per index.</p>'
+                '</aside></aside>')
+    pandoc = ('<p>Shared pool<a href="#fn1" class="footnote-ref" id="fnref1" role="doc-noteref"><sup>1</sup></a>.</p>'
+              '<section id="footnotes" class="footnotes footnotes-end-of-document" role="doc-endnotes"><hr />'
+              '<ol><li id="fn1"><p>Since version two.<a href="#fnref1" class="footnote-back" '
+              'role="doc-backlink">↩︎</a></p></li><li id="fn2">Bare item.</li></ol></section>')
+    markdown = ('<p>Retries<sup id="fnref:1"><a class="footnote-ref" href="#fn:1">1</a></sup>.</p>'
+                '<div class="footnote"><hr /><ol><li id="fn:1"><p>Three at most.&#160;<a class="footnote-backref" '
+                'href="#fnref:1" title="Jump back">&#8617;</a></p></li></ol></div>')
+    github = ('<p>Lag<sup><a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref>1</a></sup>.</p>'
+              '<section data-footnotes class="footnotes"><ol><li id="user-content-fn-1"><p>Measured hourly. '
+              '<a href="#user-content-fnref-1" data-footnote-backref class="data-footnote-backref">↩</a></p>'
+              '</li></ol></section>')
+    docbook = ('<p>Send it to the list.<a href="#ftn.i7" class="footnote" id="i7"><sup class="footnote">[7]'
+               '</sup></a></p><div class="footnotes"><br /><hr /><div id="ftn.i7" class="footnote"><p>'
+               '<a href="#i7" class="para"><sup class="para">[7] </sup></a>Use the -REQUEST address.</p></div></div>')
+    got = {name: read_text(PAGE.format(html), format="html").text for name, html in
+           [("docutils", docutils), ("pandoc", pandoc), ("markdown", markdown), ("github", github),
+            ("docbook", docbook)]}
+    assert got == {
+        "docutils": "Kept for seven days[^1].\n\n[^1]: Seven is the default.\n\nSet it per index.\n",
+        "pandoc": "Shared pool[^1].\n\n[^1]: Since version two.\n\n[^2]: Bare item.\n",
+        "markdown": "Retries[^1].\n\n[^1]: Three at most.\n",
+        "github": "Lag[^1].\n\n[^1]: Measured hourly.\n",
+        "docbook": "Send it to the list.[^7]\n\n[^7]: Use the -REQUEST address.\n",
+    }
+
+
+def test_a_note_in_a_table_cell_and_links_that_only_look_like_notes():
+    table = ('<table><tr><th>Command</th><th>Check</th></tr><tr><td>INSERT</td><td>New row '
+             '<a href="p.html#ftn.x" class="footnoteref"><sup class="footnoteref">[a]</sup></a></td></tr>'
+             '<tbody class="footnotes"><tr><td colspan="2"><div id="ftn.x" class="footnote"><p>'
+             '<a href="#x" class="para"><sup class="para">[a] </sup></a>If read access is needed.</p></div>'
+             '</td></tr></tbody></table>')
+    text = read_text(PAGE.format(table), format="html").text
+    assert "New row [^a]" in text and "| [^a]: If read access is needed." in text
+    plain = '<p>See <a class="para" href="#s2">section 2</a> and <a href="#fn">note</a>.</p>'
+    assert read_text(PAGE.format(plain), format="html").text == "See section 2 and note.\n"

@@ -22,7 +22,8 @@ carry the name. An admonition's title ("Note", "Warning", "See also"; DocBook's 
 leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
 opening a section that would swallow the text after the admonition, and a definition list's
 term leads its definition ("FULL: Selects full vacuum…"). A first heading that repeats the
-page's ``<title>`` beside sibling headings is their parent (one level up).
+page's ``<title>`` beside sibling headings is their parent (one level up). Footnotes are
+rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name
+from .html_notes import back_link, note_label, notes_aside, notes_list, ref_label
 
 #: Elements whose content is not document text.
 _DROP = frozenset({
@@ -51,6 +53,8 @@ _BLOCK = frozenset({
 })
 _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _LISTS = frozenset({"ul", "ol", "menu", "dir"})
+#: Elements that may be a footnote or a list of them (:mod:`.html_notes`).
+_NOTE_TAGS = frozenset({"aside", "div", *_LISTS})
 # HTML collapses ASCII whitespace only; a no-break space is rendered as a space too.
 _WS = re.compile(r"[ \t\n\r\f\xa0]+")
 _ESCAPED_PIPE = re.compile(r"(\\*)\|")
@@ -191,8 +195,10 @@ def _dropped(node: LexborNode) -> bool:
     role = attrs.get("role") if attrs else None
     if attrs and not _CHROME_CLASSES.isdisjoint(_classes(node)):
         return True
+    if node.tag in ("a", "span") and back_link(node):
+        return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
-        return not _in_content(node) and not _admonition(node)
+        return not _in_content(node) and not _admonition(node) and not notes_aside(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
                             or role == "navigation" or role == "search")
 
@@ -248,6 +254,11 @@ class _Inline:
                 if n.tag == "br":
                     self.lines.append([])
                     continue
+                if n.tag == "a" and (label := ref_label(n)) is not None:
+                    self.lines[-1].append(f"[^{label}]")
+                    continue
+                if n.tag in ("div", "aside") and (label := note_label(n)) is not None:
+                    self.lines[-1].append(f"[^{label}]: ")  # a note inside a table's cell
                 if n.tag == "a" and n.attributes.get("href") is not None:  # not a bare anchor
                     link = _WS.sub(" ", n.text(deep=True)).strip()
                     if link:
@@ -393,6 +404,20 @@ class _Renderer:
                 # A link alone with nothing to define is a table of contents' entry: dropped
                 # like a paragraph of links if no definition follows it.
                 self.nav = _link_only(term, inline.links)
+        elif tag in _NOTE_TAGS and self.nested < _MAX_ADMONITIONS and (
+                (label := note_label(node)) is not None or (tag in _LISTS and notes_list(node))):
+            # a note's first paragraph is led by its label, "[^1]: …", as an admonition's by its title
+            items = [node] if label is not None else [li for li in node.iter() if li.tag == "li"]
+            number = _list_start(node)
+            for item in items:
+                if _dropped(item):
+                    continue
+                self._flush_label()
+                self.label, self.term = f"[^{label if label is not None else number}]", False
+                number += 1
+                self.nested += 1
+                self.render(item)
+                self.nested -= 1
         elif (tag == "dl" or _admonition(node)) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title (a last term) cannot run on into the text after it.
             self.nested += 1
@@ -533,14 +558,21 @@ def _pipe_row(cells: list[str], width: int) -> str:
     return "| " + " | ".join(esc) + " |"
 
 
+def _list_start(node: LexborNode) -> int:
+    """The number of an ordered list's first item (1 for any other element)."""
+    if node.tag != "ol":
+        return 1
+    try:
+        return int(node.attributes.get("start") or 1)
+    except ValueError:
+        return 1
+
+
 def _list_lines(node: LexborNode, depth: int, nesting: int = 0) -> list[str]:
     """Lines of one list; ``depth`` sets the indent, ``nesting`` counts lists inside lists (past
     _MAX_LIST_DEPTH a nested list is flattened into its item's text, so recursion is bounded)."""
     ordered = node.tag == "ol"
-    try:
-        number = int(node.attributes.get("start") or 1) if ordered else 1
-    except ValueError:
-        number = 1
+    number = _list_start(node)
     indent = "  " * depth
     lines: list[str] = []
     for item in node.iter():

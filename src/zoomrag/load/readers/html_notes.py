@@ -1,0 +1,97 @@
+"""Footnotes in HTML, as the generators write them, for the HTML reader to render in Markdown's
+footnote syntax (a reference ``[^1]``, a note ``[^1]: text``): assembly then returns a note with
+the sentence citing it (:mod:`zoomrag.expand.footnotes`), whatever format the page came from.
+
+- references: links marked ``role="doc-noteref"`` (docutils, pandoc), ``data-footnote-ref``
+  (GitHub), or of class ``footnote-ref`` (pandoc, Python-Markdown), ``footnote-reference``
+  (docutils) or ``footnote`` and ``footnoteref`` (DocBook);
+- notes: an element marked ``role="doc-footnote"`` (docutils' ``aside``), DocBook's
+  ``div.footnote``, and each item of a list inside a notes section (``role="doc-endnotes"``,
+  ``data-footnotes``, class ``footnotes`` or ``footnote``: pandoc, GitHub, Python-Markdown);
+- back-links from a note to its reference (``↩``) are not content and are dropped, and so is a
+  note's own printed label (docutils' ``span.label``, DocBook's ``a.para``), which the rendered
+  ``[^1]:`` replaces. A note inside a table's cell (DocBook) starts the cell's text.
+"""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborNode
+
+_REF_CLASSES = frozenset({"footnote-ref", "footnote-reference", "footnote", "footnoteref"})
+_BACK_CLASSES = frozenset({"footnote-back", "footnote-backref", "data-footnote-backref"})
+_NOTES_CLASSES = frozenset({"footnotes", "footnote"})
+#: Characters around a printed label: ``[1]``, ``1)``, a no-break space.
+_LABEL_TRIM = "[]() \t\n\xa0"
+
+
+def _classes(node: LexborNode) -> frozenset[str]:
+    return frozenset((node.attributes.get("class") or "").lower().split())
+
+
+def _label(text: str) -> str | None:
+    label = "".join(text.strip(_LABEL_TRIM).split())
+    return label if label and len(label) <= 16 and "]" not in label and "[" not in label else None
+
+
+def ref_label(node: LexborNode) -> str | None:
+    """The label of a footnote reference (an ``a``), or None when ``node`` is no reference."""
+    attrs = node.attributes
+    if not (attrs.get("role") == "doc-noteref" or "data-footnote-ref" in attrs
+            or (not _REF_CLASSES.isdisjoint(_classes(node)) and "#" in (attrs.get("href") or ""))):
+        return None
+    return _label(node.text(deep=True))
+
+
+def back_link(node: LexborNode) -> bool:
+    """A note's link back to its reference, or the note's printed label (both are replaced by
+    the rendered ``[^1]:``)."""
+    attrs = node.attributes
+    if node.tag == "span":
+        return "label" in _classes(node) and node.parent is not None and note_label(node.parent) is not None
+    if node.tag != "a":
+        return False
+    if attrs.get("role") == "doc-backlink" or "data-footnote-backref" in attrs:
+        return True
+    classes = _classes(node)
+    if "para" in classes:  # DocBook's label link: only inside a note
+        p = node.parent
+        for _ in range(3):
+            if p is None:
+                return False
+            if note_label(p) is not None:
+                return True
+            p = p.parent
+        return False
+    return not _BACK_CLASSES.isdisjoint(classes)
+
+
+def note_label(node: LexborNode) -> str | None:
+    """The label of a note element (docutils' ``aside``, DocBook's ``div``), else None."""
+    if node.tag not in ("aside", "div"):
+        return None
+    attrs = node.attributes
+    if attrs.get("role") == "doc-footnote":
+        printed = node.css_first("span.label")
+    elif "footnote" in _classes(node) and node.css_first("li") is None:
+        printed = node.css_first("sup.para, a.para")
+    else:
+        return None
+    label = _label(printed.text(deep=True)) if printed is not None else None
+    return label or _label((attrs.get("id") or "").rsplit("-", 1)[-1].rsplit(".", 1)[-1])
+
+
+def notes_aside(node: LexborNode) -> bool:
+    """An ``aside`` that is a note or holds notes (docutils): content, not page furniture."""
+    return note_label(node) is not None or "footnote-list" in _classes(node)
+
+
+def notes_list(node: LexborNode) -> bool:
+    """A list of notes: an ``ol``/``ul`` in a notes section (it or the element around it)."""
+    for p in (node.parent, node.parent.parent if node.parent is not None else None):
+        if p is None:
+            return False
+        attrs = p.attributes
+        if attrs.get("role") == "doc-endnotes" or "data-footnotes" in attrs \
+                or not _NOTES_CLASSES.isdisjoint(_classes(p)):
+            return True
+    return False
