@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_expand_support import Trees, chars
 
+from zoomrag.cli import main
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.footnotes import find_footnotes
 from zoomrag.model import Document, Hit
@@ -95,3 +99,24 @@ def test_footnote_spans_are_exact_and_labelled(pieces):
     for s, e, label in got.refs:
         assert text[s:e] == f"[^{label}]"
     assert got.refs == sorted(got.refs)
+
+
+def test_query_returns_a_note_with_its_citation_through_the_cli(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "log.md").write_text(NOTES, encoding="utf-8")
+
+    def run(*args: str) -> str:
+        result = CliRunner().invoke(main, list(args))
+        assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+        return result.stdout
+
+    run("index", "docs", "--embedder", "hash", "-q", "--no-probe")
+    question = "checkpoint topic lost when a broker was replaced by the vendor"
+    got = json.loads(run("query", question, "--mode", "bm25", "--budget", "200", "--top", "1", "--json"))
+    [ctx] = got["contexts"]
+    item, note = NOTES.index("- 2026-10-02"), NOTES.index("[^why]:")
+    assert [s["start"] for s in ctx["spans"]] == [item, note]
+    assert ctx["text"].startswith("- 2026-10-02: lag alarms") and "\n[^why]: The default of one" in ctx["text"]
+    shown = run("query", question, "--mode", "bm25", "--budget", "200", "--top", "1")
+    assert f"[{item}, " in shown and f") + [{note}, " in shown

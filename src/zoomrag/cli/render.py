@@ -210,16 +210,17 @@ def text_offset(ctx: Any, pos: int) -> int:
 
 
 def spans_label(ctx: Any) -> str:
-    """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a table context with its header row."""
+    """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans."""
     return " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
 
 
 def context_body(ctx: Any) -> Text:
-    """A context's text: every matched unit in bold underline, a header row carried from
-    elsewhere in the table dimmed."""
+    """A context's text: every matched unit in bold underline; a span carried with it that
+    holds no match (a table's header row, a footnote, the sentence citing one) dimmed."""
     styles = []
     parts = ctx.parts()
     if len(parts) > 1:
-        styles.append((0, parts[0][1] - parts[0][0], "dim"))
+        styles += [(text_offset(ctx, s), text_offset(ctx, e), "dim") for s, e in parts
+                   if not any(hs < e and he > s for hs, he, _ in ctx.hits)]
     styles += [(text_offset(ctx, s), text_offset(ctx, e), "bold underline") for s, e, _ in ctx.hits]
     return terminal_text(ctx.text, styles)
