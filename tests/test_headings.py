@@ -424,6 +424,11 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     assert clean_title(":mod:`json` --- JSON encoder") == "json --- JSON encoder"
     assert clean_title("See :ref:`the guide <guide-start>` and :py:func:`~json.dumps`") == (
         "See the guide and json.dumps")
+    # wiki links (Obsidian, Foam): the alias, else the target; an embed shows no name; an index is text
+    assert clean_title("Notes on [[Kafka migration|the move]] and [[Payments#Refunds]]") == (
+        "Notes on the move and Payments > Refunds")
+    assert clean_title("![[diagram.png]] Overview of [[Infra]]") == "Overview of Infra"
+    assert clean_title("Indexing `arr[[0, 1]]`") == "Indexing arr[[0, 1]]"
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")

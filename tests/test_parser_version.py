@@ -15,14 +15,14 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (19, "e4728df995f833a0bc9b083a4395d7c943e67319027c07fb1c539a245866fd3b")
+RECORDED = (20, "83c7a159ed59cb77db5012abf9e5c1b04d40799f01e5a19a3cd7cdd0eacd16f6")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
 
 FILES = {
     "guide.md": ("markdown", "---\ntitle: The guide\n---\n# Guide\n\nIntro with *emphasis* and a [link](x).\n\n"
-                 "## Install\n\n- pip install it\n- check the version\n  - nested item\n\n"
+                 "## Install [[Setup#Pip|with pip]]\n\n- pip install it\n- check the version\n  - nested item\n\n"
                  "```python\ndef f():\n    return 1\n```\n\n| Name | Role |\n|------|------|\n| Ann | lead |\n"
                  "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n"),
     "notes.txt": ("text", "NOTES\n\nFirst paragraph, two lines\nof plain text.\n\n1. one\n2. two\n\n" + _LONG

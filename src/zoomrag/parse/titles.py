@@ -3,8 +3,10 @@
 A heading's line keeps its markup in the document (spans are exact), but ``section_path`` is
 shown above every context and given to models, so ``# zoomrag [![CI](https://…/badge.svg)](…)``
 becomes ``zoomrag CI``: images become their alt text, links their text, inline HTML tags, code
-ticks, emphasis marks and ``{#anchor}`` attributes go, and a reStructuredText role becomes
-its text (``:mod:`json``` → ``json``).
+ticks, emphasis marks and ``{#anchor}`` attributes go, a reStructuredText role becomes
+its text (``:mod:`json``` → ``json``), and a wiki link (Obsidian, Foam, MediaWiki) its alias or
+its target (``[[Kafka migration|the move]]`` → ``the move``, ``[[Payments#Refunds]]`` →
+``Payments > Refunds``, an embed ``![[diagram.png]]`` → nothing).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
 #: A reStructuredText role (``:mod:`json```, ``:ref:`the guide <guide>```): its text.
 _ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[\w.+-]+)*:`([^`]+)`")
 _ROLE_TARGET = re.compile(r"\s*<[^<>]*>$")
+#: ``[[target]]``, ``[[target|alias]]``, ``[[target#heading]]``; ``!`` before it embeds the target.
+#: Not after a word: ``arr[[0, 1]]`` is an index.
+_WIKILINK = re.compile(r"(?<![\w\[\]])(!?)\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
 _EMPHASIS = re.compile(r"(\*\*|\*|~~|`+)(?=\S)(.+?)(?<=\S)\1")
 #: Underscores mark emphasis only at word edges (``snake_case`` is a name, as in CommonMark).
 _UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
@@ -30,6 +35,7 @@ def clean_title(title: str) -> str:
     """``title`` without markup; the title itself when nothing readable would be left."""
     t = _ANCHOR.sub("", title)
     t = _ROLE.sub(lambda m: _ROLE_TARGET.sub("", m.group(1)).lstrip("~!") or m.group(1), t)
+    t = _WIKILINK.sub(_wikilink_text, t)
     t = _HTML_IMG_ALT.sub(r" \1 ", t)
     t = _TAG.sub(" ", t)
     for _ in range(3):  # an image inside a link: [![CI](badge.svg)](ci-url)
@@ -41,3 +47,11 @@ def clean_title(title: str) -> str:
     t = _UNDERSCORES.sub(r"\2", _EMPHASIS.sub(r"\2", t))
     t = " ".join(t.split())
     return t or " ".join(title.split())
+
+
+def _wikilink_text(m: re.Match[str]) -> str:
+    if m.group(1):  # an embedded note or image shows the target, not its name
+        return " "
+    if m.group(3) is not None and m.group(3).strip():
+        return m.group(3)
+    return " > ".join(p.strip() for p in m.group(2).split("#") if p.strip())
