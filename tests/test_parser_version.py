@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (20, "83c7a159ed59cb77db5012abf9e5c1b04d40799f01e5a19a3cd7cdd0eacd16f6")
+RECORDED = (21, "64f37069eba020afd68808ba6758d38cf03c05d2f7c48a8d1570abb89093300a")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -65,6 +65,9 @@ FILES = {
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"
+                "def outer(url):\n    \"\"\"Checks a URL.\"\"\"\n\n    def get(key):\n        return key.upper()\n\n"
+                + "".join(f"    if url.startswith('scheme{i}://host/path'):\n        return get('value number {i}')\n"
+                          for i in range(20)) + "\n\n"
                 + "".join(f"def step_{i}(value):\n    # step {i}\n    return value * {i}\n\n\n" for i in range(40))),
 }
 

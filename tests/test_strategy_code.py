@@ -263,6 +263,17 @@ def test_a_source_files_definitions_are_its_section_path():
     assert all(n.section_path == () for n in make_chunker("code").chunk(md).nodes)
 
 
+def test_a_functions_first_lines_merged_with_a_helper_inside_it_are_its_code():
+    src = ("def outer(url):\n    \"\"\"Checks a URL.\"\"\"\n\n    def get(key):\n        return key\n\n"
+           + "".join(f"    if url.startswith('s{i}://'):\n        return get('v{i}')\n" for i in range(6)))
+    doc = Document.from_text(src, id="o.py", source="o.py", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 30, "unit": "tokens"}).chunk(doc)
+    first = next(n for n in tree.nodes if n.level == 2)
+    # the head of outer and its helper: outer's code, not a second "outer" inside outer
+    assert tree.document.text[first.start:first.end].startswith("def outer(url):") and "def get" in first.text
+    assert (first.kind, first.section_path) == ("code", ("outer",))
+
+
 def test_javascript_without_semicolons_keeps_calls_and_exports_out_of_definitions():
     src = ("const fs = require('fs')\n\nclass CI extends Base {\n  static name = 'ci'\n\n"
            "  async exec () {\n    const arb = new Arborist(opts)\n    await arb.buildIdealTree()\n"

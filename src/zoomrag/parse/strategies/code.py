@@ -449,7 +449,7 @@ class _Sizer:
         for group in self.merge(units, self.min_size):
             s, e = self.span_of(group[0].first, group[-1].last)
             if len(group) > 1:
-                out.append(Span(_group_kind(group), s, e))
+                out.append(Span(_group_kind(group, self.lines), s, e))
                 continue
             unit = group[0]
             span = Span(unit.kind, s, e)
@@ -503,8 +503,12 @@ class _Sizer:
         return out
 
 
-def _group_kind(group: list[_Unit]) -> str:
-    """A merged group keeps its definition's kind when it holds exactly one definition."""
-    kinds = [u.kind for u in group if u.kind in _DEFINITIONS]
-    return kinds[0] if len(kinds) == 1 else "code"
+def _group_kind(group: list[_Unit], lines: _Lines) -> str:
+    """A merged group keeps its definition's kind when it holds exactly one definition and
+    nothing but comments, decorators or a fence line comes before it: a function's own first lines merged with
+    a helper defined inside it are that function's code, not a definition named by its first line."""
+    at = [i for i, u in enumerate(group) if u.kind in _DEFINITIONS]
+    if len(at) != 1 or not all(_is_lead(lines, u) or _FENCE.match(lines.rows[u.first]) for u in group[:at[0]]):
+        return "code"
+    return group[at[0]].kind
 
