@@ -36,6 +36,7 @@ def test_langchain_retriever_returns_documents_with_exact_spans(index, expected)
     top, ctx = docs[0], expected[0]
     assert top.metadata["source"] == ctx.source and top.metadata["source"].endswith("guide.md")
     assert (top.metadata["start"], top.metadata["end"]) == (ctx.start, ctx.end)
+    assert top.metadata["spans"] == [{"start": s, "end": e} for s, e in ctx.parts()]
     assert top.metadata["section_path"] == ["Storage"] and top.metadata["score"] == ctx.score
     assert top.metadata["hits"] == [{"start": s, "end": e, "score": sc} for s, e, sc in ctx.hits]
     text = (index.parent / "docs" / "guide.md").read_text()

@@ -26,12 +26,15 @@ DEFAULT_BUDGET = 1024
 
 
 def span_metadata(ctx: Context) -> dict[str, Any]:
-    """Where a context comes from, exactly: source, span, section path, score, hits, rule."""
+    """Where a context comes from, exactly: source, span (and every exact span, when it is made
+    of several: a table's header row and rows, a footnote and the sentence citing it), section
+    path, score, hits, rule."""
     return {
         "source": ctx.source,
         "doc_id": ctx.doc_id,
         "start": ctx.start,
         "end": ctx.end,
+        "spans": [{"start": s, "end": e} for s, e in ctx.parts()],
         "section_path": list(ctx.section_path),
         "score": ctx.score,
         "hits": [{"start": s, "end": e, "score": sc} for s, e, sc in ctx.hits],

@@ -60,7 +60,8 @@ class ContextOut(BaseModel):
     section_path: list[str]
     score: float
     hits: list[HitOut]
-    #: The exact spans the context is made of (a table's header row, then its rows).
+    #: The exact spans the context is made of, in text order (a table's header row, then its rows;
+    #: a footnote and the sentence citing it).
     spans: list[SpanOut]
     #: The metadata of the context's document.
     metadata: dict[str, Any] = Field(default_factory=dict)
