@@ -70,10 +70,12 @@ def note_label(node: LexborNode) -> str | None:
     if node.tag not in ("aside", "div"):
         return None
     attrs = node.attributes
+    # only the note's own first elements are looked at: nested markup costs no search below them
+    children = [c for c in node.iter() if c.is_element_node]
     if attrs.get("role") == "doc-footnote":
-        printed = node.css_first("span.label")
-    elif "footnote" in _classes(node) and node.css_first("li") is None:
-        printed = node.css_first("sup.para, a.para")
+        printed = next((c for c in children if c.tag == "span" and "label" in _classes(c)), None)
+    elif "footnote" in _classes(node) and not any(c.tag in ("ol", "ul") for c in children):
+        printed = children[0].css_first("sup.para, a.para") if children and children[0].tag == "p" else None
     else:
         return None
     label = _label(printed.text(deep=True)) if printed is not None else None
