@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (21, "64f37069eba020afd68808ba6758d38cf03c05d2f7c48a8d1570abb89093300a")
+RECORDED = (22, "b092d47402ba1c3f2b2cce990003ce39ce073c7897ac8eb9b6204b066e477def")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -42,7 +42,10 @@ FILES = {
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
                  "<h3>fn vacuum()</h3><p>Vacuums.</p><p>Takes a lock.<a class='footnote' href='#ftn.l'><sup>[1]</sup>"
                  "</a></p><div class='footnote' id='ftn.l'><p><a class='para' href='#l'><sup class='para'>[1] </sup>"
-                 "</a>A share lock.</p></div>"),
+                 "</a>A share lock.</p></div><table><tr><th>Mode</th></tr><tr><td>ROW<a class='footnoteref' "
+                 "href='#ftn.t'><sup>[a]</sup></a></td></tr><tbody class='footnotes'><tr><td><div class='footnote' "
+                 "id='ftn.t'><p><a class='para' href='#t'><sup class='para'>[a] </sup></a>Rows only.</p></div></td>"
+                 "</tr></tbody></table>"),
     "faq.txt": ("text", "FAQ\n\n1. Basics\n    1.1. What is it?\n    1.2. Why?\n2. More\n    2.1. How?\n\n"
                 "Chapter\u00a01. Basics\n\n1.1.\u00a0What is it?\n\nA tool.\n\n1.2.\u00a0Why?\n\nSpeed.\n\n"
                 "第 2 章 More\n\n2.1.\u00a0How?\n\nLike so.\n"),

@@ -407,17 +407,14 @@ class _Renderer:
         elif tag in _NOTE_TAGS and self.nested < _MAX_ADMONITIONS and (
                 (label := note_label(node)) is not None or (tag in _LISTS and notes_list(node))):
             # a note's first paragraph is led by its label, "[^1]: …", as an admonition's by its title
-            items = [node] if label is not None else [li for li in node.iter() if li.tag == "li"]
-            number = _list_start(node)
-            for item in items:
-                if _dropped(item):
-                    continue
-                self._flush_label()
-                self.label, self.term = f"[^{label if label is not None else number}]", False
-                number += 1
-                self.nested += 1
-                self.render(item)
-                self.nested -= 1
+            if label is not None:
+                self._note(node, label)
+            else:
+                number = _list_start(node)
+                for item in node.iter():
+                    if item.tag == "li" and not _dropped(item):
+                        self._note(item, str(number))
+                        number += 1
         elif (tag == "dl" or _admonition(node)) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title (a last term) cannot run on into the text after it.
             self.nested += 1
@@ -438,19 +435,36 @@ class _Renderer:
             return False
         return True
 
+    def _note(self, node: LexborNode, label: str) -> None:
+        """A footnote: its first paragraph led by ``[^label]:``, as an admonition's by its title."""
+        if self.nested >= _MAX_ADMONITIONS:
+            return
+        self._flush_label()
+        self.label, self.term = f"[^{label}]", False
+        self.nested += 1
+        self.render(node)
+        self.nested -= 1
+
     def _table(self, node: LexborNode, trs: list[LexborNode]) -> None:
         caption = ""
         for child in node.iter():
             if child.tag == "caption":
                 caption = _inline(child).render(one_line=True)
-        rows = [r for r in (_cells(tr) for tr in trs) if r]
+        # DocBook puts a table's notes in a last ``tbody class="footnotes"``: they follow it as notes
+        is_note = [tr.parent is not None and "footnotes" in _classes(tr.parent) for tr in trs]
+        noted = [tr for tr, n in zip(trs, is_note) if n]
+        rows = [r for r in (_cells(tr) for tr, n in zip(trs, is_note) if not n) if r]
         self.add(caption, "text")
-        if not rows:
-            return
-        width = max(len(r) for r in rows)
-        lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
-        lines.extend(_pipe_row(r, width) for r in rows[1:])
-        self.add("\n".join(lines), "table")
+        if rows:
+            width = max(len(r) for r in rows)
+            lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
+            lines.extend(_pipe_row(r, width) for r in rows[1:])
+            self.add("\n".join(lines), "table")
+        for tr in noted:
+            for note in tr.css("div.footnote"):
+                label = note_label(note)
+                if label is not None:
+                    self._note(note, label)
 
     def _code(self, node: LexborNode) -> None:
         code = _pre_text(node).replace("\xa0", " ").strip("\n").rstrip()
