@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from serve_support import build_index, running_server
+from serve_support import DOCS, build_index, running_server
 
 from zoomrag.index import Index
 
@@ -27,9 +27,14 @@ pytestmark = [
 ]
 
 
+NOTES = ("# Pool\n\nThe pool holds forty connections at most.[^n]\n\n"
+         + "Filler about the weather in the valley. " * 20 + "\n\n[^n]: Forty since version two of the "
+         "scheduler, which replaced the per-worker pools that kept idle connections open all night.\n")
+
+
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
-    return build_index(tmp_path_factory.mktemp("inspector"))
+    return build_index(tmp_path_factory.mktemp("inspector"), {**DOCS, "pool.md": NOTES})
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +123,14 @@ def test_a_bad_request_shows_the_servers_one_line_error(page, url):
     page.press("#q", "Enter")
     page.wait_for_selector("#status.error")
     assert page.locator("#status").inner_text().startswith("budget:")
+
+
+def test_a_context_of_two_spans_shows_both_and_not_the_text_between(page, url, index):
+    with Index.open(index, create=False) as ix:
+        [expected] = ix.query("version two of the scheduler", mode="bm25", expand="none", budget=200, top=1)
+    assert len(expected.parts()) == 2  # the note, with the sentence citing it
+    search(page, url, "version two of the scheduler", mode="bm25", expand="none", budget="200", top="1")
+    first = page.locator(".card").first
+    assert first.locator(".span").inner_text() == " + ".join(f"[{s}, {e})" for s, e in expected.parts())
+    inside = "".join(first.locator(".doc .context").all_inner_texts())
+    assert "forty connections" in inside and "Forty since version two" in inside and "weather" not in inside

@@ -37,10 +37,18 @@ function docText(docId) {
   return texts.get(docId);
 }
 
+// The exact spans of a context (a table's header row and rows, a footnote and the sentence citing
+// it, or its one span).
+function partsOf(ctx) {
+  return ctx.spans && ctx.spans.length ? ctx.spans : [{ start: ctx.start, end: ctx.end }];
+}
+
 // The window [from, to) of `text`, cut at every range boundary; each piece knows whether it is
-// inside the context, inside a hit (which one), inside the picked tree node.
+// inside the context (one of its spans), inside a hit (which one), inside the picked tree node.
 function renderSpans(target, text, from, to, ctx, hits, picked) {
-  const cuts = new Set([from, to, ctx.start, ctx.end]);
+  const parts = partsOf(ctx);
+  const cuts = new Set([from, to]);
+  parts.forEach((s) => { cuts.add(s.start); cuts.add(s.end); });
   hits.forEach((h) => { cuts.add(h.start); cuts.add(h.end); });
   if (picked) { cuts.add(picked.start); cuts.add(picked.end); }
   const points = [...cuts].filter((p) => p >= from && p <= to).sort((a, b) => a - b);
@@ -48,7 +56,7 @@ function renderSpans(target, text, from, to, ctx, hits, picked) {
   for (let i = 0; i + 1 < points.length; i++) {
     const a = points[i], b = points[i + 1];
     if (a === b) continue;
-    const inside = a >= ctx.start && b <= ctx.end;
+    const inside = parts.some((s) => a >= s.start && b <= s.end);
     const piece = el("span", inside ? "context" : "around");
     if (picked && a >= picked.start && b <= picked.end) piece.classList.add("picked");
     const hit = hits.findIndex((h) => a >= h.start && b <= h.end);
@@ -68,7 +76,7 @@ function card(ctx, rank) {
   box.dataset.doc = ctx.doc_id;
   const head = el("div", "card-head");
   head.append(el("span", "rank", rank + "."), el("span", "source", ctx.source),
-              el("span", "span", "[" + ctx.start + ", " + ctx.end + ")"),
+              el("span", "span", partsOf(ctx).map((s) => "[" + s.start + ", " + s.end + ")").join(" + ")),
               el("span", "score", "score " + ctx.score.toFixed(4)));
   if (ctx.section_path.length) head.append(el("span", "path", ctx.section_path.join(" › ")));
   box.append(head);
