@@ -418,15 +418,23 @@ def test_footnotes_are_rendered_in_markdown_syntax_for_each_generator():
     docbook = ('<p>Send it to the list.<a href="#ftn.i7" class="footnote" id="i7"><sup class="footnote">[7]'
                '</sup></a></p><div class="footnotes"><br /><hr /><div id="ftn.i7" class="footnote"><p>'
                '<a href="#i7" class="para"><sup class="para">[7] </sup></a>Use the -REQUEST address.</p></div></div>')
+    # docutils 0.19 (Sphinx 5-6) marks a note role="note"; a note that is only a link is content
+    sphinx = ('<p>Aliases<a class="footnote-reference brackets" href="#id3" id="id1" role="doc-noteref">'
+              '<span class="fn-bracket">[</span>1<span class="fn-bracket">]</span></a>.</p>'
+              '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id3" role="note">'
+              '<span class="label"><span class="fn-bracket">[</span><a role="doc-backlink" href="#id1">1</a>'
+              '<span class="fn-bracket">]</span></span><p><a class="reference external" href="https://u.org/A.txt">'
+              'https://u.org/A.txt</a></p></aside></aside>')
     got = {name: read_text(PAGE.format(html), format="html").text for name, html in
            [("docutils", docutils), ("pandoc", pandoc), ("markdown", markdown), ("github", github),
-            ("docbook", docbook)]}
+            ("docbook", docbook), ("sphinx", sphinx)]}
     assert got == {
         "docutils": "Kept for seven days[^1].\n\n[^1]: Seven is the default.\n\nSet it per index.\n",
         "pandoc": "Shared pool[^1].\n\n[^1]: Since version two.\n\n[^2]: Bare item.\n",
         "markdown": "Retries[^1].\n\n[^1]: Three at most.\n",
         "github": "Lag[^1].\n\n[^1]: Measured hourly.\n",
         "docbook": "Send it to the list.[^7]\n\n[^7]: Use the -REQUEST address.\n",
+        "sphinx": "Aliases[^1].\n\n[^1]: https://u.org/A.txt\n",
     }
 
 

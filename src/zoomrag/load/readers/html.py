@@ -370,7 +370,8 @@ class _Renderer:
 
     def _paragraph(self, inline: _Inline) -> None:
         body = inline.render()
-        if not _link_only(body, inline.links):  # navigation lines are not content
+        # navigation lines are not content; a note that is a link (a URL it cites) is
+        if self.label.startswith("[^") or not _link_only(body, inline.links):
             self.add(body, "text")
 
     def _special(self, node: LexborNode, tag: str) -> bool:

@@ -5,8 +5,8 @@ the sentence citing it (:mod:`zoomrag.expand.footnotes`), whatever format the pa
 - references: links marked ``role="doc-noteref"`` (docutils, pandoc), ``data-footnote-ref``
   (GitHub), or of class ``footnote-ref`` (pandoc, Python-Markdown), ``footnote-reference``
   (docutils) or ``footnote`` and ``footnoteref`` (DocBook);
-- notes: an element marked ``role="doc-footnote"`` (docutils' ``aside``), DocBook's
-  ``div.footnote``, and each item of a list inside a notes section (``role="doc-endnotes"``,
+- notes: an ``aside`` or ``div`` marked ``role="doc-footnote"`` or of class ``footnote``
+  (docutils, DocBook), and each item of a list inside a notes section (``role="doc-endnotes"``,
   ``data-footnotes``, class ``footnotes`` or ``footnote``: pandoc, GitHub, Python-Markdown);
 - back-links from a note to its reference (``↩``) are not content and are dropped, and so is a
   note's own printed label (docutils' ``span.label``, DocBook's ``a.para``), which the rendered
@@ -70,14 +70,16 @@ def note_label(node: LexborNode) -> str | None:
     if node.tag not in ("aside", "div"):
         return None
     attrs = node.attributes
+    if attrs.get("role") != "doc-footnote" and "footnote" not in _classes(node):
+        return None
     # only the note's own first elements are looked at: nested markup costs no search below them
     children = [c for c in node.iter() if c.is_element_node]
-    if attrs.get("role") == "doc-footnote":
-        printed = next((c for c in children if c.tag == "span" and "label" in _classes(c)), None)
-    elif "footnote" in _classes(node) and not any(c.tag in ("ol", "ul") for c in children):
-        printed = children[0].css_first("sup.para, a.para") if children and children[0].tag == "p" else None
-    else:
-        return None
+    if any(c.tag in ("ol", "ul") for c in children):
+        return None  # a list of notes (Python-Markdown's div.footnote): each item is one
+    # docutils prints the label in a span.label, DocBook in the first paragraph's sup.para
+    printed = next((c for c in children if c.tag == "span" and "label" in _classes(c)), None)
+    if printed is None and children and children[0].tag == "p":
+        printed = children[0].css_first("sup.para, a.para")
     label = _label(printed.text(deep=True)) if printed is not None else None
     return label or _label((attrs.get("id") or "").rsplit("-", 1)[-1].rsplit(".", 1)[-1])
 
