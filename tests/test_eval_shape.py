@@ -34,3 +34,21 @@ def test_code_files_are_measured_by_lines_as_assembly_cuts_them():
     assert measure_shape(spans, {"c": code}, lined={"c"}).mid_starts == 0  # by lines: a clean start
     inside = [[("c", code.index("offset"), len(code) - 1)]]
     assert measure_shape(inside, {"c": code}, lined={"c"}).mid_starts == 1  # mid-line stays mid
+
+
+NOTED = ("The river rises in the hills north of the town.[^1]\nIt runs south to the sea past farms and mills\n"
+         "and three old bridges built of stone.\n\n" + "Unrelated words about the weather here. " * 5
+         + "\n\n[^1]: Eight hundred metres up.\n\n[^2]: Not cited by anything at all.\n")
+
+
+def test_a_footnote_and_its_citation_are_one_context():
+    note = NOTED.index("[^1]:")
+    note_end = NOTED.index("up.") + 3
+    cite_end = NOTED.index("stone.") + 6
+    other = NOTED.index("[^2]:")
+    results = [
+        [("n", 0, cite_end), ("n", note, note_end)],    # three lines citing a note, then the note
+        [("n", other, len(NOTED) - 1)],                # a note nothing returned with it cites
+    ]
+    s = measure_shape(results, {"n": NOTED})
+    assert (s.contexts, s.fragments) == (2, 1)

@@ -11,7 +11,8 @@ Per configuration and budget, over every context returned for every query:
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
 the same document is taken as the header row (and ``|---|`` line) that assembly puts before a table context's rows, and
-counted with them as one context.
+counted with them as one context; so is a footnote with the span before it that cites it, and a
+span with the note it cites after it (:mod:`zoomrag.expand.footnotes`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..expand.bounds import MIN_WORDS, clean_end, clean_start, has_words, words_upto
+from ..expand.footnotes import Footnotes, find_footnotes
 from .spans import DocSpan
 
 #: Metric names in report order, and their column labels.
@@ -68,20 +70,37 @@ class ShapeStats:
 
 
 def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[DocSpan]]:
-    """Returned spans grouped into contexts (a header row joins the span after it)."""
+    """Returned spans grouped into contexts (a header row joins the span after it; a footnote
+    the span citing it, or the span it holds the citation of)."""
     out: list[list[DocSpan]] = []
+    notes: dict[str, Footnotes] = {}
     i = 0
     while i < len(spans):
         group = [spans[i]]
-        doc, s, e = spans[i]
-        if i + 1 < len(spans):
-            nd, ns, _ = spans[i + 1]
-            if nd == doc and ns > e and texts[doc][s:e].strip().count("\n") <= 1:
-                group.append(spans[i + 1])
-                i += 1
+        while i + 1 < len(spans) and _joins(group, spans[i + 1], texts, notes):
+            group.append(spans[i + 1])
+            i += 1
         out.append(group)
         i += 1
     return out
+
+
+def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], notes: dict[str, Footnotes]) -> bool:
+    doc, s, e = group[-1]
+    nd, ns, ne = nxt
+    if nd != doc or ns <= e:
+        return False
+    text = texts[doc]
+    if len(group) == 1 and text[s:e].strip().count("\n") <= 1:
+        return True  # a header row (or a one-line citing sentence) before the rest
+    if "[^" not in text:
+        return False
+    found = notes.get(doc)
+    if found is None:
+        found = notes[doc] = find_footnotes(text)
+    cited = {label for _, gs, ge in group for label in found.cited_in(gs, ge)}
+    return any(found.notes[label][0] == ns for label in cited) or \
+        any((ref := found.first_ref(label)) is not None and s <= ref[0] < e for label in found.defined_in(ns, ne))
 
 
 def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str],
