@@ -52,3 +52,12 @@ def test_a_footnote_and_its_citation_are_one_context():
     ]
     s = measure_shape(results, {"n": NOTED})
     assert (s.contexts, s.fragments) == (2, 1)
+
+
+def test_a_signature_and_the_code_from_inside_its_definition_are_one_context():
+    code = ("def send(self, request,\n         timeout=None,\n         retries=3):\n"
+            + "".join(f"    step_{i} = prepare(request, {i})\n" for i in range(6)))
+    head_end = code.index("retries=3):") + len("retries=3):")
+    body = code.index("    step_1") + 4
+    s = measure_shape([[("c", 0, head_end), ("c", body, len(code) - 1)]], {"c": code}, lined={"c"})
+    assert (s.contexts, s.fragments) == (1, 0)

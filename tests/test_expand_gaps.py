@@ -53,8 +53,10 @@ def count(text: str) -> int:
 def test_two_pieces_of_one_function_join_when_the_gap_fits(tree):
     first, last = piece("    step_2 ", 0.9), piece("    step_37 ", 0.8)
     [ctx] = assemble([first, last], Trees(tree), 2000, count, fill=True, explain=True)
-    assert ctx.start <= SOURCE.index("step_2 ") and ctx.end >= last.end  # lines whole, indentation aside
-    assert ctx.text == SOURCE[ctx.start:ctx.end] and len(ctx.hits) == 2
+    *head, (s, e) = ctx.parts()
+    assert s <= SOURCE.index("step_2 ") and e >= last.end  # lines whole, indentation aside
+    assert [SOURCE[a:b] for a, b in head] == ["def cached_encoder(texts, cache, model):"]  # its signature
+    assert ctx.text == "\n".join(SOURCE[a:b] for a, b in ctx.parts()) and len(ctx.hits) == 2
     assert "the text between two pieces of one unit filled" in ctx.rule
     # the gap does not fit: two contexts, each as it was
     assert count(SOURCE[first.end:last.start]) > 200

@@ -394,8 +394,8 @@ class Context:
     #: Why this context was returned, e.g. ``"merged 3/4 children"``; shown by ``--explain``.
     rule: str = ""
     #: The exact spans the context is made of, in text order, when there is more than one (a
-    #: table's header row, then its rows; a footnote and the sentence citing it); empty when it
-    #: is the one span ``[start, end)``. With
+    #: table's header row, then its rows; a signature, then code from inside its definition; a
+    #: footnote and the sentence citing it); empty when it is the one span ``[start, end)``. With
     #: spans, ``start``/``end`` are the first span's start and the last one's end, and ``text``
     #: is the spans' texts joined by a line break (a header and rows read as one table).
     spans: tuple[tuple[int, int], ...] = ()

@@ -216,7 +216,7 @@ def spans_label(ctx: Any) -> str:
 
 def context_body(ctx: Any) -> Text:
     """A context's text: every matched unit in bold underline; a span carried with it that
-    holds no match (a table's header row, a footnote, the sentence citing one) dimmed."""
+    holds no match (a table's header row, a signature, a footnote, the sentence citing one) dimmed."""
     styles = []
     parts = ctx.parts()
     if len(parts) > 1:

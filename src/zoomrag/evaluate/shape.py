@@ -11,8 +11,9 @@ Per configuration and budget, over every context returned for every query:
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
 the same document is taken as the header row (and ``|---|`` line) that assembly puts before a table context's rows, and
-counted with them as one context; so is a footnote with the span before it that cites it, and a
-span with the note it cites after it (:mod:`zoomrag.expand.footnotes`).
+counted with them as one context; so is a definition's signature before a span from inside it
+(:mod:`zoomrag.expand.heads`), a footnote with the span before it that cites it, and a span with
+the note it cites after it (:mod:`zoomrag.expand.footnotes`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from ..expand.bounds import MIN_WORDS, clean_end, clean_start, has_words, words_upto
 from ..expand.footnotes import Footnotes, find_footnotes
+from ..expand.heads import head_of
 from .spans import DocSpan
 
 #: Metric names in report order, and their column labels.
@@ -91,8 +93,8 @@ def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], not
     if nd != doc or ns <= e:
         return False
     text = texts[doc]
-    if len(group) == 1 and text[s:e].strip().count("\n") <= 1:
-        return True  # a header row (or a one-line citing sentence) before the rest
+    if len(group) == 1 and (text[s:e].strip().count("\n") <= 1 or head_of(text, s, len(text)) == (s, e)):
+        return True  # a header row, a one-line citing sentence or a signature before the rest
     if "[^" not in text:
         return False
     found = notes.get(doc)

@@ -10,9 +10,10 @@ that would open a context beyond ``top`` is skipped (``top`` counts contexts as 
 spans inside one table are one context); one whose text another document already gave is
 skipped (the same file twice is returned once). Tokens are counted on the final
 spans, so the returned contexts never exceed the budget together. A context inside a table
-carries the table's header row as a second span (charged once per table). A context holding a
-footnote takes the sentence that cites it, and one citing a note takes the note
-(:mod:`zoomrag.expand.footnotes`), when they fit.
+carries the table's header row as a second span (charged once per table). From what the budget
+has left, a context from inside a function, method or class takes its signature
+(:mod:`zoomrag.expand.heads`), one holding a footnote the sentence that cites it, and one citing a
+note the note (:mod:`zoomrag.expand.footnotes`).
 
 Assembly stops short of the budget when what is left is not worth it: a candidate whose
 expected evidence per token (:mod:`zoomrag.expand.evidence`) is below ``stop`` times the best
@@ -55,6 +56,7 @@ from .bounds import (
 )
 from .evidence import hit_ranks, per_token
 from .footnotes import Footnotes, find_footnotes
+from .heads import DEFINITIONS, enclosing_head
 from .innermost import innermost
 from .pertree import bounded, per_tree
 
@@ -114,6 +116,8 @@ class _Doc:
     sections: list[tuple[int, int]] = field(default_factory=list)
     #: Its footnotes and the references to them.
     notes: Footnotes = field(default_factory=Footnotes)
+    #: Whether it has function, method or class nodes (whose heads a context inside them takes).
+    definitions: bool = False
 
 
 ORDERS = ("score", "document")
@@ -128,15 +132,19 @@ def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
     sections = []
+    definitions = False
     for n in tree.nodes:
         if n.kind == "table":
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
         elif n.kind == "section":
             sections.append((n.start, n.end))
+        elif n.kind in DEFINITIONS:
+            definitions = True
     tables.sort()
     sections.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text))
+                not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
+                definitions=definitions)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -500,21 +508,27 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n, rules=[*sp.rules, rule],
                                            flat=_flat(text[start:end]), head=_head(text, start, end))
 
-    def add_notes() -> None:
-        """From what the budget has left, best spans first: a span holding a footnote takes the
-        sentence that cites it, and a span citing a footnote takes the note, where no other span
-        holds that text (a note beside its span widens it instead)."""
+    def add_companions() -> None:
+        """From what the budget has left, best spans first: a span from inside a function, method
+        or class takes its signature; a span holding a footnote takes the sentence that cites it,
+        and a span citing a footnote takes the note; each where no other span holds that text (a
+        piece beside its span widens it instead)."""
         nonlocal used
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
-                        for i, sp in enumerate(spans) if doc(doc_id).notes.notes),
-                       key=lambda t: -t[0])
+                        for i, sp in enumerate(spans)), key=lambda t: -t[0])
         for _, doc_id, i in order:
             d = doc(doc_id)
             sp = chosen[doc_id][i]
-            wanted = [(_citing(d, ref), _CITING) for label in d.notes.defined_in(sp.start, sp.end)
-                      if (ref := d.notes.first_ref(label)) is not None and not sp.start <= ref[0] < sp.end]
-            wanted += [(d.notes.notes[label], _NOTE) for label in d.notes.cited_in(sp.start, sp.end)
-                       if not sp.start <= d.notes.notes[label][0] < sp.end]
+            wanted: list[tuple[tuple[int, int], str]] = []
+            if d.definitions:
+                head = enclosing_head(trees.tree(doc_id), sp.start)
+                if head is not None:
+                    wanted.append((head, _DEF_HEAD))
+            if d.notes.notes:
+                wanted += [(_citing(d, ref), _CITING) for label in d.notes.defined_in(sp.start, sp.end)
+                           if (ref := d.notes.first_ref(label)) is not None and not sp.start <= ref[0] < sp.end]
+                wanted += [(d.notes.notes[label], _NOTE) for label in d.notes.cited_in(sp.start, sp.end)
+                           if not sp.start <= d.notes.notes[label][0] < sp.end]
             for (s, e), rule in wanted:
                 sp = chosen[doc_id][i]
                 if used >= budget:
@@ -580,7 +594,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             close_gaps()
     if reshape:
         finish_edges()
-        add_notes()
+        add_companions()
 
     out = []
     for doc_id, spans in chosen.items():
@@ -608,6 +622,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 _GAP_FILLED = "the text between two pieces of one unit filled"
 _LED_TO = "what its last sentence leads to"
 _HEADED = "its section's heading"
+_DEF_HEAD = "its definition's signature"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
 #: A span that starts at most this far (characters) into its section may start at its heading.

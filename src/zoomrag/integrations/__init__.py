@@ -27,7 +27,8 @@ DEFAULT_BUDGET = 1024
 
 def span_metadata(ctx: Context) -> dict[str, Any]:
     """Where a context comes from, exactly: source, span (and every exact span, when it is made
-    of several: a table's header row and rows, a footnote and the sentence citing it), section
+    of several: a table's header row and rows, a signature and code from inside its definition, a
+    footnote and the sentence citing it), section
     path, score, hits, rule."""
     return {
         "source": ctx.source,

@@ -61,7 +61,7 @@ class ContextOut(BaseModel):
     score: float
     hits: list[HitOut]
     #: The exact spans the context is made of, in text order (a table's header row, then its rows;
-    #: a footnote and the sentence citing it).
+    #: a signature, then code from inside its definition; a footnote and the sentence citing it).
     spans: list[SpanOut]
     #: The metadata of the context's document.
     metadata: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,90 @@
+"""Definition heads: the signature a context from inside a function, method or class lacks.
+
+A context cut from the middle of a long method (``adapter = self.get_adapter(url=…)``) reads
+without the names its code uses: which parameters there are, what the method returns. Assembly
+(:mod:`zoomrag.expand.assemble`) therefore gives such a context the first line of the definition
+it starts inside (its whole signature, when that runs over several lines; decorators and comments
+above it left out), as an extra exact span when the budget has room, as a table context gets its
+header row.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from ..model import Tree
+from .pertree import per_tree
+
+#: Node kinds that are definitions, and so have a head.
+DEFINITIONS = frozenset({"function", "method", "class"})
+#: A signature is looked for over at most this many lines from its node's start.
+MAX_LINES = 12
+#: Openers and closers a signature's lines must balance (not braces: ``{`` opens a body).
+_PAIRS = {"(": ")", "[": "]"}
+_CLOSERS = frozenset(_PAIRS.values())
+
+
+@dataclass(frozen=True)
+class _Definitions:
+    """The definition nodes of one tree as ``(start, end)``, by start (nested ones after their parent)."""
+
+    spans: list[tuple[int, int]]
+
+
+def _definitions(tree: Tree) -> _Definitions:
+    return _Definitions(sorted((n.start, n.end) for n in tree.nodes if n.kind in DEFINITIONS))
+
+
+def head_of(text: str, start: int, end: int) -> tuple[int, int]:
+    """The signature of the definition spanning ``[start, end)``: from its first line that is no
+    decorator, comment or blank, over the lines after it until its brackets balance, without the
+    line break after it; ``(start, start)`` when none is found."""
+    pos = start
+    for _ in range(MAX_LINES):
+        if pos >= end:
+            return start, start
+        nl = text.find("\n", pos, end)
+        line = text[pos:end if nl < 0 else nl].strip()
+        if line and not line.startswith(("@", "#", "//", "/*", "*", "--")):
+            break
+        pos = end if nl < 0 else nl + 1
+    else:
+        return start, start
+    s, depth = pos, 0
+    while text[s] in " \t":  # a context starts at its first character, and so does a head
+        s += 1
+    for _ in range(MAX_LINES):
+        nl = text.find("\n", pos, end)
+        line_end = end if nl < 0 else nl
+        for ch in text[pos:line_end]:
+            if ch in _PAIRS:
+                depth += 1
+            elif ch in _CLOSERS:
+                depth = max(0, depth - 1)
+        if depth == 0 or nl < 0:
+            e = line_end
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            return s, e
+        pos = nl + 1
+    return start, start
+
+
+def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
+    """The head of the innermost definition that holds ``pos`` past its head, or None (no
+    definition holds it, or ``pos`` is inside the head already)."""
+    spans = per_tree(tree, "definitions", _definitions).spans
+    i = bisect_right(spans, (pos, len(tree.document.text) + 1))
+    best: tuple[int, int] | None = None
+    # the latest-starting definition that reaches past pos is the innermost (definitions nest)
+    while i > 0:
+        i -= 1
+        s, e = spans[i]
+        if e > pos:
+            best = (s, e)
+            break
+    if best is None:
+        return None
+    hs, he = head_of(tree.document.text, *best)
+    return (hs, he) if hs < he <= pos else None

@@ -1,0 +1,82 @@
+"""Definition heads: a context from inside a function, method or class carries its signature."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_expand_support import Trees, chars
+
+from zoomrag.expand import Candidate, assemble
+from zoomrag.expand.heads import enclosing_head, head_of
+from zoomrag.model import Document, Hit
+from zoomrag.parse import make_chunker
+
+SRC = (
+    "import os\n\n\n"
+    "class Session:\n"
+    "    \"\"\"Keeps settings across requests.\"\"\"\n\n"
+    "    # sends one request\n"
+    "    @traced\n"
+    "    def send(self, request,\n"
+    "             timeout=None,\n"
+    "             retries=(3, 5)) -> Response:\n"
+    "        \"\"\"Send a prepared request.\"\"\"\n"
+    + "".join(f"        step_{i} = prepare(request, {i})  # step {i} of the pipeline\n" for i in range(12))
+    + "        adapter = self.get_adapter(request.url)\n"
+    "        return adapter.send(request, timeout=timeout)\n\n"
+    "    def close(self):\n"
+    "        pass\n"
+)
+
+
+def _tree():
+    doc = Document.from_text(SRC, id="s.py", source="s.py", format="code")
+    return make_chunker("code", {"max_size": 60, "min_size": 20}).chunk(doc)
+
+
+def test_head_of_skips_decorators_and_comments_and_follows_the_brackets():
+    send = SRC.index("    # sends one request")
+    s, e = head_of(SRC, send, len(SRC))
+    assert SRC[s:e] == "def send(self, request,\n             timeout=None,\n             retries=(3, 5)) -> Response:"
+    js = "/** Adds. */\nfunction add (a, b) {\n  return a + b\n}\n"
+    s, e = head_of(js, 0, len(js))
+    assert js[s:e] == "function add (a, b) {"
+
+
+def test_the_innermost_definition_past_its_head():
+    tree = _tree()
+    inside = SRC.index("adapter = self")
+    s, e = enclosing_head(tree, inside)
+    assert SRC[s:e].startswith("def send(") and SRC[s:e].endswith("-> Response:")
+    between = SRC.index("    def close") - 1  # in the class, between its methods
+    assert SRC[slice(*enclosing_head(tree, between))] == "class Session:"
+    assert enclosing_head(tree, SRC.index("timeout=None")) is None  # inside the head itself
+    assert enclosing_head(tree, SRC.index("import os")) is None  # in no definition
+
+
+def test_a_context_inside_a_method_carries_its_signature():
+    tree = _tree()
+    s = SRC.index("step_9 =")
+    e = SRC.index("\n", SRC.index("return adapter"))
+    h = Hit("h", "s.py", s, e, 0.9)
+    [c] = assemble([Candidate("s.py", s, e, 0.9, (h,), kind="code")], Trees(tree), 1000, chars, explain=True)
+    head = SRC.index("def send(")
+    assert c.parts()[0] == (head, SRC.index("-> Response:") + len("-> Response:"))
+    assert c.parts()[1] == (s, e) and "its definition's signature" in c.rule
+    assert c.text.startswith("def send(self, request,") and c.text.endswith("timeout=timeout)")
+    # no room for it: the context alone
+    [alone] = assemble([Candidate("s.py", s, e, 0.9, (h,), kind="code")], Trees(tree), e - s + 10, chars)
+    assert len(alone.parts()) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["def f(", "a,", ")", "(", "]", "[", ":", "\n", "    ", "@d\n", "# c\n", "x", "{"]),
+                max_size=40), st.integers(0, 40))
+def test_a_head_is_an_exact_trimmed_span_inside_its_definition(pieces, at):
+    text = "".join(pieces)
+    start = min(at, len(text))
+    s, e = head_of(text, start, len(text))
+    assert start <= s <= e <= len(text)
+    if s < e:
+        assert not text[s].isspace() and not text[e - 1].isspace()
+        assert not text[s:e].lstrip().startswith(("@", "#"))
