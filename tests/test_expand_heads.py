@@ -80,3 +80,14 @@ def test_a_head_is_an_exact_trimmed_span_inside_its_definition(pieces, at):
     if s < e:
         assert not text[s].isspace() and not text[e - 1].isspace()
         assert not text[s:e].lstrip().startswith(("@", "#"))
+
+
+def test_a_short_piece_of_code_grows_inside_its_function_not_into_the_next():
+    tree = _tree()
+    s = SRC.index("adapter = self")
+    e = SRC.index("\n", SRC.index("return adapter"))  # under 15 words: it must grow
+    h = Hit("h", "s.py", s, e, 0.9)
+    [c] = assemble([Candidate("s.py", s, e, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    body = c.parts()[-1]
+    assert body[1] == e and body[0] < s  # grown backward, inside send
+    assert "def close" not in c.text

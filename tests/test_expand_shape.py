@@ -105,6 +105,17 @@ def test_snap_widens_to_whole_sentences_and_grow_reaches_fifteen_words():
     assert table[s:e] == "| one. Two | three |"
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 400), st.integers(0, 400), st.booleans())
+def test_grow_within_a_range_stays_inside_it(n, a, b, lines):
+    text = prose(n, 2)
+    lo, hi = sorted((a % (len(text) - 1), b % (len(text) - 1)))
+    s0, e0 = snap(text, lo, max(lo + 1, min(hi, lo + 5)), lines)
+    s, e = grow(text, s0, e0, lines, within=(lo, hi))
+    assert s <= s0 and e >= e0
+    assert min(lo, s0) <= s and e <= max(hi, e0)  # never past the range, beyond where it began
+
+
 def test_a_short_match_grows_into_a_readable_context():
     text = prose(8, 8)
     tree = build_tree(Document(id="d", source="d.txt", text=text), [])

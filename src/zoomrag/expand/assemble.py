@@ -56,7 +56,7 @@ from .bounds import (
 )
 from .evidence import hit_ranks, per_token
 from .footnotes import Footnotes, find_footnotes
-from .heads import DEFINITIONS, enclosing_head
+from .heads import DEFINITIONS, enclosing, enclosing_head
 from .innermost import innermost
 from .pertree import bounded, per_tree
 
@@ -287,7 +287,12 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if small is not None:  # a heading, a line and an example: the entry they belong to
             s, e = small
         elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
-            s, e = grow(d.text, s, e, lines)
+            # code grows inside its function first: the next definition's first line is no end
+            box = enclosing(trees.tree(c.doc_id), s, e) if lines and d.definitions else None
+            if box is not None:
+                s, e = grow(d.text, s, e, lines, within=box)
+            if not has_words(d.text, s, e):
+                s, e = grow(d.text, s, e, lines)
             if lines and not d.lines:
                 # grown past a code block, list or table into the prose around it: whole
                 # sentences there, not lines of a hard-wrapped paragraph

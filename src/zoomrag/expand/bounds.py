@@ -364,18 +364,20 @@ def word_count(text: str, start: int, end: int) -> int:
     return cjk + len(_WORD.findall(piece))
 
 
-def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS) -> tuple[int, int]:
+def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_WORDS,
+         within: tuple[int, int] | None = None) -> tuple[int, int]:
     """``[start, end)`` (already at boundaries) grown by whole sentences or lines, after it
-    first, then before it, alternately, until it holds ``words`` words or the whole text."""
+    first, then before it, alternately, until it holds ``words`` words or the whole text (or,
+    ``within`` given, all of that range it can reach)."""
     known = _memo(_sentences(text).grown)
-    key = (start, end, lines, words)
+    key = (start, end, lines, words, within)
     got = known.get(key)
     if got is None:
-        got = known[key] = _grow(text, start, end, lines, words)
+        got = known[key] = _grow(text, start, end, lines, words, within or (0, len(text)))
     return got
 
 
-def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int, int]:
+def _grow(text: str, start: int, end: int, lines: bool, words: int, within: tuple[int, int]) -> tuple[int, int]:
     # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
     # on into what it leads to: both grow forward alone until they can't.
     last = trim_end(text, start, end)
@@ -385,7 +387,7 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
     while word_count(text, start, end) < words and stuck < 2:
         if after:
             past = skip_space(text, end + 1, len(text)) if end < len(text) else end
-            nxt = [x for x in _ends_after(text, past, lines) if x > end]
+            nxt = [x for x in _ends_after(text, past, lines) if end < x <= within[1]]
             if nxt:
                 end, stuck = nxt[0], 0
                 if forward:
@@ -394,8 +396,8 @@ def _grow(text: str, start: int, end: int, lines: bool, words: int) -> tuple[int
                 stuck += 1
                 forward = False
         else:
-            prev = [x for x in _starts_before(text, trim_end(text, 0, start) - 1, lines) if x < start] \
-                if start > 0 else []
+            prev = [x for x in _starts_before(text, trim_end(text, 0, start) - 1, lines)
+                    if within[0] <= x < start] if start > 0 else []
             if prev:
                 start, stuck = prev[-1], 0
             else:

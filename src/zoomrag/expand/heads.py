@@ -71,19 +71,22 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
     return start, start
 
 
+def enclosing(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the innermost definition that holds ``[start, end)``, or None."""
+    spans = per_tree(tree, "definitions", _definitions).spans
+    i = bisect_right(spans, (start, len(tree.document.text) + 1))
+    # the latest-starting definition that reaches the end is the innermost (definitions nest)
+    while i > 0:
+        i -= 1
+        if spans[i][1] >= end and spans[i][1] > start:
+            return spans[i]
+    return None
+
+
 def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
     """The head of the innermost definition that holds ``pos`` past its head, or None (no
     definition holds it, or ``pos`` is inside the head already)."""
-    spans = per_tree(tree, "definitions", _definitions).spans
-    i = bisect_right(spans, (pos, len(tree.document.text) + 1))
-    best: tuple[int, int] | None = None
-    # the latest-starting definition that reaches past pos is the innermost (definitions nest)
-    while i > 0:
-        i -= 1
-        s, e = spans[i]
-        if e > pos:
-            best = (s, e)
-            break
+    best = enclosing(tree, pos, pos + 1)
     if best is None:
         return None
     hs, he = head_of(tree.document.text, *best)
