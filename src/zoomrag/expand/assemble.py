@@ -93,7 +93,8 @@ class _Span:
     flat: str = ""
     #: :func:`_head` of its text (kept: every later candidate of another file looks for it).
     head: str = ""
-    #: Exact spans returned with it that it does not touch: a footnote, or the sentence citing one.
+    #: Exact spans returned with it that it does not touch: its definition's signature, a footnote,
+    #: or the sentence citing one.
     companions: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -538,12 +539,15 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 sp = chosen[doc_id][i]
                 if used >= budget:
                     return
-                if _near(sp.start, sp.end, s, e, d.text):
-                    widen(doc_id, i, min(s, sp.start), max(e, sp.end), rule)
-                    continue
-                taken = [(o.start, o.end) for o in chosen[doc_id]] + \
+                near = _near(sp.start, sp.end, s, e, d.text)
+                lo, hi = (min(s, sp.start), max(e, sp.end)) if near else (s, e)
+                # no character twice: neither another span's text nor a piece carried already
+                taken = [(o.start, o.end) for o in chosen[doc_id] if o is not sp] + \
                     [c for o in chosen[doc_id] for c in o.companions]
-                if any(a < e and b > s for a, b in taken):
+                if any(a < hi and b > lo for a, b in taken):
+                    continue
+                if near:
+                    widen(doc_id, i, lo, hi, rule)
                     continue
                 n = tokens(doc_id, s, e)
                 if used + n <= budget:
