@@ -7,7 +7,7 @@ import json
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_expand_support import Trees, chars
+from test_expand_support import RAW_CANDIDATES, Trees, assemble_anywhere, chars
 
 from zoomrag.cli import main
 from zoomrag.expand import Candidate, assemble
@@ -123,20 +123,6 @@ def test_query_returns_a_note_with_its_citation_through_the_cli(tmp_path, monkey
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 300), st.floats(0, 1)), min_size=1, max_size=8),
-       st.integers(20, 900))
+@given(RAW_CANDIDATES, st.integers(20, 900))
 def test_carried_spans_never_repeat_a_character_nor_pass_the_budget(raw, budget):
-    tree = _tree()
-    cands = []
-    for k, (where, size, score) in enumerate(raw):
-        s = int(where * (len(NOTES) - 1))
-        e = min(len(NOTES), s + size + 1)
-        cands.append(Candidate("n", s, e, score, (Hit(f"h{k}", "n", s, min(e, s + 8), score),)))
-    out = assemble(cands, Trees(tree), budget, chars)
-    seen: set[int] = set()
-    for c in out:
-        assert c.text == "\n".join(NOTES[s:e] for s, e in c.parts())
-        for s, e in c.parts():
-            assert not seen & set(range(s, e))
-            seen |= set(range(s, e))
-    assert len(seen) <= budget
+    assemble_anywhere(_tree(), raw, budget)

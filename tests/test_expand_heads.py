@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_expand_support import Trees, chars
+from test_expand_support import RAW_CANDIDATES, Trees, assemble_anywhere, chars
 
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.heads import enclosing_head, head_of
@@ -94,20 +94,6 @@ def test_a_short_piece_of_code_grows_inside_its_function_not_into_the_next():
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 300), st.floats(0, 1)), min_size=1, max_size=8),
-       st.integers(20, 900))
+@given(RAW_CANDIDATES, st.integers(20, 900))
 def test_signatures_carried_never_repeat_a_character_nor_pass_the_budget(raw, budget):
-    tree = _tree()
-    cands = []
-    for k, (where, size, score) in enumerate(raw):
-        s = int(where * (len(SRC) - 1))
-        e = min(len(SRC), s + size + 1)
-        cands.append(Candidate("s.py", s, e, score, (Hit(f"h{k}", "s.py", s, min(e, s + 8), score),), kind="code"))
-    out = assemble(cands, Trees(tree), budget, chars)
-    seen: set[int] = set()
-    for c in out:
-        assert c.text == "\n".join(SRC[s:e] for s, e in c.parts())
-        for s, e in c.parts():
-            assert not seen & set(range(s, e))
-            seen |= set(range(s, e))
-    assert len(seen) <= budget
+    assemble_anywhere(_tree(), raw, budget, kind="code")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
+
+from zoomrag.expand import Candidate, assemble
 from zoomrag.model import Document, Hit, Node, Tree
 from zoomrag.parse.base import Span, build_tree
 from zoomrag.text.tokens import CharCounter, Measure
@@ -84,3 +87,27 @@ def spans(candidates) -> list[tuple[int, int]]:
 
 def texts(tree: Tree, items) -> list[str]:
     return [tree.document.text[c.start:c.end] for c in sorted(items, key=lambda c: c.start)]
+
+
+#: Candidates at random places of a text: ``(where 0-1, size, score)`` each (for properties).
+RAW_CANDIDATES = st.lists(st.tuples(st.floats(0, 1), st.integers(0, 300), st.floats(0, 1)), min_size=1, max_size=8)
+
+
+def assemble_anywhere(tree: Tree, raw, budget: int, kind: str = "") -> list:
+    """Contexts of candidates placed by ``raw`` in ``tree``'s document, measured in characters,
+    checked: exact texts, no character twice, within the budget."""
+    text, doc = tree.document.text, tree.document.id
+    cands = []
+    for k, (where, size, score) in enumerate(raw):
+        s = int(where * (len(text) - 1))
+        e = min(len(text), s + size + 1)
+        cands.append(Candidate(doc, s, e, score, (Hit(f"h{k}", doc, s, min(e, s + 8), score),), kind=kind))
+    out = assemble(cands, Trees(tree), budget, chars)
+    seen: set[int] = set()
+    for c in out:
+        assert c.text == "\n".join(text[s:e] for s, e in c.parts())
+        for s, e in c.parts():
+            assert not seen & set(range(s, e))
+            seen |= set(range(s, e))
+    assert len(seen) <= budget
+    return out
