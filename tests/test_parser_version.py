@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (23, "41866c72b1160b5b1296bcaacdf0f24ead2a935cbb3c9d92a027659fea108fcd")
+RECORDED = (24, "a592c33cc2428fc02e6825cbacbedee6276d161f42c6a872c391bd3a5f59b10e")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -39,6 +39,7 @@ FILES = {
                   "<p>Aliases<a class='footnote-reference brackets' href='#n1' role='doc-noteref'>[1]</a>.</p>"
                   "<aside class='footnote brackets' id='n1' role='note'><span class='label'>[1]</span>"
                   "<p><a href='https://u.org/A.txt'>https://u.org/A.txt</a></p></aside>"
+                  "<p>See <a class='footnote' href='#n'>the small print</a>.</p>"
                   f"<p>{_LONG}</p></body></html>"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
                  "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"

@@ -449,5 +449,6 @@ def test_a_tables_notes_and_links_that_only_look_like_notes():
         "| Command | Check |\n| --- | --- |\n| INSERT | New row [^a] |\n\n[^a]: If read access is needed.\n")
     in_cell = table.replace('<tbody class="footnotes">', "<tbody>")
     assert "| [^a]: If read access is needed. |" in read_text(PAGE.format(in_cell), format="html").text
-    plain = '<p>See <a class="para" href="#s2">section 2</a> and <a href="#fn">note</a>.</p>'
-    assert read_text(PAGE.format(plain), format="html").text == "See section 2 and note.\n"
+    plain = ('<p>See <a class="para" href="#s2">section 2</a> and <a href="#fn">note</a> and '
+             '<a class="footnote" href="#n">the small print</a>.</p>')
+    assert read_text(PAGE.format(plain), format="html").text == "See section 2 and note and the small print.\n"

@@ -29,8 +29,10 @@ def _classes(node: LexborNode) -> frozenset[str]:
 
 
 def _label(text: str) -> str | None:
-    label = "".join(text.strip(_LABEL_TRIM).split())
-    return label if label and len(label) <= 16 and "]" not in label and "[" not in label else None
+    """A note's label as printed (``[1]``, ``a``, ``*``), or None for text that is no label (a
+    link whose words happen to carry a note's class keeps its words)."""
+    label = text.strip(_LABEL_TRIM)
+    return label if 0 < len(label) <= 12 and not any(c.isspace() or c in "[]" for c in label) else None
 
 
 def ref_label(node: LexborNode) -> str | None:
