@@ -12,7 +12,9 @@ from test_expand_support import RAW_CANDIDATES, Trees, assemble_anywhere, chars
 from zoomrag.cli import main
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.footnotes import find_footnotes
+from zoomrag.load import read_text
 from zoomrag.model import Document, Hit
+from zoomrag.parse import chunker_for_profile
 from zoomrag.parse.base import build_tree
 
 NOTES = (
@@ -55,6 +57,21 @@ def test_a_citing_sentence_comes_with_its_note():
     assert c.parts()[-1] == (note, NOTES.index("consumer logs.") + len("consumer logs."))
     assert len(c.parts()) == 2 and "the footnote it cites" in c.rule
     assert "[^unused]" not in c.text
+
+
+def test_a_note_cited_in_a_table_row_comes_with_the_row_and_its_header():
+    text = ("# Platforms\n\n| System | Support |\n| --- | --- |\n| Linux | Tier 1 |\n"
+            "| Windows x86 | Experimental[^x] |\n| macOS | Tier 1 |\n\n"
+            + "Filler paragraph about nothing in particular at all here. " * 6 + "\n\n"
+            "[^x]: Running on x86 Windows should work, but tests only run on WoW64 in our infrastructure.\n")
+    tree = chunker_for_profile("default").chunk(read_text(text, format="markdown", id="t", source="t.md"))
+    assert any(n.kind == "table" for n in tree.nodes)
+    note = text.index("[^x]:")
+    h = Hit("h", "t", note, len(text) - 1, 0.9)
+    [c] = assemble([Candidate("t", note, len(text) - 1, 0.9, (h,))], Trees(tree), 1000, chars)
+    header = (text.index("| System"), text.index("| --- | --- |") + len("| --- | --- |"))
+    row = (text.index("| Windows x86"), text.index("Experimental[^x] |") + len("Experimental[^x] |"))
+    assert c.parts() == (header, row, (note, len(text) - 1))
 
 
 def test_no_room_no_note():

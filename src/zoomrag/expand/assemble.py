@@ -549,10 +549,15 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 if near:
                     widen(doc_id, i, lo, hi, rule)
                     continue
-                n = tokens(doc_id, s, e)
+                pieces = [(s, e)]
+                table = _table_of(d, s, e) if d.tables else None
+                if table is not None and s > table[2] and not any(a < table[2] and b > table[0] for a, b in taken) \
+                        and not sp.start <= table[0] < sp.end:
+                    pieces.insert(0, (table[0], table[2]))  # a table's row reads under its header row
+                n = sum(tokens(doc_id, a, b) for a, b in pieces)
                 if used + n <= budget:
                     used += n
-                    sp.companions.append((s, e))
+                    sp.companions.extend(pieces)
                     sp.rules.append(rule)
 
     for cand in candidates:
