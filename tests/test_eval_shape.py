@@ -61,3 +61,16 @@ def test_a_signature_and_the_code_from_inside_its_definition_are_one_context():
     body = code.index("    step_1") + 4
     s = measure_shape([[("c", 0, head_end), ("c", body, len(code) - 1)]], {"c": code}, lined={"c"})
     assert (s.contexts, s.fragments) == (1, 0)
+
+
+def test_rows_of_one_table_carried_with_a_note_are_one_context():
+    text = ("| System | Support |\n| --- | --- |\n| Windows | Experimental[^4] |\n| Linux | Tier 1 |\n"
+            "| macOS | Tier 1 [^5] |\n\nSome words about the table and what it shows to every reader of it.\n\n"
+            "[^4]: Tests only run on WoW64 for now.\n\n[^5]: Built for 10.15 and later releases.\n")
+    def line(start: str) -> tuple[str, int, int]:
+        s = text.index(start)
+        return ("t", s, text.index("\n", s))
+    header = ("t", 0, text.index("| --- | --- |") + 13)
+    main = ("t", text.index("[^4]:"), len(text) - 1)
+    s = measure_shape([[header, line("| Windows"), line("| macOS"), main]], {"t": text})
+    assert (s.contexts, s.fragments) == (1, 0)

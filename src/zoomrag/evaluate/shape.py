@@ -11,7 +11,7 @@ Per configuration and budget, over every context returned for every query:
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
 the same document is taken as the header row (and ``|---|`` line) that assembly puts before a table context's rows, and
-counted with them as one context; so is a definition's signature before a span from inside it
+counted with them as one context, as are rows of one table; so is a definition's signature before a span from inside it
 (:mod:`zoomrag.expand.heads`), a footnote with the span before it that cites it, and a span with
 the note it cites after it (:mod:`zoomrag.expand.footnotes`).
 """
@@ -87,6 +87,13 @@ def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[D
     return out
 
 
+def _table_rows(text: str, start: int, end: int) -> bool:
+    """Whether every line from the one holding ``start`` to the one holding ``end`` is a pipe
+    table's line."""
+    lo = text.rfind("\n", 0, start) + 1
+    return all(line.lstrip().startswith("|") for line in text[lo:end].split("\n") if line.strip())
+
+
 def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], notes: dict[str, Footnotes]) -> bool:
     doc, s, e = group[-1]
     nd, ns, ne = nxt
@@ -95,6 +102,8 @@ def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], not
     text = texts[doc]
     if len(group) == 1 and (text[s:e].strip().count("\n") <= 1 or head_of(text, s, len(text)) == (s, e)):
         return True  # a header row, a one-line citing sentence or a signature before the rest
+    if _table_rows(text, s, ne):
+        return True  # rows of one table are one context
     if "[^" not in text:
         return False
     found = notes.get(doc)
@@ -102,7 +111,8 @@ def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], not
         found = notes[doc] = find_footnotes(text)
     cited = {label for _, gs, ge in group for label in found.cited_in(gs, ge)}
     return any(found.notes[label][0] == ns for label in cited) or \
-        any((ref := found.first_ref(label)) is not None and s <= ref[0] < e for label in found.defined_in(ns, ne))
+        any((ref := found.first_ref(label)) is not None and any(gs <= ref[0] < ge for _, gs, ge in group)
+            for label in found.defined_in(ns, ne))
 
 
 def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str],
