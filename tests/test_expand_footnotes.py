@@ -74,6 +74,14 @@ def test_a_note_cited_in_a_table_row_comes_with_the_row_and_its_header():
     assert c.parts() == (header, row, (note, len(text) - 1))
 
 
+def test_a_context_begun_inside_a_note_starts_at_its_marker():
+    s = NOTES.index("It took a day")
+    e = NOTES.index("consumer logs.") + len("consumer logs.")
+    h = Hit("h", "n", s, e, 0.9)
+    [c] = assemble([Candidate("n", s, e, 0.9, (h,))], Trees(_tree()), 1000, chars)
+    assert c.parts()[-1][0] == NOTES.index("[^why]:") and c.parts()[-1][1] >= e
+
+
 def test_no_room_no_note():
     s = NOTES.index("- 2026-10-02")
     e = NOTES.index("[^why]\n") + len("[^why]")

@@ -41,6 +41,7 @@ from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
+    ITEM_REACH,
     MIN_WORDS,
     grow,
     has_words,
@@ -310,14 +311,16 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         return s, e
 
     def itemised(c: Candidate) -> Candidate:
-        """``c`` (shaped) from the marker of the list item it starts inside, when it starts
-        past one: preferred, and given up for ``c`` when it does not fit."""
+        """``c`` (shaped) from the marker of the list item (or footnote) it starts inside, when
+        it starts past one: preferred, and given up for ``c`` when it does not fit."""
         if not reshape or c.kind in CODE_KINDS:
             return c
         d = doc(c.doc_id)
         if d.lines or _table_of(d, c.start, c.end) is not None:
             return c
         s = item_start(d.text, c.start)
+        if s == c.start and d.notes.notes:
+            s = d.notes.note_start(c.start, ITEM_REACH)
         return c if s == c.start else dataclasses.replace(c, start=s)
 
     def past_item(c: Candidate) -> Candidate:
@@ -701,7 +704,13 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
             rule = f"{rule}, with its table's header row"
     extra = [c for s in group for c in s.companions]
     if extra:
-        parts = sorted(parts + extra)
+        merged: list[tuple[int, int]] = []
+        for s, e in sorted([*parts, *extra]):  # pieces only whitespace apart read as one
+            if merged and _near(*merged[-1], s, e, d.text):
+                merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+            else:
+                merged.append((s, e))
+        parts = merged
     text = d.text
     # A hit is shown where it lies inside the returned text: shaping may have trimmed a hit's
     # indentation or cut a long one, and a highlight outside the context points at nothing.

@@ -48,6 +48,14 @@ class Footnotes:
         """Labels whose definition starts inside ``[start, end)``."""
         return [label for label, (s, _) in self.notes.items() if start <= s < end]
 
+    def note_start(self, pos: int, reach: int) -> int:
+        """Where the note ``pos`` lies inside begins, when that is past its start and at most
+        ``reach`` characters back; else ``pos``."""
+        for s, e in self.notes.values():
+            if s < pos < e and pos - s <= reach:
+                return s
+        return pos
+
     def first_ref(self, label: str) -> tuple[int, int] | None:
         """Span of the first reference to ``label`` outside its definition."""
         return next(((s, e) for s, e, lab in self.refs if lab == label), None)
