@@ -111,18 +111,53 @@ def test_find_footnotes_exact():
     assert [(s, lab) for s, _, lab in got.refs] == [(NOTES.index("[^why]\n"), "why")]
 
 
+RST = ("Decimal arithmetic [#]_ is exact, as the standard says [1]_ and [CIT2002]_ show.\n"
+       "Some precision [#]_ too.\n\n"
+       + "Filler words about rounding modes and contexts, said once more. " * 5 + "\n\n"
+       ".. [#] New in version 3.3.\n"
+       ".. [1] The General Decimal Arithmetic\n"
+       "   Specification, continued here with the rules for every operation.\n\n"
+       "   A second paragraph of it.\n\n"
+       ".. [#]\n"
+       "    Changed in version 3.9.\n\n"
+       ".. [CIT2002] A citation.\n"
+       "Text after the notes.\n")
+
+
+def test_restructured_text_notes_and_citations():
+    got = find_footnotes(RST)
+
+    def span(first: str, last: str) -> tuple[int, int]:
+        return RST.index(first), RST.index(last) + len(last)
+    assert got.notes == {"#1": span(".. [#] New", "3.3."), "1": span(".. [1]", "A second paragraph of it."),
+                         "#2": span(".. [#]\n", "3.9."), "CIT2002": span(".. [CIT2002]", "A citation.")}
+    assert [(RST[s:e], lab) for s, e, lab in got.refs] == [("[#]_", "#1"), ("[1]_", "1"), ("[CIT2002]_", "CIT2002"),
+                                                           ("[#]_", "#2")]
+
+
+def test_a_restructured_text_note_comes_with_its_citation():
+    tree = build_tree(Document(id="r", source="r.rst", text=RST, format="rst"), [])
+    s, e = RST.index(".. [1]"), RST.index("of it.") + len("of it.")
+    [c] = assemble([Candidate("r", s, e, 0.9, (Hit("h", "r", s, e, 0.9),))], Trees(tree), 1000, chars)
+    cite = RST.index("Decimal")
+    assert c.parts()[0][0] == cite and RST[c.parts()[0][0]:c.parts()[0][1]].endswith("[CIT2002]_ show.")
+    assert c.parts()[-1] == (s, e)
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["word ", "[^a]", "[^b] ", "\n", "\n\n", "[^a]: ", "    ", "[^", "]", ":"]),
+@given(st.lists(st.sampled_from(["word ", "[^a]", "[^b] ", "\n", "\n\n", "[^a]: ", "    ", "[^", "]", ":",
+                                 ".. [1] ", "[1]_", ".. [#]", "[#]_", " "]),
                 max_size=60))
 def test_footnote_spans_are_exact_and_labelled(pieces):
     text = "".join(pieces)
     got = find_footnotes(text)
     for label, (s, e) in got.notes.items():
         assert 0 <= s < e <= len(text)
-        assert text.startswith(f"[^{label}]:", s) and (s == 0 or text[:s].endswith(("\n", "\n ", "\n  ", "\n   ")) or not text[:s].strip(" "))
+        assert text.startswith((f"[^{label}]:", f".. [{label.rstrip('0123456789') if label[0] in '#*' else label}]"), s)
+        assert s == 0 or text[:s].endswith(("\n", "\n ", "\n  ", "\n   ")) or not text[:s].strip(" ")
         assert not text[e - 1].isspace()
     for s, e, label in got.refs:
-        assert text[s:e] == f"[^{label}]"
+        assert text[s:e] in (f"[^{label}]", f"[{label.rstrip('0123456789') if label[0] in '#*' else label}]_")
     assert got.refs == sorted(got.refs)
 
 

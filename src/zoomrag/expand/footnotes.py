@@ -7,7 +7,9 @@ it, and a context that cites a note the note, as extra exact spans when the budg
 
 The syntax is Markdown's (GitHub, pandoc, MyST, Obsidian), which the HTML reader also renders
 notes in: a reference ``[^label]`` in the text, and a definition ``[^label]: text`` at the start
-of a line, which runs over the lines after it up to a blank line that no indented line follows.
+of a line, which runs over the lines after it up to a blank line that no indented line follows;
+and reStructuredText's: ``[1]_``, ``[#]_`` or ``[CIT2002]_`` referring to ``.. [1] text``, whose
+body is the lines indented under it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from ..load.spans import trim_end
 _REF = re.compile(r"\[\^([^\]\[\s]{1,64})\]")
 #: A definition's first line: up to three spaces, the reference, a colon.
 _DEFINITION = re.compile(r"(?m)^ {0,3}\[\^([^\]\[\s]{1,64})\]:")
+#: reStructuredText: a note's label (``1``, ``#``, ``#name``, ``*``) or a citation's (``CIT2002``).
+_RST_LABEL = r"(\d{1,9}|#[\w.-]{0,64}|\*|[A-Za-z][\w.-]{0,63})"
+_RST_REF = re.compile(r"\[" + _RST_LABEL + r"\]_")
+_RST_DEFINITION = re.compile(r"(?m)^ {0,3}\.\. \[" + _RST_LABEL + r"\]")
 
 
 @dataclass(frozen=True)
@@ -61,9 +67,11 @@ class Footnotes:
         return next(((s, e) for s, e, lab in self.refs if lab == label), None)
 
 
-def _definition_end(text: str, start: int) -> int:
-    """End of the definition starting at ``start``: its lines up to a blank line that no
-    indented line follows, or the next definition, trimmed of trailing whitespace."""
+def _definition_end(text: str, start: int, definition: re.Pattern[str] = _DEFINITION, indent: str = "    ",
+                    lazy: bool = True) -> int:
+    """End of the definition starting at ``start``: its lines up to a blank line that no line
+    indented by ``indent`` follows, or the next ``definition``, trimmed of trailing whitespace.
+    Without ``lazy`` (reStructuredText), an unindented line right after it ends it too."""
     pos = start
     n = len(text)
     while True:
@@ -71,7 +79,7 @@ def _definition_end(text: str, start: int) -> int:
         if nl < 0:
             return trim_end(text, start, n)
         nxt = nl + 1
-        if _DEFINITION.match(text, nxt):
+        if definition.match(text, nxt):
             return trim_end(text, start, nl)
         line_end = text.find("\n", nxt)
         line = text[nxt:n if line_end < 0 else line_end]
@@ -81,22 +89,49 @@ def _definition_end(text: str, start: int) -> int:
             while k < n and text[k] in " \t\r\n":
                 k += 1
             back = text.rfind("\n", 0, k) + 1
-            if k >= n or not (text.startswith("    ", back) or text.startswith("\t", back)):
+            if k >= n or not (text.startswith(indent, back) or text.startswith("\t", back)):
                 return trim_end(text, start, nl)
             pos = back
             continue
+        if not lazy and not line.startswith((indent, "\t")):
+            return trim_end(text, start, nl)
         pos = nxt
 
 
 def find_footnotes(text: str) -> Footnotes:
-    """The footnotes of ``text``; empty when it has no ``[^`` at all (the usual case, found fast)."""
-    if "[^" not in text:
-        return Footnotes()
+    """The footnotes of ``text``, in Markdown's syntax and in reStructuredText's; empty, found
+    fast, when it has neither."""
     notes: dict[str, tuple[int, int]] = {}
-    markers: set[int] = set()
-    for m in _DEFINITION.finditer(text):
-        start = m.start(0) + len(m.group(0)) - len(m.group(1)) - 4  # the "[^" of the marker
-        markers.add(start)
-        notes.setdefault(m.group(1), (start, _definition_end(text, start)))
-    refs = [(m.start(), m.end(), m.group(1)) for m in _REF.finditer(text) if m.start() not in markers]
-    return Footnotes(notes, refs)
+    refs: list[tuple[int, int, str]] = []
+    if "[^" in text:
+        markers: set[int] = set()
+        for m in _DEFINITION.finditer(text):
+            start = m.start(0) + len(m.group(0)) - len(m.group(1)) - 4  # the "[^" of the marker
+            markers.add(start)
+            notes.setdefault(m.group(1), (start, _definition_end(text, start)))
+        refs += [(m.start(), m.end(), m.group(1)) for m in _REF.finditer(text) if m.start() not in markers]
+    if ".. [" in text and _RST_DEFINITION.search(text):
+        _rst_notes(text, notes, refs)
+        refs.sort()
+    return Footnotes(notes, refs) if notes or refs else Footnotes()
+
+
+def _rst_notes(text: str, notes: dict[str, tuple[int, int]], refs: list[tuple[int, int, str]]) -> None:
+    """reStructuredText's notes and citations: ``[1]_``, ``[#]_``, ``[#name]_``, ``[*]_``,
+    ``[CIT2002]_`` referring to ``.. [1] text`` and the like; auto-numbered ``[#]`` and ``[*]``
+    references are matched to their notes in order, as docutils numbers them."""
+    seen: dict[str, int] = {}
+    for m in _RST_DEFINITION.finditer(text):
+        start = m.start(0) + len(m.group(0)) - len(m.group(0).lstrip(" "))
+        label = _numbered(m.group(1), seen)
+        notes.setdefault(label, (start, _definition_end(text, start, _RST_DEFINITION, " ", lazy=False)))
+    seen.clear()
+    refs += [(m.start(), m.end(), _numbered(m.group(1), seen)) for m in _RST_REF.finditer(text)]
+
+
+def _numbered(label: str, seen: dict[str, int]) -> str:
+    """``#`` and ``*`` as the n-th of their kind (``#1``, ``*2``); any other label as it is."""
+    if label not in ("#", "*"):
+        return label
+    seen[label] = seen.get(label, 0) + 1
+    return f"{label}{seen[label]}"
