@@ -74,3 +74,13 @@ def test_rows_of_one_table_carried_with_a_note_are_one_context():
     main = ("t", text.index("[^4]:"), len(text) - 1)
     s = measure_shape([[header, line("| Windows"), line("| macOS"), main]], {"t": text})
     assert (s.contexts, s.fragments) == (1, 0)
+
+
+def test_a_restructured_text_note_and_its_citation_are_one_context():
+    text = ("The limit was raised to forty [#]_.\nIt holds for every worker started after the change\n"
+            "and for the ones restarted by the supervisor.\n\n" + "Other words here. " * 10 + "\n\n"
+            ".. [#] Since version two.\n")
+    cite_end = text.index("supervisor.") + len("supervisor.")
+    note = text.index(".. [#]")
+    s = measure_shape([[("r", 0, cite_end), ("r", note, len(text) - 1)]], {"r": text})
+    assert (s.contexts, s.fragments) == (1, 0)

@@ -71,11 +71,10 @@ class ShapeStats:
                 f"{self.contexts_per_query:.1f}"]
 
 
-def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str]) -> list[list[DocSpan]]:
+def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str], notes: dict[str, Footnotes]) -> list[list[DocSpan]]:
     """Returned spans grouped into contexts (a header row joins the span after it; a footnote
     the span citing it, or the span it holds the citation of)."""
     out: list[list[DocSpan]] = []
-    notes: dict[str, Footnotes] = {}
     i = 0
     while i < len(spans):
         group = [spans[i]]
@@ -104,11 +103,11 @@ def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], not
         return True  # a header row, a one-line citing sentence or a signature before the rest
     if _table_rows(text, s, ne):
         return True  # rows of one table are one context
-    if "[^" not in text:
-        return False
     found = notes.get(doc)
     if found is None:
         found = notes[doc] = find_footnotes(text)
+    if not found.notes:
+        return False
     cited = {label for _, gs, ge in group for label in found.cited_in(gs, ge)}
     return any(found.notes[label][0] == ns for label in cited) or \
         any((ref := found.first_ref(label)) is not None and any(gs <= ref[0] < ge for _, gs, ge in group)
@@ -122,9 +121,11 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
     contexts = queries = fragments = mid_starts = mid_ends = 0
     #: Whether each document holds MIN_WORDS words (counting stops there: documents are long).
     doc_long: dict[str, bool] = {}
+    #: Each document's footnotes, found once (:func:`_joins`).
+    notes: dict[str, Footnotes] = {}
     for spans in results:
         queries += 1
-        for group in _contexts(list(spans), texts):
+        for group in _contexts(list(spans), texts, notes):
             contexts += 1
             doc = group[0][0]
             text = texts[doc]
