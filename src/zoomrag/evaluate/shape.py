@@ -10,10 +10,11 @@ Per configuration and budget, over every context returned for every query:
 - **contexts per query**.
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
-the same document is taken as the header row (and ``|---|`` line) that assembly puts before a table context's rows, and
-counted with them as one context, as are rows of one table; so is a definition's signature before a span from inside it
-(:mod:`zoomrag.expand.heads`), a footnote with the span before it that cites it, and a span with
-the note it cites after it (:mod:`zoomrag.expand.footnotes`).
+the same document is taken as the header row (and ``|---|`` line) that assembly puts before a
+table context's rows, and counted with them as one context, as are rows of one table; so is a
+definition's signature before a span from inside it (:mod:`zoomrag.expand.heads`), a footnote
+with the span before it that cites it, and a span with the note it cites after it
+(:mod:`zoomrag.expand.footnotes`).
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ class ShapeStats:
                 f"{self.contexts_per_query:.1f}"]
 
 
-def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str], notes: dict[str, Footnotes]) -> list[list[DocSpan]]:
+def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str],
+              notes: dict[str, Footnotes]) -> list[list[DocSpan]]:
     """Returned spans grouped into contexts (a header row joins the span after it; a footnote
     the span citing it, or the span it holds the citation of)."""
     out: list[list[DocSpan]] = []
@@ -93,7 +95,8 @@ def _table_rows(text: str, start: int, end: int) -> bool:
     return all(line.lstrip().startswith("|") for line in text[lo:end].split("\n") if line.strip())
 
 
-def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str], notes: dict[str, Footnotes]) -> bool:
+def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str],
+           notes: dict[str, Footnotes]) -> bool:
     doc, s, e = group[-1]
     nd, ns, ne = nxt
     if nd != doc or ns <= e:

@@ -535,7 +535,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     wanted.append((head, _DEF_HEAD))
             if d.notes.notes:
                 wanted += [(_citing(d, ref), _CITING) for label in d.notes.defined_in(sp.start, sp.end)
-                           if (ref := d.notes.first_ref(label)) is not None and not sp.start <= ref[0] < sp.end]
+                           if (ref := d.notes.first_ref(label)) is not None
+                           and not sp.start <= ref[0] < sp.end]
                 wanted += [(d.notes.notes[label], _NOTE) for label in d.notes.cited_in(sp.start, sp.end)
                            if not sp.start <= d.notes.notes[label][0] < sp.end]
             for (s, e), rule in wanted:
@@ -554,8 +555,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     continue
                 pieces = [(s, e)]
                 table = _table_of(d, s, e) if d.tables else None
-                if table is not None and s > table[2] and not any(a < table[2] and b > table[0] for a, b in taken) \
-                        and not sp.start <= table[0] < sp.end:
+                header_free = table is not None and not any(a < table[2] and b > table[0] for a, b in taken)
+                if table is not None and header_free and s > table[2] and not sp.start <= table[0] < sp.end:
                     pieces.insert(0, (table[0], table[2]))  # a table's row reads under its header row
                 n = sum(tokens(doc_id, a, b) for a, b in pieces)
                 if used + n <= budget:

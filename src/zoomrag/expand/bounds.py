@@ -377,7 +377,8 @@ def grow(text: str, start: int, end: int, lines: bool = False, words: int = MIN_
     return got
 
 
-def _grow(text: str, start: int, end: int, lines: bool, words: int, within: tuple[int, int]) -> tuple[int, int]:
+def _grow(text: str, start: int, end: int, lines: bool, words: int,
+          within: tuple[int, int]) -> tuple[int, int]:
     # A range that starts with a heading keeps it first, and one that ends with a lead-in reads
     # on into what it leads to: both grow forward alone until they can't.
     last = trim_end(text, start, end)

@@ -508,7 +508,8 @@ def _group_kind(group: list[_Unit], lines: _Lines) -> str:
     nothing but comments, decorators or a fence line comes before it: a function's own first lines merged with
     a helper defined inside it are that function's code, not a definition named by its first line."""
     at = [i for i, u in enumerate(group) if u.kind in _DEFINITIONS]
-    if len(at) != 1 or not all(_is_lead(lines, u) or _FENCE.match(lines.rows[u.first]) for u in group[:at[0]]):
+    if len(at) != 1 or not all(_is_lead(lines, u) or _FENCE.match(lines.rows[u.first])
+                               for u in group[:at[0]]):
         return "code"
     return group[at[0]].kind
 
