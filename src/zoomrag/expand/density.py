@@ -43,15 +43,15 @@ from typing import ClassVar
 
 from ..model import Hit, Node, Tree
 from ..parse.params import check_float
+from ..parse.strategies.code import DEFINITIONS
 from .base import Candidate, TreeSource, unit_candidate
 from .measure import SpanSizer
 from .units import first_leaf, last_leaf, plural, span_candidate
 
 #: Neighbours whose continuation probability falls below this are not considered.
 _FLOOR = 0.01
-#: Node kinds of code definitions, and the factor on the probability of a neighbour outside the
-#: definition a hit lies in (another function is rarely the same answer).
-_DEFINITIONS = frozenset({"function", "method", "class"})
+#: The factor on the probability of a neighbour outside the definition (:data:`DEFINITIONS`) a
+#: hit lies in (another function is rarely the same answer).
 _CODE_EDGE = 0.25
 #: Hits whose score gaps set the unit of ``score_decay`` (a fixed head, so the budget's candidate
 #: count does not change it).
@@ -187,7 +187,7 @@ class DensityExpansion:
         out = [(leaf, q) for leaf in _leaves_between(tree, lo, hi)]
         parent = tree.parent(node)
         # a definition's edge: the function before or after is another question's answer
-        edge = _CODE_EDGE if parent is not None and parent.kind in _DEFINITIONS else 1.0
+        edge = _CODE_EDGE if parent is not None and parent.kind in DEFINITIONS else 1.0
         for step in (tree.previous_leaf, tree.next_leaf):
             cur = lo if step is tree.previous_leaf else hi
             d = 0.0

@@ -113,7 +113,7 @@ def find_footnotes(text: str) -> Footnotes:
     if ".. [" in text and _RST_DEFINITION.search(text):
         _rst_notes(text, notes, refs)
         refs.sort()
-    return Footnotes(notes, refs) if notes or refs else Footnotes()
+    return Footnotes(notes, refs)
 
 
 def _rst_notes(text: str, notes: dict[str, tuple[int, int]], refs: list[tuple[int, int, str]]) -> None:

@@ -11,13 +11,13 @@ header row.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 
 from ..model import Tree
+from ..parse.strategies.code import DEFINITIONS, LEAD_LINE
 from .pertree import per_tree
 
-#: Node kinds that are definitions, and so have a head.
-DEFINITIONS = frozenset({"function", "method", "class"})
+__all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_of"]
+
 #: A signature is looked for over at most this many lines from its node's start.
 MAX_LINES = 12
 #: Openers and closers a signature's lines must balance (not braces: ``{`` opens a body).
@@ -25,15 +25,9 @@ _PAIRS = {"(": ")", "[": "]"}
 _CLOSERS = frozenset(_PAIRS.values())
 
 
-@dataclass(frozen=True)
-class _Definitions:
+def _definitions(tree: Tree) -> list[tuple[int, int]]:
     """The definition nodes of one tree as ``(start, end)``, by start (nested ones after their parent)."""
-
-    spans: list[tuple[int, int]]
-
-
-def _definitions(tree: Tree) -> _Definitions:
-    return _Definitions(sorted((n.start, n.end) for n in tree.nodes if n.kind in DEFINITIONS))
+    return sorted((n.start, n.end) for n in tree.nodes if n.kind in DEFINITIONS)
 
 
 def head_of(text: str, start: int, end: int) -> tuple[int, int]:
@@ -45,8 +39,8 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         if pos >= end:
             return start, start
         nl = text.find("\n", pos, end)
-        line = text[pos:end if nl < 0 else nl].strip()
-        if line and not line.startswith(("@", "#", "//", "/*", "*", "--")):
+        line = text[pos:end if nl < 0 else nl]
+        if line.strip() and not LEAD_LINE.match(line):
             break
         pos = end if nl < 0 else nl + 1
     else:
@@ -73,7 +67,7 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
 
 def enclosing(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
     """The span of the innermost definition that holds ``[start, end)``, or None."""
-    spans = per_tree(tree, "definitions", _definitions).spans
+    spans = per_tree(tree, "definitions", _definitions)
     i = bisect_right(spans, (start, len(tree.document.text) + 1))
     # the latest-starting definition that reaches the end is the innermost (definitions nest)
     while i > 0:

@@ -25,7 +25,8 @@ from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
 from ..sizing import split_recursive
 
-_DEFINITIONS = ("class", "function", "method")
+#: Node kinds of definitions: what a section is to prose (assembly carries their signatures).
+DEFINITIONS = frozenset({"class", "function", "method"})
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
     it is as a heading trail does in prose."""
     for span in spans:
         inner = path
-        if span.kind in _DEFINITIONS:
+        if span.kind in DEFINITIONS:
             name = _definition_name(text, span.start, span.end)
             if name:
                 inner = span.section_path = (*path, name)
@@ -94,7 +95,7 @@ def _definition_name(text: str, start: int, end: int) -> str:
     """The name a definition's first line that is no comment or decorator gives, or ''."""
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
-        if _LEADS.match(line) or not line.strip():
+        if LEAD_LINE.match(line) or not line.strip():
             continue
         found = _DEFINED.match(line) or _CALLED.search(line)
         return found[1] if found else ""
@@ -257,7 +258,7 @@ def _statement_units(lines: _Lines, nodes: Sequence[_Stmt], first: int, last: in
 def _attach_comments(lines: _Lines, units: list[_Unit], floor: int) -> None:
     """Comment lines right above a definition (no blank line between) belong to it."""
     for k, u in enumerate(units):
-        if u.kind not in _DEFINITIONS:
+        if u.kind not in DEFINITIONS:
             continue
         limit = units[k - 1].last + 1 if k else floor
         i = u.first - 1
@@ -331,7 +332,8 @@ _CONTINUES = re.compile(
     r"ensure|when|then|do)\b(?![ \t]*(?:=(?!=)|[.(\[])))"
 )
 # Lines that lead into the unit below: comments, decorators and annotations.
-_LEADS = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
+#: A line of a comment or decorator, which leads to the code after it.
+LEAD_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
 _CLASS_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
     r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|namespace|"
@@ -392,10 +394,10 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
 
 def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     """A unit of comment or decorator lines only (a decorator's arguments may run on)."""
-    if unit.head != unit.first or not _LEADS.match(lines.rows[unit.first]):
+    if unit.head != unit.first or not LEAD_LINE.match(lines.rows[unit.first]):
         return False
     base = lines.indent(unit.first)
-    return all(lines.blanks[i] or _LEADS.match(lines.rows[i]) or lines.indent(i) > base
+    return all(lines.blanks[i] or LEAD_LINE.match(lines.rows[i]) or lines.indent(i) > base
                for i in range(unit.first + 1, unit.last + 1))
 
 
@@ -505,9 +507,10 @@ class _Sizer:
 
 def _group_kind(group: list[_Unit], lines: _Lines) -> str:
     """A merged group keeps its definition's kind when it holds exactly one definition and
-    nothing but comments, decorators or a fence line comes before it: a function's own first lines merged with
-    a helper defined inside it are that function's code, not a definition named by its first line."""
-    at = [i for i, u in enumerate(group) if u.kind in _DEFINITIONS]
+    nothing but comments, decorators or a fence line comes before it: a function's own first
+    lines merged with a helper defined inside it are that function's code, not a definition
+    named by its first line."""
+    at = [i for i, u in enumerate(group) if u.kind in DEFINITIONS]
     if len(at) != 1 or not all(_is_lead(lines, u) or _FENCE.match(lines.rows[u.first])
                                for u in group[:at[0]]):
         return "code"
