@@ -36,7 +36,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name
-from .html_notes import back_link, note_label, notes_aside, notes_list, ref_label
+from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
 
 #: Elements whose content is not document text.
 _DROP = frozenset({
@@ -117,28 +117,23 @@ _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint",
 _ADMONITION_TITLES = frozenset({"admonition-title", "markdown-alert-title"})
 
 
-def _classes(node: LexborNode | None) -> list[str]:
-    # Lower case: HTML 4 era pages (old DocBook) write CLASS="TOC", CLASS="NOTE".
-    return (node.attributes.get("class") or "").lower().split() if node is not None else []
-
-
 def _admonition(node: LexborNode) -> bool:
     # MyST and docutils' HTML5 writer put admonitions in an ``aside``: content, not furniture.
-    return node.tag in ("div", "aside") and not _ADMONITIONS.isdisjoint(_classes(node))
+    return node.tag in ("div", "aside") and not _ADMONITIONS.isdisjoint(classes(node))
 
 
 def _admonition_title(node: LexborNode) -> bool:
     """An admonition's title: a paragraph marked as one, or (DocBook) an ``h3``/``p`` of class
     ``title`` right inside the admonition, which is a label and not a section of the page."""
-    classes = _classes(node)
-    if not _ADMONITION_TITLES.isdisjoint(classes):
+    names = classes(node)
+    if not _ADMONITION_TITLES.isdisjoint(names):
         return True
-    return "title" in classes and node.parent is not None and _admonition(node.parent)
+    return "title" in names and node.parent is not None and _admonition(node.parent)
 
 
 def _entry(node: LexborNode) -> bool:
     """A definition term that is a link target or a rendered signature: an API entry."""
-    return bool(node.attributes.get("id")) or "sig-object" in _classes(node)
+    return bool(node.attributes.get("id")) or "sig-object" in classes(node)
 
 
 def _entry_title(node: LexborNode, text: str) -> str:
@@ -193,7 +188,7 @@ def _dropped(node: LexborNode) -> bool:
     if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
         return True
     role = attrs.get("role") if attrs else None
-    if attrs and not _CHROME_CLASSES.isdisjoint(_classes(node)):
+    if attrs and not _CHROME_CLASSES.isdisjoint(classes(node)):
         return True
     if node.tag in ("a", "span") and back_link(node):
         return True
@@ -438,9 +433,12 @@ class _Renderer:
 
     def _note(self, node: LexborNode, label: str) -> None:
         """A footnote: its first paragraph led by ``[^label]:``, as an admonition's by its title."""
-        if self.nested >= _MAX_ADMONITIONS:
-            return
         self._flush_label()
+        if self.nested >= _MAX_ADMONITIONS:  # too deep to walk on its own: its text as one paragraph
+            self.label = f"[^{label}]"
+            self._paragraph(_inline(node))
+            self._flush_label()
+            return
         self.label, self.term = f"[^{label}]", False
         self.nested += 1
         self.render(node)
@@ -452,7 +450,7 @@ class _Renderer:
             if child.tag == "caption":
                 caption = _inline(child).render(one_line=True)
         # DocBook puts a table's notes in a last ``tbody class="footnotes"``: they follow it as notes
-        is_note = [tr.parent is not None and "footnotes" in _classes(tr.parent) for tr in trs]
+        is_note = [tr.parent is not None and "footnotes" in classes(tr.parent) for tr in trs]
         noted = [tr for tr, n in zip(trs, is_note) if n]
         rows = [r for r in (_cells(tr) for tr, n in zip(trs, is_note) if not n) if r]
         self.add(caption, "text")

@@ -24,8 +24,10 @@ _NOTES_CLASSES = frozenset({"footnotes", "footnote"})
 _LABEL_TRIM = "[]() \t\n\xa0"
 
 
-def _classes(node: LexborNode) -> frozenset[str]:
-    return frozenset((node.attributes.get("class") or "").lower().split())
+def classes(node: LexborNode | None) -> list[str]:
+    """An element's classes, in lower case: HTML 4 era pages (old DocBook) write CLASS="TOC",
+    CLASS="NOTE" (shared with the HTML reader)."""
+    return (node.attributes.get("class") or "").lower().split() if node is not None else []
 
 
 def _label(text: str) -> str | None:
@@ -39,7 +41,7 @@ def ref_label(node: LexborNode) -> str | None:
     """The label of a footnote reference (an ``a``), or None when ``node`` is no reference."""
     attrs = node.attributes
     if not (attrs.get("role") == "doc-noteref" or "data-footnote-ref" in attrs
-            or (not _REF_CLASSES.isdisjoint(_classes(node)) and "#" in (attrs.get("href") or ""))):
+            or (not _REF_CLASSES.isdisjoint(classes(node)) and "#" in (attrs.get("href") or ""))):
         return None
     return _label(node.text(deep=True))
 
@@ -49,13 +51,13 @@ def back_link(node: LexborNode) -> bool:
     the rendered ``[^1]:``)."""
     attrs = node.attributes
     if node.tag == "span":
-        return "label" in _classes(node) and node.parent is not None and note_label(node.parent) is not None
+        return "label" in classes(node) and node.parent is not None and note_label(node.parent) is not None
     if node.tag != "a":
         return False
     if attrs.get("role") == "doc-backlink" or "data-footnote-backref" in attrs:
         return True
-    classes = _classes(node)
-    if "para" in classes:  # DocBook's label link: only inside a note
+    names = classes(node)
+    if "para" in names:  # DocBook's label link: only inside a note
         p = node.parent
         for _ in range(3):
             if p is None:
@@ -64,7 +66,7 @@ def back_link(node: LexborNode) -> bool:
                 return True
             p = p.parent
         return False
-    return not _BACK_CLASSES.isdisjoint(classes)
+    return not _BACK_CLASSES.isdisjoint(names)
 
 
 def note_label(node: LexborNode) -> str | None:
@@ -72,14 +74,14 @@ def note_label(node: LexborNode) -> str | None:
     if node.tag not in ("aside", "div"):
         return None
     attrs = node.attributes
-    if attrs.get("role") != "doc-footnote" and "footnote" not in _classes(node):
+    if attrs.get("role") != "doc-footnote" and "footnote" not in classes(node):
         return None
     # only the note's own first elements are looked at: nested markup costs no search below them
     children = [c for c in node.iter() if c.is_element_node]
     if any(c.tag in ("ol", "ul") for c in children):
         return None  # a list of notes (Python-Markdown's div.footnote): each item is one
     # docutils prints the label in a span.label, DocBook in the first paragraph's sup.para
-    printed = next((c for c in children if c.tag == "span" and "label" in _classes(c)), None)
+    printed = next((c for c in children if c.tag == "span" and "label" in classes(c)), None)
     if printed is None and children and children[0].tag == "p":
         printed = children[0].css_first("sup.para, a.para")
     label = _label(printed.text(deep=True)) if printed is not None else None
@@ -88,7 +90,7 @@ def note_label(node: LexborNode) -> str | None:
 
 def notes_aside(node: LexborNode) -> bool:
     """An ``aside`` that is a note or holds notes (docutils): content, not page furniture."""
-    return note_label(node) is not None or "footnote-list" in _classes(node)
+    return note_label(node) is not None or "footnote-list" in classes(node)
 
 
 def notes_list(node: LexborNode) -> bool:
@@ -98,6 +100,6 @@ def notes_list(node: LexborNode) -> bool:
             return False
         attrs = p.attributes
         if attrs.get("role") == "doc-endnotes" or "data-footnotes" in attrs \
-                or not _NOTES_CLASSES.isdisjoint(_classes(p)):
+                or not _NOTES_CLASSES.isdisjoint(classes(p)):
             return True
     return False
