@@ -90,9 +90,17 @@ def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str],
 
 def _table_rows(text: str, start: int, end: int) -> bool:
     """Whether every line from the one holding ``start`` to the one holding ``end`` is a pipe
-    table's line."""
-    lo = text.rfind("\n", 0, start) + 1
-    return all(line.lstrip().startswith("|") for line in text[lo:end].split("\n") if line.strip())
+    table's line (read line by line up to the first that is not: spans may lie far apart)."""
+    pos = text.rfind("\n", 0, start) + 1
+    while pos < end:
+        nl = text.find("\n", pos, end)
+        line = text[pos:end if nl < 0 else nl].strip()
+        if line and not line.startswith("|"):
+            return False
+        if nl < 0:
+            return True
+        pos = nl + 1
+    return True
 
 
 def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str],
