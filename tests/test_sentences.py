@@ -50,6 +50,13 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
      ["the study appeared in the journal Cell volume 109 pages 497 to 508", "Helfrich wrote another"]),
     ("These are the options that the command line tool accepts from you\n- one",
      ["These are the options that the command line tool accepts from you", "- one"]),
+    # a disclaimer in capitals is prose wrapped like any other, though each line reads as a title
+    ('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\n'
+     "IMPLIED, INCLUDING BUT NOT LIMITED TO FITNESS.",
+     ['THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\n'
+      "IMPLIED, INCLUDING BUT NOT LIMITED TO FITNESS."]),
+    ("IN NO EVENT SHALL THE AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER\nCopyright Jane Doe Smith",
+     ["IN NO EVENT SHALL THE AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER", "Copyright Jane Doe Smith"]),
     ("Call\n`foo()` first, see\n[the docs](u).", ["Call\n`foo()` first, see\n[the docs](u)."]),
     ("Items:\n* one\n* two\n**Bold** start", ["Items:", "* one", "* two", "**Bold** start"]),
     ("Title\n\nno stop in the second paragraph", ["Title", "no stop in the second paragraph"]),
@@ -228,7 +235,7 @@ def _tricky() -> st.SearchStrategy[str]:
 
     words = st.sampled_from(sorted(sentences._NEVER | sentences._MAYBE) + [
         "the", "The", "rox", "pts", "myth", "end", "It", "A", "x", "2007", "12", "U.S", "中文", "|a",
-        " ".join(["wrapped"] * 9), "- "])
+        " ".join(["wrapped"] * 9), " ".join(["SHOUTED"] * 9), "- "])
     marks = st.sampled_from([".", ". ", " . ", "! ", "? ", "?!", "…", "... ", ". \"", "\"", "。",
                              "！", "」", " ", "\n", "\n\n", "\n \n", "\t", "\xa0", "\r\n", "\u2028",
                              "\u2029", "*", "`", "[", "_", "\n*", "\n` x"])

@@ -367,10 +367,13 @@ def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
     # a wrap falls after a word or a comma; a line ending in a number is a row or a reference
     if len(line) < WRAP or not (line[-1].isalpha() or line[-1] in ",-") or "|" in line:
         return False
-    if _titled(line) or _BLOCK_START.match(text, i + 1, hi) is not None:
+    shouted = _shouted(line)
+    if (_titled(line) and not shouted) or _BLOCK_START.match(text, i + 1, hi) is not None:
         return False
     nl = text.find("\n", i + 1, hi)
-    return not _titled(text[i + 1:hi if nl < 0 else nl][:80])
+    nxt = text[i + 1:hi if nl < 0 else nl][:80]
+    # a disclaimer in capitals goes on in capitals: "…EXPRESS OR" / "IMPLIED, INCLUDING…"
+    return not _titled(nxt) or (shouted and nxt.upper() == nxt)
 
 
 def _titled(line: str) -> bool:
@@ -378,6 +381,15 @@ def _titled(line: str) -> bool:
     ("Yap WH  Zhang Z"), not a line of running prose."""
     words = [w for w in line.split() if w[0].isalpha()]
     return 2 * sum(w[0].isupper() for w in words) >= len(words)
+
+
+#: Words of a line in capitals from which it is prose (a licence's disclaimer), not a title.
+SHOUTED_WORDS = 8
+
+
+def _shouted(line: str) -> bool:
+    """A long line all in capitals, as legal text writes its disclaimers."""
+    return line.upper() == line and line.lower() != line and len(line.split()) >= SHOUTED_WORDS
 
 
 def _newline_kind(text: str, i: int, lo: int, hi: int) -> int:
