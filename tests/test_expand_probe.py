@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from zoomrag import Document, Index
+from zoomrag import Document, Index, make_chunker
 from zoomrag.cli import main
 from zoomrag.evaluate.probe import (
     CANDIDATES,
@@ -37,7 +37,7 @@ def paragraph(topic: tuple[str, str, str, str], i: int) -> str:
     p = PEOPLE[i % len(PEOPLE)]
     return (f"In the {i}th account, {p} wrote that the {a} near the {name.lower()} changed with the seasons. "
             f"According to {p}, the {b} was visible only in dry weather, and the {c} followed it closely. "
-            f"Later readers of these notes argued about the {a} and about the {c} for decades.")
+            f"Later readers of the {i}th account argued about the {a} and about the {c} for decades.")
 
 
 def headed() -> str:
@@ -59,7 +59,7 @@ def flat() -> str:
     out = []
     for name, a, b, _ in TOPICS:
         sents = [f"The {a} near the {name.lower()} was measured by {PEOPLE[k % 6]} in the {k}th year."
-                 if k % 2 == 0 else FILL[k % 6] + f" and the {b} stayed quiet." for k in range(8)]
+                 if k % 2 == 0 else FILL[k // 2] + f" and the {b} stayed quiet." for k in range(8)]
         out.append(" ".join(sents))
     return "\n\n".join(out) + "\n"
 
@@ -68,23 +68,23 @@ DOCS = [Document(id="notes.md", source="notes.md", text=headed(), format="markdo
         Document(id="walks.txt", source="walks.txt", text=flat(), format="text")]
 #: Parents of about 1,024 tokens over 128-token chunks: the tree the probe measures on.
 STRATEGY = "parent-child"
-#: Probe questions per kind in the module's probe: twice the default, so that parents' lead on
-#: flat prose at small budgets is beyond noise.
-QUESTIONS = 48
+#: Probe questions per kind in the module's probe: more than the default, so that parents' lead
+#: on flat prose at small budgets is beyond noise.
+QUESTIONS = 64
 #: The probe's seed in the module's probe: a sample on which parents' lead on flat prose at small
 #: budgets is beyond noise (on seed 0's it is not), so that a choice other than the default is
 #: made, recorded and used.
-SEED = 1
+SEED = 6
 #: What the probe measured on this corpus and tree (hash embedder, hybrid search).
-FLAT_WHY = ("parent (recall 0.903 against density's 0.822 on 48 probe questions, 512-1024 tokens; "
-            "gain at least +0.017 at 95 %)")
-FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 48 probe questions, 2048-4096 tokens; "
+FLAT_WHY = ("parent (recall 0.939 against density's 0.889 on 64 probe questions, 512-1024 tokens; "
+            "gain at least +0.010 at 95 %)")
+FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 64 probe questions, 2048-4096 tokens; "
                   "best other density (score_decay=1.0) +0.000, under the 0.02 margin)")
-HEADED_WHY = ("density kept (recall 0.979 on 48 probe questions, 512-1024 tokens; best other density "
-              "(score_decay=1.0) +0.000, under the 0.02 margin)")
-#: What ``zoomrag index`` (24 questions per kind, seed 0) measures on it: a sentence's window leads.
-INDEX_FLAT_WHY = ("window (n=1) (recall 0.797 against density's 0.745 on 24 probe questions, 512-1024 tokens; "
-                  "gain at least +0.009 at 95 %)")
+HEADED_WHY = "density kept (recall 0.969 on 64 probe questions, 512-1024 tokens)"
+#: What ``zoomrag index`` (24 questions per kind, seed 0) measures on it: a sentence's window
+#: leads, but not beyond noise.
+INDEX_FLAT_WHY = ("density kept (recall 0.883 on 24 probe questions, 512-1024 tokens; best other window (n=1) "
+                  "+0.042, not beyond noise (95 % bound -0.019))")
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +134,18 @@ def test_probe_questions_are_made_from_the_corpus_and_are_the_same_every_run(tmp
         assert "\n\n" not in para and para.endswith("stayed quiet.")
         assert set(q.query.split()) <= set(para.replace(",", " ").replace(".", " ").split())
         assert not {"the", "and", "of", "was"} & set(q.query.split())
+
+
+def test_a_passage_in_two_places_asks_no_question():
+    """A licence copied into every package: a question from it has one copy as its evidence, and
+    whichever copy a policy returns, the other would count as missed."""
+    walks = DOCS[1].text
+    first = walks.split("\n\n")[0]
+    own = "A heron nested in the reeds by the mill for three summers and then never came back again."
+    copy = Document(id="copy.txt", source="copy.txt", format="text", text=walks.replace(first, own))
+    trees = [make_chunker("sentences").chunk(d) for d in (DOCS[1], copy)]
+    questions = probe_questions(trees)["flat"]
+    assert {(q.evidence[0].doc_id, q.evidence[0].start) for q in questions} == {("walks.txt", 0), ("copy.txt", 0)}
 
 
 def test_adding_a_document_changes_no_question_drawn_from_the_others(tmp_path):
@@ -259,7 +271,7 @@ def test_zoomrag_index_probes_and_query_explain_names_the_probed_policy(tmp_path
     r = invoke("stats", "--index", index)
     assert "auto, probed per kind of document:" in r.output and "headed: density kept" in r.output
     payload = json.loads(invoke("stats", "--index", index, "--json").output)
-    assert payload["probe"]["kinds"]["flat"] == {"policy": "window", "params": {"n": 1}, "why": INDEX_FLAT_WHY}
+    assert payload["probe"]["kinds"]["flat"] == {"policy": "density", "params": {}, "why": INDEX_FLAT_WHY}
     # nothing changed: no second probe
     r = invoke("index", folder, "--index", index)
     assert r.exit_code == 0 and "auto probed" not in r.output
@@ -275,7 +287,7 @@ def test_zoomrag_index_no_probe_and_recommend_probe(tmp_path):
     r = invoke("recommend", "--probe", index)
     assert r.exit_code == 0, r.output
     assert "probed in " in r.output and "(hybrid):" in r.output
-    assert "flat recall: density 0.872, density-large 0.878, " in r.output
+    assert "flat recall: density 0.941, density-large 0.957, " in r.output
     assert f"recorded in {index}: `zoomrag query --expand auto` uses it from now on" in r.output
     with Index.open(index, create=False) as ix:
         assert ix.auto_choice().probed["flat"].why == INDEX_FLAT_WHY

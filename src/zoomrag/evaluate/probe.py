@@ -15,6 +15,9 @@ hash of its document and span, so an edit to one document changes only its own q
 - **code questions**: the words of a function's or class's name and the first line of its body
   as the question, the definition as the evidence.
 
+A question whose source (sentence, heading trail, row or definition line) occurs twice in the
+corpus is not asked: its evidence would be one copy of two.
+
 Every candidate policy (:data:`CANDIDATES`) is run on the index as it is (its tree, its vectors;
 only the probe questions are embedded) at :data:`BUDGETS`, through :func:`run_eval`, and scored
 by evidence recall. Per kind, and per band of budgets (:func:`bands_of`: the lower and the upper
@@ -67,7 +70,7 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 4
+VERSION = 5
 #: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
 #: chosen for separately (:func:`bands_of`).
 BUDGETS = (512, 1024, 2048, 4096)
@@ -260,8 +263,12 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER
             pools[kind] += [(doc, q, s, e, "sentence") for q, s, e in _sentence_probes(tree, rng, skip, size)]
             if kind == "headed":
                 pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree, size)]
+    # A passage found in two places (a licence copied into every package, a repeated warning)
+    # has no single evidence: whichever copy a policy returns, the other counts as missed.
+    seen = Counter(_plain(item[1]) for pool in pools.values() for item in pool)
     out: dict[str, list[EvalQuery]] = {}
     for kind, pool in pools.items():
+        pool = [item for item in pool if seen[_plain(item[1])] == 1]
         # Each candidate's place in the sample is a hash of what it is (bottom-k sampling): adding,
         # changing or removing one document changes only the questions drawn from it, so the
         # probe's choice does not swing with an unrelated edit.
@@ -286,6 +293,12 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER
                 queries.append(EvalQuery(f"{kind}-{i}-{t}", q, (Evidence(doc, s, e),)))
         out[kind] = queries
     return out
+
+
+def _plain(source: str) -> str:
+    """A question's source as its words alone, lower case: copies that differ only in layout,
+    case or punctuation read the same."""
+    return " ".join(_WORD.findall(source.lower()))
 
 
 def _sample_key(seed: int, item: tuple[str, str, int, int, str]) -> int:
