@@ -72,11 +72,32 @@ def test_query_json_has_exactly_the_documented_shape(project):
     assert payload["contexts"]
     for ctx in payload["contexts"]:
         assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "spans",
-                             "metadata"]
+                             "metadata", "copies"]
         assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
         source = (project / ctx["source"]).read_text()
         assert source[ctx["start"]:ctx["end"]] == ctx["text"]
     assert "one file" in payload["contexts"][0]["text"]
+
+
+LICENCE = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this "
+           "software, to deal in the Software without restriction, including the rights to use, copy, "
+           "modify, merge, publish and distribute it, subject to the following conditions.\n\n"
+           "The above copyright notice and this permission notice shall be included in all copies or "
+           "substantial portions of the Software.\n")
+
+
+def test_a_licence_in_every_package_comes_back_once_naming_the_others(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for i, name in enumerate(["alpha", "beta", "gamma"]):
+        write(tmp_path / "vendor" / name / "LICENSE", f"MIT License\n\nCopyright (c) 201{i} {name} authors\n\n"
+                                                        f"{LICENCE}")
+    run("index", "vendor", "--embedder", "hash", "-q")
+    question = ("query", "must the copyright notice be included in copies?", "--mode", "bm25", "--budget", "400")
+    [ctx] = json.loads(run(*question, "--json").stdout)["contexts"]
+    assert sorted([ctx["doc_id"], *ctx["copies"]]) == ["alpha/LICENSE", "beta/LICENSE", "gamma/LICENSE"]
+    out = " ".join(run(*question).stdout.split())
+    assert out.count("Permission is hereby granted") == 1
+    assert f"(the same text, left out: {ctx['copies'][0]}, {ctx['copies'][1]})" in out
 
 
 @pytest.mark.parametrize("mode", ["dense", "bm25", "hybrid"])

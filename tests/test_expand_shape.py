@@ -253,7 +253,74 @@ def test_the_same_text_in_two_files_is_returned_once():
     s = text.index("dam")
     cands = [Candidate(d, s, s + 3, score, (Hit(f"h{d}", d, s, s + 3, score),)) for d, score in (("a", 0.9), ("b", 0.8))]
     out = assemble(cands, Trees(a, b), 1000, chars)
-    assert [c.doc_id for c in out] == ["a"]
+    assert [(c.doc_id, c.copies) for c in out] == [("a", ("b",))]
+
+
+MIT = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software "
+       "and associated documentation files, to deal in the Software without restriction, including "
+       "without limitation the rights to use, copy, modify, merge, publish and distribute it.\n\n"
+       "The above copyright notice and this permission notice shall be included in all copies or "
+       "substantial portions of the Software.\n\n"
+       "THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT "
+       "NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE.\n")
+
+
+def whole(docs: dict[str, str], budget: int = 5000) -> list[tuple[str, tuple[str, ...]]]:
+    """The documents returned, with the copies left out for each, when each is a candidate,
+    whole, best first, with one hit on its fourth paragraph (or its last)."""
+    trees = [build_tree(Document(id=d, source=d, text=t), []) for d, t in docs.items()]
+    cands = []
+    for i, (d, t) in enumerate(docs.items()):
+        paragraph = t.rstrip("\n").split("\n\n")[min(3, t.count("\n\n"))]
+        s = t.index(paragraph)
+        cands.append(Candidate(d, 0, len(t), 1 - i / 10, (Hit(f"h{d}", d, s, s + len(paragraph), 1 - i / 10),)))
+    return [(c.doc_id, c.copies) for c in assemble(cands, Trees(*trees), budget, chars)]
+
+
+def test_a_near_copy_from_another_file_is_left_out():
+    # the same licence under other names: only the copyright line differs
+    docs = {f"{name}/LICENSE": f"MIT License\n\nCopyright (c) 2020 {name}\n\n{MIT}"
+            for name in ("ms", "uuid", "chalk")}
+    docs["once/LICENSE"] = ("The ISC License\n\nCopyright (c) Isaac\n\nPermission to use, copy, modify, and "
+                            "distribute this software for any purpose with or without fee is hereby granted, "
+                            "provided that the above copyright notice appear in all copies.\n")
+    assert whole(docs) == [("ms/LICENSE", ("uuid/LICENSE", "chalk/LICENSE")), ("once/LICENSE", ())]
+
+
+def test_a_copy_whose_matched_part_is_its_own_is_kept():
+    # the next version of a page rewrote the paragraph the question matched
+    new = MIT.replace("The above copyright notice and this permission notice shall be included in all copies or "
+                      "substantial portions of the Software.",
+                      "Attribution is owed in the about box of any application that ships this library, "
+                      "with a link back to the project home page.")
+    docs = {"v1/LICENSE": f"License\n\n{MIT}", "v2/LICENSE": f"License\n\n{new}"}
+    docs = {d: t.replace("\n\n", "\n\nPreamble.\n\n", 1) for d, t in docs.items()}
+    assert whole(docs) == [("v1/LICENSE", ()), ("v2/LICENSE", ())]
+    # a clause that shares two of its three paragraphs with another licence's is its own
+    third = MIT.replace("THE SOFTWARE IS PROVIDED AS IS, WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, "
+                        "INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A "
+                        "PARTICULAR PURPOSE.", "This License terminates automatically when you break any of "
+                        "its terms, and your rights under it end at the same time, unless the copyright "
+                        "holder reinstates them in writing within thirty days of being told.")
+    assert whole({"a": f"A\n\n{MIT}", "b": f"B\n\n{third}"}) == [("a", ()), ("b", ())]
+
+
+def test_a_context_names_the_documents_holding_most_of_what_matched_in_it():
+    # search ranks a text once and says which other documents hold it (Hit.copies)
+    text = prose(8, 8)
+    tree = build_tree(Document(id="a", source="a.txt", text=text), [])
+    first, second = SENTENCES[0], " ".join(SENTENCES[1:4])  # 10 words; 32 words
+
+    def copies(*hits: tuple[str, tuple[str, ...]]) -> tuple[str, ...]:
+        found = [Hit(f"h{i}", "a", text.index(t), text.index(t) + len(t), 1.0, copies=c)
+                 for i, (t, c) in enumerate(hits)]
+        [ctx] = assemble([Candidate("a", 0, len(text), 1.0, tuple(found))], Trees(tree), 1000, chars)
+        return ctx.copies
+
+    assert copies((second, ("b", "c")), (first, ("c",))) == ("c", "b")  # the one holding more first
+    assert copies((first, ("b",))) == ()  # ten words: a common phrase, not a copy
+    assert copies((second, ("b",)), (SENTENCES[4] + " " + " ".join(SENTENCES[5:8]), ())) == ("b",)
+    assert copies((first + " " + SENTENCES[1], ("b",)), (second, ())) == ()  # under half of the match
 
 
 def test_assembly_stops_when_the_next_candidate_holds_little_evidence_and_explain_says_so():

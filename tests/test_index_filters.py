@@ -143,7 +143,8 @@ def test_query_defaults_to_auto_and_honours_a_pinned_policy(tmp_path):
 
 def test_ids_are_relative_to_the_root_from_any_directory_and_for_copies(tmp_path, monkeypatch):
     write(tmp_path / "a" / "docs" / "x.txt", "Apples are red.")
-    write(tmp_path / "a" / "docs" / "sub" / "y.md", "---\nyear: 2022\n---\n# Y\n\nPears are green.\n")
+    write(tmp_path / "a" / "docs" / "sub" / "y.md", "---\nyear: 2022\n---\n# Y\n\nPears are green when they are "
+          "picked in late summer and turn yellow as they ripen on a cool shelf.\n")
     db = tmp_path / "index.db"
 
     def op():
@@ -171,8 +172,12 @@ def test_ids_are_relative_to_the_root_from_any_directory_and_for_copies(tmp_path
         assert report.added == 2
         assert sorted(d.id for d in ix.documents()) == ["second/sub/y.md", "second/x.txt", "sub/y.md", "x.txt"]
         found = ix.query("pears", mode="bm25", where={"year": 2022})
-        # both copies match; the copy of the same text takes no second rank (search/dedupe.py)
-        assert [c.doc_id for c in found] in (["second/sub/y.md"], ["sub/y.md"])
+        # both copies match; the copy of the same text takes no second rank (search/dedupe.py),
+        # and the context names the other
+        assert [(c.doc_id, c.copies) for c in found] in ([("second/sub/y.md", ("sub/y.md",))],
+                                                         [("sub/y.md", ("second/sub/y.md",))])
+        [hit] = ix.search("pears", mode="bm25", where={"year": 2022})
+        assert hit.copies == (found[0].copies[0],)
         assert [c.doc_id for c in ix.query("pears", mode="bm25", doc="second/*")] == ["second/sub/y.md"]
 
 

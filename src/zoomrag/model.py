@@ -374,6 +374,8 @@ class Hit:
     score: float
     #: Per ranker: ``{"dense": (score, rank), "bm25": (score, rank)}`` (rank from 1).
     ranks: Mapping[str, tuple[float, int]] = field(default_factory=lambda: MappingProxyType({}))
+    #: Other documents with a unit of the same text, which search ranked once: this one.
+    copies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,6 +407,9 @@ class Context:
         return self.spans or ((self.start, self.end),)
     #: The metadata of the context's document (as given at add time, front matter included).
     metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: Ids of other documents holding this text, left out for it: a near copy of the context (a
+    #: licence under another copyright line), or the same text as most of what matched in it.
+    copies: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -418,4 +423,5 @@ class Context:
             "hits": [{"start": s, "end": e, "score": sc} for s, e, sc in self.hits],
             "spans": [{"start": s, "end": e} for s, e in self.parts()],
             "metadata": dict(self.metadata),
+            "copies": list(self.copies),
         }

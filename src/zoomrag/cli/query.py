@@ -151,7 +151,25 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
         if explain:
             console.print(_explanation(ctx))
         console.print(_highlighted(ctx))
+        if ctx.copies:
+            console.print(_copies(ctx))
         console.print()
+
+
+#: Copies named under a context; the rest are counted.
+SHOWN_COPIES = 5
+
+
+def _copies(ctx: Context) -> Text:
+    """The other documents holding the context's text, left out for it (their ids)."""
+    from rich.text import Text
+
+    from .render import terminal_safe
+
+    names = [terminal_safe(c) for c in ctx.copies[:SHOWN_COPIES]]
+    more = len(ctx.copies) - len(names)
+    return Text(f"   (the same text, left out: {', '.join(names)}{f' and {more} more' if more else ''})",
+                style="dim")
 
 
 def _ask_server(url: str | None, index_path: Path, request: QueryRequest) -> list[Context] | None:

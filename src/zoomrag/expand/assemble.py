@@ -8,7 +8,8 @@ document is merged with them, so no character is ever returned twice; its cost i
 in tokens of the merged span. A candidate that does not fit is replaced by its fallbacks; one
 that would open a context beyond ``top`` is skipped (``top`` counts contexts as returned: the
 spans inside one table are one context); one whose text another document already gave is
-skipped (the same file twice is returned once). Tokens are counted on the final
+skipped (the same file twice is returned once), as is a near copy: one with most of its word
+runs, and of each hit's, in what other documents gave (a licence under another name). Tokens are counted on the final
 spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
@@ -38,6 +39,7 @@ from ..errors import ConfigError
 from ..load.spans import trim_end
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
+from ..text.shingles import share_in, shingles
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
@@ -69,6 +71,14 @@ SpanCount = Callable[[str, int, int], int]
 #: A candidate below this share of the best placed candidate's expected evidence per token is
 #: not worth its tokens (docs/expansion.md, "Assembly").
 STOP = 0.1
+#: A candidate with at least this share of its word runs in contexts other documents gave is a
+#: near copy of them (a licence under another name), and is left out...
+NEAR_COPY = 0.8
+#: ... unless at least this share of what was matched in it is its own (a rewritten paragraph in
+#: the next version of a page).
+OWN_MATCH = 0.5
+#: Characters of a candidate looked for in other files' contexts before comparing word runs.
+_PROBE = 24
 #: Node kinds and document formats whose contexts start and end at line boundaries.
 LINE_KINDS = frozenset({"table", "header", "row", "cell", "column", "code", "list", "function",
                         "method", "class"})
@@ -97,6 +107,11 @@ class _Span:
     #: Exact spans returned with it that it does not touch: its definition's signature, a footnote,
     #: or the sentence citing one.
     companions: list[tuple[int, int]] = field(default_factory=list)
+    #: Its shingles (:mod:`zoomrag.text.shingles`), made when a candidate of another file is
+    #: compared with it.
+    grams: frozenset[int] | None = None
+    #: Other documents whose copy of its text was left out for it.
+    copies: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -374,13 +389,20 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         table = _table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
+        if room is not None and cost > room:
+            return None
         # the look for repeats, the dearer test, only for what fits
-        if (room is not None and cost > room) or _repeats(c.doc_id, start, end):
+        copied = _repeats(c, start, end)
+        if copied is not None:
+            if c.doc_id not in copied.copies:
+                copied.copies.append(c.doc_id)
             return None
         return touching, start, end, n, cost, contexts
 
-    def _repeats(doc_id: str, start: int, end: int) -> bool:
-        """True when this text, or a chosen context inside it, came already from another file."""
+    def _repeats(c: Candidate, start: int, end: int) -> _Span | None:
+        """The span of another file that already gave this text (or a context inside it), or of
+        which it is a near copy; None when it is new."""
+        doc_id = c.doc_id
         text = doc(doc_id).text
         head = None
         flat = None
@@ -395,13 +417,38 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 if head and other_text.find(head, s.start, s.end) >= 0:
                     flat = flat if flat is not None else _flat(text[start:end])
                     if flat in s.flat:
-                        return True
+                        return s
                 s_head = s.head
                 if s_head and text.find(s_head, start, end) >= 0:
                     flat = flat if flat is not None else _flat(text[start:end])
                     if s.flat in flat:
-                        return True
-        return False
+                        return s
+        return _near_copy(c, start, end)
+
+    def _near_copy(c: Candidate, start: int, end: int) -> _Span | None:
+        """Most of the text is in contexts of other files, and most of what was matched in it: a
+        copy that differs only a little (a copyright line) brings nothing new."""
+        others = [s for other, spans in chosen.items() if other != c.doc_id for s in spans]
+        if not others:
+            return None
+        text = doc(c.doc_id).text
+        flat = _flat(text[start:end])
+        # cheap first: a near copy shares the words a quarter, half or three quarters into it
+        probes = [flat[i:i + _PROBE] for i in (len(flat) // 4, len(flat) // 2, 3 * len(flat) // 4)]
+        if not any(p in s.flat for s in others for p in probes) or not has_words(text, start, end):
+            return None  # nothing of it found, or too short to tell a copy from a common phrase
+        pool = []
+        for s in others:
+            if s.grams is None:
+                s.grams = shingles(s.flat)
+            pool.append(s.grams)
+        grams = shingles(text, start, end)
+        if share_in(grams, pool) < NEAR_COPY:
+            return None
+        matched = frozenset().union(*(shingles(text, h.start, h.end) for h in c.hits))
+        if share_in(matched, pool) <= 1 - OWN_MATCH:
+            return None
+        return max(others, key=lambda s: share_in(grams, [s.grams or frozenset()]))
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int,
                contexts: int) -> None:
@@ -413,6 +460,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             spans.remove(s)
             merged.hits.update(s.hits)
             merged.rules.extend(s.rules)
+            merged.copies.extend(x for x in s.copies if x not in merged.copies)
             if s.best.score > merged.best.score:
                 merged.best = s.best
         for h in c.hits:
@@ -478,7 +526,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     if used + cost <= budget:
                         joined = _Span(a.start, b.end, n, a.best if a.best.score >= b.best.score else b.best,
                                        {**a.hits, **b.hits}, [*a.rules, *b.rules, _GAP_FILLED],
-                                       flat=_flat(d.text[a.start:b.end]), head=a.head)
+                                       flat=_flat(d.text[a.start:b.end]), head=a.head,
+                                       copies=[*a.copies, *(x for x in b.copies if x not in a.copies)])
                         spans[i:i + 2] = [joined]
                         used += cost
                         n_contexts -= 1
@@ -515,7 +564,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             used += n - sp.tokens
             text = doc(doc_id).text
             spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n, rules=[*sp.rules, rule],
-                                           flat=_flat(text[start:end]), head=_head(text, start, end))
+                                           flat=_flat(text[start:end]), head=_head(text, start, end),
+                                           grams=None)
 
     def add_companions() -> None:
         """From what the budget has left, best spans first: a span from inside a function, method
@@ -723,7 +773,22 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
+        copies=tuple(dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])),
     )
+
+
+def _copied_hits(text: str, hits: Sequence[Hit]) -> list[str]:
+    """Documents holding the same text as most of what matched (search ranked each text once):
+    at least half of the matched words, and MIN_WORDS of them (a repeated table cell is no copy)."""
+    if not any(h.copies for h in hits):
+        return []
+    words = [word_count(text, h.start, h.end) for h in hits]
+    held: dict[str, int] = {}
+    for h, n in zip(hits, words):
+        for x in h.copies:
+            held[x] = held.get(x, 0) + n
+    total = sum(words)
+    return sorted((x for x, n in held.items() if n >= MIN_WORDS and 2 * n >= total), key=lambda x: -held[x])
 
 
 def _explained(best: str, rules: list[str]) -> str:

@@ -100,23 +100,24 @@ class Searcher:
             return []
         # each ranker returns 2k so that k remain after copies of one text are dropped (dedupe.py)
         rankings: dict[str, list[tuple[int, float]]] = {}
+        copies: dict[int, list[int]] = {}
         if mode in ("dense", "hybrid"):
             q = vector if vector is not None else self.settings.embedder.embed_query(text)
         if mode == "dense":
-            rankings["dense"] = self._one_per_text(self.dense.search(q, 2 * k, generation, selection), k)
+            rankings["dense"] = self._one_per_text(self.dense.search(q, 2 * k, generation, selection), k, copies)
         else:
             within = None
             if mode == "hybrid":
                 # BM25's look-ups go on while dense search runs (beside them, on a server store);
                 # a question of common terms only re-scores dense search's candidates (bm25.py, rule 3)
                 started = self.dense.search_started(q, 2 * k, generation, selection)
-                dense = cache(lambda: self._one_per_text(started(), k))
+                dense = cache(lambda: self._one_per_text(started(), k, copies))
                 within = lambda: [row for row, _ in dense()]  # noqa: E731
             found = bm25_search(self.store, text, 2 * k, self.dense.units(generation), within=within,
                                 selection=selection)
             if mode == "hybrid":
                 rankings["dense"] = dense()
-            rankings["bm25"] = self._one_per_text(found, k)
+            rankings["bm25"] = self._one_per_text(found, k, copies)
         if mode == "hybrid":
             fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
         else:
@@ -128,9 +129,24 @@ class Searcher:
             trees, nodes = self.store.ancestor_trees(rows)
             partial.update(trees)
             units = {r: UnitRow(n.id, n.doc_id, n.start, n.end) for r, n in nodes.items()}
+        copied = self._copied(copies, units)
         return [Hit(node_id=u.node_id, doc_id=u.doc_id, start=u.start, end=u.end, score=f.score,
-                    ranks=MappingProxyType(dict(f.ranks)))
+                    ranks=MappingProxyType(dict(f.ranks)), copies=copied.get(f.key, ()))  # type: ignore[call-overload]
                 for f in fused if (u := units.get(f.key)) is not None]  # type: ignore[call-overload]
+
+    def _copied(self, copies: dict[int, list[int]], units: Mapping[int, UnitRow]) -> dict[int, tuple[str, ...]]:
+        """Per kept unit, the other documents whose unit of the same text a ranking left out."""
+        wanted = {r: rows for r, rows in copies.items() if r in units}
+        if not wanted:
+            return {}
+        found = self.store.units(sorted({r for rows in wanted.values() for r in rows}))
+        out = {}
+        for r, rows in wanted.items():
+            own = units[r].doc_id
+            docs = dict.fromkeys(u.doc_id for row in rows if (u := found.get(row)) is not None and u.doc_id != own)
+            if docs:
+                out[r] = tuple(docs)
+        return out
 
     def _check_embedder(self) -> None:
         """Refuse a dense search when another process rebuilt the index with another embedder
@@ -145,8 +161,9 @@ class Searcher:
                 f"after this process opened it with {mine.embedder} ({mine.dimension}); open it again "
                 "(restart zoomrag serve), or search it with --mode bm25 meanwhile")
 
-    def _one_per_text(self, ranking: list[tuple[int, float]], k: int) -> list[tuple[int, float]]:
-        return first_of_each_text(ranking, self.store.text_keys(row for row, _ in ranking))[:k]
+    def _one_per_text(self, ranking: list[tuple[int, float]], k: int,
+                      copies: dict[int, list[int]]) -> list[tuple[int, float]]:
+        return first_of_each_text(ranking, self.store.text_keys(row for row, _ in ranking), copies)[:k]
 
     def query_many(self, texts: Sequence[str], where: Filter | None, options: dict[str, Any]) -> list[list[Context]]:
         mode = options.get("mode", "hybrid")

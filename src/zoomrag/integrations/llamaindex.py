@@ -19,7 +19,7 @@ from ..model import Context
 from . import Searcher, span_metadata
 
 #: Metadata kept out of what the LLM and the embedder see (they are for the application).
-_HIDDEN = ["doc_id", "start", "end", "spans", "hits", "level", "kind", "rule", "score"]
+_HIDDEN = ["doc_id", "start", "end", "spans", "hits", "level", "kind", "rule", "score", "copies"]
 
 
 def to_node(ctx: Context) -> NodeWithScore:

@@ -13,6 +13,7 @@ install cannot do. :class:`~zoomrag.rerank.http.HTTPReranker` talks to a rerank 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
@@ -64,6 +65,5 @@ def rerank_hits(reranker: Reranker, query: str, hits: Sequence[Hit], trees: Tree
         h = pool[i]
         ranks = dict(h.ranks)
         ranks["rerank"] = (float(scores[i]), rank)
-        out.append(Hit(node_id=h.node_id, doc_id=h.doc_id, start=h.start, end=h.end, score=float(scores[i]),
-                       ranks=MappingProxyType(ranks)))
+        out.append(replace(h, score=float(scores[i]), ranks=MappingProxyType(ranks)))
     return out

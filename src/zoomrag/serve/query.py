@@ -96,7 +96,7 @@ def context_from_payload(d: Mapping[str, Any]) -> Context:
         score=float(d["score"]), section_path=tuple(d.get("section_path", ())), level=int(d.get("level", 0)),
         kind=d.get("kind", ""), hits=tuple((int(h["start"]), int(h["end"]), float(h["score"]))
                                            for h in d.get("hits", ())),
-        rule=d.get("rule", ""), metadata=dict(d.get("metadata") or {}),
+        rule=d.get("rule", ""), metadata=dict(d.get("metadata") or {}), copies=tuple(d.get("copies", ())),
         spans=tuple((int(s["start"]), int(s["end"])) for s in d.get("spans", ()))
         if len(d.get("spans", ())) > 1 else (),
     )

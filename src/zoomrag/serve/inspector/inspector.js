@@ -82,6 +82,9 @@ function card(ctx, rank) {
   box.append(head);
   box.append(el("div", "rule", "rule: " + (ctx.rule || "unit") + " · " + ctx.kind + " L" + ctx.level +
                 " · " + ctx.hits.length + " hit" + (ctx.hits.length === 1 ? "" : "s")));
+  if (ctx.copies && ctx.copies.length) {
+    box.append(el("div", "rule copies", "the same text, left out: " + ctx.copies.join(", ")));
+  }
   const doc = el("div", "doc", ctx.text);
   box.append(doc);
   const actions = el("div", "actions");
