@@ -99,6 +99,22 @@ def test_add_list_tree_and_delete_a_document(http):
     assert gone.status_code == 404 and "no document 'notes/kiwi.md'" in gone.json()["error"]
 
 
+def test_a_text_in_two_documents_comes_back_once_naming_the_other(http):
+    licence = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software "
+               "to deal in it without restriction, provided this notice is kept in every copy of it.\n")
+    docs = [{"source": f"vendor/{name}/LICENSE", "text": f"Copyright {name} authors\n\n{licence}"}
+            for name in ("left", "right")]
+    assert http.post("/documents", json={"documents": docs}).json()["added"] == 2
+    try:
+        found = http.post("/query", json={"text": "permission granted free of charge notice kept", "mode": "bm25",
+                                          "budget": 300}).json()["contexts"]
+        [ctx] = [c for c in found if c["doc_id"].startswith("vendor/")]
+        assert sorted([ctx["doc_id"], *ctx["copies"]]) == ["vendor/left/LICENSE", "vendor/right/LICENSE"]
+    finally:
+        for d in docs:
+            http.delete("/documents", params={"doc": d["source"]})
+
+
 def test_uploaded_files_go_through_the_readers(http):
     html = b"<html><body><h1>Plums</h1><p>Plums are <em>purple</em> stone fruit.</p><script>x()</script></body></html>"
     r = http.post("/documents/upload", files=[("files", ("plums.html", html, "text/html")),
