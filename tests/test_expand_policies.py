@@ -280,6 +280,15 @@ def test_density_prefers_a_strong_hits_neighbour_to_a_weak_far_hit():
     assert weak[1].rule == "unit"
 
 
+def test_density_proposes_no_neighbour_without_its_hit():
+    # H is too large for the room left after S; its small neighbour M fits, but M without H
+    # is the text next to a match, not the match: H follows as a unit instead
+    tree = build(["S" * 10, "H" * 40, "M" * 10])
+    hits = [hit(tree, "S" * 10, 0.9), hit(tree, "H" * 40, 0.5)]
+    out = get_expander("density", {"reach": 10, "trim": 0}).expand(hits, Trees(tree), 25)
+    assert [(c.start, c.end, c.rule) for c in out] == [(0, 10, "1 leaf at p ≥ 1.00 around 1 hit"), (11, 51, "unit")]
+
+
 # At 50 the budget holds L2 (p = 1), L1 and L3 (0.6065 each), L0 and L4 (0.2231 each): expected
 # evidence 10 + 2 * 6.065 + 2 * 2.231 = 26.59 leaf-tokens. Dropping L4 and L0 (the least probable,
 # equal, so together) gives up 4.462 of it, 0.1678: allowed from trim = 0.17 on.

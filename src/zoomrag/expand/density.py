@@ -222,10 +222,14 @@ class DensityExpansion:
         out = []
         for run in runs:
             start, end = run[0][0].start, run[-1][0].end
+            if not any(h.start < end and start < h.end for h in doc_hits):
+                # neighbours only (two weak hits around them summed past their own leaves): the
+                # text between matches reads as nothing without them, which follow as units
+                continue
             inner = [h for h in doc_hits if start <= h.start and h.end <= end]
             best_p = max(p for _, p in run)
             score = max((h.score for h in inner), default=None)
-            if score is None:  # only neighbours: rank it by its probability below every hit
+            if score is None:  # inside a hit larger than the run: ranked below every hit
                 score = min((h.score for h in hits), default=0.0) * best_p
             node = tree.get(inner[0].node_id) if inner else run[0][0]
             rule = f"{len(run)} {'leaf' if len(run) == 1 else 'leaves'} at p ≥ {min(p for _, p in run):.2f} around {plural(len(inner), 'hit')}"
