@@ -48,6 +48,11 @@ def test_fill_cuts_at_words_when_no_sentence_fits():
     assert c.text == "aaa bbb" and len(c.text) == 7  # the budget, to the token
 
 
+def test_a_piece_of_a_hit_larger_than_the_room_holds_that_hit():
+    [c] = assemble([whole(at("Three four. Five six."))], TREES, 12, chars, fill=True, shape=False)
+    assert c.text == "Three four." and c.hits == ((9, 20, 0.5),)  # the part of the hit it returns
+
+
 def test_fill_never_repeats_text_already_chosen():
     unit = Candidate("p", 9, 20, 0.95, (at("Three four."),))
     out = assemble([unit, whole(at("Five six."))], TREES, 25, chars, fill=True, shape=False)

@@ -323,6 +323,29 @@ def test_a_context_names_the_documents_holding_most_of_what_matched_in_it():
     assert copies((first + " " + SENTENCES[1], ("b",)), (second, ())) == ()  # under half of the match
 
 
+def test_a_context_does_not_end_by_entering_the_next_section():
+    text = ("# Timeouts\n\nEvery request waits at most thirty seconds for the server to answer, and a "
+            "longer wait is an error the caller sees.\n\n# Interceptors\n\nYou can change requests before "
+            "they are sent.\n\nEach interceptor gets the request and returns the request it wants sent instead, "
+            "or throws to stop it, and the next interceptor gets what it returned, in the order they were "
+            "added to the instance, with the last one added running first for requests. Responses go through "
+            "their own interceptors in the order they were added, the first one added running first.\n")
+    tree = make_chunker("markdown").chunk(Document(id="m", source="m.md", text=text, format="markdown"))
+    second = text.index("# Interceptors")
+    before = text.index("Each interceptor")
+    hit_at = text.index("Every request")
+
+    def end(stop: int, *hits: int) -> int:
+        found = tuple(Hit(f"h{h}", "m", h, h + 13, 1.0) for h in hits)
+        [ctx] = assemble([Candidate("m", 0, stop, 1.0, found)], Trees(tree), 1000, chars)
+        return ctx.end
+
+    assert end(before, hit_at) == text.index("sees.") + 5  # its heading and a sentence: left out
+    assert end(before, hit_at, text.index("You can")) == text.index("sent.") + 5  # a hit there keeps it
+    assert end(len(text), hit_at) == len(text) - 1  # more than a glance into it
+    assert second < before
+
+
 def test_assembly_stops_when_the_next_candidate_holds_little_evidence_and_explain_says_so():
     text = prose(40, 40)
     tree = build_tree(Document(id="d", source="d.txt", text=text), [])

@@ -191,6 +191,23 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
     return got
 
 
+def _before_entered_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
+    """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
+    last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
+    when MIN_WORDS words remain before it."""
+    if not hits or not d.sections:
+        return end
+    last = max(h.end for h in hits)
+    i = bisect_left(d.sections, (max(last, start + 1), -1))
+    if i == len(d.sections) or d.sections[i][0] >= end:
+        return end
+    entered = d.sections[i][0]
+    if has_words(d.text, entered, end, SMALL_SECTION):
+        return end
+    cut = trim_end(d.text, start, entered)
+    return cut if has_words(d.text, start, cut) else end
+
+
 def _header_end(text: str, start: int, end: int) -> int:
     """End of a table's header row: its first line, and the ``|---|`` line under it if any."""
     nl = text.find("\n", start, end)
@@ -291,7 +308,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
         if not lines_for(c):  # not kept with the shape: it depends on the hits
-            e = _without_lead_in(doc(c.doc_id).text, s, e, c.hits)
+            d = doc(c.doc_id)
+            e = _without_lead_in(d.text, s, e, c.hits)
+            e = _before_entered_section(d, s, e, c.hits)
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -856,7 +875,8 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
     i, j = core[0], core[-1]
 
     def piece(s: int, e: int) -> Candidate:
-        return Candidate(c.doc_id, s, e, c.score, tuple(h for h in c.hits if s <= h.start and h.end <= e),
+        # a piece of a hit larger than the room still holds (part of) that hit
+        return Candidate(c.doc_id, s, e, c.score, tuple(h for h in c.hits if s < h.end and h.start < e),
                          c.section_path, c.level, c.kind, f"{c.rule}, cut to fit")
 
     best = piece(sentences[i][0], sentences[j][1])
