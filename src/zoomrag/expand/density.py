@@ -223,8 +223,8 @@ class DensityExpansion:
         for run in runs:
             start, end = run[0][0].start, run[-1][0].end
             if not any(h.start < end and start < h.end for h in doc_hits):
-                # neighbours only (two weak hits around them summed past their own leaves): the
-                # text between matches reads as nothing without them, which follow as units
+                # neighbours only (their hit's leaf too large for the room, or two weak hits
+                # around them): text beside a match reads as nothing without it; hits follow as units
                 continue
             inner = [h for h in doc_hits if start <= h.start and h.end <= end]
             best_p = max(p for _, p in run)
