@@ -407,8 +407,8 @@ class Context:
         return self.spans or ((self.start, self.end),)
     #: The metadata of the context's document (as given at add time, front matter included).
     metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    #: Ids of other documents holding this text, left out for it: a near copy of the context (a
-    #: licence under another copyright line), or the same text as most of what matched in it.
+    #: Ids of other documents holding this text, left out for it: the same text as the context
+    #: (whitespace aside), or as most of what matched in it.
     copies: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:

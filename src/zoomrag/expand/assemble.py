@@ -8,8 +8,8 @@ document is merged with them, so no character is ever returned twice; its cost i
 in tokens of the merged span. A candidate that does not fit is replaced by its fallbacks; one
 that would open a context beyond ``top`` is skipped (``top`` counts contexts as returned: the
 spans inside one table are one context); one whose text another document already gave is
-skipped (the same file twice is returned once), as is a near copy: one with most of its word
-runs, and of each hit's, in what other documents gave (a licence under another name). Tokens are counted on the final
+skipped (the same file twice is returned once, naming the other). A near copy is returned: a
+clause that differs from another contract's in one name or number differs where it matters. Tokens are counted on the final
 spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
@@ -32,14 +32,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..load.spans import trim_end
 from ..model import Context, Hit, Tree
 from ..text.sentences import sentence_spans
-from ..text.shingles import share_in, shingles
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
@@ -52,6 +51,7 @@ from .bounds import (
     item_start,
     lead_in,
     led_to,
+    next_heading,
     sentences_in,
     snap,
     without_heading,
@@ -71,14 +71,6 @@ SpanCount = Callable[[str, int, int], int]
 #: A candidate below this share of the best placed candidate's expected evidence per token is
 #: not worth its tokens (docs/expansion.md, "Assembly").
 STOP = 0.1
-#: A candidate with at least this share of its word runs in contexts other documents gave is a
-#: near copy of them (a licence under another name), and is left out...
-NEAR_COPY = 0.8
-#: ... unless at least this share of what was matched in it is its own (a rewritten paragraph in
-#: the next version of a page).
-OWN_MATCH = 0.5
-#: Characters of a candidate looked for in other files' contexts before comparing word runs.
-_PROBE = 24
 #: Node kinds and document formats whose contexts start and end at line boundaries.
 LINE_KINDS = frozenset({"table", "header", "row", "cell", "column", "code", "list", "function",
                         "method", "class"})
@@ -107,9 +99,6 @@ class _Span:
     #: Exact spans returned with it that it does not touch: its definition's signature, a footnote,
     #: or the sentence citing one.
     companions: list[tuple[int, int]] = field(default_factory=list)
-    #: Its shingles (:mod:`zoomrag.text.shingles`), made when a candidate of another file is
-    #: compared with it.
-    grams: frozenset[int] | None = None
     #: Other documents whose copy of its text was left out for it.
     copies: list[str] = field(default_factory=list)
 
@@ -191,21 +180,18 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
     return got
 
 
-def _before_entered_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
+def _before_entered_section(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
-    last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
-    when MIN_WORDS words remain before it."""
-    if not hits or not d.sections:
+    last hit: a Markdown heading and a sentence or two of another topic, fewer than SMALL_SECTION
+    words, when MIN_WORDS words remain before it. Read from the text, not the tree: a partial
+    tree (hits and their ancestors) holds no section the hits are not in."""
+    if not hits or text.find("#", start, end) < 0:
         return end
-    last = max(h.end for h in hits)
-    i = bisect_left(d.sections, (max(last, start + 1), -1))
-    if i == len(d.sections) or d.sections[i][0] >= end:
+    entered = next_heading(text, start, end, max(start + 1, max(h.end for h in hits)))
+    if entered is None or has_words(text, entered, end, SMALL_SECTION):
         return end
-    entered = d.sections[i][0]
-    if has_words(d.text, entered, end, SMALL_SECTION):
-        return end
-    cut = trim_end(d.text, start, entered)
-    return cut if has_words(d.text, start, cut) else end
+    cut = trim_end(text, start, entered)
+    return cut if has_words(text, start, cut) else end
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -310,7 +296,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if not lines_for(c):  # not kept with the shape: it depends on the hits
             d = doc(c.doc_id)
             e = _without_lead_in(d.text, s, e, c.hits)
-            e = _before_entered_section(d, s, e, c.hits)
+            e = _before_entered_section(d.text, s, e, c.hits)
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -419,8 +405,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         return touching, start, end, n, cost, contexts
 
     def _repeats(c: Candidate, start: int, end: int) -> _Span | None:
-        """The span of another file that already gave this text (or a context inside it), or of
-        which it is a near copy; None when it is new."""
+        """The span of another file that already gave this text (or a context inside it); None
+        when it is new."""
         doc_id = c.doc_id
         text = doc(doc_id).text
         head = None
@@ -442,32 +428,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     flat = flat if flat is not None else _flat(text[start:end])
                     if s.flat in flat:
                         return s
-        return _near_copy(c, start, end)
-
-    def _near_copy(c: Candidate, start: int, end: int) -> _Span | None:
-        """Most of the text is in contexts of other files, and most of what was matched in it: a
-        copy that differs only a little (a copyright line) brings nothing new."""
-        others = [s for other, spans in chosen.items() if other != c.doc_id for s in spans]
-        if not others:
-            return None
-        text = doc(c.doc_id).text
-        flat = _flat(text[start:end])
-        # cheap first: a near copy shares the words a quarter, half or three quarters into it
-        probes = [flat[i:i + _PROBE] for i in (len(flat) // 4, len(flat) // 2, 3 * len(flat) // 4)]
-        if not any(p in s.flat for s in others for p in probes) or not has_words(text, start, end):
-            return None  # nothing of it found, or too short to tell a copy from a common phrase
-        pool = []
-        for s in others:
-            if s.grams is None:
-                s.grams = shingles(s.flat)
-            pool.append(s.grams)
-        grams = shingles(text, start, end)
-        if share_in(grams, pool) < NEAR_COPY:
-            return None
-        matched = frozenset().union(*(shingles(text, h.start, h.end) for h in c.hits))
-        if share_in(matched, pool) <= 1 - OWN_MATCH:
-            return None
-        return max(others, key=lambda s: share_in(grams, [s.grams or frozenset()]))
+        return None
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int,
                contexts: int) -> None:
@@ -583,8 +544,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             used += n - sp.tokens
             text = doc(doc_id).text
             spans[i] = dataclasses.replace(sp, start=start, end=end, tokens=n, rules=[*sp.rules, rule],
-                                           flat=_flat(text[start:end]), head=_head(text, start, end),
-                                           grams=None)
+                                           flat=_flat(text[start:end]), head=_head(text, start, end))
 
     def add_companions() -> None:
         """From what the budget has left, best spans first: a span from inside a function, method
@@ -684,6 +644,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         add_companions()
 
     out = []
+    returned = {doc_id for doc_id, spans in chosen.items() if spans}
     for doc_id, spans in chosen.items():
         if not spans:
             continue
@@ -693,7 +654,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         for s in sorted(spans, key=lambda s: s.start):
             groups.setdefault(_context_key(d, s.start, s.end), []).append(s)
         for key, group in groups.items():
-            out.append(_context(document, d, key, group, explain))
+            out.append(_context(document, d, key, group, explain, returned))
     out.sort(key=lambda ctx: (-ctx.score, ctx.doc_id, ctx.start))
     if order == "document":
         best: dict[str, int] = {}
@@ -756,7 +717,8 @@ def _why(used: int, budget: int, floored: list[tuple[Candidate, float]], stop: f
     return f"no more candidates that fit ({used}/{budget} tokens)"
 
 
-def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) -> Context:
+def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool,
+             returned: Collection[str] = ()) -> Context:
     """One context from the chosen spans of one table (with its header row), or one span."""
     best = max(group, key=lambda s: s.best.score)
     b = best.best
@@ -792,7 +754,9 @@ def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool) 
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
-        copies=tuple(dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])),
+        # a document returned in a context of its own is no copy left out
+        copies=tuple(x for x in dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])
+                     if x not in returned),
     )
 
 

@@ -311,6 +311,22 @@ def without_heading(text: str, start: int, end: int) -> int:
     return trim_end(text, start, line)
 
 
+_LINE_START = re.compile(r"^", re.MULTILINE)
+
+
+def next_heading(text: str, start: int, end: int, after: int) -> int | None:
+    """Where the first Markdown heading line of ``[start, end)`` at or after ``after`` begins (not
+    a ``#`` comment in a code block fenced within the range); None when there is none."""
+    fenced = False
+    for m in _LINE_START.finditer(text, start, end):
+        line = m.start()
+        if _FENCE.match(text, line, end):
+            fenced = not fenced
+        elif line >= after and not fenced and _ATX_LINE.match(text, line, end):
+            return line
+    return None
+
+
 def _word_start(text: str, pos: int) -> int:
     while pos > 0 and not text[pos - 1].isspace():
         pos -= 1

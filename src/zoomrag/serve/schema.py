@@ -65,7 +65,7 @@ class ContextOut(BaseModel):
     spans: list[SpanOut]
     #: The metadata of the context's document.
     metadata: dict[str, Any] = Field(default_factory=dict)
-    #: Ids of other documents holding this text (the same, or nearly), left out for it.
+    #: Ids of other documents holding this text (or most of what matched in it), left out for it.
     copies: list[str] = Field(default_factory=list)
     level: int
     kind: str
