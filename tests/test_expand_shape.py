@@ -15,6 +15,7 @@ from zoomrag.expand.bounds import (
     clean_start,
     grow,
     has_words,
+    is_markup,
     item_after,
     item_start,
     lead_in,
@@ -22,10 +23,12 @@ from zoomrag.expand.bounds import (
     next_heading,
     snap,
     without_heading,
+    without_markup_edges,
     word_count,
     words_upto,
 )
 from zoomrag.load.readers.delimited import read_csv
+from zoomrag.load.spans import skip_space, trim_end
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
 from zoomrag.parse.base import build_tree
@@ -319,6 +322,10 @@ def test_next_heading_skips_comments_in_fenced_code():
     assert next_heading(text, 0, len(text), 0) == text.index("## Usage")
     assert next_heading(text, 0, len(text), text.index("## Usage") + 1) is None
     assert next_heading("a\n#tag not a heading\n#", 0, 22, 0) == 21  # "#" alone is an empty heading
+    rst = "Same as validate.\n\n\nValidators\n----------\n\nText.\n\n=====\nTitle\n=====\n\nRun this\n~~~\n"
+    assert next_heading(rst, 0, len(rst), 0) == rst.index("Validators")
+    assert next_heading(rst, 0, len(rst), rst.index("Text")) == rst.index("=====")  # from its overline
+    assert next_heading(rst, 0, len(rst), rst.index("Run")) is None  # a fence shorter than its line above
 
 
 @settings(max_examples=200, deadline=None)
@@ -336,6 +343,85 @@ def test_next_heading_is_the_first_heading_line_outside_fences(lines, data):
             want = pos
         pos += len(line) + 1
     assert got == want
+
+
+def test_a_context_does_not_open_with_the_tail_of_the_section_before():
+    tail = "Check out the next page if you would like to know how it does all of the above."
+    body = ("It does nothing dynamic at runtime, so there is no overhead at all when your program runs, "
+            "and the class stays yours.")
+    text = f"# Overview\n\n{tail}\n\n## What it is not\n\n{body}\n"
+    tree = make_chunker("markdown").chunk(Document(id="o", source="o.md", text=text, format="markdown"))
+    at = text.index("It does")
+
+    def start(first: int, *hits: int) -> int:
+        found = tuple(Hit(f"h{h}", "o", h, h + 10, 1.0) for h in (first, *hits))
+        [ctx] = assemble([Candidate("o", text.index("Check"), len(text), 1.0, found)], Trees(tree), 1000, chars)
+        return ctx.start
+
+    assert start(at) == text.index("## What")  # the tail of the section before is left out
+    assert start(text.index("## What")) == text.index("## What")  # a hit that begins with its heading
+    assert start(at, text.index("next page")) == 0  # a hit in the tail keeps it, under its heading
+
+
+def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
+    text = ('<img src="logo.png">\n</p>\n\n## Features\n\nIt speaks HTTP/2.\n\n<p align="center">\n'
+            '  <a href="x"><img src="badge.svg"></a> <!-- ci -->\n')
+    hit = text.index("It speaks")
+    s, e = without_markup_edges(text, 0, len(text), hit, hit + 17)
+    assert text[s:e] == "## Features\n\nIt speaks HTTP/2."
+    # a tag line holding the hit stays, as does text on a tag's line
+    assert without_markup_edges(text, 0, len(text), 0, len(text)) == (0, len(text))
+    assert without_markup_edges("<b>Note</b> this.\n", 0, 18, 17, 17) == (0, 18)
+    myst = "(examples-validators)=\n\n## Validators\n\nText.\n\n.. _next:\n"
+    s, e = without_markup_edges(myst, 0, len(myst), myst.index("##"), myst.index("Text") + 5)
+    assert myst[s:e] == "## Validators\n\nText."
+    assert is_markup(myst, 0, myst.index("##")) and not is_markup(myst, 0, myst.index("Text") + 4)
+    # in assembly: a README's logo frame before the section a hit is in
+    readme = "<p align=\"center\">\n  <img src=\"logo.png\">\n</p>\n\n## Features\n\n" + prose(3, 3)
+    tree = build_tree(Document(id="r", source="README.md", text=readme, format="markdown"), [])
+    at = readme.index("Farmers")
+    [ctx] = assemble([Candidate("r", 0, len(readme), 1.0, (Hit("h", "r", at, at + 20, 1.0),))], Trees(tree),
+                     1000, chars)
+    assert ctx.text.startswith("## Features\n\nThe river rises")
+    # a MyST label matched on its own goes too; the hit on the prose stays
+    doc = "(features)=\n\n## Features\n\n" + prose(3, 3)
+    tree = build_tree(Document(id="m", source="m.md", text=doc, format="markdown"), [])
+    at = doc.index("Farmers")
+    hits = (Hit("l", "m", 0, 11, 0.5), Hit("h", "m", at, at + 20, 1.0))
+    [ctx] = assemble([Candidate("m", 0, len(doc), 1.0, hits)], Trees(tree), 1000, chars)
+    assert ctx.text.startswith("## Features") and [h[:2] for h in ctx.hits] == [(at, at + 20)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["</p>", "<p align='c'>", "  <img src=x> <!-- c -->", "Words here.", "", "# H"]),
+                max_size=10), st.data())
+def test_markup_edges_stay_inside_and_keep_what_must_be_kept(lines, data):
+    text = "\n".join(lines)
+    keep_from = data.draw(st.integers(0, len(text)))
+    keep_to = data.draw(st.integers(keep_from, len(text)))
+    s, e = without_markup_edges(text, 0, len(text), keep_from, keep_to)
+    assert 0 <= s <= e <= len(text)
+    # what lies between keep_from and keep_to stays (whitespace around it aside)
+    assert s <= skip_space(text, keep_from, len(text)) and e >= trim_end(text, 0, keep_to)
+    assert "Words" not in text[:s] and "Words" not in text[e:]  # only tag lines and whitespace go
+    assert "# H" not in text[:s] and "# H" not in text[e:]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Title", "-----", "=====", "Words of a line.", "", "```", "# A"]), max_size=12),
+       st.data())
+def test_next_heading_is_a_heading_line_at_or_after_the_position(lines, data):
+    text = "\n".join(lines)
+    after = data.draw(st.integers(0, len(text)))
+    got = next_heading(text, 0, len(text), after)
+    if got is not None:
+        assert got >= after and (got == 0 or text[got - 1] == "\n")
+        line, _, rest = text[got:].partition("\n")
+        below = rest.split("\n")
+        # a "#" line, a title over its underline, or an overline over a title and its underline
+        assert (line == "# A" or (below[0] in ("-----", "=====") and line and line not in ("-----", "=====")
+                                  and len(below[0]) >= len(line))
+                or (line in ("-----", "=====") and len(below) > 1 and below[1] in ("-----", "=====")))
 
 
 def test_a_context_does_not_end_by_entering_the_next_section():

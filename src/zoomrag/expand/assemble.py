@@ -46,6 +46,7 @@ from .bounds import (
     MIN_WORDS,
     grow,
     has_words,
+    is_markup,
     item_after,
     item_lines,
     item_start,
@@ -55,6 +56,7 @@ from .bounds import (
     sentences_in,
     snap,
     without_heading,
+    without_markup_edges,
     word_count,
 )
 from .evidence import hit_ranks, per_token
@@ -182,16 +184,33 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
 
 def _before_entered_section(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
-    last hit: a Markdown heading and a sentence or two of another topic, fewer than SMALL_SECTION
-    words, when MIN_WORDS words remain before it. Read from the text, not the tree: a partial
+    last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
+    when MIN_WORDS words remain before it. Read from the text, not the tree: a partial
     tree (hits and their ancestors) holds no section the hits are not in."""
-    if not hits or text.find("#", start, end) < 0:
+    if not hits:
         return end
     entered = next_heading(text, start, end, max(start + 1, max(h.end for h in hits)))
     if entered is None or has_words(text, entered, end, SMALL_SECTION):
         return end
     cut = trim_end(text, start, entered)
     return cut if has_words(text, start, cut) else end
+
+
+def _from_own_section(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
+    """``start``, or where the section of the first hit begins when ``[start, end)`` opens with
+    the tail of the section before it: fewer than SMALL_SECTION words and no hit ("Check out the
+    next page for all of the above." over a heading)."""
+    if not hits:
+        return start
+    first = min(end, min(h.start for h in hits) + 1)  # a hit may begin with its heading
+    heading = None
+    at = next_heading(text, start, first, start + 1)
+    while at is not None:  # the last heading up to the first hit
+        heading = at
+        at = next_heading(text, start, first, at + 1)
+    if heading is None or has_words(text, start, heading, SMALL_SECTION) or not has_words(text, heading, end):
+        return start
+    return heading
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -297,6 +316,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             d = doc(c.doc_id)
             e = _without_lead_in(d.text, s, e, c.hits)
             e = _before_entered_section(d.text, s, e, c.hits)
+            s = _from_own_section(d.text, s, e, c.hits)
+            # a hit's own markup lines go too (a MyST label matched), as long as some of every
+            # other hit stays
+            worded = [h for h in c.hits if not is_markup(d.text, h.start, h.end)]
+            if worded:
+                s, e = without_markup_edges(d.text, s, e, min(h.end for h in worded) - 1,
+                                            max(h.start for h in worded) + 1)
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -687,9 +713,17 @@ def _led_end(text: str, start: int, end: int) -> int:
 
 def _heading_start(d: _Doc, start: int) -> int:
     """``start``, or the start of the innermost section holding it (which may start there
-    already) when that is at most HEAD_REACH characters back."""
+    already) when that is at most HEAD_REACH characters back; a heading in the text between them
+    (one the tree did not split at) is that section's start instead."""
     got = _section_holding(d, start, start + 1, HEAD_REACH)
-    return start if got is None else got[0]
+    if got is None:
+        return start
+    head = got[0]
+    at = next_heading(d.text, head, start + 1, head + 1)
+    while at is not None:
+        head = at
+        at = next_heading(d.text, head, start + 1, head + 1)
+    return head
 
 
 def _citing(d: _Doc, ref: tuple[int, int]) -> tuple[int, int]:

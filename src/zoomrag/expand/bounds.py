@@ -314,17 +314,100 @@ def without_heading(text: str, start: int, end: int) -> int:
 _LINE_START = re.compile(r"^", re.MULTILINE)
 
 
+#: A line under (or over) a title in reStructuredText or Markdown's setext form: one punctuation
+#: character repeated, at least three times.
+_UNDERLINE = re.compile(r"([=\-~^\"'*+#:.])\1{2,}[ \t]*(?=\n|$)")
+
+
+def _end_of_line(text: str, line: int, end: int) -> int:
+    nl = text.find("\n", line, end)
+    return end if nl < 0 else nl
+
+
+def _underlines(text: str, line: int, end: int, title: int) -> bool:
+    """Whether ``line`` is the underline of the line at ``title``: as long as its text at least
+    (so a ``~~~`` fence under a paragraph is none), and not itself under a line."""
+    m = _UNDERLINE.match(text, line, end)
+    return (m is not None and len(m.group(0).rstrip()) >= len(text[title:_end_of_line(text, title, end)].strip())
+            and not _UNDERLINE.match(text, title, end))
+
+
+#: What any heading :func:`next_heading` finds holds: a ``#`` at a line's start, or a line
+#: starting with three of one punctuation character (searched first: at C speed).
+_HEADING_HINT = re.compile(r"(?:^|\n)[ \t]{0,3}#|\n([=\-~^\"'*+#:.])\1\1")
+
+
 def next_heading(text: str, start: int, end: int, after: int) -> int | None:
-    """Where the first Markdown heading line of ``[start, end)`` at or after ``after`` begins (not
-    a ``#`` comment in a code block fenced within the range); None when there is none."""
+    """Where the first heading of ``[start, end)`` at or after ``after`` begins: a Markdown ``#``
+    line (not a comment in a code block fenced within the range), or a title line with a line of
+    ``===``/``---``/``~~~`` as long under it (from its overline, if it has one); None when there
+    is none."""
+    if _HEADING_HINT.search(text, start, end) is None:
+        return None
     fenced = False
+    previous = -1  # the start of the line before, when it is not blank
     for m in _LINE_START.finditer(text, start, end):
         line = m.start()
-        if _FENCE.match(text, line, end):
+        blank = not text[line:_end_of_line(text, line, end)].strip()
+        if not fenced and previous >= 0 and _underlines(text, line, end, previous):
+            title = previous
+            over = text.rfind("\n", start, max(start, title - 1)) + 1
+            if over < title and _UNDERLINE.match(text, over, title):
+                title = over  # an overline belongs to its title
+            if title >= after:
+                return title
+        elif _FENCE.match(text, line, end):
             fenced = not fenced
         elif line >= after and not fenced and _ATX_LINE.match(text, line, end):
             return line
+        previous = -1 if blank else line
     return None
+
+
+#: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
+#: badge row in a README), a MyST target ``(label)=`` or a reStructuredText one ``.. _label:``.
+_MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][^<>\n]*>)[ \t]*)+|\([^()\s]+\)=[ \t]*"
+                          r"|\.\. _[^\n]*)(?=\n|$)")
+
+
+#: The first characters a line of markup can start with.
+_MARKUP_OPENERS = "<(."
+
+
+def is_markup(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is lines of bare markup only (:func:`without_markup_edges`)."""
+    s, e = skip_space(text, start, end), trim_end(text, start, end)
+    while s < e:
+        m = _MARKUP_LINE.match(text, s, e)
+        if m is None:
+            return False
+        s = skip_space(text, m.end(), e)
+    return True
+
+
+def without_markup_edges(text: str, start: int, end: int, keep_from: int, keep_to: int) -> tuple[int, int]:
+    """``[start, end)`` without lines of bare markup at its start (before ``keep_from``) and at
+    its end (after ``keep_to``): ``</p>`` before a heading is no part of what a reader asked for."""
+    first = skip_space(text, start, end)
+    last = text.rfind("\n", start, trim_end(text, start, end)) + 1
+    last = skip_space(text, last, end) if last > start else end
+    if (first >= end or text[first] not in _MARKUP_OPENERS) and (last >= end or text[last] not in _MARKUP_OPENERS):
+        return start, end  # neither edge line can be markup
+    s = start
+    while s < min(end, keep_from):
+        m = _MARKUP_LINE.match(text, s, end)
+        if m is None or m.end() > keep_from:
+            break
+        s = skip_space(text, m.end(), end)
+    e = last = trim_end(text, s, end)
+    while e > max(s, keep_to):
+        line = text.rfind("\n", s, e) + 1
+        if line <= s or line < keep_to or _MARKUP_LINE.fullmatch(text, line, e) is None:
+            break
+        e = trim_end(text, s, line)
+    if e == last:
+        e = end  # nothing cut at the end
+    return (s, e) if s < e else (start, end)
 
 
 def _word_start(text: str, pos: int) -> int:
