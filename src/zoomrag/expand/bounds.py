@@ -366,8 +366,8 @@ def next_heading(text: str, start: int, end: int, after: int) -> int | None:
 
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
 #: badge row in a README), a MyST target ``(label)=`` or a reStructuredText one ``.. _label:``.
-_MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][^<>\n]*>)[ \t]*)+|\([^()\s]+\)=[ \t]*"
-                          r"|\.\. _[^\n]*)(?=\n|$)")
+_MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>)[ \t]*)+"
+                          r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*)(?=\n|$)")
 
 
 #: The first characters a line of markup can start with.
@@ -407,7 +407,9 @@ def without_markup_edges(text: str, start: int, end: int, keep_from: int, keep_t
         e = trim_end(text, s, line)
     if e == last:
         e = end  # nothing cut at the end
-    return (s, e) if s < e else (start, end)
+    if s >= e or (not has_words(text, s, e) and has_words(text, start, end)):
+        return start, end  # what is left would be a fragment
+    return s, e
 
 
 def _word_start(text: str, pos: int) -> int:
