@@ -376,6 +376,10 @@ def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     s, e = without_markup_edges(myst, 0, len(myst), myst.index("##"), myst.index("Text") + 5)
     assert myst[s:e] == "## Validators\n\nText."
     assert is_markup(myst, 0, myst.index("##")) and not is_markup(myst, 0, myst.index("Text") + 4)
+    assert not is_markup("<http://www.gnu.org/licenses/>", 0, 30)  # an autolink is text
+    # a cut that would leave a fragment is not made
+    short = "Short words here.\n" + "<a href='x'>\n" * 3 + " ".join(["<br>"] * 20) + "\n"
+    assert without_markup_edges(short, 0, len(short), 0, 5) == (0, len(short))
     # in assembly: a README's logo frame before the section a hit is in
     readme = "<p align=\"center\">\n  <img src=\"logo.png\">\n</p>\n\n## Features\n\n" + prose(3, 3)
     tree = build_tree(Document(id="r", source="README.md", text=readme, format="markdown"), [])
