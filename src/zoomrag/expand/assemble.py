@@ -46,13 +46,14 @@ from .bounds import (
     MIN_WORDS,
     grow,
     has_words,
+    heading_starts,
     is_markup,
     item_after,
     item_lines,
     item_start,
     lead_in,
     led_to,
-    next_heading,
+    markup_edge,
     sentences_in,
     snap,
     without_heading,
@@ -126,6 +127,11 @@ class _Doc:
     notes: Footnotes = field(default_factory=Footnotes)
     #: Whether it has function, method or class nodes (whose heads a context inside them takes).
     definitions: bool = False
+    #: Where its headings begin (:func:`~.bounds.heading_starts`), found when first needed.
+    headings: list[int] | None = None
+    #: ``(start, end, hits)`` of a shaped prose span -> its edges (:func:`_edges`), kept as
+    #: :attr:`shapes` is.
+    edges: dict[tuple[int, int, tuple[tuple[int, int, float], ...]], tuple[int, int]] = field(default_factory=dict)
 
 
 ORDERS = ("score", "document")
@@ -182,35 +188,57 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
     return got
 
 
-def _before_entered_section(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
+def _headings(d: _Doc, start: int, end: int) -> list[int]:
+    """The headings that begin in ``(start, end)``, read from the text once per document
+    (:func:`~.bounds.heading_starts`), not from the tree: a partial tree (hits and their
+    ancestors) holds no section the hits are not in."""
+    if d.headings is None:
+        d.headings = heading_starts(d.text)
+    return d.headings[bisect_right(d.headings, start):bisect_left(d.headings, end)]
+
+
+def _before_entered_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
     last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
-    when MIN_WORDS words remain before it. Read from the text, not the tree: a partial
-    tree (hits and their ancestors) holds no section the hits are not in."""
+    when MIN_WORDS words remain before it."""
     if not hits:
         return end
-    entered = next_heading(text, start, end, max(start + 1, max(h.end for h in hits)))
+    text = d.text
+    last = max(h.end for h in hits)
+    entered = next((h for h in _headings(d, start, end) if h >= last), None)
     if entered is None or has_words(text, entered, end, SMALL_SECTION):
         return end
     cut = trim_end(text, start, entered)
     return cut if has_words(text, start, cut) else end
 
 
-def _from_own_section(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
+def _from_own_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``start``, or where the section of the first hit begins when ``[start, end)`` opens with
     the tail of the section before it: fewer than SMALL_SECTION words and no hit ("Check out the
     next page for all of the above." over a heading)."""
     if not hits:
         return start
+    text = d.text
     first = min(end, min(h.start for h in hits) + 1)  # a hit may begin with its heading
-    heading = None
-    at = next_heading(text, start, first, start + 1)
-    while at is not None:  # the last heading up to the first hit
-        heading = at
-        at = next_heading(text, start, first, at + 1)
+    before = _headings(d, start, first)
+    heading = before[-1] if before else None  # the last heading up to the first hit
     if heading is None or has_words(text, start, heading, SMALL_SECTION) or not has_words(text, heading, end):
         return start
     return heading
+
+
+def _edges(d: _Doc, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
+    """A shaped prose span's edges, given its hits: no lead-in left without what it leads to, no
+    glance into the next section nor tail of the one before, no line of bare markup."""
+    e = _without_lead_in(d.text, s, e, hits)
+    e = _before_entered_section(d, s, e, hits)
+    s = _from_own_section(d, s, e, hits)
+    # a hit's own markup lines go too (a MyST label matched), as long as some of every other
+    # hit stays
+    worded = [h for h in hits if not is_markup(d.text, h.start, h.end)] if markup_edge(d.text, s, e) else []
+    if worded:
+        s, e = without_markup_edges(d.text, s, e, min(h.end for h in worded) - 1, max(h.start for h in worded) + 1)
+    return s, e
 
 
 def _header_end(text: str, start: int, end: int) -> int:
@@ -312,17 +340,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if got is None:
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
-        if not lines_for(c):  # not kept with the shape: it depends on the hits
+        if not lines_for(c):  # the edges depend on the hits: kept by the hits' spans and scores
             d = doc(c.doc_id)
-            e = _without_lead_in(d.text, s, e, c.hits)
-            e = _before_entered_section(d.text, s, e, c.hits)
-            s = _from_own_section(d.text, s, e, c.hits)
-            # a hit's own markup lines go too (a MyST label matched), as long as some of every
-            # other hit stays
-            worded = [h for h in c.hits if not is_markup(d.text, h.start, h.end)]
-            if worded:
-                s, e = without_markup_edges(d.text, s, e, min(h.end for h in worded) - 1,
-                                            max(h.start for h in worded) + 1)
+            edge_key = (s, e, tuple((h.start, h.end, h.score) for h in c.hits))
+            edges = d.edges.get(edge_key)
+            if edges is None:
+                edges = bounded(d.edges)[edge_key] = _edges(d, s, e, c.hits)
+            s, e = edges
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
@@ -718,12 +742,8 @@ def _heading_start(d: _Doc, start: int) -> int:
     got = _section_holding(d, start, start + 1, HEAD_REACH)
     if got is None:
         return start
-    head = got[0]
-    at = next_heading(d.text, head, start + 1, head + 1)
-    while at is not None:
-        head = at
-        at = next_heading(d.text, head, start + 1, head + 1)
-    return head
+    between = _headings(d, got[0], start + 1)
+    return between[-1] if between else got[0]
 
 
 def _citing(d: _Doc, ref: tuple[int, int]) -> tuple[int, int]:

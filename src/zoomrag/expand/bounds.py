@@ -311,12 +311,13 @@ def without_heading(text: str, start: int, end: int) -> int:
     return trim_end(text, start, line)
 
 
-_LINE_START = re.compile(r"^", re.MULTILINE)
-
-
 #: A line under (or over) a title in reStructuredText or Markdown's setext form: one punctuation
 #: character repeated, at least three times.
 _UNDERLINE = re.compile(r"([=\-~^\"'*+#:.])\1{2,}[ \t]*(?=\n|$)")
+#: The lines a heading can be made of or hidden by, found at C speed: a ``#`` line, an underline,
+#: a code fence.
+_HEADING_PART = re.compile(r"^(?:[ \t]{0,3}#{1,6}(?:[ \t]|$)|([=\-~^\"'*+#:.])\1{2,}[ \t]*$|[ \t]{0,3}(?:`{3,}|~{3,}))",
+                           re.MULTILINE)
 
 
 def _end_of_line(text: str, line: int, end: int) -> int:
@@ -324,44 +325,53 @@ def _end_of_line(text: str, line: int, end: int) -> int:
     return end if nl < 0 else nl
 
 
-def _underlines(text: str, line: int, end: int, title: int) -> bool:
-    """Whether ``line`` is the underline of the line at ``title``: as long as its text at least
-    (so a ``~~~`` fence under a paragraph is none), and not itself under a line."""
-    m = _UNDERLINE.match(text, line, end)
-    return (m is not None and len(m.group(0).rstrip()) >= len(text[title:_end_of_line(text, title, end)].strip())
-            and not _UNDERLINE.match(text, title, end))
+def _title_over(text: str, line: int, start: int, end: int) -> int | None:
+    """Where the title that the underline at ``line`` underlines begins (at its overline, if it has
+    one): the line just above, not blank, not itself an underline, and not longer than it."""
+    if line <= start:
+        return None
+    title = text.rfind("\n", start, line - 1) + 1
+    if title < start or text[title:line].count("\n") != 1:
+        return None
+    words = text[title:line - 1].strip()
+    if not words or _UNDERLINE.match(text, title, line - 1) is not None:
+        return None
+    if len(text[line:_end_of_line(text, line, end)].rstrip()) < len(words):
+        return None  # a ``~~~`` fence under a longer line is no underline
+    over = text.rfind("\n", start, max(start, title - 1)) + 1
+    return over if over < title and _UNDERLINE.match(text, over, title - 1) else title
 
 
-#: What any heading :func:`next_heading` finds holds: a ``#`` at a line's start, or a line
-#: starting with three of one punctuation character (searched first: at C speed).
-_HEADING_HINT = re.compile(r"(?:^|\n)[ \t]{0,3}#|\n([=\-~^\"'*+#:.])\1\1")
+def heading_starts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """Where each heading of ``text[start:end]`` begins, in order: a Markdown ``#`` line (not a
+    comment in a code block fenced within the range), or a title line with a line of
+    ``===``/``---``/``~~~`` at least as long under it (from its overline, if it has one)."""
+    end = len(text) if end is None else end
+    out: list[int] = []
+    fenced = False
+    for m in _HEADING_PART.finditer(text, start, end):
+        line = m.start()
+        char = text[skip_space(text, line, end)] if line < end else ""
+        if m.group(1) is not None:  # an underline (three ``~`` may also be a fence)
+            title = None if fenced else _title_over(text, line, start, end)
+            if title is not None:
+                if not out or out[-1] < title:
+                    out.append(title)
+                continue
+            if char != "~":
+                continue
+        if char in "`~":
+            fenced = not fenced
+        elif not fenced:
+            out.append(line)
+    return out
 
 
 def next_heading(text: str, start: int, end: int, after: int) -> int | None:
-    """Where the first heading of ``[start, end)`` at or after ``after`` begins: a Markdown ``#``
-    line (not a comment in a code block fenced within the range), or a title line with a line of
-    ``===``/``---``/``~~~`` as long under it (from its overline, if it has one); None when there
-    is none."""
-    if _HEADING_HINT.search(text, start, end) is None:
-        return None
-    fenced = False
-    previous = -1  # the start of the line before, when it is not blank
-    for m in _LINE_START.finditer(text, start, end):
-        line = m.start()
-        blank = not text[line:_end_of_line(text, line, end)].strip()
-        if not fenced and previous >= 0 and _underlines(text, line, end, previous):
-            title = previous
-            over = text.rfind("\n", start, max(start, title - 1)) + 1
-            if over < title and _UNDERLINE.match(text, over, title):
-                title = over  # an overline belongs to its title
-            if title >= after:
-                return title
-        elif _FENCE.match(text, line, end):
-            fenced = not fenced
-        elif line >= after and not fenced and _ATX_LINE.match(text, line, end):
-            return line
-        previous = -1 if blank else line
-    return None
+    """The first of :func:`heading_starts` of ``[start, end)`` at or after ``after``."""
+    found = heading_starts(text, start, end)
+    i = bisect_left(found, after)
+    return found[i] if i < len(found) else None
 
 
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
@@ -385,14 +395,19 @@ def is_markup(text: str, start: int, end: int) -> bool:
     return True
 
 
-def without_markup_edges(text: str, start: int, end: int, keep_from: int, keep_to: int) -> tuple[int, int]:
-    """``[start, end)`` without lines of bare markup at its start (before ``keep_from``) and at
-    its end (after ``keep_to``): ``</p>`` before a heading is no part of what a reader asked for."""
+def markup_edge(text: str, start: int, end: int) -> bool:
+    """Whether the first or the last line of ``[start, end)`` may be markup (a cheap first look)."""
     first = skip_space(text, start, end)
     last = text.rfind("\n", start, trim_end(text, start, end)) + 1
     last = skip_space(text, last, end) if last > start else end
-    if (first >= end or text[first] not in _MARKUP_OPENERS) and (last >= end or text[last] not in _MARKUP_OPENERS):
-        return start, end  # neither edge line can be markup
+    return (first < end and text[first] in _MARKUP_OPENERS) or (last < end and text[last] in _MARKUP_OPENERS)
+
+
+def without_markup_edges(text: str, start: int, end: int, keep_from: int, keep_to: int) -> tuple[int, int]:
+    """``[start, end)`` without lines of bare markup at its start (before ``keep_from``) and at
+    its end (after ``keep_to``): ``</p>`` before a heading is no part of what a reader asked for."""
+    if not markup_edge(text, start, end):
+        return start, end
     s = start
     while s < min(end, keep_from):
         m = _MARKUP_LINE.match(text, s, end)
