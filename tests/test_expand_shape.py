@@ -328,13 +328,18 @@ def test_next_heading_skips_comments_in_fenced_code():
     assert next_heading(rst, 0, len(rst), rst.index("Run")) is None  # a fence shorter than its line above
 
 
+def heading_after(lines: list[str], data) -> tuple[str, int, int | None]:
+    """The lines as a text, a drawn position, and the first heading at or after it."""
+    text = "\n".join(lines)
+    after = data.draw(st.integers(0, len(text)))
+    return text, after, next_heading(text, 0, len(text), after)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["# A", "## B c", "text here", "```", "#no", "", "  # d"]), max_size=12),
        st.data())
 def test_next_heading_is_the_first_heading_line_outside_fences(lines, data):
-    text = "\n".join(lines)
-    after = data.draw(st.integers(0, len(text)))
-    got = next_heading(text, 0, len(text), after)
+    text, after, got = heading_after(lines, data)
     pos, fenced, want = 0, False, None
     for line in lines:
         if line == "```":
@@ -415,9 +420,7 @@ def test_markup_edges_stay_inside_and_keep_what_must_be_kept(lines, data):
 @given(st.lists(st.sampled_from(["Title", "-----", "=====", "Words of a line.", "", "```", "# A"]), max_size=12),
        st.data())
 def test_next_heading_is_a_heading_line_at_or_after_the_position(lines, data):
-    text = "\n".join(lines)
-    after = data.draw(st.integers(0, len(text)))
-    got = next_heading(text, 0, len(text), after)
+    text, after, got = heading_after(lines, data)
     if got is not None:
         assert got >= after and (got == 0 or text[got - 1] == "\n")
         line, _, rest = text[got:].partition("\n")
