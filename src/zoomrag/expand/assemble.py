@@ -2,15 +2,17 @@
 
 Candidates are taken best first. Each is first given a readable shape
 (:mod:`zoomrag.expand.bounds`): widened to sentence boundaries (line boundaries in tables,
-lists and code) and, when shorter than 15 words, grown by whole sentences. A candidate that
-overlaps, touches, or is separated only by whitespace from spans already chosen in its
-document is merged with them, so no character is ever returned twice; its cost is the growth
-in tokens of the merged span. A candidate that does not fit is replaced by its fallbacks; one
-that would open a context beyond ``top`` is skipped (``top`` counts contexts as returned: the
-spans inside one table are one context); one whose text another document already gave is
-skipped (the same file twice is returned once, naming the other). A near copy is returned: a
-clause that differs from another contract's in one name or number differs where it matters. Tokens are counted on the final
-spans, so the returned contexts never exceed the budget together. A context inside a table
+lists and code) and, when shorter than 15 words, grown by whole sentences; in prose, given its
+hits, it leaves out a glance into the next section, the tail of the section before and lines of
+bare markup at its edges (:func:`_edges`). A candidate that overlaps, touches, or is separated
+only by whitespace from spans already chosen in its document is merged with them, so no
+character is ever returned twice; its cost is the growth in tokens of the merged span. A
+candidate that does not fit is replaced by its fallbacks; one that would open a context beyond
+``top`` is skipped (``top`` counts contexts as returned: the spans inside one table are one
+context); one whose text another document already gave is skipped (the same file twice is
+returned once, naming the other in ``Context.copies``). A near copy is returned: a clause that
+differs from another contract's in one name differs where it matters. Tokens are counted on
+the final spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
 (:mod:`zoomrag.expand.heads`), one holding a footnote the sentence that cites it, and one citing a

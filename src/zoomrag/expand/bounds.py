@@ -316,7 +316,9 @@ def without_heading(text: str, start: int, end: int) -> int:
 _UNDERLINE = re.compile(r"([=\-~^\"'*+#:.])\1{2,}[ \t]*(?=\n|$)")
 #: The lines a heading can be made of or hidden by, found at C speed: a ``#`` line, an underline,
 #: a code fence.
-_HEADING_PART = re.compile(r"^(?:[ \t]{0,3}#{1,6}(?:[ \t]|$)|([=\-~^\"'*+#:.])\1{2,}[ \t]*$|[ \t]{0,3}(?:`{3,}|~{3,}))",
+_HEADING_PART = re.compile(r"^(?:[ \t]{0,3}#{1,6}(?:[ \t]|$)"  # a "#" line
+                           r"|([=\-~^\"'*+#:.])\1{2,}[ \t]*$"  # an underline
+                           r"|[ \t]{0,3}(?:`{3,}|~{3,}))",  # a fence
                            re.MULTILINE)
 
 
