@@ -265,10 +265,11 @@ def probe_questions(trees: Sequence[Tree], *, seed: int = 0, per_kind: int = PER
                 pools[kind] += [(doc, q, s, e, "heading") for q, s, e in _heading_probes(tree, size)]
     # A passage found in two places (a licence copied into every package, a repeated warning)
     # has no single evidence: whichever copy a policy returns, the other counts as missed.
-    seen = Counter(_plain(item[1]) for pool in pools.values() for item in pool)
+    plain = {kind: [_plain(item[1]) for item in pool] for kind, pool in pools.items()}
+    seen = Counter(key for keys in plain.values() for key in keys)
     out: dict[str, list[EvalQuery]] = {}
     for kind, pool in pools.items():
-        pool = [item for item in pool if seen[_plain(item[1])] == 1]
+        pool = [item for item, key in zip(pool, plain[kind]) if seen[key] == 1]
         # Each candidate's place in the sample is a hash of what it is (bottom-k sampling): adding,
         # changing or removing one document changes only the questions drawn from it, so the
         # probe's choice does not swing with an unrelated edit.
