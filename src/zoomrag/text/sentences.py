@@ -367,8 +367,9 @@ def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
     # a wrap falls after a word or a comma; a line ending in a number is a row or a reference
     if len(line) < WRAP or not (line[-1].isalpha() or line[-1] in ",-") or "|" in line:
         return False
-    shouted = _shouted(line)
-    if (_titled(line) and not shouted) or _BLOCK_START.match(text, i + 1, hi) is not None:
+    titled = _titled(line)
+    shouted = titled and _shouted(line)  # a line in capitals is titled too: looked at only then
+    if (titled and not shouted) or _BLOCK_START.match(text, i + 1, hi) is not None:
         return False
     nl = text.find("\n", i + 1, hi)
     nxt = text[i + 1:hi if nl < 0 else nl][:80]
