@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import zoomrag
 from zoomrag.cli import main
 from zoomrag.evaluate import Dataset, ResultCache, load_dataset
-from zoomrag.evaluate.cache import RunKey
+from zoomrag.evaluate.cache import RunKey, source_digest
 from zoomrag.evaluate.reading import read_dataset
 from zoomrag.evaluate.retriever import IndexPool, IndexRetriever, resolve
 from zoomrag.evaluate.runner import run_key
@@ -42,7 +42,24 @@ def test_a_key_is_stable_and_the_build_key_ignores_only_the_budget():
     assert a.digest == b.digest
     assert dataclasses.replace(a, budget=64).build_digest == a.build_digest
     assert dataclasses.replace(a, settings={"mode": "dense"}).build_digest != a.build_digest
-    assert base_key().version == zoomrag.__version__
+    assert base_key().version.startswith(zoomrag.__version__ + "+")
+
+
+def test_the_version_follows_the_source_not_only_the_release(tmp_path: Path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "b.py").write_text("y = 2\n")
+    (pkg / "notes.txt").write_text("not code")
+    before = source_digest(pkg)
+    assert source_digest(pkg) == before
+    (pkg / "notes.txt").write_text("other")
+    assert source_digest(pkg) == before  # only code changes what a run returns
+    (pkg / "sub" / "b.py").write_text("y = 3\n")
+    edited = source_digest(pkg)
+    assert edited != before
+    (pkg / "sub" / "b.py").rename(pkg / "b.py")
+    assert source_digest(pkg) != edited  # a moved module is another layout
 
 
 def test_retriever_settings_reach_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -3,7 +3,7 @@
 A row is keyed by a :class:`RunKey` (everything that changes a result: the corpus as read, the
 configuration's name and settings — strategy and its parameters, policy and its parameters,
 search mode, reranker —, the embedder and its version, the token counter, the budget and the
-zoomrag version) and the query id; it holds the spans returned for that query and how long it
+zoomrag version with a digest of its source) and the query id; it holds the spans returned for that query and how long it
 took. Metrics are recomputed from the spans on every run (cheap), so a fix to a metric never
 needs a re-run; a changed query text (checked by hash) misses the cache. Writes are SQLite
 transactions: a run killed mid-way loses at most the unflushed batch, never leaves half a row.
@@ -12,6 +12,7 @@ A cache written by another schema is emptied (it only holds what can be computed
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -46,10 +47,28 @@ CREATE TABLE IF NOT EXISTS judgments (
 _TABLES = ("meta", "runs", "results", "builds", "judgments")
 
 
+def source_digest(package: Path) -> str:
+    """A hash of every ``.py`` file under ``package`` (names and bytes).
+
+    The release number alone is not enough: a checkout or an edited install chunks and ranks
+    with its own code under the same number, and its cached figures must not be served for it.
+    """
+    h = hashlib.blake2b(digest_size=8)
+    for path in sorted(package.rglob("*.py")):
+        h.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+@functools.cache
+def _own_digest() -> str:
+    return source_digest(Path(__file__).resolve().parents[1])
+
+
 def _version() -> str:
     from .. import __version__
 
-    return __version__
+    return f"{__version__}+{_own_digest()}"
 
 
 def _digest(value: Any) -> str:
@@ -63,7 +82,8 @@ class RunKey:
 
     ``settings`` is the configuration's own description (strategy, policy and their parameters,
     search mode, reranker...): two configurations with one name but other settings never share
-    a row. ``version`` is the zoomrag version (a new release may chunk or rank differently).
+    a row. ``version`` is the zoomrag version and a digest of its source (other code may chunk or
+    rank differently).
     """
 
     corpus: str
