@@ -258,7 +258,7 @@ def test_a_definition_term_leads_its_definition():
             "<dt>What is a pool?</dt><dd><p>A folder of packages.</p></dd>"
             "<dt>char_length(text)</dt><dt>character_length(text)</dt><dd><p>Characters.</p></dd>"
             "<dt>Options:</dt><dd><ul><li>-v</li></ul></dd>"
-            "<dt>lonely</dt><dd></dd></dl><h2>Next</h2>"
+            "<dt>lonely</dt><dd></dd><dt>after</dt><dd><p>Its own.</p></dd></dl><h2>Next</h2>"
             "<dl><dt>自由：</dt><dd><p>Debian 将一直是自由的。</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd></dl>"
             '<div class="admonition seealso"><p class="admonition-title">See also</p>'
             "<dl><dt>PEP 343</dt><dd><p>The with statement.</p></dd></dl></div>"
@@ -266,8 +266,8 @@ def test_a_definition_term_leads_its_definition():
             "<dl><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl>")
     doc = read_text(html, format="html")
     assert doc.text == ("FULL: Selects full vacuum.\n\nSlow.\n\nWhat is a pool? A folder of packages.\n\n"
-                        "char_length(text)\n\ncharacter_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
-                        "lonely\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n稳定版：久经测试。\n\n"
+                        "char_length(text), character_length(text): Characters.\n\nOptions:\n\n- -v\n\n"
+                        "lonely\n\nafter: Its own.\n\n## Next\n\n自由：Debian 将一直是自由的。\n\n稳定版：久经测试。\n\n"
                         "See also: PEP 343: The with statement.\n\nlast term\n\nFooter.\n\ngn: A meta-build system.\n")
 
 

@@ -136,6 +136,14 @@ def _entry(node: LexborNode) -> bool:
     return bool(node.attributes.get("id")) or "sig-object" in classes(node)
 
 
+def _after_term(node: LexborNode) -> bool:
+    """Whether the element before ``node`` is a term (no definition between them)."""
+    prev = node.prev
+    while prev is not None and not prev.is_element_node:
+        prev = prev.prev
+    return prev is not None and prev.tag == "dt"
+
+
 def _entry_title(node: LexborNode, text: str) -> str:
     """What an entry documents: its name parts when marked, else its text when short."""
     parts = []
@@ -394,6 +402,11 @@ class _Renderer:
                 if term:
                     self.label += _joint(self.label) + term
                 self.term, self.nav = True, False
+            elif self.label and self.term and term and _after_term(node):
+                # Terms sharing one definition ("--autosquash", "--no-autosquash") lead it
+                # together: a term alone on its line reads as a fragment of the list.
+                self.label += ("、" if _CJK.match(self.label[-1]) else ", ") + term
+                self.nav = self.nav and _link_only(term, inline.links)
             else:
                 self._flush_label()
                 self.label, self.term = term, True
