@@ -10,6 +10,7 @@ from test_expand_support import Trees, chars
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.bounds import (
     AFTER_REACH,
+    LEAD_CHARS,
     MIN_WORDS,
     clean_end,
     clean_start,
@@ -19,6 +20,7 @@ from zoomrag.expand.bounds import (
     item_after,
     item_start,
     lead_in,
+    lead_start,
     led_to,
     next_heading,
     snap,
@@ -624,6 +626,48 @@ def test_what_a_lead_in_leads_to_never_takes_the_place_of_another_hit():
     second = Candidate("x", flag, len(EXAMPLE) - 1, 0.8, (Hit("g", "x", flag, len(EXAMPLE) - 1, 0.8),))
     got = assemble([first, second], Trees(tree), colon + (len(EXAMPLE) - flag) + 5, chars, stop=0)
     assert [c.text[-11:] for c in got] == ["as follows:", "aised them."]
+
+
+def test_lead_start_finds_the_sentence_leading_to_the_block_a_context_opens_with():
+    code = EXAMPLE.index("```js")
+    assert lead_start(EXAMPLE, code) == EXAMPLE.index("To avoid")  # its lead-in, ending in a colon
+    then = OPEN.index("```\naptitude full")
+    assert lead_start(OPEN, then) == OPEN.index("然后运行")  # left open over the command
+    after = EXAMPLE.index("The trace")
+    assert lead_start(EXAMPLE, after) == after  # prose opens no block
+    closed = "It ends here.\n\n```\nx = 1\n```\n"
+    assert lead_start(closed, closed.index("```")) == closed.index("```")  # no lead-in above it
+    listed = "Pick one:\n\n- red\n- blue\n"
+    assert lead_start(listed, listed.index("- red")) == 0
+    far = "A" + " very" * 100 + " long lead-in:\n\n```\ncode\n```\n"
+    assert lead_start(far, far.index("```")) == far.index("```")  # longer than LEAD_CHARS
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["```", "code line", "", "Run this:", "then run", "Done.", "- item",
+                                 "1. first", "words here, and", "# Heading"]), max_size=10), st.data())
+def test_lead_start_moves_back_only_to_a_sentence_over_a_block(lines, data):
+    text = "\n".join(lines)
+    start = data.draw(st.integers(0, len(text)))
+    got = lead_start(text, start)
+    assert start - LEAD_CHARS <= got <= start
+    if got < start:
+        assert not text[got].isspace()
+        block = skip_space(text, start, len(text))
+        assert text.startswith(("```", "- ", "1. "), block)
+        assert text[got:start].rstrip()[-1] not in ".!?"  # a lead-in, not a closed sentence
+
+
+def test_a_context_opening_with_a_block_takes_the_lead_in_above_it_when_that_fits():
+    tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
+    code = EXAMPLE.index("```js")
+    end = len(EXAMPLE) - 1
+    hit = Hit("h", "x", EXAMPLE.index("The trace"), end, 0.9)
+    cand = Candidate("x", code, end, 0.9, (hit,))
+    [c] = assemble([cand], Trees(tree), 1000, chars, explain=True)
+    assert c.text.startswith("To avoid the warning") and "leading to its first block" in c.rule
+    [tight] = assemble([cand], Trees(tree), end - code + 5, chars)
+    assert tight.text.startswith("```js")  # no room for it: the block stands as it was
 
 
 ENTRY = ("# Glossary\n\n## asynchronous generator\n\nA function which returns an asynchronous generator "

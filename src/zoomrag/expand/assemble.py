@@ -54,6 +54,7 @@ from .bounds import (
     item_lines,
     item_start,
     lead_in,
+    lead_start,
     led_to,
     markup_edge,
     sentences_in,
@@ -568,8 +569,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def finish_edges() -> None:
         """From what the budget has left, best spans first: a span that ends with a lead-in
-        ("…as follows:") takes the block it leads to (the example, the list), and one that starts
-        a little way into a section starts at its heading. Only then, and only where no other
+        ("…as follows:") takes the block it leads to (the example, the list), one that opens with
+        such a block takes the lead-in above it, and one that starts a little way into a section
+        starts at its heading. Only then, and only where no other
         span holds that text: neither holds a hit, and every candidate with hits comes first."""
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
                         for i, sp in enumerate(spans)), key=lambda t: -t[0])
@@ -578,6 +580,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             sp = chosen[doc_id][i]
             if not d.lines and _table_of(d, sp.start, sp.end) is None:
                 widen(doc_id, i, sp.start, _led_end(d.text, sp.start, sp.end), _LED_TO)
+                sp = chosen[doc_id][i]
+                widen(doc_id, i, lead_start(d.text, sp.start), sp.end, _LEADS_IN)
                 sp = chosen[doc_id][i]
                 widen(doc_id, i, _heading_start(d, sp.start), sp.end, _HEADED)
 
@@ -721,6 +725,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
 _GAP_FILLED = "the text between two pieces of one unit filled"
 _LED_TO = "what its last sentence leads to"
+_LEADS_IN = "the sentence leading to its first block"
 _HEADED = "its section's heading"
 _DEF_HEAD = "its definition's signature"
 _NOTE = "the footnote it cites"

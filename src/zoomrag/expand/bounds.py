@@ -270,6 +270,30 @@ def lead_in(text: str, start: int, end: int) -> int:
     return starts[-1] if starts and starts[-1] > start else end
 
 
+#: A lead-in over the block a context opens with is taken back only when it is at most this long
+#: (characters).
+LEAD_CHARS = 400
+
+
+def lead_start(text: str, start: int) -> int:
+    """``start``, or where the sentence leading to the block at ``start`` begins: a context that
+    opens with a fenced code block or a list whose lead-in ("to revert the last commit:") is just
+    above it, when that sentence is at most LEAD_CHARS long. The block without it reads as an
+    answer to nothing."""
+    first = skip_space(text, start, min(len(text), start + 200))
+    line = text.rfind("\n", 0, first) + 1
+    if line < start or not (_FENCE.match(text, line) or LIST_ITEM.match(text, line)):
+        return start
+    last = line - 1
+    while last >= 0 and text[last].isspace():
+        last -= 1
+    if last < 0 or not _leads(text, last, last + 1):
+        return start
+    starts = _sentences(text).starts(last)
+    begin = starts[-1] if starts else start
+    return begin if start - LEAD_CHARS <= begin < start else start
+
+
 #: What a lead-in leads to is taken only when it is at most this long (characters).
 LED_TO_CHARS = 1500
 #: A line that may close a fence of its character (at least as long as the opening one).
