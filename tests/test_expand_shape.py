@@ -370,6 +370,23 @@ def test_a_context_does_not_open_with_the_tail_of_the_section_before():
     assert start(at, text.index("next page")) == 0  # a hit in the tail keeps it, under its heading
 
 
+def test_plain_text_headings_bound_a_context_as_markdown_ones_do():
+    """help() output and wiki text title their sections with plain lines (``DESCRIPTION``,
+    ``= = Works = =``): a context opening with the tail of the section before starts at its own."""
+    text = ("Python Library Documentation: module spawn\n\nNAME\n    spawn - run programs\n\nMODULE REFERENCE\n"
+            "    When in doubt, consult the module reference at the location listed above.\n\n"
+            "DESCRIPTION\n    This module allows you to spawn processes, connect to their input and output "
+            "pipes, and obtain their return codes when they finish.\n\nFUNCTIONS\n    call(args)\n"
+            "        Run a command and wait for it to complete.\n")
+    doc = Document(id="p", source="spawn.txt", text=text, format="text")
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    at = text.index("This module")
+    found = (Hit("h", "p", at, at + 30, 1.0),)
+    [ctx] = assemble([Candidate("p", text.index("When in"), text.index("FUNCTIONS"), 1.0, found)],
+                     Trees(tree), 1000, chars)
+    assert ctx.text.startswith("DESCRIPTION\n    This module")
+
+
 def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     text = ('<img src="logo.png">\n</p>\n\n## Features\n\nIt speaks HTTP/2.\n\n<p align="center">\n'
             '  <a href="x"><img src="badge.svg"></a> <!-- ci -->\n')
@@ -639,6 +656,10 @@ def test_lead_start_finds_the_sentence_leading_to_the_block_a_context_opens_with
     assert lead_start(closed, closed.index("```")) == closed.index("```")  # no lead-in above it
     listed = "Pick one:\n\n- red\n- blue\n"
     assert lead_start(listed, listed.index("- red")) == 0
+    helped = "    Same as Popen.  Example:\n\n    retcode = call(['ls'])\n"  # help(): code as indented as its lead
+    assert lead_start(helped, helped.index("    retcode")) == helped.index("Example")
+    assert lead_start(helped, helped.index("retcode")) == helped.index("Example")  # past its indent
+    assert lead_start(listed, listed.index("one")) == listed.index("one")  # mid-line
     far = "A" + " very" * 100 + " long lead-in:\n\n```\ncode\n```\n"
     assert lead_start(far, far.index("```")) == far.index("```")  # longer than LEAD_CHARS
 
@@ -653,9 +674,9 @@ def test_lead_start_moves_back_only_to_a_sentence_over_a_block(lines, data):
     assert start - LEAD_CHARS <= got <= start
     if got < start:
         assert not text[got].isspace()
-        block = skip_space(text, start, len(text))
-        assert text.startswith(("```", "- ", "1. "), block)
-        assert text[got:start].rstrip()[-1] not in ".!?"  # a lead-in, not a closed sentence
+        lead = text[got:start].rstrip()
+        assert lead[-1] == ":" or text.startswith("```", skip_space(text, start, len(text)))
+        assert "\n" in text[got:skip_space(text, start, len(text))]  # from a line above
 
 
 def test_a_context_opening_with_a_block_takes_the_lead_in_above_it_when_that_fits():

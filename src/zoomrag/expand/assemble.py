@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..load.spans import trim_end
-from ..model import Context, Hit, Tree
+from ..model import Context, Document, Hit, Tree
+from ..parse.headings import find_headings
 from ..text.sentences import sentence_spans
 from .base import Candidate, TreeSource
 from .bounds import (
@@ -130,8 +131,11 @@ class _Doc:
     notes: Footnotes = field(default_factory=Footnotes)
     #: Whether it has function, method or class nodes (whose heads a context inside them takes).
     definitions: bool = False
-    #: Where its headings begin (:func:`~.bounds.heading_starts`), found when first needed.
+    #: Where its headings begin (:func:`~.bounds.heading_starts` and the parser's
+    #: :func:`~zoomrag.parse.headings.find_headings`), found when first needed.
     headings: list[int] | None = None
+    #: The document, for its headings.
+    document: Document | None = None
     #: ``(start, end, hits)`` of a shaped prose span -> its edges (:func:`_edges`), kept as
     #: :attr:`shapes` is.
     edges: dict[tuple[int, int, tuple[tuple[int, int, float], ...]], tuple[int, int]] = field(default_factory=dict)
@@ -161,7 +165,7 @@ def _doc_of(tree: Tree) -> _Doc:
     sections.sort()
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
-                definitions=definitions)
+                definitions=definitions, document=tree.document)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -192,11 +196,16 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
 
 
 def _headings(d: _Doc, start: int, end: int) -> list[int]:
-    """The headings that begin in ``(start, end)``, read from the text once per document
-    (:func:`~.bounds.heading_starts`), not from the tree: a partial tree (hits and their
-    ancestors) holds no section the hits are not in."""
+    """The headings that begin in ``(start, end)``, found once per document, not read from the
+    tree: a partial tree (hits and their ancestors) holds no section the hits are not in. They are
+    the Markdown and RST titles in the text (:func:`~.bounds.heading_starts`, so a heading an
+    oversized section was split under counts too) and the ones its parser finds, which include
+    plain text's (``DESCRIPTION`` in help() output, ``= = Works = =``, ``2.3 Limitations``)."""
     if d.headings is None:
-        d.headings = heading_starts(d.text)
+        found = set(heading_starts(d.text))
+        if d.document is not None:
+            found.update(h.start for h in find_headings(d.document))
+        d.headings = sorted(found)
     return d.headings[bisect_right(d.headings, start):bisect_left(d.headings, end)]
 
 

@@ -277,12 +277,12 @@ LEAD_CHARS = 400
 
 def lead_start(text: str, start: int) -> int:
     """``start``, or where the sentence leading to the block at ``start`` begins: a context that
-    opens with a fenced code block or a list whose lead-in ("to revert the last commit:") is just
-    above it, when that sentence is at most LEAD_CHARS long. The block without it reads as an
-    answer to nothing."""
+    opens with a line led in from just above it (a sentence ending in a colon, "to revert the last
+    commit:", or one left open over a fenced code block), when that sentence is at most
+    LEAD_CHARS long. The example, list or paragraph without it reads as an answer to nothing."""
     first = skip_space(text, start, min(len(text), start + 200))
     line = text.rfind("\n", 0, first) + 1
-    if line < start or not (_FENCE.match(text, line) or LIST_ITEM.match(text, line)):
+    if text[line:start].strip():  # it starts inside a line
         return start
     last = line - 1
     while last >= 0 and text[last].isspace():
