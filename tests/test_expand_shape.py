@@ -528,6 +528,9 @@ def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
     # a hit in the lead-in keeps it, and a context without 15 other words keeps it too
     kept = one_context(LEAD_IN, end, [(LEAD_IN.index("A package"), end, 0.9)])
     assert kept.text.endswith("A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)")
+    # a hit on the sentences before it as well (one leaf) matched those: the lead-in still goes
+    leaf = one_context(LEAD_IN, end, [(LEAD_IN.index("that both"), end, 0.9)])
+    assert leaf.text.endswith("instead of this one.")
     short = "Use the clean install command. A package is:\n\n* a) a folder\n"
     assert one_context(short, short.index(":") + 1, [(0, 5, 0.9)]).text.endswith("is:\n\n* a) a folder")
 

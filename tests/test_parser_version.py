@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (25, "2fa549bcc9de0dba03b0a2e49b2e6d493833b4d5e7173b5a50422018f51b9306")
+RECORDED = (26, "0e2309352d15da8f89c267801375499203be0f1f66d937c2b4fa833cea246939")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -37,6 +37,7 @@ FILES = {
                   "<div class='navfooter'><table><tr><td>Prev chapter</td></tr></table></div>"
                   "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   "<dl><dt>-v</dt><dt>--verbose</dt><dd><p>Talk more.</p></dd></dl>"
+                  "<ul><li><p>Build it:</p><pre>make all\n\nmake install</pre></li><li>Done</li></ul>"
                   "<p>Aliases<a class='footnote-reference brackets' href='#n1' role='doc-noteref'>[1]</a>.</p>"
                   "<aside class='footnote brackets' id='n1' role='note'><span class='label'>[1]</span>"
                   "<p><a href='https://u.org/A.txt'>https://u.org/A.txt</a></p></aside>"

@@ -64,6 +64,25 @@ def test_ordered_lists_count_from_their_start():
     assert blocks_of(doc) == [("list", 0, {"ordered": True}, "3. x\n4. y z")]
 
 
+def test_a_list_whose_items_hold_code_keeps_each_example_a_code_block_under_its_line():
+    """A manual's EXAMPLES (asciidoc, Sphinx): an item's code read into its line ran the commands
+    and their ``#`` comments together into one line of words."""
+    html = ("<ol start='2'><li><p>Bisect a build:</p><div class='listingblock'><pre><code>$ git bisect run make\n"
+            "$ git bisect reset   # done</code></pre></div><p>It stops at the first bad commit.</p></li>"
+            "<li>Plain item</li><li><p>Ask:</p><ul><li>a</li></ul></li></ol>"
+            "<ul><li><p>no code</p></li></ul>")
+    doc = read_text(html, format="html")
+    assert blocks_of(doc) == [
+        ("list", 0, {"ordered": True}, "2. Bisect a build:"),
+        ("code", 0, {"language": ""}, "```\n$ git bisect run make\n$ git bisect reset   # done\n```"),
+        ("text", 0, {}, "It stops at the first bad commit."),
+        ("list", 0, {"ordered": True}, "3. Plain item\n4. Ask:\n  - a"),
+        ("list", 0, {"ordered": False}, "- no code"),
+    ]
+    deep = read_text("<ul><li><pre>x</pre>" * 200 + "end", format="html")  # bounded, read whole
+    assert "end" in deep.text and deep.text.count("```") >= 2
+
+
 def test_tables_without_header_cells_use_the_first_row_and_pad_rows():
     html = ("<table><caption>Scores</caption><tr><td>a</td><td>b</td></tr>"
             "<tr><td colspan='2'>wide</td></tr><tr><td>short</td></tr>"

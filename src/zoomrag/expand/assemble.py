@@ -943,16 +943,18 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the sentence before a last one that leads on (:func:`lead_in`)
     when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
-    heading right over it goes with it. A hit in the lead-in keeps it, unless hits before it
-    score higher and it opens a section the context only enters (heading and lead-in alone)."""
+    heading right over it goes with it. A hit that starts in the lead-in keeps it, unless hits
+    before it score higher and it opens a section the context only enters (heading and lead-in
+    alone)."""
     lead = lead_in(text, start, end)
     if lead == end:
         return end
     kept = trim_end(text, start, lead)
     cut = without_heading(text, start, kept)
-    inside = max((h.score for h in hits if h.end > lead), default=None)
+    # a hit that starts before the lead-in (and its heading) matched what stays too
+    inside = max((h.score for h in hits if h.start >= cut), default=None)
     if inside is not None:
-        before = max((h.score for h in hits if h.end <= lead), default=None)
+        before = max((h.score for h in hits if h.start < cut), default=None)
         if before is None or inside >= before or cut == kept:
             return end
     return cut if has_words(text, start, cut) else end

@@ -336,10 +336,13 @@ class _Renderer:
 
     # -- the walk ----------------------------------------------------------------------------
     def render(self, root: LexborNode) -> None:
+        self._walk(_children(root))
+
+    def _walk(self, nodes: list[LexborNode]) -> None:
         # Iterative, so deeply nested markup cannot hit the recursion limit. The sentinel
         # None marks the end of a block container: the paragraph running inside it ends there.
         inline = _Inline()
-        stack: list[LexborNode | None] = list(reversed(_children(root)))
+        stack: list[LexborNode | None] = list(reversed(nodes))
         while stack:
             node = stack.pop()
             if node is None:
@@ -432,7 +435,7 @@ class _Renderer:
         elif tag == "p":
             self._paragraph(_inline(node))
         elif tag in _LISTS:
-            self.add("\n".join(_list_lines(node, 0)), "list", meta=_ORDERED[tag == "ol"])
+            self._list(node)
         elif tag == "table":
             rows = _rows(node)
             if _layout(node, rows):
@@ -443,6 +446,42 @@ class _Renderer:
         elif tag != "hr":
             return False
         return True
+
+    def _list(self, node: LexborNode) -> None:
+        """A list as one block, or, when items hold code or tables (a manual's examples), as
+        the run of its items' lines with each such item's blocks after its first line: the
+        example stays a code block under the line that leads to it, not a line of run-on words."""
+        meta = _ORDERED[node.tag == "ol"]
+        if self.nested >= _MAX_ADMONITIONS or node.css_first("pre, table") is None:
+            self.add("\n".join(_list_lines(node, 0)), "list", meta=meta)
+            return
+        number, pending = _list_start(node), []
+        for item in node.iter():
+            if _dropped(item):
+                continue
+            kids = _children(item)
+            cut = next((i for i, k in enumerate(kids) if k.is_element_node
+                        and (k.tag in ("pre", "table") or k.css_first("pre, table") is not None)), None)
+            if cut is None:
+                pending += _list_lines(node, 0, items=[item], start=number)
+                number += 1
+                continue
+            lead = _Inline()
+            for k in kids[:cut]:
+                lead.add_node(k)
+            first = lead.render(one_line=True)
+            if first:
+                pending.append((f"{number}. " if node.tag == "ol" else "- ") + first)
+                number += 1
+            if pending:
+                self.add("\n".join(pending), "list", meta=meta)
+                pending = []
+            self.nested += 1  # bounds the walk: a list in a list in a list is read flat
+            self._walk(kids[cut:])
+            self.nested -= 1
+            self._flush_label()
+        if pending:
+            self.add("\n".join(pending), "list", meta=meta)
 
     def _note(self, node: LexborNode, label: str) -> None:
         """A footnote: its first paragraph led by ``[^label]:``, as an admonition's by its title."""
@@ -594,14 +633,16 @@ def _list_start(node: LexborNode) -> int:
         return 1
 
 
-def _list_lines(node: LexborNode, depth: int, nesting: int = 0) -> list[str]:
-    """Lines of one list; ``depth`` sets the indent, ``nesting`` counts lists inside lists (past
-    _MAX_LIST_DEPTH a nested list is flattened into its item's text, so recursion is bounded)."""
+def _list_lines(node: LexborNode, depth: int, nesting: int = 0, *, items: list[LexborNode] | None = None,
+                start: int | None = None) -> list[str]:
+    """Lines of one list (or of ``items`` of it, numbered from ``start``); ``depth`` sets the
+    indent, ``nesting`` counts lists inside lists (past _MAX_LIST_DEPTH a nested list is
+    flattened into its item's text, so recursion is bounded)."""
     ordered = node.tag == "ol"
-    number = _list_start(node)
+    number = _list_start(node) if start is None else start
     indent = "  " * depth
     lines: list[str] = []
-    for item in node.iter():
+    for item in (node.iter() if items is None else items):
         if _dropped(item):
             continue
         inline = _Inline()
