@@ -583,6 +583,19 @@ EXAMPLE = ("Set the limit on the emitter itself. To avoid the warning for one li
            "raised them.\n")
 
 
+def test_a_span_widened_up_to_the_next_one_joins_it():
+    """A lead-in takes its example and so reaches the next span: one passage, not a second
+    context opening under a header of its own with what follows the example."""
+    tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
+    colon = EXAMPLE.index(":") + 1
+    flag = EXAMPLE.index("The trace")
+    end = len(EXAMPLE) - 1
+    first = Candidate("x", 0, colon, 0.9, (Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9),))
+    second = Candidate("x", flag, end, 0.8, (Hit("g", "x", flag, end, 0.8),))
+    [one] = assemble([first, second], Trees(tree), 1000, chars, stop=0)
+    assert (one.start, one.end) == (0, end) and len(one.hits) == 2
+
+
 def test_led_to_finds_the_block_after_a_lead_in():
     colon = EXAMPLE.index(":") + 1
     assert EXAMPLE[colon:led_to(EXAMPLE, colon)].strip().endswith("f);\n```")

@@ -551,7 +551,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def close_gaps() -> None:
         """Join two spans of one document when the text between them lies in one
-        :data:`WHOLE_KINDS` node (two pieces of one function, of one paragraph) and fits what is left."""
+        :data:`WHOLE_KINDS` node (two pieces of one function, of one paragraph) or is only
+        whitespace (a span widened up to the next one), and fits what is left."""
         nonlocal used, n_contexts
         for doc_id, spans in chosen.items():
             if len(spans) < 2:
@@ -562,7 +563,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             while i + 1 < len(spans):
                 a, b = spans[i], spans[i + 1]
                 if (_table_of(d, a.start, a.end) is None and _table_of(d, b.start, b.end) is None
-                        and _whole_node(trees, doc_id, a.end, b.start)):
+                        and (not d.text[a.end:b.start].strip() or _whole_node(trees, doc_id, a.end, b.start))):
                     n = tokens(doc_id, a.start, b.end)
                     cost = n - a.tokens - b.tokens
                     if used + cost <= budget:
@@ -706,6 +707,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             close_gaps()
     if reshape:
         finish_edges()
+        close_gaps()
         add_companions()
 
     out = []
