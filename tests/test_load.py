@@ -134,11 +134,11 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["code", "csv", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
+    assert formats() == ["asciidoc", "code", "csv", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
 
 
 def test_read_text_unknown_format():
-    with pytest.raises(ConfigError, match=r"^unknown format 'docx'; choose one of: code, csv, html"):
+    with pytest.raises(ConfigError, match=r"^unknown format 'docx'; choose one of: asciidoc, code, csv, html"):
         read_text("x", format="docx")
 
 

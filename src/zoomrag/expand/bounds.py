@@ -401,13 +401,15 @@ def next_heading(text: str, start: int, end: int, after: int) -> int | None:
 
 
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
-#: badge row in a README), a MyST target ``(label)=`` or a reStructuredText one ``.. _label:``.
+#: badge row in a README), a MyST target ``(label)=``, a reStructuredText one ``.. _label:``,
+#: or an AsciiDoc anchor or attribute line (``[[label]]``, ``[source,sh]``).
 _MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>)[ \t]*)+"
-                          r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*)(?=\n|$)")
+                          r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*|\[\[[^\[\]\s]+\]\][ \t]*"
+                          r"|\[[A-Za-z#.,%][^\[\]\s]*\][ \t]*)(?=\n|$)")
 
 
 #: The first characters a line of markup can start with.
-_MARKUP_OPENERS = "<(."
+_MARKUP_OPENERS = "<(.["
 
 
 def is_markup(text: str, start: int, end: int) -> bool:

@@ -130,8 +130,9 @@ def _block_headings(document: Document) -> list[Heading]:
 
 # -- public API ----------------------------------------------------------------------------
 
-#: Formats with no headings but their reader's heading blocks (RST's reader finds every title).
-_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst"}
+#: Formats with no headings but their reader's heading blocks (RST's and AsciiDoc's readers find
+#: every title).
+_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc"}
 
 
 def find_headings(document: Document) -> list[Heading]:

@@ -1,6 +1,7 @@
 """Built-in readers, listed in :data:`BUILTIN` (the format registry reads it on first use)."""
 
 from ..base import FormatReader
+from .asciidoc import read_asciidoc
 from .code import LANGUAGES, read_code
 from .delimited import read_csv, read_tsv
 from .html import read_html
@@ -21,4 +22,5 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
+    ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
 )
