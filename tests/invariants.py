@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from zoomrag.model import Document, Tree
+from zoomrag.model import Document, Tree, normalize_newlines
 
 # Pieces that stress span code: CJK with its punctuation, emoji (astral), combining marks,
 # CRLF and lone CR, very long words, abbreviations, markdown-ish lines, whitespace runs.
@@ -91,3 +91,17 @@ def check_flat_sized(strategy: str, text: str, size: int, unit: str, overlap: in
     again = chunker.chunk(Document(id="d", source="d", text=text))
     assert [n.id for n in again] == [n.id for n in tree]
     return tree
+
+
+def check_blocks(doc, text: str, *, code_may_indent: bool = False) -> None:
+    """A reader that keeps the text as it is: blocks in order, inside the text, trimmed, and
+    levelled only when they are headings."""
+    assert doc.text == normalize_newlines(text)
+    prev = 0
+    for b in doc.blocks:
+        assert prev <= b.start < b.end <= len(doc.text), (b, prev)
+        piece = doc.text[b.start:b.end]
+        assert not piece[-1].isspace()
+        assert (code_may_indent and b.type == "code") or not piece[0].isspace(), b
+        assert (b.level > 0) == (b.type == "heading")
+        prev = b.end

@@ -7,12 +7,11 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import texts
+from invariants import check_blocks, texts
 
 from zoomrag import Index, make_chunker
 from zoomrag.load import read_text
 from zoomrag.load.base import detect_format
-from zoomrag.model import normalize_newlines
 from zoomrag.parse.headings import find_headings
 
 DOC = """\
@@ -137,12 +136,4 @@ _PIECES = st.sampled_from([
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(texts, st.lists(_PIECES, max_size=40).map("\n".join)))
 def test_any_text_gives_ordered_blocks_inside_it(text):
-    doc = read_text(text, format="asciidoc")
-    assert doc.text == normalize_newlines(text)
-    prev = 0
-    for b in doc.blocks:
-        assert prev <= b.start < b.end <= len(doc.text), (b, prev)
-        piece = doc.text[b.start:b.end]
-        assert not piece[-1].isspace() and not piece[0].isspace(), b
-        assert (b.level > 0) == (b.type == "heading")
-        prev = b.end
+    check_blocks(read_text(text, format="asciidoc"), text)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import texts
+from invariants import check_blocks, texts
 
 from zoomrag import make_chunker
 from zoomrag.load import read_text
 from zoomrag.load.base import detect_format
-from zoomrag.model import normalize_newlines
 from zoomrag.parse.headings import find_headings
 
 DOC = """\
@@ -102,16 +101,7 @@ _RST_PIECES = st.sampled_from([
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(texts, st.lists(_RST_PIECES, max_size=40).map("\n".join)))
 def test_any_text_gives_ordered_blocks_inside_it(text):
-    doc = read_text(text, format="rst")
-    assert doc.text == normalize_newlines(text)
-    prev = 0
-    for b in doc.blocks:
-        assert prev <= b.start < b.end <= len(doc.text), (b, prev)
-        piece = doc.text[b.start:b.end]
-        assert not piece[-1].isspace()
-        assert b.type == "code" or not piece[0].isspace(), b
-        assert (b.level > 0) == (b.type == "heading")
-        prev = b.end
+    check_blocks(read_text(text, format="rst"), text, code_may_indent=True)
 
 
 def test_an_opening_field_list_is_metadata_and_names_the_title():
