@@ -596,6 +596,18 @@ def test_a_span_widened_up_to_the_next_one_joins_it():
     assert (one.start, one.end) == (0, end) and len(one.hits) == 2
 
 
+def test_a_piece_cut_to_fit_never_ends_on_a_sentence_of_no_word():
+    """AsciiDoc's ordered items open with ". ": the sentence splitter makes each "." a sentence,
+    and a cut to fit ended a context on one."""
+    text = ("Your code may need to explain why it does what it does, for a few reasons:\n\n"
+            ". The fix for one problem may be obvious to you now.\n. It may not be to others later.\n")
+    tree = build_tree(Document(id="a", source="a.txt", text=text), [])
+    first = text.index(":") + 1
+    cand = Candidate("a", 0, len(text) - 1, 0.9, (Hit("h", "a", 0, first, 0.9),))
+    [c] = assemble([cand], Trees(tree), first + 3, chars, fill=True)
+    assert c.text.endswith("reasons:")
+
+
 def test_led_to_finds_the_block_after_a_lead_in():
     colon = EXAMPLE.index(":") + 1
     assert EXAMPLE[colon:led_to(EXAMPLE, colon)].strip().endswith("f);\n```")

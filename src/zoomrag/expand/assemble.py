@@ -903,6 +903,8 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
         (g for g in gaps if g[0] >= a_start), gaps[-1])
     a_start, a_end = min(max(a_start, lo), hi), max(min(a_end, hi), lo)
     sentences = _line_pieces(text, lo, hi) if lines else (sentences_in(text, lo, hi) or sentence_spans(text, lo, hi))
+    if not lines:  # a piece never starts or ends on a "sentence" of no word (an AsciiDoc list's ".")
+        sentences = [(s, e) for s, e in sentences if _WORDY.search(text, s, e)] or sentences
     if not sentences:
         return None
     # the sentences holding the anchor, or the one after it
@@ -966,6 +968,7 @@ _WORD_CUT = ", cut at words"
 #: A context under 15 words because the whole budget is smaller than its 15-word form.
 _SMALL = ", under 15 words: the budget holds no more"
 _NONSPACE = re.compile(r"\S+")
+_WORDY = re.compile(r"[^\W_]")
 
 
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
