@@ -3,6 +3,8 @@ the stop rule, one copy of text that two files share."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_expand_support import Trees, chars
@@ -29,6 +31,7 @@ from zoomrag.expand.bounds import (
     word_count,
     words_upto,
 )
+from zoomrag.load import read_text
 from zoomrag.load.readers.delimited import read_csv
 from zoomrag.load.spans import skip_space, trim_end
 from zoomrag.model import Document, Hit
@@ -385,6 +388,21 @@ def test_plain_text_headings_bound_a_context_as_markdown_ones_do():
     [ctx] = assemble([Candidate("p", text.index("When in"), text.index("FUNCTIONS"), 1.0, found)],
                      Trees(tree), 1000, chars)
     assert ctx.text.startswith("DESCRIPTION\n    This module")
+
+
+def test_asciidoc_titles_bound_a_context_read_from_the_store():
+    """A stored document has no reader blocks: AsciiDoc's ``==`` titles are found from its text."""
+    text = ("= Spawn\n\n== Reference\n\nWhen in doubt, consult the module reference at the location "
+            "listed above.\n\n== Description\n\nThis module allows you to spawn processes, connect to "
+            "their input and output pipes, and obtain their return codes when they finish.\n\n"
+            "== Functions\n\nRun a command and wait.\n")
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(read_text(text, format="asciidoc"))
+    stored = dataclasses.replace(tree, document=dataclasses.replace(tree.document, blocks=()))
+    at = text.index("This module")
+    cand = Candidate(tree.document.id, text.index("When in"), text.index("== Functions"), 1.0,
+                     (Hit("h", tree.document.id, at, at + 30, 1.0),))
+    [ctx] = assemble([cand], Trees(stored), 1000, chars)
+    assert ctx.text.startswith("== Description\n\nThis module")
 
 
 def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():

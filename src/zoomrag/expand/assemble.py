@@ -38,6 +38,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.spans import trim_end
 from ..model import Context, Document, Hit, Tree
 from ..parse.headings import find_headings
@@ -131,8 +132,7 @@ class _Doc:
     notes: Footnotes = field(default_factory=Footnotes)
     #: Whether it has function, method or class nodes (whose heads a context inside them takes).
     definitions: bool = False
-    #: Where its headings begin (:func:`~.bounds.heading_starts` and the parser's
-    #: :func:`~zoomrag.parse.headings.find_headings`), found when first needed.
+    #: Where its headings begin (:func:`_heading_positions`), found when first needed.
     headings: list[int] | None = None
     #: The document, for its headings.
     document: Document | None = None
@@ -197,16 +197,26 @@ def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
 
 def _headings(d: _Doc, start: int, end: int) -> list[int]:
     """The headings that begin in ``(start, end)``, found once per document, not read from the
-    tree: a partial tree (hits and their ancestors) holds no section the hits are not in. They are
-    the Markdown and RST titles in the text (:func:`~.bounds.heading_starts`, so a heading an
-    oversized section was split under counts too) and the ones its parser finds, which include
-    plain text's (``DESCRIPTION`` in help() output, ``= = Works = =``, ``2.3 Limitations``)."""
+    tree: a partial tree (hits and their ancestors) holds no section the hits are not in."""
     if d.headings is None:
-        found = set(heading_starts(d.text))
-        if d.document is not None:
-            found.update(h.start for h in find_headings(d.document))
-        d.headings = sorted(found)
+        d.headings = _heading_positions(d.document) if d.document is not None else heading_starts(d.text)
     return d.headings[bisect_right(d.headings, start):bisect_left(d.headings, end)]
+
+
+def _heading_positions(document: Document) -> list[int]:
+    """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
+    read from its text, cheaply: Markdown's and RST's titles by their lines
+    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's by its
+    reader's line scan, and plain text's by the parser's rules (``DESCRIPTION`` in help() output,
+    ``= = Works = =``, ``2.3 Limitations``)."""
+    text = document.text
+    if document.format == "asciidoc":
+        blocks = document.blocks or asciidoc_blocks(text)[0]
+        return [b.start for b in blocks if b.type == "heading"]
+    found = heading_starts(text)
+    if document.format == "text":
+        found = sorted({*found, *(h.start for h in find_headings(document))})
+    return found
 
 
 def _before_entered_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
@@ -904,7 +914,7 @@ def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Can
     a_start, a_end = min(max(a_start, lo), hi), max(min(a_end, hi), lo)
     sentences = _line_pieces(text, lo, hi) if lines else (sentences_in(text, lo, hi) or sentence_spans(text, lo, hi))
     if not lines:  # a piece never starts or ends on a "sentence" of no word (an AsciiDoc list's ".")
-        sentences = [(s, e) for s, e in sentences if _WORDY.search(text, s, e)] or sentences
+        sentences = [(s, e) for s, e in sentences if has_words(text, s, e, 1)] or sentences
     if not sentences:
         return None
     # the sentences holding the anchor, or the one after it
@@ -968,7 +978,6 @@ _WORD_CUT = ", cut at words"
 #: A context under 15 words because the whole budget is smaller than its 15-word form.
 _SMALL = ", under 15 words: the budget holds no more"
 _NONSPACE = re.compile(r"\S+")
-_WORDY = re.compile(r"[^\W_]")
 
 
 def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],

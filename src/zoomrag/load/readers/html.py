@@ -312,7 +312,8 @@ class _Renderer:
         self.term = False
         #: Whether the pending term is a link and nothing else.
         self.nav = False
-        #: Admonitions being walked (each one by its own walk; deeper ones are plain containers).
+        #: Admonitions and code-holding list items being walked (each one by its own walk; deeper
+        #: ones are plain containers, and deeper lists one block).
         self.nested = 0
 
     def add(self, body: str, kind: str, level: int = 0, meta: MappingProxyType = _EMPTY) -> None:
