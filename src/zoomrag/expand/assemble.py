@@ -57,6 +57,7 @@ from .bounds import (
     item_start,
     lead_in,
     lead_start,
+    lean_start,
     led_to,
     markup_edge,
     sentences_in,
@@ -590,9 +591,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def finish_edges() -> None:
         """From what the budget has left, best spans first: a span that ends with a lead-in
         ("…as follows:") takes the block it leads to (the example, the list), one that opens with
-        such a block takes the lead-in above it, and one that starts a little way into a section
-        starts at its heading. Only then, and only where no other
-        span holds that text: neither holds a hit, and every candidate with hits comes first."""
+        such a block takes the lead-in above it, one that starts a little way into a section
+        starts at its heading, and one that opens with a sentence leaning on the one before
+        ("But…", "This…") takes that sentence. Only then, and only where no other span holds
+        that text: neither holds a hit, and every candidate with hits comes first."""
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
                         for i, sp in enumerate(spans)), key=lambda t: -t[0])
         for _, doc_id, i in order:
@@ -604,6 +606,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 widen(doc_id, i, lead_start(d.text, sp.start), sp.end, _LEADS_IN)
                 sp = chosen[doc_id][i]
                 widen(doc_id, i, _heading_start(d, sp.start), sp.end, _HEADED)
+                sp = chosen[doc_id][i]
+                begin = lean_start(d.text, sp.start)
+                if begin < sp.start and not _headings(d, begin - 1, sp.start):
+                    widen(doc_id, i, begin, sp.end, _LEANS_ON)
 
     def widen(doc_id: str, i: int, start: int, end: int, rule: str) -> None:
         """Span ``i`` of ``doc_id`` as ``[start, end)`` when that is new, fits what is left and
@@ -748,6 +754,7 @@ _GAP_FILLED = "the text between two pieces of one unit filled"
 _LED_TO = "what its last sentence leads to"
 _LEADS_IN = "the sentence leading to its first block"
 _HEADED = "its section's heading"
+_LEANS_ON = "the sentence its first one leans on"
 _DEF_HEAD = "its definition's signature"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"

@@ -18,6 +18,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
 from ..load.spans import skip_space, trim_end
+from ..text.leans import leans_back
 from ..text.lists import LIST_ITEM
 from ..text.sentences import sentence_bounds
 
@@ -293,6 +294,26 @@ def lead_start(text: str, start: int) -> int:
     begin = starts[-1] if starts else start
     return begin if start - LEAD_CHARS <= begin < start else start
 
+
+
+def lean_start(text: str, start: int) -> int:
+    """``start``, or where the sentence before begins: a context that opens with a sentence
+    leaning on the one before it ("But…", "This means…", :func:`~zoomrag.text.leans.leans_back`)
+    takes that sentence when it is prose in the same or the paragraph before (not a list item,
+    a table row or code; at most one blank line between) and at most LEAD_CHARS long. One
+    sentence only: it says what "this" or "but" refers to, and a budget pays for little more."""
+    first = skip_space(text, start, min(len(text), start + 200))
+    if first >= len(text) or not leans_back(text, first):
+        return start
+    starts = _sentences(text).starts(first)
+    if len(starts) < 2 or starts[-1] != first:
+        return start
+    begin = starts[-2]
+    between = text[begin:first]
+    if first - begin > LEAD_CHARS or between.count("\n\n") > 1 or "```" in between or "~~~" in between \
+            or LIST_ITEM.match(text, begin) or text.startswith("|", begin) or not has_words(text, begin, first, 3):
+        return start
+    return begin
 
 #: What a lead-in leads to is taken only when it is at most this long (characters).
 LED_TO_CHARS = 1500
