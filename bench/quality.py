@@ -292,8 +292,9 @@ class ZoomragConfig:
 def table(rows: Sequence[Mapping[str, Any]], dataset: str, n_queries: int) -> str:
     """Every configuration at every budget (``MetricSet.to_row`` dicts), best fixed and best policy marked."""
     out = [f"**{dataset}** ({n_queries} queries)", "",
-           "| config | budget | recall | precision | IoU | full | MRR | fragments | mid-start | mid-end | ctx/query |",
-           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+           "| config | budget | recall | precision | IoU | full | MRR | fragments | mid-start | mid-end | leaning "
+           "| ctx/query |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for b in sorted({r["budget"] for r in rows}):
         sets = [r for r in rows if r["budget"] == b]
         best = {"fixed": best_fixed(sets), "policy": best_policy(sets)}
@@ -315,9 +316,10 @@ def with_shape(row: dict[str, Any], shape: Any) -> dict[str, Any]:
 def shape_cells(row: Mapping[str, Any]) -> str:
     sh = row.get("shape")
     if not sh:
-        return "– | – | – | –"
+        return "– | – | – | – | –"
+    leaning = sh.get("leaning_start_rate")  # not in results saved before it was measured
     return (f"{sh['fragment_rate']:.1%} | {sh['mid_start_rate']:.1%} | {sh['mid_end_rate']:.1%} | "
-            f"{sh['contexts_per_query']:.1f}")
+            f"{'–' if leaning is None else f'{leaning:.1%}'} | {sh['contexts_per_query']:.1f}")
 
 
 def summary(payload: Mapping[str, Sequence[Mapping[str, Any]]]) -> str:

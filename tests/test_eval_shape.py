@@ -23,6 +23,20 @@ def test_fragments_mid_sentence_edges_and_contexts_per_query():
     assert (s.fragments, s.mid_starts, s.mid_ends) == (1, 1, 1)
     assert s.fragment_rate == 0.25 and s.contexts_per_query == 4 / 3
     assert s.to_dict()["mid_start_rate"] == 0.25
+    assert s.leaning_starts == 0 and s.cells() == ["25.0%", "25.0%", "25.0%", "0.0%", "1.3"]
+
+
+def test_contexts_opening_on_a_sentence_they_lean_on_are_counted():
+    text = ("The cache holds the vectors of every unit. But it is cleared when the server restarts.\n\n"
+            "This is why the index warms it. A restart takes a minute on a large index.\n")
+    but, this = text.index("But"), text.index("This")
+    results = [[("t", but, this - 2)], [("t", this, len(text) - 1)], [("t", 0, but - 1)],
+               [("t", text.index("A restart"), len(text) - 1)], [("t", but + 4, this - 2)]]
+    s = measure_shape(results, {"t": text})
+    # "But…" and "This…" lean; the document's start and "A restart…" stand; a mid-sentence start
+    # is counted as that alone
+    assert (s.leaning_starts, s.mid_starts, s.contexts) == (2, 1, 5)
+    assert s.to_dict()["leaning_start_rate"] == 0.4
 
 
 def test_code_files_are_measured_by_lines_as_assembly_cuts_them():

@@ -222,7 +222,8 @@ def _shape_table(shape: Mapping[tuple[str, int], ShapeStats]) -> str:
     return (_table(["budget", "config", *(SHAPE_LABELS[m] for m in SHAPE_METRICS)], rows) +
             '<p class="note">Fragments: contexts under 15 words (unless the whole document is that '
             "short). Mid-start / mid-end: contexts that start or end inside a sentence (inside a line in "
-            "tables, lists and code).</p>")
+            "tables, lists and code). Leaning: contexts that open with a sentence leaning on one they "
+            "leave out (&ldquo;But&hellip;&rdquo;, &ldquo;This&hellip;&rdquo;).</p>")
 
 
 def _build_table(run: EvalRun) -> str:

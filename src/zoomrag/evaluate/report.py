@@ -5,7 +5,7 @@
                   "full_evidence_rate", "mrr", "ci": {metric: [low, high]}}],
      "build": {config: {...}}, "latency": {config: {...}}, "verdict": {...},
      "shape": [{"config", "budget", "fragment_rate", "mid_start_rate", "mid_end_rate",
-                "contexts_per_query", "contexts"}]}
+                "leaning_start_rate", "contexts_per_query", "contexts"}]}
 
 ``verdict`` is ``{}`` for a plain ``eval`` run. The terminal table is :mod:`.terminal`, the HTML
 page :mod:`.html`.

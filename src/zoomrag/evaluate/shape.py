@@ -7,6 +7,8 @@ Per configuration and budget, over every context returned for every query:
 - **mid-sentence start / end rate**: contexts that start (end) inside a sentence, by the
   boundaries assembly cuts at (:mod:`zoomrag.expand.bounds`, on the text alone: a sentence
   boundary, a blank line, a heading or table line); in code, CSV and TSV files, inside a line;
+- **leaning start rate**: contexts that open with a sentence leaning on one they leave out
+  ("But…", "This means…", :func:`zoomrag.text.leans.leans_back`), past their document's start;
 - **contexts per query**.
 
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
@@ -26,12 +28,14 @@ from typing import Any
 from ..expand.bounds import MIN_WORDS, clean_end, clean_start, has_words, words_upto
 from ..expand.footnotes import Footnotes, find_footnotes
 from ..expand.heads import head_of
+from ..load.spans import skip_space
+from ..text.leans import leans_back
 from .spans import DocSpan
 
 #: Metric names in report order, and their column labels.
-SHAPE_METRICS = ("fragment_rate", "mid_start_rate", "mid_end_rate", "contexts_per_query")
+SHAPE_METRICS = ("fragment_rate", "mid_start_rate", "mid_end_rate", "leaning_start_rate", "contexts_per_query")
 SHAPE_LABELS = {"fragment_rate": "fragments", "mid_start_rate": "mid-start", "mid_end_rate": "mid-end",
-                "contexts_per_query": "ctx/query"}
+                "leaning_start_rate": "leaning", "contexts_per_query": "ctx/query"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,7 @@ class ShapeStats:
     fragments: int
     mid_starts: int
     mid_ends: int
+    leaning_starts: int
 
     def rate(self, n: int) -> float:
         return n / self.contexts if self.contexts else 0.0
@@ -60,6 +65,10 @@ class ShapeStats:
         return self.rate(self.mid_ends)
 
     @property
+    def leaning_start_rate(self) -> float:
+        return self.rate(self.leaning_starts)
+
+    @property
     def contexts_per_query(self) -> float:
         return self.contexts / self.queries if self.queries else 0.0
 
@@ -69,7 +78,7 @@ class ShapeStats:
     def cells(self) -> list[str]:
         """The report tables' text, in the order of :data:`SHAPE_METRICS`."""
         return [f"{self.fragment_rate:.1%}", f"{self.mid_start_rate:.1%}", f"{self.mid_end_rate:.1%}",
-                f"{self.contexts_per_query:.1f}"]
+                f"{self.leaning_start_rate:.1%}", f"{self.contexts_per_query:.1f}"]
 
 
 def _contexts(spans: Sequence[DocSpan], texts: Mapping[str, str],
@@ -129,7 +138,7 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
                   lined: Collection[str] = frozenset()) -> ShapeStats:
     """Shape over the returned spans of each query (``results``: one sequence per query);
     ``lined``: the documents whose contexts start and end at line boundaries (code, CSV, TSV)."""
-    contexts = queries = fragments = mid_starts = mid_ends = 0
+    contexts = queries = fragments = mid_starts = mid_ends = leaning = 0
     #: Whether each document holds MIN_WORDS words (counting stops there: documents are long).
     doc_long: dict[str, bool] = {}
     #: Each document's footnotes, found once (:func:`_joins`).
@@ -150,9 +159,18 @@ def measure_shape(results: Iterable[Sequence[DocSpan]], texts: Mapping[str, str]
             lines = doc in lined
             if not clean_start(text, group[0][1], lines):
                 mid_starts += 1
+            elif not lines and _leaning(text, group[0][1]):
+                leaning += 1
             if not clean_end(text, group[-1][2], lines):
                 mid_ends += 1
-    return ShapeStats(contexts, queries, fragments, mid_starts, mid_ends)
+    return ShapeStats(contexts, queries, fragments, mid_starts, mid_ends, leaning)
+
+
+def _leaning(text: str, start: int) -> bool:
+    """Whether a context starting at ``start`` (a sentence start) opens leaning on a sentence
+    before it in its document."""
+    first = skip_space(text, start, len(text))
+    return 0 < first < len(text) and leans_back(text, first)
 
 
 def shape_rows(shape: Mapping[tuple[str, int], ShapeStats]) -> list[dict[str, Any]]:

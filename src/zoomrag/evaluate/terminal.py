@@ -58,7 +58,8 @@ def shape_table(shape: Mapping[tuple[str, int], ShapeStats]) -> Table | None:
     """Context shape per budget and configuration, or None when nothing was measured."""
     if not shape:
         return None
-    table = _table("context shape (fragments: under 15 words; mid-start/-end: inside a sentence)",
+    table = _table("context shape (fragments: under 15 words; mid-start/-end: inside a sentence; "
+                   "leaning: opening on a sentence left out)",
                    ["budget", "config", *(SHAPE_LABELS[m] for m in SHAPE_METRICS)])
     last = None
     for (c, b), s in sorted(shape.items(), key=lambda kv: kv[0][1]):

@@ -1,0 +1,93 @@
+"""A context that opens with a sentence leaning on the one before ("But…", "This…") takes it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_expand_support import Trees, chars
+
+from zoomrag.expand import Candidate, assemble
+from zoomrag.expand.bounds import LEAD_CHARS, clean_start, lean_start
+from zoomrag.model import Document, Hit
+from zoomrag.parse import make_chunker
+from zoomrag.parse.base import build_tree
+from zoomrag.text.leans import leans_back
+
+
+def test_leans_back_knows_openers_that_refer_to_the_sentence_before():
+    leaning = ["But it failed.", "However, it held.", "This means no.", "It’s late.", "She was told.",
+               "In addition, a fee.", "On the other hand, cost.", "That’s why.", "但是这个方法不行。",
+               "因此需要重启。", "这些参数可选。"]
+    assert [s for s in leaning if not leans_back(s, 0)] == []
+    standing = ["The cache holds vectors.", "Thesis statement.", "THE PRESIDENT: Thank you.",
+                "IT staff only.", "Italy is far.", "butter is soft.", "Ordinary text.", "1. But first.",
+                "本节介绍缓存。", "Über alles."]
+    assert [s for s in standing if leans_back(s, 0)] == []
+    text = "Words first. But then."
+    assert leans_back(text, text.index("But")) and not leans_back(text, 0)
+
+
+PARA = ("The cache holds the vectors of every unit. But it is cleared when the server restarts, "
+        "so the first query after a restart is slow.\n\nThis is why the index warms it.\n")
+
+
+def test_lean_start_takes_the_sentence_before_a_leaning_one():
+    but = PARA.index("But")
+    assert lean_start(PARA, but) == 0
+    assert lean_start(PARA, but - 1) == 0  # the space before it is skipped
+    this = PARA.index("This")
+    assert lean_start(PARA, this) == but  # from the paragraph before
+    assert lean_start(PARA, 0) == 0  # nothing before it
+    assert lean_start(PARA, PARA.index("it is cleared")) == PARA.index("it is cleared")  # mid-sentence
+    standing = "The cache holds the vectors of every unit. The server reads them at start.\n"
+    assert lean_start(standing, standing.index("The server")) == standing.index("The server")
+
+
+def test_lean_start_does_not_reach_into_a_list_a_table_code_or_past_a_gap():
+    for text in ("- first item holds words here\nBut this follows.\n",
+                 "| a | b |\n\nBut this follows the table.\n",
+                 "```\nx = 1 and y = 2\n```\n\nBut this follows code.\n",
+                 "Three words here.\n\n\n\nStill here, far below.\n\n",
+                 "A.\n\nBut short before.\n",
+                 "Long" + " words" * 80 + ".\n\nBut this follows.\n"):
+        s = max(text.find("But"), text.find("Still"))
+        assert lean_start(text, s) == s, text
+    two = "Three words here.\n\nThen one blank line.\n"
+    assert lean_start(two, two.index("Then")) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["But it held.", "This is so.", "The cache is warm.", "- an item here",
+                                 "| a | b |", "```", "", "Words go on and", "THE END", "因此需要重启。",
+                                 "它很快。"]), max_size=10), st.data())
+def test_lean_start_moves_back_one_sentence_only_to_prose(lines, data):
+    text = "\n".join(lines)
+    start = data.draw(st.integers(0, len(text)))
+    got = lean_start(text, start)
+    assert start - LEAD_CHARS <= got <= start
+    if got < start:
+        first = text.index(text[start:].lstrip()[:1], start)
+        assert leans_back(text, first) and clean_start(text, got) and clean_start(text, first)
+        assert text[got] not in "|-`" and "```" not in text[got:first]
+
+
+def test_a_context_opening_with_a_leaning_sentence_takes_the_one_before_when_it_fits():
+    tree = build_tree(Document(id="p", source="p.txt", text=PARA), [])
+    but = PARA.index("But")
+    end = PARA.index("\n\nThis")
+    cand = Candidate("p", but, end, 0.9, (Hit("h", "p", but, end, 0.9),))
+    [c] = assemble([cand], Trees(tree), 1000, chars, explain=True)
+    assert c.text.startswith("The cache holds") and "leans on" in c.rule
+    [tight] = assemble([cand], Trees(tree), end - but + 5, chars)
+    assert tight.text.startswith("But it is cleared")  # no room: it stands as it was
+
+
+def test_a_leaning_sentence_under_a_heading_does_not_take_the_section_above():
+    text = ("# Notes\n\n## Cache\n\nThe cache holds the vectors of every unit.\n\n## Restarts\n\n"
+            "But a restart clears it, so the first query after one is slow and the index warms it.\n")
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(Document(id="n", source="n.md", text=text,
+                                                                          format="markdown"))
+    but = text.index("But")
+    cand = Candidate("n", but, len(text) - 1, 0.9, (Hit("h", "n", but, len(text) - 1, 0.9),))
+    [c] = assemble([cand], Trees(tree), 1000, chars)
+    assert c.start >= text.index("## Restarts")
