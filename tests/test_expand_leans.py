@@ -82,6 +82,18 @@ def test_a_context_opening_with_a_leaning_sentence_takes_the_one_before_when_it_
     assert tight.text.startswith("But it is cleared")  # no room: it stands as it was
 
 
+def test_a_chain_of_leaning_sentences_is_taken_back_to_one_that_stands():
+    text = ("The cache holds the vectors of every unit. It is fast on a warm server. Also it costs "
+            "memory on a small one. But it is cleared when the server restarts.\n")
+    tree = build_tree(Document(id="c", source="c.txt", text=text), [])
+    but = text.index("But")
+    cand = Candidate("c", but, len(text) - 1, 0.9, (Hit("h", "c", but, len(text) - 1, 0.9),))
+    [c] = assemble([cand], Trees(tree), 1000, chars, explain=True)
+    assert c.start == 0 and "leans on" in c.rule
+    [part] = assemble([cand], Trees(tree), len(text) - text.index("It is") + 2, chars)
+    assert part.text.startswith("It is fast")  # as far back as the budget allows
+
+
 def test_a_leaning_sentence_under_a_heading_does_not_take_the_section_above():
     text = ("# Notes\n\n## Cache\n\nThe cache holds the vectors of every unit.\n\n## Restarts\n\n"
             "But a restart clears it, so the first query after one is slow and the index warms it.\n")

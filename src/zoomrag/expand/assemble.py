@@ -606,10 +606,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 widen(doc_id, i, lead_start(d.text, sp.start), sp.end, _LEADS_IN)
                 sp = chosen[doc_id][i]
                 widen(doc_id, i, _heading_start(d, sp.start), sp.end, _HEADED)
-                sp = chosen[doc_id][i]
-                begin = lean_start(d.text, sp.start)
-                if begin < sp.start and not _headings(d, begin - 1, sp.start):
+                for _ in range(LEAN_STEPS):  # "But" after "Also" after "It": back to where it stands
+                    sp = chosen[doc_id][i]
+                    begin = lean_start(d.text, sp.start)
+                    if begin == sp.start or _headings(d, begin - 1, sp.start):
+                        break
                     widen(doc_id, i, begin, sp.end, _LEANS_ON)
+                    if chosen[doc_id][i] is sp:
+                        break
 
     def widen(doc_id: str, i: int, start: int, end: int, rule: str) -> None:
         """Span ``i`` of ``doc_id`` as ``[start, end)`` when that is new, fits what is left and
@@ -760,6 +764,8 @@ _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
+#: The most sentences a context opening on a leaning one takes back, one at a time.
+LEAN_STEPS = 3
 
 
 def _led_end(text: str, start: int, end: int) -> int:
