@@ -18,13 +18,13 @@ from zoomrag.expand.bounds import (
     clean_start,
     grow,
     has_words,
+    heading_starts,
     is_markup,
     item_after,
     item_start,
     lead_in,
     lead_start,
     led_to,
-    next_heading,
     snap,
     without_heading,
     without_markup_edges,
@@ -322,37 +322,28 @@ def test_a_context_names_the_documents_holding_most_of_what_matched_in_it():
     assert [(c.doc_id, c.copies) for c in out] == [("a", ()), ("b", ())]
 
 
-def test_next_heading_skips_comments_in_fenced_code():
+def test_heading_starts_skip_comments_in_fenced_code():
     text = "Intro.\n\n```sh\n# install it\npip install x\n```\n\n## Usage\n\nRun it.\n"
-    assert next_heading(text, 0, len(text), 0) == text.index("## Usage")
-    assert next_heading(text, 0, len(text), text.index("## Usage") + 1) is None
-    assert next_heading("a\n#tag not a heading\n#", 0, 22, 0) == 21  # "#" alone is an empty heading
+    assert heading_starts(text) == [text.index("## Usage")]
+    assert heading_starts(text, text.index("## Usage") + 1) == []
+    assert heading_starts("a\n#tag not a heading\n#") == [21]  # "#" alone is an empty heading
     rst = "Same as validate.\n\n\nValidators\n----------\n\nText.\n\n=====\nTitle\n=====\n\nRun this\n~~~\n"
-    assert next_heading(rst, 0, len(rst), 0) == rst.index("Validators")
-    assert next_heading(rst, 0, len(rst), rst.index("Text")) == rst.index("=====")  # from its overline
-    assert next_heading(rst, 0, len(rst), rst.index("Run")) is None  # a fence shorter than its line above
-
-
-def heading_after(lines: list[str], data) -> tuple[str, int, int | None]:
-    """The lines as a text, a drawn position, and the first heading at or after it."""
-    text = "\n".join(lines)
-    after = data.draw(st.integers(0, len(text)))
-    return text, after, next_heading(text, 0, len(text), after)
+    # a title from its overline; a fence shorter than its line above is none
+    assert heading_starts(rst) == [rst.index("Validators"), rst.index("=====")]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["# A", "## B c", "text here", "```", "#no", "", "  # d"]), max_size=12),
-       st.data())
-def test_next_heading_is_the_first_heading_line_outside_fences(lines, data):
-    text, after, got = heading_after(lines, data)
-    pos, fenced, want = 0, False, None
+@given(st.lists(st.sampled_from(["# A", "## B c", "text here", "```", "#no", "", "  # d"]), max_size=12))
+def test_heading_starts_are_the_heading_lines_outside_fences(lines):
+    text = "\n".join(lines)
+    pos, fenced, want = 0, False, []
     for line in lines:
         if line == "```":
             fenced = not fenced
-        elif want is None and not fenced and pos >= after and line in ("# A", "## B c", "  # d"):
-            want = pos
+        elif not fenced and line in ("# A", "## B c", "  # d"):
+            want.append(pos)
         pos += len(line) + 1
-    assert got == want
+    assert heading_starts(text) == want
 
 
 def test_a_context_does_not_open_with_the_tail_of_the_section_before():
@@ -454,12 +445,11 @@ def test_markup_edges_stay_inside_and_keep_what_must_be_kept(lines, data):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["Title", "-----", "=====", "Words of a line.", "", "```", "# A"]), max_size=12),
-       st.data())
-def test_next_heading_is_a_heading_line_at_or_after_the_position(lines, data):
-    text, after, got = heading_after(lines, data)
-    if got is not None:
-        assert got >= after and (got == 0 or text[got - 1] == "\n")
+@given(st.lists(st.sampled_from(["Title", "-----", "=====", "Words of a line.", "", "```", "# A"]), max_size=12))
+def test_each_heading_start_is_a_heading_line(lines):
+    text = "\n".join(lines)
+    for got in heading_starts(text):
+        assert got == 0 or text[got - 1] == "\n"
         line, _, rest = text[got:].partition("\n")
         below = rest.split("\n")
         # a "#" line, a title over its underline, or an overline over a title and its underline

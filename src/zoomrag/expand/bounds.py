@@ -414,13 +414,6 @@ def heading_starts(text: str, start: int = 0, end: int | None = None) -> list[in
     return out
 
 
-def next_heading(text: str, start: int, end: int, after: int) -> int | None:
-    """The first of :func:`heading_starts` of ``[start, end)`` at or after ``after``."""
-    found = heading_starts(text, start, end)
-    i = bisect_left(found, after)
-    return found[i] if i < len(found) else None
-
-
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
 #: badge row in a README), a MyST target ``(label)=``, a reStructuredText one ``.. _label:``,
 #: or an AsciiDoc anchor or attribute line (``[[label]]``, ``[source,sh]``).
