@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (26, "0e2309352d15da8f89c267801375499203be0f1f66d937c2b4fa833cea246939")
+RECORDED = (27, "3cec4e42f24067ee802d3b8b5c798e89ca98a6305bf3786bef9b6c670585eb64")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -37,7 +37,7 @@ FILES = {
                   "<div class='navfooter'><table><tr><td>Prev chapter</td></tr></table></div>"
                   "<div class='tip'><h3 class='title'>Tip</h3><p>Ask Bob.</p></div>"
                   "<dl><dt>-v</dt><dt>--verbose</dt><dd><p>Talk more.</p></dd></dl>"
-                  "<ul><li><p>Build it:</p><pre>make all\n\nmake install</pre></li><li>Done</li></ul>"
+                  "<ol><li><p>Build it:</p><pre>make all\n\nmake install</pre></li><li><ul><li>or</li></ul></li><li>Done</li></ol>"
                   "<p>Aliases<a class='footnote-reference brackets' href='#n1' role='doc-noteref'>[1]</a>.</p>"
                   "<aside class='footnote brackets' id='n1' role='note'><span class='label'>[1]</span>"
                   "<p><a href='https://u.org/A.txt'>https://u.org/A.txt</a></p></aside>"

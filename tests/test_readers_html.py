@@ -79,6 +79,10 @@ def test_a_list_whose_items_hold_code_keeps_each_example_a_code_block_under_its_
         ("list", 0, {"ordered": True}, "3. Plain item\n4. Ask:\n  - a"),
         ("list", 0, {"ordered": False}, "- no code"),
     ]
+    # an item holding only a list takes no number of its own, as in a list read whole
+    gap = read_text("<ol><li><p>Run:</p><pre>make</pre></li><li><ul><li>a</li></ul></li><li>Last</li></ol>",
+                    format="html")
+    assert blocks_of(gap)[2:] == [("list", 0, {"ordered": True}, "- a\n2. Last")]
     deep = read_text("<ul><li><pre>x</pre>" * 200 + "end", format="html")  # bounded, read whole
     assert "end" in deep.text and deep.text.count("```") >= 2
 

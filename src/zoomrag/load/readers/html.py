@@ -465,7 +465,7 @@ class _Renderer:
                         and (k.tag in ("pre", "table") or k.css_first("pre, table") is not None)), None)
             if cut is None:
                 pending += _list_lines(node, 0, items=[item], start=number)
-                number += 1
+                number += bool(_item_parts(item, 0)[0])  # an item of only a list takes no number
                 continue
             lead = _Inline()
             for k in kids[:cut]:
@@ -634,6 +634,19 @@ def _list_start(node: LexborNode) -> int:
         return 1
 
 
+def _item_parts(item: LexborNode, nesting: int) -> tuple[str, list[LexborNode]]:
+    """A list item's own text on one line, and the lists inside it read as lists (not past
+    _MAX_LIST_DEPTH)."""
+    inline = _Inline()
+    nested: list[LexborNode] = []
+    for child in _children(item):
+        if child.is_element_node and child.tag in _LISTS and nesting < _MAX_LIST_DEPTH:
+            nested.append(child)
+        else:
+            inline.add_node(child)
+    return inline.render(one_line=True), nested
+
+
 def _list_lines(node: LexborNode, depth: int, nesting: int = 0, *, items: list[LexborNode] | None = None,
                 start: int | None = None) -> list[str]:
     """Lines of one list (or of ``items`` of it, numbered from ``start``); ``depth`` sets the
@@ -646,14 +659,7 @@ def _list_lines(node: LexborNode, depth: int, nesting: int = 0, *, items: list[L
     for item in (node.iter() if items is None else items):
         if _dropped(item):
             continue
-        inline = _Inline()
-        nested: list[LexborNode] = []
-        for child in _children(item):
-            if child.is_element_node and child.tag in _LISTS and nesting < _MAX_LIST_DEPTH:
-                nested.append(child)
-            else:
-                inline.add_node(child)
-        text = inline.render(one_line=True)
+        text, nested = _item_parts(item, nesting)
         if text:
             marker = f"{number}. " if ordered else "- "
             lines.append(indent + marker + text)
