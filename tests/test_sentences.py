@@ -35,6 +35,9 @@ def sentences(text: str, start: int = 0, end: int | None = None) -> list[str]:
     ("'Stop!' she cried. Nobody did.", ["'Stop!' she cried.", "Nobody did."]),
     ("Wait... What? I was thinking... maybe.", ["Wait...", "What?", "I was thinking... maybe."]),
     ("Steps:\n1. Open it.\n2. Close it.", ["Steps:", "1. Open it.", "2. Close it."]),
+    # dots opening a line are markup or a trailing-off, not a sentence's end
+    ("Intro.\n\n.. _multi-commands:\n\nTitle", ["Intro.", ".. _multi-commands:", "Title"]),
+    ("He left.\n... and came back. It rained.", ["He left.", "... and came back.", "It rained."]),
     ("J. R. R. Tolkien wrote it.", ["J. R. R. Tolkien wrote it."]),
     ("a line that is\nhard-wrapped here.", ["a line that is\nhard-wrapped here."]),
     ("needed with\n*putmask*. Then go.", ["needed with\n*putmask*.", "Then go."]),

@@ -278,6 +278,8 @@ def _latin_cut(text: str, m: re.Match[str], lo: int, hi: int) -> int:
     mark = m.group()
     if mark != ".":
         stops = mark.rstrip(_CLOSE)
+        if not stops.strip(".…") and _starts_line(text, m.start(), lo):
+            return -1  # a line's opening ".. note::" (reStructuredText markup) or "... and so on"
         if len(stops) > 1 and "." in stops or "…" in stops:
             # An ellipsis runs on into CJK text ("他犹豫了一下……然后"); before a space it
             # ends the sentence unless a lower-case word follows.
