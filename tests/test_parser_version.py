@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (27, "3cec4e42f24067ee802d3b8b5c798e89ca98a6305bf3786bef9b6c670585eb64")
+RECORDED = (28, "3cec4e42f24067ee802d3b8b5c798e89ca98a6305bf3786bef9b6c670585eb64")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
