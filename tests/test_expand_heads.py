@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from test_expand_support import RAW_CANDIDATES, Trees, assemble_anywhere, chars
 
 from zoomrag.expand import Candidate, assemble
-from zoomrag.expand.heads import enclosing_head, head_of
+from zoomrag.expand.heads import enclosing_head, head_cut, head_of
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
 
@@ -67,6 +67,31 @@ def test_a_context_inside_a_method_carries_its_signature():
     # no room for it: the context alone
     [alone] = assemble([Candidate("s.py", s, e, 0.9, (h,), kind="code")], Trees(tree), e - s + 10, chars)
     assert len(alone.parts()) == 1
+
+
+def test_head_cut_finds_a_span_ending_inside_a_signature_it_opens():
+    tree = _tree()
+    head = SRC.index("def send(")
+    assert head_cut(tree, head, SRC.index("timeout=None")) == head
+    assert head_cut(tree, SRC.index("import os"), SRC.index("timeout=None")) == head
+    assert head_cut(tree, head, SRC.index("-> Response:") + len("-> Response:")) is None  # all of it
+    assert head_cut(tree, SRC.index("timeout=None"), SRC.index("retries")) is None  # from inside it
+    assert head_cut(tree, SRC.index("step_3"), SRC.index("step_5")) is None  # in a body
+
+
+def test_a_piece_cut_to_fit_does_not_end_inside_a_signature():
+    """The room left after the best context held one line: ``def send(self, request,`` is a
+    definition's first line and nothing it says."""
+    tree = _tree()
+    doc_start = SRC.index("class Session")
+    doc_end = SRC.index("@traced") + len("@traced")  # the piece would touch it: one context
+    head = SRC.index("def send(")
+    first = Candidate("s.py", doc_start, doc_end, 0.9, (Hit("a", "s.py", doc_start, doc_end, 0.9),), kind="code")
+    whole = Candidate("s.py", head, len(SRC), 0.8, (Hit("b", "s.py", head, SRC.index("-> Response:"), 0.8),),
+                      kind="code")
+    room = doc_end - doc_start + len("def send(self, request,") + 30
+    out = assemble([first, whole], Trees(tree), room, chars, fill=True)
+    assert all("def send(" not in c.text for c in out) and out[0].text.startswith(SRC[doc_start:doc_end])
 
 
 @settings(max_examples=200, deadline=None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_expand_support import Trees, chars
@@ -748,3 +749,18 @@ def test_a_context_a_little_way_into_its_section_starts_at_its_heading_from_the_
     at = Candidate("g", a, len(ENTRY) - 1, 0.9, (Hit("a", "g", a, len(ENTRY) - 1, 0.9),))
     [sub] = assemble([at], Trees(tree), 1000, chars)
     assert sub.text.startswith("## awaitable")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "rst"])
+def test_a_short_hit_grows_inside_its_section_not_into_the_next_title(fmt):
+    """A 13-word last sentence grown forward took the next section's title for its 15 words."""
+    title = {"markdown": "## {}\n\n", "rst": "{}\n" + "-" * 16 + "\n\n"}[fmt]
+    text = (title.format("Echoing") + "Click echoes text through its own function, which handles every stream. " * 8
+            + "If you do not need this you can also use the print function.\n\n" + title.format("Nesting Commands")
+            + "Commands can be attached to other commands of type group, which nests them.\n")
+    read = read_text(text, format=fmt)
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(
+        Document(id="q", source="q", text=read.text, format=fmt, blocks=read.blocks))
+    s, e = text.index("If you"), text.index("function.\n") + len("function.")
+    [c] = assemble([Candidate("q", s, e, 0.9, (Hit("h", "q", s, e, 0.9),))], Trees(tree), 1000, chars)
+    assert c.text == "Click echoes text through its own function, which handles every stream. " + text[s:e]

@@ -68,7 +68,7 @@ from .bounds import (
 )
 from .evidence import hit_ranks, per_token
 from .footnotes import Footnotes, find_footnotes
-from .heads import DEFINITIONS, enclosing, enclosing_head
+from .heads import DEFINITIONS, enclosing, enclosing_head, head_cut
 from .innermost import innermost
 from .pertree import bounded, per_tree
 
@@ -382,8 +382,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if small is not None:  # a heading, a line and an example: the entry they belong to
             s, e = small
         elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
-            # code grows inside its function first: the next definition's first line is no end
-            box = enclosing(trees.tree(c.doc_id), s, e) if lines and d.definitions else None
+            # code grows inside its function first: the next definition's first line is no end;
+            # prose inside its section: the next section's title is none either
+            box = (enclosing(trees.tree(c.doc_id), s, e) if d.definitions else None) if lines else \
+                _section_holding(d, s, e, len(d.text))
             if box is not None:
                 s, e = grow(d.text, s, e, lines, within=box)
             if not has_words(d.text, s, e):
@@ -716,6 +718,12 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     piece = grown
                 else:
                     small_ok = used == 0 and tokens(doc_id, grown.start, grown.end) > budget
+            cut = head_cut(trees.tree(doc_id), piece.start, piece.end) if reshape and d.definitions else None
+            if cut is not None:  # it ends inside a signature: it ends before that definition instead
+                end = trim_end(d.text, piece.start, cut)
+                if not any(h.start < end for h in piece.hits):
+                    continue
+                piece = dataclasses.replace(piece, end=end, hits=tuple(h for h in piece.hits if h.start < end))
             where = plan(piece)
             big_enough = (not reshape or d.tiny or small_ok or has_words(d.text, where[1], where[2])
                           if where else False)

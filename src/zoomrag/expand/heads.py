@@ -16,7 +16,7 @@ from ..model import Tree
 from ..parse.strategies.code import DEFINITIONS, LEAD_LINE
 from .pertree import per_tree
 
-__all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_of"]
+__all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_cut", "head_of"]
 
 #: A signature is looked for over at most this many lines from its node's start.
 MAX_LINES = 12
@@ -85,3 +85,13 @@ def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
         return None
     hs, he = head_of(tree.document.text, *best)
     return (hs, he) if hs < he <= pos else None
+
+
+def head_cut(tree: Tree, start: int, end: int) -> int | None:
+    """Where the head begins that ``[start, end)`` ends inside of, or None: a piece that ends
+    with ``def confirm(`` holds a definition's first line and nothing it says."""
+    best = enclosing(tree, max(start, end - 1), end)
+    if best is None:
+        return None
+    hs, he = head_of(tree.document.text, *best)
+    return hs if start <= hs < end < he else None
