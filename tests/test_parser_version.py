@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (28, "3cec4e42f24067ee802d3b8b5c798e89ca98a6305bf3786bef9b6c670585eb64")
+RECORDED = (29, "b184fe1c860cff6126073fb7beb23d38117ffdea9d148cc07039f23e66705174")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -56,7 +56,7 @@ FILES = {
                 "Chapter\u00a01. Basics\n\n1.1.\u00a0What is it?\n\nA tool.\n\n1.2.\u00a0Why?\n\nSpeed.\n\n"
                 "第 2 章 More\n\n2.1.\u00a0How?\n\nLike so.\n"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
-                   "* a bullet\n* another\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
+                   "* a bullet\n* another\n\n.. x:example::\n\n    @tool.command()\n    def go():\n        run()\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
     "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"
                  "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
                  "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"

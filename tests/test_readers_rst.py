@@ -72,6 +72,55 @@ def test_titles_levels_and_code_blocks_exact():
         (1, "Toolbox"), (2, "Install"), (3, "Details"), (2, "Usage")]
 
 
+DIRECTIVES = """\
+Intro.
+
+.. click:example::
+
+    @click.command()
+    def hello():
+        \"\"\"Says hello.
+
+        A docstring of prose, deeper in.
+        \"\"\"
+
+.. click:run::
+
+    with isolated_filesystem():
+        invoke(hello, args=[])
+
+.. testcode::
+
+   print(1)
+
+.. note::
+
+   x = 1 is how it starts.
+
+.. custom::
+   :class: wide
+
+   Words of a paragraph, not code.
+"""
+
+
+def test_directives_whose_body_reads_as_code_are_code_blocks():
+    """A Sphinx extension's example directive (click's) read as text let contexts start in the
+    middle of its code."""
+    doc = read_text(DIRECTIVES, format="rst")
+    assert [(t, body.split("\n")[0]) for t, _, _, body in blocks_of(doc)] == [
+        ("text", "Intro."),
+        ("code", ".. click:example::"),
+        ("code", ".. click:run::"),
+        ("code", ".. testcode::"),
+        ("text", ".. note::"),  # a prose directive, whatever its body looks like
+        ("text", "x = 1 is how it starts."),
+        ("text", ".. custom::"),  # its body reads as words
+        ("text", "Words of a paragraph, not code."),
+    ]
+    assert blocks_of(doc)[1][3].endswith('"""')
+
+
 def test_a_tilde_underline_is_a_title_not_a_code_fence():
     # read as Markdown, "~~~" opens a fence that hides every later title
     text = "Intro\n=====\n\nOld\n~~~\n\nSome text.\n\nNext\n====\n\nMore text.\n"
@@ -94,7 +143,7 @@ def test_rst_files_are_read_as_rst():
 
 _RST_PIECES = st.sampled_from([
     "Title", "=====", "-----", "~~~~~", "~~~", "==", "text::", "    code", "   :opt:", ".. code-block:: py",
-    ".. code::", ".. note::", "  indented", "\n", "\n\n", " ", "\t", "中文。", "😀", "::",
+    ".. code::", ".. note::", ".. x:example::", "    @d", "    f(x)", "  indented", "\n", "\n\n", " ", "\t", "中文。", "😀", "::",
 ])
 
 

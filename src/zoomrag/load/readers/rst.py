@@ -1,5 +1,6 @@
-"""reStructuredText: section titles as heading blocks, literal blocks and code directives as
-code blocks, the rest as plain paragraphs (the text itself is kept as it is); a field list
+"""reStructuredText: section titles as heading blocks, literal blocks, code directives and other
+directives whose body reads as code (``.. click:example::``) as code blocks, the rest as plain
+paragraphs (the text itself is kept as it is); a field list
 that opens the document (``:title: ...``) is its metadata.
 
 Sphinx's object directives (``.. function:: dumps(obj, ...)``, ``.. class::``, ``.. method::``,
@@ -28,8 +29,26 @@ from .plain import paragraph_blocks
 #: Characters RST accepts in adornment lines.
 _ADORNMENT = re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _ADORN_LINE = re.compile(rf"([{_ADORNMENT}])\1{{2,}}[ \t]*")
-#: A directive whose body is source code: ``.. code-block:: python`` and its aliases.
-_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode)::[ \t]*(\S*)[ \t]*")
+#: A directive whose body is source code: ``.. code-block:: python``, its aliases, and the
+#: doctest and IPython ones.
+_CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|doctest|testcode|testsetup|"
+                             r"testcleanup|testoutput|ipython|jupyter-execute)::[ \t]*(\S*)[ \t]*")
+#: Any other directive (``.. click:example::``): its body is code when its lines read as code.
+_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:[\w.-]+:)?([\w.-]+)::.*")
+#: Directives whose body is prose, tables or markup whatever it looks like.
+_PROSE_DIRECTIVES = frozenset("""
+    attention caution danger error hint important note tip warning admonition seealso versionadded
+    versionchanged deprecated topic sidebar rubric epigraph highlights pull-quote compound container
+    only glossary centered hlist table csv-table list-table figure image math raw include toctree
+    productionlist tab tabs tab-set tab-item card grid grid-item grid-item-card dropdown
+""".split())
+#: A line of code: a decorator, a definition or import, a prompt, a comment, a call or an
+#: assignment, a closing bracket, or a compound statement's header.
+_CODE_LINE = re.compile(r"[ \t]*(?:@\w|(?:async )?def |class |import |from [\w.]+ import |>>>|\$ |#|"
+                        r"[\w.\[\]'\"]+[ \t]*(?:\(|\+?=(?!=))|[)\]}]|return\b|"
+                        r"(?:with|if|elif|else|for|while|try|except|finally)\b.*:[ \t]*$)")
+#: A directive option at the top of a body (``:caption: test_sync.py``).
+_OPTION = re.compile(r"[ \t]+:[\w-]+:")
 
 
 #: Sphinx's object directives (any domain prefix): what they describe is an entry of its own.
@@ -166,6 +185,13 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
                 marked.append((i, end, block))
                 i = end + 1
                 continue
+        other = _DIRECTIVE.fullmatch(line)
+        if other is not None and other.group(1) not in _PROSE_DIRECTIVES:
+            end = _literal_end(lines, i, _indent(line))
+            if end > i and _reads_as_code([lines[k] for k in range(i + 1, end + 1) if not lines.blank(k)]):
+                marked.append((i, end, Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "code")))
+                i = end + 1
+                continue
         if line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
             end = _literal_end(lines, i, _paragraph_indent(lines, i))
             if end > i:
@@ -183,6 +209,17 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
         pos = block.end
     blocks.extend(paragraph_blocks(text, pos, len(text)))
     return blocks, title
+
+
+def _reads_as_code(body: list[str]) -> bool:
+    """Whether most of the least indented lines of a directive's body (its options aside) are
+    lines of code: a function's docstring is prose deeper in."""
+    body = [line for line in body if not _OPTION.match(line)]
+    if not body:
+        return False
+    base = min(map(_indent, body))
+    top = [line for line in body if _indent(line) == base]
+    return 2 * sum(1 for line in top if _CODE_LINE.match(line)) >= len(top)
 
 
 def _paragraph_indent(lines: _Lines, i: int) -> int:
