@@ -8,9 +8,11 @@ from test_expand_support import Trees, chars
 
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.bounds import LEAD_CHARS, clean_start, lean_start
+from zoomrag.load import read_text
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
 from zoomrag.parse.base import build_tree
+from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.leans import leans_back
 
 
@@ -103,3 +105,36 @@ def test_a_leaning_sentence_under_a_heading_does_not_take_the_section_above():
     cand = Candidate("n", but, len(text) - 1, 0.9, (Hit("h", "n", but, len(text) - 1, 0.9),))
     [c] = assemble([cand], Trees(tree), 1000, chars)
     assert c.start >= text.index("## Restarts")
+
+
+CODED = ("# Plugins\n\n" + "Custom classes load commands from a folder of plugin files at start. " * 8 + "\n\n"
+         "```python\nclass MyCLI(click.MultiCommand):\n    def list_commands(self, ctx):\n        return []\n\n"
+         "if __name__ == '__main__':\n    cli()\n```\n\n"
+         "These custom classes can also be used with decorators, in the same way as any group is used.\n\n"
+         "```python\n@click.command(cls=MyCLI)\ndef cli():\n    pass\n```\n")
+
+
+def _coded_tree(text: str = CODED, fmt: str = "markdown"):
+    return chunker_for_profile("default").chunk(read_text(text, format=fmt, id="c", source="c"))
+
+
+def test_a_context_neither_opens_with_a_code_tail_nor_ends_with_a_code_head_its_hit_lies_outside_of():
+    tree = _coded_tree()
+    s, e = CODED.index("These"), CODED.index("is used.") + len("is used.")
+    hit = Hit("h", "c", s, e, 0.9)
+    cand = Candidate("c", CODED.index("if __name__"), CODED.index("def cli()"), 0.9, (hit,))
+    [c] = assemble([cand], Trees(tree), 1000, chars)
+    assert (c.start, c.end) == (s, e)
+
+
+RST_CODED = ("Plugins\n=======\n\n" + "Custom classes load commands from a folder of plugin files at start. " * 8
+             + "\n\n.. click:example::\n\n    cli = MyCLI(help='Loads.')\n\n    if __name__ == '__main__':\n        cli()\n\n"
+             "These custom classes can also be used with decorators, in the same way as any group is used.\n")
+
+
+def test_a_leaning_sentence_does_not_take_the_end_of_a_code_block_before_it():
+    """Unfenced (reStructuredText) code: the lines before "These…" read as a sentence."""
+    tree = _coded_tree(RST_CODED, "rst")
+    s, e = RST_CODED.index("These"), RST_CODED.index("is used.") + len("is used.")
+    [c] = assemble([Candidate("c", s, e, 0.9, (Hit("h", "c", s, e, 0.9),))], Trees(tree), 1000, chars)
+    assert c.start == s

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..load.readers.asciidoc import asciidoc_blocks
-from ..load.spans import trim_end
+from ..load.spans import skip_space, trim_end
 from ..model import Context, Document, Hit, Tree
 from ..parse.headings import find_headings
 from ..text.sentences import sentence_spans
@@ -133,6 +133,9 @@ class _Doc:
     notes: Footnotes = field(default_factory=Footnotes)
     #: Whether it has function, method or class nodes (whose heads a context inside them takes).
     definitions: bool = False
+    #: ``(start, end)`` of its outermost code nodes (a prose document's code blocks, whole or as
+    #: the code strategy split them), by start.
+    code: list[tuple[int, int]] = field(default_factory=list)
     #: Where its headings begin (:func:`_heading_positions`), found when first needed.
     headings: list[int] | None = None
     #: The document, for its headings.
@@ -154,19 +157,25 @@ def _doc_of(tree: Tree) -> _Doc:
     text = tree.document.text
     tables = []
     sections = []
+    code = []
     definitions = False
     for n in tree.nodes:
         if n.kind == "table":
             tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
         elif n.kind == "section":
             sections.append((n.start, n.end))
-        elif n.kind in DEFINITIONS:
-            definitions = True
+        elif n.kind in CODE_KINDS:
+            code.append((n.start, n.end))
+            definitions = definitions or n.kind in DEFINITIONS
     tables.sort()
     sections.sort()
+    outermost: list[tuple[int, int]] = []
+    for c in sorted(code, key=lambda c: (c[0], -c[1])):
+        if not outermost or c[0] >= outermost[-1][1]:
+            outermost.append(c)
     return _Doc(text, tree.document.format in LINE_FORMATS, tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
-                definitions=definitions, document=tree.document)
+                definitions=definitions, code=outermost, document=tree.document)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows
@@ -250,9 +259,37 @@ def _from_own_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int
     return heading
 
 
+def _in_code(d: _Doc, pos: int) -> bool:
+    """Whether ``pos`` lies inside one of ``d``'s code blocks."""
+    i = bisect_right(d.code, (pos, len(d.text))) - 1
+    return i >= 0 and d.code[i][0] <= pos < d.code[i][1]
+
+
+def _outside_code(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> tuple[int, int]:
+    """``[start, end)`` without the tail of a code block it opens inside of before its first hit
+    (``if __name__ == '__main__':`` over the paragraph that matched) and the head of one it ends
+    inside of after its last (an example's first lines), when MIN_WORDS words remain."""
+    if not hits or not d.code:
+        return start, end
+    text, s, e = d.text, start, end
+    i = bisect_right(d.code, (start, len(text))) - 1
+    if i >= 0:
+        bs, be = d.code[i]
+        if bs < s < be and text[bs:s].strip() and min(h.start for h in hits) >= be:
+            s = skip_space(text, be, e)
+    i = bisect_left(d.code, (end, -1)) - 1
+    if i >= 0:
+        bs, be = d.code[i]
+        if bs < e < be and text[e:be].strip() and max(h.end for h in hits) <= bs:
+            e = trim_end(text, s, bs)
+    return (s, e) if s < e and has_words(text, s, e) else (start, end)
+
+
 def _edges(d: _Doc, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
-    """A shaped prose span's edges, given its hits: no lead-in left without what it leads to, no
-    glance into the next section nor tail of the one before, no line of bare markup."""
+    """A shaped prose span's edges, given its hits: no piece of a code block its hits lie
+    outside of, no lead-in left without what it leads to, no glance into the next section nor
+    tail of the one before, no line of bare markup."""
+    s, e = _outside_code(d, s, e, hits)
     e = _without_lead_in(d.text, s, e, hits)
     e = _before_entered_section(d, s, e, hits)
     s = _from_own_section(d, s, e, hits)
@@ -611,7 +648,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 for _ in range(LEAN_STEPS):  # "But" after "Also" after "It": back to where it stands
                     sp = chosen[doc_id][i]
                     begin = lean_start(d.text, sp.start)
-                    if begin == sp.start or _headings(d, begin - 1, sp.start):
+                    if begin == sp.start or _headings(d, begin - 1, sp.start) or _in_code(d, begin):
                         break
                     widen(doc_id, i, begin, sp.end, _LEANS_ON)
                     if chosen[doc_id][i] is sp:
