@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_expand_support import Trees, chars
+from test_expand_support import Trees, chars, moved_back
 
 from zoomrag.expand import Candidate, assemble
-from zoomrag.expand.bounds import LEAD_CHARS, clean_start, lean_start
+from zoomrag.expand.bounds import clean_start, lean_start
 from zoomrag.load import read_text
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
@@ -63,10 +63,7 @@ def test_lean_start_does_not_reach_into_a_list_a_table_code_or_past_a_gap():
                                  "| a | b |", "```", "", "Words go on and", "THE END", "因此需要重启。",
                                  "它很快。"]), max_size=10), st.data())
 def test_lean_start_moves_back_one_sentence_only_to_prose(lines, data):
-    text = "\n".join(lines)
-    start = data.draw(st.integers(0, len(text)))
-    got = lean_start(text, start)
-    assert start - LEAD_CHARS <= got <= start
+    text, start, got = moved_back(lean_start, lines, data)
     if got < start:
         first = text.index(text[start:].lstrip()[:1], start)
         assert leans_back(text, first) and clean_start(text, got) and clean_start(text, first)

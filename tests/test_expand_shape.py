@@ -8,12 +8,11 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_expand_support import Trees, chars
+from test_expand_support import Trees, chars, moved_back
 
 from zoomrag.expand import Candidate, assemble
 from zoomrag.expand.bounds import (
     AFTER_REACH,
-    LEAD_CHARS,
     MIN_WORDS,
     clean_end,
     clean_start,
@@ -705,10 +704,7 @@ def test_lead_start_finds_the_sentence_leading_to_the_block_a_context_opens_with
 @given(st.lists(st.sampled_from(["```", "code line", "", "Run this:", "then run", "Done.", "- item",
                                  "1. first", "words here, and", "# Heading"]), max_size=10), st.data())
 def test_lead_start_moves_back_only_to_a_sentence_over_a_block(lines, data):
-    text = "\n".join(lines)
-    start = data.draw(st.integers(0, len(text)))
-    got = lead_start(text, start)
-    assert start - LEAD_CHARS <= got <= start
+    text, start, got = moved_back(lead_start, lines, data)
     if got < start:
         assert not text[got].isspace()
         lead = text[got:start].rstrip()

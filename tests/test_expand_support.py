@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from zoomrag.expand import Candidate, assemble
+from zoomrag.expand.bounds import LEAD_CHARS
 from zoomrag.model import Document, Hit, Node, Tree
 from zoomrag.parse.base import Span, build_tree
 from zoomrag.text.tokens import CharCounter, Measure
@@ -111,3 +112,13 @@ def assemble_anywhere(tree: Tree, raw, budget: int, kind: str = "") -> list:
             seen |= set(range(s, e))
     assert len(seen) <= budget
     return out
+
+
+def moved_back(move, lines: list[str], data) -> tuple[str, int, int]:
+    """``move(text, start)`` on the lines joined as a text, at a drawn ``start``: ``(text, start,
+    result)``, the result checked to lie at most LEAD_CHARS before ``start``."""
+    text = "\n".join(lines)
+    start = data.draw(st.integers(0, len(text)))
+    got = move(text, start)
+    assert start - LEAD_CHARS <= got <= start
+    return text, start, got
