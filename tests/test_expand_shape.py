@@ -644,6 +644,17 @@ OPEN = ("要从命令行升级系统，请运行\n\n```\naptitude update\n```\n\
         "以升级系统。要查看版本，请运行：\n\n```\ndpkg -l\n```\n\nDone.\n")
 
 
+def test_a_line_of_code_before_its_closing_fence_leads_nowhere():
+    """The closing fence is no block to lead to: read as one, a span ending inside an example took
+    the prose after it and the next example's opening fence."""
+    text = ("Both calls are logged (for example\n\n```\ninstall hello 1.3\n```\n\n) with their "
+            "results (for example\n\n```\nstatus installed hello 2.1\n```\n\n). To log all, add\n\n```\nlog x\n```\n")
+    inside = text.index("hello 2.1") + len("hello 2.1")
+    assert lead_in(text, 0, inside) == inside
+    after = text.index("add") + 3  # left open over a block: a lead-in
+    assert lead_in(text, 0, after) == text.index("To log")
+
+
 def test_a_lead_in_ends_in_any_colon_or_is_left_open_over_a_code_block():
     then = OPEN.index("然后运行")
     assert lead_in(OPEN, 0, then + 4) == then  # open, over a command
@@ -671,14 +682,24 @@ def test_a_context_ending_with_a_lead_in_takes_what_it_leads_to_when_that_fits()
     assert one_context(EXAMPLE, colon, hit, budget=colon + 5).text.endswith("as follows:")
 
 
-def test_what_a_lead_in_leads_to_never_takes_the_place_of_another_hit():
+def test_a_matched_lead_in_is_placed_with_its_example_when_that_fits():
+    """"…as follows:" without the example says nothing the reader can act on: a lead-in a hit
+    keeps is placed with what it leads to, and alone only when that does not fit."""
     tree = build_tree(Document(id="x", source="x.md", text=EXAMPLE), [])
     colon = EXAMPLE.index(":") + 1
+    block_end = EXAMPLE.index("```\n\n") + 3
     flag = EXAMPLE.index("The trace")
     first = Candidate("x", 0, colon, 0.9, (Hit("h", "x", EXAMPLE.index("To avoid"), colon, 0.9),))
     second = Candidate("x", flag, len(EXAMPLE) - 1, 0.8, (Hit("g", "x", flag, len(EXAMPLE) - 1, 0.8),))
-    got = assemble([first, second], Trees(tree), colon + (len(EXAMPLE) - flag) + 5, chars, stop=0)
-    assert [c.text[-11:] for c in got] == ["as follows:", "aised them."]
+    # room for the example or the next hit: the example (the next hit took it before)
+    got = assemble([first, second], Trees(tree), colon + (len(EXAMPLE) - flag) + 5, chars, stop=0, explain=True)
+    assert [c.text for c in got] == [EXAMPLE[:block_end]] and "leads to" in got[0].rule
+    # no room for the example: the lead-in alone
+    got = assemble([first, second], Trees(tree), colon + 5, chars, stop=0)
+    assert [c.text for c in got] == [EXAMPLE[:colon]]
+    # room for all: the next hit joins it, one passage
+    got = assemble([first, second], Trees(tree), len(EXAMPLE), chars, stop=0)
+    assert [c.text for c in got] == [EXAMPLE.rstrip()]
 
 
 def test_lead_start_finds_the_sentence_leading_to_the_block_a_context_opens_with():

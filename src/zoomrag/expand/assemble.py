@@ -580,19 +580,31 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         best_e = max(best_e, e)
         return True
 
+    def led(c: Candidate) -> Candidate:
+        """``c`` (shaped) with the block its last sentence leads to, when a hit kept that lead-in
+        ("…defaults to two:" over its example): preferred, and given up for ``c`` when it does
+        not fit."""
+        if not reshape or lines_for(c):
+            return c
+        end = _led_end(doc(c.doc_id).text, c.start, c.end)
+        return c if end == c.end else dataclasses.replace(c, end=end)
+
     def place(c: Candidate) -> bool:
         """Place ``c`` (shaped), else its fallbacks; True when anything was placed."""
         c = shaped(c)
         room = budget - used
-        w = itemised(c)
-        where = plan(w, room) if w is not c else None
-        if where is None:
-            w = past_item(c)
+        where, said = None, None
+        for w, rule in ((led(c), _LED_TO), (itemised(c), None), (past_item(c), None)):
             where = plan(w, room) if w is not c else None
+            if where is not None:
+                said = rule
+                break
         if where is None:
             w, where = c, plan(c, room)
         if where is not None and worth(c):
             commit(w, *where)
+            if said is not None:  # --explain names the widening, as finish_edges' do
+                next(sp for sp in chosen[c.doc_id] if sp.start <= w.start < sp.end).rules.append(said)
             return True
         placed = False
         for f in c.fallback:

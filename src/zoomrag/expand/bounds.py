@@ -76,6 +76,8 @@ class _Sentences:
         self.snapped: dict[tuple[int, int, bool], tuple[int, int]] = {}
         #: :func:`grow` results, by ``(start, end, lines, words)``.
         self.grown: dict[tuple[int, int, bool, int], tuple[int, int]] = {}
+        #: Where its fence lines (```` ``` ````, ``~~~``) begin, found when first needed.
+        self.fences: list[int] | None = None
 
     def edge(self, k: int) -> int:
         p, n = k * _CHUNK, len(self.text)
@@ -247,9 +249,23 @@ _LEAD_MARKS = ":："
 _CLOSED = frozenset(".!?;。！？；…)]）」』”’\"'`*|")
 
 
+_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:`{3,}|~{3,})", re.M)
+
+
+def _inside_fence(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a fenced code block: after an odd number of fence lines."""
+    idx = _sentences(text)
+    if idx.fences is None:
+        idx.fences = [m.start() for m in _FENCE_LINE.finditer(text)] if "```" in text or "~~~" in text else []
+    return bisect_left(idx.fences, pos) % 2 == 1
+
+
 def _leads(text: str, last: int, end: int) -> bool:
     """Whether the sentence whose last character is at ``last`` leads to what follows ``end``:
-    it ends in a colon, or it is left open right over a fenced code block."""
+    it ends in a colon, or it is left open right over a fenced code block. A line of code is no
+    sentence: inside a fenced block nothing leads (its closing fence opens nothing)."""
+    if _inside_fence(text, end):
+        return False
     if text[last] in _LEAD_MARKS:
         return True
     if text[last] in _CLOSED:
