@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EvalError
-from ..expand.assemble import LINE_FORMATS
+from ..expand.docview import LINE_FORMATS
 from ..text.tokens import TokenCounter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey

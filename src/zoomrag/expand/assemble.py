@@ -4,8 +4,8 @@ Candidates are taken best first. Each is first given a readable shape
 (:mod:`zoomrag.expand.bounds`): widened to sentence boundaries (line boundaries in tables,
 lists and code) and, when shorter than 15 words, grown by whole sentences; in prose, given its
 hits, it leaves out a glance into the next section, the tail of the section before and lines of
-bare markup at its edges (:func:`_edges`). A candidate that overlaps, touches, or is separated
-only by whitespace from spans already chosen in its document is merged with them, so no
+bare markup at its edges (:func:`~.docview.context_edges`). A candidate that overlaps, touches,
+or is separated only by whitespace from spans already chosen in its document is merged with them, so no
 character is ever returned twice; its cost is the growth in tokens of the merged span. A
 candidate that does not fit is replaced by its fallbacks; one that would open a context beyond
 ``top`` is skipped (``top`` counts contexts as returned: the spans inside one table are one
@@ -33,16 +33,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
-from ..load.readers.asciidoc import asciidoc_blocks
-from ..load.spans import skip_space, trim_end
-from ..model import Context, Document, Hit, Tree
-from ..parse.headings import find_headings
-from ..text.sentences import sentence_spans
+from ..load.spans import trim_end
+from ..model import Context, Hit
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
@@ -50,27 +47,32 @@ from .bounds import (
     MIN_WORDS,
     grow,
     has_words,
-    heading_starts,
-    is_markup,
     item_after,
     item_lines,
     item_start,
-    lead_in,
     lead_start,
     lean_start,
-    led_to,
-    markup_edge,
-    sentences_in,
     snap,
-    without_heading,
-    without_markup_edges,
     word_count,
 )
+from .cutting import cut_to_fit
+from .docview import (
+    CODE_KINDS,
+    DocView,
+    context_edges,
+    doc_view,
+    heading_start,
+    headings_in,
+    in_code,
+    led_end,
+    section_holding,
+    small_section,
+    table_of,
+)
 from .evidence import hit_ranks, per_token
-from .footnotes import Footnotes, find_footnotes
-from .heads import DEFINITIONS, enclosing, enclosing_head, head_cut
+from .heads import enclosing, enclosing_head, head_cut
 from .innermost import innermost
-from .pertree import bounded, per_tree
+from .pertree import bounded
 
 #: Tokens in a piece of text (the budget's unit).
 TokenCount = Callable[[str], int]
@@ -83,13 +85,9 @@ STOP = 0.1
 #: Node kinds and document formats whose contexts start and end at line boundaries.
 LINE_KINDS = frozenset({"table", "header", "row", "cell", "column", "code", "list", "function",
                         "method", "class"})
-LINE_FORMATS = frozenset({"csv", "tsv", "code"})
 #: Node kinds read as one piece: two contexts inside one such node become one (the text between
 #: them filled) when the budget has room for it.
 WHOLE_KINDS = frozenset({"function", "method", "class", "code", "paragraph"})
-#: Node kinds whose lines are code: a line starting with ``-`` or ``1.`` there is no list item.
-CODE_KINDS = frozenset({"code", "function", "method", "class"})
-_DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
 @dataclass
@@ -112,219 +110,15 @@ class _Span:
     copies: list[str] = field(default_factory=list)
 
 
-@dataclass
-class _Doc:
-    """What assembly needs of one document: its text, whether it is line-structured, its tables."""
-
-    text: str
-    lines: bool
-    #: ``(start, end, header_end)`` of every table node.
-    tables: list[tuple[int, int, int]]
-    #: Fewer than MIN_WORDS words in all: a short context is then the whole document.
-    tiny: bool
-    #: ``(start, end, kind)`` of a candidate -> its shaped ``(start, end)``: kept with the tree
-    #: (:mod:`.pertree`), since a probe or an evaluation shapes the same spans in every call.
-    shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
-    #: Line starts of its list items (:func:`~.bounds.item_lines`), found when first needed.
-    items: list[int] | None = None
-    #: ``(start, end)`` of its sections, by start (sections nest: none overlaps another partly).
-    sections: list[tuple[int, int]] = field(default_factory=list)
-    #: Its footnotes and the references to them.
-    notes: Footnotes = field(default_factory=Footnotes)
-    #: Whether it has function, method or class nodes (whose heads a context inside them takes).
-    definitions: bool = False
-    #: ``(start, end)`` of its outermost code nodes (a prose document's code blocks, whole or as
-    #: the code strategy split them), by start.
-    code: list[tuple[int, int]] = field(default_factory=list)
-    #: Where its headings begin (:func:`_heading_positions`), found when first needed.
-    headings: list[int] | None = None
-    #: The document, for its headings.
-    document: Document | None = None
-    #: ``(start, end, hits)`` of a shaped prose span -> its edges (:func:`_edges`), kept as
-    #: :attr:`shapes` is.
-    edges: dict[tuple[int, int, tuple[tuple[int, int, float], ...]], tuple[int, int]] = field(default_factory=dict)
-
-
 ORDERS = ("score", "document")
 _VISIBLE = re.compile(r"\S")
 
 
-def _doc_info(trees: TreeSource, doc_id: str) -> _Doc:
-    return per_tree(trees.tree(doc_id), "assembly", _doc_of)
-
-
-def _doc_of(tree: Tree) -> _Doc:
-    text = tree.document.text
-    tables = []
-    sections = []
-    code = []
-    definitions = False
-    for n in tree.nodes:
-        if n.kind == "table":
-            tables.append((n.start, n.end, _header_end(text, n.start, n.end)))
-        elif n.kind == "section":
-            sections.append((n.start, n.end))
-        elif n.kind in CODE_KINDS:
-            code.append((n.start, n.end))
-            definitions = definitions or n.kind in DEFINITIONS
-    tables.sort()
-    sections.sort()
-    outermost: list[tuple[int, int]] = []
-    for c in sorted(code, key=lambda c: (c[0], -c[1])):
-        if not outermost or c[0] >= outermost[-1][1]:
-            outermost.append(c)
-    return _Doc(text, tree.document.format in LINE_FORMATS, tables,
-                not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
-                definitions=definitions, code=outermost, document=tree.document)
-
-
-#: A section of at most this many words (and characters) is what a too-short context grows
-#: to, whole.
-SMALL_SECTION = 4 * MIN_WORDS
-SMALL_CHARS = 2000
-
-
-def _section_holding(d: _Doc, start: int, end: int, reach: int) -> tuple[int, int] | None:
-    """The innermost of ``d``'s sections holding ``[start, end)`` that starts at most ``reach``
-    characters before ``start``: the latest-starting one that reaches ``end``, as sections nest."""
-    i = bisect_right(d.sections, (start, len(d.text)))
-    while i > 0 and d.sections[i - 1][0] >= start - reach:
-        i -= 1
-        if end <= d.sections[i][1]:
-            return d.sections[i]
-    return None
-
-
-def _small_section(d: _Doc, start: int, end: int) -> tuple[int, int] | None:
-    """The innermost section holding ``[start, end)`` when it is small (every section around it
-    is larger) and has MIN_WORDS."""
-    got = _section_holding(d, start, end, SMALL_CHARS)
-    if got is None or got[1] - got[0] > SMALL_CHARS or not has_words(d.text, *got) \
-            or has_words(d.text, *got, SMALL_SECTION + 1):
-        return None
-    return got
-
-
-def _headings(d: _Doc, start: int, end: int) -> list[int]:
-    """The headings that begin in ``(start, end)``, found once per document, not read from the
-    tree: a partial tree (hits and their ancestors) holds no section the hits are not in."""
-    if d.headings is None:
-        d.headings = _heading_positions(d.document) if d.document is not None else heading_starts(d.text)
-    return d.headings[bisect_right(d.headings, start):bisect_left(d.headings, end)]
-
-
-def _heading_positions(document: Document) -> list[int]:
-    """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
-    read from its text, cheaply: Markdown's and RST's titles by their lines
-    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's by its
-    reader's line scan, and plain text's by the parser's rules (``DESCRIPTION`` in help() output,
-    ``= = Works = =``, ``2.3 Limitations``)."""
-    text = document.text
-    if document.format == "asciidoc":
-        blocks = document.blocks or asciidoc_blocks(text)[0]
-        return [b.start for b in blocks if b.type == "heading"]
-    found = heading_starts(text)
-    if document.format == "text":
-        found = sorted({*found, *(h.start for h in find_headings(document))})
-    return found
-
-
-def _before_entered_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
-    """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
-    last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
-    when MIN_WORDS words remain before it."""
-    if not hits:
-        return end
-    text = d.text
-    last = max(h.end for h in hits)
-    entered = next((h for h in _headings(d, start, end) if h >= last), None)
-    if entered is None or has_words(text, entered, end, SMALL_SECTION):
-        return end
-    cut = trim_end(text, start, entered)
-    return cut if has_words(text, start, cut) else end
-
-
-def _from_own_section(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> int:
-    """``start``, or where the section of the first hit begins when ``[start, end)`` opens with
-    the tail of the section before it: fewer than SMALL_SECTION words and no hit ("Check out the
-    next page for all of the above." over a heading)."""
-    if not hits:
-        return start
-    text = d.text
-    first = min(end, min(h.start for h in hits) + 1)  # a hit may begin with its heading
-    before = _headings(d, start, first)
-    heading = before[-1] if before else None  # the last heading up to the first hit
-    if heading is None or has_words(text, start, heading, SMALL_SECTION) or not has_words(text, heading, end):
-        return start
-    return heading
-
-
-def _in_code(d: _Doc, pos: int) -> bool:
-    """Whether ``pos`` lies inside one of ``d``'s code blocks."""
-    i = bisect_right(d.code, (pos, len(d.text))) - 1
-    return i >= 0 and d.code[i][0] <= pos < d.code[i][1]
-
-
-def _outside_code(d: _Doc, start: int, end: int, hits: Sequence[Hit]) -> tuple[int, int]:
-    """``[start, end)`` without the tail of a code block it opens inside of before its first hit
-    (``if __name__ == '__main__':`` over the paragraph that matched) and the head of one it ends
-    inside of after its last (an example's first lines), when MIN_WORDS words remain."""
-    if not hits or not d.code:
-        return start, end
-    text, s, e = d.text, start, end
-    i = bisect_right(d.code, (start, len(text))) - 1
-    if i >= 0:
-        bs, be = d.code[i]
-        if bs < s < be and text[bs:s].strip() and min(h.start for h in hits) >= be:
-            s = skip_space(text, be, e)
-    i = bisect_left(d.code, (end, -1)) - 1
-    if i >= 0:
-        bs, be = d.code[i]
-        if bs < e < be and text[e:be].strip() and max(h.end for h in hits) <= bs:
-            e = trim_end(text, s, bs)
-    return (s, e) if s < e and has_words(text, s, e) else (start, end)
-
-
-def _edges(d: _Doc, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
-    """A shaped prose span's edges, given its hits: no piece of a code block its hits lie
-    outside of, no lead-in left without what it leads to, no glance into the next section nor
-    tail of the one before, no line of bare markup."""
-    s, e = _outside_code(d, s, e, hits)
-    e = _without_lead_in(d.text, s, e, hits)
-    e = _before_entered_section(d, s, e, hits)
-    s = _from_own_section(d, s, e, hits)
-    # a hit's own markup lines go too (a MyST label matched), as long as some of every other
-    # hit stays
-    worded = [h for h in hits if not is_markup(d.text, h.start, h.end)] if markup_edge(d.text, s, e) else []
-    if worded:
-        s, e = without_markup_edges(d.text, s, e, min(h.end for h in worded) - 1, max(h.start for h in worded) + 1)
-    return s, e
-
-
-def _header_end(text: str, start: int, end: int) -> int:
-    """End of a table's header row: its first line, and the ``|---|`` line under it if any."""
-    nl = text.find("\n", start, end)
-    if nl < 0:
-        return end
-    nl2 = text.find("\n", nl + 1, end)
-    second = text[nl + 1:end if nl2 < 0 else nl2]
-    if "-" in second and _DELIMITER_LINE.fullmatch(second):
-        return end if nl2 < 0 else nl2
-    return nl
-
-
-def _table_of(doc: _Doc, start: int, end: int) -> tuple[int, int, int] | None:
-    for t in doc.tables:
-        if t[0] <= start and end <= t[1]:
-            return t
-    return None
-
-
-def _context_key(doc: _Doc, start: int, end: int) -> object:
+def _context_key(doc: DocView, start: int, end: int) -> object:
     """Which returned context the span ``[start, end)`` is part of: every span inside one table
     is one context (under the table's header row); any other span is a context of its own.
     ``top`` counts these, so it counts contexts as they are returned."""
-    table = _table_of(doc, start, end)
+    table = table_of(doc, start, end)
     return table if table is not None else ("span", start)
 
 
@@ -363,7 +157,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         raise ConfigError(f"assembly stop={stop!r} is out of range; use 0 (fill the budget) up to below 1")
     candidates = sorted(candidates, key=lambda c: -c.score)
     chosen: dict[str, list[_Span]] = {}
-    docs: dict[str, _Doc] = {}
+    docs: dict[str, DocView] = {}
     #: Tables (doc_id, table start) whose header row is already paid for.
     headed: set[tuple[str, int]] = set()
     used = 0
@@ -375,10 +169,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     #: Why assembly stopped: the first candidate turned away by the stop rule, else None.
     floored: list[tuple[Candidate, float]] = []
 
-    def doc(doc_id: str) -> _Doc:
+    def doc(doc_id: str) -> DocView:
         d = docs.get(doc_id)
         if d is None:
-            d = docs[doc_id] = _doc_info(trees, doc_id)
+            d = docs[doc_id] = doc_view(trees, doc_id)
         return d
 
     def tokens(doc_id: str, start: int, end: int) -> int:
@@ -386,7 +180,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def lines_for(c: Candidate) -> bool:
         d = doc(c.doc_id)
-        return d.lines or c.kind in LINE_KINDS or _table_of(d, c.start, c.end) is not None
+        return d.lines or c.kind in LINE_KINDS or table_of(d, c.start, c.end) is not None
 
     def shaped(c: Candidate) -> Candidate:
         """``c`` widened to boundaries and grown to at least MIN_WORDS words."""
@@ -405,7 +199,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             edge_key = (s, e, tuple((h.start, h.end, h.score) for h in c.hits))
             edges = d.edges.get(edge_key)
             if edges is None:
-                edges = bounded(d.edges)[edge_key] = _edges(d, s, e, c.hits)
+                edges = bounded(d.edges)[edge_key] = context_edges(d, s, e, c.hits)
             s, e = edges
         if (s, e) == (c.start, c.end):
             return c
@@ -415,14 +209,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
-        small = None if d.tiny or lines or has_words(d.text, s, e) else _small_section(d, s, e)
+        small = None if d.tiny or lines or has_words(d.text, s, e) else small_section(d, s, e)
         if small is not None:  # a heading, a line and an example: the entry they belong to
             s, e = small
         elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
             # code grows inside its function first: the next definition's first line is no end;
             # prose inside its section: the next section's title is none either
             box = (enclosing(trees.tree(c.doc_id), s, e) if d.definitions else None) if lines else \
-                _section_holding(d, s, e, len(d.text))
+                section_holding(d, s, e, len(d.text))
             if box is not None:
                 s, e = grow(d.text, s, e, lines, within=box)
             if not has_words(d.text, s, e):
@@ -434,7 +228,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     e = snap(d.text, e - 1, e)[1]
                 if s < c.start:
                     s = snap(d.text, s, s + 1)[0]
-        table = _table_of(d, s, e) or _table_of(d, c.start, c.end)
+        table = table_of(d, s, e) or table_of(d, c.start, c.end)
         if table is not None and s <= table[2]:
             s = table[0]  # a context that reaches into the header row starts with all of it
             if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
@@ -448,7 +242,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if not reshape or c.kind in CODE_KINDS:
             return c
         d = doc(c.doc_id)
-        if d.lines or _table_of(d, c.start, c.end) is not None:
+        if d.lines or table_of(d, c.start, c.end) is not None:
             return c
         s = item_start(d.text, c.start)
         if s == c.start and d.notes.notes:
@@ -461,7 +255,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if not reshape or c.kind in CODE_KINDS:
             return c
         d = doc(c.doc_id)
-        if d.lines or _table_of(d, c.start, c.end) is not None:
+        if d.lines or table_of(d, c.start, c.end) is not None:
             return c
         if d.items is None:
             d.items = item_lines(d.text)
@@ -503,7 +297,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None
         n = tokens(c.doc_id, start, end)
         cost = n - sum(s.tokens for s in touching)
-        table = _table_of(d, start, end) if d.tables else None
+        table = table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
         if room is not None and cost > room:
@@ -561,7 +355,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 merged.hits[h.node_id] = h
         merged.rules.append(c.rule)
         spans.append(merged)
-        table = _table_of(d, start, end)
+        table = table_of(d, start, end)
         if table is not None:
             headed.add((c.doc_id, table[0]))
         used += cost
@@ -586,7 +380,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         not fit."""
         if not reshape or lines_for(c):
             return c
-        end = _led_end(doc(c.doc_id).text, c.start, c.end)
+        end = led_end(doc(c.doc_id).text, c.start, c.end)
         return c if end == c.end else dataclasses.replace(c, end=end)
 
     def place(c: Candidate) -> bool:
@@ -624,7 +418,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             i = 0
             while i + 1 < len(spans):
                 a, b = spans[i], spans[i + 1]
-                if (_table_of(d, a.start, a.end) is None and _table_of(d, b.start, b.end) is None
+                if (table_of(d, a.start, a.end) is None and table_of(d, b.start, b.end) is None
                         and (not d.text[a.end:b.start].strip() or _whole_node(trees, doc_id, a.end, b.start))):
                     n = tokens(doc_id, a.start, b.end)
                     cost = n - a.tokens - b.tokens
@@ -651,16 +445,16 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         for _, doc_id, i in order:
             d = doc(doc_id)
             sp = chosen[doc_id][i]
-            if not d.lines and _table_of(d, sp.start, sp.end) is None:
-                widen(doc_id, i, sp.start, _led_end(d.text, sp.start, sp.end), _LED_TO)
+            if not d.lines and table_of(d, sp.start, sp.end) is None:
+                widen(doc_id, i, sp.start, led_end(d.text, sp.start, sp.end), _LED_TO)
                 sp = chosen[doc_id][i]
                 widen(doc_id, i, lead_start(d.text, sp.start), sp.end, _LEADS_IN)
                 sp = chosen[doc_id][i]
-                widen(doc_id, i, _heading_start(d, sp.start), sp.end, _HEADED)
+                widen(doc_id, i, heading_start(d, sp.start), sp.end, _HEADED)
                 for _ in range(LEAN_STEPS):  # "But" after "Also" after "It": back to where it stands
                     sp = chosen[doc_id][i]
                     begin = lean_start(d.text, sp.start)
-                    if begin == sp.start or _headings(d, begin - 1, sp.start) or _in_code(d, begin):
+                    if begin == sp.start or headings_in(d, begin - 1, sp.start) or in_code(d, begin):
                         break
                     widen(doc_id, i, begin, sp.end, _LEANS_ON)
                     if chosen[doc_id][i] is sp:
@@ -720,7 +514,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     widen(doc_id, i, lo, hi, rule)
                     continue
                 pieces = [(s, e)]
-                table = _table_of(d, s, e) if d.tables else None
+                table = table_of(d, s, e) if d.tables else None
                 header_free = table is not None and not any(a < table[2] and b > table[0] for a, b in taken)
                 if table is not None and header_free and s > table[2] and not sp.start <= table[0] < sp.end:
                     pieces.insert(0, (table[0], table[2]))  # a table's row reads under its header row
@@ -749,12 +543,13 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 return plan(p, budget - used) is not None
 
             doc_id = cand.doc_id
-            piece = _cut_to_fit(widened, d.text, chosen.get(doc_id, []), fits, lines_for(widened),
-                                # a cut inside a sentence only when it is too long to ever fit whole
-                                lambda s, e: not reshape or 2 * tokens(doc_id, s, e) > budget)
+            taken = [(sp.start, sp.end) for sp in chosen.get(doc_id, [])]
+            piece = cut_to_fit(widened, d.text, taken, fits, lines_for(widened),
+                               # a cut inside a sentence only when it is too long to ever fit whole
+                               lambda s, e: not reshape or 2 * tokens(doc_id, s, e) > budget)
             if piece is None:
                 continue
-            table = _table_of(d, piece.start, piece.end)
+            table = table_of(d, piece.start, piece.end)
             if reshape and table is not None and piece.end <= table[2]:
                 continue  # a table's header row alone says nothing
             small_ok = False
@@ -819,34 +614,13 @@ _LEANS_ON = "the sentence its first one leans on"
 _DEF_HEAD = "its definition's signature"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
-#: A span that starts at most this far (characters) into its section may start at its heading.
-HEAD_REACH = 400
 #: The most sentences a context opening on a leaning one takes back, one at a time.
 LEAN_STEPS = 3
 
 
-def _led_end(text: str, start: int, end: int) -> int:
-    """``end``, or the end of the block a last sentence leads to (:func:`lead_in`, :func:`led_to`)."""
-    if lead_in(text, start, end) == end:
-        return end
-    to = led_to(text, end)
-    return end if to is None else to
-
-
-def _heading_start(d: _Doc, start: int) -> int:
-    """``start``, or the start of the innermost section holding it (which may start there
-    already) when that is at most HEAD_REACH characters back; a heading in the text between them
-    (one the tree did not split at) is that section's start instead."""
-    got = _section_holding(d, start, start + 1, HEAD_REACH)
-    if got is None:
-        return start
-    between = _headings(d, got[0], start + 1)
-    return between[-1] if between else got[0]
-
-
-def _citing(d: _Doc, ref: tuple[int, int]) -> tuple[int, int]:
+def _citing(d: DocView, ref: tuple[int, int]) -> tuple[int, int]:
     """The sentence holding a footnote reference (its line in a table, its item in a list)."""
-    lines = d.lines or _table_of(d, *ref) is not None
+    lines = d.lines or table_of(d, *ref) is not None
     s, e = snap(d.text, ref[0], ref[1], lines)
     return (s if lines else item_start(d.text, s)), e
 
@@ -869,7 +643,7 @@ def _why(used: int, budget: int, floored: list[tuple[Candidate, float]], stop: f
     return f"no more candidates that fit ({used}/{budget} tokens)"
 
 
-def _context(document, d: _Doc, key: object, group: list[_Span], explain: bool,
+def _context(document, d: DocView, key: object, group: list[_Span], explain: bool,
              returned: Collection[str] = ()) -> Context:
     """One context from the chosen spans of one table (with its header row), or one span."""
     best = max(group, key=lambda s: s.best.score)
@@ -941,137 +715,8 @@ def _explained(best: str, rules: list[str]) -> str:
     return f"{best}; merged with {merged}"
 
 
-def _line_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
-    """Non-blank lines of ``text[lo:hi]``, trimmed: the pieces of a table, a list or code."""
-    out = []
-    pos = lo
-    while pos < hi:
-        nl = text.find("\n", pos, hi)
-        e = hi if nl < 0 else nl
-        a, b = pos, e
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        if a < b:
-            out.append((a, b))
-        pos = e + 1
-    return out
-
-
-def _cut_to_fit(c: Candidate, text: str, spans: list[_Span], fits: Callable[[Candidate], bool],
-                lines: bool = False, words_ok: Callable[[int, int], bool] | None = None) -> Candidate | None:
-    """The largest piece of ``c`` around its best hit that ``fits``: whole sentences, else words.
-
-    The piece stays inside the gap between already chosen spans that holds the hit, so it never
-    repeats text; it grows one sentence at a time, after the hit first, then before it.
-    """
-    anchor = max(c.hits, key=lambda h: h.score) if c.hits else None
-    a_start, a_end = (anchor.start, anchor.end) if anchor is not None else (c.start, c.end)
-    gaps, pos = [], c.start
-    for s in sorted(spans, key=lambda s: s.start):
-        if s.start > pos:
-            gaps.append((pos, min(s.start, c.end)))
-        pos = max(pos, s.end)
-    if pos < c.end:
-        gaps.append((pos, c.end))
-    gaps = [(a, b) for a, b in gaps if a < b]
-    if not gaps:
-        return None
-    # the free gap holding the anchor, else the first one after it, else the last one before it
-    lo, hi = next((g for g in gaps if g[0] <= a_start < g[1]), None) or next(
-        (g for g in gaps if g[0] >= a_start), gaps[-1])
-    a_start, a_end = min(max(a_start, lo), hi), max(min(a_end, hi), lo)
-    sentences = _line_pieces(text, lo, hi) if lines else (sentences_in(text, lo, hi) or sentence_spans(text, lo, hi))
-    if not lines:  # a piece never starts or ends on a "sentence" of no word (an AsciiDoc list's ".")
-        sentences = [(s, e) for s, e in sentences if has_words(text, s, e, 1)] or sentences
-    if not sentences:
-        return None
-    # the sentences holding the anchor, or the one after it
-    core = [k for k, (s, e) in enumerate(sentences) if s < a_end and e > a_start] or \
-        [next((k for k, (s, _) in enumerate(sentences) if s >= a_start), len(sentences) - 1)]
-    i, j = core[0], core[-1]
-
-    def piece(s: int, e: int) -> Candidate:
-        # a piece of a hit larger than the room still holds (part of) that hit
-        return Candidate(c.doc_id, s, e, c.score, tuple(h for h in c.hits if s < h.end and h.start < e),
-                         c.section_path, c.level, c.kind, f"{c.rule}, cut to fit")
-
-    best = piece(sentences[i][0], sentences[j][1])
-    if not fits(best) and j > i:  # a hit larger than the room: from its first sentence on
-        j = i
-        best = piece(sentences[i][0], sentences[j][1])
-    if not fits(best):
-        if words_ok is not None and not words_ok(sentences[i][0], sentences[j][1]):
-            return None
-        return _words(text, sentences[i][0], sentences[j][1], fits, piece)
-    grow_after = True
-    while True:
-        grown = None
-        for after in ((True, False) if grow_after else (False, True)):
-            if after and j + 1 < len(sentences):
-                trial = piece(sentences[i][0], sentences[j + 1][1])
-                if fits(trial):
-                    grown, j = trial, j + 1
-                    break
-            if not after and i > 0:
-                trial = piece(sentences[i - 1][0], sentences[j][1])
-                if fits(trial):
-                    grown, i = trial, i - 1
-                    break
-        if grown is None:
-            return best
-        best, grow_after = grown, not grow_after
-
-
-def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
-    """``end``, or the end of the sentence before a last one that leads on (:func:`lead_in`)
-    when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
-    heading right over it goes with it. A hit that starts in the lead-in keeps it, unless hits
-    before it score higher and it opens a section the context only enters (heading and lead-in
-    alone)."""
-    lead = lead_in(text, start, end)
-    if lead == end:
-        return end
-    kept = trim_end(text, start, lead)
-    cut = without_heading(text, start, kept)
-    # a hit that starts before the lead-in (and its heading) matched what stays too
-    inside = max((h.score for h in hits if h.start >= cut), default=None)
-    if inside is not None:
-        before = max((h.score for h in hits if h.start < cut), default=None)
-        if before is None or inside >= before or cut == kept:
-            return end
-    return cut if has_words(text, start, cut) else end
-
-
-_WORD_CUT = ", cut at words"
 #: A context under 15 words because the whole budget is smaller than its 15-word form.
 _SMALL = ", under 15 words: the budget holds no more"
-_NONSPACE = re.compile(r"\S+")
-
-
-def _words(text: str, start: int, end: int, fits: Callable[[Candidate], bool],
-           piece: Callable[[int, int], Candidate]) -> Candidate | None:
-    """The longest run of whole words from ``start`` that fits (binary search on word ends);
-    when not even the first word fits (one unbreakable run), the longest run of characters."""
-    ends = [m.end() for m in _NONSPACE.finditer(text, start, end)]
-    found = _longest(ends, start, fits, piece)
-    if found is None:
-        found = _longest(range(start + 1, ends[0] if ends else end), start, fits, piece)
-    return found
-
-
-def _longest(ends: Sequence[int], start: int, fits: Callable[[Candidate], bool],
-             piece: Callable[[int, int], Candidate]) -> Candidate | None:
-    lo, hi, found = 0, len(ends) - 1, None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        trial = piece(start, ends[mid])
-        if fits(trial):
-            found, lo = dataclasses.replace(trial, rule=trial.rule + _WORD_CUT), mid + 1
-        else:
-            hi = mid - 1
-    return found
 
 
 def _reach(text: str, start: int, end: int) -> tuple[int, int]:
