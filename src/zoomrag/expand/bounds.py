@@ -311,13 +311,13 @@ def lead_start(text: str, start: int) -> int:
     return begin if start - LEAD_CHARS <= begin < start else start
 
 
-
 def lean_start(text: str, start: int) -> int:
     """``start``, or where the sentence before begins: a context that opens with a sentence
     leaning on the one before it ("But…", "This means…", :func:`~zoomrag.text.leans.leans_back`)
     takes that sentence when it is prose in the same or the paragraph before (not a list item,
     a table row or code; at most one blank line between) and at most LEAD_CHARS long. One
-    sentence only: it says what "this" or "but" refers to, and a budget pays for little more."""
+    sentence a call: it says what "this" or "but" refers to; assembly asks again while the
+    sentence taken leans too."""
     first = skip_space(text, start, min(len(text), start + 200))
     if first >= len(text) or not leans_back(text, first):
         return start
@@ -330,6 +330,7 @@ def lean_start(text: str, start: int) -> int:
             or LIST_ITEM.match(text, begin) or text.startswith("|", begin) or not has_words(text, begin, first, 3):
         return start
     return begin
+
 
 #: What a lead-in leads to is taken only when it is at most this long (characters).
 LED_TO_CHARS = 1500
