@@ -5,9 +5,10 @@ Candidates are taken best first. Each is first given a readable shape
 lists and code) and, when shorter than 15 words, grown by whole sentences; in prose, given its
 hits, it leaves out a glance into the next section, the tail of the section before and lines of
 bare markup at its edges (:func:`~.docview.context_edges`). A candidate that overlaps, touches,
-or is separated only by whitespace from spans already chosen in its document is merged with them, so no
-character is ever returned twice; its cost is the growth in tokens of the merged span. A
-candidate that does not fit is replaced by its fallbacks; one that would open a context beyond
+or is separated only by whitespace from spans already chosen in its document is merged with
+them, so no character is ever returned twice; its cost is the growth in tokens of the merged
+span. A candidate is tried first with the example its kept lead-in leads to, or from the marker
+of the list item it starts in; one that does not fit is replaced by its fallbacks; one that would open a context beyond
 ``top`` is skipped (``top`` counts contexts as returned: the spans inside one table are one
 context); one whose text another document already gave is skipped (the same file twice is
 returned once, naming the other in ``Context.copies``). A near copy is returned: a clause that
@@ -15,8 +16,9 @@ differs from another contract's in one name differs where it matters. Tokens are
 the final spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
-(:mod:`zoomrag.expand.heads`), one holding a footnote the sentence that cites it, and one citing a
-note the note (:mod:`zoomrag.expand.footnotes`).
+(:mod:`zoomrag.expand.heads`), one holding a footnote the sentence that cites it, one citing a
+note the note (:mod:`zoomrag.expand.footnotes`), and one opening on a sentence that leans on
+the one before ("But…") that sentence.
 
 Assembly stops short of the budget when what is left is not worth it: a candidate whose
 expected evidence per token (:mod:`zoomrag.expand.evidence`) is below ``stop`` times the best
