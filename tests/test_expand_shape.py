@@ -410,6 +410,9 @@ def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     assert myst[s:e] == "## Validators\n\nText."
     assert is_markup(myst, 0, myst.index("##")) and not is_markup(myst, 0, myst.index("Text") + 4)
     assert not is_markup("<http://www.gnu.org/licenses/>", 0, 30)  # an autolink is text
+    for attrs in ("[source,sh]", "[quote, Albert Einstein]", "[[install]]", "[#id.role]"):
+        assert is_markup(attrs, 0, len(attrs)), attrs  # AsciiDoc's, with or without spaces
+    assert not is_markup("[see the manual]", 0, 16)  # words in brackets, no attribute list
     # a cut that would leave a fragment is not made
     short = "Short words here.\n" + "<a href='x'>\n" * 3 + " ".join(["<br>"] * 20) + "\n"
     assert without_markup_edges(short, 0, len(short), 0, 5) == (0, len(short))

@@ -433,10 +433,10 @@ def heading_starts(text: str, start: int = 0, end: int | None = None) -> list[in
 
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
 #: badge row in a README), a MyST target ``(label)=``, a reStructuredText one ``.. _label:``,
-#: or an AsciiDoc anchor or attribute line (``[[label]]``, ``[source,sh]``).
+#: or an AsciiDoc anchor or attribute line (``[[label]]``, ``[source,sh]``, ``[quote, A. Author]``).
 _MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>)[ \t]*)+"
                           r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*|\[\[[^\[\]\s]+\]\][ \t]*"
-                          r"|\[[A-Za-z#.,%][^\[\]\s]*\][ \t]*)(?=\n|$)")
+                          r"|\[[A-Za-z#.,%][^\[\]\s,]*(?:,[^\[\]\n]*)?\][ \t]*)(?=\n|$)")
 
 
 #: The first characters a line of markup can start with.
