@@ -18,7 +18,7 @@ from zoomrag.text.leans import leans_back
 
 def test_leans_back_knows_openers_that_refer_to_the_sentence_before():
     leaning = ["But it failed.", "However, it held.", "This means no.", "It’s late.", "She was told.",
-               "In addition, a fee.", "On the other hand, cost.", "That’s why.", "但是这个方法不行。",
+               "In addition, a fee.", "On the other hand, cost.", "That’s why.", "And you’re done.", "Or, if not,", "但是这个方法不行。",
                "因此需要重启。", "这些参数可选。"]
     assert [s for s in leaning if not leans_back(s, 0)] == []
     standing = ["The cache holds vectors.", "Thesis statement.", "THE PRESIDENT: Thank you.",

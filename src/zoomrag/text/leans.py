@@ -14,8 +14,9 @@ __all__ = ["leans_back"]
 
 #: First words that refer back to what came before.
 _WORDS = frozenset("""
-    but however yet still though although nevertheless nonetheless instead otherwise therefore
-    thus hence consequently accordingly so also moreover further furthermore besides additionally
+    and or nor but however yet still though although nevertheless nonetheless instead otherwise
+    therefore thus hence consequently accordingly so also moreover further furthermore besides
+    additionally
     similarly likewise conversely meanwhile then this these that those it its they their them
     he his him she her such
 """.split())
