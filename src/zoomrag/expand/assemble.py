@@ -339,7 +339,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         return None
 
     def commit(c: Candidate, touching: list[_Span], start: int, end: int, tokens_: int, cost: int,
-               contexts: int) -> None:
+               contexts: int) -> _Span:
         nonlocal used, n_contexts
         spans = chosen[c.doc_id]
         d = doc(c.doc_id)
@@ -362,6 +362,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             headed.add((c.doc_id, table[0]))
         used += cost
         n_contexts = contexts
+        return merged
 
     def worth(c: Candidate) -> bool:
         """The stop rule: False when ``c`` holds too little expected evidence per token."""
@@ -390,7 +391,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         c = shaped(c)
         room = budget - used
         where, said = None, None
-        for w, rule in ((led(c), _LED_TO), (itemised(c), None), (past_item(c), None)):
+        for preferred, rule in ((led, _LED_TO), (itemised, None), (past_item, None)):
+            w = preferred(c)  # one at a time: the first that fits is taken
             where = plan(w, room) if w is not c else None
             if where is not None:
                 said = rule
@@ -398,9 +400,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if where is None:
             w, where = c, plan(c, room)
         if where is not None and worth(c):
-            commit(w, *where)
+            merged = commit(w, *where)
             if said is not None:  # --explain names the widening, as finish_edges' do
-                next(sp for sp in chosen[c.doc_id] if sp.start <= w.start < sp.end).rules.append(said)
+                merged.rules.append(said)
             return True
         placed = False
         for f in c.fallback:

@@ -249,7 +249,7 @@ _LEAD_MARKS = ":："
 _CLOSED = frozenset(".!?;。！？；…)]）」』”’\"'`*|")
 
 
-_FENCE_LINE = re.compile(r"^[ \t]{0,3}(?:`{3,}|~{3,})", re.M)
+_FENCE_LINE = re.compile("^" + _FENCE.pattern, re.M)
 
 
 def _inside_fence(text: str, pos: int) -> bool:
