@@ -119,6 +119,7 @@ _LINE_PIECES = _MD_PIECES + [
     "Section 3.1a", "Sec. 4", "§ 12 Terms", "§§ 3", "  2. Two", "\u3000一、x", "\t1. x", "Partial",
     "Sections", "١ x", "۲. x", "四川", "《书》", "<br>x", "__init__", "~~~~", "**bold**", "___", " _ _ _",
     "7.3.\u00a0Why", "\u00a0\u00a0 1. x", "第 1 章 定义", "第 9 章使您", "第 2 节", "Chapter\u00a03",
+    "5 Page headers", "6 Results 12", "2.1 Data . . . . 3", "\f", "(see", "7 Results",
 ]
 
 
@@ -215,6 +216,32 @@ def test_numbered_headings_but_not_lists_or_sentences():
     assert [(h.level, h.title) for h in find_headings(plain(text))] == [
         (1, "1. Introduction"), (2, "1.1 Scope"), (3, "1.1.1 Terms"), (1, "2. Methods"),
     ]
+
+
+def test_sections_numbered_without_a_stop_as_latex_sets_them():
+    # Text from a typeset PDF: "1 Introduction" has no stop, a contents gives page numbers and
+    # no blank line, and a page break (form feed) is the only thing between it and the body.
+    text = (
+        "Contents\n1 Introduction 2\n1.1 Scope . . . . . . . . 2\n2 Methods 3\n"
+        "2.1 Data . . . . . . . . 3\n3 Results 4\n\f\n"
+        "1 Introduction\nThis paper shows a thing.\n1.1 Scope\nWe look at one part.\n"
+        "2 Methods\nThere are two things to know:\n"
+        "1. The margins on the left are not called this, but\nthat, on even pages.\n"
+        "2. Most of them should not change.\n2.1 Data\nWe took it from a survey.\n"
+        "3 Results\nIt worked (see\nSection 2.1.\nThat is all.\n"
+    )
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "1 Introduction"), (2, "1.1 Scope"), (1, "2 Methods"), (2, "2.1 Data"), (1, "3 Results"),
+    ]
+    # Three in turn with text between are sections without subsections too.
+    text = "1 Introduction\nSome text.\n2 Background\nMore text.\n3 Method\nEven more.\n"
+    assert [h.title for h in find_headings(plain(text))] == ["1 Introduction", "2 Background", "3 Method"]
+
+
+def test_lines_numbered_without_a_stop_that_are_no_sections():
+    text = ("12 Monkeys\nA film.\n\n1 Alice\n2 Bob\n3 Carol\n\n"  # alone; a list with nothing between
+            "216 \\def\\x{1}\nSome text.\n217 \\def\\y{2}\nMore.\n218 \\def\\z{3}\n")  # numbered code
+    assert find_headings(plain(text)) == []
 
 
 def test_legal_sections():

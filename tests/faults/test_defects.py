@@ -135,6 +135,17 @@ def test_control_characters_are_escaped_in_the_terminal_view(tmp_path):
     assert "\x1b" not in out and "\x07" not in out and "\\x1b]0;title\\x07" in out
 
 
+def test_a_page_break_shows_as_the_line_break_beside_it(tmp_path):
+    # A form feed is what the PDF reader writes between pages: not an escape in mid-text.
+    docs = tmp_path / "k"
+    docs.mkdir()
+    (docs / "pages.txt").write_text("The solar panel is on the roof of the\n\fbarn, facing south.\n")
+    db = tmp_path / "x.db"
+    run("index", str(docs), "--index", str(db), "--embedder", "hash", "-q")
+    _, out, _ = run("query", "solar", "--index", str(db))
+    assert "\f" not in out and "\\x0c" not in out and "roof of the\nbarn, facing south." in out
+
+
 def test_an_empty_query_is_refused(indexed):
     _, db = indexed
     for q in ("", "   \n"):

@@ -39,16 +39,23 @@ def _escape(ch: str) -> str:
     return ch.encode("unicode_escape").decode("ascii")
 
 
+def _shown(ch: str) -> str:
+    # A form feed is a page break (the PDF reader writes one between pages, as old plain texts
+    # have): the line break beside it shows the break, "\x0c" in mid-text would not read.
+    return "" if ch == "\f" else _escape(ch)
+
+
 def terminal_safe(text: str) -> str:
     """``text`` with every character a terminal would act on written as an escape (``\\x1b``),
-    so a document cannot retitle, clear or recolour the user's terminal."""
-    return _TERMINAL.sub(lambda m: _escape(m.group()), text)
+    so a document cannot retitle, clear or recolour the user's terminal; a form feed is left
+    out."""
+    return _TERMINAL.sub(lambda m: _shown(m.group()), text)
 
 
 def terminal_text(text: str, styles: Iterable[tuple[int, int, str]] = (), style: str = "") -> Text:
     """A rich Text of :func:`terminal_safe` ``text``, with ``(start, end, style)`` ranges given in
     offsets of the raw text."""
-    found = [(m.start(), len(_escape(m.group())) - 1) for m in _TERMINAL.finditer(text)]
+    found = [(m.start(), len(_shown(m.group())) - 1) for m in _TERMINAL.finditer(text)]
     out = Text(terminal_safe(text), style=style)
     starts = [p for p, _ in found]
     extra = [0]

@@ -7,11 +7,15 @@ with rules that tell a title from a sentence:
 - numbered titles (``2.3 Limitations``), also with a closing full stop when the title is in
   title case (a contract's ``0. Definitions.``), and run-in ones that open a clause
   (``2. Grant of Copyright License. Subject to …``: the title is what comes before the stop);
+  a title numbered without a stop, as LaTeX sets a section (``5 Page headers``), only where it
+  numbers the document's sections: followed by its own ``5.1``, or one of three or more
+  numbered in turn (``12 Monkeys`` alone is a line of text);
 - wiki titles (``== Title ==``, ``= = Title = =``).
 
 A table of contents is not the outline: its entries (a run of numbered lines with no blank
-line between them, most with a twin further on) are left out, or its last entry would hold the
-whole body. Text dumped from HTML keeps no-break spaces (``7.3.\u00a0Why…``) and DocBook's
+line between them, most with a twin further on, or an entry that is its twin and a page number)
+are left out, or its last entry would hold the whole body. A line that the one before runs on
+into (``(see`` over ``Section 5.2.``) is no title. Text dumped from HTML keeps no-break spaces (``7.3.\u00a0Why…``) and DocBook's
 Chinese spaces its chapter markers (``第 1 章 定义和概览``): both are headings too.
 
 A numbered line that runs on into the next one as a sentence (``0. This License applies to any
@@ -173,6 +177,8 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
     """The plain-text headings of ``text`` as ``(start, end, level, title)``, outside ``hidden``."""
     found: list[tuple[int, int, tuple[int, int], str]] = []  # start, end, rank key, title
     twins: dict[int, tuple[str, str]] = {}  # start → (the marker's numbers, the bare title)
+    bare: dict[int, int] = {}  # start → number of a title numbered without a stop ("5 Page headers")
+    paragraphs: set[int] = set()  # starts of numbered paragraphs ("1. The margins are…")
     width = -1  # the text's width, measured when a rule first needs it
     for ls, m in PLAIN.finditer(text):
         family = m.lastgroup or ""
@@ -181,12 +187,15 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         rest = text[m.end():le].strip()
         depth = 0
         run_in_title = None
+        is_bare = False
+        if _continues_into(text, ls):
+            continue  # "(see" over "Section 5.2.": a wrapped sentence
         if family == "numbered":
             marker = m.group("numbered").replace("．", ".")
             depth = marker.rstrip(".").count(".")
-            if depth == 0 and not marker.endswith("."):
-                continue  # "12 Monkeys" is not a heading; "1." and "1.2" are
-            if depth == 0 and _in_list(text, ls, le):
+            # "5 Page headers" may be a typeset section's title, "12 Monkeys" is not (_bare_kept)
+            is_bare = depth == 0 and not marker.endswith(".")
+            if depth == 0 and not is_bare and _in_list(text, ls, le):
                 continue
             titled = None
             if rest.endswith(".") and not rest.endswith("..") and _title_case(rest[:-1]):
@@ -211,9 +220,18 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             if width < 0:
                 width = _width(text)
             if _runs_on(text, ls, le, rest, width):
+                if is_bare:
+                    continue
                 # A numbered paragraph, not a title: still a section (a clause is a unit of
                 # meaning), titled by its first line, marked as cut.
                 line = line.rstrip(" ,;:") + "…"
+                paragraphs.add(ls)
+        if is_bare:
+            if not rest[:1].isalpha() or rest[:1].islower():
+                continue  # "216 \\def\\x{" is a numbered line of code
+            if le < len(text) and _LEADER_LINE.search(text, le + 1, line_end(text, le + 1)):
+                continue  # "3 Displayed equations 3" over "3.1 Introduction . . . 3": contents
+            bare[ls] = int(_NUMBER.findall(marker)[0])
         found.append((ls, le, (_RANK[family], depth), line.replace("\u00a0", " ")))
         twins[ls] = (".".join(_NUMBER.findall(m.group(family))), " ".join(rest.split()))
     for ls, m in WIKI.finditer(text):
@@ -226,6 +244,8 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         return []
     found.sort()
     found = _without_contents(text, found, twins)
+    if bare:
+        found = _bare_kept(text, found, twins, bare, paragraphs)
     # Levels are dense ranks of the families present: a document whose outermost headings
     # are "一、" gets level 1 for them, whatever the family's place in the full order.
     keys = sorted({f[2] for f in found})
@@ -234,9 +254,13 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
 
 
 _NUMBER = re.compile(r"\d+")
+#: A contents entry's page number after its title.
+_LEADER_LINE = re.compile(r"(?:\.[ \t]?){4,}[ \t]*(?:\d{1,4}|[ivxlc]{1,6})[ \t]*$")
+_PAGE_AFTER = re.compile(r"[ \t]+(?:\d{1,4}|[ivxlc]{1,6})$")
 #: A blank line: a section's text is set apart by one; a table of contents has none between its
-#: entries (wrapped titles and entries not taken for headings run on line after line).
-_BLANK_LINE = re.compile(r"\n[ \t\u3000\u00a0]*\n")
+#: entries (wrapped titles and entries not taken for headings run on line after line). A page
+#: break (a form feed, as the PDF reader writes it) sets text apart too.
+_BLANK_LINE = re.compile(r"\n[ \t\f\u3000\u00a0]*\n")
 #: Entries a table of contents has at least.
 _CONTENTS_RUN = 3
 
@@ -265,6 +289,17 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
         k = bisect_right(after, (f[0], "\U0010ffff"))
         return any(t.startswith(twin[1]) or twin[1].startswith(t) for _, t in after[k:k + 2])
 
+    def paged(f: tuple) -> bool:
+        # An entry that is its twin and a page number ("1 Introduction 2" before "1 Introduction"):
+        # a contents with no blank line anywhere near (text from a PDF has none) still goes.
+        twin = twins.get(f[0])
+        page = _PAGE_AFTER.search(twin[1]) if twin is not None else None
+        if page is None:
+            return False
+        after = later.get(twin[0], [])
+        k = bisect_right(after, (f[0], "\U0010ffff"))
+        return any(t == twin[1][:page.start()] for _, t in after[k:k + 2])
+
     twinned = [has_twin(f) for f in found]
     runs: list[list[int]] = []
     for i, f in enumerate(found):
@@ -274,6 +309,7 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
             runs.append([i])
     drop = {i for run in runs if len(run) >= _CONTENTS_RUN
             and 2 * sum(twinned[i] for i in run) >= len(run) for i in run}
+    drop.update(i for i, f in enumerate(found) if twinned[i] and paged(f))
     # Groups of a contents set apart by blank lines ("2.2.1. Free versions" alone between two):
     # entries with twins joined to a dropped one by nothing but white space go too.
     i = 0
@@ -286,6 +322,69 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
             drop.update(k for k in range(i, j + 1) if twinned[k])
         i = j + 1
     return [f for i, f in enumerate(found) if i not in drop]
+
+
+#: Consecutive numbers that make titles numbered without a stop a document's sections.
+_BARE_RUN = 3
+
+
+def _bare_kept(text: str, found: list, twins: dict[int, tuple[str, str]], bare: dict[int, int],
+               paragraphs: set[int]) -> list:
+    """``found`` with only the titles numbered without a stop that number the document's
+    sections, as LaTeX sets them (``5 Page headers and footers``): each followed by a title of
+    its own subsections (``5.1``) before the next, or one of at least three numbered in turn
+    with text between them. A line such as ``12 Monkeys`` is neither. Where the sections are so
+    numbered, a numbered paragraph (``1. The margins are…``) is a list item, not a section."""
+    ends = {f[0]: f[1] for f in found if f[0] in bare}
+    kept: set[int] = set()
+    current = None  # the number and start of the last bare title passed
+    for f in found:
+        if f[0] in ends:
+            current = (bare[f[0]], f[0])
+        elif current is not None and f[0] in twins:
+            numbers = twins[f[0]][0].split(".")
+            if len(numbers) > 1 and numbers[0] == str(current[0]):
+                kept.add(current[1])
+    # Runs n, n+1, n+2 … in document order, each title apart from the one before.
+    best: dict[int, tuple[int, int]] = {}  # number → (length, start) of the longest run ending there
+    before: dict[int, int] = {}  # start → the start of the title before it in its run
+    for start in sorted(ends):
+        number = bare[start]
+        prev = best.get(number - 1)
+        length = 1
+        if prev is not None and text[ends[prev[1]]:start].strip():
+            length = prev[0] + 1
+            before[start] = prev[1]
+        if length > best.get(number, (0, 0))[0]:
+            best[number] = (length, start)
+    for length, start in best.values():
+        if length >= _BARE_RUN:
+            s: int | None = start
+            while s is not None:
+                kept.add(s)
+                s = before.get(s)
+    out = [f for f in found if f[0] not in ends or f[0] in kept]
+    if kept:
+        out = [f for f in out if f[0] not in paragraphs or f[2][1] > 0]
+    return out
+
+
+def _continues_into(text: str, ls: int) -> bool:
+    """True when the line before the one at ``ls`` runs on into it: it ends with a comma, an
+    open bracket or a word such as "the", "in" or "see" ("(see" over "Section 5.2.")."""
+    if ls < 2 or text[ls - 2] == "\n":
+        return False
+    above = text[text.rfind("\n", 0, ls - 1) + 1:ls - 1].rstrip()
+    if not above:
+        return False
+    if above[-1] in ",([":
+        return True
+    word = _WORD.findall(above[-12:])
+    return bool(word) and above.endswith(word[-1]) and word[-1] in _RUNS_INTO
+
+
+#: Last words of a line that a sentence goes on from.
+_RUNS_INTO = _SMALL | {"see", "cf", "and", "or", "is", "are", "was", "were", "be"}
 
 
 def _title_below(text: str, le: int) -> tuple[int, str] | None:
