@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (29, "b184fe1c860cff6126073fb7beb23d38117ffdea9d148cc07039f23e66705174")
+RECORDED = (31, "0eaf14fb717a298e78a74c24481ff34e738e6282b5eebac1c58674cf31088a63")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -52,6 +52,10 @@ FILES = {
                  "href='#ftn.t'><sup>[a]</sup></a></td></tr><tbody class='footnotes'><tr><td><div class='footnote' "
                  "id='ftn.t'><p><a class='para' href='#t'><sup class='para'>[a] </sup></a>Rows only.</p></div></td>"
                  "</tr></tbody></table>"),
+    "paper.txt": ("text", "A Study of Things\nAnn Author\nContents\n1 Introduction 1\n1.1 Scope . . . . . 1\n"
+                  "2 Methods 2\n\f\n1 Introduction\nWe study things (see\nSection 2.).\n1.1 Scope\nSome.\n"
+                  "2 Methods\nThere are two:\n1. The first is done on the left, and\nthe second on the right.\n"
+                  "2. Both are done.\n\n1Our note.\n\n" + _LONG + "\n"),
     "faq.txt": ("text", "FAQ\n\n1. Basics\n    1.1. What is it?\n    1.2. Why?\n2. More\n    2.1. How?\n\n"
                 "Chapter\u00a01. Basics\n\n1.1.\u00a0What is it?\n\nA tool.\n\n1.2.\u00a0Why?\n\nSpeed.\n\n"
                 "第 2 章 More\n\n2.1.\u00a0How?\n\nLike so.\n"),

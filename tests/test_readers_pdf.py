@@ -158,3 +158,36 @@ def test_a_word_hyphenated_at_a_line_end_is_joined_when_the_document_spells_it_w
         "Manipulation is the well-known word; cre-\nated.",  # "created" appears nowhere whole
     ]
     assert joined_words(["no breaks here"]) == ["no breaks here"]
+
+
+@needs_pypdf
+def test_footnotes_follow_the_sentence_that_runs_over_their_page_break(tmp_path):
+    # A page's notes sit at its foot, between the halves of a sentence running on to the next
+    # page: they move after the line that ends it, each note a paragraph of its own.
+    path = tmp_path / "notes.pdf"
+    path.write_bytes(make_pdf([
+        ["The panel sits on the roof of the", "1The roof faces south.", "2It was built in", "1990 by hand."],
+        ["barn and it works", "well. It makes power.", "A second paragraph.", "3The last note."],
+        ["3D printing is not a note here."],
+    ]))
+    doc = load_path(path)
+    assert doc.text == (
+        "The panel sits on the roof of the\n\fbarn and it works\nwell. It makes power."
+        "\n\n1The roof faces south.\n\n2It was built in\n1990 by hand.\n\nA second paragraph."
+        "\n\n3The last note.\n\f\n3D printing is not a note here.")
+    assert [(b.meta["page"], doc.text[b.start:b.end]) for b in doc.blocks] == [
+        (1, "The panel sits on the roof of the"),
+        (2, "barn and it works\nwell. It makes power."),
+        (1, "1The roof faces south."),
+        (1, "2It was built in\n1990 by hand."),
+        (2, "A second paragraph."),
+        (2, "3The last note."),
+        (3, "3D printing is not a note here."),
+    ]
+
+
+@needs_pypdf
+def test_glyph_codes_with_no_character_are_left_out(tmp_path):
+    path = tmp_path / "figure.pdf"
+    path.write_bytes(make_pdf([["headsep\x08\x08 footskip\x1b -\x00"]]))
+    assert load_path(path).text == "headsep footskip -"

@@ -14,6 +14,11 @@ or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on p
 would otherwise sit in the middle of every context that runs over a page break, and in the
 units embedded there. The first page keeps its head, which is usually the document's title.
 
+A page's footnotes (its last lines from one that opens with a mark set against its first word,
+``2Note that…``, ``∗This file…``) are paragraphs of their own after its body; where the body's
+last sentence runs on over the page break, they follow the line that ends it on the next page,
+so that the sentence is read whole and no note sits inside it.
+
 A word hyphenated at a line end is joined when the document spells it whole elsewhere (and never
 with the hyphen), so that search finds it.
 """
@@ -33,6 +38,7 @@ PAGE_BREAK = "\n\f\n"
 #: Between pages whose text runs on: a sentence does not end at a form feed in mid-line.
 RUN_ON_BREAK = "\n\f"
 _STOPS = ".!?:;)]}\"'”’…。！？"
+_STOPS_SET = frozenset(_STOPS)
 
 #: Titles that name no document: what an application writes when its user set none (a file
 #: name, "Microsoft Word - x.docx", "Untitled"). Units embed the title before their text, so a
@@ -132,6 +138,46 @@ def joined_words(pages: list[str]) -> list[str]:
     return [_BROKEN.sub(join, page) for page in pages]
 
 
+#: Control characters in a page's text: codes of glyphs the font maps to no character (the
+#: arrows of a figure), which say nothing and would reach the embedder and the terminal; a
+#: form feed is the reader's own page break.
+_GLYPH_CODES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+#: A footnote's first line: its mark (a number or a symbol) set against its first word, as a
+#: PDF's text gives a superscript ("2Note that…", "∗This file…").
+_NOTE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶])(?=[A-Z][a-z’']|[“\"‘(])")
+#: Lines at a page's foot where its notes may begin.
+NOTE_LINES = 15
+
+
+def page_notes(page: str) -> tuple[str, list[str]]:
+    """``page`` split into its body and its footnotes, each note with its lines: the notes are
+    the page's last lines from the first among its last NOTE_LINES that opens with a mark."""
+    lines = page.split("\n")
+    first = next((i for i in range(max(1, len(lines) - NOTE_LINES), len(lines))
+                  if _NOTE.match(lines[i])), None)
+    if first is None:
+        return page, []
+    notes: list[list[str]] = []
+    for line in lines[first:]:
+        if _NOTE.match(line) or not notes:
+            notes.append([line])
+        else:
+            notes[-1].append(line)
+    return "\n".join(lines[:first]).rstrip(), ["\n".join(n) for n in notes]
+
+
+def _sentence_end(body: str) -> int:
+    """Where the first line of ``body`` that ends a sentence ends, or ``len(body)``."""
+    pos = 0
+    for line in body.split("\n"):
+        pos += len(line)
+        if line.rstrip()[-1:] in _STOPS_SET:
+            return pos
+        pos += 1
+    return len(body)
+
+
 def _pypdf(source: str):
     try:
         import pypdf
@@ -148,22 +194,45 @@ def read_pdf(path: Path, doc_id: str) -> Document:
         reader = pypdf.PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
             raise InputError(f"{source}: the PDF is encrypted with a password; decrypt it first")
-        pages = [normalize_newlines(page.extract_text() or "").rstrip() for page in reader.pages]
+        pages = [_GLYPH_CODES.sub("", normalize_newlines(page.extract_text() or "")).rstrip()
+                 for page in reader.pages]
         title = (reader.metadata or {}).get("/Title")
     except InputError:
         raise
     except Exception as e:  # pypdf parses untrusted bytes and raises many kinds of error
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
-    pages = joined_words(without_running_lines(pages))
+    split = [page_notes(page) for page in joined_words(without_running_lines(pages))]
+    bodies = [body for body, _ in split]
     joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
-              for a, b in zip(pages, pages[1:])]
-    text = "".join(page + joint for page, joint in zip(pages, [*joints, ""]))
+              for a, b in zip(bodies, bodies[1:])]
+    # (text, page) in reading order. A page's notes follow its body; where the body's last
+    # sentence runs on over the page break, they follow the line that ends it on the next page.
+    pieces: list[tuple[str, int]] = []
+    held: tuple[str, int] | None = None
+    for number, ((body, notes), joint) in enumerate(zip(split, [*joints, ""]), 1):
+        runs_on = joint and body and body[-1] not in _STOPS
+        if held is not None:
+            end = _sentence_end(body)
+            pieces += [(body[:end], number), ("\n\n", 0), held, ("\n\n" if body[end:] else "", 0)]
+            body, held = body[end + 1:], None
+        pieces.append((body, number))
+        if notes:
+            text_of_notes = "\n\n".join(notes)
+            if runs_on:
+                held = (text_of_notes, number)
+            else:
+                pieces += [("\n\n" if body else "", 0), (text_of_notes, number)]
+        pieces.append((joint, 0))
+    if held is not None:
+        pieces += [("\n\n", 0), held]
+    text = "".join(t for t, _ in pieces)
     blocks = []
     pos = 0
-    for number, (page, joint) in enumerate(zip(pages, [*joints, ""]), 1):
-        blocks.extend(paragraph_blocks(text, pos, pos + len(page), {"page": number}))
-        pos += len(page) + len(joint)
+    for piece, number in pieces:
+        if number:
+            blocks.extend(paragraph_blocks(text, pos, pos + len(piece), {"page": number}))
+        pos += len(piece)
     return Document(id=doc_id, source=source, text=text, format="pdf",
                     metadata=MappingProxyType({"title": document_title(title), "pages": len(pages)}),
                     blocks=tuple(blocks))
