@@ -293,8 +293,7 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
         # An entry that is its twin and a page number ("1 Introduction 2" before "1 Introduction"):
         # a contents with no blank line anywhere near (text from a PDF has none) still goes.
         twin = twins.get(f[0])
-        page = _PAGE_AFTER.search(twin[1]) if twin is not None else None
-        if page is None:
+        if twin is None or (page := _PAGE_AFTER.search(twin[1])) is None:
             return False
         after = later.get(twin[0], [])
         k = bisect_right(after, (f[0], "\U0010ffff"))
