@@ -52,6 +52,24 @@ def test_stats_count_the_documents_an_older_zoomrag_read(project, monkeypatch):
     assert json.loads(run("stats", "--json").stdout)["older_readings"] == 2
 
 
+def test_files_that_hold_no_text_are_named(project):
+    import importlib.util
+
+    (project / "docs" / "empty.txt").write_text("")  # empty on disk: nothing to say
+    write(project / "docs" / "page.html", "<html><script>draw()</script></html>")
+    names = ["docs/page.html"]
+    if importlib.util.find_spec("pypdf") is not None:
+        from test_readers_pdf import make_pdf
+
+        (project / "docs" / "scan.pdf").write_bytes(make_pdf([[], []]))  # page images only
+        names.append("docs/scan.pdf")
+    r = run("index", "docs", *FIXED)
+    assert f"{len(names)} file(s) hold no text to search, although not empty:" in r.stderr
+    assert all(f"  {name}" in r.stderr for name in names) and "empty.txt" not in r.stderr
+    assert ("OCR" in r.stderr) == ("docs/scan.pdf" in names)
+    assert "hold no text" not in run("index", "docs").stderr  # unchanged: said once
+
+
 def test_index_reports_counts_and_lists_skipped_files(project):
     r = run("index", "docs", *FIXED)
     assert "2 added, 0 updated, 0 unchanged, 0 removed" in r.stdout

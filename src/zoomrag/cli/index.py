@@ -119,9 +119,10 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
-    Binary, undecodable or unreadable files are skipped and listed at the end. A document's id is
-    its path relative to the folder given (a file's: its name), so the same folder indexed from
-    anywhere, or a copy of it, gives the same ids. Markdown front matter becomes metadata.
+    Binary, undecodable or unreadable files are skipped and listed at the end, and so are files
+    that hold no text to search (a PDF of scanned pages). A document's id is its path relative to
+    the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
+    it, gives the same ids. Markdown front matter becomes metadata.
     """
     if strategy is not None and profile is not None:
         raise click.UsageError("give --strategy or --profile, not both")
@@ -152,6 +153,13 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         err.print(f"skipped {len(report.skipped)} file(s):")
         for line in _skipped_lines(report.skipped):
             err.print(Text(terminal_safe(line)))
+    if report.empty:
+        err.print(f"{len(report.empty)} file(s) hold no text to search, although not empty:")
+        for source in report.empty:
+            err.print(Text(terminal_safe(f"  {source}")))
+        if any(source.lower().endswith(".pdf") for source in report.empty):
+            err.print("  a PDF of scanned pages has no text layer: add one with OCR (e.g. ocrmypdf) and index "
+                      "it again")
     if report.kept:
         err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
         for source in report.kept:

@@ -226,5 +226,6 @@ def merge(report: Counts, part: Counts) -> None:
     for name in ("added", "updated", "unchanged", "units", "embedded", "characters", "reread"):
         setattr(report, name, getattr(report, name) + getattr(part, name))
     report.skipped.extend(part.skipped)
+    report.empty.extend(part.empty)
     report.seen |= part.seen
     report.failed |= part.failed

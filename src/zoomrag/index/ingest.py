@@ -191,6 +191,8 @@ class Ingest:
                     continue
             elif same_text and reading is not None and reading.format == doc.format:
                 report.rereading.add(doc.id)  # the same text and format: only the parser changed
+            if isinstance(src, Path) and not doc.text.strip() and _has_bytes(src):
+                report.empty.append(str(src))  # a scanned PDF: its pages hold no text to search
             yield doc, origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
@@ -255,6 +257,13 @@ class Ingest:
             for done_id, vectors in pipe.finish():
                 write(done_id, vectors)
         report.embedded += runner.stats.embedded
+
+
+def _has_bytes(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def file_id(path: Path, root: Path | None, prefix: str) -> str:

@@ -29,6 +29,9 @@ class AddReport:
     #: Of ``updated``, documents whose text had not changed, read again because this zoomrag
     #: reads or chunks them differently (``zoomrag.parse.PARSER_VERSION``).
     reread: int = 0
+    #: Files written with no text to search although they are not empty: a PDF of scanned pages
+    #: (no text layer), a page of scripts only. A user would otherwise believe them searched.
+    empty: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,8 +88,9 @@ class Counts:
     reread: int = 0
     #: Ids read again only for a newer parser version (counted in ``reread`` once written).
     rereading: set[str] = field(default_factory=set)
+    empty: list[str] = field(default_factory=list)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
-                         self.reread)
+                         self.reread, tuple(self.empty))

@@ -110,6 +110,8 @@ class AddResponse(BaseModel):
     seconds: float
     #: Of ``updated``: unchanged texts read again by a newer zoomrag's readers.
     reread: int = 0
+    #: Files written with no text to search although not empty (a PDF of scanned pages).
+    empty: list[str] = []
 
 
 class DocumentOut(BaseModel):
