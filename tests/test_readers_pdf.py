@@ -191,3 +191,17 @@ def test_glyph_codes_with_no_character_are_left_out(tmp_path):
     path = tmp_path / "figure.pdf"
     path.write_bytes(make_pdf([["headsep\x08\x08 footskip\x1b -\x00"]]))
     assert load_path(path).text == "headsep footskip -"
+
+
+def test_line_numbers_of_a_manuscript_under_review_are_left_out():
+    from zoomrag.load.readers.pdf import without_line_numbers
+
+    page = ("Information on features not mentioned here16\ncan be viewed in the comments.17\n"
+            "It was rewritten in 200318\n    E = mc^2\nand released later.19\nKeywords: novae (251)20")
+    assert without_line_numbers(page) == (
+        "Information on features not mentioned here\ncan be viewed in the comments.\n"
+        "It was rewritten in 2003\n    E = mc^2\nand released later.\nKeywords: novae (251)")
+    # numbers of the text's own: codes in a table after a space, a year, a count that does not run
+    table = "\\textfractionsolidus 47\n\\textzerooldstyle 48\n\\textoneoldstyle 49\n\\texttwooldstyle 50"
+    prose = "It was built in 1990\nand sold in 1995\nto a farmer with 12\ncows and 3"
+    assert without_line_numbers(table) == table and without_line_numbers(prose) == prose

@@ -14,6 +14,9 @@ or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on p
 would otherwise sit in the middle of every context that runs over a page break, and in the
 units embedded there. The first page keeps its head, which is usually the document's title.
 
+The line numbers of a manuscript under review, set against its lines' ends ("…viewed17"),
+are left out where they count up on at least half a page's lines.
+
 A page's footnotes (its last lines from one that opens with a mark set against its first word,
 ``2Note that…``, ``∗This file…``) are paragraphs of their own after its body; where the body's
 last sentence runs on over the page break, they follow the line that ends it on the next page,
@@ -111,6 +114,54 @@ def without_running_lines(pages: list[str]) -> list[str]:
     return out
 
 
+#: Digits at a line's end: set against its last character, where a manuscript under review
+#: numbers its lines ("…can be viewed17"); or after a space, a line number only when it runs
+#: into the text's own digits ("in 200340") within a run (a code table's numbers stand alone).
+_END_DIGITS = re.compile(r"(?<![\d\s])(\d{1,7})$|(?<=\s)(\d{2,7})$")
+#: Numbered lines in turn that start a run of line numbers.
+_NUMBER_RUN = 3
+
+
+def _line_numbers(lines: list[str]) -> dict[int, int]:
+    """Line -> where its line number starts: the digits at each line's end that count up by one
+    from line to line (lines without, such as an unnumbered display, or with digits of their
+    own that start no count, keep the count). A number
+    may run into the text's own digits ("in 200340" is "in 2003" on line 40): the count says
+    where it begins."""
+    found = [(i, m.group(1) or m.group(2), m.group(1) is not None)
+             for i, line in enumerate(lines) if (m := _END_DIGITS.search(line))]
+    out: dict[int, int] = {}
+    expected: int | None = None
+    for k, (i, digits, glued) in enumerate(found):
+        if expected is not None and digits.endswith(str(expected)) and (glued or digits != str(expected)):
+            n = len(str(expected))
+        elif glued:  # a run starts where the next lines go on counting
+            ahead = [d for _, d, _ in found[k + 1:k + _NUMBER_RUN]]
+            n = next((n for n in range(len(digits), 0, -1) if len(ahead) == _NUMBER_RUN - 1 and all(
+                d.endswith(str(int(digits[-n:]) + j + 1)) for j, d in enumerate(ahead))), 0)
+            if not n:
+                continue  # the text's own digits ("E = mc^2" inside a run): the count goes on
+            expected = int(digits[-n:])
+        else:
+            continue
+        out[i] = len(lines[i].rstrip()) - n
+        expected += 1
+    return out
+
+
+def without_line_numbers(page: str) -> str:
+    """``page`` without the line numbers of a manuscript under review, set against the ends of
+    its lines: numbers that count up from line to line on at least half of them. They would join
+    the words they touch ("viewed17") and sit in every unit."""
+    lines = page.split("\n")
+    numbers = _line_numbers(lines)
+    if not numbers or len(numbers) * 2 < sum(1 for line in lines if line.strip()):
+        return page
+    for i, start in numbers.items():
+        lines[i] = lines[i][:start].rstrip()
+    return "\n".join(lines)
+
+
 #: A word broken at a line end with a hyphen, and what follows it up to the next space.
 _BROKEN = re.compile(r"([A-Za-z]+)-\n([a-z]+)(\S*)[ \t]?")
 _WORDS = re.compile(r"[A-Za-z]+")
@@ -202,6 +253,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     except Exception as e:  # pypdf parses untrusted bytes and raises many kinds of error
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
+    pages = [without_line_numbers(page) for page in pages]
     split = [page_notes(page) for page in joined_words(without_running_lines(pages))]
     bodies = [body for body, _ in split]
     joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
