@@ -381,6 +381,21 @@ def test_plain_text_headings_bound_a_context_as_markdown_ones_do():
     assert ctx.text.startswith("DESCRIPTION\n    This module")
 
 
+def test_a_pdfs_section_titles_bound_a_context_as_plain_texts_do():
+    """A PDF's text titles its sections with plain lines (``2 Methods``, as LaTeX sets them)."""
+    text = ("1 Introduction\nThe first part of this paper sets out the question.\n"
+            "Check the appendix for all of the above.\n"
+            "2 Methods\nThis study measured the yield of each field in every season, with the same "
+            "instruments and the same team.\n3 Results\nThe yield rose.\n")
+    doc = Document(id="p", source="paper.pdf", text=text, format="pdf")
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
+    at = text.index("This study")
+    found = (Hit("h", "p", at, at + 30, 1.0),)
+    [ctx] = assemble([Candidate("p", text.index("Check the"), text.index("3 Results"), 1.0, found)],
+                     Trees(tree), 1000, chars)
+    assert ctx.text.startswith("2 Methods\nThis study")
+
+
 def test_asciidoc_titles_bound_a_context_read_from_the_store():
     """A stored document has no reader blocks: AsciiDoc's ``==`` titles are found from its text."""
     text = ("= Spawn\n\n== Reference\n\nWhen in doubt, consult the module reference at the location "

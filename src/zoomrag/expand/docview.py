@@ -151,14 +151,14 @@ def _heading_positions(document: Document) -> list[int]:
     """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
     read from its text, cheaply: Markdown's and RST's titles by their lines
     (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's by its
-    reader's line scan, and plain text's by the parser's rules (``DESCRIPTION`` in help() output,
-    ``= = Works = =``, ``2.3 Limitations``)."""
+    reader's line scan, and plain text's and a PDF's by the parser's rules (``DESCRIPTION`` in
+    help() output, ``= = Works = =``, ``2.3 Limitations``)."""
     text = document.text
     if document.format == "asciidoc":
         blocks = document.blocks or asciidoc_blocks(text)[0]
         return [b.start for b in blocks if b.type == "heading"]
     found = heading_starts(text)
-    if document.format == "text":
+    if document.format in ("text", "pdf"):  # a PDF's text is plain text with its titles as lines
         found = sorted({*found, *(h.start for h in find_headings(document))})
     return found
 
