@@ -238,6 +238,12 @@ def test_sections_numbered_without_a_stop_as_latex_sets_them():
     assert [h.title for h in find_headings(plain(text))] == ["1 Introduction", "2 Background", "3 Method"]
 
 
+def test_a_footnote_with_a_link_or_a_step_of_an_algorithm_is_no_title():
+    text = ("1. Introduction\n\nText.\n\n1. See http://www.ctan.org/pkg/l2tabu\n\n"
+            "2. Methods\n\nText.\n\n1. For k = 1 to maximum number of iterations\n\nDo it.\n")
+    assert [h.title for h in find_headings(plain(text))] == ["1. Introduction", "2. Methods"]
+
+
 def test_lines_numbered_without_a_stop_that_are_no_sections():
     text = ("12 Monkeys\nA film.\n\n1 Alice\n2 Bob\n3 Carol\n\n"  # alone; a list with nothing between
             "216 \\def\\x{1}\nSome text.\n217 \\def\\y{2}\nMore.\n218 \\def\\z{3}\n")  # numbered code
