@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
@@ -52,9 +53,25 @@ def test_stats_count_the_documents_an_older_zoomrag_read(project, monkeypatch):
     assert json.loads(run("stats", "--json").stdout)["older_readings"] == 2
 
 
-def test_files_that_hold_no_text_are_named(project):
-    import importlib.util
+@pytest.mark.skipif(importlib.util.find_spec("pypdf") is None, reason="the optional 'pdf' extra is not installed")
+def test_a_pdfs_contexts_say_their_pages(project):
+    from test_readers_pdf import make_pdf
 
+    filler = [f"Line {i} of this page tells of the weather in the valley." for i in range(8)]
+    (project / "docs" / "report.pdf").write_bytes(make_pdf([
+        ["The first page is about apples.", *filler], ["The orchard grows pears and plums", "on the hill.", *filler],
+        [*filler, "Solar panels sit on the barn roof", "and they feed the"], ["pumps all summer long.", *filler]]))
+    run("index", "docs", *FIXED, "-q")
+    r = run("query", "solar panels on the barn roof", "--json", "--budget", "30", "--top", "1", "--mode", "bm25")
+    [ctx] = json.loads(r.stdout)["contexts"]
+    assert ctx["doc_id"] == "report.pdf" and ctx["pages"] == [3, 4]  # the sentence runs over a break
+    r = run("query", "solar panels on the barn roof", "--budget", "30", "--top", "1", "--mode", "bm25")
+    assert f"report.pdf [{ctx['start']}, {ctx['end']}) pp. 3–4  score" in r.stdout
+    r = run("query", "the first page is about apples", "--json", "--budget", "12", "--top", "1", "--mode", "bm25")
+    assert json.loads(r.stdout)["contexts"][0]["pages"] == [1, 1]
+
+
+def test_files_that_hold_no_text_are_named(project):
     (project / "docs" / "empty.txt").write_text("")  # empty on disk: nothing to say
     write(project / "docs" / "page.html", "<html><script>draw()</script></html>")
     names = ["docs/page.html"]
@@ -90,7 +107,8 @@ def test_query_json_has_exactly_the_documented_shape(project):
     assert payload["contexts"]
     for ctx in payload["contexts"]:
         assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "spans",
-                             "metadata", "copies"]
+                             "metadata", "copies", "pages"]
+        assert ctx["pages"] == []  # no document here has pages
         assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
         source = (project / ctx["source"]).read_text()
         assert source[ctx["start"]:ctx["end"]] == ctx["text"]

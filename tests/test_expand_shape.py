@@ -799,3 +799,13 @@ def test_a_short_hit_grows_inside_its_section_not_into_the_next_title(fmt):
     s, e = text.index("If you"), text.index("function.\n") + len("function.")
     [c] = assemble([Candidate("q", s, e, 0.9, (Hit("h", "q", s, e, 0.9),))], Trees(tree), 1000, chars)
     assert c.text == "Click echoes text through its own function, which handles every stream. " + text[s:e]
+
+
+def test_the_pages_a_span_lies_on():
+    from zoomrag.expand.assemble import page_span
+
+    text = "one\n\f\ntwo and\n\fthree\n\f\nfour"
+    assert page_span(text, 0, 3) == (1, 1)
+    assert page_span(text, text.index("two"), text.index("three") + 5) == (2, 3)  # runs over a break
+    assert page_span(text, text.index("four"), len(text)) == (4, 4)
+    assert page_span("no pages", 0, 8) == () and page_span("one page", 0, 3, paged=True) == (1, 1)

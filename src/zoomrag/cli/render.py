@@ -217,8 +217,13 @@ def text_offset(ctx: Any, pos: int) -> int:
 
 
 def spans_label(ctx: Any) -> str:
-    """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans."""
-    return " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
+    """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans; then its page
+    or pages in a PDF (``p. 4``, ``pp. 4–5``)."""
+    label = " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
+    if ctx.pages:
+        first, last = ctx.pages
+        label += f" p. {first}" if first == last else f" pp. {first}–{last}"
+    return label
 
 
 def context_body(ctx: Any) -> Text:

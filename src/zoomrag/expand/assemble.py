@@ -684,10 +684,20 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
+        pages=page_span(text, parts[0][0], parts[-1][1], paged=document.format == "pdf"),
         # a document returned in a context of its own is no copy left out
         copies=tuple(x for x in dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])
                      if x not in returned),
     )
+
+
+def page_span(text: str, start: int, end: int, paged: bool = False) -> tuple[int, ...]:
+    """``(first, last)`` page of ``[start, end)`` in a text whose pages are parted by form feeds,
+    or ``()`` for a text without any (unless ``paged``: a PDF of one page)."""
+    if not paged and "\f" not in text:
+        return ()
+    first = text.count("\f", 0, start) + 1
+    return first, first + text.count("\f", start, end)
 
 
 def _copied_hits(text: str, hits: Sequence[Hit]) -> list[str]:

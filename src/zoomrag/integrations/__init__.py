@@ -29,7 +29,8 @@ def span_metadata(ctx: Context) -> dict[str, Any]:
     """Where a context comes from, exactly: source, span (and every exact span, when it is made
     of several: a table's header row and rows, a signature and code from inside its definition, a
     footnote and the sentence citing it), section
-    path, score, hits, rule, and the other files whose copy of its text was left out."""
+    path, score, hits, rule, the other files whose copy of its text was left out, and its first
+    and last page in a PDF."""
     return {
         "source": ctx.source,
         "doc_id": ctx.doc_id,
@@ -43,6 +44,7 @@ def span_metadata(ctx: Context) -> dict[str, Any]:
         "kind": ctx.kind,
         "rule": ctx.rule,
         "copies": list(ctx.copies),
+        "pages": list(ctx.pages),
     }
 
 

@@ -71,12 +71,20 @@ function renderSpans(target, text, from, to, ctx, hits, picked) {
   }
 }
 
+// " p. 4" or " pp. 4–5" for a context of a PDF, as the terminal view says it.
+function pagesOf(ctx) {
+  if (!ctx.pages || ctx.pages.length !== 2) return "";
+  const [first, last] = ctx.pages;
+  return first === last ? " p. " + first : " pp. " + first + "–" + last;
+}
+
 function card(ctx, rank) {
   const box = el("article", "card");
   box.dataset.doc = ctx.doc_id;
   const head = el("div", "card-head");
   head.append(el("span", "rank", rank + "."), el("span", "source", ctx.source),
-              el("span", "span", partsOf(ctx).map((s) => "[" + s.start + ", " + s.end + ")").join(" + ")),
+              el("span", "span", partsOf(ctx).map((s) => "[" + s.start + ", " + s.end + ")").join(" + ") +
+                 pagesOf(ctx)),
               el("span", "score", "score " + ctx.score.toFixed(4)));
   if (ctx.section_path.length) head.append(el("span", "path", ctx.section_path.join(" › ")));
   box.append(head);
