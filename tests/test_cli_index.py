@@ -53,7 +53,7 @@ def test_stats_count_the_documents_an_older_zoomrag_read(project, monkeypatch):
     assert json.loads(run("stats", "--json").stdout)["older_readings"] == 2
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pypdf") is None, reason="the optional 'pdf' extra is not installed")
+@pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None, reason="the optional 'pdf' extra is not installed")
 def test_a_pdfs_contexts_say_their_pages(project):
     from test_readers_pdf import make_pdf
 
@@ -75,7 +75,7 @@ def test_files_that_hold_no_text_are_named(project):
     (project / "docs" / "empty.txt").write_text("")  # empty on disk: nothing to say
     write(project / "docs" / "page.html", "<html><script>draw()</script></html>")
     names = ["docs/page.html"]
-    if importlib.util.find_spec("pypdf") is not None:
+    if importlib.util.find_spec("pypdfium2") is not None:
         from test_readers_pdf import make_pdf
 
         (project / "docs" / "scan.pdf").write_bytes(make_pdf([[], []]))  # page images only

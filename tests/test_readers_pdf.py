@@ -11,12 +11,13 @@ from zoomrag.errors import InputError
 from zoomrag.load import load_path
 from zoomrag.load.readers.pdf import document_title
 
-needs_pypdf = pytest.mark.skipif(importlib.util.find_spec("pypdf") is None,
+needs_pdfium = pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None,
                                  reason="the optional 'pdf' extra is not installed")
 
 
-def make_pdf(pages: list[list[str]]) -> bytes:
-    """A minimal valid PDF: one Helvetica text line per string, pages in order."""
+def make_pdf(pages: list[list[str]], locked: bool = False) -> bytes:
+    """A minimal valid PDF: one Helvetica text line per string, pages in order. ``locked``: with
+    a standard security handler the empty password does not open (as a user password does)."""
     n = len(pages)
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
@@ -29,6 +30,8 @@ def make_pdf(pages: list[list[str]]) -> bytes:
         objects.append((f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
                         f"/Resources << /Font << /F1 3 0 R >> >> /Contents {5 + 2 * i} 0 R >>").encode())
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    if locked:
+        objects.append(b"<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>" % (b"11" * 32, b"22" * 32))
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -37,7 +40,10 @@ def make_pdf(pages: list[list[str]]) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    trailer = b"/Size %d /Root 1 0 R" % (len(objects) + 1)
+    if locked:
+        trailer += b" /Encrypt %d 0 R /ID [<%s> <%s>]" % (len(objects), b"ab" * 16, b"ab" * 16)
+    out += b"trailer\n<< %s >>\nstartxref\n%d\n%%%%EOF\n" % (trailer, xref)
     return bytes(out)
 
 
@@ -48,7 +54,7 @@ def two_pages(tmp_path):
     return p
 
 
-@needs_pypdf
+@needs_pdfium
 def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
     doc = load_path(two_pages)
     assert doc.format == "pdf"
@@ -61,13 +67,13 @@ def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
 
 
 def test_missing_extra_names_it(two_pages, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pypdf", None)  # makes `import pypdf` raise ImportError
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)  # makes `import pypdfium2` raise ImportError
     with pytest.raises(InputError, match=rf"^{two_pages}: reading PDF files needs the optional 'pdf' extra; "
                                          r"install it with: pip install 'zoomrag\[pdf\]'$"):
         load_path(two_pages)
 
 
-@needs_pypdf
+@needs_pdfium
 def test_corrupt_pdf_is_a_clear_error(tmp_path):
     p = tmp_path / "broken.pdf"
     p.write_bytes(b"%PDF-1.4\nthis is not really a pdf")
@@ -75,7 +81,15 @@ def test_corrupt_pdf_is_a_clear_error(tmp_path):
         load_path(p)
 
 
-@needs_pypdf
+@needs_pdfium
+def test_a_pdf_locked_with_a_password_is_a_clear_error(tmp_path):
+    p = tmp_path / "locked.pdf"
+    p.write_bytes(make_pdf([["Secret text"]], locked=True))
+    with pytest.raises(InputError, match=rf"^{p}: the PDF is encrypted with a password; decrypt it first$"):
+        load_path(p)
+
+
+@needs_pdfium
 def test_pdf_with_an_empty_page(tmp_path):
     p = tmp_path / "gap.pdf"
     p.write_bytes(make_pdf([["one"], [], ["three"]]))
@@ -94,7 +108,7 @@ def test_application_written_titles_are_not_titles(raw, title):
     assert document_title(raw) == title
 
 
-@needs_pypdf
+@needs_pdfium
 def test_running_heads_and_page_numbers_are_left_out(tmp_path):
     words = ["apples", "pears", "plums", "grapes", "melons"]
     body = [[f"We grew {w} in part {n}.", f"The {w} sold well.", f"Next year more {w}.", f"Notes on {w}."]
@@ -134,7 +148,7 @@ def test_a_head_that_carries_its_page_number_goes_when_other_pages_print_theirs_
     assert without_running_lines(pages)[2] == "7 ways to start\n" + body[2]
 
 
-@needs_pypdf
+@needs_pdfium
 def test_a_sentence_that_runs_on_over_a_page_break_stays_one_sentence(tmp_path):
     from zoomrag.text.sentences import sentence_spans
 
@@ -160,7 +174,7 @@ def test_a_word_hyphenated_at_a_line_end_is_joined_when_the_document_spells_it_w
     assert joined_words(["no breaks here"]) == ["no breaks here"]
 
 
-@needs_pypdf
+@needs_pdfium
 def test_footnotes_follow_the_sentence_that_runs_over_their_page_break(tmp_path):
     # A page's notes sit at its foot, between the halves of a sentence running on to the next
     # page: they move after the line that ends it, each note a paragraph of its own.
@@ -186,7 +200,7 @@ def test_footnotes_follow_the_sentence_that_runs_over_their_page_break(tmp_path)
     ]
 
 
-@needs_pypdf
+@needs_pdfium
 def test_glyph_codes_with_no_character_are_left_out(tmp_path):
     path = tmp_path / "figure.pdf"
     path.write_bytes(make_pdf([["headsep\x08\x08 footskip\x1b -\x00"]]))
@@ -205,3 +219,23 @@ def test_line_numbers_of_a_manuscript_under_review_are_left_out():
     table = "\\textfractionsolidus 47\n\\textzerooldstyle 48\n\\textoneoldstyle 49\n\\texttwooldstyle 50"
     prose = "It was built in 1990\nand sold in 1995\nto a farmer with 12\ncows and 3"
     assert without_line_numbers(table) == table and without_line_numbers(prose) == prose
+
+
+def test_line_numbers_opening_the_lines_are_left_out_but_not_a_contents():
+    from zoomrag.load.readers.pdf import without_line_numbers
+
+    prose = [f"{38 + i} Line {i} of the manuscript tells at length what the authors did and why."
+             for i in range(4)]
+    assert without_line_numbers("\n".join(["2 Schwarz et al.", *prose])) == "\n".join(
+        ["2 Schwarz et al.", *(line.split(" ", 1)[1] for line in prose)])
+    contents = "\n".join(f"{i} Section title {i}" for i in range(1, 12))  # short lines, counting up
+    assert without_line_numbers(contents) == contents
+
+
+def test_pdfiums_marks_are_read_back_in_line():
+    from zoomrag.load.readers.pdf import page_text
+
+    raw = ("Wiki-\r\nbooks LATEX\r\n1\r\n, a textbook, and see the Instructions to Authors2\r\n. Only "
+           "tech\ufffenical issues are\r\nconsidered.\x0b")
+    assert page_text(raw) == ("Wiki-\nbooks LATEX1, a textbook, and see the Instructions to Authors2. Only "
+                              "tech-\nnical issues are\nconsidered.")

@@ -220,7 +220,7 @@ def test_vacuum_drops_the_vectors_of_replaced_documents(indexed):
 
 
 def test_a_broken_pdf_gives_one_line(tmp_path):
-    pytest.importorskip("pypdf")
+    pytest.importorskip("pypdfium2")
     bad = tmp_path / "bad.pdf"
     bad.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\nxref\n0 3\ntrailer\n%%EOF")
     import sys

@@ -12,7 +12,7 @@ from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
 EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst"]
-if importlib.util.find_spec("pypdf") is not None:
+if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 
 _PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"

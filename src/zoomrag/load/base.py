@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import codecs
 import errno
-import logging
 import os
 import stat
 import warnings
@@ -245,17 +244,11 @@ def _read_bytes(p: Path, source: str, max_bytes: int | None) -> bytes:
 
 @contextmanager
 def _quiet_parsers() -> Iterator[None]:
-    """Parsers of binary formats (pypdf) log and warn about every oddity of a file; what matters
-    reaches the user as the reader's one error, so their chatter is kept off the terminal."""
-    log = logging.getLogger("pypdf")
-    level = log.level
-    log.setLevel(logging.CRITICAL + 1)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        log.setLevel(level)
+    """Parsers of binary formats (pypdfium2) warn about oddities of a file; what matters reaches
+    the user as the reader's one error, so their chatter is kept off the terminal."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 #: Folders never worth indexing besides hidden ones (.git, .venv, .zoomrag, ...).

@@ -1,4 +1,6 @@
-"""PDF through pypdf (the optional ``pdf`` extra, imported only when a PDF is read).
+"""PDF through PDFium (``pypdfium2``, the optional ``pdf`` extra, imported only when a PDF is
+read), which spaces words by where their glyphs lie (TeX writes no space characters) and
+spells ligatures out (``ﬁ`` as ``fi``), so that search finds them.
 
 Pages are joined by a line holding a form feed (``\\n\\f\\n``), so a page break is also a
 paragraph break, unless the text runs on: a page that ends without a stop, before one that
@@ -118,48 +120,77 @@ def without_running_lines(pages: list[str]) -> list[str]:
 #: numbers its lines ("…can be viewed17"); or after a space, a line number only when it runs
 #: into the text's own digits ("in 200340") within a run (a code table's numbers stand alone).
 _END_DIGITS = re.compile(r"(?<![\d\s])(\d{1,7})$|(?<=\s)(\d{2,7})$")
+#: Digits opening a line before its text, where other PDFs put the number ("38 In 1996 …").
+_START_DIGITS = re.compile(r"^[ \t]*(\d{1,6})[ \t]+(?=\S)")
 #: Numbered lines in turn that start a run of line numbers.
 _NUMBER_RUN = 3
+#: Line numbers that say a page is numbered, whatever share of its lines they number (a page of
+#: figures and tables has many lines without).
+_NUMBERED_PAGE = 10
+#: A manuscript numbers its lines of prose, most of them at least this long (characters).
+_PROSE_LINE = 40
+_LEADERS = re.compile(r"(?:\.[ \t]?){4,}[ \t]*\d+[ \t]*$")
 
 
-def _line_numbers(lines: list[str]) -> dict[int, int]:
-    """Line -> where its line number starts: the digits at each line's end that count up by one
-    from line to line (lines without, such as an unnumbered display, or with digits of their
-    own that start no count, keep the count). A number
-    may run into the text's own digits ("in 200340" is "in 2003" on line 40): the count says
-    where it begins."""
-    found = [(i, m.group(1) or m.group(2), m.group(1) is not None)
-             for i, line in enumerate(lines) if (m := _END_DIGITS.search(line))]
-    out: dict[int, int] = {}
+def _line_numbers(lines: list[str], at_end: bool) -> dict[int, tuple[int, int]]:
+    """Line -> the span of its line number: digits at each line's end (``at_end``) or start that
+    count up by one from line to line (lines without, such as an unnumbered display, or with
+    digits of their own that start no count, keep the count). At a line's end a number may run
+    into the text's own digits ("in 200340" is "in 2003" on line 40): the count says where it
+    begins."""
+    found: list[tuple[int, str, bool]] = []
+    for i, line in enumerate(lines):
+        if at_end and (m := _END_DIGITS.search(line)):
+            found.append((i, m.group(1) or m.group(2), m.group(1) is not None))
+        elif not at_end and (m := _START_DIGITS.match(line)) and not _LEADERS.search(line):
+            found.append((i, m.group(1), True))  # a contents entry ("11 Plain . . . 12") is none
+    out: dict[int, tuple[int, int]] = {}
     expected: int | None = None
     for k, (i, digits, glued) in enumerate(found):
-        if expected is not None and digits.endswith(str(expected)) and (glued or digits != str(expected)):
+        if expected is not None and _counts(digits, expected, at_end) and (glued or digits != str(expected)):
             n = len(str(expected))
         elif glued:  # a run starts where the next lines go on counting
             ahead = [d for _, d, _ in found[k + 1:k + _NUMBER_RUN]]
-            n = next((n for n in range(len(digits), 0, -1) if len(ahead) == _NUMBER_RUN - 1 and all(
-                d.endswith(str(int(digits[-n:]) + j + 1)) for j, d in enumerate(ahead))), 0)
+            sizes = range(len(digits), 0, -1) if at_end else (len(digits),)
+            n = next((n for n in sizes if len(ahead) == _NUMBER_RUN - 1 and all(
+                _counts(d, int(digits[-n:]) + j + 1, at_end) for j, d in enumerate(ahead))), 0)
             if not n:
                 continue  # the text's own digits ("E = mc^2" inside a run): the count goes on
             expected = int(digits[-n:])
         else:
             continue
-        out[i] = len(lines[i].rstrip()) - n
+        if at_end:
+            end = len(lines[i].rstrip())
+            out[i] = (end - n, end)
+        else:
+            start = lines[i].index(digits)
+            out[i] = (start, start + n)
         expected += 1
     return out
 
 
+def _counts(digits: str, number: int, at_end: bool) -> bool:
+    """Whether ``digits`` hold line number ``number``: end with it at a line's end (where it may
+    run into the text's own digits), are it at a line's start."""
+    return digits.endswith(str(number)) if at_end else digits == str(number)
+
+
 def without_line_numbers(page: str) -> str:
-    """``page`` without the line numbers of a manuscript under review, set against the ends of
-    its lines: numbers that count up from line to line on at least half of them. They would join
-    the words they touch ("viewed17") and sit in every unit."""
+    """``page`` without the line numbers of a manuscript under review, at the ends or the starts
+    of its lines: numbers that count up from line to line on at least half of them, or on ten.
+    They would join the words they touch ("viewed17") and sit in every unit."""
     lines = page.split("\n")
-    numbers = _line_numbers(lines)
-    if not numbers or len(numbers) * 2 < sum(1 for line in lines if line.strip()):
-        return page
-    for i, start in numbers.items():
-        lines[i] = lines[i][:start].rstrip()
-    return "\n".join(lines)
+    filled = sum(1 for line in lines if line.strip())
+    for at_end in (True, False):
+        numbers = _line_numbers(lines, at_end)
+        if not at_end and 2 * sum(len(lines[i]) >= _PROSE_LINE for i in numbers) < len(numbers):
+            continue  # numbered short lines: a contents ("1 Introduction", "2 Methods") or code
+        if numbers and (len(numbers) * 2 >= filled or len(numbers) >= _NUMBERED_PAGE):
+            for i, (a, b) in numbers.items():
+                line = lines[i]
+                lines[i] = line[:a].rstrip() if at_end else line[:a] + line[b:].lstrip(" \t")
+            return "\n".join(lines)
+    return page
 
 
 #: A word broken at a line end with a hyphen, and what follows it up to the next space.
@@ -229,28 +260,66 @@ def _sentence_end(body: str) -> int:
     return len(body)
 
 
-def _pypdf(source: str):
+def _pdfium(source: str):
     try:
-        import pypdf
+        import pypdfium2
     except ImportError:
         raise InputError(f"{source}: reading PDF files needs the optional 'pdf' extra; "
                          "install it with: pip install 'zoomrag[pdf]'") from None
-    return pypdf
+    return pypdfium2
+
+
+#: PDFium's error code for a document that needs a password (``FPDF_ERR_PASSWORD``).
+_PASSWORD = 4
+
+
+#: A note's mark alone on a line before punctuation ("LATEX\n1\n, a textbook").
+_MARK_ALONE = re.compile(r"\n(\d{1,3}|[*∗†‡§¶])\n(?=[.,;:)\]])")
+#: The line break between a mark and the punctuation after it ("Authors2\n. Only").
+_AFTER_MARK = re.compile(r"(?<=[A-Za-z)][\d*∗†‡§¶])\n(?=[.,;:)\]](?:[ \t]|$))", re.MULTILINE)
+
+
+def page_text(raw: str) -> str:
+    """A page's text as PDFium gives it, as this reader works on it: line feeds; a word that
+    PDFium joined over a line end where it was hyphenated (its mark U+FFFE) broken there again
+    with the hyphen, for :func:`joined_words` to judge; no glyph codes; a note's mark on the
+    line of the word it follows."""
+    text = _GLYPH_CODES.sub("", normalize_newlines(raw.replace("\ufffe", "-\n"))).rstrip()
+    # A superscript (a note's mark) is a line of its own to PDFium: back on its word's line.
+    text = _MARK_ALONE.sub(r"\1", text)
+    return _AFTER_MARK.sub("", text)
+
+
+def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object]:
+    """The text of every page and the title metadata."""
+    try:
+        pdf = pdfium.PdfDocument(path)
+    except pdfium.PdfiumError as e:
+        if getattr(e, "err_code", None) == _PASSWORD:
+            raise InputError(f"{source}: the PDF is encrypted with a password; decrypt it first") from None
+        raise InputError(f"{source}: cannot read this PDF ({e}); check that the file is a complete, "
+                         "valid PDF") from None
+    try:
+        pages = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            pages.append(page_text(textpage.get_text_range()))
+            textpage.close()
+            page.close()
+        return pages, pdf.get_metadata_dict().get("Title")
+    finally:
+        pdf.close()
 
 
 def read_pdf(path: Path, doc_id: str) -> Document:
     source = str(path)
-    pypdf = _pypdf(source)
+    pdfium = _pdfium(source)
     try:
-        reader = pypdf.PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise InputError(f"{source}: the PDF is encrypted with a password; decrypt it first")
-        pages = [_GLYPH_CODES.sub("", normalize_newlines(page.extract_text() or "")).rstrip()
-                 for page in reader.pages]
-        title = (reader.metadata or {}).get("/Title")
+        pages, title = _pages(pdfium, path, source)
     except InputError:
         raise
-    except Exception as e:  # pypdf parses untrusted bytes and raises many kinds of error
+    except Exception as e:  # PDFium parses untrusted bytes
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
     pages = [without_line_numbers(page) for page in pages]
