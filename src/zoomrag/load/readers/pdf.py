@@ -16,8 +16,8 @@ or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on p
 would otherwise sit in the middle of every context that runs over a page break, and in the
 units embedded there. The first page keeps its head, which is usually the document's title.
 
-The line numbers of a manuscript under review, set against its lines' ends ("…viewed17"),
-are left out where they count up on at least half a page's lines.
+The line numbers of a manuscript under review, opening its lines of prose or set against their
+ends ("…viewed17"), are left out where they count up on half a page's lines, or on ten.
 
 A page's footnotes (its last lines from one that opens with a mark set against its first word,
 ``2Note that…``, ``∗This file…``) are paragraphs of their own after its body; where the body's
