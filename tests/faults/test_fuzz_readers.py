@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
+from docx_support import make_docx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,10 @@ from zoomrag.load import load_path
 EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
+if importlib.util.find_spec("mammoth") is not None:
+    EXTENSIONS.append(".docx")
 
+_DOCX = make_docx([("h1", "Title"), ("p", "Some text."), ("table", [["a", "b"], ["1", "2"]])])
 _PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
 _HTML = b"<html><head><title>t</title></head><body><table><tr><td>a</td></tr></table></body></html>"
 data = st.one_of(
@@ -22,6 +26,8 @@ data = st.one_of(
     st.text(max_size=500).map(lambda t: t.encode("utf-8", "surrogatepass")),
     st.tuples(st.sampled_from([_PDF, _HTML, b"a,b\n1,2\n", b"# T\n\n| a |\n|---|\n"]), st.binary(max_size=300))
       .map(lambda p: p[0] + p[1]),
+    # a Word document cut short or with bytes of it changed
+    st.tuples(st.integers(0, len(_DOCX)), st.binary(max_size=20)).map(lambda p: _DOCX[:p[0]] + p[1] + _DOCX[p[0] + len(p[1]):]),
 )
 
 

@@ -4,6 +4,7 @@ from ..base import FormatReader
 from .asciidoc import read_asciidoc
 from .code import LANGUAGES, read_code
 from .delimited import read_csv, read_tsv
+from .docx import read_docx
 from .html import read_html
 from .markdown import read_markdown
 from .notebook import read_notebook
@@ -20,6 +21,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
     ("notebook", FormatReader((".ipynb",), read=read_notebook)),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
+    ("docx", FormatReader((".docx",), read_file=read_docx)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),

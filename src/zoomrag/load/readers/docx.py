@@ -1,0 +1,56 @@
+"""Word documents (``.docx``) through mammoth (the optional ``docx`` extra, imported only when
+one is read), which writes a document as the HTML its styles mean: ``Heading 1`` as ``h1``,
+lists, tables, footnotes. That HTML is then read as any page is (:mod:`.html`), so a Word
+document is a rendering like an HTML page: the same headings, pipe tables and notes, and spans
+point into the rendering. Images are left out (their alt text stays); the title is the
+document's own (its core properties), when it has one.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+from types import MappingProxyType
+
+from ...errors import InputError
+from ...model import Document
+from .html import render_html
+
+#: ``dc:title`` in the document's core properties.
+_TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
+
+
+def _mammoth(source: str):
+    try:
+        import mammoth
+    except ImportError:
+        raise InputError(f"{source}: reading Word documents needs the optional 'docx' extra; "
+                         "install it with: pip install 'zoomrag[docx]'") from None
+    return mammoth
+
+
+def _title(path: Path) -> str | None:
+    with zipfile.ZipFile(path) as z:
+        if "docProps/core.xml" not in z.namelist():
+            return None
+        m = _TITLE.search(z.read("docProps/core.xml").decode("utf-8", "replace"))
+    title = " ".join(m.group(1).split()) if m else ""
+    return title or None
+
+
+def read_docx(path: Path, doc_id: str) -> Document:
+    source = str(path)
+    mammoth = _mammoth(source)
+    # An image becomes its alt text: its bytes, inlined as a data URI, would be the page's text.
+    no_image = mammoth.images.img_element(lambda image: {"alt": image.alt_text or ""})
+    try:
+        with path.open("rb") as f:
+            html = mammoth.convert_to_html(f, convert_image=no_image).value
+        title = _title(path)
+    except Exception as e:  # a .docx is a zip of XML anyone may have written
+        raise InputError(f"{source}: cannot read this Word document ({type(e).__name__}: {e}); check that "
+                         "it is a complete .docx (an older .doc must be saved as .docx first)") from e
+    rendered, blocks, html_title = render_html(html)
+    return Document(id=doc_id, source=source, text=rendered, format="docx",
+                    metadata=MappingProxyType({"title": title or html_title}), blocks=tuple(blocks))

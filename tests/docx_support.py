@@ -1,0 +1,54 @@
+"""Word documents made by hand for the tests: the few parts of a .docx a reader needs."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from xml.sax.saxutils import escape
+
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _para(text: str, style: str | None = None) -> str:
+    props = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
+    return f"<w:p>{props}<w:r><w:t xml:space=\"preserve\">{escape(text)}</w:t></w:r></w:p>"
+
+
+def make_docx(body: list, title: str | None = None) -> bytes:
+    """A .docx of ``body``: ``("h1", text)`` … ``("h6", text)`` a heading in Word's style,
+    ``("p", text)`` a paragraph, ``("table", rows)`` a table of cell texts; ``title`` its core
+    properties' title."""
+    parts = []
+    for kind, value in body:
+        if kind == "table":
+            rows = "".join("<w:tr>" + "".join(f"<w:tc>{_para(c)}</w:tc>" for c in row) + "</w:tr>" for row in value)
+            parts.append(f"<w:tbl>{rows}</w:tbl>")
+        elif kind.startswith("h"):
+            parts.append(_para(value, f"Heading{kind[1:]}"))
+        else:
+            parts.append(_para(value))
+    doc = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {W}><w:body>{"".join(parts)}</w:body></w:document>'
+    styles = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles {W}>'
+              + "".join(f'<w:style w:type="paragraph" w:styleId="Heading{i}"><w:name w:val="heading {i}"/></w:style>' for i in range(1, 7))
+              + "</w:styles>")
+    types = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             '<Default Extension="xml" ContentType="application/xml"/>'
+             '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
+             '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
+             '<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>')
+    rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            f'<Relationship Id="rId1" Type="{R}/officeDocument" Target="word/document.xml"/>'
+            '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>')
+    doc_rels = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                f'<Relationship Id="rId1" Type="{R}/styles" Target="styles.xml"/></Relationships>')
+    core = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">'
+            + (f"<dc:title>{escape(title)}</dc:title>" if title else "") + "</cp:coreProperties>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for name, data in (("[Content_Types].xml", types), ("_rels/.rels", rels), ("word/document.xml", doc),
+                           ("word/_rels/document.xml.rels", doc_rels), ("word/styles.xml", styles),
+                           ("docProps/core.xml", core)):
+            z.writestr(name, data)
+    return out.getvalue()

@@ -1,0 +1,63 @@
+"""Word documents (optional extra): read as the HTML their styles mean, then as any HTML page."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+from docx_support import make_docx
+
+from zoomrag.errors import InputError
+from zoomrag.load import load_path
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("mammoth") is None,
+                                reason="the optional 'docx' extra is not installed")
+
+LEASE = [("h1", "Farm lease"), ("p", "This lease is made between the parties."), ("h2", "Rent"),
+         ("p", "The tenant pays rent monthly."), ("table", [["Month", "Amount"], ["May", "900"]])]
+
+
+def test_headings_paragraphs_and_tables_are_read_as_their_styles_mean(tmp_path):
+    path = tmp_path / "lease.docx"
+    path.write_bytes(make_docx(LEASE, title="Lease of the north farm"))
+    doc = load_path(path)
+    assert doc.format == "docx" and doc.metadata == {"title": "Lease of the north farm"}
+    assert doc.text == ("# Farm lease\n\nThis lease is made between the parties.\n\n## Rent\n\n"
+                        "The tenant pays rent monthly.\n\n| Month | Amount |\n| --- | --- |\n| May | 900 |\n")
+    assert [(b.type, b.level) for b in doc.blocks] == [("heading", 1), ("text", 0), ("heading", 2), ("text", 0),
+                                                      ("table", 0)]
+    # without a title of its own, the first heading names it, as for a page
+    path.write_bytes(make_docx(LEASE))
+    assert load_path(path).metadata == {"title": "Farm lease"}
+
+
+def test_a_broken_word_document_is_a_clear_error(tmp_path):
+    path = tmp_path / "broken.docx"
+    path.write_bytes(make_docx(LEASE)[:300])
+    with pytest.raises(InputError, match=rf"^{path}: cannot read this Word document \(.+\); check that it is a "
+                                         r"complete \.docx \(an older \.doc must be saved as \.docx first\)$"):
+        load_path(path)
+
+
+def test_missing_extra_names_it(tmp_path, monkeypatch):
+    path = tmp_path / "lease.docx"
+    path.write_bytes(make_docx(LEASE))
+    monkeypatch.setitem(sys.modules, "mammoth", None)  # makes `import mammoth` raise ImportError
+    with pytest.raises(InputError, match=rf"^{path}: reading Word documents needs the optional 'docx' extra; "
+                                         r"install it with: pip install 'zoomrag\[docx\]'$"):
+        load_path(path)
+
+
+def test_a_word_document_is_indexed_and_answers_with_its_section(tmp_path):
+    from zoomrag import Index
+
+    path = tmp_path / "docs" / "lease.docx"
+    path.parent.mkdir()
+    path.write_bytes(make_docx(LEASE))
+    with Index.open(tmp_path / "x.db", embedder="hash") as ix:
+        report = ix.add([path.parent])
+        assert (report.added, report.skipped, report.empty) == (1, (), ())
+        [ctx] = ix.query("when does the tenant pay rent", budget=200, top=1, mode="bm25")
+    assert ctx.doc_id == "lease.docx" and ctx.section_path == ("Farm lease", "Rent")
+    assert "The tenant pays rent monthly." in ctx.text
