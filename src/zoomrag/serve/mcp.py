@@ -65,8 +65,9 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
         """Find the passages that best answer `query`, at most `budget` tokens in all.
 
         Each context has `source` (the document), `start`/`end` (its exact character span),
-        `section_path`, `score`, `hits` (the matched units inside it) and `copies` (ids of other
-        documents holding the same text, left out for it). `where` filters on
+        `section_path`, `score`, `hits` (the matched units inside it), `copies` (ids of other
+        documents holding the same text, left out for it) and, in a PDF, `pages` (its first and
+        last page, to cite). `where` filters on
         document metadata, e.g. {"year": {"$gte": 2020}}; `doc` searches one document only.
         """
         if budget < 1 or top < 1:
