@@ -134,17 +134,18 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "code", "csv", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
+    assert formats() == ["asciidoc", "code", "csv", "docx", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
 
 
 def test_read_text_unknown_format():
-    with pytest.raises(ConfigError, match=r"^unknown format 'docx'; choose one of: asciidoc, code, csv, html"):
-        read_text("x", format="docx")
+    with pytest.raises(ConfigError, match=r"^unknown format 'odt'; choose one of: asciidoc, code, csv, docx, html"):
+        read_text("x", format="odt")
 
 
 def test_read_text_refuses_binary_formats():
-    with pytest.raises(ConfigError, match=r"^format 'pdf' is read from a file, not from text; use load_path"):
-        read_text("x", format="pdf")
+    for fmt in ("pdf", "docx"):
+        with pytest.raises(ConfigError, match=rf"^format '{fmt}' is read from a file, not from text; use load_path"):
+            read_text("x", format=fmt)
 
 
 def test_read_text_normalises_newlines():
