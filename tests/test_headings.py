@@ -244,6 +244,16 @@ def test_a_footnote_with_a_link_or_a_step_of_an_algorithm_is_no_title():
     assert [h.title for h in find_headings(plain(text))] == ["1. Introduction", "2. Methods"]
 
 
+def test_a_title_wrapped_in_a_narrow_column_is_read_whole():
+    text = ("8 CCS CONCEPTS AND USER-DEFINED\nKEYWORDS\nTwo elements of the class help readers.\n"
+            "8.1 Not balancing the\ncolumns\nAlthough this package was written to balance them.\n"
+            "8.2 Support for right-\nto-left typesetting\nIn such typesetting the order changes.\n"
+            "9 RESULTS\nIt worked, and the reader can see why.\n9.1 Data\nWe took the figures from a survey.\n")
+    assert [h.title for h in find_headings(plain(text))] == [
+        "8 CCS CONCEPTS AND USER-DEFINED KEYWORDS", "8.1 Not balancing the columns",
+        "8.2 Support for right-to-left typesetting", "9 RESULTS", "9.1 Data"]
+
+
 def test_lines_numbered_without_a_stop_that_are_no_sections():
     text = ("12 Monkeys\nA film.\n\n1 Alice\n2 Bob\n3 Carol\n\n"  # alone; a list with nothing between
             "216 \\def\\x{1}\nSome text.\n217 \\def\\y{2}\nMore.\n218 \\def\\z{3}\n")  # numbered code

@@ -216,7 +216,11 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         # "1.2. What is this spec?" is a heading; "3. Why?" may be a list of questions
         if not title_like(rest, family, question=depth > 0) or _too_wide(line):
             continue
-        if family in _STRICT and not run_in_title:
+        if family in _STRICT and not run_in_title and (wrapped := _wrapped_title(text, le, rest)):
+            le, below = wrapped  # "8 CCS CONCEPTS AND USER-DEFINED" over "KEYWORDS"
+            gap = "" if rest[-1] in "-‐" else " "  # "right-" over "to-left typesetting"
+            rest, line = f"{rest}{gap}{below}", f"{line}{gap}{below}"
+        elif family in _STRICT and not run_in_title:
             if width < 0:
                 width = _width(text)
             if _runs_on(text, ls, le, rest, width):
@@ -384,6 +388,28 @@ def _continues_into(text: str, ls: int) -> bool:
 
 #: Last words of a line that a sentence goes on from.
 _RUNS_INTO = _SMALL | {"see", "cf", "and", "or", "is", "are", "was", "were", "be"}
+
+
+#: The longest end of a title wrapped onto a second line (a narrow column's).
+_WRAPPED_END = 40
+
+
+def _wrapped_title(text: str, le: int, title: str) -> tuple[int, str] | None:
+    """``(its end, its text)`` of the line after a numbered title ending at ``le`` when the title
+    goes on there, as in a narrow column: a short line that ends no sentence and is no title
+    itself, in capitals under a title in capitals, or going on in lower case after a title that
+    ends with a word such as "the" or a hyphen ("2.2 Not balancing the" over "columns")."""
+    if le >= len(text) or not title:
+        return None
+    end = line_end(text, le + 1)
+    below = text[le + 1:end].strip()
+    if not below or len(below) > _WRAPPED_END or below[-1] in ".,;:!?" or _SENTENCE_BREAK.search(below) \
+            or PLAIN.first.match(below):
+        return None
+    words = _WORD.findall(title)
+    in_capitals = title.isupper() and below.isupper()
+    goes_on = below[:1].islower() and (title[-1] in "-‐" or bool(words) and words[-1].lower() in _SMALL)
+    return (end, below) if in_capitals or goes_on else None
 
 
 def _title_below(text: str, le: int) -> tuple[int, str] | None:
