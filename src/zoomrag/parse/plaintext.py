@@ -217,9 +217,9 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         if not title_like(rest, family, question=depth > 0) or _too_wide(line):
             continue
         if family in _STRICT and not run_in_title and (wrapped := _wrapped_title(text, le, rest)):
-            le, below = wrapped  # "8 CCS CONCEPTS AND USER-DEFINED" over "KEYWORDS"
+            le, more = wrapped  # "8 CCS CONCEPTS AND USER-DEFINED" over "KEYWORDS"
             gap = "" if rest[-1] in "-‐" else " "  # "right-" over "to-left typesetting"
-            rest, line = f"{rest}{gap}{below}", f"{line}{gap}{below}"
+            rest, line = f"{rest}{gap}{more}", f"{line}{gap}{more}"
         elif family in _STRICT and not run_in_title:
             if width < 0:
                 width = _width(text)
