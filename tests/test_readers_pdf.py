@@ -239,3 +239,21 @@ def test_pdfiums_marks_are_read_back_in_line():
            "tech\ufffenical issues are\r\nconsidered.\x0b")
     assert page_text(raw) == ("Wiki-\nbooks LATEX1, a textbook, and see the Instructions to Authors2. Only "
                               "tech-\nnical issues are\nconsidered.")
+
+
+@needs_pdfium
+def test_pdfs_read_from_many_threads_at_once_are_each_read_whole(tmp_path):
+    # PDFium is not thread-safe: the reader takes one PDF at a time, whoever calls it.
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = []
+    for i in range(8):
+        path = tmp_path / f"r{i}.pdf"
+        words = ["apples", "barns", "cherries", "dunes", "elms", "ferns"]  # no line recurs as a running head
+        path.write_bytes(make_pdf([[f"Report {i} tells of {words[p]} in line {k}." for k in range(40)]
+                                   for p in range(6)]))
+        paths.append(path)
+    with ThreadPoolExecutor(4) as pool:
+        docs = list(pool.map(load_path, paths * 3))
+    for i, doc in enumerate(docs):
+        assert doc.text.count(f"Report {i % 8} tells of ferns in line 39.") == 1 and doc.text.count("\f") == 5

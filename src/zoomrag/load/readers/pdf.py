@@ -31,6 +31,7 @@ with the hyphen), so that search finds it.
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
@@ -290,8 +291,18 @@ def page_text(raw: str) -> str:
     return _AFTER_MARK.sub("", text)
 
 
+#: PDFium is not thread-safe, not even across documents (a second thread's call corrupts the
+#: process): one PDF is read at a time, whoever reads it.
+_PDFIUM_LOCK = threading.Lock()
+
+
 def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object]:
     """The text of every page and the title metadata."""
+    with _PDFIUM_LOCK:
+        return _pages_locked(pdfium, path, source)
+
+
+def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
