@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import importlib
 import os
 import stat
 import warnings
@@ -240,6 +241,16 @@ def _read_bytes(p: Path, source: str, max_bytes: int | None) -> bytes:
         os.close(fd)
     _check_size(source, len(data), max_bytes)  # it grew while being read
     return data
+
+
+def reader_module(name: str, source: str, what: str, extra: str) -> Any:
+    """The module ``name`` a reader of ``what`` (e.g. "PDF files") needs from the optional
+    ``extra``, imported when the first such file is read, or an error that names the extra."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise InputError(f"{source}: reading {what} needs the optional '{extra}' extra; "
+                         f"install it with: pip install 'zoomrag[{extra}]'") from None
 
 
 @contextmanager

@@ -15,19 +15,11 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Document
+from ..base import reader_module
 from .html import render_html
 
 #: ``dc:title`` in the document's core properties.
 _TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
-
-
-def _mammoth(source: str):
-    try:
-        import mammoth
-    except ImportError:
-        raise InputError(f"{source}: reading Word documents needs the optional 'docx' extra; "
-                         "install it with: pip install 'zoomrag[docx]'") from None
-    return mammoth
 
 
 def _title(path: Path) -> str | None:
@@ -41,7 +33,7 @@ def _title(path: Path) -> str | None:
 
 def read_docx(path: Path, doc_id: str) -> Document:
     source = str(path)
-    mammoth = _mammoth(source)
+    mammoth = reader_module("mammoth", source, "Word documents", "docx")
     # An image becomes its alt text: its bytes, inlined as a data URI, would be the page's text.
     no_image = mammoth.images.img_element(lambda image: {"alt": image.alt_text or ""})
     try:

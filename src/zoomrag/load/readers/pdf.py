@@ -38,6 +38,7 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Document, normalize_newlines
+from ..base import reader_module
 from .plain import paragraph_blocks
 
 PAGE_BREAK = "\n\f\n"
@@ -261,15 +262,6 @@ def _sentence_end(body: str) -> int:
     return len(body)
 
 
-def _pdfium(source: str):
-    try:
-        import pypdfium2
-    except ImportError:
-        raise InputError(f"{source}: reading PDF files needs the optional 'pdf' extra; "
-                         "install it with: pip install 'zoomrag[pdf]'") from None
-    return pypdfium2
-
-
 #: PDFium's error code for a document that needs a password (``FPDF_ERR_PASSWORD``).
 _PASSWORD = 4
 
@@ -325,7 +317,7 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
 
 def read_pdf(path: Path, doc_id: str) -> Document:
     source = str(path)
-    pdfium = _pdfium(source)
+    pdfium = reader_module("pypdfium2", source, "PDF files", "pdf")
     try:
         pages, title = _pages(pdfium, path, source)
     except InputError:
