@@ -364,36 +364,32 @@ def test_a_context_does_not_open_with_the_tail_of_the_section_before():
     assert start(at, text.index("next page")) == 0  # a hit in the tail keeps it, under its heading
 
 
-def test_plain_text_headings_bound_a_context_as_markdown_ones_do():
-    """help() output and wiki text title their sections with plain lines (``DESCRIPTION``,
-    ``= = Works = =``): a context opening with the tail of the section before starts at its own."""
-    text = ("Python Library Documentation: module spawn\n\nNAME\n    spawn - run programs\n\nMODULE REFERENCE\n"
-            "    When in doubt, consult the module reference at the location listed above.\n\n"
-            "DESCRIPTION\n    This module allows you to spawn processes, connect to their input and output "
-            "pipes, and obtain their return codes when they finish.\n\nFUNCTIONS\n    call(args)\n"
-            "        Run a command and wait for it to complete.\n")
-    doc = Document(id="p", source="spawn.txt", text=text, format="text")
-    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
-    at = text.index("This module")
-    found = (Hit("h", "p", at, at + 30, 1.0),)
-    [ctx] = assemble([Candidate("p", text.index("When in"), text.index("FUNCTIONS"), 1.0, found)],
-                     Trees(tree), 1000, chars)
-    assert ctx.text.startswith("DESCRIPTION\n    This module")
+_HELP = ("Python Library Documentation: module spawn\n\nNAME\n    spawn - run programs\n\nMODULE REFERENCE\n"
+         "    When in doubt, consult the module reference at the location listed above.\n\n"
+         "DESCRIPTION\n    This module allows you to spawn processes, connect to their input and output "
+         "pipes, and obtain their return codes when they finish.\n\nFUNCTIONS\n    call(args)\n"
+         "        Run a command and wait for it to complete.\n")
+_PAPER = ("1 Introduction\nThe first part of this paper sets out the question.\n"
+          "Check the appendix for all of the above.\n"
+          "2 Methods\nThis study measured the yield of each field in every season, with the same "
+          "instruments and the same team.\n3 Results\nThe yield rose.\n")
 
 
-def test_a_pdfs_section_titles_bound_a_context_as_plain_texts_do():
-    """A PDF's text titles its sections with plain lines (``2 Methods``, as LaTeX sets them)."""
-    text = ("1 Introduction\nThe first part of this paper sets out the question.\n"
-            "Check the appendix for all of the above.\n"
-            "2 Methods\nThis study measured the yield of each field in every season, with the same "
-            "instruments and the same team.\n3 Results\nThe yield rose.\n")
-    doc = Document(id="p", source="paper.pdf", text=text, format="pdf")
+@pytest.mark.parametrize(("text", "fmt", "opening", "hit", "closing", "starts"), [
+    # help() output titles its sections with capitals (``DESCRIPTION``)
+    (_HELP, "text", "When in", "This module", "FUNCTIONS", "DESCRIPTION\n    This module"),
+    # a PDF's text with numbered lines, as LaTeX sets them (``2 Methods``)
+    (_PAPER, "pdf", "Check the", "This study", "3 Results", "2 Methods\nThis study"),
+])
+def test_plain_text_titles_bound_a_context_as_markdown_ones_do(text, fmt, opening, hit, closing, starts):
+    """A context opening with the tail of the section before starts at its own title."""
+    doc = Document(id="p", source=f"doc.{fmt}", text=text, format=fmt)
     tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
-    at = text.index("This study")
+    at = text.index(hit)
     found = (Hit("h", "p", at, at + 30, 1.0),)
-    [ctx] = assemble([Candidate("p", text.index("Check the"), text.index("3 Results"), 1.0, found)],
+    [ctx] = assemble([Candidate("p", text.index(opening), text.index(closing), 1.0, found)],
                      Trees(tree), 1000, chars)
-    assert ctx.text.startswith("2 Methods\nThis study")
+    assert ctx.text.startswith(starts)
 
 
 def test_asciidoc_titles_bound_a_context_read_from_the_store():
