@@ -125,24 +125,24 @@ def test_a_foreign_sqlite_file_is_refused_unchanged(tmp_path):
     assert not Path(str(other) + "-wal").exists()
 
 
-def test_control_characters_are_escaped_in_the_terminal_view(tmp_path):
+def _terminal_view(tmp_path, text: str) -> str:
+    """What ``zoomrag query solar`` prints of a file holding ``text``."""
     docs = tmp_path / "k"
     docs.mkdir()
-    (docs / "esc.txt").write_text("solar \x1b]0;title\x07 and \x1b[2J cleared\n")
+    (docs / "doc.txt").write_text(text)
     db = tmp_path / "x.db"
     run("index", str(docs), "--index", str(db), "--embedder", "hash", "-q")
-    _, out, _ = run("query", "solar", "--index", str(db))
+    return run("query", "solar", "--index", str(db))[1]
+
+
+def test_control_characters_are_escaped_in_the_terminal_view(tmp_path):
+    out = _terminal_view(tmp_path, "solar \x1b]0;title\x07 and \x1b[2J cleared\n")
     assert "\x1b" not in out and "\x07" not in out and "\\x1b]0;title\\x07" in out
 
 
 def test_a_page_break_shows_as_the_line_break_beside_it(tmp_path):
     # A form feed is what the PDF reader writes between pages: not an escape in mid-text.
-    docs = tmp_path / "k"
-    docs.mkdir()
-    (docs / "pages.txt").write_text("The solar panel is on the roof of the\n\fbarn, facing south.\n")
-    db = tmp_path / "x.db"
-    run("index", str(docs), "--index", str(db), "--embedder", "hash", "-q")
-    _, out, _ = run("query", "solar", "--index", str(db))
+    out = _terminal_view(tmp_path, "The solar panel is on the roof of the\n\fbarn, facing south.\n")
     assert "\f" not in out and "\\x0c" not in out and "roof of the\nbarn, facing south." in out
 
 
