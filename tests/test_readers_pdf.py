@@ -257,3 +257,19 @@ def test_pdfs_read_from_many_threads_at_once_are_each_read_whole(tmp_path):
         docs = list(pool.map(load_path, paths * 3))
     for i, doc in enumerate(docs):
         assert doc.text.count(f"Report {i % 8} tells of ferns in line 39.") == 1 and doc.text.count("\f") == 5
+
+
+def test_a_note_number_set_apart_opens_a_note_only_where_the_numbering_goes_on():
+    from zoomrag.load.readers.pdf import page_notes
+
+    # PDFium may give a superscript on a line of its own; a link's note has its number apart
+    page = "The package is in every\ndistribution today.\n1\nIn most installations it is included."
+    assert page_notes(page) == ("The package is in every\ndistribution today.",
+                                ["1\nIn most installations it is included."], 1)
+    page = "See the guide online.\n1 https://example.org/guide\n2 http://example.org/faq"
+    assert page_notes(page) == ("See the guide online.", ["1 https://example.org/guide",
+                                                          "2 http://example.org/faq"], 2)
+    # a figure's number over its caption, after note 3: no note
+    page = "The layout is drawn below.\n2\nOn an odd page, we get the layout:"
+    assert page_notes(page, last=3) == (page, [], 3)
+    assert page_notes("Text.\n4Set against its word.", last=3) == ("Text.", ["4Set against its word."], 4)

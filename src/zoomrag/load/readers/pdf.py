@@ -20,7 +20,8 @@ The line numbers of a manuscript under review, opening its lines of prose or set
 ends ("…viewed17"), are left out where they count up on half a page's lines, or on ten.
 
 A page's footnotes (its last lines from one that opens with a mark set against its first word,
-``2Note that…``, ``∗This file…``) are paragraphs of their own after its body; where the body's
+``2Note that…``, ``∗This file…``, or with the document's next note number set apart, over a
+line or a link) are paragraphs of their own after its body; where the body's
 last sentence runs on over the page break, they follow the line that ends it on the next page,
 so that the sentence is read whole and no note sits inside it.
 
@@ -230,25 +231,52 @@ _GLYPH_CODES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: A footnote's first line: its mark (a number or a symbol) set against its first word, as a
 #: PDF's text gives a superscript ("2Note that…", "∗This file…").
 _NOTE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶])(?=[A-Z][a-z’']|[“\"‘(])")
+#: A note's number set apart: alone on its line over the note, as PDFium may give a superscript
+#: ("1" over "In most…"), or before a link ("1 https://…"). Such a line may be a figure's label
+#: too, so it opens a note only when its number goes on from the document's notes before.
+_NUMBER_APART = re.compile(r"[ \t]*(\d{1,3})[ \t]*$|(\d{1,3})[ \t]+(?=https?://)")
 #: Lines at a page's foot where its notes may begin.
 NOTE_LINES = 15
 
 
-def page_notes(page: str) -> tuple[str, list[str]]:
-    """``page`` split into its body and its footnotes, each note with its lines: the notes are
-    the page's last lines from the first among its last NOTE_LINES that opens with a mark."""
+def page_notes(page: str, last: int = 0) -> tuple[str, list[str], int]:
+    """``page`` split into its body and its footnotes, each note with its lines, and the number
+    of its last note (``last`` when none is numbered). The notes are the page's last lines from
+    the first among its last NOTE_LINES that opens a note: with a mark set against its first
+    word, or with a number set apart that goes on from ``last``, over a line or a link."""
     lines = page.split("\n")
-    first = next((i for i in range(max(1, len(lines) - NOTE_LINES), len(lines))
-                  if _NOTE.match(lines[i])), None)
+
+    def number(i: int) -> int | None:
+        """The note number line ``i`` opens a note with, 0 for a mark against its word, or None."""
+        if _NOTE.match(lines[i]):
+            digits = re.match(r"\d+", lines[i])
+            return int(digits.group()) if digits else 0
+        m = _NUMBER_APART.match(lines[i])
+        if m is None:
+            return None
+        if m.group(2):  # before a link: the next of the notes numbered so far
+            return int(m.group(2)) if int(m.group(2)) > last else None
+        # alone on a line, as a figure's or a display's number may be: the next note, or the one
+        # after (a note missed), over a line that opens a sentence
+        n = int(m.group(1))
+        return n if last < n <= last + 2 and i + 1 < len(lines) and lines[i + 1][:1].isupper() else None
+
+    first = None
+    for i in range(max(1, len(lines) - NOTE_LINES), len(lines)):
+        if number(i) is not None:
+            first = i
+            break
     if first is None:
-        return page, []
+        return page, [], last
     notes: list[list[str]] = []
-    for line in lines[first:]:
-        if _NOTE.match(line) or not notes:
-            notes.append([line])
-        else:
-            notes[-1].append(line)
-    return "\n".join(lines[:first]).rstrip(), ["\n".join(n) for n in notes]
+    for i in range(first, len(lines)):
+        n = None if notes and _NUMBER_APART.fullmatch(notes[-1][-1]) else number(i)
+        if n is None and notes:
+            notes[-1].append(lines[i])
+            continue
+        notes.append([lines[i]])
+        last = n if n and (n > last or n == 1) else last  # "1Note…" set against its word starts anew
+    return "\n".join(lines[:first]).rstrip(), ["\n".join(n) for n in notes], last
 
 
 def _sentence_end(body: str) -> int:
@@ -326,7 +354,10 @@ def read_pdf(path: Path, doc_id: str) -> Document:
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
     pages = [without_line_numbers(page) for page in pages]
-    split = [page_notes(page) for page in joined_words(without_running_lines(pages))]
+    split, last = [], 0
+    for page in joined_words(without_running_lines(pages)):
+        body, notes, last = page_notes(page, last)
+        split.append((body, notes))
     bodies = [body for body, _ in split]
     joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
               for a, b in zip(bodies, bodies[1:])]
