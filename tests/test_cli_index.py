@@ -71,6 +71,18 @@ def test_a_pdfs_contexts_say_their_pages(project):
     assert json.loads(r.stdout)["contexts"][0]["pages"] == [1, 1]
 
 
+@pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None, reason="the optional 'pdf' extra is not installed")
+def test_pdfs_with_scanned_pages_among_their_text_are_named(project):
+    from test_readers_pdf import make_pdf
+
+    text = ["Signed by both parties on the first of May."]
+    (project / "docs" / "contract.pdf").write_bytes(make_pdf([text, [], text, [], text]))  # 2 of 5 scanned
+    (project / "docs" / "book.pdf").write_bytes(make_pdf([text] * 20 + [[]]))  # a blank page at the end
+    r = run("index", "docs", *FIXED)
+    assert "1 PDF(s) have pages with no text, scanned as images: add a text layer with OCR" in r.stderr
+    assert "  docs/contract.pdf: 2 of 5 pages" in r.stderr and "book.pdf" not in r.stderr
+
+
 def test_files_that_hold_no_text_are_named(project):
     (project / "docs" / "empty.txt").write_text("")  # empty on disk: nothing to say
     write(project / "docs" / "page.html", "<html><script>draw()</script></html>")

@@ -59,7 +59,7 @@ def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
     doc = load_path(two_pages)
     assert doc.format == "pdf"
     assert doc.text == "Hello PDF\nsecond line\n\f\nPage two"
-    assert doc.metadata == {"title": None, "pages": 2}
+    assert doc.metadata == {"title": None, "pages": 2, "pages_without_text": 0}
     assert [(b.type, dict(b.meta), doc.text[b.start:b.end]) for b in doc.blocks] == [
         ("text", {"page": 1}, "Hello PDF\nsecond line"),
         ("text", {"page": 2}, "Page two"),
@@ -96,6 +96,7 @@ def test_pdf_with_an_empty_page(tmp_path):
     doc = load_path(p)
     assert doc.text == "one\n\f\n\n\f\nthree"
     assert [(b.meta["page"], doc.text[b.start:b.end]) for b in doc.blocks] == [(1, "one"), (3, "three")]
+    assert (doc.metadata["pages"], doc.metadata["pages_without_text"]) == (3, 1)
 
 
 @pytest.mark.parametrize(("raw", "title"), [

@@ -120,7 +120,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     unchanged files are skipped).
 
     Binary, undecodable or unreadable files are skipped and listed at the end, and so are files
-    that hold no text to search (a PDF of scanned pages). A document's id is its path relative to
+    that hold no text to search (a PDF of scanned pages) and PDFs with scanned pages among their
+    text. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata.
     """
@@ -160,6 +161,11 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         if any(source.lower().endswith(".pdf") for source in report.empty):
             err.print("  a PDF of scanned pages has no text layer: add one with OCR (e.g. ocrmypdf) and index "
                       "it again")
+    if report.scanned:
+        err.print(f"{len(report.scanned)} PDF(s) have pages with no text, scanned as images: add a text layer "
+                  "with OCR (e.g. ocrmypdf) and index them again:")
+        for source, blank, pages in report.scanned:
+            err.print(Text(terminal_safe(f"  {source}: {blank} of {pages} pages")))
     if report.kept:
         err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
         for source in report.kept:

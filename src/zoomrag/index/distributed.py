@@ -227,5 +227,6 @@ def merge(report: Counts, part: Counts) -> None:
         setattr(report, name, getattr(report, name) + getattr(part, name))
     report.skipped.extend(part.skipped)
     report.empty.extend(part.empty)
+    report.scanned.extend(part.scanned)
     report.seen |= part.seen
     report.failed |= part.failed

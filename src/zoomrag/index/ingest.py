@@ -193,6 +193,8 @@ class Ingest:
                 report.rereading.add(doc.id)  # the same text and format: only the parser changed
             if isinstance(src, Path) and not doc.text.strip() and _has_bytes(src):
                 report.empty.append(str(src))  # a scanned PDF: its pages hold no text to search
+            elif isinstance(src, Path) and (scanned := _scanned_pages(doc)):
+                report.scanned.append((str(src), *scanned))
             yield doc, origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
@@ -257,6 +259,16 @@ class Ingest:
             for done_id, vectors in pipe.finish():
                 write(done_id, vectors)
         report.embedded += runner.stats.embedded
+
+
+def _scanned_pages(doc: Document) -> tuple[int, int] | None:
+    """``(pages without text, pages)`` of a document whose reader counts its pages (a PDF), when
+    at least two of them, and a tenth, hold no text: pages scanned as images. A book's few blank
+    pages between chapters are not."""
+    blank, pages = doc.metadata.get("pages_without_text"), doc.metadata.get("pages")
+    if not isinstance(blank, int) or not isinstance(pages, int) or blank < 2 or 10 * blank < pages:
+        return None
+    return blank, pages
 
 
 def _has_bytes(path: Path) -> bool:

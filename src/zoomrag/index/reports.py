@@ -32,6 +32,9 @@ class AddReport:
     #: Files written with no text to search although they are not empty: a PDF of scanned pages
     #: (no text layer), a page of scripts only. A user would otherwise believe them searched.
     empty: tuple[str, ...] = ()
+    #: ``(source, pages without text, pages)`` of PDFs written with text on some pages and none on
+    #: many others (at least two, and a tenth): pages scanned as images, which search cannot see.
+    scanned: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,9 @@ class Counts:
     #: Ids read again only for a newer parser version (counted in ``reread`` once written).
     rereading: set[str] = field(default_factory=set)
     empty: list[str] = field(default_factory=list)
+    scanned: list[tuple[str, int, int]] = field(default_factory=list)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
-                         self.reread, tuple(self.empty))
+                         self.reread, tuple(self.empty), tuple(self.scanned))

@@ -114,6 +114,8 @@ class AddResponse(BaseModel):
     reread: int = 0
     #: Files written with no text to search although not empty (a PDF of scanned pages).
     empty: list[str] = []
+    #: (source, pages without text, pages) of PDFs with many scanned pages among their text.
+    scanned: list[tuple[str, int, int]] = []
 
 
 class DocumentOut(BaseModel):

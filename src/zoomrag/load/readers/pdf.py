@@ -5,7 +5,8 @@ spells ligatures out (``ﬁ`` as ``fi``), so that search finds them.
 Pages are joined by a line holding a form feed (``\\n\\f\\n``), so a page break is also a
 paragraph break, unless the text runs on: a page that ends without a stop, before one that
 starts in lower case, is joined by a line break and a form feed (``\\n\\f``), so the sentence
-goes on over the break. Every block carries its page number in ``meta["page"]`` (from 1).
+goes on over the break. Every block carries its page number in ``meta["page"]`` (from 1); the
+metadata holds ``pages`` and ``pages_without_text`` (scanned pages, which need OCR).
 
 Running heads and feet are left out of the text: a page's first or last line that recurs there
 on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function reference
@@ -389,7 +390,8 @@ def read_pdf(path: Path, doc_id: str) -> Document:
             blocks.extend(paragraph_blocks(text, pos, pos + len(piece), {"page": number}))
         pos += len(piece)
     return Document(id=doc_id, source=source, text=text, format="pdf",
-                    metadata=MappingProxyType({"title": document_title(title), "pages": len(pages)}),
+                    metadata=MappingProxyType({"title": document_title(title), "pages": len(pages),
+                                               "pages_without_text": sum(1 for p in pages if not p.strip())}),
                     blocks=tuple(blocks))
 
 
