@@ -254,6 +254,14 @@ def test_a_title_wrapped_in_a_narrow_column_is_read_whole():
         "8.2 Support for right-to-left typesetting", "9 RESULTS", "9.1 Data"]
 
 
+def test_a_numbered_line_of_a_listing_is_no_section_and_a_lower_case_name_may_be_a_title():
+    text = ("1 Windows 系统\n1.1 安装\n在命令行执行\n1 C:\\texlive\\2022\\uninst.bat\n之后清理注册表\n"
+            "1 HKEY_LOCAL_MACHINE\\Classes\\TL.view\n2 HKEY_LOCAL_MACHINE\\Classes\\TL.edit\n"
+            "1.2.2 手动卸载\n删除文件夹。\n2 Ubuntu 系统\n2.1 安装\n运行脚本。\n3 macOS 系统\n3.1 安装\n下载。\n")
+    assert [h.title for h in find_headings(plain(text))] == [
+        "1 Windows 系统", "1.1 安装", "1.2.2 手动卸载", "2 Ubuntu 系统", "2.1 安装", "3 macOS 系统", "3.1 安装"]
+
+
 def test_lines_numbered_without_a_stop_that_are_no_sections():
     text = ("12 Monkeys\nA film.\n\n1 Alice\n2 Bob\n3 Carol\n\n"  # alone; a list with nothing between
             "216 \\def\\x{1}\nSome text.\n217 \\def\\y{2}\nMore.\n218 \\def\\z{3}\n")  # numbered code

@@ -274,3 +274,7 @@ def test_a_note_number_set_apart_opens_a_note_only_where_the_numbering_goes_on()
     page = "The layout is drawn below.\n2\nOn an odd page, we get the layout:"
     assert page_notes(page, last=3) == (page, [], 3)
     assert page_notes("Text.\n4Set against its word.", last=3) == ("Text.", ["4Set against its word."], 4)
+    # against Chinese text, as a month is: the next note only
+    page = "正文到此为止。\n13除这里提供的变量外, 还有很多。"
+    assert page_notes(page, last=12) == ("正文到此为止。", ["13除这里提供的变量外, 还有很多。"], 13)
+    assert page_notes("会议定于\n12月举行。", last=3) == ("会议定于\n12月举行。", [], 3)

@@ -147,7 +147,13 @@ def title_like(title: str, family: str, question: bool = False) -> bool:
         return False
     if not any(c.isalpha() for c in title) or " = " in title:
         return False  # "1. For k = 1 to n": a step of an algorithm
-    return family != "numbered" or not title[0].islower()
+    return family != "numbered" or not title[0].islower() or _camel(title)
+
+
+def _camel(title: str) -> bool:
+    """A first word a name in lower case begins (``macOS 系统``, ``iOS apps``), not a sentence's."""
+    word = title.split(maxsplit=1)[0] if title.strip() else ""
+    return any(c.isupper() for c in word[1:])
 
 
 def _title_case(title: str) -> bool:
@@ -231,7 +237,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
                 line = line.rstrip(" ,;:") + "…"
                 paragraphs.add(ls)
         if is_bare:
-            if not rest[:1].isalpha() or rest[:1].islower():
+            if not rest[:1].isalpha() or rest[:1].islower() and not _camel(rest):
                 continue  # "216 \\def\\x{" is a numbered line of code
             if le < len(text) and _LEADER_LINE.search(text, le + 1, line_end(text, le + 1)):
                 continue  # "3 Displayed equations 3" over "3.1 Introduction . . . 3": contents
@@ -334,20 +340,20 @@ _BARE_RUN = 3
 def _bare_kept(text: str, found: list, twins: dict[int, tuple[str, str]], bare: dict[int, int],
                paragraphs: set[int]) -> list:
     """``found`` with only the titles numbered without a stop that number the document's
-    sections, as LaTeX sets them (``5 Page headers and footers``): each followed by a title of
-    its own subsections (``5.1``) before the next, or one of at least three numbered in turn
-    with text between them. A line such as ``12 Monkeys`` is neither. Where the sections are so
+    sections, as LaTeX sets them (``5 Page headers and footers``): each followed by the title of
+    its first subsection (``5.1``), or one of at least three numbered in turn with text between
+    them, and not in a listing of lines numbered in turn. A line such as ``12 Monkeys`` is neither. Where the sections are so
     numbered, a numbered paragraph (``1. The margins are…``) is a list item, not a section."""
     ends = {f[0]: f[1] for f in found if f[0] in bare}
+    # Lines numbered in turn with nothing between ("1 HKEY_…", "2 HKEY_…"): a listing, no titles.
+    order = sorted(ends)
+    listed = {s for a, b in zip(order, order[1:]) if abs(bare[b] - bare[a]) == 1
+              and not text[ends[a]:b].strip() for s in (a, b)}
+    ends = {s: e for s, e in ends.items() if s not in listed}
     kept: set[int] = set()
-    current = None  # the number and start of the last bare title passed
-    for f in found:
-        if f[0] in ends:
-            current = (bare[f[0]], f[0])
-        elif current is not None and f[0] in twins:
-            numbers = twins[f[0]][0].split(".")
-            if len(numbers) > 1 and numbers[0] == str(current[0]):
-                kept.add(current[1])
+    for f, after in zip(found, found[1:]):  # the title right after is its first subsection, N.1
+        if f[0] in ends and after[0] in twins and twins[after[0]][0].startswith(f"{bare[f[0]]}.1"):
+            kept.add(f[0])
     # Runs n, n+1, n+2 … in document order, each title apart from the one before.
     best: dict[int, tuple[int, int]] = {}  # number → (length, start) of the longest run ending there
     before: dict[int, int] = {}  # start → the start of the title before it in its run
@@ -366,7 +372,7 @@ def _bare_kept(text: str, found: list, twins: dict[int, tuple[str, str]], bare: 
             while s is not None:
                 kept.add(s)
                 s = before.get(s)
-    out = [f for f in found if f[0] not in ends or f[0] in kept]
+    out = [f for f in found if f[0] not in bare or f[0] in kept]
     if kept:
         out = [f for f in out if f[0] not in paragraphs or f[2][1] > 0]
     return out

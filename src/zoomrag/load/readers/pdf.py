@@ -233,9 +233,10 @@ _GLYPH_CODES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 #: PDF's text gives a superscript ("2Note that…", "∗This file…").
 _NOTE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶])(?=[A-Z][a-z’']|[“\"‘(])")
 #: A note's number set apart: alone on its line over the note, as PDFium may give a superscript
-#: ("1" over "In most…"), or before a link ("1 https://…"). Such a line may be a figure's label
-#: too, so it opens a note only when its number goes on from the document's notes before.
-_NUMBER_APART = re.compile(r"[ \t]*(\d{1,3})[ \t]*$|(\d{1,3})[ \t]+(?=https?://)")
+#: ("1" over "In most…"), before a link ("1 https://…"), or against Chinese text ("13除这里…").
+#: Such a line may be a figure's label or a date too, so it opens a note only when its number
+#: goes on from the document's notes before.
+_NUMBER_APART = re.compile(r"[ \t]*(\d{1,3})[ \t]*$|(\d{1,3})[ \t]+(?=https?://)|(\d{1,3})(?=[\u3400-\u9fff])")
 #: Lines at a page's foot where its notes may begin.
 NOTE_LINES = 15
 
@@ -257,6 +258,8 @@ def page_notes(page: str, last: int = 0) -> tuple[str, list[str], int]:
             return None
         if m.group(2):  # before a link: the next of the notes numbered so far
             return int(m.group(2)) if int(m.group(2)) > last else None
+        if m.group(3):  # set against Chinese text, as a month is ("12月"): the next note, or the one after
+            return int(m.group(3)) if last < int(m.group(3)) <= last + 2 else None
         # alone on a line, as a figure's or a display's number may be: the next note, or the one
         # after (a note missed), over a line that opens a sentence
         n = int(m.group(1))
