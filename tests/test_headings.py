@@ -254,6 +254,16 @@ def test_a_title_wrapped_in_a_narrow_column_is_read_whole():
         "8.2 Support for right-to-left typesetting", "9 RESULTS", "9.1 Data"]
 
 
+def test_a_running_head_of_title_and_page_is_no_title_nor_makes_the_titles_a_contents():
+    # A typeset book heads each page with its section's title and the page number; read from a
+    # PDF, with no blank line between, the heads made the true titles look like a contents.
+    text = ("第二章 入门\n2.1 你好\n示例。\n2.2 格式及其转换\n页面描述语言是一种语言。\n\f\n"
+            "2.2 格式及其转换 9\n我们也可以把它转为 PS。\n2.3 语句\n每一行称作一条语句。\n\f\n"
+            "2.3 语句 11\n源文件的结构分三部分。\n2.4 文档结构\n文档类、序言、正文。\n")
+    assert [h.title for h in find_headings(plain(text))] == [
+        "第二章 入门", "2.1 你好", "2.2 格式及其转换", "2.3 语句", "2.4 文档结构"]
+
+
 def test_a_numbered_line_of_a_listing_is_no_section_and_a_lower_case_name_may_be_a_title():
     text = ("1 Windows 系统\n1.1 安装\n在命令行执行\n1 C:\\texlive\\2022\\uninst.bat\n之后清理注册表\n"
             "1 HKEY_LOCAL_MACHINE\\Classes\\TL.view\n2 HKEY_LOCAL_MACHINE\\Classes\\TL.edit\n"

@@ -275,19 +275,40 @@ _BLANK_LINE = re.compile(r"\n[ \t\f\u3000\u00a0]*\n")
 _CONTENTS_RUN = 3
 
 
+def _twins_by_numbers(found: list, twins: dict[int, tuple[str, str]]) -> dict[str, list[tuple[int, str]]]:
+    """The numbered entries of ``found`` by their numbers, each as ``(start, bare title)``."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for f in found:
+        twin = twins.get(f[0])
+        if twin is not None and twin[0] and len(twin[1]) >= 2:
+            out.setdefault(twin[0], []).append((f[0], twin[1]))
+    return out
+
+
 def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]]) -> list:
     """``found`` (sorted) without a table of contents: a run of at least three headings with no
     blank line between them (wrapped titles and entries not taken for headings run on line after
     line), at least half of which have a twin further on (the same numbers, one title the start
     of the other: ``1. 定义和概览`` and then ``第 1 章 定义和概览``, ``7.3. Why…`` twice). Left in,
-    the contents' last entry held the whole body of the document."""
-    later: dict[str, list[tuple[int, str]]] = {}
-    for f in found:
-        twin = twins.get(f[0])
-        if twin is not None and twin[0] and len(twin[1]) >= 2:
-            later.setdefault(twin[0], []).append((f[0], twin[1]))
+    the contents' last entry held the whole body of the document. A line that is a title next to
+    it and a page number goes first: a contents entry (``1 Introduction 2`` before ``1
+    Introduction``), which goes even with no blank line anywhere near (text from a PDF has none),
+    or a running head (``2.2 格式及其转换 9`` on the section's next page), which would otherwise
+    make the titles around it look like a contents."""
+    later = _twins_by_numbers(found, twins)
     if not any(len(v) > 1 for v in later.values()):
         return found
+
+    def paged(f: tuple) -> bool:
+        twin = twins.get(f[0])
+        if twin is None or (page := _PAGE_AFTER.search(twin[1])) is None:
+            return False
+        same = later.get(twin[0], [])
+        k = bisect_right(same, (f[0], "\U0010ffff"))
+        return any(t == twin[1][:page.start()] for _, t in same[max(0, k - 3):k - 1] + same[k:k + 2])
+
+    found = [f for f in found if not paged(f)]
+    later = _twins_by_numbers(found, twins)
 
     def has_twin(f: tuple) -> bool:
         # The next two headings with the same numbers (a body restating its contents comes next;
@@ -299,16 +320,6 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
         k = bisect_right(after, (f[0], "\U0010ffff"))
         return any(t.startswith(twin[1]) or twin[1].startswith(t) for _, t in after[k:k + 2])
 
-    def paged(f: tuple) -> bool:
-        # An entry that is its twin and a page number ("1 Introduction 2" before "1 Introduction"):
-        # a contents with no blank line anywhere near (text from a PDF has none) still goes.
-        twin = twins.get(f[0])
-        if twin is None or (page := _PAGE_AFTER.search(twin[1])) is None:
-            return False
-        after = later.get(twin[0], [])
-        k = bisect_right(after, (f[0], "\U0010ffff"))
-        return any(t == twin[1][:page.start()] for _, t in after[k:k + 2])
-
     twinned = [has_twin(f) for f in found]
     runs: list[list[int]] = []
     for i, f in enumerate(found):
@@ -318,7 +329,6 @@ def _without_contents(text: str, found: list, twins: dict[int, tuple[str, str]])
             runs.append([i])
     drop = {i for run in runs if len(run) >= _CONTENTS_RUN
             and 2 * sum(twinned[i] for i in run) >= len(run) for i in run}
-    drop.update(i for i, f in enumerate(found) if twinned[i] and paged(f))
     # Groups of a contents set apart by blank lines ("2.2.1. Free versions" alone between two):
     # entries with twins joined to a dropped one by nothing but white space go too.
     i = 0
