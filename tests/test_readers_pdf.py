@@ -125,7 +125,7 @@ def test_running_heads_and_page_numbers_are_left_out(tmp_path):
 
 
 def test_a_line_on_two_pages_only_or_without_letters_is_kept():
-    from zoomrag.load.readers.pdf import without_running_lines
+    from zoomrag.load.readers.pdf_pages import without_running_lines
 
     pages = ["Intro\nbody one\n}", "Intro\nbody two\n}", "Other\nbody three\n}", "Other\nbody four\n}"]
     assert without_running_lines(pages) == pages
@@ -136,7 +136,7 @@ def test_a_line_on_two_pages_only_or_without_letters_is_kept():
 
 
 def test_a_head_that_carries_its_page_number_goes_when_other_pages_print_theirs_alone():
-    from zoomrag.load.readers.pdf import without_running_lines
+    from zoomrag.load.readers.pdf_pages import without_running_lines
 
     body = ["Intro to the tool.", "How to install it.", "Usage of the tool.", "Options it takes.",
             "Files it writes.", "Bugs it has."]
@@ -165,7 +165,7 @@ def test_a_sentence_that_runs_on_over_a_page_break_stays_one_sentence(tmp_path):
 
 
 def test_a_word_hyphenated_at_a_line_end_is_joined_when_the_document_spells_it_whole():
-    from zoomrag.load.readers.pdf import joined_words
+    from zoomrag.load.readers.pdf_pages import joined_words
 
     pages = ["Data manip-\nulation, they said. A well-\nknown fact.", "Manipulation is the well-known word; cre-\nated."]
     assert joined_words(pages) == [
@@ -209,7 +209,7 @@ def test_glyph_codes_with_no_character_are_left_out(tmp_path):
 
 
 def test_line_numbers_of_a_manuscript_under_review_are_left_out():
-    from zoomrag.load.readers.pdf import without_line_numbers
+    from zoomrag.load.readers.pdf_pages import without_line_numbers
 
     page = ("Information on features not mentioned here16\ncan be viewed in the comments.17\n"
             "It was rewritten in 200318\n    E = mc^2\nand released later.19\nKeywords: novae (251)20")
@@ -223,7 +223,7 @@ def test_line_numbers_of_a_manuscript_under_review_are_left_out():
 
 
 def test_line_numbers_opening_the_lines_are_left_out_but_not_a_contents():
-    from zoomrag.load.readers.pdf import without_line_numbers
+    from zoomrag.load.readers.pdf_pages import without_line_numbers
 
     prose = [f"{38 + i} Line {i} of the manuscript tells at length what the authors did and why."
              for i in range(4)]
@@ -261,7 +261,7 @@ def test_pdfs_read_from_many_threads_at_once_are_each_read_whole(tmp_path):
 
 
 def test_a_note_number_set_apart_opens_a_note_only_where_the_numbering_goes_on():
-    from zoomrag.load.readers.pdf import page_notes
+    from zoomrag.load.readers.pdf_pages import page_notes
 
     # PDFium may give a superscript on a line of its own; a link's note has its number apart
     page = "The package is in every\ndistribution today.\n1\nIn most installations it is included."
