@@ -14,9 +14,10 @@ with rules that tell a title from a sentence:
 
 A table of contents is not the outline: its entries (a run of numbered lines with no blank
 line between them, most with a twin further on, or an entry that is its twin and a page number)
-are left out, or its last entry would hold the whole body. A line that the one before runs on
-into (``(see`` over ``Section 5.2.``) is no title. Text dumped from HTML keeps no-break spaces (``7.3.\u00a0Why…``) and DocBook's
-Chinese spaces its chapter markers (``第 1 章 定义和概览``): both are headings too.
+are left out, or its last entry would hold the whole body; so is a running head (a title and a
+page number). A line that the one before runs on into (``(see`` over ``Section 5.2.``) is no
+title. Text dumped from HTML keeps no-break spaces (``7.3.\u00a0Why…``) and DocBook's Chinese
+spaces its chapter markers (``第 1 章 定义和概览``): both are headings too.
 
 A numbered line that runs on into the next one as a sentence (``0. This License applies to any
 program or other work which contains`` over ``a notice placed by…``) starts a numbered paragraph:
@@ -352,8 +353,9 @@ def _bare_kept(text: str, found: list, twins: dict[int, tuple[str, str]], bare: 
     """``found`` with only the titles numbered without a stop that number the document's
     sections, as LaTeX sets them (``5 Page headers and footers``): each followed by the title of
     its first subsection (``5.1``), or one of at least three numbered in turn with text between
-    them, and not in a listing of lines numbered in turn. A line such as ``12 Monkeys`` is neither. Where the sections are so
-    numbered, a numbered paragraph (``1. The margins are…``) is a list item, not a section."""
+    them, and not in a listing of lines numbered in turn. A line such as ``12 Monkeys`` is
+    neither. Where the sections are so numbered, a numbered paragraph (``1. The margins are…``)
+    is a list item, not a section."""
     ends = {f[0]: f[1] for f in found if f[0] in bare}
     # Lines numbered in turn with nothing between ("1 HKEY_…", "2 HKEY_…"): a listing, no titles.
     order = sorted(ends)
