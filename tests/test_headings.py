@@ -238,6 +238,11 @@ def test_sections_numbered_without_a_stop_as_latex_sets_them():
     assert [h.title for h in find_headings(plain(text))] == ["1 Introduction", "2 Background", "3 Method"]
 
 
+def test_a_subsection_may_exclaim_but_a_numbered_line_does_not():
+    text = "6 Upgrading\n\nText.\n\n6.1 Try it first!\n\nRun it.\n\n3. Do not do it!\n\nReally.\n"
+    assert [h.title for h in find_headings(plain(text))] == ["6 Upgrading", "6.1 Try it first!"]
+
+
 def test_a_footnote_with_a_link_or_a_step_of_an_algorithm_is_no_title():
     text = ("1. Introduction\n\nText.\n\n1. See http://www.ctan.org/pkg/l2tabu\n\n"
             "2. Methods\n\nText.\n\n1. For k = 1 to maximum number of iterations\n\nDo it.\n")

@@ -267,9 +267,9 @@ def test_a_note_number_set_apart_opens_a_note_only_where_the_numbering_goes_on()
     page = "The package is in every\ndistribution today.\n1\nIn most installations it is included."
     assert page_notes(page) == ("The package is in every\ndistribution today.",
                                 ["1\nIn most installations it is included."], 1)
-    page = "See the guide online.\n1 https://example.org/guide\n2 http://example.org/faq"
+    page = "See the guide online.\n1 https://example.org/guide\n2. See http://example.org/faq"
     assert page_notes(page) == ("See the guide online.", ["1 https://example.org/guide",
-                                                          "2 http://example.org/faq"], 2)
+                                                          "2. See http://example.org/faq"], 2)
     # a figure's number over its caption, after note 3: no note
     page = "The layout is drawn below.\n2\nOn an odd page, we get the layout:"
     assert page_notes(page, last=3) == (page, [], 3)

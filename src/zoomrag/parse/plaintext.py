@@ -139,12 +139,13 @@ def _too_wide(s: str) -> bool:
 
 
 def title_like(title: str, family: str, question: bool = False) -> bool:
-    """``question``: a title may end with a question mark ("1.2. What is this spec?")."""
+    """``question``: a title may end with a question or an exclamation mark ("1.2. What is this
+    spec?", "6.1 Try it first!"), as a subsection's may."""
     if _too_wide(title) or ";" in title or "；" in title or "://" in title or _LEADERS.search(title):
         return False  # a URL: a footnote's ("1. See https://…"), not a title
     if family not in _STRICT:  # a Chinese chapter's title does not end a sentence either
         return not title or title[-1] not in (",，:：、。！？；" if family.startswith("cn_") else ",，:：、")
-    if not title or title[-1] in (",，;；:：、.。!！" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
+    if not title or title[-1] in (",，;；:：、.。" if question else ",，;；:：、.。!！?？") or _SENTENCE_BREAK.search(title):
         return False
     if not any(c.isalpha() for c in title) or " = " in title:
         return False  # "1. For k = 1 to n": a step of an algorithm

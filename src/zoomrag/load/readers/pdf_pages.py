@@ -191,10 +191,12 @@ def joined_words(pages: list[str]) -> list[str]:
 #: PDF's text gives a superscript ("2Note that…", "∗This file…").
 _NOTE = re.compile(r"(?:\d{1,3}|[*∗†‡§¶])(?=[A-Z][a-z’']|[“\"‘(])")
 #: A note's number set apart: alone on its line over the note, as PDFium may give a superscript
-#: ("1" over "In most…"), before a link ("1 https://…"), or against Chinese text ("13除这里…").
+#: ("1" over "In most…"), before a link ("1 https://…", "1. See http://…"), or against Chinese
+#: text ("13除这里…").
 #: Such a line may be a figure's label or a date too, so it opens a note only when its number
 #: goes on from the document's notes before.
-_NUMBER_APART = re.compile(r"[ \t]*(\d{1,3})[ \t]*$|(\d{1,3})[ \t]+(?=https?://)|(\d{1,3})(?=[\u3400-\u9fff])")
+_NUMBER_APART = re.compile(r"[ \t]*(\d{1,3})[ \t]*$|(\d{1,3})\.?[ \t]+(?=(?:See[ \t]+)?https?://)"
+                           r"|(\d{1,3})(?=[\u3400-\u9fff])")
 #: Lines at a page's foot where its notes may begin.
 NOTE_LINES = 15
 
