@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (40, "0eaf14fb717a298e78a74c24481ff34e738e6282b5eebac1c58674cf31088a63")
+RECORDED = (41, "0eaf14fb717a298e78a74c24481ff34e738e6282b5eebac1c58674cf31088a63")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))

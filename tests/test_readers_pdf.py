@@ -278,3 +278,19 @@ def test_a_note_number_set_apart_opens_a_note_only_where_the_numbering_goes_on()
     page = "正文到此为止。\n13除这里提供的变量外, 还有很多。"
     assert page_notes(page, last=12) == ("正文到此为止。", ["13除这里提供的变量外, 还有很多。"], 13)
     assert page_notes("会议定于\n12月举行。", last=3) == ("会议定于\n12月举行。", [], 3)
+
+
+@needs_pdfium
+def test_notes_carried_over_and_a_pages_own_notes_stay_paragraphs_apart(tmp_path):
+    # The last page ends no sentence: page 1's notes follow all of it, then its own, apart.
+    path = tmp_path / "notes.pdf"
+    path.write_bytes(make_pdf([
+        ["The panel sits on the roof of the", "1The roof faces south."],
+        ["barn and the one beside it", "2The barn is red."],
+    ]))
+    doc = load_path(path)
+    assert doc.text == ("The panel sits on the roof of the\n\fbarn and the one beside it\n\n"
+                        "1The roof faces south.\n\n2The barn is red.")
+    assert [(b.meta["page"], doc.text[b.start:b.end]) for b in doc.blocks] == [
+        (1, "The panel sits on the roof of the"), (2, "barn and the one beside it"),
+        (1, "1The roof faces south."), (2, "2The barn is red.")]

@@ -32,7 +32,6 @@ PAGE_BREAK = "\n\f\n"
 #: Between pages whose text runs on: a sentence does not end at a form feed in mid-line.
 RUN_ON_BREAK = "\n\f"
 _STOPS = ".!?:;)]}\"'”’…。！？"
-_STOPS_SET = frozenset(_STOPS)
 
 #: Titles that name no document: what an application writes when its user set none (a file
 #: name, "Microsoft Word - x.docx", "Untitled"). Units embed the title before their text, so a
@@ -60,14 +59,11 @@ def _sentence_end(body: str) -> int:
     pos = 0
     for line in body.split("\n"):
         pos += len(line)
-        if line.rstrip()[-1:] in _STOPS_SET:
+        tail = line.rstrip()
+        if tail and tail[-1] in _STOPS:
             return pos
         pos += 1
     return len(body)
-
-
-#: PDFium's error code for a document that needs a password (``FPDF_ERR_PASSWORD``).
-_PASSWORD = 4
 
 
 #: A note's mark alone on a line before punctuation ("LATEX\n1\n, a textbook").
@@ -102,7 +98,7 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
-        if getattr(e, "err_code", None) == _PASSWORD:
+        if getattr(e, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD:
             raise InputError(f"{source}: the PDF is encrypted with a password; decrypt it first") from None
         raise InputError(f"{source}: cannot read this PDF ({e}); check that the file is a complete, "
                          "valid PDF") from None
@@ -137,23 +133,25 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     bodies = [body for body, _ in split]
     joints = [RUN_ON_BREAK if a and b[:1].islower() and a[-1] not in _STOPS else PAGE_BREAK
               for a, b in zip(bodies, bodies[1:])]
-    # (text, page) in reading order. A page's notes follow its body; where the body's last
-    # sentence runs on over the page break, they follow the line that ends it on the next page.
+    # (text, page) in reading order, page 0 for what joins them. A page's notes follow its body;
+    # where the body's last sentence runs on over the page break, they follow the line that ends
+    # it on the next page. A page's parts are paragraphs apart.
     pieces: list[tuple[str, int]] = []
     held: tuple[str, int] | None = None
     for number, ((body, notes), joint) in enumerate(zip(split, [*joints, ""]), 1):
-        runs_on = joint and body and body[-1] not in _STOPS
+        runs_on = bool(joint and body and body[-1] not in _STOPS)
+        parts: list[tuple[str, int]] = []
         if held is not None:
             end = _sentence_end(body)
-            pieces += [(body[:end], number), ("\n\n", 0), held, ("\n\n" if body[end:] else "", 0)]
+            parts += [(body[:end], number), held]
             body, held = body[end + 1:], None
-        pieces.append((body, number))
-        if notes:
-            text_of_notes = "\n\n".join(notes)
-            if runs_on:
-                held = (text_of_notes, number)
-            else:
-                pieces += [("\n\n" if body else "", 0), (text_of_notes, number)]
+        parts.append((body, number))
+        if notes and runs_on:
+            held = ("\n\n".join(notes), number)
+        elif notes:
+            parts.append(("\n\n".join(notes), number))
+        for k, part in enumerate(p for p in parts if p[0]):
+            pieces += [("\n\n", 0), part] if k else [part]
         pieces.append((joint, 0))
     if held is not None:
         pieces += [("\n\n", 0), held]
