@@ -31,7 +31,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from ..text.lists import LIST_ITEM
+from ..text.lists import LEADER_LINE, LIST_ITEM
 
 __all__ = ["LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "line_end", "plain_headings",
            "title_like"]
@@ -241,7 +241,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         if is_bare:
             if not rest[:1].isalpha() or rest[:1].islower() and not _camel(rest):
                 continue  # "216 \\def\\x{" is a numbered line of code
-            if le < len(text) and _LEADER_LINE.search(text, le + 1, line_end(text, le + 1)):
+            if le < len(text) and LEADER_LINE.search(text, le + 1, line_end(text, le + 1)):
                 continue  # "3 Displayed equations 3" over "3.1 Introduction . . . 3": contents
             bare[ls] = int(_NUMBER.findall(marker)[0])
         found.append((ls, le, (_RANK[family], depth), line.replace("\u00a0", " ")))
@@ -267,7 +267,6 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
 
 _NUMBER = re.compile(r"\d+")
 #: A contents entry's page number after its title.
-_LEADER_LINE = re.compile(r"(?:\.[ \t]?){4,}[ \t]*(?:\d{1,4}|[ivxlc]{1,6})[ \t]*$")
 _PAGE_AFTER = re.compile(r"[ \t]+(?:\d{1,4}|[ivxlc]{1,6})$")
 #: A blank line: a section's text is set apart by one; a table of contents has none between its
 #: entries (wrapped titles and entries not taken for headings run on line after line). A page

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ...text.lists import LEADER_LINE
+
 _DIGITS = re.compile(r"\d+")
 #: A number that opens or closes a line: where a head puts the page number ("Chapter 3: Utilities 7").
 _EDGE_NUMBERS = re.compile(r"^\s*(\d+)(?!\S)|(?<!\S)(\d+)\s*$")
@@ -96,7 +98,6 @@ _NUMBER_RUN = 3
 _NUMBERED_PAGE = 10
 #: A manuscript numbers its lines of prose, most of them at least this long (characters).
 _PROSE_LINE = 40
-_LEADERS = re.compile(r"(?:\.[ \t]?){4,}[ \t]*\d+[ \t]*$")
 
 
 def _line_numbers(lines: list[str], at_end: bool) -> dict[int, tuple[int, int]]:
@@ -109,7 +110,7 @@ def _line_numbers(lines: list[str], at_end: bool) -> dict[int, tuple[int, int]]:
     for i, line in enumerate(lines):
         if at_end and (m := _END_DIGITS.search(line)):
             found.append((i, m.group(1) or m.group(2), m.group(1) is not None))
-        elif not at_end and (m := _START_DIGITS.match(line)) and not _LEADERS.search(line):
+        elif not at_end and (m := _START_DIGITS.match(line)) and not LEADER_LINE.search(line):
             found.append((i, m.group(1), True))  # a contents entry ("11 Plain . . . 12") is none
     out: dict[int, tuple[int, int]] = {}
     expected: int | None = None
