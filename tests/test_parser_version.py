@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (41, "0eaf14fb717a298e78a74c24481ff34e738e6282b5eebac1c58674cf31088a63")
+RECORDED = (42, "a240449a990bd1fa6a91f7e8d27880bc5fd0bf0613b0a14ec11a39c437067ede")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -24,7 +24,8 @@ FILES = {
     "guide.md": ("markdown", "---\ntitle: The guide\n---\n# Guide\n\nIntro with *emphasis* and a [link](x).\n\n"
                  "## Install [[Setup#Pip|with pip]]\n\n- pip install it\n- check the version\n  - nested item\n\n"
                  "```python\ndef f():\n    return 1\n```\n\n| Name | Role |\n|------|------|\n| Ann | lead |\n"
-                 "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n"),
+                 "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n\n```python\n"
+                 "def add(values):\n" + "".join(f"    total += values[{i}] * weight_{i}\n" for i in range(40)) + "```\n"),
     "notes.txt": ("text", "NOTES\n\nFirst paragraph, two lines\nof plain text.\n\n1. one\n2. two\n\n" + _LONG
                   + "\n\nLast words.\n"),
     "page.html": ("html", "<html><head><title>Team &amp; roles</title></head><body><nav><a href='/'>Home</a></nav>"

@@ -167,9 +167,25 @@ def test_fenced_python_from_markdown_is_read_with_ast():
     doc = Document(id="d", source="x.md", text=text, format="markdown",
                    blocks=(Block(0, len(text), "code", meta={"language": "py"}),))
     tree = CodeChunker(max_size=40, min_size=0, unit="chars").chunk(doc)
-    assert [(n.level, n.kind) for n in tree.nodes[1:]] == [
-        (1, "code"), (1, "code"), (1, "class"), (2, "code"), (2, "method"), (2, "method"), (1, "code"),
+    assert [(n.level, n.kind, n.text.split("\n")[-1]) for n in tree.nodes[1:]] == [
+        (1, "code", "import os"), (1, "class", "```"), (2, "code", "class A:"),
+        (2, "method", "        return 1"), (2, "method", "```"),
     ]
+    # the fences stay with the code they open and close: no leaf is a lone fence
+    assert tree.nodes[1].text == "```python\nimport os"
+    assert tree.nodes[-1].text == "    def g(self):\n        return 2\n```"
+
+
+def test_a_closing_fence_joins_code_too_big_to_take_it_in():
+    body = "".join(f"    total += value_{i}\n" for i in range(12))
+    text = f"```python\ndef add():\n{body}```"
+    doc = Document(id="d", source="x.md", text=text, format="markdown",
+                   blocks=(Block(0, len(text), "code", meta={"language": "py"}),))
+    tree = CodeChunker(max_size=40, min_size=20, unit="tokens").chunk(doc)
+    check_tree(tree, partition=True)
+    assert [n.text for n in tree.leaves() if n.text.strip() == "```"] == []
+    assert tree.leaves()[-1].text.endswith("value_11\n```")
+    assert tree.children(tree.root)[-1].text.startswith("```python\ndef add():")
 
 
 def test_long_line_is_cut_by_size():
@@ -215,6 +231,18 @@ def test_real_module_round_trip():
     methods = [c for c in tree.children(chunker) if c.kind == "method"]
     assert any("    def split(self, document: Document)" in m.text for m in methods)
 
+def _without_fences(text: str, start: int, end: int) -> tuple[int, int]:
+    """A leaf's span without the fence lines of a fenced block, which join the code beside them
+    past the size limit."""
+    lines = text[start:end].split("\n")
+    if text.lstrip("\n").startswith(("```", "~~~")) and len(lines) > 1:
+        if start == len(text) - len(text.lstrip("\n")) and lines[0].lstrip().startswith(("```", "~~~")):
+            start += len(lines[0]) + 1
+        if end == len(text.rstrip()) and lines[-1].strip() in ("```", "~~~"):
+            end -= len(lines[-1]) + 1
+    return start, max(start, end)
+
+
 def _is_unbreakable(text: str) -> bool:
     """One character with its marks (no cut inside keeps them together): the only thing
     allowed past the size limit."""
@@ -225,7 +253,7 @@ _CODE_PIECES = [
     "def f(x):", "    return x", "class A:", "    def m(self):", "        pass", "@deco", "# comment",
     "", "", "x = 1; y = 2", "if x:", "    y = 2", "else:", '"""doc"""', "    '''inner'''", "}", "};",
     "function g() {", "  return 1;", "async def h():", "    await z", "try:", "except E:", "\tx",
-    "        deep = 1", "/* c */", " * more", "x" * 120, "a\u0301" * 3, "中文 = 1",
+    "        deep = 1", "/* c */", " * more", "```", "~~~", "x" * 120, "a\u0301" * 3, "中文 = 1",
 ]
 
 
@@ -241,7 +269,8 @@ def test_invariants(text, language, sizes, unit):
     check_tree(tree, partition=True)
     measure = measure_for(doc, unit)
     for leaf in tree.leaves():
-        assert measure.size(leaf.start, leaf.end) <= max_size or _is_unbreakable(leaf.text), leaf
+        start, end = _without_fences(doc.text, leaf.start, leaf.end)
+        assert measure.size(start, end) <= max_size or _is_unbreakable(leaf.text), leaf
     assert [n.id for n in chunker.chunk(doc)] == [n.id for n in tree]
 
 

@@ -63,10 +63,32 @@ class CodeChunker(Chunker):
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
         sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size)
-        spans = sizer.fit(units)
+        spans = _join_fences(text, sizer.fit(units))
         if document.format == "code":  # a source file: its definitions are its sections
             _name_definitions(text, spans, ())
         return spans
+
+
+def _join_fences(text: str, spans: list[Span]) -> list[Span]:
+    """A fenced block's fence lines join the code they open and close (a leaf may pass the size
+    limit by that line), so no leaf is a lone fence and no context opens or ends on one."""
+    if len(spans) < 2 or not _FENCE.match(text.lstrip("\n")):
+        return spans
+    last = spans[-1]
+    if not last.children and _FENCE.fullmatch(text[last.start:last.end]):
+        span: Span | None = spans[-2]
+        while span is not None:
+            span.end = last.end
+            span = span.children[-1] if span.children else None
+        spans = spans[:-1]
+    first = spans[0]
+    if len(spans) > 1 and not first.children and _FENCE_OPEN.fullmatch(text[first.start:first.end]):
+        span = spans[1]
+        while span is not None:
+            span.start = first.start
+            span = span.children[0] if span.children else None
+        spans = spans[1:]
+    return spans
 
 
 # A definition's name: after its keyword (``def``, ``class``, ``function``, ``fn``, ``struct``…), else
@@ -194,6 +216,7 @@ def python_units(text: str, lines: _Lines) -> list[_Unit] | None:
 
 
 _FENCE = re.compile(r"[ \t]*(?:`{3,}|~{3,})")
+_FENCE_OPEN = re.compile(r"[ \t]*(?:`{3,}|~{3,})[^`\n]*")
 
 
 def _mask_fences(text: str, lines: _Lines) -> str:
