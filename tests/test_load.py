@@ -134,7 +134,8 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "code", "csv", "docx", "html", "markdown", "notebook", "pdf", "rst", "text", "tsv"]
+    assert formats() == ["asciidoc", "code", "csv", "docx", "html", "latex", "markdown", "notebook", "pdf", "rst",
+                         "text", "tsv"]
 
 
 def test_read_text_unknown_format():

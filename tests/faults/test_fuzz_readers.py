@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
-EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst"]
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:

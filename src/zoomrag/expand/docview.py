@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..load.readers.asciidoc import asciidoc_blocks
+from ..load.readers.latex import latex_blocks
 from ..load.spans import skip_space, trim_end
-from ..model import Document, Hit, Tree
+from ..model import Block, Document, Hit, Tree
 from ..parse.headings import find_headings
 from .base import TreeSource
 from .bounds import (
@@ -147,15 +148,23 @@ def headings_in(d: DocView, start: int, end: int) -> list[int]:
     return d.headings[bisect_right(d.headings, start):bisect_left(d.headings, end)]
 
 
+#: Formats whose titles only their reader's scan finds.
+_BLOCK_SCANS: dict[str, Callable[[str], Sequence[Block]]] = {
+    "asciidoc": lambda text: asciidoc_blocks(text)[0],
+    "latex": lambda text: latex_blocks(text)[0],
+}
+
+
 def _heading_positions(document: Document) -> list[int]:
     """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
     read from its text, cheaply: Markdown's and RST's titles by their lines
-    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's by its
-    reader's line scan, and plain text's and a PDF's by the parser's rules (``DESCRIPTION`` in
-    help() output, ``= = Works = =``, ``2.3 Limitations``)."""
+    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's and
+    LaTeX's by their readers' scans, and plain text's and a PDF's by the parser's rules
+    (``DESCRIPTION`` in help() output, ``= = Works = =``, ``2.3 Limitations``)."""
     text = document.text
-    if document.format == "asciidoc":
-        blocks = document.blocks or asciidoc_blocks(text)[0]
+    scan = _BLOCK_SCANS.get(document.format)
+    if scan is not None:
+        blocks = document.blocks or scan(text)
         return [b.start for b in blocks if b.type == "heading"]
     found = heading_starts(text)
     if document.format in ("text", "pdf"):  # a PDF's text is plain text with its titles as lines

@@ -130,9 +130,9 @@ def _block_headings(document: Document) -> list[Heading]:
 
 # -- public API ----------------------------------------------------------------------------
 
-#: Formats with no headings but their reader's heading blocks (RST's and AsciiDoc's readers find
-#: every title).
-_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc"}
+#: Formats with no headings but their reader's heading blocks (RST's, AsciiDoc's and LaTeX's
+#: readers find every title).
+_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex"}
 
 
 def find_headings(document: Document) -> list[Heading]:

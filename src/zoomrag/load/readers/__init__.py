@@ -6,6 +6,7 @@ from .code import LANGUAGES, read_code
 from .delimited import read_csv, read_tsv
 from .docx import read_docx
 from .html import read_html
+from .latex import read_latex
 from .markdown import read_markdown
 from .notebook import read_notebook
 from .pdf import read_pdf
@@ -25,4 +26,5 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
+    ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
 )

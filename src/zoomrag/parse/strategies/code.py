@@ -137,7 +137,7 @@ def language_of(document: Document, forced: str = "") -> str:
     named = forced or document.metadata.get("language") or next(
         (b.meta.get("language") for b in document.blocks if b.type == "code" and b.meta.get("language")), ""
     )
-    if not named and document.format not in ("code", "text", "markdown", "notebook", "rst", "asciidoc", ""):
+    if not named and document.format not in ("code", "text", "markdown", "notebook", "rst", "asciidoc", "latex", ""):
         named = document.format
     if named:
         return language_name(str(named))
