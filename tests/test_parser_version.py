@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (42, "a240449a990bd1fa6a91f7e8d27880bc5fd0bf0613b0a14ec11a39c437067ede")
+RECORDED = (42, "e3476fff25fed4928df28e9e9eced23346688f374764138cb62d33967341d8ad")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -73,6 +73,10 @@ FILES = {
                     "Section 3. Notices. Every copy keeps this Licence and the names of its authors.\n\n"
                     "ARTICLE 4\nGOVERNING LAW\n\nThe law of the place where the authors live applies.\n\n"
                     + _LONG + "\n"),
+    "paper.tex": ("latex", "\\documentclass{article}\n\\title{A \\LaTeX{} Paper}\n\\begin{document}\n"
+                  "\\begin{abstract}\nShort.\n\\end{abstract}\n\\section{Intro}\\label{s:i}\nText % \\section{No}\n"
+                  "\\subsection*{More --- here}\n" + _LONG + "\n\\begin{verbatim}\n\\section{x}\n\\end{verbatim}\n"
+                  "\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n\\end{document}\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),
