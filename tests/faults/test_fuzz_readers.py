@@ -6,19 +6,21 @@ import importlib.util
 
 import pytest
 from docx_support import make_docx
+from epub_support import make_epub, page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
-EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb"]
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb", ".epub"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:
     EXTENSIONS.append(".docx")
 
 _DOCX = make_docx([("h1", "Title"), ("p", "Some text."), ("table", [["a", "b"], ["1", "2"]])])
+_EPUB = make_epub([("one.xhtml", page("One", "<h1>One</h1><p>Text.</p>"))])
 _PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
 _HTML = b"<html><head><title>t</title></head><body><table><tr><td>a</td></tr></table></body></html>"
 data = st.one_of(
@@ -28,6 +30,8 @@ data = st.one_of(
       .map(lambda p: p[0] + p[1]),
     # a Word document cut short or with bytes of it changed
     st.tuples(st.integers(0, len(_DOCX)), st.binary(max_size=20)).map(lambda p: _DOCX[:p[0]] + p[1] + _DOCX[p[0] + len(p[1]):]),
+    # an e-book likewise
+    st.tuples(st.integers(0, len(_EPUB)), st.binary(max_size=20)).map(lambda p: _EPUB[:p[0]] + p[1] + _EPUB[p[0] + len(p[1]):]),
 )
 
 

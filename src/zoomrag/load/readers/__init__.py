@@ -5,6 +5,7 @@ from .asciidoc import read_asciidoc
 from .code import LANGUAGES, read_code
 from .delimited import read_csv, read_tsv
 from .docx import read_docx
+from .epub import read_epub
 from .html import read_html
 from .latex import read_latex
 from .markdown import read_markdown
@@ -23,6 +24,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("notebook", FormatReader((".ipynb",), read=read_notebook)),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
     ("docx", FormatReader((".docx",), read_file=read_docx)),
+    ("epub", FormatReader((".epub",), read_file=read_epub)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
