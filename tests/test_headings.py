@@ -283,6 +283,15 @@ def test_lines_numbered_without_a_stop_that_are_no_sections():
     assert find_headings(plain(text)) == []
 
 
+def test_a_numbered_list_led_in_by_a_colon_is_no_run_of_sections():
+    text = ("Installing the tool\n\nThere are three ways to install it:\n\n1. Download the installer\n"
+            "from the website.\n\n2. Build from source\nwith make.\n\n3. Use your package manager\n"
+            "such as apt.\n\nAfter installing, run the tool once to set it up.\n\n"
+            "1. Settings\nThe settings live in your home folder.\n\n2. Updates\nThe tool updates itself.\n")
+    # the list's items stay in its text; the sections after it, not led in, are still sections
+    assert [h.title for h in find_headings(plain(text))] == ["1. Settings", "2. Updates"]
+
+
 def test_legal_sections():
     text = "Article 5\nGeneral.\nSection 1. Definitions\nText.\n§ 12 Remedies\nText.\nSection 2: Scope\n"
     assert [(h.level, h.title) for h in find_headings(plain(text))] == [

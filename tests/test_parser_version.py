@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (42, "e3476fff25fed4928df28e9e9eced23346688f374764138cb62d33967341d8ad")
+RECORDED = (43, "df2f4d1b7fa07fa5f1ed0bb36857b9e317d75c45839f7e6112442581e25156fb")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -27,6 +27,7 @@ FILES = {
                  "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n\n```python\n"
                  "def add(values):\n" + "".join(f"    total += values[{i}] * weight_{i}\n" for i in range(40)) + "```\n"),
     "notes.txt": ("text", "NOTES\n\nFirst paragraph, two lines\nof plain text.\n\n1. one\n2. two\n\n" + _LONG
+                  + "\n\nThere are two ways:\n\n1. Download the installer\nfrom the site.\n\n2. Build it\nwith make."
                   + "\n\nLast words.\n"),
     "page.html": ("html", "<html><head><title>Team &amp; roles</title></head><body><nav><a href='/'>Home</a></nav>"
                   "<h1>Our team</h1><p>We are three people.</p><ul><li>Alice</li><li>Bob<ul><li>intern</li>"

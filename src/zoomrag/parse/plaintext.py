@@ -187,6 +187,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
     twins: dict[int, tuple[str, str]] = {}  # start → (the marker's numbers, the bare title)
     bare: dict[int, int] = {}  # start → number of a title numbered without a stop ("5 Page headers")
     paragraphs: set[int] = set()  # starts of numbered paragraphs ("1. The margins are…")
+    listed = -1  # the number the next item of a list led in by a colon would have
     width = -1  # the text's width, measured when a rule first needs it
     for ls, m in PLAIN.finditer(text):
         family = m.lastgroup or ""
@@ -205,6 +206,11 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             is_bare = depth == 0 and not marker.endswith(".")
             if depth == 0 and not is_bare and _in_list(text, ls, le):
                 continue
+            if depth == 0 and not is_bare:
+                number = int(_NUMBER.findall(marker)[0])
+                if number == listed or number == 1 and _led_in(text, ls):
+                    listed = number + 1  # "There are three ways:" over "1. Download the installer"
+                    continue
             titled = None
             if rest.endswith(".") and not rest.endswith("..") and _title_case(rest[:-1]):
                 titled = rest[:-1]  # "0. Definitions." in a contract
@@ -245,6 +251,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
                 continue  # "3 Displayed equations 3" over "3.1 Introduction . . . 3": contents
             bare[ls] = int(_NUMBER.findall(marker)[0])
         found.append((ls, le, (_RANK[family], depth), line.replace("\u00a0", " ")))
+        listed = -1
         twins[ls] = (".".join(_NUMBER.findall(m.group(family))), " ".join(rest.split()))
     for ls, m in WIKI.finditer(text):
         title = m.group("title")
@@ -441,6 +448,13 @@ def _title_below(text: str, le: int) -> tuple[int, str] | None:
             or _SENTENCE_BREAK.search(below) or PLAIN.first.match(below):
         return None
     return end, below
+
+
+def _led_in(text: str, ls: int) -> bool:
+    """True when the paragraph before the line at ``ls`` ends with a colon: it leads in to a
+    list ("There are three ways to install it:")."""
+    above = text[:ls].rstrip()
+    return above.endswith((":", "："))
 
 
 def _in_list(text: str, ls: int, le: int) -> bool:
