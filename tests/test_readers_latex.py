@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from invariants import check_blocks, texts
 
@@ -78,6 +78,11 @@ def test_sections_code_and_paper_parts_exact():
     ]
 
 
+def test_a_verbatim_environment_never_closed_is_text():
+    doc = read_text("Intro.\n\n\\begin{verbatim}\nx = 1\n", format="latex")
+    assert [b.type for b in doc.blocks] == ["text", "text"]
+
+
 def test_levels_count_from_the_outermost_command_used():
     text = "\\chapter{One}\nA.\n\\section{Two}\nB.\n\\paragraph{Three.} C.\n"
     doc = read_text(text, format="latex")
@@ -138,11 +143,12 @@ _PIECES = st.sampled_from([
     "\\begin{verbatim}", "\\end{verbatim}", "\\begin{minted}{py}", "\\end{minted}", "% \\section{D}",
     "\\verb|\\section{x}|", "|\\section{y}|", "\\MakeShortVerb{\\|}", "\\begin{abstract}", "\\end{abstract}",
     "\\title{T}", "text", "", "  indented", "{", "}", "\\", "%", "\\section{", "\\section{}", "  \\section{E}",
-    "\\begin{lstlisting}[language=C]", "\\end{lstlisting}", "\\paragraph{P.} text", "中文。",
+    "\\begin{lstlisting}[language=C]", "\\end{lstlisting}", "\\paragraph{P.} text", "中文。", "\\begin{Verbatim}\r",
 ])
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(texts, st.lists(_PIECES, max_size=40).map("\n".join)))
+@example("\\begin{Verbatim}\r")  # never closed, and the newline after it is no part of a block
 def test_any_text_gives_ordered_blocks_inside_it(text):
     check_blocks(read_text(text, format="latex"), text, code_may_indent=True)

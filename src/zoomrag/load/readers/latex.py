@@ -208,7 +208,9 @@ def latex_blocks(text: str) -> tuple[list[Block], str | None]:
             found.append((m.start(), pos, -1, _SECTION_ENVIRONMENTS[env]))
         elif env in _VERBATIM:
             close = re.compile(r"\\end[ \t]*\{" + re.escape(env) + r"\}").search(text, m.end())
-            pos = close.end() if close is not None else len(text)
+            if close is None:
+                continue  # never closed: LaTeX would stop there; the text stays text
+            pos = close.end()
             if env != "comment":  # the comment package's environment: text left out, no code
                 meta = _code_meta(env, masked, m.end())
                 marked.append(Block(_line_or(masked, m.start()), pos, "code", meta=meta))
