@@ -255,6 +255,19 @@ def test_a_csv_context_is_whole_rows_with_the_header_row_as_its_first_span():
     assert c.to_dict()["spans"] == [{"start": a, "end": b} for a, b in c.parts()]
 
 
+def test_a_table_matched_in_a_short_section_is_returned_with_that_section_and_no_more():
+    """A slide or a short section: a title, a line, a table. Grown line by line past it, the
+    context took in the next section's title and its whole one-line paragraph."""
+    talk = " ".join(f"Point {i} of the talk covers the hiring plan for team {i}." for i in range(12))
+    text = ("# By region\n\nFigures in millions.\n\n| Region | Revenue |\n| --- | --- |\n| Europe | 4.1 |\n"
+            f"| Asia | 2.0 |\n\n# Hiring\n\n{talk}\n")
+    tree = make_chunker("markdown", {"unit": "chars"}).chunk(read_text(text, format="markdown"))
+    s, e = text.index("| Europe"), text.index(" |\n\n# Hiring") + 2
+    h = Hit("h", tree.document.id, s, e, 0.9)
+    [c] = assemble([Candidate(tree.document.id, s, e, 0.9, (h,), kind="row")], Trees(tree), 1000, chars)
+    assert c.text == text[:text.index("\n\n# Hiring")]
+
+
 def test_the_same_text_in_two_files_is_returned_once():
     text = prose(8, 4)
     a = build_tree(Document(id="a", source="a.txt", text=text), [])

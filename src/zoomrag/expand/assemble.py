@@ -216,12 +216,15 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             s, e = small
         elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut
             # code grows inside its function first: the next definition's first line is no end;
-            # prose inside its section: the next section's title is none either
-            box = (enclosing(trees.tree(c.doc_id), s, e) if d.definitions else None) if lines else \
+            # prose, a table or a list inside its section: the next section's title is none either
+            box = enclosing(trees.tree(c.doc_id), s, e) if lines and d.definitions else \
                 section_holding(d, s, e, len(d.text))
             if box is not None:
                 s, e = grow(d.text, s, e, lines, within=box)
-            if not has_words(d.text, s, e):
+            # a table or list with the whole of its section (a slide: its title, a table) says
+            # what it is; grown further it would take in the next section's lines
+            whole = box is not None and lines and not d.lines and s <= box[0] and e >= trim_end(d.text, *box)
+            if not has_words(d.text, s, e) and not whole:
                 s, e = grow(d.text, s, e, lines)
             if lines and not d.lines:
                 # grown past a code block, list or table into the prose around it: whole
@@ -231,7 +234,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 if s < c.start:
                     s = snap(d.text, s, s + 1)[0]
         table = table_of(d, s, e) or table_of(d, c.start, c.end)
-        if table is not None and s <= table[2]:
+        if table is not None and table[0] < s <= table[2]:
             s = table[0]  # a context that reaches into the header row starts with all of it
             if e <= table[2] < table[1]:  # the header alone says nothing: rows follow it
                 e = max(e, *grow(d.text, table[2], table[2], True,
@@ -684,7 +687,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
-        pages=page_span(text, parts[0][0], parts[-1][1], paged=document.format == "pdf"),
+        pages=page_span(text, parts[0][0], parts[-1][1], paged=document.format in ("pdf", "pptx")),
         # a document returned in a context of its own is no copy left out
         copies=tuple(x for x in dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])
                      if x not in returned),
@@ -693,7 +696,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
 
 def page_span(text: str, start: int, end: int, paged: bool = False) -> tuple[int, ...]:
     """``(first, last)`` page of ``[start, end)`` in a text whose pages are parted by form feeds,
-    or ``()`` for a text without any (unless ``paged``: a PDF of one page)."""
+    or ``()`` for a text without any (unless ``paged``: a PDF of one page, a deck of one slide)."""
     if not paged and "\f" not in text:
         return ()
     first = text.count("\f", 0, start) + 1
