@@ -22,7 +22,8 @@ from ..load.base import walk_folder
 from .dataset import Dataset, EvalDocument
 
 #: Formats whose reader rewrites the text, and the format their rendering is stored as.
-RENDERED_AS = {"html": "markdown", "notebook": "markdown", "docx": "markdown", "epub": "markdown", "pdf": "text"}
+RENDERED_AS = {"html": "markdown", "notebook": "markdown", "docx": "markdown", "epub": "markdown",
+               "pptx": "markdown", "pdf": "text"}
 
 
 @dataclass(frozen=True)

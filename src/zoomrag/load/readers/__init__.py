@@ -12,6 +12,7 @@ from .markdown import read_markdown
 from .notebook import read_notebook
 from .pdf import read_pdf
 from .plain import read_plain
+from .pptx import read_pptx
 from .rst import read_rst
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
@@ -25,6 +26,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("pdf", FormatReader((".pdf",), read_file=read_pdf)),
     ("docx", FormatReader((".docx",), read_file=read_docx)),
     ("epub", FormatReader((".epub",), read_file=read_epub)),
+    ("pptx", FormatReader((".pptx",), read_file=read_pptx)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),

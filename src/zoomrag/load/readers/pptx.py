@@ -1,0 +1,136 @@
+"""PowerPoint decks (``.pptx``) through python-pptx (the optional ``pptx`` extra, imported only
+when one is read). Each slide is written as the HTML it means — its title as a heading, text
+boxes as paragraphs or nested lists, tables with their first row as the header, the speaker
+notes under a ``Notes`` heading — and read as any page is (:mod:`.html`). Slides are parted by
+form feeds, as a PDF's pages are, so a context says which slides it spans (``Context.pages``).
+Shapes are read top to bottom, left to right, as a viewer reads a slide; pictures and charts
+hold no text to read. The title is the deck's own (its core properties), else the first slide's.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ...errors import InputError
+from ...model import Block, Document
+from ..base import reader_module
+from .html import render_html
+from .pdf import PAGE_BREAK
+
+#: python-pptx's shape types and placeholder kinds that matter here, by value (the extra is
+#: imported only when a deck is read): ``MSO_SHAPE_TYPE.GROUP``; ``PP_PLACEHOLDER`` TITLE,
+#: CENTER_TITLE and VERTICAL_TITLE.
+_GROUP = 6
+_TITLES = frozenset({1, 3, 5})
+#: ``PP_PLACEHOLDER`` BODY and OBJECT: text the layout shows as bullets.
+_BODIES = frozenset({2, 7})
+
+
+def _is_title(shape: Any) -> bool:
+    return bool(shape.is_placeholder) and int(shape.placeholder_format.type or 0) in _TITLES
+
+
+def _reading_order(shapes: Any) -> list[Any]:
+    """Shapes top to bottom, then left to right (a shape without a position last)."""
+    return sorted(shapes, key=lambda s: (s.top if s.top is not None else 1 << 40,
+                                         s.left if s.left is not None else 0))
+
+
+def _paragraphs_html(frame: Any, bulleted: bool) -> str:
+    """A text frame: a list nested by the paragraphs' levels where the slide shows bullets (a
+    body placeholder, or an indented paragraph), else paragraphs."""
+    items = [(p.level, " ".join(escape(p.text.replace("\v", " ")).split())) for p in frame.paragraphs]
+    items = [(level, text) for level, text in items if text]
+    if not items:
+        return ""
+    if len(items) == 1 or not (bulleted or any(level for level, _ in items)):
+        return "".join(f"<p>{text}</p>" for _, text in items)
+    out, depth = [], -1
+    for level, text in items:
+        level = min(level, depth + 1)  # a level is never skipped
+        if level > depth:
+            out.append("<ul>")
+            depth = level
+        else:
+            out.append("</li>")
+            while depth > level:
+                out.append("</ul></li>")
+                depth -= 1
+        out.append(f"<li>{text}")
+    out.append("</li>" + "</ul></li>" * depth + "</ul>")
+    return "".join(out)
+
+
+def _table_html(table: Any) -> str:
+    rows = []
+    for r, row in enumerate(table.rows):
+        tag = "th" if r == 0 else "td"
+        cells = "".join(f"<{tag}>{escape(' '.join(c.text.split()))}</{tag}>" for c in row.cells)
+        rows.append(f"<tr>{cells}</tr>")
+    return f"<table>{''.join(rows)}</table>"
+
+
+def _shapes_html(shapes: Any) -> list[str]:
+    parts: list[str] = []
+    for shape in _reading_order(shapes):
+        if shape.shape_type == _GROUP:
+            parts += _shapes_html(shape.shapes)
+        elif shape.has_table:
+            parts.append(_table_html(shape.table))
+        elif shape.has_text_frame and not _is_title(shape):
+            body = shape.is_placeholder and int(shape.placeholder_format.type or 0) in _BODIES
+            parts.append(_paragraphs_html(shape.text_frame, body))
+    return [p for p in parts if p]
+
+
+def _slide_html(slide: Any) -> tuple[str, str]:
+    """The slide as HTML, and its title ('' for none)."""
+    title = next((" ".join(s.text_frame.text.split()) for s in slide.shapes
+                  if s.has_text_frame and _is_title(s) and s.text_frame.text.strip()), "")
+    parts = [f"<h1>{escape(title)}</h1>"] if title else []
+    parts += _shapes_html(slide.shapes)
+    if slide.has_notes_slide:
+        notes = slide.notes_slide.notes_text_frame
+        text = notes.text.strip() if notes is not None else ""
+        if text:
+            parts.append("<h2>Notes</h2>" + "".join(f"<p>{escape(line)}</p>" for line in text.split("\n")
+                                                     if line.strip()))
+    return f"<html><body>{''.join(parts)}</body></html>", title
+
+
+def read_pptx(path: Path, doc_id: str) -> Document:
+    source = str(path)
+    pptx = reader_module("pptx", source, "PowerPoint decks", "pptx")
+    try:
+        deck = pptx.Presentation(str(path))
+        slides = [_slide_html(slide) for slide in deck.slides]
+        title = " ".join((deck.core_properties.title or "").split())
+    except Exception as e:  # a .pptx is a zip of XML anyone may have written
+        raise InputError(f"{source}: cannot read this PowerPoint deck ({type(e).__name__}: {e}); check that "
+                         "it is a complete .pptx (an older .ppt must be saved as .pptx first)") from e
+    text, blocks = _joined([html for html, _ in slides])
+    first = next((t for _, t in slides if t), None)
+    return Document(id=doc_id, source=source, text=text, format="pptx",
+                    metadata=MappingProxyType({"title": title or first}), blocks=tuple(blocks))
+
+
+def _joined(pages: list[str]) -> tuple[str, list[Block]]:
+    """The slides' renderings parted by form feeds (an empty slide keeps its page), their
+    blocks moved to match."""
+    parts: list[str] = []
+    blocks: list[Block] = []
+    at = 0
+    for i, html in enumerate(pages):
+        rendered, page_blocks, _ = render_html(html)
+        lead = len(rendered) - len(rendered.lstrip())
+        rendered = rendered.strip()
+        if i:
+            parts.append(PAGE_BREAK)
+            at += len(PAGE_BREAK)
+        parts.append(rendered)
+        blocks += [Block(b.start + at - lead, b.end + at - lead, b.type, b.level, b.meta) for b in page_blocks]
+        at += len(rendered)
+    return "".join(parts), blocks

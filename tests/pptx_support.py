@@ -1,0 +1,42 @@
+"""PowerPoint decks made for the tests with python-pptx (the optional ``pptx`` extra)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+
+def make_pptx(slides: list[dict[str, Any]], title: str | None = None) -> bytes:
+    """A deck of ``slides``, each a dict of: ``title``; ``bullets``, ``(level, text)`` in the
+    body placeholder; ``box``, a text box's paragraphs, placed above the body; ``table``, rows
+    of cell texts; ``notes``, the speaker notes. ``title`` is the deck's core title."""
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    for spec in slides:
+        slide = deck.slides.add_slide(deck.slide_layouts[1 if "bullets" in spec else 5])
+        if spec.get("title"):
+            slide.shapes.title.text = spec["title"]
+        if "bullets" in spec:
+            frame = slide.placeholders[1].text_frame
+            for i, (level, text) in enumerate(spec["bullets"]):
+                para = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
+                para.text, para.level = text, level
+        if "box" in spec:
+            frame = slide.shapes.add_textbox(Inches(1), Inches(1.4), Inches(6), Inches(1)).text_frame
+            for i, text in enumerate(spec["box"]):
+                (frame.paragraphs[0] if i == 0 else frame.add_paragraph()).text = text
+        if "table" in spec:
+            rows = spec["table"]
+            table = slide.shapes.add_table(len(rows), len(rows[0]), Inches(1), Inches(5), Inches(6), Inches(1)).table
+            for r, row in enumerate(rows):
+                for c, text in enumerate(row):
+                    table.cell(r, c).text = text
+        if "notes" in spec:
+            slide.notes_slide.notes_text_frame.text = spec["notes"]
+    if title:
+        deck.core_properties.title = title
+    buf = io.BytesIO()
+    deck.save(buf)
+    return buf.getvalue()
