@@ -18,11 +18,18 @@ if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:
     EXTENSIONS.append(".docx")
+if importlib.util.find_spec("pptx") is not None:
+    EXTENSIONS.append(".pptx")
 
 _DOCX = make_docx([("h1", "Title"), ("p", "Some text."), ("table", [["a", "b"], ["1", "2"]])])
 _EPUB = make_epub([("one.xhtml", page("One", "<h1>One</h1><p>Text.</p>"))])
 _PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
 _HTML = b"<html><head><title>t</title></head><body><table><tr><td>a</td></tr></table></body></html>"
+_PPTX = b""
+if ".pptx" in EXTENSIONS:
+    from pptx_support import make_pptx
+
+    _PPTX = make_pptx([{"title": "T", "bullets": [(0, "a"), (1, "b")], "table": [["x", "y"], ["1", "2"]]}])
 data = st.one_of(
     st.binary(max_size=2000),
     st.text(max_size=500).map(lambda t: t.encode("utf-8", "surrogatepass")),
@@ -30,6 +37,8 @@ data = st.one_of(
       .map(lambda p: p[0] + p[1]),
     # a Word document cut short or with bytes of it changed
     st.tuples(st.integers(0, len(_DOCX)), st.binary(max_size=20)).map(lambda p: _DOCX[:p[0]] + p[1] + _DOCX[p[0] + len(p[1]):]),
+    # a deck likewise (empty without the extra)
+    st.tuples(st.integers(0, len(_PPTX)), st.binary(max_size=20)).map(lambda p: _PPTX[:p[0]] + p[1] + _PPTX[p[0] + len(p[1]):]),
     # an e-book likewise
     st.tuples(st.integers(0, len(_EPUB)), st.binary(max_size=20)).map(lambda p: _EPUB[:p[0]] + p[1] + _EPUB[p[0] + len(p[1]):]),
 )

@@ -39,10 +39,16 @@ def _reading_order(shapes: Any) -> list[Any]:
                                          s.left if s.left is not None else 0))
 
 
+def _lines(text: str) -> str:
+    """A paragraph's text as HTML, its line breaks (``\\v`` in python-pptx) kept."""
+    lines = (" ".join(escape(line).split()) for line in text.split("\v"))
+    return "<br>".join(line for line in lines if line)
+
+
 def _paragraphs_html(frame: Any, bulleted: bool) -> str:
     """A text frame: a list nested by the paragraphs' levels where the slide shows bullets (a
     body placeholder, or an indented paragraph), else paragraphs."""
-    items = [(p.level, " ".join(escape(p.text.replace("\v", " ")).split())) for p in frame.paragraphs]
+    items = [(p.level, _lines(p.text)) for p in frame.paragraphs]
     items = [(level, text) for level, text in items if text]
     if not items:
         return ""
