@@ -134,8 +134,8 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "code", "csv", "docx", "epub", "html", "latex", "markdown", "notebook", "pdf", "rst",
-                         "text", "tsv"]
+    assert formats() == ["asciidoc", "code", "csv", "docx", "epub", "html", "latex", "markdown", "notebook", "pdf", "pptx",
+                         "rst", "text", "tsv", "xlsx"]
 
 
 def test_read_text_unknown_format():

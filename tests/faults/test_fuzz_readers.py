@@ -20,6 +20,8 @@ if importlib.util.find_spec("mammoth") is not None:
     EXTENSIONS.append(".docx")
 if importlib.util.find_spec("pptx") is not None:
     EXTENSIONS.append(".pptx")
+if importlib.util.find_spec("openpyxl") is not None:
+    EXTENSIONS.append(".xlsx")
 
 _DOCX = make_docx([("h1", "Title"), ("p", "Some text."), ("table", [["a", "b"], ["1", "2"]])])
 _EPUB = make_epub([("one.xhtml", page("One", "<h1>One</h1><p>Text.</p>"))])
@@ -30,6 +32,11 @@ if ".pptx" in EXTENSIONS:
     from pptx_support import make_pptx
 
     _PPTX = make_pptx([{"title": "T", "bullets": [(0, "a"), (1, "b")], "table": [["x", "y"], ["1", "2"]]}])
+_XLSX = b""
+if ".xlsx" in EXTENSIONS:
+    from xlsx_support import make_xlsx
+
+    _XLSX = make_xlsx({"S": [["a", "b"], [1, 2.5]]})
 data = st.one_of(
     st.binary(max_size=2000),
     st.text(max_size=500).map(lambda t: t.encode("utf-8", "surrogatepass")),
@@ -39,6 +46,7 @@ data = st.one_of(
     st.tuples(st.integers(0, len(_DOCX)), st.binary(max_size=20)).map(lambda p: _DOCX[:p[0]] + p[1] + _DOCX[p[0] + len(p[1]):]),
     # a deck likewise (empty without the extra)
     st.tuples(st.integers(0, len(_PPTX)), st.binary(max_size=20)).map(lambda p: _PPTX[:p[0]] + p[1] + _PPTX[p[0] + len(p[1]):]),
+    st.tuples(st.integers(0, len(_XLSX)), st.binary(max_size=20)).map(lambda p: _XLSX[:p[0]] + p[1] + _XLSX[p[0] + len(p[1]):]),
     # an e-book likewise
     st.tuples(st.integers(0, len(_EPUB)), st.binary(max_size=20)).map(lambda p: _EPUB[:p[0]] + p[1] + _EPUB[p[0] + len(p[1]):]),
 )

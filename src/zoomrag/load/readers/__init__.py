@@ -14,6 +14,7 @@ from .pdf import read_pdf
 from .plain import read_plain
 from .pptx import read_pptx
 from .rst import read_rst
+from .xlsx import read_xlsx
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
 BUILTIN: tuple[tuple[str, FormatReader], ...] = (
@@ -27,6 +28,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("docx", FormatReader((".docx",), read_file=read_docx)),
     ("epub", FormatReader((".epub",), read_file=read_epub)),
     ("pptx", FormatReader((".pptx",), read_file=read_pptx)),
+    ("xlsx", FormatReader((".xlsx", ".xlsm"), read_file=read_xlsx)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),

@@ -1,0 +1,98 @@
+"""Excel workbooks (``.xlsx``, ``.xlsm``) through openpyxl (the optional ``xlsx`` extra, imported
+only when one is read). Each sheet is written as the HTML it means and read as any page is
+(:mod:`.html`): its name as a heading, then its tables, a table's first row as its header, so
+each row reaches the table strategy with the names of its columns. A blank row ends a table (a
+sheet often holds several); single cells above a table (a report's title row) are paragraphs.
+Cells show the values Excel last computed, not formulas; empty rows and columns are left out,
+and so are empty sheets. The title is the workbook's own (its core properties), if any.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from html import escape
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ...errors import InputError
+from ...model import Block, Document
+from ..base import reader_module
+from .html import render_html
+
+
+def _cell(value: Any) -> str:
+    """A cell as Excel shows it, roughly: whole numbers without ``.0``, dates without midnight."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        return value.date().isoformat()
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    return " ".join(str(value).split())
+
+
+def _runs(rows: list[list[str]]) -> list[list[list[str]]]:
+    """The sheet's rows in runs apart by blank rows."""
+    runs: list[list[list[str]]] = [[]]
+    for row in rows:
+        if any(row):
+            runs[-1].append(row)
+        elif runs[-1]:
+            runs.append([])
+    return [r for r in runs if r]
+
+
+def _sheet_html(name: str, rows: list[list[str]]) -> str:
+    parts = [f"<h1>{escape(name)}</h1>"]
+    for run in _runs(rows):
+        width = max(i + 1 for row in run for i, v in enumerate(row) if v)  # this table's columns
+        run = [row[:width] for row in run]
+        lead = 0
+        while lead < len(run) - 1 and sum(1 for v in run[lead] if v) == 1:
+            parts.append(f"<p>{escape(next(v for v in run[lead] if v))}</p>")  # a title row
+            lead += 1
+        table = run[lead:]
+        if len(table) == 1 and sum(1 for v in table[0] if v) == 1:
+            parts.append(f"<p>{escape(next(v for v in table[0] if v))}</p>")
+            continue
+        cells = [f"<tr>{''.join(f'<th>{escape(v)}</th>' for v in table[0])}</tr>"]
+        cells += [f"<tr>{''.join(f'<td>{escape(v)}</td>' for v in row)}</tr>" for row in table[1:]]
+        parts.append(f"<table>{''.join(cells)}</table>")
+    return f"<html><body>{''.join(parts)}</body></html>"
+
+
+def read_xlsx(path: Path, doc_id: str) -> Document:
+    source = str(path)
+    openpyxl = reader_module("openpyxl", source, "Excel workbooks", "xlsx")
+    try:
+        book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+        try:
+            sheets = [(ws.title, [[_cell(v) for v in row] for row in ws.iter_rows(values_only=True)])
+                      for ws in book.worksheets]
+            title = " ".join((book.properties.title or "").split())
+        finally:
+            book.close()
+    except Exception as e:  # an .xlsx is a zip of XML anyone may have written
+        raise InputError(f"{source}: cannot read this Excel workbook ({type(e).__name__}: {e}); check that it "
+                         "is a complete .xlsx (an older .xls must be saved as .xlsx first)") from e
+    parts: list[str] = []
+    blocks: list[Block] = []
+    at = 0
+    for name, rows in sheets:
+        if not any(any(row) for row in rows):
+            continue  # an empty sheet says nothing
+        rendered, sheet_blocks, _ = render_html(_sheet_html(name, rows))
+        rendered = rendered.rstrip()
+        if parts:
+            parts.append("\n\n")
+            at += 2
+        parts.append(rendered)
+        blocks += [Block(b.start + at, b.end + at, b.type, b.level, b.meta) for b in sheet_blocks]
+        at += len(rendered)
+    return Document(id=doc_id, source=source, text="".join(parts), format="xlsx",
+                    metadata=MappingProxyType({"title": title or None}), blocks=tuple(blocks))
