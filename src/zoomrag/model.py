@@ -410,9 +410,9 @@ class Context:
     #: Ids of other documents holding this text, left out for it: the same text as the context
     #: (whitespace aside), or as most of what matched in it.
     copies: tuple[str, ...] = ()
-    #: ``(first, last)`` page the context lies on, from 1, in a document with pages: a PDF, whose
-    #: reader joins its pages with form feeds, as paged plain texts (an RFC) have them; empty for
-    #: a document without.
+    #: ``(first, last)`` page the context lies on, from 1, in a document with pages: a PDF or a
+    #: slide deck (a slide a page), whose readers part pages with form feeds, as paged plain texts
+    #: (an RFC) have them; empty for a document without.
     pages: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:

@@ -218,7 +218,7 @@ def text_offset(ctx: Any, pos: int) -> int:
 
 def spans_label(ctx: Any) -> str:
     """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans; then its page
-    or pages in a PDF (``p. 4``, ``pp. 4–5``)."""
+    or pages in a PDF or a slide deck (``p. 4``, ``pp. 4–5``)."""
     label = " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
     if ctx.pages:
         first, last = ctx.pages

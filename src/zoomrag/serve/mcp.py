@@ -66,8 +66,8 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
 
         Each context has `source` (the document), `start`/`end` (its exact character span),
         `section_path`, `score`, `hits` (the matched units inside it), `copies` (ids of other
-        documents holding the same text, left out for it) and, in a PDF, `pages` (its first and
-        last page, to cite). `where` filters on
+        documents holding the same text, left out for it) and, in a PDF or a slide deck, `pages`
+        (its first and last page or slide, to cite). `where` filters on
         document metadata, e.g. {"year": {"$gte": 2020}}; `doc` searches one document only.
         """
         if budget < 1 or top < 1:

@@ -67,7 +67,8 @@ class ContextOut(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     #: Ids of other documents holding this text (or most of what matched in it), left out for it.
     copies: list[str] = Field(default_factory=list)
-    #: First and last page the context lies on, in a document with pages (a PDF); else empty.
+    #: First and last page the context lies on, in a document with pages (a PDF, a slide deck);
+    #: else empty.
     pages: list[int] = Field(default_factory=list)
     level: int
     kind: str
