@@ -268,6 +268,30 @@ def test_a_table_matched_in_a_short_section_is_returned_with_that_section_and_no
     assert c.text == text[:text.index("\n\n# Hiring")]
 
 
+def test_a_table_context_does_not_open_with_the_last_rows_of_the_section_before():
+    """Two sheets of a workbook: the rows of the first held a weak match (a name), and the
+    context of the second sheet's table opened with them, rows without their header."""
+    sales = "".join(f"| 2026-Q{q} | Asia | {300 + q} | Bo |\n" for q in range(1, 5))
+    staff = "".join(f"| {n} | {r} | {o} |\n" for n, r, o in (("Ann", "Sales lead", "Lyon"), ("Bo", "Analyst", "Osaka"),
+                                                           ("Cy", "Account manager", "Austin")))
+    text = (f"# Sales\n\n| Quarter | Region | Sales | Owner |\n| --- | --- | --- | --- |\n{sales}\n"
+            f"# Staff\n\n| Name | Role | Office |\n| --- | --- | --- |\n{staff}")
+    text = text.rstrip("\n")
+    tree = make_chunker("markdown", {"unit": "chars"}).chunk(read_text(text, format="markdown"))
+    doc_id = tree.document.id
+    weak_at = text.index("| 2026-Q4")
+    strong_at = text.index("| Bo | Analyst")
+    hits = (Hit("a", doc_id, strong_at, text.index("\n", strong_at), 0.032),
+            Hit("b", doc_id, weak_at, text.index("\n", weak_at), 0.012))
+    cand = Candidate(doc_id, text.index("| 2026-Q3"), len(text), 0.032, hits, kind="row")
+    [c] = assemble([cand], Trees(tree), 1000, chars)
+    assert c.text.startswith("# Staff\n\n| Name | Role | Office |") and "2026" not in c.text
+    # a strong match in the rows before keeps them
+    hits = (hits[0], dataclasses.replace(hits[1], score=0.03))
+    [c] = assemble([dataclasses.replace(cand, hits=hits)], Trees(tree), 1000, chars)
+    assert "| 2026-Q4 | Asia | 304 | Bo |" in c.text
+
+
 def test_the_same_text_in_two_files_is_returned_once():
     text = prose(8, 4)
     a = build_tree(Document(id="a", source="a.txt", text=text), [])

@@ -67,6 +67,7 @@ from .docview import (
     headings_in,
     in_code,
     led_end,
+    section_edges,
     section_holding,
     small_section,
     table_of,
@@ -196,12 +197,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if got is None:
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
-        if not lines_for(c):  # the edges depend on the hits: kept by the hits' spans and scores
-            d = doc(c.doc_id)
-            edge_key = (s, e, tuple((h.start, h.end, h.score) for h in c.hits))
+        d = doc(c.doc_id)
+        if not d.lines:  # the edges depend on the hits: kept by the hits' spans and scores
+            lines = lines_for(c)
+            edge_key = (s, e, lines, tuple((h.start, h.end, h.score) for h in c.hits))
             edges = d.edges.get(edge_key)
             if edges is None:
-                edges = bounded(d.edges)[edge_key] = context_edges(d, s, e, c.hits)
+                rule = section_edges if lines else context_edges
+                edges = bounded(d.edges)[edge_key] = rule(d, s, e, c.hits)
             s, e = edges
         if (s, e) == (c.start, c.end):
             return c

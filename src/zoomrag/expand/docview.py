@@ -77,9 +77,10 @@ class DocView:
     headings: list[int] | None = None
     #: The document, for its headings.
     document: Document | None = None
-    #: ``(start, end, hits)`` of a shaped prose span -> its edges (:func:`context_edges`), kept as
-    #: :attr:`shapes` is.
-    edges: dict[tuple[int, int, tuple[tuple[int, int, float], ...]], tuple[int, int]] = field(default_factory=dict)
+    #: ``(start, end, lines, hits)`` of a shaped span -> its edges (:func:`context_edges`,
+    #: :func:`section_edges`), kept as :attr:`shapes` is.
+    edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...]], tuple[int, int]] = \
+        field(default_factory=dict)
 
 
 def doc_view(trees: TreeSource, doc_id: str) -> DocView:
@@ -172,6 +173,16 @@ def _heading_positions(document: Document) -> list[int]:
     return found
 
 
+#: A hit scoring under this share of the best one in its context does not hold another
+#: section's text in it: a row of the sheet before that names the same person.
+STRONG_HIT = 0.5
+
+
+def _strong(hits: Sequence[Hit]) -> list[Hit]:
+    best = max(h.score for h in hits)
+    return [h for h in hits if h.score >= STRONG_HIT * best] if best > 0 else list(hits)
+
+
 def _before_entered_section(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
     last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
@@ -179,7 +190,7 @@ def _before_entered_section(d: DocView, start: int, end: int, hits: Sequence[Hit
     if not hits:
         return end
     text = d.text
-    last = max(h.end for h in hits)
+    last = max(h.end for h in _strong(hits))
     entered = next((h for h in headings_in(d, start, end) if h >= last), None)
     if entered is None or has_words(text, entered, end, SMALL_SECTION):
         return end
@@ -194,7 +205,7 @@ def _from_own_section(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> 
     if not hits:
         return start
     text = d.text
-    first = min(end, min(h.start for h in hits) + 1)  # a hit may begin with its heading
+    first = min(end, min(h.start for h in _strong(hits)) + 1)  # a hit may begin with its heading
     before = headings_in(d, start, first)
     heading = before[-1] if before else None  # the last heading up to the first hit
     if heading is None or has_words(text, start, heading, SMALL_SECTION) or not has_words(text, heading, end):
@@ -234,14 +245,21 @@ def context_edges(d: DocView, s: int, e: int, hits: Sequence[Hit]) -> tuple[int,
     tail of the one before, no line of bare markup."""
     s, e = _outside_code(d, s, e, hits)
     e = _without_lead_in(d.text, s, e, hits)
-    e = _before_entered_section(d, s, e, hits)
-    s = _from_own_section(d, s, e, hits)
+    s, e = section_edges(d, s, e, hits)
     # a hit's own markup lines go too (a MyST label matched), as long as some of every other
     # hit stays
     worded = [h for h in hits if not is_markup(d.text, h.start, h.end)] if markup_edge(d.text, s, e) else []
     if worded:
         s, e = without_markup_edges(d.text, s, e, min(h.end for h in worded) - 1, max(h.start for h in worded) + 1)
     return s, e
+
+
+def section_edges(d: DocView, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
+    """``[s, e)`` without a glance into the next section nor the tail of the one before, for
+    prose and for the lines of a table, list or code block in prose alike: a table's last rows
+    over the next sheet's title are another table's rows without their header."""
+    e = _before_entered_section(d, s, e, hits)
+    return _from_own_section(d, s, e, hits), e
 
 
 def _header_end(text: str, start: int, end: int) -> int:
