@@ -78,6 +78,11 @@ def test_sections_code_and_paper_parts_exact():
     ]
 
 
+def test_a_section_switched_off_with_iffalse_is_no_heading():
+    text = "\\section{A}\nx\n\\iffalse\n\\section{Old draft}\ny\n\\fi\n\\section{B}\nz\n\\iffalse \\section{C}\n"
+    assert [h.title for h in find_headings(read_text(text, format="latex"))] == ["A", "B", "C"]
+
+
 def test_a_verbatim_environment_never_closed_is_text():
     doc = read_text("Intro.\n\n\\begin{verbatim}\nx = 1\n", format="latex")
     assert [b.type for b in doc.blocks] == ["text", "text"]
@@ -143,7 +148,7 @@ _PIECES = st.sampled_from([
     "\\begin{verbatim}", "\\end{verbatim}", "\\begin{minted}{py}", "\\end{minted}", "% \\section{D}",
     "\\verb|\\section{x}|", "|\\section{y}|", "\\MakeShortVerb{\\|}", "\\begin{abstract}", "\\end{abstract}",
     "\\title{T}", "text", "", "  indented", "{", "}", "\\", "%", "\\section{", "\\section{}", "  \\section{E}",
-    "\\begin{lstlisting}[language=C]", "\\end{lstlisting}", "\\paragraph{P.} text", "中文。", "\\begin{Verbatim}\r",
+    "\\begin{lstlisting}[language=C]", "\\end{lstlisting}", "\\paragraph{P.} text", "中文。", "\\begin{Verbatim}\r", "\\iffalse", "\\fi",
 ])
 
 

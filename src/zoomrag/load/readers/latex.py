@@ -11,9 +11,9 @@ and ``thebibliography`` environments open sections of their own (``Abstract``,
 ``\\title{…}`` is the document's title.
 
 Read by hand, in one pass over the lines: what matters is where each command sits, which a
-LaTeX-to-text converter does not keep. Commands in comments, in verbatim text and in the
-preamble (before ``\\begin{document}``, where a class defines ``\\section`` itself) are no
-headings.
+LaTeX-to-text converter does not keep. Commands in comments, in ``\\iffalse … \\fi``, in
+verbatim text and in the preamble (before ``\\begin{document}``, where a class defines
+``\\section`` itself) are no headings.
 """
 
 from __future__ import annotations
@@ -71,6 +71,27 @@ def _masked(line: str, short: str = "") -> str:
         code = code[:m.start()] + " " * (stop - m.start()) + code[stop:]
         pos = stop
     return code
+
+
+_IFFALSE = re.compile(r"\\iffalse(?![A-Za-z])")
+_FI = re.compile(r"\\fi(?![A-Za-z])")
+
+
+def _without_iffalse(masked: str) -> str:
+    """``masked`` with each ``\\iffalse … \\fi`` blanked: text an author switched off, as a
+    comment is (a draft section inside is no heading)."""
+    if "\\iffalse" not in masked:
+        return masked
+    out, pos = [], 0
+    while (m := _IFFALSE.search(masked, pos)) is not None:
+        fi = _FI.search(masked, m.end())
+        if fi is None:
+            break  # never closed: LaTeX would read on, and so do we
+        out.append(masked[pos:m.start()])
+        out.append("".join("\n" if ch == "\n" else " " for ch in masked[m.start():fi.end()]))
+        pos = fi.end()
+    out.append(masked[pos:])
+    return "".join(out)
 
 
 def _group(text: str, pos: int, open_: str = "{", close: str = "}") -> int | None:
@@ -178,7 +199,7 @@ def latex_blocks(text: str) -> tuple[list[Block], str | None]:
     lines = text.split("\n")
     short = "".join(sorted({m.group(1) for line in lines if "ShortVerb" in line
                             for m in _SHORT_VERB.finditer(line[:_comment_start(line)])}))
-    masked = "\n".join(_masked(line, short) for line in lines)
+    masked = _without_iffalse("\n".join(_masked(line, short) for line in lines))
     body = _DOCUMENT.search(masked)
     body_start = body.end() if body is not None else 0
     title_at = _TITLE.search(masked)
