@@ -17,9 +17,9 @@ from urllib.parse import unquote
 from xml.etree import ElementTree
 
 from ...errors import InputError
-from ...model import Block, Document
+from ...model import Document
 from ..base import decode
-from .html import render_html
+from .html import render_pages
 
 _CONTAINER = "META-INF/container.xml"
 _ENCRYPTION = "META-INF/encryption.xml"
@@ -96,28 +96,6 @@ def read_epub(path: Path, doc_id: str) -> Document:
             EOFError, NotImplementedError, zlib.error) as e:
         raise InputError(f"{source}: cannot read this e-book ({type(e).__name__}: {e}); check that it is a "
                          "complete .epub file") from e
-    text, blocks, first_title = _joined(htmls)
+    text, blocks, first_title = render_pages(htmls, "\n\n")
     return Document(id=doc_id, source=source, text=text, format="epub",
                     metadata=MappingProxyType({"title": title or first_title}), blocks=tuple(blocks))
-
-
-def _joined(htmls: list[str]) -> tuple[str, list[Block], str | None]:
-    """The pages' renderings apart by a blank line, their blocks moved to match, and the first
-    page title."""
-    parts: list[str] = []
-    blocks: list[Block] = []
-    first_title = None
-    at = 0
-    for html in htmls:
-        rendered, page_blocks, page_title = render_html(html)
-        rendered = rendered.rstrip()  # blocks end at text, never in the whitespace after it
-        if not rendered:
-            continue  # a cover image, a blank page
-        first_title = first_title or page_title
-        if parts:
-            parts.append("\n\n")
-            at += 2
-        parts.append(rendered)
-        blocks += [Block(b.start + at, b.end + at, b.type, b.level, b.meta) for b in page_blocks]
-        at += len(rendered)
-    return "".join(parts), blocks, first_title

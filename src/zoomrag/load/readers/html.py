@@ -29,6 +29,7 @@ rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from types import MappingProxyType
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -689,6 +690,31 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
         title = next((text[b.start + 2:b.end] for b in blocks if b.type == "heading"
                       and b.level == 1), "")
     return text, blocks, title or None
+
+
+def render_pages(pages: Iterable[str], separator: str, *,
+                 keep_empty: bool = False) -> tuple[str, list[Block], str | None]:
+    """HTML pages (an e-book's chapters, a deck's slides) rendered one after another with
+    ``separator`` between them, their blocks moved to match, and the first page's title. A page
+    with no text is left out, unless ``keep_empty`` (a slide keeps its number)."""
+    parts: list[str] = []
+    blocks: list[Block] = []
+    first_title = None
+    at = 0
+    for html in pages:
+        rendered, page_blocks, title = render_html(html)
+        lead = len(rendered) - len(rendered.lstrip())
+        rendered = rendered.strip()  # blocks end at text, never in the whitespace around it
+        if not rendered and not keep_empty:
+            continue  # a cover image, a blank page
+        first_title = first_title or title
+        if parts:
+            parts.append(separator)
+            at += len(separator)
+        parts.append(rendered)
+        blocks += [Block(b.start + at - lead, b.end + at - lead, b.type, b.level, b.meta) for b in page_blocks]
+        at += len(rendered)
+    return "".join(parts), blocks, first_title
 
 
 #: How a page's ``<title>`` joins its own title to the site's ("VACUUM | PostgreSQL 15").

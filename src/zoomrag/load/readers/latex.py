@@ -37,9 +37,7 @@ _SECTION_ENVIRONMENTS = {
 #: Environments whose body LaTeX does not read: code, or text shown as typed.
 _VERBATIM = frozenset({"verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "LVerbatim",
                        "lstlisting", "minted", "alltt", "listing", "pyglist", "comment"})
-_DOCUMENT = re.compile(r"\\begin[ \t]*\{document\}")
-_TITLE = re.compile(r"\\title(?![A-Za-z])")
-_LANGUAGE_OPTION = re.compile(r"\blanguage[ \t]*=[ \t]*\{?(?:\[[^\]]*\])?([\w+#-]+)")
+#: ``\verb|…|``, any character but a letter, a space or a star as its delimiter.
 _VERB = re.compile(r"\\verb\*?([^A-Za-z\s*])")
 #: ``\MakeShortVerb{\|}``: the doc classes' short verbatim, ``|\section|``.
 _SHORT_VERB = re.compile(r"\\(?:MakeShortVerb|DefineShortVerb)\*?[ \t]*\{?\\(\S)")
@@ -193,6 +191,11 @@ def _line_end(text: str, pos: int) -> int:
     return len(text) if nl < 0 else nl
 
 
+#: Where the body begins: what comes before is the preamble, where a class defines commands.
+_DOCUMENT = re.compile(r"\\begin[ \t]*\{document\}")
+_TITLE = re.compile(r"\\title(?![A-Za-z])")
+
+
 def latex_blocks(text: str) -> tuple[list[Block], str | None]:
     """The blocks of a LaTeX source and its title (``\\title``'s argument), see the module
     docstring."""
@@ -273,6 +276,10 @@ def _heading_end(masked: str, pos: int) -> int:
     while end > pos and masked[end - 1] in " \t":
         end -= 1
     return end
+
+
+#: ``lstlisting``'s ``language=Python`` option (``language={[LaTeX]TeX}`` names a dialect).
+_LANGUAGE_OPTION = re.compile(r"\blanguage[ \t]*=[ \t]*\{?(?:\[[^\]]*\])?([\w+#-]+)")
 
 
 def _code_meta(env: str, masked: str, pos: int) -> MappingProxyType[str, str]:

@@ -15,9 +15,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import InputError
-from ...model import Block, Document
+from ...model import Document
 from ..base import reader_module
-from .html import render_html
+from .html import render_pages
 from .pdf import PAGE_BREAK
 
 #: python-pptx's shape types and placeholder kinds that matter here, by value (the extra is
@@ -92,8 +92,8 @@ def _shapes_html(shapes: Any) -> list[str]:
     return [p for p in parts if p]
 
 
-def _slide_html(slide: Any) -> tuple[str, str]:
-    """The slide as HTML, and its title ('' for none)."""
+def _slide_html(slide: Any) -> str:
+    """The slide as HTML, its title (if it has one) as its first heading."""
     title = next((" ".join(s.text_frame.text.split()) for s in slide.shapes
                   if s.has_text_frame and _is_title(s) and s.text_frame.text.strip()), "")
     parts = [f"<h1>{escape(title)}</h1>"] if title else []
@@ -104,7 +104,7 @@ def _slide_html(slide: Any) -> tuple[str, str]:
         if text:
             parts.append("<h2>Notes</h2>" + "".join(f"<p>{escape(line)}</p>" for line in text.split("\n")
                                                      if line.strip()))
-    return f"<html><body>{''.join(parts)}</body></html>", title
+    return f"<html><body>{''.join(parts)}</body></html>"
 
 
 def read_pptx(path: Path, doc_id: str) -> Document:
@@ -117,26 +117,6 @@ def read_pptx(path: Path, doc_id: str) -> Document:
     except Exception as e:  # a .pptx is a zip of XML anyone may have written
         raise InputError(f"{source}: cannot read this PowerPoint deck ({type(e).__name__}: {e}); check that "
                          "it is a complete .pptx (an older .ppt must be saved as .pptx first)") from e
-    text, blocks = _joined([html for html, _ in slides])
-    first = next((t for _, t in slides if t), None)
+    text, blocks, first = render_pages(slides, PAGE_BREAK, keep_empty=True)
     return Document(id=doc_id, source=source, text=text, format="pptx",
                     metadata=MappingProxyType({"title": title or first}), blocks=tuple(blocks))
-
-
-def _joined(pages: list[str]) -> tuple[str, list[Block]]:
-    """The slides' renderings parted by form feeds (an empty slide keeps its page), their
-    blocks moved to match."""
-    parts: list[str] = []
-    blocks: list[Block] = []
-    at = 0
-    for i, html in enumerate(pages):
-        rendered, page_blocks, _ = render_html(html)
-        lead = len(rendered) - len(rendered.lstrip())
-        rendered = rendered.strip()
-        if i:
-            parts.append(PAGE_BREAK)
-            at += len(PAGE_BREAK)
-        parts.append(rendered)
-        blocks += [Block(b.start + at - lead, b.end + at - lead, b.type, b.level, b.meta) for b in page_blocks]
-        at += len(rendered)
-    return "".join(parts), blocks

@@ -16,9 +16,9 @@ from types import MappingProxyType
 from typing import Any
 
 from ...errors import InputError
-from ...model import Block, Document
+from ...model import Document
 from ..base import reader_module
-from .html import render_html
+from .html import render_pages
 
 
 def _cell(value: Any) -> str:
@@ -80,19 +80,8 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
     except Exception as e:  # an .xlsx is a zip of XML anyone may have written
         raise InputError(f"{source}: cannot read this Excel workbook ({type(e).__name__}: {e}); check that it "
                          "is a complete .xlsx (an older .xls must be saved as .xlsx first)") from e
-    parts: list[str] = []
-    blocks: list[Block] = []
-    at = 0
-    for name, rows in sheets:
-        if not any(any(row) for row in rows):
-            continue  # an empty sheet says nothing
-        rendered, sheet_blocks, _ = render_html(_sheet_html(name, rows))
-        rendered = rendered.rstrip()
-        if parts:
-            parts.append("\n\n")
-            at += 2
-        parts.append(rendered)
-        blocks += [Block(b.start + at, b.end + at, b.type, b.level, b.meta) for b in sheet_blocks]
-        at += len(rendered)
-    return Document(id=doc_id, source=source, text="".join(parts), format="xlsx",
+    # an empty sheet says nothing
+    pages = (_sheet_html(name, rows) for name, rows in sheets if any(any(row) for row in rows))
+    text, blocks, _ = render_pages(pages, "\n\n")
+    return Document(id=doc_id, source=source, text=text, format="xlsx",
                     metadata=MappingProxyType({"title": title or None}), blocks=tuple(blocks))
