@@ -205,6 +205,11 @@ def test_a_table_of_contents_is_not_the_outline_and_spaced_chapters_are():
 def test_chinese_list_sentences_are_not_headings():
     text = "一、加强组织领导，明确工作责任。\n二、完善制度建设；\n"
     assert find_headings(plain(text)) == []
+    # a numbered step told in a sentence pauses at a comma; a question title may
+    steps = ("第一章 简介\n1.1 历史回顾\n正文。\n4. 用 GSview 打开上面生成的 EPS，不用理会警告，Options\n"
+             "1.2 为什么用它，而不用别的？\n正文。\n")
+    assert [(h.level, h.title) for h in find_headings(plain(steps))] == [
+        (1, "第一章 简介"), (2, "1.1 历史回顾"), (2, "1.2 为什么用它，而不用别的？")]
 
 
 def test_numbered_headings_but_not_lists_or_sentences():

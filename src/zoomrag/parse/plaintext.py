@@ -149,6 +149,8 @@ def title_like(title: str, family: str, question: bool = False) -> bool:
         return False
     if not any(c.isalpha() for c in title) or " = " in title:
         return False  # "1. For k = 1 to n": a step of an algorithm
+    if "，" in title and title[-1] not in "？?":
+        return False  # "4. 用 GSview 打开…，Options": a step told in a sentence; a question may pause
     return family != "numbered" or not title[0].islower() or _camel(title)
 
 
