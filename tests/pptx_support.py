@@ -9,7 +9,8 @@ from typing import Any
 def make_pptx(slides: list[dict[str, Any]], title: str | None = None) -> bytes:
     """A deck of ``slides``, each a dict of: ``title``; ``bullets``, ``(level, text)`` in the
     body placeholder; ``box``, a text box's paragraphs, placed above the body; ``table``, rows
-    of cell texts; ``notes``, the speaker notes. ``title`` is the deck's core title."""
+    of cell texts; ``picture``, a picture's alternative text; ``notes``, the speaker notes.
+    ``title`` is the deck's core title."""
     from pptx import Presentation
     from pptx.util import Inches
 
@@ -33,6 +34,14 @@ def make_pptx(slides: list[dict[str, Any]], title: str | None = None) -> bytes:
             for r, row in enumerate(rows):
                 for c, text in enumerate(row):
                     table.cell(r, c).text = text
+        if "picture" in spec:
+            from PIL import Image
+
+            png = io.BytesIO()
+            Image.new("RGB", (4, 4), (200, 0, 0)).save(png, format="PNG")
+            png.seek(0)
+            picture = slide.shapes.add_picture(png, Inches(1), Inches(6))
+            next(el for el in picture.element.iter() if el.tag.endswith("}cNvPr")).set("descr", spec["picture"])
         if "notes" in spec:
             slide.notes_slide.notes_text_frame.text = spec["notes"]
     if title:

@@ -3,8 +3,8 @@ when one is read). Each slide is written as the HTML it means — its title as a
 boxes as paragraphs or nested lists, tables with their first row as the header, the speaker
 notes under a ``Notes`` heading — and read as any page is (:mod:`.html`). Slides are parted by
 form feeds, as a PDF's pages are, so a context says which slides it spans (``Context.pages``).
-Shapes are read top to bottom, left to right, as a viewer reads a slide; pictures and charts
-hold no text to read. The title is the deck's own (its core properties), else the first slide's.
+Shapes are read top to bottom, left to right, as a viewer reads a slide; a picture is its
+alternative text, a chart holds none to read. The title is the deck's own (its core properties), else the first slide's.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from .html import render_pages
 from .pdf import PAGE_BREAK
 
 #: python-pptx's shape types and placeholder kinds that matter here, by value (the extra is
-#: imported only when a deck is read): ``MSO_SHAPE_TYPE.GROUP``; ``PP_PLACEHOLDER`` TITLE,
-#: CENTER_TITLE and VERTICAL_TITLE.
+#: imported only when a deck is read): ``MSO_SHAPE_TYPE`` GROUP and PICTURE; ``PP_PLACEHOLDER``
+#: TITLE, CENTER_TITLE and VERTICAL_TITLE.
 _GROUP = 6
+_PICTURE = 13
 _TITLES = frozenset({1, 3, 5})
 #: ``PP_PLACEHOLDER`` BODY and OBJECT: text the layout shows as bullets.
 _BODIES = frozenset({2, 7})
@@ -70,6 +71,14 @@ def _paragraphs_html(frame: Any, bulleted: bool) -> str:
     return "".join(out)
 
 
+def _alt_text(shape: Any) -> str:
+    """A picture's alternative text (its ``descr``), as an HTML page's ``alt`` is read."""
+    for el in shape.element.iter():
+        if str(el.tag).endswith("}cNvPr"):
+            return " ".join((el.get("descr") or "").split())
+    return ""
+
+
 def _table_html(table: Any) -> str:
     rows = []
     for r, row in enumerate(table.rows):
@@ -86,6 +95,8 @@ def _shapes_html(shapes: Any) -> list[str]:
             parts += _shapes_html(shape.shapes)
         elif shape.has_table:
             parts.append(_table_html(shape.table))
+        elif shape.shape_type == _PICTURE and (alt := _alt_text(shape)):
+            parts.append(f"<p>{escape(alt)}</p>")  # a picture says what its author wrote of it
         elif shape.has_text_frame and not _is_title(shape):
             body = shape.is_placeholder and int(shape.placeholder_format.type or 0) in _BODIES
             parts.append(_paragraphs_html(shape.text_frame, body))
