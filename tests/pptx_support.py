@@ -9,7 +9,8 @@ from typing import Any
 def make_pptx(slides: list[dict[str, Any]], title: str | None = None) -> bytes:
     """A deck of ``slides``, each a dict of: ``title``; ``bullets``, ``(level, text)`` in the
     body placeholder; ``box``, a text box's paragraphs, placed above the body; ``table``, rows
-    of cell texts; ``picture``, a picture's alternative text; ``notes``, the speaker notes.
+    of cell texts; ``picture``, a picture's alternative text; ``chart``, ``(title, categories,
+    {series: values})`` of a column chart; ``notes``, the speaker notes.
     ``title`` is the deck's core title."""
     from pptx import Presentation
     from pptx.util import Inches
@@ -42,6 +43,19 @@ def make_pptx(slides: list[dict[str, Any]], title: str | None = None) -> bytes:
             png.seek(0)
             picture = slide.shapes.add_picture(png, Inches(1), Inches(6))
             next(el for el in picture.element.iter() if el.tag.endswith("}cNvPr")).set("descr", spec["picture"])
+        if "chart" in spec:
+            from pptx.chart.data import CategoryChartData
+            from pptx.enum.chart import XL_CHART_TYPE
+
+            name, categories, series = spec["chart"]
+            data = CategoryChartData()
+            data.categories = categories
+            for label, values in series.items():
+                data.add_series(label, values)
+            chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6),
+                                           Inches(3), data).chart
+            chart.has_title = True
+            chart.chart_title.text_frame.text = name
         if "notes" in spec:
             slide.notes_slide.notes_text_frame.text = spec["notes"]
     if title:

@@ -27,6 +27,7 @@ DECK = [
     {"title": "By region", "table": [["Region", "Revenue"], ["Europe", "4.1"], ["Asia", "2.0"]],
      "box": ["Figures in millions.", "Unaudited."], "picture": "Map of the two regions"},
     {},  # an empty slide keeps its page
+    {"title": "Trend", "chart": ("Revenue by quarter", ["Q1", "Q2"], {"Europe": (4.1, 5.0), "Asia": (2.0, 2.2)})},
 ]
 BOOK = {
     "Revenue": [["Q3 revenue by region"], [None], ["Region", "Revenue", "Updated"],
@@ -67,7 +68,8 @@ DECK_LINES = [
     "# Quarterly review", "\f", "# Revenue", "", "- Up 12 % on last year", "  - Mostly from Europe", "- Costs flat",
     "", "## Notes", "", "Say that Europe grew fastest.", "", "Then pause.", "\f", "# By region", "",
     "Figures in millions.", "", "Unaudited.", "", "| Region | Revenue |", "| --- | --- |", "| Europe | 4.1 |",
-    "| Asia | 2.0 |", "", "Map of the two regions", "\f", "",
+    "| Asia | 2.0 |", "", "Map of the two regions", "\f", "", "\f", "# Trend", "", "Revenue by quarter", "",
+    "| Series | Q1 | Q2 |", "| --- | --- | --- |", "| Europe | 4.1 | 5 |", "| Asia | 2 | 2.2 |",
 ]
 BOOK_LINES = [
     "# Revenue", "", "Q3 revenue by region", "", "| Region | Revenue | Updated |", "| --- | --- | --- |",
@@ -80,7 +82,8 @@ BOOK_LINES = [
 @pytest.mark.parametrize(("write", "name", "title", "lines", "kinds", "untitled"), [
     # slides: pages of headings, lists, tables and speaker notes; an empty slide keeps its page
     pytest.param(deck, "review.pptx", "Q3 review", DECK_LINES,
-                 ["heading", "heading", "list", "heading:2", "text", "text", "heading", "text", "text", "table", "text"],
+                 ["heading", "heading", "list", "heading:2", "text", "text", "heading", "text", "text", "table", "text",
+                  "heading", "text", "table"],
                  "Quarterly review", marks=needs_pptx),  # untitled, the first slide's title names it
     # sheets: headings over their tables, a blank row ending one, a title row as a paragraph
     pytest.param(book, "q3.xlsx", "Q3 figures", BOOK_LINES, ["heading", "text", "table", "table", "heading", "table"],

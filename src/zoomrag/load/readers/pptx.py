@@ -4,7 +4,7 @@ boxes as paragraphs or nested lists, tables with their first row as the header, 
 notes under a ``Notes`` heading — and read as any page is (:mod:`.html`). Slides are parted by
 form feeds, as a PDF's pages are, so a context says which slides it spans (``Context.pages``).
 Shapes are read top to bottom, left to right, as a viewer reads a slide; a picture is its
-alternative text, a chart holds none to read. The title is the deck's own (its core properties), else the first slide's.
+alternative text, a chart its title over the table of its data. The title is the deck's own (its core properties), else the first slide's.
 """
 
 from __future__ import annotations
@@ -79,6 +79,30 @@ def _alt_text(shape: Any) -> str:
     return ""
 
 
+def _chart_html(chart: Any) -> str:
+    """A chart as its title over the table of its data: a row per series, a column per
+    category (what a reader of the slide reads off the bars)."""
+    title = " ".join(chart.chart_title.text_frame.text.split()) if chart.has_title else ""
+    parts = [f"<p>{escape(title)}</p>"] if title else []
+    for plot in chart.plots:
+        head = "".join(f"<th>{escape(_cell_text(c))}</th>" for c in plot.categories)
+        rows = [f"<tr><th>Series</th>{head}</tr>"]
+        for series in plot.series:
+            values = "".join(f"<td>{escape(_cell_text(v))}</td>" for v in series.values)
+            rows.append(f"<tr><td>{escape(series.name or '')}</td>{values}</tr>")
+        parts.append(f"<table>{''.join(rows)}</table>")
+    return "".join(parts)
+
+
+def _cell_text(value: Any) -> str:
+    """A chart's category or value as shown: whole numbers without ``.0``, nothing for none."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return " ".join(str(value).split())
+
+
 def _table_html(table: Any) -> str:
     rows = []
     for r, row in enumerate(table.rows):
@@ -95,6 +119,8 @@ def _shapes_html(shapes: Any) -> list[str]:
             parts += _shapes_html(shape.shapes)
         elif shape.has_table:
             parts.append(_table_html(shape.table))
+        elif shape.has_chart:
+            parts.append(_chart_html(shape.chart))
         elif shape.shape_type == _PICTURE and (alt := _alt_text(shape)):
             parts.append(f"<p>{escape(alt)}</p>")  # a picture says what its author wrote of it
         elif shape.has_text_frame and not _is_title(shape):
