@@ -134,12 +134,12 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "code", "csv", "docx", "epub", "html", "latex", "markdown", "notebook", "pdf", "pptx",
-                         "rst", "text", "tsv", "xlsx"]
+    assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "latex", "markdown", "mbox", "notebook",
+                         "pdf", "pptx", "rst", "text", "tsv", "xlsx"]
 
 
 def test_read_text_unknown_format():
-    with pytest.raises(ConfigError, match=r"^unknown format 'odt'; choose one of: asciidoc, code, csv, docx, epub, html"):
+    with pytest.raises(ConfigError, match=r"^unknown format 'odt'; choose one of: asciidoc, code, csv, docx, eml, epub, html"):
         read_text("x", format="odt")
 
 

@@ -23,7 +23,7 @@ from .dataset import Dataset, EvalDocument
 
 #: Formats whose reader rewrites the text, and the format their rendering is stored as.
 RENDERED_AS = {"html": "markdown", "notebook": "markdown", "docx": "markdown", "epub": "markdown",
-               "pptx": "markdown", "xlsx": "markdown", "pdf": "text"}
+               "pptx": "markdown", "xlsx": "markdown", "eml": "markdown", "mbox": "markdown", "pdf": "text"}
 
 
 @dataclass(frozen=True)

@@ -239,7 +239,7 @@ def _find(document: Document) -> list[Heading]:
             return _plain(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
         return headings or _plain(text, hidden)
-    if fmt in ("html", "docx", "epub", "pptx", "xlsx"):  # its reader wrote every Markdown heading it has as a heading block
+    if fmt in ("html", "docx", "epub", "pptx", "xlsx", "eml", "mbox"):  # its reader wrote every Markdown heading it has as a heading block
         return _plain(text, [])
     man = manpage_headings(text)
     if man:

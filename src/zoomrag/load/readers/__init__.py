@@ -8,6 +8,7 @@ from .docx import read_docx
 from .epub import read_epub
 from .html import read_html
 from .latex import read_latex
+from .mail import read_eml, read_mbox
 from .markdown import read_markdown
 from .notebook import read_notebook
 from .pdf import read_pdf
@@ -29,6 +30,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("epub", FormatReader((".epub",), read_file=read_epub)),
     ("pptx", FormatReader((".pptx",), read_file=read_pptx)),
     ("xlsx", FormatReader((".xlsx", ".xlsm"), read_file=read_xlsx)),
+    ("eml", FormatReader((".eml",), read_file=read_eml)),
+    ("mbox", FormatReader((".mbox",), read_file=read_mbox)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
