@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 from ...model import Block, Document
 from ..spans import line_spans
-from .plain import paragraph_blocks
+from .plain import with_paragraphs
 
 #: ``= Title`` to ``====== Title`` (and Markdown's ``#``): the marks, then the title.
 _TITLE = re.compile(r"(={1,6}|#{1,6})[ \t]+(\S.*?)(?:[ \t]+\1)?[ \t]*")
@@ -136,17 +136,7 @@ def asciidoc_blocks(text: str) -> tuple[list[Block], str | None, dict[str, str]]
         i += 1
     pieces = sorted([(b.start, b.end, b) for b in marked] + [(s, e, None) for s, e in skipped],
                     key=lambda p: (p[0], p[1]))
-    blocks: list[Block] = []
-    pos = 0
-    for s, e, block in pieces:
-        if s < pos:
-            continue
-        blocks.extend(paragraph_blocks(text, pos, s))
-        if block is not None:
-            blocks.append(block)
-        pos = e
-    blocks.extend(paragraph_blocks(text, pos, len(text)))
-    return blocks, title, header
+    return with_paragraphs(text, pieces), title, header
 
 
 def read_asciidoc(text: str, *, doc_id: str, source: str) -> Document:

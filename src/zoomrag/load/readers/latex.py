@@ -22,7 +22,7 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
-from .plain import paragraph_blocks
+from .plain import with_paragraphs
 
 _RANKS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
           "paragraph": 5, "subparagraph": 6}
@@ -245,17 +245,7 @@ def latex_blocks(text: str) -> tuple[list[Block], str | None]:
         level = 1 if rank < 0 else min(rank - top + 1, 6)
         marked.append(Block(start, end, "heading", level, MappingProxyType({"title": name})))
     marked.sort(key=lambda b: (b.start, b.end))
-
-    blocks: list[Block] = []
-    at = 0
-    for b in marked:
-        if b.start < at:
-            continue
-        blocks.extend(paragraph_blocks(text, at, b.start))
-        blocks.append(b)
-        at = b.end
-    blocks.extend(paragraph_blocks(text, at, len(text)))
-    return blocks, title
+    return with_paragraphs(text, ((b.start, b.end, b) for b in marked)), title
 
 
 def _line_or(masked: str, pos: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -27,6 +27,23 @@ def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
             blocks.append(Block(t.start, t.end, "table", meta=extra))
             pos = t.end
         blocks.extend(Block(a, b, "text", meta=extra) for a, b in paragraph_spans(text, pos, e))
+    return blocks
+
+
+def with_paragraphs(text: str, pieces: Iterable[tuple[int, int, Block | None]]) -> list[Block]:
+    """``pieces`` in order, ``(start, end, block)`` (``None``: text in no block, such as a markup
+    line), with the text between them as :func:`paragraph_blocks`; a piece starting inside the
+    one before is passed over. How a reader that finds titles and code fills in the rest."""
+    blocks: list[Block] = []
+    pos = 0
+    for s, e, block in pieces:
+        if s < pos:
+            continue
+        blocks.extend(paragraph_blocks(text, pos, s))
+        if block is not None:
+            blocks.append(block)
+        pos = e
+    blocks.extend(paragraph_blocks(text, pos, len(text)))
     return blocks
 
 

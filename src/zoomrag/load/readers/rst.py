@@ -24,7 +24,7 @@ from types import MappingProxyType
 
 from ...model import Block, Document
 from ..spans import line_spans
-from .plain import paragraph_blocks
+from .plain import with_paragraphs
 
 #: Characters RST accepts in adornment lines.
 _ADORNMENT = re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -200,15 +200,8 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
                 i = end + 1
                 continue
         i += 1
-    blocks: list[Block] = []
-    pos = 0
-    for first, _, block in marked:
-        gap_end = lines.spans[first][0]
-        blocks.extend(paragraph_blocks(text, pos, gap_end) if pos < gap_end else ())
-        blocks.append(block)
-        pos = block.end
-    blocks.extend(paragraph_blocks(text, pos, len(text)))
-    return blocks, title
+    # the text before a block ends where its first line begins (an indented title's indent aside)
+    return with_paragraphs(text, ((lines.spans[first][0], b.end, b) for first, _, b in marked)), title
 
 
 def _reads_as_code(body: list[str]) -> bool:
