@@ -18,12 +18,8 @@ from pathlib import Path
 
 from ..errors import EvalError, InputError
 from ..load import load_path
-from ..load.base import walk_folder
+from ..load.base import rendered_as, walk_folder
 from .dataset import Dataset, EvalDocument
-
-#: Formats whose reader rewrites the text, and the format their rendering is stored as.
-RENDERED_AS = {"html": "markdown", "notebook": "markdown", "docx": "markdown", "epub": "markdown",
-               "pptx": "markdown", "xlsx": "markdown", "eml": "markdown", "mbox": "markdown", "pdf": "text"}
 
 
 @dataclass(frozen=True)
@@ -53,7 +49,7 @@ def read_folder(folder: str | Path) -> FolderCorpus:
         if not doc.text.strip():
             skipped.append((rel, "no text"))
             continue
-        docs.append(EvalDocument(id=rel, text=doc.text, title=rel, format=RENDERED_AS.get(doc.format, doc.format)))
+        docs.append(EvalDocument(id=rel, text=doc.text, title=rel, format=rendered_as(doc.format) or doc.format))
     if not docs:
         raise EvalError(f"{root}: no readable documents in this folder")
     return FolderCorpus(Dataset(root.resolve().name, tuple(docs), ()), tuple(skipped))

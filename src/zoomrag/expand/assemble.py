@@ -40,6 +40,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ConfigError
+from ..load.base import is_paged
 from ..load.spans import trim_end
 from ..model import Context, Hit
 from .base import Candidate, TreeSource
@@ -690,7 +691,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=document.metadata,
-        pages=page_span(text, parts[0][0], parts[-1][1], paged=document.format in ("pdf", "pptx")),
+        pages=page_span(text, parts[0][0], parts[-1][1], paged=is_paged(document.format)),
         # a document returned in a context of its own is no copy left out
         copies=tuple(x for x in dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])
                      if x not in returned),

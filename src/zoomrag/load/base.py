@@ -41,6 +41,12 @@ class FormatReader:
     read: Reader | None = None
     #: Reads the file itself, given its path and the document id (PDF: its bytes are not text).
     read_file: Callable[[Path, str], Document] | None = None
+    #: What the text is when the reader writes it rather than keeping the file's (an HTML page
+    #: rendered with Markdown's ``#`` headings and pipe tables: ``markdown``; a PDF's: ``text``);
+    #: "" for a reader that keeps the file's text.
+    renders: str = ""
+    #: Its text parts pages with form feeds (a PDF's pages, a deck's slides): a context says them.
+    paged: bool = False
 
 
 def _builtin_formats() -> list[tuple[str, FormatReader]]:
@@ -60,6 +66,17 @@ def register_reader(fmt: str, extensions: tuple[str, ...], reader: Reader) -> No
 
 def formats() -> list[str]:
     return FORMATS.names()
+
+
+def rendered_as(fmt: str) -> str:
+    """The format a reader of ``fmt`` writes its text in (:attr:`FormatReader.renders`), "" when
+    it keeps the file's text or ``fmt`` is no format."""
+    return FORMATS.get(fmt).renders if fmt in FORMATS else ""
+
+
+def is_paged(fmt: str) -> bool:
+    """Whether a ``fmt`` document's form feeds part its pages (:attr:`FormatReader.paged`)."""
+    return fmt in FORMATS and FORMATS.get(fmt).paged
 
 
 def detect_format(path: Path) -> str:

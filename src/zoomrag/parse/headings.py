@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 
 from ..load import frontmatter
+from ..load.base import rendered_as
 from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
@@ -239,7 +240,7 @@ def _find(document: Document) -> list[Heading]:
             return _plain(text, _reader_hidden(document))
         headings, hidden = _markdown_headings(text)
         return headings or _plain(text, hidden)
-    if fmt in ("html", "docx", "epub", "pptx", "xlsx", "eml", "mbox"):  # its reader wrote every Markdown heading it has as a heading block
+    if rendered_as(fmt) == "markdown":  # its reader wrote every Markdown heading it has as a heading block
         return _plain(text, [])
     man = manpage_headings(text)
     if man:
