@@ -19,6 +19,7 @@ from ...model import Document
 from ..base import reader_module
 from .html import render_pages
 from .pdf import PAGE_BREAK
+from .xlsx import cell_text
 
 #: python-pptx's shape types and placeholder kinds that matter here, by value (the extra is
 #: imported only when a deck is read): ``MSO_SHAPE_TYPE`` GROUP and PICTURE; ``PP_PLACEHOLDER``
@@ -85,22 +86,13 @@ def _chart_html(chart: Any) -> str:
     title = " ".join(chart.chart_title.text_frame.text.split()) if chart.has_title else ""
     parts = [f"<p>{escape(title)}</p>"] if title else []
     for plot in chart.plots:
-        head = "".join(f"<th>{escape(_cell_text(c))}</th>" for c in plot.categories)
+        head = "".join(f"<th>{escape(cell_text(c))}</th>" for c in plot.categories)
         rows = [f"<tr><th>Series</th>{head}</tr>"]
         for series in plot.series:
-            values = "".join(f"<td>{escape(_cell_text(v))}</td>" for v in series.values)
+            values = "".join(f"<td>{escape(cell_text(v))}</td>" for v in series.values)
             rows.append(f"<tr><td>{escape(series.name or '')}</td>{values}</tr>")
         parts.append(f"<table>{''.join(rows)}</table>")
     return "".join(parts)
-
-
-def _cell_text(value: Any) -> str:
-    """A chart's category or value as shown: whole numbers without ``.0``, nothing for none."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return " ".join(str(value).split())
 
 
 def _table_html(table: Any) -> str:

@@ -21,8 +21,9 @@ from ..base import reader_module
 from .html import render_pages
 
 
-def _cell(value: Any) -> str:
-    """A cell as Excel shows it, roughly: whole numbers without ``.0``, dates without midnight."""
+def cell_text(value: Any) -> str:
+    """A cell (or a chart's value) as Excel shows it, roughly: whole numbers without ``.0``, dates
+    without midnight."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -72,7 +73,7 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
     try:
         book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
         try:
-            sheets = [(ws.title, [[_cell(v) for v in row] for row in ws.iter_rows(values_only=True)])
+            sheets = [(ws.title, [[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
                       for ws in book.worksheets]
             title = " ".join((book.properties.title or "").split())
         finally:
