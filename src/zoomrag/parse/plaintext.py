@@ -455,8 +455,10 @@ def _title_below(text: str, le: int) -> tuple[int, str] | None:
 def _led_in(text: str, ls: int) -> bool:
     """True when the paragraph before the line at ``ls`` ends with a colon: it leads in to a
     list ("There are three ways to install it:")."""
-    above = text[:ls].rstrip()
-    return above.endswith((":", "："))
+    i = ls - 1
+    while i >= 0 and text[i].isspace():  # back over the blank lines, not copying the text before
+        i -= 1
+    return i >= 0 and text[i] in ":："
 
 
 def _in_list(text: str, ls: int, le: int) -> bool:
