@@ -17,13 +17,16 @@ from ...errors import InputError
 from ...model import Document
 from ..base import reader_module
 from .html import render_html
+from .zipped import check_unpacked
 
 #: ``dc:title`` in the document's core properties.
 _TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
 
 
-def _title(path: Path) -> str | None:
+def _checked_title(path: Path) -> str | None:
+    """The document's title, once its zip is known to be no bomb."""
     with zipfile.ZipFile(path) as z:
+        check_unpacked(z, path, "Word document")
         if "docProps/core.xml" not in z.namelist():
             return None
         m = _TITLE.search(z.read("docProps/core.xml").decode("utf-8", "replace"))
@@ -37,9 +40,11 @@ def read_docx(path: Path, doc_id: str) -> Document:
     # An image becomes its alt text: its bytes, inlined as a data URI, would be the page's text.
     no_image = mammoth.images.img_element(lambda image: {"alt": image.alt_text or ""})
     try:
+        title = _checked_title(path)
         with path.open("rb") as f:
             html = mammoth.convert_to_html(f, convert_image=no_image).value
-        title = _title(path)
+    except InputError:
+        raise
     except Exception as e:  # a .docx is a zip of XML anyone may have written
         raise InputError(f"{source}: cannot read this Word document ({type(e).__name__}: {e}); check that "
                          "it is a complete .docx (an older .doc must be saved as .docx first)") from e

@@ -20,12 +20,11 @@ from ...errors import InputError
 from ...model import Document
 from ..base import decode
 from .html import render_pages
+from .zipped import check_unpacked
 
 _CONTAINER = "META-INF/container.xml"
 _ENCRYPTION = "META-INF/encryption.xml"
 _PAGE_TYPES = frozenset({"application/xhtml+xml", "text/html"})
-#: Characters of text allowed per byte of the file, unpacked: more is a zip bomb, not a book.
-_MAX_RATIO = 200
 
 
 def _local(tag: str) -> str:
@@ -81,15 +80,8 @@ def read_epub(path: Path, doc_id: str) -> Document:
             if _encrypted(z, pages):
                 raise InputError(f"{source}: this e-book's pages are encrypted (DRM); zoomrag reads only "
                                  "unencrypted EPUB files, so export or buy a DRM-free copy")
-            budget = _MAX_RATIO * max(path.stat().st_size, 1)
-            htmls = []
-            for page in pages:
-                info = z.getinfo(page)
-                budget -= info.file_size
-                if budget < 0:
-                    raise InputError(f"{source}: its pages unpack to over {_MAX_RATIO} times the file's size; "
-                                     "that is a zip bomb, not a book, so it was not read")
-                htmls.append(decode(z.read(info), f"{source}: {page}"))
+            check_unpacked(z, path, "e-book", pages)
+            htmls = [decode(z.read(page), f"{source}: {page}") for page in pages]
     except InputError:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, ElementTree.ParseError, OSError, RuntimeError,

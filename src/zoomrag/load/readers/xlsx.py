@@ -10,6 +10,7 @@ and so are empty sheets. The title is the workbook's own (its core properties), 
 from __future__ import annotations
 
 import datetime as dt
+import zipfile
 from html import escape
 from pathlib import Path
 from types import MappingProxyType
@@ -19,6 +20,7 @@ from ...errors import InputError
 from ...model import Document
 from ..base import reader_module
 from .html import render_pages
+from .zipped import check_unpacked
 
 
 def cell_text(value: Any) -> str:
@@ -71,6 +73,8 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
     source = str(path)
     openpyxl = reader_module("openpyxl", source, "Excel workbooks", "xlsx")
     try:
+        with zipfile.ZipFile(path) as z:
+            check_unpacked(z, path, "Excel workbook")
         book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
         try:
             sheets = [(ws.title, [[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
@@ -78,6 +82,8 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
             title = " ".join((book.properties.title or "").split())
         finally:
             book.close()
+    except InputError:
+        raise
     except Exception as e:  # an .xlsx is a zip of XML anyone may have written
         raise InputError(f"{source}: cannot read this Excel workbook ({type(e).__name__}: {e}); check that it "
                          "is a complete .xlsx (an older .xls must be saved as .xlsx first)") from e
