@@ -135,16 +135,16 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "latex", "markdown", "mbox", "notebook",
-                         "pdf", "pptx", "rst", "text", "tsv", "xlsx"]
+                         "odp", "ods", "odt", "pdf", "pptx", "rst", "text", "tsv", "xlsx"]
 
 
 def test_read_text_unknown_format():
-    with pytest.raises(ConfigError, match=r"^unknown format 'odt'; choose one of: asciidoc, code, csv, docx, eml, epub, html"):
-        read_text("x", format="odt")
+    with pytest.raises(ConfigError, match=r"^unknown format 'wpd'; choose one of: asciidoc, code, csv, docx, eml, epub, html"):
+        read_text("x", format="wpd")
 
 
 def test_read_text_refuses_binary_formats():
-    for fmt in ("pdf", "docx"):
+    for fmt in ("pdf", "docx", "odt"):
         with pytest.raises(ConfigError, match=rf"^format '{fmt}' is read from a file, not from text; use load_path"):
             read_text("x", format=fmt)
 

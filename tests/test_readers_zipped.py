@@ -10,6 +10,7 @@ import zipfile
 import pytest
 from docx_support import make_docx
 from epub_support import make_epub, page
+from odf_support import make_odf
 
 from zoomrag.errors import InputError
 from zoomrag.load import load_path
@@ -49,6 +50,7 @@ def _book() -> bytes:
                  marks=_installed("mammoth")),
     pytest.param("a.pptx", _deck, "[Content_Types].xml", "PowerPoint deck", marks=_installed("pptx")),
     pytest.param("a.xlsx", _book, "[Content_Types].xml", "Excel workbook", marks=_installed("openpyxl")),
+    ("a.odt", lambda: make_odf("text", "<text:p>Tides</text:p>"), "content.xml", "text document"),
     ("a.epub", lambda: make_epub([("one.xhtml", page("Tides", "<p>The sea.</p>"))]), "OEBPS/text/one.xhtml",
      "e-book"),
 ])

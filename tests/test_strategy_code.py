@@ -201,6 +201,9 @@ def test_language_detection():
     assert language_of(Document(id="d", source="a/b.rs", text="fn main() {}", format="code")) == "rust"
     assert language_of(Document(id="d", source="<text>", text="import os\n", format="text")) == "python"
     assert language_of(Document(id="d", source="<text>", text="SELECT 1;", format="text")) == ""
+    # a format names the language only when it is one: a code block in a rendered file has none
+    assert language_of(Document(id="d", source="<text>", text="fn main() {}", format="rs")) == "rust"
+    assert language_of(Document(id="d", source="a/b.odt", text="SELECT 1;", format="odt")) == ""
     # a forced language wins over everything the document says
     assert language_of(Document(id="d", source="a/b.rs", text="fn main() {}", format="code"), "Py") == "python"
 

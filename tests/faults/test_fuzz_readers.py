@@ -9,11 +9,12 @@ from docx_support import make_docx
 from epub_support import make_epub, page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from odf_support import make_odf
 
 from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
-EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb", ".epub"]
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb", ".epub", ".odt", ".ods", ".odp"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:
@@ -25,6 +26,10 @@ if importlib.util.find_spec("openpyxl") is not None:
 
 _DOCX = make_docx([("h1", "Title"), ("p", "Some text."), ("table", [["a", "b"], ["1", "2"]])])
 _EPUB = make_epub([("one.xhtml", page("One", "<h1>One</h1><p>Text.</p>"))])
+_ODT = make_odf("text", '<text:h text:outline-level="1">One</text:h><text:list><text:list-item><text:p>a'
+                        "<text:s/>b</text:p></text:list-item></text:list><table:table><table:table-row>"
+                        '<table:table-cell table:number-columns-repeated="3"><text:p>x</text:p></table:table-cell>'
+                        "</table:table-row></table:table>")
 _PDF = b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
 _HTML = b"<html><head><title>t</title></head><body><table><tr><td>a</td></tr></table></body></html>"
 _PPTX = b""
@@ -49,6 +54,8 @@ data = st.one_of(
     st.tuples(st.integers(0, len(_XLSX)), st.binary(max_size=20)).map(lambda p: _XLSX[:p[0]] + p[1] + _XLSX[p[0] + len(p[1]):]),
     # an e-book likewise
     st.tuples(st.integers(0, len(_EPUB)), st.binary(max_size=20)).map(lambda p: _EPUB[:p[0]] + p[1] + _EPUB[p[0] + len(p[1]):]),
+    # an OpenDocument text likewise (read as a sheet or a deck too, by extension)
+    st.tuples(st.integers(0, len(_ODT)), st.binary(max_size=20)).map(lambda p: _ODT[:p[0]] + p[1] + _ODT[p[0] + len(p[1]):]),
 )
 
 

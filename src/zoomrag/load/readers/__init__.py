@@ -11,6 +11,7 @@ from .latex import read_latex
 from .mail import read_eml, read_mbox
 from .markdown import read_markdown
 from .notebook import read_notebook
+from .odf import read_odp, read_ods, read_odt
 from .pdf import read_pdf
 from .plain import read_plain
 from .pptx import read_pptx
@@ -32,6 +33,9 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("xlsx", FormatReader((".xlsx", ".xlsm"), read_file=read_xlsx, renders="markdown")),
     ("eml", FormatReader((".eml",), read_file=read_eml, renders="markdown")),
     ("mbox", FormatReader((".mbox",), read_file=read_mbox, renders="markdown")),
+    ("odt", FormatReader((".odt",), read_file=read_odt, renders="markdown")),
+    ("ods", FormatReader((".ods",), read_file=read_ods, renders="markdown")),
+    ("odp", FormatReader((".odp",), read_file=read_odp, renders="markdown", paged=True)),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),

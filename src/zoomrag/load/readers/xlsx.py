@@ -3,8 +3,8 @@ only when one is read). Each sheet is written as the HTML it means and read as a
 (:mod:`.html`): its name as a heading, then its tables, a table's first row as its header, so
 each row reaches the table strategy with the names of its columns. A blank row ends a table (a
 sheet often holds several); single cells above a table (a report's title row) are paragraphs.
-Cells show the values Excel last computed, not formulas; empty rows and columns are left out,
-and so are empty sheets. The title is the workbook's own (its core properties), if any.
+Cells show the values Excel last computed, not formulas; empty rows, empty sheets and columns
+empty in every row of a table (spacers) are left out. The title is the workbook's own (its core properties), if any.
 """
 
 from __future__ import annotations
@@ -50,11 +50,13 @@ def _runs(rows: list[list[str]]) -> list[list[list[str]]]:
     return [r for r in runs if r]
 
 
-def _sheet_html(name: str, rows: list[list[str]]) -> str:
+def sheet_html(name: str, rows: list[list[str]]) -> str:
+    """A sheet's rows as HTML: its name as a heading over its tables (shared with OpenDocument)."""
     parts = [f"<h1>{escape(name)}</h1>"]
     for run in _runs(rows):
-        width = max(i + 1 for row in run for i, v in enumerate(row) if v)  # this table's columns
-        run = [row[:width] for row in run]
+        # this table's columns: a column empty in all its rows is a spacer, not a column
+        filled = sorted({i for row in run for i, v in enumerate(row) if v})
+        run = [[row[i] if i < len(row) else "" for i in filled] for row in run]
         lead = 0
         while lead < len(run) - 1 and sum(1 for v in run[lead] if v) == 1:
             parts.append(f"<p>{escape(next(v for v in run[lead] if v))}</p>")  # a title row
@@ -88,7 +90,7 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
         raise InputError(f"{source}: cannot read this Excel workbook ({type(e).__name__}: {e}); check that it "
                          "is a complete .xlsx (an older .xls must be saved as .xlsx first)") from e
     # an empty sheet says nothing
-    pages = (_sheet_html(name, rows) for name, rows in sheets if any(any(row) for row in rows))
+    pages = (sheet_html(name, rows) for name, rows in sheets if any(any(row) for row in rows))
     text, blocks, _ = render_pages(pages, "\n\n")
     return Document(id=doc_id, source=source, text=text, format="xlsx",
                     metadata=MappingProxyType({"title": title or None}), blocks=tuple(blocks))

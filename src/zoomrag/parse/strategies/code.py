@@ -137,8 +137,8 @@ def language_of(document: Document, forced: str = "") -> str:
     named = forced or document.metadata.get("language") or next(
         (b.meta.get("language") for b in document.blocks if b.type == "code" and b.meta.get("language")), ""
     )
-    if not named and document.format not in ("code", "text", "markdown", "notebook", "rst", "asciidoc", "latex", ""):
-        named = document.format
+    if not named and language_name(document.format) in LANGUAGES.values():
+        named = document.format  # a document made in code as format="python"
     if named:
         return language_name(str(named))
     by_suffix = LANGUAGES.get(PurePath(document.source).suffix.lower())
