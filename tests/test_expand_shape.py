@@ -461,6 +461,11 @@ def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     for attrs in ("[source,sh]", "[quote, Albert Einstein]", "[[install]]", "[#id.role]"):
         assert is_markup(attrs, 0, len(attrs)), attrs  # AsciiDoc's, with or without spaces
     assert not is_markup("[see the manual]", 0, 16)  # words in brackets, no attribute list
+    org = "#+FILETAGS: :ops:\n\n* Backups\n:PROPERTIES:\n:ID: 42\n:END:\nRun them nightly.\n:LOGBOOK:\n"
+    s, e = without_markup_edges(org, 0, len(org), org.index("* Backups"), org.index("nightly") + 8)
+    assert org[s:e] == "* Backups\n:PROPERTIES:\n:ID: 42\n:END:\nRun them nightly."  # Org's, at the edges
+    for field in (":param x: the value", ":Author: Ann", "# Heading"):
+        assert not is_markup(field, 0, len(field)), field  # reStructuredText fields and headings are text
     # a cut that would leave a fragment is not made
     short = "Short words here.\n" + "<a href='x'>\n" * 3 + " ".join(["<br>"] * 20) + "\n"
     assert without_markup_edges(short, 0, len(short), 0, 5) == (0, len(short))

@@ -135,7 +135,7 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "latex", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "pdf", "pptx", "rst", "text", "tsv", "xlsx"]
+                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "tsv", "xlsx"]
 
 
 def test_read_text_unknown_format():

@@ -14,7 +14,7 @@ from odf_support import make_odf
 from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
-EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".ipynb", ".epub", ".odt", ".ods", ".odp"]
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".org", ".ipynb", ".epub", ".odt", ".ods", ".odp", ".rtf"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:
@@ -45,7 +45,8 @@ if ".xlsx" in EXTENSIONS:
 data = st.one_of(
     st.binary(max_size=2000),
     st.text(max_size=500).map(lambda t: t.encode("utf-8", "surrogatepass")),
-    st.tuples(st.sampled_from([_PDF, _HTML, b"a,b\n1,2\n", b"# T\n\n| a |\n|---|\n"]), st.binary(max_size=300))
+    st.tuples(st.sampled_from([_PDF, _HTML, b"a,b\n1,2\n", b"# T\n\n| a |\n|---|\n", b"{\\rtf1\\ansi{\\*\\footnote "]),
+              st.binary(max_size=300))
       .map(lambda p: p[0] + p[1]),
     # a Word document cut short or with bytes of it changed
     st.tuples(st.integers(0, len(_DOCX)), st.binary(max_size=20)).map(lambda p: _DOCX[:p[0]] + p[1] + _DOCX[p[0] + len(p[1]):]),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.readers.latex import latex_blocks
+from ..load.readers.org import org_blocks
 from ..load.spans import skip_space, trim_end
 from ..model import Block, Document, Hit, Tree
 from ..parse.headings import find_headings
@@ -153,14 +154,15 @@ def headings_in(d: DocView, start: int, end: int) -> list[int]:
 _BLOCK_SCANS: dict[str, Callable[[str], Sequence[Block]]] = {
     "asciidoc": lambda text: asciidoc_blocks(text)[0],
     "latex": lambda text: latex_blocks(text)[0],
+    "org": lambda text: org_blocks(text)[0],
 }
 
 
 def _heading_positions(document: Document) -> list[int]:
     """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
     read from its text, cheaply: Markdown's and RST's titles by their lines
-    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's and
-    LaTeX's by their readers' scans, and plain text's and a PDF's by the parser's rules
+    (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's,
+    LaTeX's and Org's by their readers' scans, and plain text's and a PDF's by the parser's rules
     (``DESCRIPTION`` in help() output, ``= = Works = =``, ``2.3 Limitations``)."""
     text = document.text
     scan = _BLOCK_SCANS.get(document.format)

@@ -12,10 +12,12 @@ from .mail import read_eml, read_mbox
 from .markdown import read_markdown
 from .notebook import read_notebook
 from .odf import read_odp, read_ods, read_odt
+from .org import read_org
 from .pdf import read_pdf
 from .plain import read_plain
 from .pptx import read_pptx
 from .rst import read_rst
+from .rtf import read_rtf
 from .xlsx import read_xlsx
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
@@ -36,8 +38,10 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("odt", FormatReader((".odt",), read_file=read_odt, renders="markdown")),
     ("ods", FormatReader((".ods",), read_file=read_ods, renders="markdown")),
     ("odp", FormatReader((".odp",), read_file=read_odp, renders="markdown", paged=True)),
+    ("rtf", FormatReader((".rtf",), read_file=read_rtf, renders="markdown")),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
+    ("org", FormatReader((".org",), read=read_org)),
 )
