@@ -464,6 +464,7 @@ def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     org = "#+FILETAGS: :ops:\n\n* Backups\n:PROPERTIES:\n:ID: 42\n:END:\nRun them nightly.\n:LOGBOOK:\n"
     s, e = without_markup_edges(org, 0, len(org), org.index("* Backups"), org.index("nightly") + 8)
     assert org[s:e] == "* Backups\n:PROPERTIES:\n:ID: 42\n:END:\nRun them nightly."  # Org's, at the edges
+    assert is_markup("|----+---|", 0, 10) and not is_markup("| a | b |", 0, 9)  # a table's frame, not a row
     for field in (":param x: the value", ":Author: Ann", "# Heading"):
         assert not is_markup(field, 0, len(field)), field  # reStructuredText fields and headings are text
     # a cut that would leave a fragment is not made

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (44, "96d80f3c605ce8cbbeb3039ed1c8c9b87b603cdfc4e89daff327cff86984384f")
+RECORDED = (45, "04cc1dd5c57e5a536ceb29200e9ee362cde6c52e1aaf51b3283975fbd29b212d")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -78,6 +78,9 @@ FILES = {
                   "\\begin{abstract}\nShort.\n\\end{abstract}\n\\section{Intro}\\label{s:i}\nText % \\section{No}\n"
                   "\\subsection*{More --- here}\n" + _LONG + "\n\\begin{verbatim}\n\\section{x}\n\\end{verbatim}\n"
                   "\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n\\end{document}\n"),
+    "notes.org": ("org", "#+TITLE: Notes\n* TODO [#A] Backups :ops:\n  SCHEDULED: <2026-01-02>\n  :PROPERTIES:\n"
+                  "  :ID: 42\n  :END:\nRun them nightly.\n|------+------|\n| Name | Role |\n|------+------|\n"
+                  "| Ann  | lead |\n|------+------|\n#+BEGIN_SRC sh\npg_dump app\n#+END_SRC\n** Restore\n" + _LONG + "\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),

@@ -96,7 +96,7 @@ def test_headlines_code_tables_and_markup_exact():
         ("code", 0, {"language": "python"}, "#+BEGIN_SRC Py :results output\n* not a heading\nprint(1)\n#+END_SRC"),
         ("code", 0, {}, ": 1\n: 2"),
         ("heading", 2, {"title": "Check logs and Setup"}, "** REVIEW /Check/ =logs= and [[Setup]]"),
-        ("text", 0, {}, "| Name | Role |\n|------+------|\n| Ann  | lead |"),  # Org's rule: no table the strategy reads
+        ("table", 0, {}, "| Name | Role |\n|------+------|\n| Ann  | lead |"),  # Org's rule under the header
         ("table", 0, {}, "| a | b |\n|---|---|\n| 1 | 2 |"),
         ("text", 0, {}, "Quoted words.\n* not a heading in a quote"),
         ("text", 0, {}, "*bold* at a line start, and a list:\n- item one\n- item two"),

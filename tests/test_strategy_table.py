@@ -110,6 +110,20 @@ def test_document_without_blocks_is_scanned_for_pipe_tables():
         ("chunk", "Intro"), ("table", TABLE_2X3.rstrip("\n")), ("chunk", "Outro")]
 
 
+def test_a_table_ruled_with_joins_has_rows_and_no_rule_rows():
+    # Org mode's and Emacs' tables: ``+`` where the columns meet; rules between groups of rows
+    text = "| Name | Role |\n|------+------|\n| Ann  | lead |\n|------+------|\n| Bo   | dev  |\n"
+    tree = make_chunker("table").chunk(Document.from_text("Staff:\n\n" + text))
+    assert [(n.kind, n.text) for n in tree if n.kind in ("table", "header", "row")] == [
+        ("table", text.rstrip("\n")), ("header", "| Name | Role |"), ("row", "| Ann  | lead |"), ("row", "| Bo   | dev  |")]
+    # one rule per column junction: a rule of another width is no delimiter, and neither is
+    # help()'s single-column rule
+    assert "table" not in [n.kind for n in make_chunker("table").chunk(
+        Document.from_text("| a | b |\n|---+---+---|\n| 1 | 2 |\n"))]
+    assert "table" not in [n.kind for n in make_chunker("table").chunk(
+        Document.from_text(" |  Methods\n |  -----+--\n |  x\n"))]
+
+
 def test_csv_document_without_blocks():
     doc = Document.from_text("a;b\n1;2\n", format="csv", metadata={"delimiter": ";"})
     tree = make_chunker("table").chunk(doc)

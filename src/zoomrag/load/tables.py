@@ -44,6 +44,9 @@ class Table:
 # -- pipe tables ---------------------------------------------------------------------------
 
 _DELIMITER_CELL = re.compile(r":?-+:?")
+#: A rule drawn with ``+`` where columns meet, as Org mode and Emacs' table editors draw it:
+#: ``|------+-----|`` under a header, and between groups of rows.
+_JOINED_RULE = re.compile(r"-+(?:\+-+)*")
 # CommonMark backslash escapes: a backslash before ASCII punctuation stands for that character.
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
@@ -84,10 +87,19 @@ def is_table_head(text: str, header: Row, delim: Row) -> bool:
     """A header line and the delimiter row under it. One column needs pipes on both sides of
     both lines: Python's ``help()`` output starts every line with `` |`` and draws
     ``|  -----`` rules under its section titles, which is not a table."""
-    # The delimiter row (``| --- | :-: |``): every cell dashes with optional alignment colons.
+    # The delimiter row (``| --- | :-: |``): every cell dashes with optional alignment colons;
+    # or one rule joined by a ``+`` between each two columns, between pipes (``|---+---|``).
+    if (len(delim.cells) == 1 < len(header.cells) and _fenced(text, delim)
+            and _JOINED_RULE.fullmatch(delim.cells[0].value) and delim.cells[0].value.count("+") == len(header.cells) - 1):
+        return True
     if len(delim.cells) != len(header.cells) or not all(_DELIMITER_CELL.fullmatch(c.value) for c in delim.cells):
         return False
     return len(header.cells) > 1 or (_fenced(text, header) and _fenced(text, delim))
+
+
+def _is_rule(row: Row) -> bool:
+    """A joined rule between groups of rows: no content, so no row."""
+    return len(row.cells) == 1 and _JOINED_RULE.fullmatch(row.cells[0].value) is not None and "+" in row.cells[0].value
 
 
 def parse_pipe_table(text: str, start: int, end: int) -> Table | None:
@@ -101,7 +113,7 @@ def parse_pipe_table(text: str, start: int, end: int) -> Table | None:
     delim = split_pipe_row(text, *lines[1])
     if not is_table_head(text, header, delim):
         return None
-    rows = tuple(split_pipe_row(text, s, e) for s, e in lines[2:])
+    rows = tuple(row for row in (split_pipe_row(text, s, e) for s, e in lines[2:]) if not _is_rule(row))
     last = rows[-1] if rows else delim
     return Table(header.start, last.end, header, rows)
 
@@ -129,7 +141,9 @@ def find_pipe_tables(text: str, start: int = 0, end: int | None = None) -> list[
             s, e = lines[j]
             if "|" not in text[s:e] or trim(text, s, e)[0] == e:
                 break
-            rows.append(split_pipe_row(text, s, e))
+            row = split_pipe_row(text, s, e)
+            if not _is_rule(row):
+                rows.append(row)
             j += 1
         last = rows[-1] if rows else delim
         tables.append(Table(header.start, last.end, header, tuple(rows)))

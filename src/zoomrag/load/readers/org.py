@@ -16,8 +16,9 @@ center, verse, a special block) is read as blocks; nothing inside any block is a
 Markup belongs to no block: keyword lines (``#+OPTIONS:``, ``#+RESULTS:``), block fences,
 comments (``# …`` lines, ``COMMENT`` blocks), drawers (``:PROPERTIES:`` … ``:END:``) and the
 planning line under a headline (``SCHEDULED: <…>``). A table (lines starting with ``|``) is a
-``table`` block when the table strategy can read it, a GFM-like ``|---|---|`` rule under its first
-row; Org's usual ``|---+---|`` rule is not one, so such a table stays one text block.
+``table`` block when the table strategy can read it: a rule under its first row, Org's
+``|---+---|`` or GFM's ``|---|---|`` (its rules above the header and under the last row are
+markup; those between rows are no rows); else it stays one text block.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ _DRAWER_END = re.compile(r"[ \t]*:END:[ \t]*", re.IGNORECASE)
 _PLANNING = re.compile(r"[ \t]*(?:SCHEDULED|DEADLINE|CLOSED):")
 _RULE = re.compile(r"[ \t]*-{5,}[ \t]*")
 _TABLE_LINE = re.compile(r"[ \t]*\|.*")
+_TABLE_RULE = re.compile(r"[ \t]*\|-[-+]*\|?[ \t]*")
 #: Keywords that say what the document is, and the metadata key each becomes.
 _FIELDS = {"title": "title", "subtitle": "subtitle", "author": "author", "email": "email",
            "date": "date", "description": "description"}
@@ -217,11 +219,19 @@ def org_blocks(text: str) -> tuple[list[Block], dict[str, object]]:
             last = i
             while last + 1 < len(lines) and _TABLE_LINE.fullmatch(lines[last + 1]):
                 last += 1
+            after = last + 1
+            # rules above the header and under the last row draw the frame: markup
+            while i < last and _TABLE_RULE.fullmatch(lines[i]):
+                skipped.append(spans[i])
+                i += 1
+            while last > i and _TABLE_RULE.fullmatch(lines[last]):
+                skipped.append(spans[last])
+                last -= 1
             start, stop = first_char(i), line_end(last)
             # A table block only when the table strategy reads it; else it is text, whole.
             kind = "table" if parse_pipe_table(text, start, stop) is not None else "text"
             marked.append(Block(start, stop, kind))
-            i = last + 1
+            i = after
             continue
         elif stripped.startswith("-") and _RULE.fullmatch(line):
             skipped.append(spans[i])
