@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,19 @@ def test_decode_refuses_invalid_utf8_naming_file_byte_and_line():
 def test_decode_refuses_nul_bytes_as_binary():
     with pytest.raises(BinaryFileError, match=r"^img\.png: binary file \(NUL bytes found\)"):
         decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "img.png")
+
+
+@pytest.mark.parametrize(("name", "kind", "into"), [
+    ("old.doc", "a Word 97–2003 document", "docx"), ("q3.xls", "an Excel 97–2003 workbook", "xlsx"),
+    ("talk.ppt", "a PowerPoint 97–2003 deck", "pptx"), ("plan.pages", "an Apple Pages document", "docx"),
+])
+def test_a_binary_office_format_is_named_with_what_to_save_it_as(name, kind, into):
+    with pytest.raises(BinaryFileError, match=rf"^{re.escape(name)}: {kind}, a format zoomrag does not read; save it "
+                                              rf"as \.{into} \(LibreOffice converts it: soffice --headless "
+                                              rf"--convert-to {into} FILE\) and index that$"):
+        decode(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", name)
+    # a text file of the same extension is text
+    assert decode(b"-----BEGIN KEY-----\n", name) == "-----BEGIN KEY-----\n"
 
 
 def test_decode_refuses_control_bytes_as_binary():

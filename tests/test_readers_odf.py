@@ -163,6 +163,8 @@ def test_a_context_from_a_presentation_says_its_slide(tmp_path):
     got = runner.invoke(main, ["query", "Asia share", "--index", index, "--json", "--mode", "bm25", "--expand", "none"])
     top = json.loads(got.output)["contexts"][0]
     assert top["doc_id"] == "p.odp" and top["pages"] == [3, 3] and "| Asia | 40 % |" in top["text"]
+    got = runner.invoke(main, ["query", "Asia share", "--index", index, "--mode", "bm25", "--expand", "none"])
+    assert f"[{top['start']}, {top['end']}) slide 3  score" in got.output  # a deck's pages are slides
     got = runner.invoke(main, ["query", "repair roof", "--index", index, "--json", "--mode", "bm25"])
     top = json.loads(got.output)["contexts"][0]
     assert top["doc_id"] == "h.odt" and top["section_path"] == ["Deposits", "Repairs"]

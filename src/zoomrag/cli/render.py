@@ -216,13 +216,18 @@ def text_offset(ctx: Any, pos: int) -> int:
     return at
 
 
+#: Files whose pages are slides.
+_DECKS = (".pptx", ".odp")
+
+
 def spans_label(ctx: Any) -> str:
     """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans; then its page
-    or pages in a PDF or a slide deck (``p. 4``, ``pp. 4–5``)."""
+    or pages in a PDF (``p. 4``, ``pp. 4–5``) or its slides in a deck (``slide 4``, ``slides 4–5``)."""
     label = " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
     if ctx.pages:
         first, last = ctx.pages
-        label += f" p. {first}" if first == last else f" pp. {first}–{last}"
+        one, many = ("slide", "slides") if str(ctx.source).lower().endswith(_DECKS) else ("p.", "pp.")
+        label += f" {one} {first}" if first == last else f" {many} {first}–{last}"
     return label
 
 

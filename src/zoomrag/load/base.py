@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -93,6 +93,16 @@ def detect_format(path: Path) -> str:
 #: feed, backspace or escape, which real text files do contain).
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f\b\x1b")
 _SNIFF = 8192
+#: Binary formats a user may expect to be read, and what to save them as instead.
+_UNREAD_FORMATS = {
+    ".doc": ("a Word 97–2003 document", "docx"),
+    ".xls": ("an Excel 97–2003 workbook", "xlsx"),
+    ".ppt": ("a PowerPoint 97–2003 deck", "pptx"),
+    ".pages": ("an Apple Pages document", "docx"),
+    ".numbers": ("an Apple Numbers spreadsheet", "xlsx"),
+    ".key": ("an Apple Keynote deck", "pptx"),
+    ".wpd": ("a WordPerfect document", "docx"),
+}
 
 
 def decode(data: bytes, source: str) -> str:
@@ -109,6 +119,11 @@ def decode(data: bytes, source: str) -> str:
                     f"{e.start}; re-save the file as UTF-8") from None
     data = data.removeprefix(codecs.BOM_UTF8)
     head = data[:_SNIFF]
+    older = _UNREAD_FORMATS.get(PurePath(source).suffix.lower())
+    if older is not None and (b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)):
+        kind, into = older
+        raise BinaryFileError(f"{source}: {kind}, a format zoomrag does not read; save it as .{into} "
+                              f"(LibreOffice converts it: soffice --headless --convert-to {into} FILE) and index that")
     if b"\x00" in head:
         raise BinaryFileError(f"{source}: binary file (NUL bytes found), not text; "
                               "skip it or convert it to text first")
