@@ -136,6 +136,19 @@ def test_a_presentation_is_a_slide_a_page(tmp_path):
         "\f", "# By region", "", "| Region | Share |", "| --- | --- |", "| Asia | 40 % |", "", "Map of the regions"]
 
 
+def test_repeats_unrolled_past_what_a_reader_reads_are_refused(tmp_path, monkeypatch):
+    from zoomrag.load.readers import xlsx
+
+    monkeypatch.setattr(xlsx, "MAX_CELLS", 10_000)
+    row = ('<table:table-row table:number-rows-repeated="999999"><table:table-cell '
+           'table:number-columns-repeated="999999"><text:p>x</text:p></table:table-cell></table:table-row>')
+    for kind, name, body in (("spreadsheet", "s.ods", f"<table:table>{row}</table:table>"),
+                             ("text", "t.odt", f"<table:table>{row}</table:table>")):
+        path = _write(tmp_path, name, make_odf(kind, body))
+        with pytest.raises(InputError, match=rf"^{re.escape(str(path))}: this file holds over 10,000 cells"):
+            load_path(path)
+
+
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("a.odt", make_odf("text", "<text:p>x</text:p>")[:150],
      r"cannot read this text document \(BadZipFile: .+\); check that it is a complete \.odt file \(an older "

@@ -129,3 +129,24 @@ def test_a_row_comes_back_with_its_columns_names(tmp_path):
     top = top_context(tmp_path / "books", tmp_path, "Person 17", "--budget", "60")
     assert top["text"].startswith("| Name | Team | Office |") and "| Person 17 | Team 2 | Room 117 |" in top["text"]
     assert top["section_path"] == ["People"]
+
+
+@needs_xlsx
+def test_a_sheet_stretched_to_its_last_cell_is_read_by_the_cells_it_holds(tmp_path, monkeypatch):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Notes"
+    sheet["A1"], sheet["B1"], sheet["A2"], sheet["B2"] = "Item", "Owner", "Roof", "Ann"
+    sheet.cell(row=1_048_576, column=16_384, value="stray")  # the sheet's used range is all of it
+    book.save(tmp_path / "stray.xlsx")
+    assert load_path(tmp_path / "stray.xlsx").text.split("\n") == [
+        "# Notes", "", "| Item | Owner |", "| --- | --- |", "| Roof | Ann |", "", "stray"]
+    # a file of more cells than a reader reads is refused with what to do
+    from zoomrag.load.readers import xlsx
+
+    monkeypatch.setattr(xlsx, "MAX_CELLS", 3)
+    with pytest.raises(InputError, match=r"stray\.xlsx: this file holds over 3 cells \(counting the empty ones "
+                                         r"between filled ones\); save the sheets you need as CSV and index those$"):
+        load_path(tmp_path / "stray.xlsx")

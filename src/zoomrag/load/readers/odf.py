@@ -32,7 +32,7 @@ from ...errors import InputError
 from ...model import Document
 from .html import render_pages
 from .pdf import PAGE_BREAK
-from .xlsx import sheet_html
+from .xlsx import CellBudget, sheet_html
 from .zipped import check_unpacked
 
 _NS = {
@@ -70,7 +70,8 @@ _MAX_COLUMNS = 1024
 class _Body:
     """The HTML of a document body, with its notes collected to go after it."""
 
-    def __init__(self, numbered: frozenset[tuple[str, int]], kinds: dict[str, int]) -> None:
+    def __init__(self, numbered: frozenset[tuple[str, int]], kinds: dict[str, int], budget: CellBudget) -> None:
+        self.budget = budget  # cells of tables, repeats unrolled
         self.numbered = numbered  # (list style, level) where the style numbers its items
         self.kinds = kinds  # paragraph styles that make a heading (its level), code or the title
         self.title: str | None = None
@@ -185,7 +186,7 @@ class _Body:
         return f"<{tag}>{''.join(items)}</{tag}>" if items else ""
 
     def _table(self, table: ElementTree.Element) -> str:
-        rows = list(_rows(table, lambda cell: "<br>".join(
+        rows = list(_rows(table, self.budget, lambda cell: "<br>".join(
             t for t in (self.inline(c) if c.tag in (_q("text:p"), _q("text:h")) else escape(_plain(c))
                         for c in cell) if t.strip())))
         if not rows:
@@ -234,7 +235,8 @@ def _table_rows(el: ElementTree.Element) -> Iterator[ElementTree.Element]:
             yield from _table_rows(child)
 
 
-def _rows(table: ElementTree.Element, text_of: Callable[[ElementTree.Element], str]) -> Iterator[list[str]]:
+def _rows(table: ElementTree.Element, budget: CellBudget,
+          text_of: Callable[[ElementTree.Element], str]) -> Iterator[list[str]]:
     """A table's rows of cell texts, repeats unrolled, empty cells and rows at its edges left out."""
     blank_rows = 0
     for row in _table_rows(table):
@@ -262,6 +264,7 @@ def _rows(table: ElementTree.Element, text_of: Callable[[ElementTree.Element], s
             yield []
         blank_rows = 0
         for _ in range(min(repeat, _MAX_REPEAT)):
+            budget.spend(len(cells))
             yield cells
 
 
@@ -357,7 +360,7 @@ def _read(path: Path, what: str, extension: str) -> tuple[ElementTree.Element, _
     if body is None:
         raise InputError(f"{path}: this {what} has no body (content.xml without office:body); check that "
                          f"it is a complete .{extension} file")
-    return body, _Body(_numbered_styles(content, styles), _paragraph_styles(styles, content)), title
+    return body, _Body(_numbered_styles(content, styles), _paragraph_styles(styles, content), CellBudget(str(path))), title
 
 
 def _document(path: Path, doc_id: str, fmt: str, pages: list[str], separator: str, title: str | None, *,
@@ -381,7 +384,7 @@ def read_ods(path: Path, doc_id: str) -> Document:
     pages = []
     for table in sheet.findall(_q("table:table")) if sheet is not None else ():
         # a cell as the sheet shows it: its paragraphs' text, formatted as the sheet formats it
-        rows = list(_rows(table, lambda cell: " ".join(_plain(cell).split())))
+        rows = list(_rows(table, html.budget, lambda cell: " ".join(_plain(cell).split())))
         if any(rows):
             pages.append(sheet_html(table.get(_q("table:name"), ""), rows))
     return _document(path, doc_id, "ods", pages, "\n\n", title)

@@ -22,6 +22,24 @@ from ..base import reader_module
 from .html import render_pages
 from .zipped import check_unpacked
 
+#: Cells read from one workbook, counting the empty ones a row holds before its last filled one:
+#: a sheet with one cell at XFD1048576 would otherwise be read cell by cell for hours.
+MAX_CELLS = 20_000_000
+
+
+class CellBudget:
+    """Cells left to read from one file; spent row by row."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.left = MAX_CELLS
+
+    def spend(self, cells: int) -> None:
+        self.left -= cells
+        if self.left < 0:
+            raise InputError(f"{self.source}: this file holds over {MAX_CELLS:,} cells (counting the empty ones "
+                             "between filled ones); save the sheets you need as CSV and index those")
+
 
 def cell_text(value: Any) -> str:
     """A cell (or a chart's value) as Excel shows it, roughly: whole numbers without ``.0``, dates
@@ -71,6 +89,17 @@ def sheet_html(name: str, rows: list[list[str]]) -> str:
     return f"<html><body>{''.join(parts)}</body></html>"
 
 
+def _sheet_rows(ws: Any, budget: CellBudget) -> list[list[str]]:
+    """A sheet's rows as cell texts, each as long as its last filled cell; the sheet's recorded
+    size is not used, as a stray format at the sheet's last cell stretches it to millions of rows."""
+    ws.reset_dimensions()
+    rows = []
+    for row in ws.iter_rows(values_only=True):
+        budget.spend(max(len(row), 1))
+        rows.append([cell_text(v) for v in row])
+    return rows
+
+
 def read_xlsx(path: Path, doc_id: str) -> Document:
     source = str(path)
     openpyxl = reader_module("openpyxl", source, "Excel workbooks", "xlsx")
@@ -78,9 +107,9 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
         with zipfile.ZipFile(path) as z:
             check_unpacked(z, path, "Excel workbook")
         book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+        budget = CellBudget(source)
         try:
-            sheets = [(ws.title, [[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
-                      for ws in book.worksheets]
+            sheets = [(ws.title, _sheet_rows(ws, budget)) for ws in book.worksheets]
             title = " ".join((book.properties.title or "").split())
         finally:
             book.close()
