@@ -17,13 +17,16 @@ def _para(text: str, style: str | None = None) -> str:
 
 def make_docx(body: list, title: str | None = None) -> bytes:
     """A .docx of ``body``: ``("h1", text)`` … ``("h6", text)`` a heading in Word's style,
-    ``("p", text)`` a paragraph, ``("table", rows)`` a table of cell texts; ``title`` its core
+    ``("p", text)`` a paragraph, ``("code", lines)`` code in the Source Code style, ``("table", rows)``
+    a table of cell texts; ``title`` its core
     properties' title."""
     parts = []
     for kind, value in body:
         if kind == "table":
             rows = "".join("<w:tr>" + "".join(f"<w:tc>{_para(c)}</w:tc>" for c in row) + "</w:tr>" for row in value)
             parts.append(f"<w:tbl>{rows}</w:tbl>")
+        elif kind == "code":  # a line a paragraph, in the code style pandoc writes
+            parts.extend(_para(line, "SourceCode") for line in value.split("\n"))
         elif kind.startswith("h"):
             parts.append(_para(value, f"Heading{kind[1:]}"))
         else:
@@ -31,6 +34,7 @@ def make_docx(body: list, title: str | None = None) -> bytes:
     doc = f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document {W}><w:body>{"".join(parts)}</w:body></w:document>'
     styles = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles {W}>'
               + "".join(f'<w:style w:type="paragraph" w:styleId="Heading{i}"><w:name w:val="heading {i}"/></w:style>' for i in range(1, 7))
+              + '<w:style w:type="paragraph" w:styleId="SourceCode"><w:name w:val="Source Code"/></w:style>'
               + "</w:styles>")
     types = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
              '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (45, "04cc1dd5c57e5a536ceb29200e9ee362cde6c52e1aaf51b3283975fbd29b212d")
+RECORDED = (46, "26aace7cca15662bb1b7271ab8e56def6517a5af958dc8904e45df9270f6fc39")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -48,7 +48,7 @@ FILES = {
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
                  "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"
-                 "<h3>fn vacuum()</h3><p>Vacuums.</p><p>Takes a lock.<a class='footnote' href='#ftn.l'><sup>[1]</sup>"
+                 "<h3>fn vacuum()</h3><pre>VACUUM<br>  FULL</pre><p>Vacuums.</p><p>Takes a lock.<a class='footnote' href='#ftn.l'><sup>[1]</sup>"
                  "</a></p><div class='footnote' id='ftn.l'><p><a class='para' href='#l'><sup class='para'>[1] </sup>"
                  "</a>A share lock.</p></div><table><tr><th>Mode</th></tr><tr><td>ROW<a class='footnoteref' "
                  "href='#ftn.t'><sup>[a]</sup></a></td></tr><tbody class='footnotes'><tr><td><div class='footnote' "

@@ -32,6 +32,12 @@ def test_headings_paragraphs_and_tables_are_read_as_their_styles_mean(tmp_path):
     assert load_path(path).metadata == {"title": "Farm lease"}
 
 
+def test_paragraphs_in_a_code_style_are_one_code_block(tmp_path):
+    path = tmp_path / "howto.docx"
+    path.write_bytes(make_docx([("p", "Run it:"), ("code", "make all \\\n    --quiet\nmake install"), ("p", "Done.")]))
+    assert load_path(path).text == "Run it:\n\n```\nmake all \\\n    --quiet\nmake install\n```\n\nDone.\n"
+
+
 def test_a_broken_word_document_is_a_clear_error(tmp_path):
     path = tmp_path / "broken.docx"
     path.write_bytes(make_docx(LEASE)[:300])

@@ -43,6 +43,8 @@ WORD = r"""{\rtf1\ansi\ansicpg1251\deff0\uc1
 \trowd\cellx1000\cellx2000
 \pard\intbl 2026\cell 1200{\bin4 ab{}}\cell\row
 \pard\plain After the table.\par
+\pard\plain Run {\f1 VACUUM} nightly.\par
+\pard\plain\f1 SELECT 1;\line SELECT 2;\par
 }
 """
 #: As macOS TextEdit writes it: a paragraph ends with a backslash before the line break.
@@ -78,10 +80,11 @@ def test_a_word_document_is_read_as_its_styles_mean(tmp_path):
         "1. Pay on time.", "  1. By transfer.", "2. Keep the trees.", "", "See the site.[^1]", "",
         "## Рента and € prices", "", "```", "def rent():", "    return 1200", "```", "",
         "| Year | Rent |", "| --- | --- |", "| 2026 | 1200 |", "", "After the table.", "",
-        "[^1]: The site of the council."]
+        # a paragraph set in a fixed-width font alone is code; a word in one is not
+        "Run VACUUM nightly.", "", "```", "SELECT 1;", "SELECT 2;", "```", "", "[^1]: The site of the council."]
     assert [(b.type, b.level) for b in doc.blocks] == [
         ("text", 0), ("heading", 1), ("text", 0), ("list", 0), ("text", 0), ("heading", 2), ("code", 0),
-        ("table", 0), ("text", 0), ("text", 0)]
+        ("table", 0), ("text", 0), ("text", 0), ("code", 0), ("text", 0)]
 
 
 @pytest.mark.parametrize(("rtf", "lines"), [

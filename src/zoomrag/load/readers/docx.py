@@ -1,8 +1,8 @@
 """Word documents (``.docx``) through mammoth (the optional ``docx`` extra, imported only when
 one is read), which writes a document as the HTML its styles mean: ``Heading 1`` as ``h1``,
 lists, tables, footnotes. That HTML is then read as any page is (:mod:`.html`), so a Word
-document is a rendering like an HTML page: the same headings, pipe tables and notes, and spans
-point into the rendering. Images are left out (their alt text stays); the title is the
+document is a rendering like an HTML page: the same headings, pipe tables and notes, code in a
+code style as code blocks, and spans point into the rendering. Images are left out (their alt text stays); the title is the
 document's own (its core properties), when it has one.
 """
 
@@ -18,6 +18,11 @@ from ...model import Document
 from ..base import reader_module
 from .html import render_html
 from .zipped import check_unpacked
+
+#: Paragraph styles of code (pandoc's, Word's, LibreOffice's), read as one code block a run, a
+#: line a paragraph, as the HTML reader reads ``pre``; mammoth's default map knows none of them.
+_CODE_STYLES = "\n".join(f"p[style-name='{name}'] => pre:separator('\\n')" for name in (
+    "Source Code", "HTML Preformatted", "Preformatted Text", "Code", "Plain Text", "Macro Text"))
 
 #: ``dc:title`` in the document's core properties.
 _TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
@@ -42,7 +47,7 @@ def read_docx(path: Path, doc_id: str) -> Document:
     try:
         title = _checked_title(path)
         with path.open("rb") as f:
-            html = mammoth.convert_to_html(f, convert_image=no_image).value
+            html = mammoth.convert_to_html(f, convert_image=no_image, style_map=_CODE_STYLES).value
     except InputError:
         raise
     except Exception as e:  # a .docx is a zip of XML anyone may have written

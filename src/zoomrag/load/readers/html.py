@@ -563,6 +563,8 @@ def _pre_text(node: LexborNode) -> str:
             pieces.append(_kept_text(child))
         elif child.is_text_node:
             loose.append(child.text_content or "")
+        elif child.is_element_node and child.tag == "br":
+            loose.append("\n")  # a line break written as a tag (mammoth's, for a Word code style)
         elif child.is_element_node and not _dropped(child):
             loose.append(_kept_text(child))
     rest = "".join(loose)

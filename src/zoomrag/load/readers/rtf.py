@@ -33,7 +33,7 @@ from .html import render_pages
 
 _TOKEN = re.compile(r"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z])|([{}])|([^\\{}\r\n]+)|[\r\n]+")
 #: Groups that hold no text of the document (read or not, their words never reach it).
-_SKIPPED = frozenset("""fonttbl colortbl listtable listoverridetable rsidtbl generator xmlnstbl
+_SKIPPED = frozenset("""colortbl listtable listoverridetable rsidtbl generator xmlnstbl
     themedata colorschememapping datastore latentstyles pgdsctbl pict object nonshppict shp shpinst
     header headerl headerr headerf footer footerl footerr footerf ftnsep ftnsepc aftnsep aftnsepc
     bkmkstart bkmkend xe tc revtbl annotation atnid atnauthor atrfstart atrfend atnref docvar
@@ -47,6 +47,10 @@ _CONTROL_SYMBOLS = {"~": " ", "_": "‑", "-": "", "\\": "\\", "{": "{", "}": "}
 _HEADING_NAME = re.compile(r"heading\s*([1-9])", re.IGNORECASE)
 #: Styles of code: "Preformatted Text", Word's "HTML Preformatted", "Source Code" and the like.
 _CODE_NAME = re.compile(r"(?:html\s*)?preformatted(?:\s*text)?|source\s*code|code|plain\s*text", re.IGNORECASE)
+#: Fonts of fixed width, by name: a paragraph set in one alone is code (pandoc, and many a Word
+#: user, mark code by its font only).
+_MONO_NAME = re.compile(r"courier|consolas|menlo|monaco|mono|lucida console|source code|inconsolata|fira code",
+                        re.IGNORECASE)
 #: A list marker a writer put in the text before a tab (pandoc, older writers): ``1.``, ``a)``, ``•``.
 _MARKER = re.compile(r"[ \t]*((\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)]|[•◦▪‣–—\-*·o§])\t")
 
@@ -64,6 +68,7 @@ class _Group:
     listed: bool = False
     list_level: int = 0
     indent: int = 0
+    font: int = -1
     dest: str = ""  # the destination this group is in (stylesheet, info, title, footnote, ...)
     opened: str = ""  # the destination this very group opened, closed with it
 
@@ -108,6 +113,10 @@ class _Reader:
         self.note_stack: list[tuple[list[str], list[_Para], list[str]]] = []
         self.style_def: dict[str, object] = {}
         self.field_inst: list[str] = []
+        self.mono: set[int] = set()  # fixed-width fonts
+        self.font_entry: dict[str, object] = {}
+        self.default_font = -1
+        self.chars = [0, 0]  # characters of the paragraph in a fixed-width font, and in others
 
     # -- text ---------------------------------------------------------------------------------
     def _flush(self, g: _Group) -> None:
@@ -132,16 +141,33 @@ class _Reader:
             self.field_inst.append(s)
         elif g.dest == "listtext":
             self.marker += s
+        elif g.dest == "fonttbl":
+            self._font_name(s)
         else:
             self.buf.append(s)
+            font = g.font if g.font >= 0 else self.default_font
+            self.chars[font not in self.mono] += len(s) - s.count(" ")
+
+    def _font_name(self, s: str) -> None:
+        """A font table's text: names, each ended by ``;``, of the font last numbered."""
+        for piece in re.split("(;)", s):
+            if piece == ";":
+                number, name = self.font_entry.get("number"), str(self.font_entry.get("name", ""))
+                if isinstance(number, int) and (self.font_entry.get("fixed") or _MONO_NAME.search(name)):
+                    self.mono.add(number)
+                self.font_entry = {}
+            else:
+                self.font_entry["name"] = str(self.font_entry.get("name", "")) + piece
 
     # -- paragraphs ---------------------------------------------------------------------------
     def _take(self) -> str:
         text = "".join(self.buf)
         self.buf = []
+        self.chars = [0, 0]
         return text
 
     def _paragraph(self, g: _Group) -> None:
+        fixed = self.chars[0] > 0 and not self.chars[1]
         text = self._take()
         if g.in_table:
             self.cell.append(text)
@@ -149,7 +175,7 @@ class _Reader:
         self._close_table()
         level = g.outline if g.outline is not None else self.styles.outline.get(g.style, 0)
         marker, self.marker = self.marker, ""
-        code = g.style in self.styles.code
+        code = g.style in self.styles.code or fixed
         m = _MARKER.match(text) if not g.listed and not level and not code else None
         if m:
             marker, text = m.group(1), text[m.end():]
@@ -310,6 +336,8 @@ class _Reader:
                 return replace(g, skip=True), skip_chars, pos
             if word in _SKIPPED:
                 return replace(g, skip=True, dest=word), skip_chars, pos
+            if word == "fonttbl":
+                return replace(g, dest="fonttbl"), skip_chars, pos
             if word in ("stylesheet", "info", "title", "listtext", "pntext", "fldrslt", "fldinst"):
                 dest = "listtext" if word == "pntext" else word
                 if dest == "fldrslt" and "".join(self.field_inst).strip().upper().startswith("TOC"):
@@ -331,6 +359,12 @@ class _Reader:
                 g = replace(g, dest="stylesheet-entry", opened="stylesheet-entry")
         if g.dest == "info" and word == "title":
             return replace(g, dest="title", skip=False), skip_chars, pos
+        if g.dest == "fonttbl":
+            if word == "f" and n is not None:
+                self.font_entry = {"number": n, "name": ""}
+            elif word == "fmodern" or (word == "fprq" and n == 1):
+                self.font_entry["fixed"] = True  # the family or pitch of a fixed-width font
+            return g, skip_chars, pos
         if g.dest == "stylesheet-entry":
             if word == "outlinelevel" and n is not None:
                 self.style_def["outline"] = n + 1
@@ -371,7 +405,11 @@ class _Reader:
         elif word == "v":
             g = replace(g, hidden=n != 0)
         elif word == "plain":
-            g = replace(g, hidden=False)
+            g = replace(g, hidden=False, font=-1)
+        elif word == "f" and n is not None:
+            g = replace(g, font=n)
+        elif word == "deff" and n is not None:
+            self.default_font = n
         return g, skip_chars, pos
 
     def _set_codec(self, page: int) -> None:
