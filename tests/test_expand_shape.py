@@ -429,19 +429,27 @@ def test_plain_text_titles_bound_a_context_as_markdown_ones_do(text, fmt, openin
     assert ctx.text.startswith(starts)
 
 
-def test_asciidoc_titles_bound_a_context_read_from_the_store():
-    """A stored document has no reader blocks: AsciiDoc's ``==`` titles are found from its text."""
-    text = ("= Spawn\n\n== Reference\n\nWhen in doubt, consult the module reference at the location "
-            "listed above.\n\n== Description\n\nThis module allows you to spawn processes, connect to "
-            "their input and output pipes, and obtain their return codes when they finish.\n\n"
-            "== Functions\n\nRun a command and wait.\n")
-    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(read_text(text, format="asciidoc"))
+@pytest.mark.parametrize(("fmt", "text", "starts"), [
+    ("asciidoc", "= Spawn\n\n== Reference\n\nWhen in doubt, consult the module reference at the location "
+                 "listed above.\n\n== Description\n\nThis module allows you to spawn processes, connect to "
+                 "their input and output pipes, and obtain their return codes when they finish.\n\n"
+                 "== Functions\n\nRun a command and wait.\n", "== Description\n\nThis module"),
+    ("org", "* Reference\n\nWhen in doubt, consult the module reference at the location listed above.\n\n"
+            "* TODO Description :doc:\n  :PROPERTIES:\n  :ID: 7\n  :END:\nThis module spawns processes, "
+            "connects to their pipes, and obtains their return codes when they finish.\n\n"
+            "* Functions\n\nRun a command and wait.\n", "* TODO Description :doc:\n"),
+])
+def test_titles_bound_a_context_read_from_the_store(fmt, text, starts):
+    """A stored document has no reader blocks: AsciiDoc's ``==`` titles and Org's headlines are
+    found from its text."""
+    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(read_text(text, format=fmt))
     stored = dataclasses.replace(tree, document=dataclasses.replace(tree.document, blocks=()))
     at = text.index("This module")
-    cand = Candidate(tree.document.id, text.index("When in"), text.index("== Functions"), 1.0,
+    after = text.index("Functions") - (3 if fmt == "asciidoc" else 2)
+    cand = Candidate(tree.document.id, text.index("When in"), after, 1.0,
                      (Hit("h", tree.document.id, at, at + 30, 1.0),))
     [ctx] = assemble([cand], Trees(stored), 1000, chars)
-    assert ctx.text.startswith("== Description\n\nThis module")
+    assert ctx.text.startswith(starts)
 
 
 def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():

@@ -4,21 +4,17 @@ the ``#+TITLE:`` … keywords as metadata."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_blocks, texts
-from test_expand_support import Trees, chars
 
-from zoomrag import Index, make_chunker
-from zoomrag.expand import Candidate, assemble
+from zoomrag import Index
 from zoomrag.load import read_text
 from zoomrag.load.base import detect_format
 from zoomrag.load.readers.org import org_title
-from zoomrag.model import Hit
 from zoomrag.parse.headings import find_headings
 from zoomrag.parse.router import chunker_for_profile
 
@@ -170,20 +166,6 @@ def test_an_indexed_notes_file_returns_its_section_with_its_heading_trail(tmp_pa
     assert got and got[0].section_path == ("Infrastructure", "Backups")
     assert "Night 3 the dump" in got[0].text and "** DONE Deployments" not in got[0].text
 
-
-def test_headlines_bound_a_context_read_from_the_store():
-    """A stored document has no reader blocks: its headlines are found from its text."""
-    text = ("* Reference\n\nWhen in doubt, consult the module reference at the location listed above.\n\n"
-            "* TODO Description :doc:\n  :PROPERTIES:\n  :ID: 7\n  :END:\nThis module spawns processes, "
-            "connects to their pipes, and obtains their return codes when they finish.\n\n"
-            "* Functions\n\nRun a command and wait.\n")
-    tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(read_text(text, format="org"))
-    stored = dataclasses.replace(tree, document=dataclasses.replace(tree.document, blocks=()))
-    at = text.index("This module")
-    cand = Candidate(tree.document.id, text.index("When in"), text.index("* Functions"), 1.0,
-                     (Hit("h", tree.document.id, at, at + 30, 1.0),))
-    [ctx] = assemble([cand], Trees(stored), 1000, chars)
-    assert ctx.text.startswith("* TODO Description :doc:\n")
 
 _PIECES = st.sampled_from([
     "* T", "** TODO [#A] Title :tag:", "*bold*", "* ", "*", "#+TITLE: x", "#+BEGIN_SRC py", "#+END_SRC",
