@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from html import escape
 from types import MappingProxyType
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -671,6 +672,12 @@ def _list_lines(node: LexborNode, depth: int, nesting: int = 0, *, items: list[L
         for child in nested:
             lines.extend(_list_lines(child, depth + 1 if text else depth, nesting + 1))
     return lines
+
+
+def code_html(lines: list[str]) -> str:
+    """Lines of code as a ``pre`` block, written for :func:`render_html` by readers that write
+    HTML (OpenDocument, Rich Text): their spaces kept."""
+    return f"<pre><code>{escape(chr(10).join(lines))}</code></pre>"
 
 
 def render_html(html: str) -> tuple[str, list[Block], str | None]:

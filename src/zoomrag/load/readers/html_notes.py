@@ -15,6 +15,9 @@ the sentence citing it (:mod:`zoomrag.expand.footnotes`), whatever format the pa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from html import escape
+
 from selectolax.lexbor import LexborNode
 
 _REF_CLASSES = frozenset({"footnote-ref", "footnote-reference", "footnote", "footnoteref"})
@@ -103,3 +106,16 @@ def notes_list(node: LexborNode) -> bool:
                 or not _NOTES_CLASSES.isdisjoint(classes(p)):
             return True
     return False
+
+
+# -- for readers that write HTML (OpenDocument, Rich Text) -----------------------------------
+
+def noteref_html(label: str) -> str:
+    """A reference to note ``label``, written as this module finds one."""
+    return f'<a role="doc-noteref" href="#note-{escape(label)}">{escape(label)}</a>'
+
+
+def endnotes_html(notes: Iterable[tuple[str, str]]) -> str:
+    """Notes (label, body as HTML) as a list of endnotes, as this module finds them; "" for none."""
+    items = "".join(f'<li id="note-{escape(label)}">{body}</li>' for label, body in notes)
+    return f'<section role="doc-endnotes"><ol>{items}</ol></section>' if items else ""

@@ -30,7 +30,8 @@ from xml.etree import ElementTree
 
 from ...errors import InputError
 from ...model import Document
-from .html import render_pages
+from .html import code_html, render_pages
+from .html_notes import endnotes_html, noteref_html
 from .pdf import PAGE_BREAK
 from .xlsx import CellBudget, sheet_html
 from .zipped import check_unpacked
@@ -103,7 +104,7 @@ class _Body:
         label = label or str(len(self.notes) + 1)
         body = note.find(_q("text:note-body"))
         self.notes.append((label, self.blocks(body) if body is not None else ""))
-        return f'<a role="doc-noteref" href="#note-{escape(label)}">{escape(label)}</a>'
+        return noteref_html(label)
 
     def _frame_text(self, frame: ElementTree.Element) -> str:
         """A frame anchored in a paragraph, as inline text: a picture's alternative text."""
@@ -131,11 +132,11 @@ class _Body:
                 code.append(_plain(child, keep_spaces=True))
                 continue
             if code:
-                out.append(f"<pre><code>{escape(chr(10).join(code))}</code></pre>")
+                out.append(code_html(code))
                 code = []
             out.append(self.block(child))
         if code:
-            out.append(f"<pre><code>{escape(chr(10).join(code))}</code></pre>")
+            out.append(code_html(code))
         return "".join(out)
 
     def block(self, el: ElementTree.Element) -> str:
@@ -196,10 +197,7 @@ class _Body:
         return f"<table>{''.join(html)}</table>"
 
     def notes_html(self) -> str:
-        if not self.notes:
-            return ""
-        items = "".join(f'<li id="note-{escape(label)}">{body}</li>' for label, body in self.notes)
-        return f'<section role="doc-endnotes"><ol>{items}</ol></section>'
+        return endnotes_html(self.notes)
 
 
 def _plain(el: ElementTree.Element, *, keep_spaces: bool = False) -> str:

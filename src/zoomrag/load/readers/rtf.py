@@ -29,7 +29,8 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Document
-from .html import render_pages
+from .html import code_html, render_pages
+from .html_notes import endnotes_html, noteref_html
 
 _TOKEN = re.compile(r"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z])|([{}])|([^\\{}\r\n]+)|[\r\n]+")
 #: Groups that hold no text of the document (read or not, their words never reach it).
@@ -320,10 +321,8 @@ class _Reader:
         self._close_table()
         self._write_paras_all()
         body = "".join(self.out)
-        body = re.sub("\x00([0-9]+)\x00", lambda m: f'<a role="doc-noteref" href="#note-{m[1]}">{m[1]}</a>', body)
-        if self.notes:
-            items = "".join(f'<li id="note-{i}">{b}</li>' for i, b in enumerate(self.notes, 1))
-            body += f'<section role="doc-endnotes"><ol>{items}</ol></section>'
+        body = re.sub("\x00([0-9]+)\x00", lambda m: noteref_html(m[1]), body)
+        body += endnotes_html((str(i), b) for i, b in enumerate(self.notes, 1))
         return f"<html><body>{body}</body></html>"
 
     def _word(self, g: _Group, word: str, num: str | None, starts: bool, skip_chars: int,
@@ -446,7 +445,7 @@ def _code_html(lines: list[str]) -> str:
     """Code lines, a paragraph each, as one block: their spaces and tabs as written."""
     while lines and not lines[-1].strip():
         lines = lines[:-1]
-    return f"<pre><code>{escape(chr(10).join(lines))}</code></pre>" if lines else ""
+    return code_html(lines) if lines else ""
 
 
 def _list_html(items: list[_Para]) -> str:
