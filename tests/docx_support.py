@@ -25,6 +25,8 @@ def make_docx(body: list, title: str | None = None) -> bytes:
         if kind == "table":
             rows = "".join("<w:tr>" + "".join(f"<w:tc>{_para(c)}</w:tc>" for c in row) + "</w:tr>" for row in value)
             parts.append(f"<w:tbl>{rows}</w:tbl>")
+        elif kind == "toc":  # an entry of a table of contents Word generated
+            parts.append(_para(value, "TOC1"))
         elif kind == "code":  # a line a paragraph, in the code style pandoc writes
             parts.extend(_para(line, "SourceCode") for line in value.split("\n"))
         elif kind.startswith("h"):
@@ -35,6 +37,7 @@ def make_docx(body: list, title: str | None = None) -> bytes:
     styles = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles {W}>'
               + "".join(f'<w:style w:type="paragraph" w:styleId="Heading{i}"><w:name w:val="heading {i}"/></w:style>' for i in range(1, 7))
               + '<w:style w:type="paragraph" w:styleId="SourceCode"><w:name w:val="Source Code"/></w:style>'
+              + '<w:style w:type="paragraph" w:styleId="TOC1"><w:name w:val="toc 1"/></w:style>'
               + "</w:styles>")
     types = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
              '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'

@@ -32,9 +32,10 @@ def test_headings_paragraphs_and_tables_are_read_as_their_styles_mean(tmp_path):
     assert load_path(path).metadata == {"title": "Farm lease"}
 
 
-def test_paragraphs_in_a_code_style_are_one_code_block(tmp_path):
+def test_code_styles_are_code_and_a_table_of_contents_is_left_out(tmp_path):
     path = tmp_path / "howto.docx"
-    path.write_bytes(make_docx([("p", "Run it:"), ("code", "make all \\\n    --quiet\nmake install"), ("p", "Done.")]))
+    # a generated table of contents is navigation, left out
+    path.write_bytes(make_docx([("toc", "Install 1"), ("toc", "Usage 2"), ("p", "Run it:"), ("code", "make all \\\n    --quiet\nmake install"), ("p", "Done.")]))
     assert load_path(path).text == "Run it:\n\n```\nmake all \\\n    --quiet\nmake install\n```\n\nDone.\n"
 
 

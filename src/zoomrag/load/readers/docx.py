@@ -1,9 +1,10 @@
 """Word documents (``.docx``) through mammoth (the optional ``docx`` extra, imported only when
 one is read), which writes a document as the HTML its styles mean: ``Heading 1`` as ``h1``,
-lists, tables, footnotes. That HTML is then read as any page is (:mod:`.html`), so a Word
-document is a rendering like an HTML page: the same headings, pipe tables and notes, code in a
-code style as code blocks, and spans point into the rendering. Images are left out (their alt text stays); the title is the
-document's own (its core properties), when it has one.
+lists, tables, footnotes, and here code styles as code blocks. That HTML is then read as any
+page is (:mod:`.html`), so a Word document is a rendering like an HTML page: the same headings,
+pipe tables and notes, and spans point into the rendering. Images are left out (their alt text
+stays), and so is a generated table of contents; the title is the document's own (its core
+properties), when it has one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ from .zipped import check_unpacked
 #: line a paragraph, as the HTML reader reads ``pre``; mammoth's default map knows none of them.
 _CODE_STYLES = "\n".join(f"p[style-name='{name}'] => pre:separator('\\n')" for name in (
     "Source Code", "HTML Preformatted", "Preformatted Text", "Code", "Plain Text", "Macro Text"))
+#: A table of contents Word generated (its entries' styles ``toc 1`` … ``toc 9`` and its title's)
+#: is the document's navigation, not its text: left out, as a web page's is.
+_CONTENTS_STYLES = "\n".join(f"p[style-name='{name}'] => !" for name in (
+    *(f"{toc} {i}" for toc in ("toc", "TOC") for i in range(1, 10)), "TOC Heading"))
 
 #: ``dc:title`` in the document's core properties.
 _TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
@@ -47,7 +52,7 @@ def read_docx(path: Path, doc_id: str) -> Document:
     try:
         title = _checked_title(path)
         with path.open("rb") as f:
-            html = mammoth.convert_to_html(f, convert_image=no_image, style_map=_CODE_STYLES).value
+            html = mammoth.convert_to_html(f, convert_image=no_image, style_map=f"{_CODE_STYLES}\n{_CONTENTS_STYLES}").value
     except InputError:
         raise
     except Exception as e:  # a .docx is a zip of XML anyone may have written
