@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (46, "26aace7cca15662bb1b7271ab8e56def6517a5af958dc8904e45df9270f6fc39")
+RECORDED = (47, "317a685b1246107e166525a626bee535050ca5d991fa70d5d5c39ce808db5ba9")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -81,6 +81,9 @@ FILES = {
     "notes.org": ("org", "#+TITLE: Notes\n* TODO [#A] Backups :ops:\n  SCHEDULED: <2026-01-02>\n  :PROPERTIES:\n"
                   "  :ID: 42\n  :END:\nRun them nightly.\n|------+------|\n| Name | Role |\n|------+------|\n"
                   "| Ann  | lead |\n|------+------|\n#+BEGIN_SRC sh\npg_dump app\n#+END_SRC\n** Restore\n" + _LONG + "\n"),
+    "tickets.jsonl": ("jsonl", json.dumps({"id": 1, "subject": "Printer jams", "body": "It jams.\n\n" + _LONG,
+                                            "meta": {"tags": ["hw"], "owner": {"name": "Zoë"}}}) + "\n"
+                      + json.dumps([{"a": 1, "b": "x"}, {"a": 2}]) + "\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),

@@ -14,7 +14,7 @@ from odf_support import make_odf
 from zoomrag.errors import ZoomragError
 from zoomrag.load import load_path
 
-EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".rst", ".adoc", ".tex", ".org", ".ipynb", ".epub", ".odt", ".ods", ".odp", ".rtf"]
+EXTENSIONS = [".txt", ".md", ".csv", ".tsv", ".html", ".py", ".js", ".json", ".jsonl", ".rst", ".adoc", ".tex", ".org", ".ipynb", ".epub", ".odt", ".ods", ".odp", ".rtf"]
 if importlib.util.find_spec("pypdfium2") is not None:
     EXTENSIONS.append(".pdf")
 if importlib.util.find_spec("mammoth") is not None:

@@ -7,6 +7,7 @@ from .delimited import read_csv, read_tsv
 from .docx import read_docx
 from .epub import read_epub
 from .html import read_html
+from .jsondata import read_json, read_jsonl
 from .latex import read_latex
 from .mail import read_eml, read_mbox
 from .markdown import read_markdown
@@ -39,6 +40,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("ods", FormatReader((".ods",), read_file=read_ods, renders="markdown")),
     ("odp", FormatReader((".odp",), read_file=read_odp, renders="markdown", paged=True)),
     ("rtf", FormatReader((".rtf",), read_file=read_rtf, renders="markdown")),
+    ("json", FormatReader((".json",), read=read_json, renders="markdown")),
+    ("jsonl", FormatReader((".jsonl", ".ndjson"), read=read_jsonl, renders="markdown")),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
