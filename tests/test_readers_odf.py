@@ -78,6 +78,22 @@ def test_a_text_document_is_read_as_its_styles_mean(tmp_path):
     assert titled.metadata == {"title": "Handbook 2026"}
 
 
+def test_a_list_continued_by_the_lists_after_it_is_one_list(tmp_path):
+    # as LibreOffice writes a list converted from Word: the nested level in a list of its own,
+    # whose item holds only that level, and the rest in a list that continues the first
+    body = ('<text:list xml:id="l1" text:style-name="Numbering_20_123"><text:list-item><text:p>Ask.</text:p>'
+            '</text:list-item><text:list-item><text:p>Wait.</text:p></text:list-item></text:list>'
+            '<text:list><text:list-item><text:list><text:list-item><text:p>Then write.</text:p></text:list-item>'
+            '</text:list></text:list-item></text:list>'
+            '<text:list text:continue-list="l1" text:style-name="Numbering_20_123"><text:list-item>'
+            '<text:p>Go to court.</text:p></text:list-item></text:list><text:p>After.</text:p>'
+            '<text:list text:style-name="Numbering_20_123"><text:list-item><text:p>Anew.</text:p></text:list-item>'
+            '</text:list>')
+    doc = load_path(_write(tmp_path, "l.odt", make_odf("text", body, styles=STYLES)))
+    assert doc.text.split("\n") == ["1. Ask.", "2. Wait.", "  - Then write.", "3. Go to court.", "", "After.", "",
+                                    "1. Anew."]
+
+
 SHEETS = """
 <table:table table:name="Revenue">
  <table:table-row><table:table-cell><text:p>Q3 revenue</text:p></table:table-cell></table:table-row>

@@ -680,6 +680,27 @@ def code_html(lines: list[str]) -> str:
     return f"<pre><code>{escape(chr(10).join(lines))}</code></pre>"
 
 
+def nested_list_html(items: Iterable[tuple[int, bool, str]]) -> str:
+    """List items (level from 0, numbered or not, the item's HTML) as nested lists, written for
+    :func:`render_html` by readers that write HTML; an item never lies more than one level
+    below the one before it."""
+    html: list[str] = []
+    open_tags: list[str] = []
+    for level, numbered, inner in items:
+        level = min(level, len(open_tags))
+        while len(open_tags) > level + 1:
+            html.append(f"</li></{open_tags.pop()}>")
+        if len(open_tags) == level + 1:
+            html.append("</li>")
+        else:
+            open_tags.append("ol" if numbered else "ul")
+            html.append(f"<{open_tags[-1]}>")
+        html.append(f"<li>{inner}")
+    while open_tags:
+        html.append(f"</li></{open_tags.pop()}>")
+    return "".join(html)
+
+
 def render_html(html: str) -> tuple[str, list[Block], str | None]:
     """The normalised text of an HTML page, its blocks, and its title (or None)."""
     parser = LexborHTMLParser(html)

@@ -30,7 +30,7 @@ from xml.etree import ElementTree
 
 from ...errors import InputError
 from ...model import Document
-from .html import code_html, render_pages
+from .html import code_html, nested_list_html, render_pages
 from .html_notes import endnotes_html, noteref_html
 from .pdf import PAGE_BREAK
 from .xlsx import CellBudget, sheet_html
@@ -124,10 +124,21 @@ class _Body:
 
     def blocks(self, el: ElementTree.Element) -> str:
         """The block-level children of ``el`` as HTML; paragraphs of a preformatted style one
-        after another are one code block, a line each, their spaces kept."""
+        after another are one code block, a line each, their spaces kept; a list continued by
+        the lists after it (as a file converted from Word writes one) is one list."""
         out: list[str] = []
         code: list[str] = []
+        items: list[tuple[int, bool, str]] = []
         for child in el:
+            if child.tag == _q("text:list") and items and _continues(child):
+                items += self._items(child, child.get(_q("text:style-name"), ""), 1)
+                continue
+            if items:
+                out.append(nested_list_html(items))
+                items = []
+            if child.tag == _q("text:list"):
+                items = self._items(child, child.get(_q("text:style-name"), ""), 1)
+                continue
             if self._kind(child) == _CODE:
                 code.append(_plain(child, keep_spaces=True))
                 continue
@@ -135,6 +146,8 @@ class _Body:
                 out.append(code_html(code))
                 code = []
             out.append(self.block(child))
+        if items:
+            out.append(nested_list_html(items))
         if code:
             out.append(code_html(code))
         return "".join(out)
@@ -157,7 +170,7 @@ class _Body:
             text = self.inline(el)
             return (f"<p>{text}</p>" if text.strip() else "") + "".join(frames)
         if tag == _q("text:list"):
-            return self._list(el, el.get(_q("text:style-name"), ""), 1)
+            return nested_list_html(self._items(el, el.get(_q("text:style-name"), ""), 1))
         if tag == _q("table:table"):
             return self._table(el)
         if tag == _q("draw:frame"):
@@ -174,17 +187,20 @@ class _Body:
         alt = self._alt(frame)
         return f"<p>{alt}</p>" if alt else ""
 
-    def _list(self, el: ElementTree.Element, style: str, level: int) -> str:
-        """A list; one nested in it keeps its style (unless it names its own) one level down."""
-        tag = "ol" if (style, level) in self.numbered else "ul"
-        items = []
+    def _items(self, el: ElementTree.Element, style: str, level: int) -> list[tuple[int, bool, str]]:
+        """A list's items as ``(level from 0, numbered, HTML)``, its nested lists' after the item
+        holding them; a nested list keeps its parent's style (unless it names its own)."""
+        out: list[tuple[int, bool, str]] = []
         for item in el:
-            if item.tag in (_q("text:list-item"), _q("text:list-header")):
-                inner = "".join(self._list(c, c.get(_q("text:style-name"), style), level + 1)
-                                if c.tag == _q("text:list") else self.block(c) for c in item)
-                if inner:
-                    items.append(f"<li>{inner}</li>")
-        return f"<{tag}>{''.join(items)}</{tag}>" if items else ""
+            if item.tag not in (_q("text:list-item"), _q("text:list-header")):
+                continue
+            own = "".join(self.block(c) for c in item if c.tag != _q("text:list"))
+            if own:
+                out.append((level - 1, (style, level) in self.numbered, own))
+            for c in item:
+                if c.tag == _q("text:list"):
+                    out += self._items(c, c.get(_q("text:style-name"), style), level + 1)
+        return out
 
     def _table(self, table: ElementTree.Element) -> str:
         rows = list(_rows(table, self.budget, lambda cell: "<br>".join(
@@ -198,6 +214,16 @@ class _Body:
 
     def notes_html(self) -> str:
         return endnotes_html(self.notes)
+
+
+def _continues(lst: ElementTree.Element) -> bool:
+    """Whether a list goes on with the one before it: it says so (``text:continue-list``,
+    ``text:continue-numbering``), or its items hold nothing but deeper lists, which is how a
+    file converted from Word writes the nested levels of one list."""
+    if lst.get(_q("text:continue-list")) or lst.get(_q("text:continue-numbering")) == "true":
+        return True
+    items = [i for i in lst if i.tag in (_q("text:list-item"), _q("text:list-header"))]
+    return bool(items) and all(len(i) and all(c.tag == _q("text:list") for c in i) for i in items)
 
 
 def _plain(el: ElementTree.Element, *, keep_spaces: bool = False) -> str:

@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from ...errors import InputError
 from ...model import Document
-from .html import code_html, render_pages
+from .html import code_html, nested_list_html, render_pages
 from .html_notes import endnotes_html, noteref_html
 
 _TOKEN = re.compile(r"\\([a-zA-Z]{1,32})(-?\d{1,10})? ?|\\'([0-9a-fA-F]{2})|\\([^a-zA-Z])|([{}])|([^\\{}\r\n]+)|[\r\n]+")
@@ -451,23 +451,9 @@ def _code_html(lines: list[str]) -> str:
 def _list_html(items: list[_Para]) -> str:
     """List paragraphs as nested lists: by Word's list level, else by their left indents."""
     indents = sorted({p.indent for p in items})
-    levels = [p.list_level if any(q.list_level for q in items) else indents.index(p.indent) for p in items]
-    html: list[str] = []
-    open_tags: list[str] = []
-    for p, level in zip(items, levels):
-        level = min(level, len(open_tags))  # never deeper than one below the list above
-        while len(open_tags) > level + 1:
-            html.append(f"</li></{open_tags.pop()}>")
-        if len(open_tags) == level + 1:
-            html.append("</li>")
-        else:
-            tag = "ol" if p.marker[:1].isalnum() else "ul"
-            open_tags.append(tag)
-            html.append(f"<{tag}>")
-        html.append(f"<li>{_inline(p.text)}")
-    while open_tags:
-        html.append(f"</li></{open_tags.pop()}>")
-    return "".join(html)
+    by_level = any(q.list_level for q in items)
+    return nested_list_html((p.list_level if by_level else indents.index(p.indent), p.marker[:1].isalnum(),
+                             _inline(p.text)) for p in items)
 
 
 def read_rtf(path: Path, doc_id: str) -> Document:
