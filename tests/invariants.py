@@ -93,6 +93,17 @@ def check_flat_sized(strategy: str, text: str, size: int, unit: str, overlap: in
     return tree
 
 
+def check_rendered_blocks(doc) -> None:
+    """A reader that writes a rendering (HTML, Word, JSON …): blocks in order, inside the text,
+    starting at text (code may start with its indentation), levelled only when headings."""
+    prev = 0
+    for b in doc.blocks:
+        assert prev <= b.start < b.end <= len(doc.text), (b, prev)
+        assert not doc.text[b.start].isspace() or b.type == "code", b
+        assert (b.level > 0) == (b.type == "heading"), b
+        prev = b.end
+
+
 def check_blocks(doc, text: str, *, code_may_indent: bool = False) -> None:
     """A reader that keeps the text as it is: blocks in order, inside the text, trimmed, and
     levelled only when they are headings."""

@@ -8,11 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import index_folder, top_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from invariants import check_rendered_blocks
 
-from zoomrag.cli import main
 from zoomrag.errors import InputError
 from zoomrag.load import load_path, read_text
 from zoomrag.load.base import detect_format
@@ -99,23 +99,13 @@ _VALUES = st.recursive(
 @given(_VALUES)
 def test_any_json_gives_blocks_inside_its_rendering(value):
     for fmt, text in (("json", json.dumps(value)), ("jsonl", json.dumps(value) + "\n" + json.dumps(value))):
-        doc = read_text(text, format=fmt)
-        prev = 0
-        for b in doc.blocks:
-            assert prev <= b.start < b.end <= len(doc.text)
-            assert (b.level > 0) == (b.type == "heading")
-            prev = b.end
+        check_rendered_blocks(read_text(text, format=fmt))
 
 
 def test_a_record_comes_back_under_its_title(tmp_path):
     folder = tmp_path / "data"
     folder.mkdir()
     (folder / "tickets.jsonl").write_text("\n".join(json.dumps(t) for t in TICKETS) + "\n")
-    index = str(tmp_path / "i.db")
-    runner = CliRunner()
-    got = runner.invoke(main, ["index", str(folder), "--index", index, "--embedder", "hash"])
-    assert got.exit_code == 0, got.output
-    got = runner.invoke(main, ["query", "printer jams", "--index", index, "--json", "--mode", "bm25"])
-    top = json.loads(got.output)["contexts"][0]
+    top = top_context(index_folder(folder, tmp_path), "printer jams")
     assert top["section_path"] == ["Printer jams on page 2"] and "Can someone come by?" in top["text"]
     assert "{" not in top["text"]

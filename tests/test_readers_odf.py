@@ -4,13 +4,14 @@ a sheet's tables under its name, a slide a page."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from cli_support import index_folder, top_context
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from invariants import check_rendered_blocks
 from odf_support import make_odf
 
 from zoomrag.cli import main
@@ -185,17 +186,12 @@ def test_a_context_from_a_presentation_says_its_slide(tmp_path):
     folder.mkdir()
     _write(folder, "p.odp", make_odf("presentation", SLIDES))
     _write(folder, "h.odt", make_odf("text", TEXT, styles=STYLES, automatic=AUTOMATIC))
-    index = str(tmp_path / "i.db")
-    runner = CliRunner()
-    got = runner.invoke(main, ["index", str(folder), "--index", index, "--embedder", "hash"])
-    assert got.exit_code == 0, got.output
-    got = runner.invoke(main, ["query", "Asia share", "--index", index, "--json", "--mode", "bm25", "--expand", "none"])
-    top = json.loads(got.output)["contexts"][0]
+    index = index_folder(folder, tmp_path)
+    top = top_context(index, "Asia share", "--expand", "none")
     assert top["doc_id"] == "p.odp" and top["pages"] == [3, 3] and "| Asia | 40 % |" in top["text"]
-    got = runner.invoke(main, ["query", "Asia share", "--index", index, "--mode", "bm25", "--expand", "none"])
+    got = CliRunner().invoke(main, ["query", "Asia share", "--index", index, "--mode", "bm25", "--expand", "none"])
     assert f"[{top['start']}, {top['end']}) slide 3  score" in got.output  # a deck's pages are slides
-    got = runner.invoke(main, ["query", "repair roof", "--index", index, "--json", "--mode", "bm25"])
-    top = json.loads(got.output)["contexts"][0]
+    top = top_context(index, "repair roof")
     assert top["doc_id"] == "h.odt" and top["section_path"] == ["Deposits", "Repairs"]
 
 
@@ -235,9 +231,4 @@ def test_any_body_gives_blocks_inside_the_text(tmp_path, blocks):
         wrapped = {"text": body, "spreadsheet": f"<table:table>{body}</table:table>",
                    "presentation": f"<draw:page>{body}</draw:page>"}[kind]
         doc = load_path(_write(tmp_path, name, make_odf(kind, wrapped, styles=STYLES, automatic=AUTOMATIC)))
-        prev = 0
-        for b in doc.blocks:
-            assert prev <= b.start < b.end <= len(doc.text)
-            assert not doc.text[b.start].isspace() or b.type == "code"
-            assert (b.level > 0) == (b.type == "heading")
-            prev = b.end
+        check_rendered_blocks(doc)

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.util
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_support import index_folder, top_context
 
-from zoomrag.cli import main
 from zoomrag.errors import InputError
 from zoomrag.load import load_path
 
@@ -50,17 +48,6 @@ def book(path: Path, sheets=BOOK, title: str | None = "Q3 figures") -> Path:
 
     path.write_bytes(make_xlsx(sheets, title=title))
     return path
-
-
-def top_context(folder: Path, tmp_path: Path, *query: str) -> dict:
-    """The best context for ``query`` (and options) after indexing ``folder``, through the CLI."""
-    index = str(tmp_path / "i.db")
-    runner = CliRunner()
-    got = runner.invoke(main, ["index", str(folder), "--index", index, "--embedder", "hash"])
-    assert got.exit_code == 0, got.output
-    got = runner.invoke(main, ["query", *query, "--index", index, "--json", "--mode", "bm25"])
-    assert got.exit_code == 0, got.output
-    return json.loads(got.output)["contexts"][0]
 
 
 #: What each is read as, line by line.
@@ -116,7 +103,7 @@ def test_a_context_from_a_deck_says_its_slide(tmp_path):
               "notes": " ".join(f"Point {i} of the talk covers the hiring plan for team {i} in {season}."
                                 for i in range(12))} for season in ("spring", "autumn")]
     deck(tmp_path / "decks" / "review.pptx", [plans[0], DECK[2], plans[1]])
-    top = top_context(tmp_path / "decks", tmp_path, "Europe Asia", "--expand", "none")
+    top = top_context(index_folder(tmp_path / "decks", tmp_path), "Europe Asia", "--expand", "none")
     assert "| Europe | 4.1 |" in top["text"] and top["section_path"] == ["By region"]
     assert top["pages"] == [2, 2]
 
@@ -126,7 +113,7 @@ def test_a_row_comes_back_with_its_columns_names(tmp_path):
     (tmp_path / "books").mkdir()
     people = [["Name", "Team", "Office"]] + [[f"Person {i}", f"Team {i % 5}", f"Room {100 + i}"] for i in range(40)]
     book(tmp_path / "books" / "people.xlsx", {"People": people})
-    top = top_context(tmp_path / "books", tmp_path, "Person 17", "--budget", "60")
+    top = top_context(index_folder(tmp_path / "books", tmp_path), "Person 17", "--budget", "60")
     assert top["text"].startswith("| Name | Team | Office |") and "| Person 17 | Team 2 | Room 117 |" in top["text"]
     assert top["section_path"] == ["People"]
 

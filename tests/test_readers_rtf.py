@@ -4,15 +4,14 @@ contents left out."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from click.testing import CliRunner
+from cli_support import index_folder, top_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from invariants import check_rendered_blocks
 
-from zoomrag.cli import main
 from zoomrag.errors import InputError, ZoomragError
 from zoomrag.load import load_path
 from zoomrag.load.base import detect_format
@@ -120,23 +119,13 @@ def test_any_control_words_give_a_document_or_a_clear_error(tmp_path_factory, bo
         doc = load_path(path)
     except ZoomragError:
         return
-    prev = 0
-    for b in doc.blocks:
-        assert prev <= b.start < b.end <= len(doc.text)
-        assert (b.level > 0) == (b.type == "heading")
-        prev = b.end
+    check_rendered_blocks(doc)
 
 
 def test_a_context_from_rich_text_names_its_section(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "lease.rtf").write_bytes(WORD.encode("latin-1"))
-    index = str(tmp_path / "i.db")
-    runner = CliRunner()
-    got = runner.invoke(main, ["index", str(folder), "--index", index, "--embedder", "hash"])
-    assert got.exit_code == 0, got.output
-    got = runner.invoke(main, ["query", "trees transfer", "--index", index, "--json", "--mode", "bm25",
-                               "--expand", "none"])
-    top = json.loads(got.output)["contexts"][0]
+    top = top_context(index_folder(folder, tmp_path), "trees transfer", "--expand", "none")
     assert top["section_path"] == ["Terms"] and "Keep the trees." in top["text"]
     assert "{" not in top["text"] and "\\" not in top["text"]
