@@ -60,6 +60,14 @@ def test_json_lines_are_records_headed_by_their_titles_or_lines(tmp_path):
         "# Line 3", "", "id: 102", "body: The VPN drops every hour.", "", "- a note"]
 
 
+def test_a_text_in_markdown_keeps_its_sections_under_its_record():
+    record = {"id": "guide", "title": "The guide", "text": "Intro.\n\n## Install\n\nRun `pip install x`.\n\n"
+                                                          "```sh\nx --help\n```\n"}
+    doc = read_text(json.dumps(record) + "\n", format="jsonl")
+    assert doc.text.split("\n") == ["# The guide", "", "id: guide", "", "Intro.", "", "### Install", "",
+                                    "Run pip install x.", "", "```sh", "x --help", "```"]
+
+
 def test_records_of_short_values_alike_are_one_table():
     rows = [{"region": "Europe", "sales": 4.1, "open": True}, {"region": "Asia", "sales": 2}, {"region": "Africa"}]
     doc = read_text(json.dumps(rows), format="json")

@@ -7,7 +7,8 @@ quotes and braces. Here:
 
 - an object's short values are ``key: value`` lines (a small list or object on one line too:
   ``tags: a, b``, ``size: {width: 3, unit: cm}``); a long text is its paragraphs, the first led
-  by its key;
+  by its key, and a text in Markdown (a corpus exported as records of ``id``, ``title``,
+  ``text``) is what it means, its headings under the section the text is in;
 - a nested object is a section headed by its key, a list of objects one section an item;
 - records (the lines of a JSON Lines file, or a list of objects at the top) are sections, each
   headed by its title (its ``title``, ``name``, ``question``, ``subject`` … field) or its line
@@ -21,10 +22,13 @@ JSON (or a line that is not, in JSON Lines) is refused with where it breaks.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from html import escape
 from types import MappingProxyType
 from typing import Any
+
+from markdown_it import MarkdownIt
 
 from ...errors import InputError
 from ...model import Document
@@ -73,6 +77,17 @@ def _inline(value: Any, depth: int = 0) -> str | None:
     line = ", ".join(str(p) for p in parts)
     line = f"[{line}]" if isinstance(value, list) else f"{{{line}}}"
     return line if len(line) <= SHORT else None
+
+
+#: A text written in Markdown: a heading line, a fence, or a pipe table's delimiter row.
+_MARKDOWN = re.compile(r"^(?:#{1,6}[ \t]+\S|```|~~~|\|?[ \t]*:?-{3,}:?[ \t]*\|)", re.MULTILINE)
+_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+_HEADING_TAG = re.compile(r"<(/?)h([1-6])>")
+
+
+def _markdown_html(text: str, depth: int) -> str:
+    """A text in Markdown as the HTML it means, its headings under the section it is in."""
+    return _HEADING_TAG.sub(lambda m: f"<{m[1]}h{min(int(m[2]) + depth, 6)}>", _MD.render(text))
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -127,6 +142,9 @@ class _Writer:
                 if isinstance(value, list) and all(_scalar(v) for v in value):
                     small = small[1:-1] or "[]"  # a list of words reads as one: a, b, c
                 lines.append(f"{name}: {escape(small)}")
+            elif isinstance(value, str) and _MARKDOWN.search(value):  # a text in Markdown: its own sections
+                flush()
+                self.out.append(_markdown_html(value, depth))
             elif _scalar(value):  # a long text: its paragraphs, the first led by its key
                 flush()
                 paras = _paragraphs(_shown(value)) or [""]
