@@ -89,6 +89,14 @@ def test_a_file_that_is_not_json_is_a_clear_error(tmp_path, name, content, messa
         load_path(path)
 
 
+def test_comments_and_trailing_commas_are_read_past():
+    # as tsconfig.json and editors' settings are written; strings keep their slashes
+    text = ('{\n  // the compiler\'s settings\n  "compilerOptions": {"target": "es2020", /* modern */\n'
+            '    "paths": {"@/*": ["src/*"]}, "url": "http://x.org/a//b",\n  },\n}\n')
+    assert read_text(text, format="json").text == (
+        "compilerOptions: {target: es2020, paths: {@/*: [src/*]}, url: http://x.org/a//b}")
+
+
 def test_deep_values_are_written_as_json():
     deep: object = "core"
     for _ in range(30):

@@ -15,8 +15,9 @@ quotes and braces. Here:
   number; records of short values only, alike in their keys, are one table, a row a record, so
   each row reaches the table strategy with its column names.
 
-A value nested deeper than :data:`MAX_DEPTH` is written as compact JSON. A file that is not
-JSON (or a line that is not, in JSON Lines) is refused with where it breaks.
+A value nested deeper than :data:`MAX_DEPTH` is written as compact JSON. Comments and trailing
+commas (``tsconfig.json``, editors' settings) are read past; a file that is not JSON even so (or
+a line that is not, in JSON Lines) is refused with where it breaks.
 """
 
 from __future__ import annotations
@@ -225,9 +226,49 @@ def _document(text_html: str, doc_id: str, source: str, fmt: str, title: str | N
                     metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
 
 
+def _without_comments(text: str) -> str:
+    """JSON with comments (``//``, ``/* */``) and trailing commas, as editors' and compilers'
+    settings are written (``tsconfig.json``, VS Code's), made plain JSON; strings untouched."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':  # a string, escapes and all
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif c == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "}]":
+                i += 1  # a trailing comma
+                continue
+            out.append(c)
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def _parsed(text: str, source: str, where: str = "") -> Any:
     try:
-        return json.loads(text)
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as first:
+            try:
+                return json.loads(_without_comments(text))
+            except json.JSONDecodeError:
+                raise first from None  # where the file itself breaks
     except json.JSONDecodeError as e:
         line = f"line {e.lineno}" if not where else where
         raise InputError(f"{source}: not valid JSON at {line}, column {e.colno} ({e.msg}); fix it, or rename "
