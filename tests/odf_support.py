@@ -15,17 +15,19 @@ NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
       'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
       'xmlns:dc="http://purl.org/dc/elements/1.1/" '
       'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
-      'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"')
+      'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
+      'xmlns:chart="urn:oasis:names:tc:opendocument:xmlns:chart:1.0" xmlns:xlink="http://www.w3.org/1999/xlink"')
 MIMETYPES = {"text": "application/vnd.oasis.opendocument.text",
              "spreadsheet": "application/vnd.oasis.opendocument.spreadsheet",
              "presentation": "application/vnd.oasis.opendocument.presentation"}
 
 
 def make_odf(kind: str, body: str, *, styles: str = "", automatic: str = "", title: str | None = None,
-             encrypted: bool = False) -> bytes:
+             encrypted: bool = False, objects: dict[str, str] | None = None) -> bytes:
     """A file of ``kind`` (``text``, ``spreadsheet``, ``presentation``) whose ``office:<kind>``
     holds ``body``; ``styles`` go in styles.xml, ``automatic`` in content.xml's automatic styles;
-    ``encrypted`` marks content.xml as encrypted in the manifest, as a password does."""
+    ``encrypted`` marks content.xml as encrypted in the manifest, as a password does; ``objects``
+    are embedded objects (folder → the body of their ``office:chart``)."""
     content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NS}>'
                f"<office:automatic-styles>{automatic}</office:automatic-styles>"
                f"<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document-content>")
@@ -44,4 +46,7 @@ def make_odf(kind: str, body: str, *, styles: str = "", automatic: str = "", tit
         for name, data in (("content.xml", content), ("styles.xml", style_xml), ("meta.xml", meta),
                            ("META-INF/manifest.xml", manifest)):
             z.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED)
+        for folder, chart in (objects or {}).items():
+            z.writestr(f"{folder}/content.xml", f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {NS}>'
+                       f"<office:body><office:chart>{chart}</office:chart></office:body></office:document-content>")
     return out.getvalue()

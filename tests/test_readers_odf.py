@@ -129,7 +129,9 @@ SLIDES = """
 <draw:page draw:name="one">
  <draw:frame presentation:class="title"><draw:text-box><text:p>Quarterly review</text:p></draw:text-box></draw:frame>
  <draw:frame presentation:class="outline"><draw:text-box><text:list><text:list-item><text:p>Up 12 %</text:p>
-  </text:list-item><text:list-item><text:p>Costs flat</text:p></text:list-item></text:list></draw:text-box></draw:frame>
+  </text:list-item></text:list><text:list><text:list-item><text:list><text:list-item><text:p>Mostly Europe</text:p>
+  </text:list-item></text:list></text:list-item><text:list-item><text:p>Costs flat</text:p></text:list-item></text:list>
+  </draw:text-box></draw:frame>
  <presentation:notes><draw:page-thumbnail/><draw:frame presentation:class="notes"><draw:text-box>
   <text:p>Say that Europe grew.</text:p></draw:text-box></draw:frame></presentation:notes>
 </draw:page>
@@ -141,16 +143,27 @@ SLIDES = """
   <table:table-row><table:table-cell><text:p>Asia</text:p></table:table-cell><table:table-cell><text:p>40 %</text:p>
   </table:table-cell></table:table-row></table:table></draw:frame>
  <draw:frame><draw:image/><svg:desc>Map of the regions</svg:desc></draw:frame>
+ <draw:frame><draw:object xlink:href="./Object 1"/></draw:frame>
 </draw:page>
 """
+#: The chart of slide three, as LibreOffice embeds one: its title over a table of its data.
+CHART = ('<chart:chart><chart:title><text:p>Revenue by quarter</text:p></chart:title><table:table>'
+         '<table:table-header-rows><table:table-row><table:table-cell/><table:table-cell><text:p>Europe</text:p>'
+         '</table:table-cell></table:table-row></table:table-header-rows><table:table-rows><table:table-row>'
+         '<table:table-cell><text:p>Q1</text:p></table:table-cell><table:table-cell><text:p>4.1</text:p>'
+         '</table:table-cell></table:table-row></table:table-rows></table:table></chart:chart>')
 
 
 def test_a_presentation_is_a_slide_a_page(tmp_path):
-    doc = load_path(_write(tmp_path, "p.odp", make_odf("presentation", SLIDES)))
+    doc = load_path(_write(tmp_path, "p.odp", make_odf("presentation", SLIDES, objects={"Object 1": CHART})))
     assert doc.format == "odp" and doc.metadata == {"title": "Quarterly review"}
+    # a level of the outline in a list of its own (as converted from PowerPoint) nests under
+    # the item before it; a chart is its title over its data
     assert doc.text.split("\n") == [
-        "# Quarterly review", "", "- Up 12 %", "- Costs flat", "", "## Notes", "", "Say that Europe grew.", "\f", "",
-        "\f", "# By region", "", "| Region | Share |", "| --- | --- |", "| Asia | 40 % |", "", "Map of the regions"]
+        "# Quarterly review", "", "- Up 12 %", "  - Mostly Europe", "- Costs flat", "", "## Notes", "",
+        "Say that Europe grew.", "\f", "", "\f", "# By region", "", "| Region | Share |", "| --- | --- |",
+        "| Asia | 40 % |", "", "Map of the regions", "", "Revenue by quarter", "", "|  | Europe |", "| --- | --- |",
+        "| Q1 | 4.1 |"]
 
 
 def test_repeats_unrolled_past_what_a_reader_reads_are_refused(tmp_path, monkeypatch):

@@ -46,6 +46,8 @@ _NS = {
     "svg": "urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0",
     "dc": "http://purl.org/dc/elements/1.1/",
     "manifest": "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0",
+    "chart": "urn:oasis:names:tc:opendocument:xmlns:chart:1.0",
+    "xlink": "http://www.w3.org/1999/xlink",
 }
 
 
@@ -71,7 +73,9 @@ _MAX_COLUMNS = 1024
 class _Body:
     """The HTML of a document body, with its notes collected to go after it."""
 
-    def __init__(self, numbered: frozenset[tuple[str, int]], kinds: dict[str, int], budget: CellBudget) -> None:
+    def __init__(self, numbered: frozenset[tuple[str, int]], kinds: dict[str, int], budget: CellBudget,
+                 objects: dict[str, ElementTree.Element]) -> None:
+        self.objects = objects  # embedded objects (charts, sheets) by their folder in the zip
         self.budget = budget  # cells of tables, repeats unrolled
         self.numbered = numbered  # (list style, level) where the style numbers its items
         self.kinds = kinds  # paragraph styles that make a heading (its level), code or the title
@@ -184,8 +188,29 @@ class _Body:
         table = frame.find(_q("table:table"))
         if table is not None:
             return self._table(table)
+        embedded = frame.find(_q("draw:object"))
+        name = (embedded.get(_q("xlink:href")) or "").removeprefix("./").strip("/") if embedded is not None else ""
+        if name in self.objects:
+            return self._object(self.objects[name])
         alt = self._alt(frame)
         return f"<p>{alt}</p>" if alt else ""
+
+    def _object(self, root: ElementTree.Element) -> str:
+        """An embedded object: a chart as its title over its data's table, a sheet as its
+        tables, a text as its blocks (a formula or a drawing has none)."""
+        body = root.find(_q("office:body"))
+        chart = body.find(f"{_q('office:chart')}/{_q('chart:chart')}") if body is not None else None
+        if chart is not None:
+            title = chart.find(_q("chart:title"))
+            words = " ".join(_plain(title).split()) if title is not None else ""
+            table = chart.find(_q("table:table"))
+            return (f"<p>{escape(words)}</p>" if words else "") + (self._table(table) if table is not None else "")
+        for kind in ("office:spreadsheet", "office:text"):
+            part = body.find(_q(kind)) if body is not None else None
+            if part is not None:
+                return "".join(self._table(t) for t in part.findall(_q("table:table"))) if kind == "office:spreadsheet" \
+                    else self.blocks(part)
+        return ""
 
     def _items(self, el: ElementTree.Element, style: str, level: int) -> list[tuple[int, bool, str]]:
         """A list's items as ``(level from 0, numbered, HTML)``, its nested lists' after the item
@@ -218,12 +243,12 @@ class _Body:
 
 def _continues(lst: ElementTree.Element) -> bool:
     """Whether a list goes on with the one before it: it says so (``text:continue-list``,
-    ``text:continue-numbering``), or its items hold nothing but deeper lists, which is how a
-    file converted from Word writes the nested levels of one list."""
+    ``text:continue-numbering``), or its first item holds nothing but a deeper list, which is
+    how a file converted from Word or PowerPoint writes the nested levels of one list."""
     if lst.get(_q("text:continue-list")) or lst.get(_q("text:continue-numbering")) == "true":
         return True
-    items = [i for i in lst if i.tag in (_q("text:list-item"), _q("text:list-header"))]
-    return bool(items) and all(len(i) and all(c.tag == _q("text:list") for c in i) for i in items)
+    first = next((i for i in lst if i.tag in (_q("text:list-item"), _q("text:list-header"))), None)
+    return first is not None and len(first) > 0 and all(c.tag == _q("text:list") for c in first)
 
 
 def _plain(el: ElementTree.Element, *, keep_spaces: bool = False) -> str:
@@ -354,8 +379,10 @@ def _numbered_styles(*roots: ElementTree.Element | None) -> frozenset[tuple[str,
     return frozenset(numbered)
 
 
-def _open(path: Path, what: str) -> tuple[ElementTree.Element, ElementTree.Element | None, str | None]:
-    """The file's ``content.xml`` and ``styles.xml`` roots, and its title."""
+def _open(path: Path, what: str) -> tuple[ElementTree.Element, ElementTree.Element | None, str | None,
+                                         dict[str, ElementTree.Element]]:
+    """The file's ``content.xml`` and ``styles.xml`` roots, its title and its embedded objects'
+    contents (a chart's ``Object 1/content.xml``) by folder."""
     with zipfile.ZipFile(path) as z:
         check_unpacked(z, path, what)
         names = set(z.namelist())
@@ -368,12 +395,14 @@ def _open(path: Path, what: str) -> tuple[ElementTree.Element, ElementTree.Eleme
         if "meta.xml" in names:
             el = ElementTree.fromstring(z.read("meta.xml")).find(f".//{_q('dc:title')}")
             title = " ".join("".join(el.itertext()).split()) if el is not None else None
-    return content, styles, title or None
+        objects = {name.removesuffix("/content.xml"): ElementTree.fromstring(z.read(name))
+                   for name in names if name.endswith("/content.xml")}
+    return content, styles, title or None, objects
 
 
 def _read(path: Path, what: str, extension: str) -> tuple[ElementTree.Element, _Body, str | None]:
     try:
-        content, styles, title = _open(path, what)
+        content, styles, title, objects = _open(path, what)
     except InputError:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, ElementTree.ParseError, OSError, RuntimeError,
@@ -384,7 +413,9 @@ def _read(path: Path, what: str, extension: str) -> tuple[ElementTree.Element, _
     if body is None:
         raise InputError(f"{path}: this {what} has no body (content.xml without office:body); check that "
                          f"it is a complete .{extension} file")
-    return body, _Body(_numbered_styles(content, styles), _paragraph_styles(styles, content), CellBudget(str(path))), title
+    body_html = _Body(_numbered_styles(content, styles), _paragraph_styles(styles, content), CellBudget(str(path)),
+                      objects)
+    return body, body_html, title
 
 
 def _document(path: Path, doc_id: str, fmt: str, pages: list[str], separator: str, title: str | None, *,
