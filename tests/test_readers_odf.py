@@ -179,6 +179,17 @@ def test_repeats_unrolled_past_what_a_reader_reads_are_refused(tmp_path, monkeyp
             load_path(path)
 
 
+def test_a_chart_in_a_paragraph_follows_it_and_deep_nesting_is_a_clear_error(tmp_path):
+    body = '<text:p>Sales rose.<draw:frame><draw:object xlink:href="./Object 1"/></draw:frame></text:p>'
+    doc = load_path(_write(tmp_path, "c.odt", make_odf("text", body, objects={"Object 1": CHART})))
+    assert doc.text.split("\n") == ["Sales rose.", "", "Revenue by quarter", "", "|  | Europe |", "| --- | --- |",
+                                    "| Q1 | 4.1 |"]
+    deep = "<text:p>" + "<text:span>" * 5000 + "x" + "</text:span>" * 5000 + "</text:p>"
+    path = _write(tmp_path, "deep.odt", make_odf("text", deep))
+    with pytest.raises(InputError, match=rf"^{re.escape(str(path))}: nested too deeply to read"):
+        load_path(path)
+
+
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("a.odt", make_odf("text", "<text:p>x</text:p>")[:150],
      r"cannot read this text document \(BadZipFile: .+\); check that it is a complete \.odt file \(an older "

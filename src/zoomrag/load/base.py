@@ -198,15 +198,19 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
     id = id or where
     source = source or where
     read_file = FORMATS.get(format).read_file if format in FORMATS else None
-    if read_file is not None:
-        with _quiet_parsers():
-            doc = read_file(p, id)
-        if source != doc.source:
-            doc = replace(doc, source=source)
-        return with_metadata(doc, dict(metadata or {}))
-    data = _read_bytes(p, where, max_bytes)
-    return read_text(decode(data, where), format=format, id=id, source=source, metadata=metadata,
-                     front_matter=front_matter)
+    try:
+        if read_file is not None:
+            with _quiet_parsers():
+                doc = read_file(p, id)
+            if source != doc.source:
+                doc = replace(doc, source=source)
+            return with_metadata(doc, dict(metadata or {}))
+        data = _read_bytes(p, where, max_bytes)
+        return read_text(decode(data, where), format=format, id=id, source=source, metadata=metadata,
+                         front_matter=front_matter)
+    except RecursionError:  # a reader walks elements inside elements; a hostile file nests thousands deep
+        raise InputError(f"{where}: nested too deeply to read (elements inside elements thousands deep); "
+                         "save it again from the program that made it, or leave it out") from None
 
 
 def file_size_text(n: int) -> str:

@@ -169,8 +169,9 @@ class _Body:
             level = min(max(level, 1), 6)
             return f"<h{level}>{self.inline(el)}</h{level}>"
         if tag == _q("text:p"):
-            # a text box anchored in a paragraph holds paragraphs of its own: they follow it
-            frames = [self._frame(f) for f in _frames(el) if f.find(_q("draw:text-box")) is not None]
+            # a text box or a chart anchored in a paragraph holds blocks of its own: they follow it
+            frames = [self._frame(f) for f in _frames(el)
+                      if f.find(_q("draw:text-box")) is not None or f.find(_q("draw:object")) is not None]
             text = self.inline(el)
             return (f"<p>{text}</p>" if text.strip() else "") + "".join(frames)
         if tag == _q("text:list"):
