@@ -4,7 +4,9 @@ a sheet's tables under its name, a slide a page."""
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 
 import pytest
 from cli_support import index_folder, top_context
@@ -52,6 +54,16 @@ returned<text:s text:c="2"/>within ten days.<office:annotation><text:p>check thi
 <text:p text:style-name="P2"><text:s text:c="4"/>--roof</text:p>
 <text:p>Call the landlord.</text:p>
 """
+
+
+def _without(member: str, data: bytes) -> bytes:
+    """``data``, a zip, without ``member``."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as z, zipfile.ZipFile(out, "w") as w:
+        for info in z.infolist():
+            if info.filename != member:
+                w.writestr(info, z.read(info))
+    return out.getvalue()
 
 
 def _write(tmp_path, name, data: bytes):
@@ -196,6 +208,9 @@ def test_a_chart_in_a_paragraph_follows_it_and_deep_nesting_is_a_clear_error(tmp
      r"format must be saved as \.odt first\)$"),
     ("a.ods", make_odf("spreadsheet", "<table:table><table:table-row>"),
      r"cannot read this spreadsheet \(ParseError: .+\); check that it is a complete \.ods file"),
+    ("a.odt", _without("content.xml", make_odf("text", "<text:p>x</text:p>")),
+     r"this text document holds no content.xml, so it has no text \(a file of styles only, or a damaged one\); "
+     r"open and save it again in LibreOffice, or leave it out$"),
     ("a.odp", make_odf("presentation", "<draw:page/>", encrypted=True),
      r"this presentation is protected by a password; save a copy without the password .+ and index that$"),
 ])

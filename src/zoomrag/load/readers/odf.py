@@ -390,6 +390,9 @@ def _open(path: Path, what: str) -> tuple[ElementTree.Element, ElementTree.Eleme
         if "META-INF/manifest.xml" in names and b"encryption-data" in z.read("META-INF/manifest.xml"):
             raise InputError(f"{path}: this {what} is protected by a password; save a copy without the "
                              "password (File > Properties > Security, or Save As without it) and index that")
+        if "content.xml" not in names:
+            raise InputError(f"{path}: this {what} holds no content.xml, so it has no text (a file of styles "
+                             "only, or a damaged one); open and save it again in LibreOffice, or leave it out")
         content = ElementTree.fromstring(z.read("content.xml"))
         styles = ElementTree.fromstring(z.read("styles.xml")) if "styles.xml" in names else None
         title = None
