@@ -86,8 +86,16 @@ def test_a_word_document_is_read_as_its_styles_mean(tmp_path):
         ("table", 0), ("text", 0), ("text", 0), ("code", 0), ("text", 0)]
 
 
+#: As LibreOffice writes a letter template: a text box as a shape in a field's result, Word's
+#: placeholders as MACROBUTTON fields with no result.
+LETTER = (r"{\rtf1\ansi{\field{\*\fldinst SHAPE }{\fldrslt{\shp{\*\shpinst\shpleft0{\sp{\sn wzName}{\sv Shape2}}"
+          r"{\shptxt \pard Put your LOGO here\par}}}}}\pard Dear {\field{\*\fldinst MACROBUTTON  None Recipient's name}}"
+          r",\par}")
+
+
 @pytest.mark.parametrize(("rtf", "lines"), [
     (COCOA, ["Shopping list", "", "Milk and bread for Sunday.", "", "Call the plumber about the leak."]),
+    (LETTER, ["Put your LOGO here", "", "Dear Recipient's name,"]),
     (PANDOC, ["# Steps", "", "1. Open the valve.", "  - Slowly.", "2. Close it.", "", "Done."]),
 ])
 def test_other_writers_are_read_too(tmp_path, rtf, lines):

@@ -72,6 +72,7 @@ class _Group:
     font: int = -1
     dest: str = ""  # the destination this group is in (stylesheet, info, title, footnote, ...)
     opened: str = ""  # the destination this very group opened, closed with it
+    starred: bool = False  # this very group began with \*: a destination to skip unless known
 
 
 @dataclass
@@ -114,6 +115,8 @@ class _Reader:
         self.note_stack: list[tuple[list[str], list[_Para], list[str]]] = []
         self.style_def: dict[str, object] = {}
         self.field_inst: list[str] = []
+        self.field_result = False  # whether the field being read has a result group
+        self.fields: list[tuple[list[str], bool]] = []  # the fields around it
         self.mono: set[int] = set()  # fixed-width fonts
         self.font_entry: dict[str, object] = {}
         self.default_font = -1
@@ -278,7 +281,7 @@ class _Reader:
                 self._flush(g)
             if brace == "{":
                 stack.append(g)
-                g = replace(g, opened="")
+                g = replace(g, opened="", starred=False)
                 first_in_group = True
                 skip_chars = 0
                 continue
@@ -307,7 +310,7 @@ class _Reader:
                     self.bytes.append(int(hexa, 16))
             elif sym is not None:
                 if sym == "*":
-                    g = replace(g, dest="ignorable")
+                    g = replace(g, starred=True)
                     first_in_group = True  # the destination's word follows
                 elif sym in _CONTROL_SYMBOLS:
                     self._text(g, _CONTROL_SYMBOLS[sym])
@@ -331,14 +334,22 @@ class _Reader:
         where to read on (past ``\\bin`` data)."""
         n = int(num) if num is not None else None
         if starts:  # a destination: the group's first word says what it holds
-            if g.dest == "ignorable" and word not in ("footnote", "listtext", "pntext", "fldinst"):
+            if g.starred and word not in ("footnote", "listtext", "pntext", "fldinst"):
                 return replace(g, skip=True), skip_chars, pos
             if word in _SKIPPED:
                 return replace(g, skip=True, dest=word), skip_chars, pos
             if word == "fonttbl":
                 return replace(g, dest="fonttbl"), skip_chars, pos
+            if word == "field":  # its instruction and its result follow, each a group
+                self.fields.append((self.field_inst, self.field_result))
+                self.field_inst, self.field_result = [], False
+                return replace(g, opened="field"), skip_chars, pos
+            if word == "shptxt":  # the text of a shape (a text box): text again, though the shape is not
+                return replace(g, skip=False, dest=""), skip_chars, pos
             if word in ("stylesheet", "info", "title", "listtext", "pntext", "fldrslt", "fldinst"):
                 dest = "listtext" if word == "pntext" else word
+                if dest == "fldrslt":
+                    self.field_result = True
                 if dest == "fldrslt" and "".join(self.field_inst).strip().upper().startswith("TOC"):
                     return replace(g, skip=True), skip_chars, pos  # a generated table of contents
                 if dest == "fldinst":
@@ -434,6 +445,11 @@ class _Reader:
             self.style_def = {}
         elif g.opened == "footnote":
             self._close_note()
+        elif g.opened == "field":
+            words = "".join(self.field_inst).split(None, 2)
+            if not self.field_result and len(words) == 3 and words[0].upper() == "MACROBUTTON":
+                self._text(g, words[2])  # Word's placeholder shows its text after the macro's name
+            self.field_inst, self.field_result = self.fields.pop() if self.fields else ([], False)
 
 
 def _inline(text: str) -> str:
