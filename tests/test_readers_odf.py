@@ -202,6 +202,18 @@ def test_a_chart_in_a_paragraph_follows_it_and_deep_nesting_is_a_clear_error(tmp
         load_path(path)
 
 
+def test_a_slide_reads_top_to_bottom_under_its_first_title(tmp_path):
+    def frame(y: str, text: str, cls: str = "") -> str:
+        kind = f' presentation:class="{cls}"' if cls else ""
+        return f'<draw:frame svg:x="1cm" svg:y="{y}"{kind}><draw:text-box><text:p>{text}</text:p></draw:text-box></draw:frame>'
+
+    # listed in drawing order: the footer first, the big number drawn over the title last
+    page = ("<draw:page>" + frame("6in", "Footer words.") + frame("2cm", "Costs fell.") + frame("10mm", "Q3", "title")
+            + frame("0.5cm", "01", "title") + "</draw:page>")
+    doc = load_path(_write(tmp_path, "s.odp", make_odf("presentation", page)))
+    assert doc.text.split("\n") == ["# 01", "", "Q3", "", "Costs fell.", "", "Footer words."]
+
+
 @pytest.mark.parametrize(("name", "data", "message"), [
     ("a.odt", make_odf("text", "<text:p>x</text:p>")[:150],
      r"cannot read this text document \(BadZipFile: .+\); check that it is a complete \.odt file \(an older "

@@ -11,7 +11,8 @@ spans point into the rendering, as for a Word document.
 - spreadsheets: each sheet as an Excel sheet is read (:func:`.xlsx.sheet_html`): its name over
   its tables, cells as the sheet shows them;
 - presentations: a slide a page (parted as a PDF's pages, so a context says its slides), its
-  title as a heading, then its text, tables and pictures, the speaker notes under ``Notes``.
+  title as a heading, then its text, tables, charts and pictures top to bottom, left to right,
+  the speaker notes under ``Notes``.
 
 The title is the document's own (``dc:title`` in ``meta.xml``), else its first heading.
 Password-protected files are refused with what to do.
@@ -242,6 +243,26 @@ class _Body:
         return endnotes_html(self.notes)
 
 
+#: Lengths in ODF's units, in centimetres.
+_UNITS = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6, "px": 2.54 / 96}
+_LENGTH = re.compile(r"(-?[\d.]+)\s*(cm|mm|in|pt|pc|px)")
+
+
+def _length(value: str | None) -> float | None:
+    m = _LENGTH.fullmatch(value.strip()) if value else None
+    try:
+        return float(m[1]) * _UNITS[m[2]] if m else None
+    except ValueError:
+        return None
+
+
+def _position(shape: ElementTree.Element) -> tuple[float, float]:
+    """Where a slide's shape is, top to bottom then left to right, as a viewer reads a slide (a
+    deck lists its shapes in drawing order); a shape without a position comes last."""
+    y, x = _length(shape.get(_q("svg:y"))), _length(shape.get(_q("svg:x")))
+    return (y if y is not None else float("inf"), x if x is not None else 0.0)
+
+
 def _continues(lst: ElementTree.Element) -> bool:
     """Whether a list goes on with the one before it: it says so (``text:continue-list``,
     ``text:continue-numbering``), or its first item holds nothing but a deeper list, which is
@@ -455,10 +476,10 @@ def read_odp(path: Path, doc_id: str) -> Document:
     slides = []
     for page in deck.findall(_q("draw:page")) if deck is not None else ():
         title_html, parts = "", []
-        for frame in page:
-            if frame.tag == _q("draw:frame") and frame.get(_q("presentation:class")) == "title":
-                words = " ".join(_plain(frame).split())
-                title_html = f"<h1>{escape(words)}</h1>" if words else title_html
+        for frame in sorted(page, key=_position):
+            words = " ".join(_plain(frame).split())
+            if not title_html and words and frame.get(_q("presentation:class")) == "title":
+                title_html = f"<h1>{escape(words)}</h1>"  # the first title; others are text
             else:
                 parts.append(html.block(frame))
         notes = page.find(_q("presentation:notes"))
