@@ -229,6 +229,34 @@ def test_tree_invariants_and_only_table_syntax_lost(text, fmt):
     assert chunker.chunk(doc).to_dict() == tree.to_dict()
 
 
+def _joined(case: tuple[str, list[list[str]]], between: bool) -> tuple[str, list[list[str]]]:
+    """A generated table ruled as Org mode rules one: ``+`` where the columns meet, and (with
+    ``between``) a rule after every row too."""
+    text, rows = case
+    rule = "|" + "+".join("---" for _ in rows[0]) + "|"
+    lines = text.rstrip("\n").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("|---"))
+    body = [x for line in lines[at + 1:] for x in ((line, rule) if between else (line,))]
+    return "\n".join([*lines[:at], rule, *body]) + "\n", rows
+
+
+@settings(max_examples=150, deadline=None)
+@given(markdown_tables().flatmap(lambda case: st.booleans().map(lambda b: _joined(case, b))),
+       st.sampled_from(["text", "org"]))
+def test_tables_ruled_with_joins_lose_only_their_rules(case, fmt):
+    text, rows = case
+    tree = TableChunker().chunk(read_text(text, format=fmt))
+    check_tree(tree, partition=False)
+    assert lost_characters(tree) <= set("|-:+")
+    # one column is no table (help() output), a table of empty cells holds nothing, and a
+    # control character may end a line in text
+    cells = [c for r in rows for c in r]
+    if len(rows[0]) > 1 and any(c.strip() for c in cells) and all(c.isprintable() for c in cells):
+        [table] = [n for n in tree if n.kind == "table"]
+        assert len([n for n in tree.children(table) if n.kind == "row"]) == len(
+            [r for r in rows[1:] if any(c.strip() for c in r)])
+
+
 @settings(max_examples=150, deadline=None)
 @given(markdown_tables())
 def test_generated_tables_give_one_node_per_non_empty_cell(case):

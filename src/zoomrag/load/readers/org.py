@@ -224,7 +224,7 @@ def org_blocks(text: str) -> tuple[list[Block], dict[str, object]]:
             while i < last and _TABLE_RULE.fullmatch(lines[i]):
                 skipped.append(spans[i])
                 i += 1
-            while last > i and _TABLE_RULE.fullmatch(lines[last]):
+            while last > i + 1 and _TABLE_RULE.fullmatch(lines[last]):  # the rule under the header stays
                 skipped.append(spans[last])
                 last -= 1
             start, stop = first_char(i), line_end(last)
