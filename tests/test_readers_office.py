@@ -137,3 +137,27 @@ def test_a_sheet_stretched_to_its_last_cell_is_read_by_the_cells_it_holds(tmp_pa
     with pytest.raises(InputError, match=r"stray\.xlsx: this file holds over 3 cells \(counting the empty ones "
                                          r"between filled ones\); save the sheets you need as CSV and index those$"):
         load_path(tmp_path / "stray.xlsx")
+
+
+@needs_pptx
+def test_a_slide_of_several_titles_keeps_them_all(tmp_path):
+    # LibreOffice's templates lay out a title slide as three title shapes; all are text, the
+    # top one the slide's title
+    import copy
+
+    from pptx import Presentation
+    from pptx.util import Emu
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])  # "Title Only"
+    first = slide.shapes.title
+    first.text_frame.text = "Lorem ipsum dolor sit amet."
+    for text, top in (("CANDY", 100_000), ("TEMPLATE", 600_000)):
+        element = copy.deepcopy(first._element)
+        slide.shapes._spTree.append(element)
+        shape = slide.shapes[-1]
+        shape.text_frame.text, shape.top, shape.left = text, Emu(top), Emu(0)
+    first.top = Emu(2_000_000)
+    deck.save(tmp_path / "candy.pptx")
+    assert load_path(tmp_path / "candy.pptx").text.split("\n") == [
+        "# CANDY", "", "TEMPLATE", "", "Lorem ipsum dolor sit amet."]

@@ -106,9 +106,12 @@ def _table_html(table: Any) -> str:
     return f"<table>{''.join(rows)}</table>"
 
 
-def _shapes_html(shapes: Any) -> list[str]:
+def _shapes_html(shapes: Any, title: Any = None) -> list[str]:
+    """The shapes but the slide's title (the XML element of its shape) as HTML, in reading order."""
     parts: list[str] = []
     for shape in _reading_order(shapes):
+        if title is not None and shape.element is title:  # lxml keeps one proxy per element
+            continue
         if shape.shape_type == _GROUP:
             parts += _shapes_html(shape.shapes)
         elif shape.has_table:
@@ -117,18 +120,20 @@ def _shapes_html(shapes: Any) -> list[str]:
             parts.append(_chart_html(shape.chart))
         elif shape.shape_type == _PICTURE and (alt := _alt_text(shape)):
             parts.append(f"<p>{escape(alt)}</p>")  # a picture says what its author wrote of it
-        elif shape.has_text_frame and not _is_title(shape):
+        elif shape.has_text_frame:
             body = shape.is_placeholder and int(shape.placeholder_format.type or 0) in _BODIES
             parts.append(_paragraphs_html(shape.text_frame, body))
     return [p for p in parts if p]
 
 
 def _slide_html(slide: Any) -> str:
-    """The slide as HTML, its title (if it has one) as its first heading."""
-    title = next((" ".join(s.text_frame.text.split()) for s in slide.shapes
-                  if s.has_text_frame and _is_title(s) and s.text_frame.text.strip()), "")
+    """The slide as HTML, its title (if it has one) as its first heading: its first title shape
+    in reading order; another is text, as a layout of several titles shows them."""
+    first = next((s for s in _reading_order(slide.shapes)
+                  if s.has_text_frame and _is_title(s) and s.text_frame.text.strip()), None)
+    title = " ".join(first.text_frame.text.split()) if first is not None else ""
     parts = [f"<h1>{escape(title)}</h1>"] if title else []
-    parts += _shapes_html(slide.shapes)
+    parts += _shapes_html(slide.shapes, first.element if first is not None else None)
     if slide.has_notes_slide:
         notes = slide.notes_slide.notes_text_frame
         text = notes.text.strip() if notes is not None else ""
