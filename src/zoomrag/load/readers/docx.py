@@ -14,11 +14,10 @@ import zipfile
 from pathlib import Path
 from types import MappingProxyType
 
-from ...errors import InputError
 from ...model import Document
 from ..base import reader_module
 from .html import render_html
-from .zipped import check_unpacked
+from .zipped import office_file
 
 #: Paragraph styles of code (pandoc's, Word's, LibreOffice's), read as one code block a run, a
 #: line a paragraph, as the HTML reader reads ``pre``; mammoth's default map knows none of them.
@@ -33,13 +32,11 @@ _CONTENTS_STYLES = "\n".join(f"p[style-name='{name}'] => !" for name in (
 _TITLE = re.compile(r"<dc:title>([^<]*)</dc:title>")
 
 
-def _checked_title(path: Path) -> str | None:
-    """The document's title, once its zip is known to be no bomb."""
-    with zipfile.ZipFile(path) as z:
-        check_unpacked(z, path, "Word document")
-        if "docProps/core.xml" not in z.namelist():
-            return None
-        m = _TITLE.search(z.read("docProps/core.xml").decode("utf-8", "replace"))
+def _title(z: zipfile.ZipFile) -> str | None:
+    """The document's title in its core properties, if it has one."""
+    if "docProps/core.xml" not in z.namelist():
+        return None
+    m = _TITLE.search(z.read("docProps/core.xml").decode("utf-8", "replace"))
     title = " ".join(m.group(1).split()) if m else ""
     return title or None
 
@@ -49,15 +46,9 @@ def read_docx(path: Path, doc_id: str) -> Document:
     mammoth = reader_module("mammoth", source, "Word documents", "docx")
     # An image becomes its alt text: its bytes, inlined as a data URI, would be the page's text.
     no_image = mammoth.images.img_element(lambda image: {"alt": image.alt_text or ""})
-    try:
-        title = _checked_title(path)
-        with path.open("rb") as f:
-            html = mammoth.convert_to_html(f, convert_image=no_image, style_map=f"{_CODE_STYLES}\n{_CONTENTS_STYLES}").value
-    except InputError:
-        raise
-    except Exception as e:  # a .docx is a zip of XML anyone may have written
-        raise InputError(f"{source}: cannot read this Word document ({type(e).__name__}: {e}); check that "
-                         "it is a complete .docx (an older .doc must be saved as .docx first)") from e
+    with office_file(path, "Word document", "docx") as z, path.open("rb") as f:
+        title = _title(z)
+        html = mammoth.convert_to_html(f, convert_image=no_image, style_map=f"{_CODE_STYLES}\n{_CONTENTS_STYLES}").value
     rendered, blocks, html_title = render_html(html)
     return Document(id=doc_id, source=source, text=rendered, format="docx",
                     metadata=MappingProxyType({"title": title or html_title}), blocks=tuple(blocks))

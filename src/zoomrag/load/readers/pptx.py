@@ -9,19 +9,17 @@ alternative text, a chart its title over the table of its data. The title is the
 
 from __future__ import annotations
 
-import zipfile
 from html import escape
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ...errors import InputError
 from ...model import Document
 from ..base import reader_module
 from .html import render_pages
 from .pdf import PAGE_BREAK
 from .xlsx import cell_text
-from .zipped import check_unpacked
+from .zipped import office_file
 
 #: python-pptx's shape types and placeholder kinds that matter here, by value (the extra is
 #: imported only when a deck is read): ``MSO_SHAPE_TYPE`` GROUP and PICTURE; ``PP_PLACEHOLDER``
@@ -146,17 +144,10 @@ def _slide_html(slide: Any) -> str:
 def read_pptx(path: Path, doc_id: str) -> Document:
     source = str(path)
     pptx = reader_module("pptx", source, "PowerPoint decks", "pptx")
-    try:
-        with zipfile.ZipFile(path) as z:
-            check_unpacked(z, path, "PowerPoint deck")
+    with office_file(path, "PowerPoint deck", "pptx"):
         deck = pptx.Presentation(str(path))
         slides = [_slide_html(slide) for slide in deck.slides]
         title = " ".join((deck.core_properties.title or "").split())
-    except InputError:
-        raise
-    except Exception as e:  # a .pptx is a zip of XML anyone may have written
-        raise InputError(f"{source}: cannot read this PowerPoint deck ({type(e).__name__}: {e}); check that "
-                         "it is a complete .pptx (an older .ppt must be saved as .pptx first)") from e
     text, blocks, first = render_pages(slides, PAGE_BREAK, keep_empty=True)
     return Document(id=doc_id, source=source, text=text, format="pptx",
                     metadata=MappingProxyType({"title": title or first}), blocks=tuple(blocks))

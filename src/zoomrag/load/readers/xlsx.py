@@ -10,7 +10,6 @@ empty in every row of a table (spacers) are left out. The title is the workbook'
 from __future__ import annotations
 
 import datetime as dt
-import zipfile
 from html import escape
 from pathlib import Path
 from types import MappingProxyType
@@ -20,7 +19,7 @@ from ...errors import InputError
 from ...model import Document
 from ..base import reader_module
 from .html import render_pages
-from .zipped import check_unpacked
+from .zipped import office_file
 
 #: Cells read from one workbook, counting the empty ones a row holds before its last filled one:
 #: a sheet with one cell at XFD1048576 would otherwise be read cell by cell for hours.
@@ -103,9 +102,7 @@ def _sheet_rows(ws: Any, budget: CellBudget) -> list[list[str]]:
 def read_xlsx(path: Path, doc_id: str) -> Document:
     source = str(path)
     openpyxl = reader_module("openpyxl", source, "Excel workbooks", "xlsx")
-    try:
-        with zipfile.ZipFile(path) as z:
-            check_unpacked(z, path, "Excel workbook")
+    with office_file(path, "Excel workbook", "xlsx"):
         book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
         budget = CellBudget(source)
         try:
@@ -113,11 +110,6 @@ def read_xlsx(path: Path, doc_id: str) -> Document:
             title = " ".join((book.properties.title or "").split())
         finally:
             book.close()
-    except InputError:
-        raise
-    except Exception as e:  # an .xlsx is a zip of XML anyone may have written
-        raise InputError(f"{source}: cannot read this Excel workbook ({type(e).__name__}: {e}); check that it "
-                         "is a complete .xlsx (an older .xls must be saved as .xlsx first)") from e
     # an empty sheet says nothing
     pages = (sheet_html(name, rows) for name, rows in sheets if any(any(row) for row in rows))
     text, blocks, _ = render_pages(pages, "\n\n")
