@@ -12,6 +12,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len, get_character_cell_size
@@ -19,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
+from ..load.base import detect_format, page_name
 from ..model import Node, Tree
 from ..text.tokens import Measure, TokenCounter
 
@@ -216,17 +218,14 @@ def text_offset(ctx: Any, pos: int) -> int:
     return at
 
 
-#: Files whose pages are slides.
-_DECKS = (".pptx", ".odp")
-
-
 def spans_label(ctx: Any) -> str:
     """``[120, 480)``, or ``[0, 31) + [120, 480)`` for a context of several spans; then its page
     or pages in a PDF (``p. 4``, ``pp. 4–5``) or its slides in a deck (``slide 4``, ``slides 4–5``)."""
     label = " + ".join(f"[{s}, {e})" for s, e in ctx.parts())
     if ctx.pages:
         first, last = ctx.pages
-        one, many = ("slide", "slides") if str(ctx.source).lower().endswith(_DECKS) else ("p.", "pp.")
+        deck = page_name(detect_format(Path(ctx.source))) == "slide"
+        one, many = ("slide", "slides") if deck else ("p.", "pp.")
         label += f" {one} {first}" if first == last else f" {many} {first}–{last}"
     return label
 

@@ -45,8 +45,9 @@ class FormatReader:
     #: rendered with Markdown's ``#`` headings and pipe tables: ``markdown``; a PDF's: ``text``);
     #: "" for a reader that keeps the file's text.
     renders: str = ""
-    #: Its text parts pages with form feeds (a PDF's pages, a deck's slides): a context says them.
-    paged: bool = False
+    #: What its text parts with form feeds, when it does (a PDF's pages: ``page``; a deck's
+    #: slides: ``slide``): a context says them.
+    pages: str = ""
 
 
 def _builtin_formats() -> list[tuple[str, FormatReader]]:
@@ -75,8 +76,13 @@ def rendered_as(fmt: str) -> str:
 
 
 def is_paged(fmt: str) -> bool:
-    """Whether a ``fmt`` document's form feeds part its pages (:attr:`FormatReader.paged`)."""
-    return fmt in FORMATS and FORMATS.get(fmt).paged
+    """Whether a ``fmt`` document's form feeds part its pages (:attr:`FormatReader.pages`)."""
+    return fmt in FORMATS and bool(FORMATS.get(fmt).pages)
+
+
+def page_name(fmt: str) -> str:
+    """What a ``fmt`` document's pages are (``page``, ``slide``); ``page`` when it has none."""
+    return (FORMATS.get(fmt).pages if fmt in FORMATS else "") or "page"
 
 
 def detect_format(path: Path) -> str:
