@@ -65,14 +65,15 @@ def html_evidence(raw: str, first: str, last: str) -> tuple[int, int]:
     return where[s][0], where[e - 1][1]
 
 
-def write_set(out: Path, documents: Mapping[str, str], fmt: str,
+def write_set(out: Path, documents: Mapping[str, str], fmt: str | Mapping[str, str],
               questions: Sequence[tuple[str, str, int, int]]) -> None:
-    """``documents`` (id → text, all of format ``fmt``) and ``questions`` (question, document
-    id, evidence start, end) into ``out``."""
+    """``documents`` (id → text, all of format ``fmt``, or each of its own: id → format) and
+    ``questions`` (question, document id, evidence start, end) into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     with (out / "corpus.jsonl").open("w", encoding="utf-8") as f:
         for name, text in documents.items():
-            f.write(json.dumps({"id": name, "title": name, "text": text, "format": fmt},
+            kind = fmt if isinstance(fmt, str) else fmt[name]
+            f.write(json.dumps({"id": name, "title": name, "text": text, "format": kind},
                                ensure_ascii=False) + "\n")
     with (out / "queries.jsonl").open("w", encoding="utf-8") as f:
         for i, (question, name, s, e) in enumerate(questions):

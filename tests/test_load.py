@@ -141,15 +141,15 @@ def test_empty_file_gives_an_empty_document(tmp_path):
     ("a.md", "markdown"), ("A.MD", "markdown"), ("a.markdown", "markdown"), ("a.mdx", "markdown"),
     ("a.html", "html"), ("a.htm", "html"), ("a.csv", "csv"), ("a.tsv", "tsv"), ("a.pdf", "pdf"),
     ("a.rst", "rst"), ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
-    ("a.unknown", "text"), ("Makefile", "text"), ("a.json", "json"), ("a.jsonl", "jsonl"),
+    ("a.unknown", "text"), ("Makefile", "code"), ("README", "text"), ("a.json", "json"), ("a.jsonl", "jsonl"),
 ])
 def test_detect_format(name, fmt):
     assert detect_format(Path(name)) == fmt
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "json", "jsonl", "latex", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "tsv", "xlsx"]
+    assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "ini", "json", "jsonl", "latex", "markdown", "mbox", "notebook",
+                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "toml", "tsv", "xlsx", "yaml"]
 
 
 def test_read_text_unknown_format():

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (47, "317a685b1246107e166525a626bee535050ca5d991fa70d5d5c39ce808db5ba9")
+RECORDED = (48, "733f7d26d2f890244354370d46a36fed613e411be5186061a4308af8cd996597")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -84,6 +84,14 @@ FILES = {
     "tickets.jsonl": ("jsonl", json.dumps({"id": 1, "subject": "Printer jams", "body": "It jams.\n\n" + _LONG,
                                             "meta": {"tags": ["hw"], "owner": {"name": "Zoë"}}}) + "\n"
                       + json.dumps([{"a": 1, "b": "x"}, {"a": 2}]) + "\n"),
+    "ci.yml": ("yaml", "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-24.04\n    steps:\n"
+               "      - uses: actions/checkout@v4\n      - name: Run the suite\n        run: make test\n"
+               "        env:\n          CI: 1\n---\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n"
+               "    - port: 80\n      targetPort: 8080\n"),
+    "pyproject.toml": ("toml", "[project]\nname = 'x'\ndependencies = [\n  'a',\n[1],\n]\n[tool.ruff]\n"
+                       "line-length = 110\n[tool.ruff.lint]\nselect = ['E']\nx = \"\"\"\n[not.a.table]\n\"\"\"\n"),
+    "tox.ini": ("ini", "[tox]\nenvlist = py311\n\n[testenv]\ncommands =\n    pytest\n    [not a section]\n"),
+    "Makefile": ("code", "VENV := .venv\n\ntest: venv\n\t$(VENV)/bin/pytest\n\nvenv:\n\tpython3 -m venv $(VENV)\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),

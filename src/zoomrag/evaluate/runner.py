@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import EvalError
-from ..expand.docview import LINE_FORMATS
+from ..load.base import is_lined
 from ..text.tokens import TokenCounter
 from .budget import TokenBudget
 from .cache import CachedResult, ResultCache, RunKey
@@ -91,7 +91,7 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
     if cache is None:
         cache = ResultCache(None)
     filler = TokenBudget(dataset.texts, counter)  # one counter for every configuration
-    lined = {d.id for d in dataset.documents if d.format in LINE_FORMATS}  # cut by lines, measured so
+    lined = {d.id for d in dataset.documents if is_lined(d.format)}  # cut by lines, measured so
 
     if judge is not None:
         judge_budget = max(budgets) if judge_budget is None else int(judge_budget)

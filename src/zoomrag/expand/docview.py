@@ -16,9 +16,12 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..load.base import is_lined
 from ..load.readers.asciidoc import asciidoc_blocks
+from ..load.readers.configfile import ini_blocks, toml_blocks
 from ..load.readers.latex import latex_blocks
 from ..load.readers.org import org_blocks
+from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import skip_space, trim_end
 from ..model import Block, Document, Hit, Tree
 from ..parse.headings import find_headings
@@ -37,10 +40,6 @@ from .bounds import (
 from .footnotes import Footnotes, find_footnotes
 from .heads import DEFINITIONS
 from .pertree import per_tree
-
-#: Document formats whose contexts start and end at line boundaries.
-LINE_FORMATS = frozenset({"csv", "tsv", "code"})
-
 
 #: Node kinds whose lines are code: a line starting with ``-`` or ``1.`` there is no list item.
 CODE_KINDS = frozenset({"code", "function", "method", "class"})
@@ -108,7 +107,7 @@ def _view_of(tree: Tree) -> DocView:
     for c in sorted(code, key=lambda c: (c[0], -c[1])):
         if not outermost or c[0] >= outermost[-1][1]:
             outermost.append(c)
-    return DocView(text, tree.document.format in LINE_FORMATS, tables,
+    return DocView(text, is_lined(tree.document.format), tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
                 definitions=definitions, code=outermost, document=tree.document)
 
@@ -155,6 +154,9 @@ _BLOCK_SCANS: dict[str, Callable[[str], Sequence[Block]]] = {
     "asciidoc": lambda text: asciidoc_blocks(text)[0],
     "latex": lambda text: latex_blocks(text)[0],
     "org": lambda text: org_blocks(text)[0],
+    "yaml": lambda text: yaml_blocks(text)[0],
+    "toml": toml_blocks,
+    "ini": ini_blocks,
 }
 
 
@@ -162,7 +164,7 @@ def _heading_positions(document: Document) -> list[int]:
     """Where ``document``'s headings begin. A stored document has no reader blocks, so they are
     read from its text, cheaply: Markdown's and RST's titles by their lines
     (:func:`~.bounds.heading_starts`, not a markdown-it parse per document), AsciiDoc's,
-    LaTeX's and Org's by their readers' scans, and plain text's and a PDF's by the parser's rules
+    LaTeX's, Org's and configuration files' by their readers' scans, and plain text's and a PDF's by the parser's rules
     (``DESCRIPTION`` in help() output, ``= = Works = =``, ``2.3 Limitations``)."""
     text = document.text
     scan = _BLOCK_SCANS.get(document.format)

@@ -48,6 +48,11 @@ class FormatReader:
     #: What its text parts with form feeds, when it does (a PDF's pages: ``page``; a deck's
     #: slides: ``slide``): a context says them.
     pages: str = ""
+    #: Whole file names it is detected by, whatever their extension (``Dockerfile``).
+    names: tuple[str, ...] = ()
+    #: Its text is lines, each whole (code, a sheet's rows, a configuration's keys): a context
+    #: starts and ends at a line's boundary, not a sentence's.
+    lined: bool = False
 
 
 def _builtin_formats() -> list[tuple[str, FormatReader]]:
@@ -80,16 +85,24 @@ def is_paged(fmt: str) -> bool:
     return fmt in FORMATS and bool(FORMATS.get(fmt).pages)
 
 
+def is_lined(fmt: str) -> bool:
+    """Whether a ``fmt`` document is cut at lines (:attr:`FormatReader.lined`)."""
+    return fmt in FORMATS and FORMATS.get(fmt).lined
+
+
 def page_name(fmt: str) -> str:
     """What a ``fmt`` document's pages are (``page``, ``slide``); ``page`` when it has none."""
     return (FORMATS.get(fmt).pages if fmt in FORMATS else "") or "page"
 
 
 def detect_format(path: Path) -> str:
-    """Format from the file extension; unknown extensions are read as plain text."""
+    """Format from the file's name (``Makefile``), else its extension; unknown extensions are
+    read as plain text."""
     ext = path.suffix.lower()
     found = "text"
     for name, fmt in FORMATS.items():  # a later entry wins an extension
+        if path.name in fmt.names:
+            return name
         if ext in fmt.extensions:
             found = name
     return found

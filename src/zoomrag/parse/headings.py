@@ -131,9 +131,9 @@ def _block_headings(document: Document) -> list[Heading]:
 
 # -- public API ----------------------------------------------------------------------------
 
-#: Formats with no headings but their reader's heading blocks (RST's, AsciiDoc's, LaTeX's and
-#: Org's readers find every title).
-_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex", "org"}
+#: Formats with no headings but their reader's heading blocks (RST's, AsciiDoc's, LaTeX's,
+#: Org's and the configuration files' readers find every title).
+_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex", "org", "yaml", "toml", "ini"}
 
 
 def find_headings(document: Document) -> list[Heading]:

@@ -2,7 +2,8 @@
 
 from ..base import FormatReader
 from .asciidoc import read_asciidoc
-from .code import LANGUAGES, read_code
+from .code import FILE_NAMES, LANGUAGES, read_code
+from .configfile import read_ini, read_toml
 from .delimited import read_csv, read_tsv
 from .docx import read_docx
 from .epub import read_epub
@@ -20,12 +21,13 @@ from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
 from .xlsx import read_xlsx
+from .yamldata import read_yaml
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
 BUILTIN: tuple[tuple[str, FormatReader], ...] = (
-    ("code", FormatReader(tuple(LANGUAGES), read=read_code)),
-    ("csv", FormatReader((".csv",), read=read_csv)),
-    ("tsv", FormatReader((".tsv", ".tab"), read=read_tsv)),
+    ("code", FormatReader(tuple(LANGUAGES), read=read_code, names=tuple(FILE_NAMES), lined=True)),
+    ("csv", FormatReader((".csv",), read=read_csv, lined=True)),
+    ("tsv", FormatReader((".tsv", ".tab"), read=read_tsv, lined=True)),
     ("html", FormatReader((".html", ".htm", ".xhtml"), read=read_html, renders="markdown")),
     ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
     ("notebook", FormatReader((".ipynb",), read=read_notebook, renders="markdown")),
@@ -47,4 +49,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
     ("org", FormatReader((".org",), read=read_org)),
+    ("yaml", FormatReader((".yaml", ".yml"), read=read_yaml, lined=True)),
+    ("toml", FormatReader((".toml",), read=read_toml, lined=True)),
+    ("ini", FormatReader((".ini", ".cfg", ".cnf"), read=read_ini, lined=True)),
 )

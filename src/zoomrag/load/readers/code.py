@@ -28,6 +28,15 @@ LANGUAGES: dict[str, str] = {
     ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hs": "haskell", ".clj": "clojure",
     ".ml": "ocaml", ".fs": "fsharp", ".zig": "zig", ".nim": "nim", ".ps1": "powershell",
     ".m": "objectivec", ".mm": "objectivec", ".vb": "vbnet", ".groovy": "groovy",
+    ".mk": "makefile", ".dockerfile": "dockerfile", ".cmake": "cmake", ".tf": "hcl", ".hcl": "hcl",
+    ".proto": "protobuf", ".css": "css", ".scss": "scss", ".gradle": "groovy",
+}
+
+#: Files named for their job rather than by an extension -> language.
+FILE_NAMES: dict[str, str] = {
+    "Makefile": "makefile", "makefile": "makefile", "GNUmakefile": "makefile",
+    "Dockerfile": "dockerfile", "Containerfile": "dockerfile", "CMakeLists.txt": "cmake",
+    "Jenkinsfile": "groovy", "Vagrantfile": "ruby", "Gemfile": "ruby", "Rakefile": "ruby",
 }
 
 #: Fence info strings and other spellings -> the names above.
@@ -39,7 +48,8 @@ _ALIASES: dict[str, str] = {
     "cs": "csharp", "c#": "csharp", "rb": "ruby",
     "sh": "shell", "bash": "shell", "zsh": "shell", "console": "shell", "shell-session": "shell",
     "kt": "kotlin", "objc": "objectivec", "objective-c": "objectivec", "ps": "powershell",
-    "ps1": "powershell", "pwsh": "powershell",
+    "ps1": "powershell", "pwsh": "powershell", "make": "makefile", "mk": "makefile",
+    "docker": "dockerfile", "terraform": "hcl", "tf": "hcl", "yml": "yaml",
 }
 
 
@@ -52,7 +62,8 @@ def language_name(name: str) -> str:
 
 def read_code(text: str, *, doc_id: str, source: str) -> Document:
     """The language comes from the source's extension (empty when unknown, e.g. ``<text>``)."""
-    language = LANGUAGES.get(PurePath(source).suffix.lower(), "")
+    path = PurePath(source)
+    language = FILE_NAMES.get(path.name) or LANGUAGES.get(path.suffix.lower(), "")
     # One block from the first non-blank line's start (keeping its indentation) to the last
     # non-whitespace character: the code strategy finds the definitions inside it.
     s, e = trim(text, 0, len(text))

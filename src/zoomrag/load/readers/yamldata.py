@@ -1,0 +1,171 @@
+"""YAML: the text kept as written, its keys' outline as headings and the rest as ``yaml`` code.
+
+A workflow, a manifest or a schema is a tree of keys; read as prose it was cut mid-line and a
+context never said which key it sat under. Here a key whose value is a block of at least
+:data:`MIN_LINES` lines (``jobs:``, ``steps:``, ``properties:``) is a heading on its own line, one
+level per nesting, down to :data:`MAX_LEVEL`; so is the first line of a list item of two lines
+or more that has a ``name`` (``- name: Run the suite``: a workflow's step, an Ansible task, a
+container), titled by it. What lies between headings is a
+``yaml`` code block, which the code strategy parts at lines by their indentation. A file of
+several documents (``---``) gives each a heading of its own, titled by its ``kind`` and
+``metadata.name`` (Kubernetes) or its ``name``/``title``, else ``Document N``.
+
+PyYAML (a base dependency, for front matter) finds the keys and where they stand: no hand-written
+YAML parsing. A file it cannot parse (a Helm template's ``{{ }}``) is one ``yaml`` code block, as
+the code reader would give, with nothing lost.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from ...model import Block, Document
+from ..spans import line_spans, trim, trim_end
+from .configfile import section_blocks
+
+#: A key is a heading when its value spans at least this many lines below it.
+MIN_LINES = 3
+#: The deepest heading level a key is given (a document heading counts as one).
+MAX_LEVEL = 4
+#: A list item without a ``name`` is named by its first key when that key is one of these.
+_NAME_KEYS = ("title", "id")
+
+
+@dataclass(frozen=True)
+class _Heading:
+    start: int
+    end: int
+    level: int
+    title: str
+
+
+class _Outline:
+    """The headings of one YAML text, found from PyYAML's node tree."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = [s for s, _ in line_spans(text)] or [0]
+        self.headings: list[_Heading] = []
+        self.seen: set[int] = set()  # an alias repeats a node: walked once
+
+    def offset(self, mark: Any) -> int:
+        if mark.line >= len(self.line_starts):  # the end of the stream, past the last line break
+            return len(self.text)
+        return min(self.line_starts[mark.line] + mark.column, len(self.text))
+
+    def line_of(self, pos: int) -> int:
+        return bisect_right(self.line_starts, pos) - 1
+
+    def lines_below(self, key: Any, value: Any) -> int:
+        """Lines of ``value`` after its key's line (trailing blank lines not counted)."""
+        end = trim_end(self.text, 0, self.offset(value.end_mark))
+        return self.line_of(max(end - 1, 0)) - key.start_mark.line
+
+    def heading(self, node: Any, level: int, title: str) -> None:
+        """A heading on ``node``'s line: from its first character (a list item's ``-``)."""
+        line = self.line_starts[min(node.start_mark.line, len(self.line_starts) - 1)]
+        nl = self.text.find("\n", line)
+        start, end = trim(self.text, line, len(self.text) if nl < 0 else nl)
+        if title.strip() and start < end:
+            self.headings.append(_Heading(start, end, level, " ".join(title.split())))
+
+    def walk(self, node: Any, level: int) -> None:
+        if level > MAX_LEVEL or id(node) in self.seen or getattr(node, "flow_style", True):
+            return
+        self.seen.add(id(node))
+        if node.id == "mapping":
+            for key, value in node.value:
+                if _is_block(value) and key.id == "scalar" and self.lines_below(key, value) >= MIN_LINES:
+                    self.heading(key, level, str(key.value))
+                    self.walk(value, level + 1)
+        elif node.id == "sequence":
+            for item in node.value:
+                name = _item_name(item)
+                if name and self.lines_below(item, item) >= 1:
+                    self.heading(item, level, name)
+                    self.walk_named(item, level + 1)
+
+    def walk_named(self, item: Any, level: int) -> None:
+        """The keys of a named list item under its heading."""
+        if level > MAX_LEVEL or id(item) in self.seen:
+            return
+        self.seen.add(id(item))
+        for key, value in item.value:
+            if (_is_block(value) and key.id == "scalar" and key.start_mark.line > item.start_mark.line
+                    and self.lines_below(key, value) >= MIN_LINES):
+                self.heading(key, level, str(key.value))
+                self.walk(value, level + 1)
+
+
+def _is_block(node: Any) -> bool:
+    return node.id in ("mapping", "sequence") and not node.flow_style
+
+
+def _item_name(item: Any) -> str:
+    """A list item's name: its ``name`` (a workflow's step names itself so after an ``if:`` or
+    ``uses:``), else a first key ``title`` or ``id``."""
+    if item.id != "mapping" or item.flow_style or not item.value:
+        return ""
+    named = _scalar(item, "name")
+    if named:
+        return named
+    key, value = item.value[0]
+    if key.id == "scalar" and key.value in _NAME_KEYS and value.id == "scalar":
+        return str(value.value)
+    return ""
+
+
+def _scalar(node: Any, *path: str) -> str:
+    for name in path:
+        if node is None or node.id != "mapping":
+            return ""
+        node = next((v for k, v in node.value if k.id == "scalar" and k.value == name), None)
+    return str(node.value).strip() if node is not None and node.id == "scalar" else ""
+
+
+def _document_title(root: Any, n: int) -> str:
+    kind, name = _scalar(root, "kind"), _scalar(root, "metadata", "name")
+    if kind or name:
+        return " ".join(x for x in (kind, name) if x)
+    return _scalar(root, "name") or _scalar(root, "title") or f"Document {n}"
+
+
+def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
+    """The blocks of a YAML text and its title (a single document's ``title`` or ``name``)."""
+    import yaml
+
+    try:
+        roots = [r for r in yaml.compose_all(text, Loader=yaml.SafeLoader) if r is not None]
+    except (yaml.YAMLError, RecursionError, ValueError):
+        roots = []  # not YAML PyYAML reads: one code block, as the code reader gives
+    outline = _Outline(text)
+    several = len(roots) > 1
+    for n, root in enumerate(roots, 1):
+        if several and root.start_mark.line < len(outline.line_starts):
+            outline.heading(root, 1, _document_title(root, n))
+        outline.walk(root, 2 if several else 1)
+    title = _document_title(roots[0], 0) if len(roots) == 1 else ""
+    return _with_code(text, outline.headings), title if title != "Document 0" else None
+
+
+def _with_code(text: str, headings: list[_Heading]) -> list[Block]:
+    """The headings, in order (a document's first key is its document's heading line), with the
+    lines between them as ``yaml`` code blocks."""
+    kept: list[tuple[int, int, int, str]] = []
+    for h in sorted(headings, key=lambda h: (h.start, h.level)):
+        if not kept or h.start >= kept[-1][1]:
+            kept.append((h.start, h.end, min(h.level, 6), h.title))
+    return section_blocks(text, kept, "yaml")
+
+
+def read_yaml(text: str, *, doc_id: str, source: str) -> Document:
+    """The blocks; a single document's ``title`` (or ``name``) names it."""
+    blocks, title = yaml_blocks(text)
+    meta: dict[str, object] = {"language": "yaml"}
+    if title:
+        meta["title"] = title
+    return Document(id=doc_id, source=source, text=text, format="yaml",
+                    metadata=MappingProxyType(meta), blocks=tuple(blocks))
