@@ -93,6 +93,19 @@ def test_small_values_deep_keys_and_flow_style_stay_code():
                                                        ("k1", 2), ("v", 3), ("w", 4)]
 
 
+def test_what_follows_a_deeper_section_is_not_part_of_it():
+    text = ("services:\n  db:\n    image: pg\n    healthcheck:\n      test: [pg_isready]\n      interval: 5s\n"
+            "      retries: 10\n    restart: always\nvolumes:\n  data: {}\nsteps:\n  - name: Build\n    run: make\n"
+            "  - uses: actions/upload-artifact@v4\n    with:\n      path: dist\n")
+    doc = read_text(text, format="yaml")
+    assert [(t, lv, line) for t, lv, line in _outline(doc)] == [
+        ("services", 1, "services:"), ("db", 2, "db:"), ("healthcheck", 3, "healthcheck:"),
+        ("restart", 3, "restart: always"),  # after a heading, every later key is one
+        ("volumes", 1, "volumes:"), ("steps", 1, "steps:"), ("Build", 2, "- name: Build"),
+        ("uses: actions/upload-artifact@v4", 2, "- uses: actions/upload-artifact@v4"),
+    ]
+
+
 def test_yaml_that_does_not_parse_is_one_code_block_with_nothing_lost():
     text = "spec:\n  replicas: {{ .Values.replicas }}\n  image: \"{{ .Values.image }}\n"
     doc = read_text(text, format="yaml", source="deployment.yaml")

@@ -72,6 +72,7 @@ from .docview import (
     section_holding,
     small_section,
     table_of,
+    worded_section,
 )
 from .evidence import hit_ranks, per_token
 from .heads import enclosing, enclosing_head, head_cut
@@ -199,7 +200,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
         d = doc(c.doc_id)
-        if not d.lines:  # the edges depend on the hits: kept by the hits' spans and scores
+        # the edges depend on the hits: kept by the hits' spans and scores; a document of lines
+        # has none to move but its sections' (a configuration file's keys)
+        if not d.lines or d.sections:
             lines = lines_for(c)
             edge_key = (s, e, lines, tuple((h.start, h.end, h.score) for h in c.hits))
             edges = d.edges.get(edge_key)
@@ -215,7 +218,12 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
-        small = None if d.tiny or lines or has_words(d.text, s, e) else small_section(d, s, e)
+        if d.tiny or has_words(d.text, s, e):
+            small = None
+        elif d.lines and d.sections:
+            small = worded_section(d, s, e)
+        else:
+            small = None if lines else small_section(d, s, e)
         if small is not None:  # a heading, a line and an example: the entry they belong to
             s, e = small
         elif not d.tiny and not has_words(d.text, s, e):  # a document under 15 words may be cut

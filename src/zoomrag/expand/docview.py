@@ -141,6 +141,19 @@ def small_section(d: DocView, start: int, end: int) -> tuple[int, int] | None:
     return got
 
 
+def worded_section(d: DocView, start: int, end: int) -> tuple[int, int] | None:
+    """The innermost section holding ``[start, end)`` that has MIN_WORDS words, when it is small
+    (SMALL_CHARS): a key of a configuration file too short to read alone (``healthcheck:`` and
+    three lines) is read with the keys beside it, whole, not with lines of the next key."""
+    i = bisect_right(d.sections, (start, len(d.text)))
+    while i > 0:
+        i -= 1
+        s, e = d.sections[i]
+        if s <= start and end <= e and has_words(d.text, s, e):
+            return (s, e) if e - s <= SMALL_CHARS else None
+    return None
+
+
 def headings_in(d: DocView, start: int, end: int) -> list[int]:
     """The headings that begin in ``(start, end)``, found once per document, not read from the
     tree: a partial tree (hits and their ancestors) holds no section the hits are not in."""

@@ -5,7 +5,9 @@ context never said which key it sat under. Here a key whose value is a block of 
 :data:`MIN_LINES` lines (``jobs:``, ``steps:``, ``properties:``) is a heading on its own line, one
 level per nesting, down to :data:`MAX_LEVEL`; so is the first line of a list item of two lines
 or more that has a ``name`` (``- name: Run the suite``: a workflow's step, an Ansible task, a
-container), titled by it. What lies between headings is a
+container), titled by it. After a heading, every later key of its mapping (item of its list) is
+one too, however small: what follows a deeper section is not part of it. What lies between
+headings is a
 ``yaml`` code block, which the code strategy parts at lines by their indentation. A file of
 several documents (``---``) gives each a heading of its own, titled by its ``kind`` and
 ``metadata.name`` (Kubernetes) or its ``name``/``title``, else ``Document N``.
@@ -77,27 +79,35 @@ class _Outline:
             return
         self.seen.add(id(node))
         if node.id == "mapping":
-            for key, value in node.value:
-                if _is_block(value) and key.id == "scalar" and self.lines_below(key, value) >= MIN_LINES:
-                    self.heading(key, level, str(key.value))
-                    self.walk(value, level + 1)
+            self.keys(node.value, level, node.start_mark.line - 1)
         elif node.id == "sequence":
+            headed = False
             for item in node.value:
                 name = _item_name(item)
-                if name and self.lines_below(item, item) >= 1:
-                    self.heading(item, level, name)
-                    self.walk_named(item, level + 1)
+                if headed or (name and self.lines_below(item, item) >= 1):
+                    self.heading(item, level, name or self.first_line(item))
+                    headed = True
+                    if _is_block(item) and item.id == "mapping" and level < MAX_LEVEL:
+                        self.keys(item.value, level + 1, item.start_mark.line)
 
-    def walk_named(self, item: Any, level: int) -> None:
-        """The keys of a named list item under its heading."""
-        if level > MAX_LEVEL or id(item) in self.seen:
-            return
-        self.seen.add(id(item))
-        for key, value in item.value:
-            if (_is_block(value) and key.id == "scalar" and key.start_mark.line > item.start_mark.line
-                    and self.lines_below(key, value) >= MIN_LINES):
+    def keys(self, pairs: list[tuple[Any, Any]], level: int, after_line: int) -> None:
+        """Headings for the keys below ``after_line``: a key with a block of MIN_LINES lines under
+        it, and every key after the first such (a key after a deeper section is not in it)."""
+        headed = False
+        for key, value in pairs:
+            if key.id != "scalar" or key.start_mark.line <= after_line:
+                continue
+            if headed or (_is_block(value) and self.lines_below(key, value) >= MIN_LINES):
                 self.heading(key, level, str(key.value))
-                self.walk(value, level + 1)
+                headed = True
+                if _is_block(value):
+                    self.walk(value, level + 1)
+
+    def first_line(self, node: Any) -> str:
+        """The text of ``node``'s first line from where it begins (an item without a name)."""
+        start = self.offset(node.start_mark)
+        nl = self.text.find("\n", start)
+        return self.text[start:len(self.text) if nl < 0 else nl].strip()
 
 
 def _is_block(node: Any) -> bool:
