@@ -32,6 +32,9 @@ from .configfile import section_blocks
 MIN_LINES = 3
 #: The deepest heading level a key is given (a document heading counts as one).
 MAX_LEVEL = 4
+#: A larger text (a lock file of thousands of packages) is read as code by its layout: its
+#: outline is not worth parsing it again for every query that lands in it (the edge rules scan stored files).
+MAX_OUTLINE = 1_000_000
 #: A list item without a ``name`` is named by its first key when that key is one of these.
 _NAME_KEYS = ("title", "id")
 
@@ -147,8 +150,9 @@ def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
     """The blocks of a YAML text and its title (a single document's ``title`` or ``name``)."""
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when built with it: 2.5x
     try:
-        roots = [r for r in yaml.compose_all(text, Loader=yaml.SafeLoader) if r is not None]
+        roots = [] if len(text) > MAX_OUTLINE else [r for r in yaml.compose_all(text, Loader=loader) if r is not None]
     except (yaml.YAMLError, RecursionError, ValueError):
         roots = []  # not YAML PyYAML reads: one code block, as the code reader gives
     outline = _Outline(text)
