@@ -456,7 +456,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         """From what the budget has left, best spans first: a span that ends with a lead-in
         ("…as follows:") takes the block it leads to (the example, the list), one that opens with
         such a block takes the lead-in above it, one that starts a little way into a section
-        starts at its heading, and one that opens with a sentence leaning on the one before
+        starts at its heading (in a configuration file too: at its key), and one that opens with a sentence leaning on the one before
         ("But…", "This…") takes that sentence. Only then, and only where no other span holds
         that text: neither holds a hit, and every candidate with hits comes first."""
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
@@ -464,7 +464,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         for _, doc_id, i in order:
             d = doc(doc_id)
             sp = chosen[doc_id][i]
-            if not d.lines and table_of(d, sp.start, sp.end) is None:
+            if d.lines and d.sections:  # a configuration file: from the key it starts under
+                widen(doc_id, i, heading_start(d, sp.start), sp.end, _HEADED)
+            elif not d.lines and table_of(d, sp.start, sp.end) is None:
                 widen(doc_id, i, sp.start, led_end(d.text, sp.start, sp.end), _LED_TO)
                 sp = chosen[doc_id][i]
                 widen(doc_id, i, lead_start(d.text, sp.start), sp.end, _LEADS_IN)
