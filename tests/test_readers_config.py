@@ -106,6 +106,17 @@ def test_what_follows_a_deeper_section_is_not_part_of_it():
     ]
 
 
+def test_an_unnamed_play_is_titled_by_its_first_line_and_a_small_unnamed_item_is_code():
+    text = ("- hosts: web\n  become: true\n  vars:\n    port: 80\n  tasks:\n    - name: Install\n"
+            "      yum: {name: httpd}\n    - debug: {msg: hi}\n- hosts: db\n  tasks: []\n")
+    doc = read_text(text, format="yaml", source="site.yml")
+    assert [(t, lv) for t, lv, _ in _outline(doc)] == [
+        ("hosts: web", 1), ("tasks", 2), ("Install", 3),
+        ("debug: {msg: hi}", 3),  # after a heading every item is one
+        ("hosts: db", 1),
+    ]
+
+
 def test_yaml_that_does_not_parse_is_one_code_block_with_nothing_lost():
     text = "spec:\n  replicas: {{ .Values.replicas }}\n  image: \"{{ .Values.image }}\n"
     doc = read_text(text, format="yaml", source="deployment.yaml")

@@ -3,14 +3,14 @@
 A workflow, a manifest or a schema is a tree of keys; read as prose it was cut mid-line and a
 context never said which key it sat under. Here a key whose value is a block of at least
 :data:`MIN_LINES` lines (``jobs:``, ``steps:``, ``properties:``) is a heading on its own line, one
-level per nesting, down to :data:`MAX_LEVEL`; so is the first line of a list item of two lines
-or more that has a ``name`` (``- name: Run the suite``: a workflow's step, an Ansible task, a
-container), titled by it. After a heading, every later key of its mapping (item of its list) is
-one too, however small: what follows a deeper section is not part of it. What lies between
-headings is a
-``yaml`` code block, which the code strategy parts at lines by their indentation. A file of
-several documents (``---``) gives each a heading of its own, titled by its ``kind`` and
-``metadata.name`` (Kubernetes) or its ``name``/``title``, else ``Document N``.
+level per nesting, down to :data:`MAX_LEVEL`. So is the first line of a list item of two lines or
+more that has a ``name`` (``- name: Run the suite``: a workflow's step, an Ansible task, a
+container), titled by it, and of an unnamed item of MIN_LINES lines under its first (a play's
+``- hosts: web``), titled by that line. After a heading, every later key of its mapping (item of
+its list) is one too, however small: what follows a deeper section is not part of it. What lies
+between headings is a ``yaml`` code block, which the code strategy parts at lines by their
+indentation. A file of several documents (``---``) gives each a heading of its own, titled by
+its ``kind`` and ``metadata.name`` (Kubernetes) or its ``name``/``title``, else ``Document N``.
 
 PyYAML (a base dependency, for front matter) finds the keys and where they stand: no hand-written
 YAML parsing. A file it cannot parse (a Helm template's ``{{ }}``) is one ``yaml`` code block, as
@@ -87,7 +87,9 @@ class _Outline:
             headed = False
             for item in node.value:
                 name = _item_name(item)
-                if headed or (name and self.lines_below(item, item) >= 1):
+                below = self.lines_below(item, item)
+                big = _is_block(item) and item.id == "mapping" and below >= MIN_LINES
+                if headed or (name and below >= 1) or big:
                     self.heading(item, level, name or self.first_line(item))
                     headed = True
                     if _is_block(item) and item.id == "mapping" and level < MAX_LEVEL:
