@@ -43,6 +43,20 @@ def test_head_of_skips_decorators_and_comments_and_follows_the_brackets():
     assert js[s:e] == "function add (a, b) {"
 
 
+def test_a_decorators_arguments_are_no_head_however_many_lines_they_take():
+    options = "".join(f'@click.option(\n    "--opt-{i}",\n    help="a value (or none)",\n)\n' for i in range(30))
+    src = "@click.command(\n    context_settings={'x': 1},\n)\n" + options + "def main(ctx, opt_0):\n    run()\n"
+    s, e = head_of(src, 0, len(src))
+    assert src[s:e] == "def main(ctx, opt_0):"
+    # an unbalanced bracket in a string or a comment does not hide the signature
+    odd = '@route(\n    "/a(",  # see (\n)\ndef a():\n    pass\n'
+    s, e = head_of(odd, 0, len(odd))
+    assert odd[s:e] == "def a():"
+    # comments alone are looked past for a dozen lines only
+    long = "# c\n" * 20 + "def f():\n    pass\n"
+    assert head_of(long, 0, len(long)) == (0, 0)
+
+
 def test_the_innermost_definition_past_its_head():
     tree = _tree()
     inside = SRC.index("adapter = self")

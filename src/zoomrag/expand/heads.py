@@ -10,6 +10,7 @@ header row.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from ..model import Tree
@@ -18,11 +19,25 @@ from .pertree import per_tree
 
 __all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_cut", "head_of"]
 
-#: A signature is looked for over at most this many lines from its node's start.
+#: A signature is looked for over at most this many lines from its node's start, or from the end
+#: of its decorators, which may take up to MAX_LEAD_LINES (a command-line tool's options).
 MAX_LINES = 12
+MAX_LEAD_LINES = 400
+#: String literals on one line: their brackets are text (``help="(default: 1)"``).
+_STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 #: Openers and closers a signature's lines must balance (not braces: ``{`` opens a body).
 _PAIRS = {"(": ")", "[": "]"}
 _CLOSERS = frozenset(_PAIRS.values())
+
+
+def _balance(line: str, depth: int) -> int:
+    """``depth`` after the brackets of ``line`` (round and square: a decorator's arguments)."""
+    for ch in line:
+        if ch in _PAIRS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth = max(0, depth - 1)
+    return depth
 
 
 def _definitions(tree: Tree) -> list[tuple[int, int]]:
@@ -32,30 +47,31 @@ def _definitions(tree: Tree) -> list[tuple[int, int]]:
 
 def head_of(text: str, start: int, end: int) -> tuple[int, int]:
     """The signature of the definition spanning ``[start, end)``: from its first line that is no
-    decorator, comment or blank, over the lines after it until its brackets balance, without the
-    line break after it; ``(start, start)`` when none is found."""
+    decorator (nor a line of a decorator's arguments), comment or blank, over the lines after it
+    until its brackets balance, without the line break after it; ``(start, start)`` when none is
+    found."""
     pos = start
-    for _ in range(MAX_LINES):
-        if pos >= end:
+    lines = depth = 0
+    decorated = False
+    while True:  # over comments, blank lines and decorators with the lines their brackets span
+        if pos >= end or lines >= (MAX_LEAD_LINES if decorated else MAX_LINES):
             return start, start
         nl = text.find("\n", pos, end)
         line = text[pos:end if nl < 0 else nl]
-        if line.strip() and not LEAD_LINE.match(line):
+        if not depth and line.strip() and not LEAD_LINE.match(line):
             break
+        if depth or line.lstrip().startswith("@"):  # ``@click.option(`` opens lines of arguments
+            decorated = True
+            depth = _balance(_STRINGS.sub("", line).split("#")[0], depth)
         pos = end if nl < 0 else nl + 1
-    else:
-        return start, start
+        lines += 1
     s, depth = pos, 0
     while text[s] in " \t":  # a context starts at its first character, and so does a head
         s += 1
     for _ in range(MAX_LINES):
         nl = text.find("\n", pos, end)
         line_end = end if nl < 0 else nl
-        for ch in text[pos:line_end]:
-            if ch in _PAIRS:
-                depth += 1
-            elif ch in _CLOSERS:
-                depth = max(0, depth - 1)
+        depth = _balance(text[pos:line_end], depth)
         if depth == 0 or nl < 0:
             e = line_end
             while e > s and text[e - 1].isspace():
