@@ -89,8 +89,24 @@ def test_head_cut_finds_a_span_ending_inside_a_signature_it_opens():
     assert head_cut(tree, head, SRC.index("timeout=None")) == head
     assert head_cut(tree, SRC.index("import os"), SRC.index("timeout=None")) == head
     assert head_cut(tree, head, SRC.index("-> Response:") + len("-> Response:")) is None  # all of it
+    # all of it after other code, with none of its body
+    assert head_cut(tree, SRC.index("import os"), SRC.index("-> Response:") + len("-> Response:")) == head
     assert head_cut(tree, SRC.index("timeout=None"), SRC.index("retries")) is None  # from inside it
     assert head_cut(tree, SRC.index("step_3"), SRC.index("step_5")) is None  # in a body
+
+
+def test_code_that_ends_with_the_next_signature_takes_that_definition_or_stops_before_it():
+    tree = _tree()
+    close = SRC.index("    def close(self):")
+    ret = SRC.index("        adapter = self.get_adapter")
+    end = close + len("    def close(self):")
+    h = Hit("h", "s.py", ret, close - 1, 0.9)
+    [c] = assemble([Candidate("s.py", ret, end, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert c.text.endswith("def close(self):\n        pass")  # a fragment before it: the next one whole
+    step = SRC.index("step_0 =")
+    h = Hit("h", "s.py", step, close - 1, 0.9)
+    [c] = assemble([Candidate("s.py", step, end, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert c.text.endswith("return adapter.send(request, timeout=timeout)")  # enough words: it stops
 
 
 def test_a_piece_cut_to_fit_does_not_end_inside_a_signature():

@@ -61,6 +61,7 @@ from .bounds import (
 from .cutting import cut_to_fit
 from .docview import (
     CODE_KINDS,
+    SMALL_CHARS,
     DocView,
     context_edges,
     doc_view,
@@ -200,6 +201,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
         d = doc(c.doc_id)
+        if d.definitions:
+            e = _before_next_head(c, s, e)
         # the edges depend on the hits: kept by the hits' spans and scores; a document of lines
         # has none to move but its sections' (a configuration file's keys)
         if not d.lines or d.sections:
@@ -213,6 +216,21 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if (s, e) == (c.start, c.end):
             return c
         return dataclasses.replace(c, start=s, end=e)
+
+    def _before_next_head(c: Candidate, s: int, e: int) -> int:
+        """``e``, or for code that ends with the next definition's signature and none of its
+        body: the end of that definition when it is small (under 15 words what comes before is
+        a fragment), else the end of the code before it."""
+        tree = trees.tree(c.doc_id)
+        cut = head_cut(tree, s, e)
+        if cut is None or cut <= s or any(h.end > cut for h in c.hits):
+            return e
+        text = doc(c.doc_id).text
+        before = trim_end(text, s, cut)
+        if has_words(text, s, before):
+            return before
+        after = enclosing(tree, cut, cut + 1)
+        return trim_end(text, s, after[1]) if after is not None and after[1] - s <= SMALL_CHARS else before
 
     def _shape(c: Candidate) -> tuple[int, int]:
         d = doc(c.doc_id)

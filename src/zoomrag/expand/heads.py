@@ -104,10 +104,11 @@ def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
 
 
 def head_cut(tree: Tree, start: int, end: int) -> int | None:
-    """Where the head begins that ``[start, end)`` ends inside of, or None: a piece that ends
-    with ``def confirm(`` holds a definition's first line and nothing it says."""
+    """Where the head begins that ``[start, end)`` ends inside of, or with, or None: a piece that
+    ends with ``def confirm(`` (or, after other code, all of ``def confirm(self):``) holds a
+    definition's first line and nothing it says. The head alone is a piece of its own."""
     best = enclosing(tree, max(start, end - 1), end)
     if best is None:
         return None
     hs, he = head_of(tree.document.text, *best)
-    return hs if start <= hs < end < he else None
+    return hs if start <= hs < end and (end < he or (end == he and start < hs)) else None
