@@ -140,11 +140,14 @@ def test_toml_tables_nest_under_the_table_they_extend():
     assert [h.title for h in find_headings(doc)] == ["project", "tool.ruff", "lint", "tool.mypy.overrides", "more"]
 
 
-def test_ini_sections_at_the_line_start_are_headings():
+def test_ini_sections_at_the_line_start_are_headings_nested_by_their_dotted_names():
     text = "[tox]\nenvlist = py311\n\n; the tests\n[testenv]\ncommands =\n    pytest\n    [not a section]\n"
     doc = read_text(text, format="ini", source="tox.ini")
     assert _outline(doc) == [("tox", 1, "[tox]"), ("testenv", 1, "; the tests\n[testenv]")]
     assert _code(doc) == ["envlist = py311", "commands =\n    pytest\n    [not a section]"]
+    cfg = "[options]\nzip_safe = 0\n[options.extras_require]\ndev = pytest\n[tool:pytest]\naddopts = -q\n"
+    assert [(t, lv) for t, lv, _ in _outline(read_text(cfg, format="ini", source="setup.cfg"))] == [
+        ("options", 1), ("extras_require", 2), ("tool:pytest", 1)]
 
 
 def test_formats_by_extension_and_by_file_name():

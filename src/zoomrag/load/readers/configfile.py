@@ -5,7 +5,7 @@ Read as prose, ``pyproject.toml`` was cut mid-line and a context never said whic
 from. A TOML table nests under the table before it whose name it extends (``[tool.ruff.lint]``
 under ``[tool.ruff]``, titled ``lint``); ``[[array]]`` tables are headings as ``[table]`` ones
 are. A ``[`` line inside a multi-line array or string is no table. INI sections (``[pytest]``,
-``[metadata]`` in ``setup.cfg``) do not nest.
+``[metadata]`` in ``setup.cfg``) nest by their dotted names as TOML tables do.
 """
 
 from __future__ import annotations
@@ -28,10 +28,30 @@ def _parts(name: str) -> tuple[str, ...]:
     return tuple(p.strip("\"'") for p in _NAME_PART.findall(name))
 
 
+class _Nesting:
+    """Levels and titles of dotted names: a name nests under the last one whose parts begin it
+    (``tool.ruff.lint`` under ``tool.ruff``, titled ``lint``)."""
+
+    def __init__(self) -> None:
+        self.open: list[tuple[tuple[str, ...], int]] = []  # the names a later one may nest under
+
+    def place(self, parts: tuple[str, ...]) -> tuple[int, str]:
+        while self.open and parts[:len(self.open[-1][0])] != self.open[-1][0]:
+            self.open.pop()
+        if self.open and len(parts) > len(self.open[-1][0]):
+            prefix, parent = self.open[-1]
+            level, title = parent + 1, ".".join(parts[len(prefix):])
+        else:
+            self.open.clear()
+            level, title = 1, ".".join(parts)
+        self.open.append((parts, level))
+        return min(level, 6), title
+
+
 def toml_headings(text: str) -> list[tuple[int, int, int, str]]:
     """``(start, end, level, title)`` of each table header line of a TOML text."""
     out: list[tuple[int, int, int, str]] = []
-    open_tables: list[tuple[tuple[str, ...], int]] = []  # the tables a later one may nest under
+    nesting = _Nesting()
     depth = 0  # open brackets of a multi-line array or inline table
     quote = ""  # the delimiter of an open multi-line string
     for s, e in line_spans(text):
@@ -47,18 +67,8 @@ def toml_headings(text: str) -> list[tuple[int, int, int, str]]:
             continue
         m = _TOML_TABLE.fullmatch(line) if depth == 0 else None
         if m is not None and len(m.group(1)) == len(m.group(3)):
-            parts = _parts(m.group(2))
-            while open_tables and parts[:len(open_tables[-1][0])] != open_tables[-1][0]:
-                open_tables.pop()
-            if open_tables and len(parts) > len(open_tables[-1][0]):
-                prefix, parent = open_tables[-1]
-                level, title = parent + 1, ".".join(parts[len(prefix):])
-            else:
-                open_tables.clear()
-                level, title = 1, ".".join(parts)
-            open_tables.append((parts, level))
             start, end = trim(text, s, e)
-            out.append((start, end, min(level, 6), title))
+            out.append((start, end, *nesting.place(_parts(m.group(2)))))
             continue
         bare = _STRINGS.sub("", line)
         depth = max(0, depth + bare.count("[") + bare.count("{") - bare.count("]") - bare.count("}"))
@@ -67,12 +77,15 @@ def toml_headings(text: str) -> list[tuple[int, int, int, str]]:
 
 def ini_headings(text: str) -> list[tuple[int, int, int, str]]:
     """``(start, end, level, title)`` of each ``[section]`` line of an INI text (at the line's
-    start: an indented line continues the value above it)."""
+    start: an indented line continues the value above it). Dotted names nest as TOML's do
+    (``setup.cfg``'s ``[options.extras_require]`` under ``[options]``)."""
     out = []
+    nesting = _Nesting()
     for s, e in line_spans(text):
         m = _INI_SECTION.fullmatch(text, s, e)
         if m is not None and m.group(1).strip():
-            out.append((s, s + len(text[s:e].rstrip()), 1, m.group(1).strip()))
+            parts = tuple(p.strip() for p in m.group(1).strip().split("."))
+            out.append((s, s + len(text[s:e].rstrip()), *nesting.place(parts)))
     return out
 
 
