@@ -117,6 +117,17 @@ def test_an_unnamed_play_is_titled_by_its_first_line_and_a_small_unnamed_item_is
     ]
 
 
+def test_an_alias_is_no_heading_where_it_is_used():
+    text = ("defaults: &d\n  image: pg\n  restart: always\n  ports: [80]\nweb:\n  base: *d\n  extra:\n"
+            "    a: 1\n    b: 2\n    c: 3\n  more: *d\nlist:\n  - *d\n  - *d\n")
+    doc = read_text(text, format="yaml")
+    check_blocks(doc, text, code_may_indent=True)
+    assert [(t, lv, line) for t, lv, line in _outline(doc)] == [
+        ("defaults", 1, "defaults: &d"), ("web", 1, "web:"), ("extra", 2, "extra:"),
+        ("more", 2, "more: *d"),  # after a heading, on its own line
+        ("list", 1, "list:")]
+
+
 def test_yaml_that_does_not_parse_is_one_code_block_with_nothing_lost():
     text = "spec:\n  replicas: {{ .Values.replicas }}\n  image: \"{{ .Values.image }}\n"
     doc = read_text(text, format="yaml", source="deployment.yaml")

@@ -474,8 +474,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         """From what the budget has left, best spans first: a span that ends with a lead-in
         ("…as follows:") takes the block it leads to (the example, the list), one that opens with
         such a block takes the lead-in above it, one that starts a little way into a section
-        starts at its heading (in a configuration file too: at its key), and one that opens with a sentence leaning on the one before
-        ("But…", "This…") takes that sentence. Only then, and only where no other span holds
+        starts at its heading (in a configuration file too: at its key), and one that opens with
+        a sentence leaning on the one before ("But…", "This…") takes that sentence. Only then, and only where no other span holds
         that text: neither holds a hit, and every candidate with hits comes first."""
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
                         for i, sp in enumerate(spans)), key=lambda t: -t[0])

@@ -146,10 +146,10 @@ def worded_section(d: DocView, start: int, end: int) -> tuple[int, int] | None:
     (SMALL_CHARS): a key of a configuration file too short to read alone (``healthcheck:`` and
     three lines) is read with the keys beside it, whole, not with lines of the next key."""
     i = bisect_right(d.sections, (start, len(d.text)))
-    while i > 0:
+    while i > 0 and d.sections[i - 1][0] >= start - SMALL_CHARS:  # one starting further back is larger
         i -= 1
         s, e = d.sections[i]
-        if s <= start and end <= e and has_words(d.text, s, e):
+        if end <= e and has_words(d.text, s, e):
             return (s, e) if e - s <= SMALL_CHARS else None
     return None
 

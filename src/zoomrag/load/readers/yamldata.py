@@ -86,6 +86,8 @@ class _Outline:
         elif node.id == "sequence":
             headed = False
             for item in node.value:
+                if item.start_mark.line < node.start_mark.line:
+                    continue  # an alias (``- *defaults``): its keys are where its anchor is
                 name = _item_name(item)
                 below = self.lines_below(item, item)
                 big = _is_block(item) and item.id == "mapping" and below >= MIN_LINES
@@ -102,10 +104,11 @@ class _Outline:
         for key, value in pairs:
             if key.id != "scalar" or key.start_mark.line <= after_line:
                 continue
-            if headed or (_is_block(value) and self.lines_below(key, value) >= MIN_LINES):
+            own = value.start_mark.line >= key.start_mark.line  # not an alias (``<<: *defaults``)
+            if headed or (own and _is_block(value) and self.lines_below(key, value) >= MIN_LINES):
                 self.heading(key, level, str(key.value))
                 headed = True
-                if _is_block(value):
+                if own and _is_block(value):
                     self.walk(value, level + 1)
 
     def first_line(self, node: Any) -> str:
