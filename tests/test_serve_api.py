@@ -128,6 +128,23 @@ def test_uploaded_files_go_through_the_readers(http):
     http.delete("/documents", params={"doc": "plums.html"})
 
 
+def test_an_uploaded_workflow_and_dockerfile_are_read_by_their_names(http):
+    ci = (b"jobs:\n  test:\n    steps:\n      - name: Publish the wheel to PyPI\n        run: twine upload dist/*\n"
+          b"        env:\n          TWINE_PASSWORD: secret\n")
+    r = http.post("/documents/upload", files=[("files", ("ci.yml", ci, "application/yaml")),
+                                              ("files", ("Dockerfile", b"FROM python:3.11\nRUN pip install x\n", "text/plain"))])
+    assert r.status_code == 200 and r.json()["added"] == 2, r.text
+    try:
+        found = http.post("/query", json={"text": "twine upload wheel PyPI", "mode": "bm25", "budget": 200}).json()
+        ctx = next(c for c in found["contexts"] if c["doc_id"] == "ci.yml")
+        assert ctx["section_path"] == ["jobs", "test", "steps", "Publish the wheel to PyPI"]
+        # a step too short to read alone comes with the keys it is under, whole
+        assert ctx["text"].startswith("test:") and ctx["text"].endswith("TWINE_PASSWORD: secret")
+    finally:
+        for name in ("ci.yml", "Dockerfile"):
+            http.delete("/documents", params={"doc": name})
+
+
 @pytest.mark.parametrize(("method", "path", "body", "status", "starts"), [
     ("post", "/query", {"text": "x", "budget": 0}, 400, "budget: Input should be greater than or equal to 1"),
     ("post", "/query", {"text": "x", "expand": "zoom"}, 400, "unknown expansion 'zoom'"),
