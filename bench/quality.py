@@ -72,6 +72,9 @@ TREES: dict[str, tuple[str, dict[str, Any]]] = {
     "sentences": ("window", {"max_size": 128}),
     "hier": ("hierarchical", {}),  # its defaults: the tree `zoomrag index` builds for text
     "pc": ("parent-child", {}),
+    # the default profile, as `zoomrag index` chunks: text as `hier`, code by the code strategy,
+    # tables by the table strategy
+    "profile": ("", {}),
 }
 
 #: Configurations: name -> (tree, policy, policy parameters).
@@ -86,8 +89,10 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
     # density trusting a clear score lead of the top hits (docs/expansion.md, "score_decay")
     "density-sharp": ("sentences", "density", {"score_decay": 1.0}),
     "auto": ("hier", "auto", {}),
+    # auto on the tree `zoomrag index` builds (not among the defaults: the shared sets are text)
+    "auto-index": ("profile", "auto", {}),
 }
-DEFAULT_CONFIGS = tuple(CONFIGS)
+DEFAULT_CONFIGS = tuple(c for c in CONFIGS if c != "auto-index")
 #: ``--probe``: every candidate of the probe on the tree ``auto`` runs on, so that the policy the
 #: labelled questions choose among the same candidates can be set beside the probe's choice.
 PROBE_CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -219,10 +224,10 @@ class Indexes:
         t0 = time.perf_counter()
         before = self.embedder.embedded
         try:
-            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
+            ix = Index.open(path, embedder=self.embedder, strategy=strategy or None, params=params, ann="off",
                             headings=True, **kwargs)
         except IndexMismatchError:  # built by another zoomrag version: rebuild (vectors come from the cache)
-            ix = Index.open(path, embedder=self.embedder, strategy=strategy, params=params, ann="off",
+            ix = Index.open(path, embedder=self.embedder, strategy=strategy or None, params=params, ann="off",
                             reindex=True, headings=True, **kwargs)
         report = ix.add([d.to_document() for d in dataset.documents])
         # The index is kept by dataset name: another corpus of that name (another --data folder)

@@ -61,7 +61,6 @@ from .bounds import (
 from .cutting import cut_to_fit
 from .docview import (
     CODE_KINDS,
-    SMALL_CHARS,
     DocView,
     context_edges,
     doc_view,
@@ -85,6 +84,9 @@ TokenCount = Callable[[str], int]
 #: Tokens in ``[start, end)`` of a document: ``sizes(doc_id, start, end)``.
 SpanCount = Callable[[str, int, int], int]
 
+#: A context of code under 15 words that ends with the next definition's signature takes that
+#: definition when it is at most this long (characters); else it stays as it is.
+NEXT_DEFINITION = 600
 #: A candidate below this share of the best placed candidate's expected evidence per token is
 #: not worth its tokens (docs/expansion.md, "Assembly").
 STOP = 0.1
@@ -219,8 +221,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def _before_next_head(c: Candidate, s: int, e: int) -> int:
         """``e``, or for code that ends with the next definition's signature and none of its
-        body: the end of that definition when it is small (under 15 words what comes before is
-        a fragment), else the end of the code before it."""
+        body: the end of the code before it; when that is under 15 words (a fragment), the end of
+        that definition if it is short (a few lines cost little of a small budget), else ``e``."""
         tree = trees.tree(c.doc_id)
         cut = head_cut(tree, s, e)
         if cut is None or cut <= s or any(h.end > cut for h in c.hits):
@@ -230,7 +232,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if has_words(text, s, before):
             return before
         after = enclosing(tree, cut, cut + 1)
-        return trim_end(text, s, after[1]) if after is not None and after[1] - s <= SMALL_CHARS else before
+        return trim_end(text, s, after[1]) if after is not None and after[1] - cut <= NEXT_DEFINITION else e
 
     def _shape(c: Candidate) -> tuple[int, int]:
         d = doc(c.doc_id)
