@@ -220,14 +220,17 @@ class Indexes:
             return self.open[tree], BuildStats()
         strategy, params, levels = tree_spec(tree)
         path = self.root / dataset.name / self.embedder.name / f"{tree}.db"
-        kwargs: dict[str, Any] = {"levels": True} if levels else {}
+        # a tree without a strategy is the default profile's (its parameters ``code.max_size`` …)
+        kwargs: dict[str, Any] = {"strategy": strategy} if strategy else {"profile": "default"}
+        if levels:
+            kwargs["levels"] = True
         t0 = time.perf_counter()
         before = self.embedder.embedded
         try:
-            ix = Index.open(path, embedder=self.embedder, strategy=strategy or None, params=params, ann="off",
+            ix = Index.open(path, embedder=self.embedder, params=params, ann="off",
                             headings=True, **kwargs)
         except IndexMismatchError:  # built by another zoomrag version: rebuild (vectors come from the cache)
-            ix = Index.open(path, embedder=self.embedder, strategy=strategy or None, params=params, ann="off",
+            ix = Index.open(path, embedder=self.embedder, params=params, ann="off",
                             reindex=True, headings=True, **kwargs)
         report = ix.add([d.to_document() for d in dataset.documents])
         # The index is kept by dataset name: another corpus of that name (another --data folder)

@@ -93,13 +93,24 @@ def enclosing(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
+def _head(tree: Tree, definition: tuple[int, int]) -> tuple[int, int]:
+    """:func:`head_of` a definition of ``tree``, worked out once per tree: assembly asks about
+    the same few definitions for every candidate, and a decorator stack may take hundreds of
+    lines to pass."""
+    heads: dict[tuple[int, int], tuple[int, int]] = per_tree(tree, "heads", lambda _: {})
+    got = heads.get(definition)
+    if got is None:
+        got = heads[definition] = head_of(tree.document.text, *definition)
+    return got
+
+
 def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
     """The head of the innermost definition that holds ``pos`` past its head, or None (no
     definition holds it, or ``pos`` is inside the head already)."""
     best = enclosing(tree, pos, pos + 1)
     if best is None:
         return None
-    hs, he = head_of(tree.document.text, *best)
+    hs, he = _head(tree, best)
     return (hs, he) if hs < he <= pos else None
 
 
@@ -110,5 +121,5 @@ def head_cut(tree: Tree, start: int, end: int) -> int | None:
     best = enclosing(tree, max(start, end - 1), end)
     if best is None:
         return None
-    hs, he = head_of(tree.document.text, *best)
+    hs, he = _head(tree, best)
     return hs if start <= hs < end and (end < he or (end == he and start < hs)) else None

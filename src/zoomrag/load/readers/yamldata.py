@@ -20,7 +20,6 @@ the code reader would give, with nothing lost.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -39,12 +38,8 @@ MAX_OUTLINE = 1_000_000
 _NAME_KEYS = ("title", "id")
 
 
-@dataclass(frozen=True)
-class _Heading:
-    start: int
-    end: int
-    level: int
-    title: str
+#: A heading found: ``(start, end, level, title)``.
+_Heading = tuple[int, int, int, str]
 
 
 class _Outline:
@@ -75,7 +70,7 @@ class _Outline:
         nl = self.text.find("\n", line)
         start, end = trim(self.text, line, len(self.text) if nl < 0 else nl)
         if title.strip() and start < end:
-            self.headings.append(_Heading(start, end, level, " ".join(title.split())))
+            self.headings.append((start, end, level, " ".join(title.split())))
 
     def walk(self, node: Any, level: int) -> None:
         if level > MAX_LEVEL or id(node) in self.seen or getattr(node, "flow_style", True):
@@ -144,11 +139,12 @@ def _scalar(node: Any, *path: str) -> str:
     return str(node.value).strip() if node is not None and node.id == "scalar" else ""
 
 
-def _document_title(root: Any, n: int) -> str:
+def _document_title(root: Any) -> str:
+    """A document's ``kind`` and ``metadata.name`` (Kubernetes), else its ``name`` or ``title``."""
     kind, name = _scalar(root, "kind"), _scalar(root, "metadata", "name")
     if kind or name:
         return " ".join(x for x in (kind, name) if x)
-    return _scalar(root, "name") or _scalar(root, "title") or f"Document {n}"
+    return _scalar(root, "name") or _scalar(root, "title")
 
 
 def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
@@ -163,20 +159,20 @@ def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
     outline = _Outline(text)
     several = len(roots) > 1
     for n, root in enumerate(roots, 1):
-        if several and root.start_mark.line < len(outline.line_starts):
-            outline.heading(root, 1, _document_title(root, n))
+        if several:
+            outline.heading(root, 1, _document_title(root) or f"Document {n}")
         outline.walk(root, 2 if several else 1)
-    title = _document_title(roots[0], 0) if len(roots) == 1 else ""
-    return _with_code(text, outline.headings), title if title != "Document 0" else None
+    title = _document_title(roots[0]) if len(roots) == 1 else ""
+    return _with_code(text, outline.headings), title or None
 
 
 def _with_code(text: str, headings: list[_Heading]) -> list[Block]:
     """The headings, in order (a document's first key is its document's heading line), with the
     lines between them as ``yaml`` code blocks."""
-    kept: list[tuple[int, int, int, str]] = []
-    for h in sorted(headings, key=lambda h: (h.start, h.level)):
-        if not kept or h.start >= kept[-1][1]:
-            kept.append((h.start, h.end, min(h.level, 6), h.title))
+    kept: list[_Heading] = []
+    for h in sorted(headings):
+        if not kept or h[0] >= kept[-1][1]:
+            kept.append(h)
     return section_blocks(text, kept, "yaml")
 
 
