@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
-from zoomrag.load import base as load_base
-from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text
-from zoomrag.load.base import walk_folder
+from zoomrag.load import decode, detect_format, folders, formats, iter_paths, load_path, read_text
+from zoomrag.load.folders import walk_folder
 from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -243,6 +242,6 @@ def test_a_site_sphinx_built_is_walked_as_its_pages_when_asked(tmp_path):
     assert got == ["notes.md", "site/_sources/lib/orphan.rst.txt", "site/index.html", "site/lib/json.html"]
     assert sorted(p for p, _ in left) == ["site/_sources/index.rst.txt", "site/_sources/lib/json.rst.txt",
                                           "site/_static/basic.css", "site/_static/theme.js", "site/searchindex.js"]
-    assert {why for _, why in left} == {load_base.SPHINX_SOURCE, load_base.SPHINX_THEME}
+    assert {why for _, why in left} == {folders.SPHINX_SOURCE, folders.SPHINX_THEME}
     # without a place to say so, nothing is left out
     assert len(walk_folder(tmp_path)) == 9

@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..index import AddReport, Index
+from ..load import FileRules
 from ..parse import parse_settings
 from ..search import filters
 from . import index_option, main
@@ -101,6 +102,14 @@ def _summary(report: AddReport, console: Console) -> None:
                    "index keeps how it was built.")
 @click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
               help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
+@click.option("--include", "include", multiple=True, metavar="PATTERN",
+              help="Read only the files of a folder that match (repeatable; gitignore syntax, relative to "
+                   "the folder), e.g. --include '*.md' --include 'docs/**'.")
+@click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
+              help="Leave out the files and folders of a folder that match (repeatable; gitignore syntax), "
+                   "e.g. --exclude '*.csv' --exclude 'drafts/'.")
+@click.option("--no-gitignore", is_flag=True,
+              help="Also read what the folder's .gitignore files leave out (read by default: they are not).")
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
 @click.option("--namespace", metavar="NAME",
@@ -114,14 +123,17 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, headings: bool | None, max_size: str, meta: tuple[str, ...], namespace: str | None,
+                  levels: bool, headings: bool | None, max_size: str, include: tuple[str, ...],
+                  exclude: tuple[str, ...], no_gitignore: bool, meta: tuple[str, ...], namespace: str | None,
                   no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
-    Binary, undecodable or unreadable files are skipped and listed at the end, and so are files
-    that hold no text to search (a PDF of scanned pages) and PDFs with scanned pages among their
-    text. A document's id is its path relative to
+    A folder's hidden files and folders are not read, nor what its .gitignore files leave out
+    (as git does; --no-gitignore reads them), nor what --exclude or no --include pattern matches;
+    a file named on its own is always read. Binary, undecodable or unreadable files are skipped;
+    all are listed at the end, and so are files that hold no text to search (a PDF of scanned
+    pages) and PDFs with scanned pages among their text. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata.
     """
@@ -130,6 +142,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
+    FileRules.of(include, exclude)  # a bad pattern is said before the index is opened
     if ray_address is not None:
         from ..index.distributed import require_many_writers
 
@@ -142,7 +155,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                     reindex=reindex, levels=levels, headings=headings) as ix, _progress_bars(quiet) as tick:
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
-                        namespace=namespace, ray=False if ray_address is None else ray_address or True)
+                        namespace=namespace, ray=False if ray_address is None else ray_address or True,
+                        include=include, exclude=exclude, gitignore=not no_gitignore)
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
@@ -151,7 +165,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
             probed = probe_expansion(ix)
     err = Console(stderr=True, highlight=False)
     if report.skipped:
-        err.print(f"skipped {len(report.skipped)} file(s):")
+        folders = sum(source.endswith(os.sep) for source, _ in report.skipped)
+        also = f" and {folders} folder(s)" if folders else ""
+        err.print(f"skipped {len(report.skipped) - folders} file(s){also}:")
         for line in _skipped_lines(report.skipped):
             err.print(Text(terminal_safe(line)))
     if report.empty:
@@ -230,7 +246,9 @@ def _skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
             lines.extend(f"  {source}: {reason}" for source in sources)
             continue
         more = f", and {len(sources) - _NAMED} more" if len(sources) > _NAMED else ""
-        lines.append(f"  {len(sources)} files: {reason}")
+        folders = sum(source.endswith(os.sep) for source in sources)
+        noun = "files" if not folders else "folders" if folders == len(sources) else "files and folders"
+        lines.append(f"  {len(sources)} {noun}: {reason}")
         lines.append(f"    {', '.join(sources[:_NAMED])}{more}")
     return lines
 

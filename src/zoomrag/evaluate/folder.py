@@ -18,7 +18,8 @@ from pathlib import Path
 
 from ..errors import EvalError, InputError
 from ..load import load_path
-from ..load.base import rendered_as, walk_folder
+from ..load.base import rendered_as
+from ..load.folders import walk_folder
 from .dataset import Dataset, EvalDocument
 
 

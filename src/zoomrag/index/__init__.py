@@ -25,6 +25,7 @@ from ..defaults import DEFAULT_PATH
 from ..embed.base import Embedder, embed_queries
 from ..expand import Expander
 from ..expand.auto import AutoChoice, Choice, pin_value, probe_value
+from ..load import FileRules
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
@@ -116,21 +117,25 @@ class Index:
     # -- writing ------------------------------------------------------------------------
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool = False,
             progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
-            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
-        """Index files, folders (recursively, hidden names skipped) and Documents.
+            namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
+            include: Iterable[str] | str = (), exclude: Iterable[str] | str = (), gitignore: bool = True) -> AddReport:
+        """Index files, folders (recursively) and Documents.
 
         A file's id is its path relative to the folder given (a file given by name: its name),
         under ``namespace/`` when given, so a copy of a folder is the same documents; its
         ``source`` is its absolute path. ``metadata`` is added to every document of this call
         (over its own and its front matter). Unchanged documents are skipped, changed ones
         replaced; new metadata on an unchanged text is stored without embedding (updated).
-        Unreadable, binary or undecodable files, files over ``max_file_bytes`` (None: no limit)
-        and non-regular files are skipped and reported with the reason. ``prune`` removes stored
-        files under the given folders that are gone from disk (a skipped file keeps its last good
-        version). ``ray`` (True, or a Ray address): the work is done on a cluster (:mod:`.distributed`).
+        A folder's hidden names, what its ``.gitignore`` files leave out (``gitignore``) and
+        what ``exclude`` or no ``include`` pattern matches (gitignore syntax: :class:`.FileRules`)
+        are not read; unreadable, binary or undecodable files, files over ``max_file_bytes``
+        (None: no limit) and non-regular files are skipped: all reported with the reason. ``prune``
+        removes stored files under the given folders that are gone from disk (a skipped file keeps
+        its last good version). ``ray`` (True, or a Ray address): the work is done on a cluster.
         """
+        rules = FileRules.of(include, exclude, gitignore)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                                max_file_bytes=max_file_bytes, ray=ray)
+                                max_file_bytes=max_file_bytes, ray=ray, rules=rules)
 
     def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
                       extra: Mapping[str, str] | None = None) -> None:

@@ -35,6 +35,7 @@ from typing import Any, cast
 
 from ..embed.base import Embedder
 from ..errors import ClusterError, ConfigError, ZoomragError
+from ..load import FileRules
 from ..load.base import MAX_FILE_BYTES
 from ..model import Document
 from ..store import Store, VectorSearchStore, open_store
@@ -69,7 +70,7 @@ def require_many_writers(location: Store | str | Path) -> None:
 def add_on_ray(ingest: Ingest, items: str | Path | Document | Iterable[str | Path | Document], *,
                address: str | bool, prune: bool = False, progress: Progress | None = None,
                metadata: Mapping[str, Any] | None = None, namespace: str | None = None,
-               max_file_bytes: int | None = MAX_FILE_BYTES) -> AddReport:
+               max_file_bytes: int | None = MAX_FILE_BYTES, rules: FileRules = FileRules()) -> AddReport:
     """:meth:`zoomrag.Index.add` with the reading, parsing, embedding and writing done by Ray
     workers. ``address``: a Ray address (``ray://HOST:10001``, ``HOST:6379``) or True (the
     cluster ``RAY_ADDRESS`` or ``ray start`` on this machine names, else a new local one); when
@@ -82,7 +83,7 @@ def add_on_ray(ingest: Ingest, items: str | Path | Document | Iterable[str | Pat
     try:
         fan_out = _RayFanOut(ray, ingest)
         return ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                          max_file_bytes=max_file_bytes, fan_out=fan_out)
+                          max_file_bytes=max_file_bytes, fan_out=fan_out, rules=rules)
     finally:
         if started:
             ray.shutdown()

@@ -26,7 +26,7 @@ from ..embed import (
 )
 from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
-from ..load import load_path
+from ..load import FileRules, load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
 from ..parse import PARSER_VERSION
@@ -76,14 +76,14 @@ class Ingest:
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
             progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
             max_file_bytes: int | None = MAX_FILE_BYTES, ray: bool | str = False,
-            fan_out: FanOut | None = None) -> AddReport:
+            fan_out: FanOut | None = None, rules: FileRules = FileRules()) -> AddReport:
         """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
         (the settings are pinned first, here, from the first documents read)."""
         if ray is not False:
             from .distributed import add_on_ray  # Ray loads only when asked for
 
             return add_on_ray(self, items, address=ray, prune=prune, progress=progress, metadata=metadata,
-                              namespace=namespace, max_file_bytes=max_file_bytes)
+                              namespace=namespace, max_file_bytes=max_file_bytes, rules=rules)
         if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
             raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
         if isinstance(items, (str, Path, Document)):
@@ -92,7 +92,7 @@ class Ingest:
         t0 = time.perf_counter()
         report = Counts()
         with self.lock:
-            sources = list(walk(self.store.path, items, report))
+            sources = list(walk(self.store.path, items, report, rules))
             roots = [str(resolved(Path(i))) for i in items if not isinstance(i, Document)]
             tick = progress or (lambda stage, done, total: None)
             tick("read", 0, len(sources))

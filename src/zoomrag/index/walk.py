@@ -7,18 +7,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ..errors import InputError
-from ..load.base import walk_folder
+from ..load.folders import walk_folder
+from ..load.ignore import FileRules
 from ..model import Document
 from ..search.ann import AnnIndex
 from ..store import SqliteStore, Store, WriterLock
 from .reports import Counts
 
 
-def walk(index_path: Path | str, items: Sequence[str | Path | Document],
-         report: Counts) -> Iterator[tuple[Path | Document, Path | None]]:
+def walk(index_path: Path | str, items: Sequence[str | Path | Document], report: Counts,
+         rules: FileRules = FileRules()) -> Iterator[tuple[Path | Document, Path | None]]:
     """Each file with the root its id is relative to (a folder given, or a file's folder), each
     file once however often it is named, never the index's own files; folders that cannot be
-    listed go to the report's skipped list."""
+    listed, and what ``rules`` leave out of a folder, go to the report's skipped list."""
     own: set[Path] = set()
     if isinstance(index_path, Path):  # a server store has no files among the inputs
         own = {resolved(Path(str(index_path) + s)) for s in ("", *SqliteStore.SIDE_SUFFIXES)}
@@ -39,7 +40,8 @@ def walk(index_path: Path | str, items: Sequence[str | Path | Document],
             report.unlisted.append(str(resolved(Path(e.filename))))
 
     def left_out(f: Path, reason: str) -> None:
-        report.skipped.append((str(f), f"{f}: {reason}"))
+        shown = f"{f}{os.sep}" if f.is_dir() and not f.is_symlink() else str(f)
+        report.skipped.append((shown, f"{shown}: {reason}"))
 
     for item in items:
         if isinstance(item, Document):
@@ -49,7 +51,7 @@ def walk(index_path: Path | str, items: Sequence[str | Path | Document],
         if not os.path.lexists(p):
             raise InputError(f"{p}: no such file or folder")
         if p.is_dir():
-            for f in walk_folder(p, unreadable, left_out):
+            for f in walk_folder(p, unreadable, left_out, rules):
                 if once(f):
                     yield f, p
         elif once(p):

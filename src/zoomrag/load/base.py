@@ -13,7 +13,7 @@ import importlib
 import os
 import stat
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
@@ -315,91 +315,3 @@ def _quiet_parsers() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield
-
-
-#: Folders never worth indexing besides hidden ones (.git, .venv, .zoomrag, ...).
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
-
-
-def iter_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files named by ``paths``: files as given, folders walked (:func:`walk_folder`), each file
-    once. A file named explicitly is always yielded, hidden or not. A missing path, or a folder
-    that cannot be listed, is an error.
-    """
-    seen: set[Path] = set()
-    for path in paths:
-        p = Path(path)
-        if not os.path.lexists(p):
-            raise InputError(f"{p}: no such file or directory")
-        found = [p] if not p.is_dir() else walk_folder(p, _unlistable)
-        for f in found:
-            try:
-                key = f.resolve()
-            except (OSError, RuntimeError):  # a symlink loop: yielded, load_path says what it is
-                key = f.absolute()
-            if key not in seen:
-                seen.add(key)
-                yield f
-
-
-def _unlistable(e: OSError) -> None:
-    raise InputError(f"{e.filename}: cannot list this folder ({e.strerror}); "
-                     "fix its permissions or leave it out") from e
-
-
-#: The file that marks a folder as a site Sphinx built (its search index).
-SPHINX_MARK = "searchindex.js"
-SPHINX_SOURCE = ("the source Sphinx copied beside the page it built (the page is read instead; "
-                 "index the sources folder itself to read sources)")
-SPHINX_THEME = "a file of the theme or the search index of a site Sphinx built, not its content"
-
-
-def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
-                left_out: Callable[[Path, str], None] | None = None) -> list[Path]:
-    """The files under ``root``, sorted by their path's parts (a folder's files stay together:
-    ``a/b`` before ``a-b``). Hidden files and folders (``.git``, ``.venv``, ``.zoomrag``) and
-    :data:`SKIPPED_DIRS` are left out; symlinked folders are not followed (no cycles). A folder
-    that cannot be listed goes to ``unreadable`` (which may raise); never silently.
-
-    With ``left_out``, a site Sphinx built (a folder holding :data:`SPHINX_MARK`) is read as its
-    pages: the copies of their sources in ``_sources/`` (each beside the page built from it) and
-    the theme in ``_static/`` go to ``left_out`` with the reason, as a search engine would see
-    the site. Without it, every file is returned.
-    """
-    files: list[Path] = []
-    builds: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable or _unlistable):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
-        files.extend(Path(dirpath, f) for f in filenames if not f.startswith("."))
-        if left_out is not None and SPHINX_MARK in filenames:
-            builds.append(Path(dirpath))
-    files.sort(key=lambda f: f.relative_to(root).parts)
-    if builds and left_out is not None:
-        kept = []
-        for f in files:
-            reason = _sphinx_copy(f, builds)
-            if reason is None:
-                kept.append(f)
-            else:
-                left_out(f, reason)
-        files = kept
-    return files
-
-
-def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
-    """Why ``f`` is not content of the Sphinx build it lies in, or None."""
-    for build in builds:
-        if f.parent == build and f.name == SPHINX_MARK:
-            return SPHINX_THEME
-        try:
-            rel = f.relative_to(build)
-        except ValueError:
-            continue
-        if rel.parts[0] == "_static":
-            return SPHINX_THEME
-        if rel.parts[0] == "_sources" and f.suffix == ".txt":
-            # library/json.rst.txt is the source of library/json.html
-            page = build.joinpath(*rel.parts[1:]).with_suffix("").with_suffix(".html")
-            if page.is_file():
-                return SPHINX_SOURCE
-    return None

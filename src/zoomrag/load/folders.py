@@ -1,0 +1,128 @@
+"""Which files a folder holds for reading: hidden names, caches, the folder's ``.gitignore``,
+the user's include and exclude patterns (:mod:`.ignore`) and Sphinx's copies left out."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from ..errors import InputError
+from .ignore import FileRules, FolderRules
+
+__all__ = ["SKIPPED_DIRS", "iter_paths", "walk_folder"]
+
+#: Folders never worth indexing besides hidden ones (.git, .venv, .zoomrag, ...).
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
+
+
+def iter_paths(paths: Iterable[str | Path], rules: FileRules = FileRules()) -> Iterator[Path]:
+    """Files named by ``paths``: files as given, folders walked (:func:`walk_folder` with
+    ``rules``), each file once. A file named explicitly is always yielded, hidden, ignored or
+    not. A missing path, or a folder that cannot be listed, is an error.
+    """
+    seen: set[Path] = set()
+    for path in paths:
+        p = Path(path)
+        if not os.path.lexists(p):
+            raise InputError(f"{p}: no such file or directory")
+        found = [p] if not p.is_dir() else walk_folder(p, _unlistable, rules=rules)
+        for f in found:
+            try:
+                key = f.resolve()
+            except (OSError, RuntimeError):  # a symlink loop: yielded, load_path says what it is
+                key = f.absolute()
+            if key not in seen:
+                seen.add(key)
+                yield f
+
+
+def _unlistable(e: OSError) -> None:
+    raise InputError(f"{e.filename}: cannot list this folder ({e.strerror}); "
+                     "fix its permissions or leave it out") from e
+
+
+#: The file that marks a folder as a site Sphinx built (its search index).
+SPHINX_MARK = "searchindex.js"
+SPHINX_SOURCE = ("the source Sphinx copied beside the page it built (the page is read instead; "
+                 "index the sources folder itself to read sources)")
+SPHINX_THEME = "a file of the theme or the search index of a site Sphinx built, not its content"
+
+
+def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
+                left_out: Callable[[Path, str], None] | None = None,
+                rules: FileRules = FileRules()) -> list[Path]:
+    """The files under ``root``, sorted by their path's parts (a folder's files stay together:
+    ``a/b`` before ``a-b``). Hidden files and folders (``.git``, ``.venv``, ``.zoomrag``) and
+    :data:`SKIPPED_DIRS` are left out; symlinked folders are not followed (no cycles). A folder
+    that cannot be listed goes to ``unreadable`` (which may raise); never silently.
+
+    ``rules`` leave out what the ``.gitignore`` files over and in ``root`` and the include and
+    exclude patterns say (a folder left out is not entered): each such file or folder goes to
+    ``left_out`` with the rule. So does a site Sphinx built (a folder holding
+    :data:`SPHINX_MARK`), read as its pages: the copies of their sources in ``_sources/`` (each
+    beside the page built from it) and the theme in ``_static/`` go to ``left_out`` with the
+    reason, as a search engine would see the site; without ``left_out`` they are returned.
+    """
+    files: list[Path] = []
+    builds: list[Path] = []
+    ruled_out: list[tuple[Path, str]] = []
+    folder_rules = FolderRules(root, rules)
+    for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable or _unlistable):
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        rel_dir = "" if rel_dir == "." else rel_dir
+        folder_rules.enter(rel_dir, Path(dirpath), filenames)
+        prefix = f"{rel_dir}/" if rel_dir else ""
+        kept_dirs = []
+        for d in dirnames:
+            if d.startswith(".") or d in SKIPPED_DIRS:
+                continue
+            why = folder_rules.folder_left_out(rel_dir, prefix + d)
+            if why is None:
+                kept_dirs.append(d)
+            else:
+                ruled_out.append((Path(dirpath, d), why))
+        dirnames[:] = kept_dirs
+        for name in filenames:
+            if name.startswith("."):
+                continue
+            why = folder_rules.file_left_out(rel_dir, prefix + name)
+            if why is None:
+                files.append(Path(dirpath, name))
+            else:
+                ruled_out.append((Path(dirpath, name), why))
+        if left_out is not None and SPHINX_MARK in filenames:
+            builds.append(Path(dirpath))
+    files.sort(key=lambda f: f.relative_to(root).parts)
+    if left_out is not None:
+        for path, why in sorted(ruled_out, key=lambda pair: pair[0].relative_to(root).parts):
+            left_out(path, why)
+    if builds and left_out is not None:
+        kept = []
+        for f in files:
+            reason = _sphinx_copy(f, builds)
+            if reason is None:
+                kept.append(f)
+            else:
+                left_out(f, reason)
+        files = kept
+    return files
+
+
+def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
+    """Why ``f`` is not content of the Sphinx build it lies in, or None."""
+    for build in builds:
+        if f.parent == build and f.name == SPHINX_MARK:
+            return SPHINX_THEME
+        try:
+            rel = f.relative_to(build)
+        except ValueError:
+            continue
+        if rel.parts[0] == "_static":
+            return SPHINX_THEME
+        if rel.parts[0] == "_sources" and f.suffix == ".txt":
+            # library/json.rst.txt is the source of library/json.html
+            page = build.joinpath(*rel.parts[1:]).with_suffix("").with_suffix(".html")
+            if page.is_file():
+                return SPHINX_SOURCE
+    return None
