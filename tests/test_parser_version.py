@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (48, "733f7d26d2f890244354370d46a36fed613e411be5186061a4308af8cd996597")
+RECORDED = (49, "11a024cfdccf40c76ebe8945f1fe43dc369e89932a988f86da4b05cab9da763f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -95,6 +95,15 @@ FILES = {
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n"),
+    "manual.xml": ("xml", "<?xml version='1.0'?><!DOCTYPE book [<!ENTITY p 'Frob'>]><book><info><title>&p; guide</title>"
+                   "</info><chapter><title>Install</title><para>Run <command>make</command>:<programlisting>make all"
+                   "\nmake install</programlisting>then check it&mdash;twice.</para><note><para>Root is needed.</para>"
+                   "</note><variablelist><varlistentry><term>--fast</term><listitem><para>Skips checks.</para>"
+                   "</listitem></varlistentry></variablelist><table><title>Codes</title><tgroup cols='2'><thead><row>"
+                   "<entry>Code</entry><entry>Meaning</entry></row></thead><tbody><row><entry>0</entry><entry>ok"
+                   "</entry></row></tbody></tgroup></table></chapter></book>\n"),
+    "pom.xml": ("xml", "<project>\n  <groupId>org.example</groupId>\n  <dependencies>\n    <dependency>\n"
+                "      <artifactId>junit</artifactId>\n    </dependency>\n  </dependencies>\n</project>\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

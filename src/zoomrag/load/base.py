@@ -11,6 +11,7 @@ import codecs
 import errno
 import importlib
 import os
+import re
 import stat
 import warnings
 from collections.abc import Callable, Iterator, Mapping
@@ -124,8 +125,25 @@ _UNREAD_FORMATS = {
 }
 
 
+#: An XML declaration that names its encoding (``<?xml version="1.0" encoding="ISO-8859-1"?>``).
+_XML_DECLARATION = re.compile(rb"""\A\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z][\w.:-]*)["']""")
+
+
+def _declared_encoding(head: bytes) -> str | None:
+    """The encoding an XML declaration names, when Python knows it and it is not UTF-8."""
+    m = _XML_DECLARATION.match(head)
+    if m is None:
+        return None
+    try:
+        name = codecs.lookup(m.group(1).decode("ascii")).name
+    except LookupError:
+        return None
+    return None if name in ("utf-8", "utf-16", "utf-32") else name
+
+
 def decode(data: bytes, source: str) -> str:
-    """UTF-8 (with or without BOM) or UTF-16/32 with BOM; binary data is refused by name."""
+    """UTF-8 (with or without BOM), UTF-16/32 with BOM, or the encoding an XML declaration names;
+    binary data is refused by name."""
     for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
                        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
         # UTF-32 LE's BOM starts with UTF-16 LE's, so UTF-32 is tried first.
@@ -149,6 +167,13 @@ def decode(data: bytes, source: str) -> str:
     if head and len(head.translate(None, _CONTROL)) < 0.9 * len(head):
         raise BinaryFileError(f"{source}: binary file (mostly control bytes), not text; "
                               "skip it or convert it to text first")
+    declared = _declared_encoding(head)
+    if declared is not None:
+        try:
+            return normalize_newlines(data.decode(declared))
+        except UnicodeDecodeError as e:
+            raise DecodeError(f"{source}: declares encoding {declared!r} but byte 0x{data[e.start]:02x} at offset "
+                              f"{e.start} is not {declared}; fix the declaration or re-save the file") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

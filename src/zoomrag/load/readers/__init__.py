@@ -21,6 +21,7 @@ from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
 from .xlsx import read_xlsx
+from .xmldoc import read_xml
 from .yamldata import read_yaml
 
 #: ``(format, reader)``; where two formats claim an extension, the later one wins.
@@ -52,4 +53,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("yaml", FormatReader((".yaml", ".yml"), read=read_yaml, lined=True)),
     ("toml", FormatReader((".toml",), read=read_toml, lined=True)),
     ("ini", FormatReader((".ini", ".cfg", ".cnf"), read=read_ini, lined=True)),
+    # XML of prose is written as the page it means; XML of data is read as code (format "code").
+    ("xml", FormatReader((".xml", ".dbk", ".docbook", ".nxml", ".jats", ".tei", ".dita"), read=read_xml,
+                         renders="markdown")),
 )

@@ -1,0 +1,238 @@
+"""XML: DocBook, JATS and TEI written as the page they mean; XML of data kept as written and read
+as code; anything not well-formed kept as written."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from cli_support import index_folder, top_context
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import check_rendered_blocks
+
+from zoomrag.load import load_path, read_text
+from zoomrag.load.base import detect_format, is_lined, rendered_as
+
+DOCBOOK = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE book PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN" "docbookx.dtd" [
+<!ENTITY product "Frobnicator">
+]>
+<book>
+<bookinfo><title>&product; Manual</title><author><firstname>Ann</firstname></author></bookinfo>
+<chapter id="install"><title>Installing</title>
+<para>Install &product; with the package manager<indexterm><primary>install</primary></indexterm>:
+<programlisting>
+apt-get install frob
+frob --version
+</programlisting>
+Then check the version&mdash;it must be 2 or later.<footnote><para>Version 1 is unsupported.</para></footnote></para>
+<note><para>Root access is needed.</para></note>
+<sect1 id="options"><title>Options</title>
+<variablelist>
+<varlistentry><term><option>--fast</option></term><listitem><para>Skip the checks.</para></listitem></varlistentry>
+</variablelist>
+<table frame="all"><title>Exit codes</title>
+<tgroup cols="2"><colspec colname="c1"/><colspec colname="c2"/>
+<thead><row><entry>Code</entry><entry>Meaning</entry></row></thead>
+<tbody><row><entry>0</entry><entry>Success</entry></row><row><entry>2</entry><entry>Bad <emphasis>option</emphasis></entry></row></tbody>
+</tgroup></table>
+<procedure><title>Upgrading</title><step><para>Stop the service.</para></step><step><para>Install it.</para></step></procedure>
+</sect1>
+</chapter>
+</book>
+"""
+
+JATS = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<article xmlns:xlink="http://www.w3.org/1999/xlink" article-type="research-article">
+<front>
+<journal-meta><journal-id>J Test</journal-id><issn>1234-5678</issn></journal-meta>
+<article-meta>
+<article-id pub-id-type="pmid">12345</article-id>
+<title-group><article-title>Sleep and memory in <italic>Drosophila</italic></article-title></title-group>
+<contrib-group><contrib><name><surname>Smith</surname><given-names>J</given-names></name></contrib></contrib-group>
+<aff id="a1">Department of Biology</aff>
+<abstract><p>Flies sleep &#x2014; and sleep helps memory.</p></abstract>
+<kwd-group><kwd>sleep</kwd><kwd>memory</kwd></kwd-group>
+<permissions><license><p>CC BY 4.0.</p></license></permissions>
+</article-meta>
+</front>
+<body>
+<sec id="s1"><label>1</label><title>Introduction</title>
+<p>Sleep is conserved [<xref ref-type="bibr" rid="B1">1</xref>]. Do flies need it to remember?</p>
+<table-wrap id="T1"><label>Table 1</label><caption><p>Groups.</p></caption>
+<table><thead><tr><th>Group</th><th>Flies</th></tr></thead><tbody><tr><td>Rested</td><td>40</td></tr></tbody></table>
+</table-wrap>
+<fig id="F1"><label>Figure 1</label><caption><title>Memory after sleep loss.</title><p>Scores fell.</p></caption>
+<graphic xlink:href="f1.jpg"/></fig>
+</sec>
+</body>
+<back>
+<ack><p>We thank the fly room.</p></ack>
+<ref-list><title>References</title>
+<ref id="B1"><mixed-citation><person-group><name><surname>Cirelli</surname><given-names>C</given-names></name>
+</person-group>. <article-title>Sleep in flies</article-title>. <source>Nature</source>. <year>2005</year>.</mixed-citation></ref>
+</ref-list>
+</back>
+</article>
+"""
+
+POM = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <groupId>com.example</groupId>
+  <description>A demo project that shows how a build is described.</description>
+  <dependencies>
+    <dependency>
+      <artifactId>junit</artifactId>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+"""
+
+
+def test_docbook_is_written_as_the_manual_it_means():
+    doc = read_text(DOCBOOK, format="xml", source="manual.xml")
+    assert doc.format == "xml" and rendered_as("xml") == "markdown" and not is_lined(doc.format)
+    assert doc.metadata["title"] == "Frobnicator Manual"
+    assert doc.text == (
+        "# Frobnicator Manual\n\n## Installing\n\nInstall Frobnicator with the package manager:\n\n"
+        "```\napt-get install frob\nfrob --version\n```\n\n"
+        "Then check the version—it must be 2 or later. [Version 1 is unsupported.]\n\n"
+        "Note: Root access is needed.\n\n### Options\n\n--fast: Skip the checks.\n\nExit codes\n\n"
+        "| Code | Meaning |\n| --- | --- |\n| 0 | Success |\n| 2 | Bad option |\n\n"
+        "Upgrading\n\n1. Stop the service.\n2. Install it.")
+    check_rendered_blocks(doc)
+    assert [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        (1, "# Frobnicator Manual"), (2, "## Installing"), (3, "### Options")]
+    assert {b.type for b in doc.blocks} >= {"code", "table", "list"}
+
+
+def test_jats_keeps_the_paper_and_leaves_out_its_metadata():
+    doc = read_text(JATS, format="xml", source="paper.nxml")
+    assert doc.metadata["title"] == "Sleep and memory in Drosophila"
+    assert doc.text == (
+        "# Sleep and memory in Drosophila\n\n## Abstract\n\nFlies sleep — and sleep helps memory.\n\n"
+        "Keywords: sleep, memory\n\n## 1 Introduction\n\nSleep is conserved [1]. Do flies need it to remember?\n\n"
+        "Table 1 Groups.\n\n| Group | Flies |\n| --- | --- |\n| Rested | 40 |\n\n"
+        "Figure 1 Memory after sleep loss. Scores fell.\n\n## Acknowledgements\n\nWe thank the fly room.\n\n"
+        "## References\n\n- Cirelli C. Sleep in flies. Nature. 2005.")
+    check_rendered_blocks(doc)
+
+
+def test_tei_title_from_its_header_and_line_breaks_as_spaces():
+    tei = ('<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt><title>A Letter</title>'
+           '</titleStmt><sourceDesc><p>Manuscript.</p></sourceDesc></fileDesc></teiHeader><text><body>'
+           '<div><head>To my sister</head><p>Dear Mary, the weather is fine<lb/>and the roads are dry.</p>'
+           '</div></body></text></TEI>')
+    doc = read_text(tei, format="xml")
+    assert doc.text == "# A Letter\n\n## To my sister\n\nDear Mary, the weather is fine and the roads are dry."
+
+
+def test_xml_of_data_is_code_as_written():
+    doc = read_text(POM, format="xml", source="pom.xml")
+    assert doc.format == "code" and doc.metadata["language"] == "xml" and is_lined(doc.format)
+    assert doc.text == POM and [b.type for b in doc.blocks] == ["code"]
+
+
+def test_documented_data_is_written_by_its_names():
+    xml = ('<node><interface name="org.example.Power"><doc><para>Powers things on and off for the '
+           'people who ask.</para></doc><method name="Toggle"><arg name="on" type="b" direction="in"/><doc>'
+           '<para>Turns the thing on or off, as <tt>on</tt> says, and waits for it.</para></doc></method>'
+           '<property name="Level" type="d" access="read"><doc><para>How full the battery is, in per cent '
+           'of its design capacity.</para></doc></property></interface></node>')
+    doc = read_text(xml, format="xml")
+    assert doc.format == "xml"
+    assert doc.text == (
+        "# interface org.example.Power\n\nPowers things on and off for the people who ask.\n\n"
+        "## method Toggle\n\narg on (type b, direction in)\n\n"
+        "Turns the thing on or off, as on says, and waits for it.\n\n## property Level\n\ntype d, access read\n\n"
+        "How full the battery is, in per cent of its design capacity.")
+
+
+def test_what_is_not_well_formed_is_kept_as_written():
+    broken = "<article><title>Half</title><para>An open para that never closes the tags it opens."
+    doc = read_text(broken, format="xml")
+    assert doc.format == "code" and doc.text == broken
+    # an external entity is never fetched; an entity a DTD elsewhere defines is kept as written
+    entity = '<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]>' \
+             '<article><title>T</title><para>Leak: &x; end of the para.</para></article>'
+    assert read_text(entity, format="xml").text == "# T\n\nLeak: &x; end of the para."
+    unknown = '<?xml version="1.0"?><!DOCTYPE article SYSTEM "article.dtd"><article><title>T</title>' \
+              '<para>Made by &product; &mdash; the team.</para></article>'
+    assert read_text(unknown, format="xml").text == "# T\n\nMade by &product; — the team."
+
+
+def test_an_entity_bomb_is_refused_by_the_parser_and_kept_as_written():
+    lols = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+    bomb = f'<?xml version="1.0"?><!DOCTYPE a [<!ENTITY l0 "lol">{lols}]><article><para>&l9;</para></article>'
+    doc = read_text(bomb, format="xml")
+    assert doc.format == "code" and doc.text == bomb
+
+
+def test_deep_nesting_is_kept_as_written():
+    deep = "<article>" + "<section><title>s</title>" * 3000 + "<para>x</para>" + "</section>" * 3000 + "</article>"
+    doc = read_text(deep, format="xml")
+    assert doc.format == "code" and doc.text == deep
+
+
+def test_the_encoding_an_xml_declaration_names_is_read(tmp_path):
+    f = tmp_path / "old.xml"
+    f.write_bytes('<?xml version="1.0" encoding="ISO-8859-1"?>\n<article><title>Café</title>'
+                  '<para>Crème brûlée is served at the café after the main course.</para></article>'
+                  .encode("latin-1"))
+    doc = load_path(f)
+    assert doc.text == "# Café\n\nCrème brûlée is served at the café after the main course."
+
+
+def test_xhtml_is_read_as_html():
+    doc = read_text('<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Page</title></head>'
+                    '<body><h1>Hello</h1><p>Some words.</p></body></html>', format="xml")
+    assert doc.format == "html" and doc.text.strip() == "# Hello\n\nSome words."
+
+
+def test_extensions():
+    for name in ("a.xml", "a.dbk", "a.nxml", "a.tei", "a.dita"):
+        assert detect_format(Path(name)) == "xml"
+
+
+_TAGS = st.sampled_from(["section", "para", "p", "title", "itemizedlist", "listitem", "table", "row", "entry",
+                         "note", "emphasis", "programlisting", "variablelist", "varlistentry", "term", "sec",
+                         "caption", "label", "footnote", "thing", "name"])
+_WORDS = st.text(st.sampled_from("abc xyz&<>é—"), max_size=12)
+
+
+@st.composite
+def _elements(draw, depth=0):
+    tag = draw(_TAGS)
+    kids = draw(st.lists(_elements(depth + 1), max_size=3)) if depth < 4 else []
+    text = draw(_WORDS)
+    from html import escape
+    inner = escape(text) + "".join(k + escape(draw(_WORDS)) for k in kids)
+    attr = ' name="n"' if draw(st.booleans()) else ""
+    return f"<{tag}{attr}>{inner}</{tag}>"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.builds(lambda body: f"<article>{body}</article>", _elements()))
+def test_any_prose_tree_gives_blocks_inside_its_rendering_and_loses_no_word(xml):
+    doc = read_text(xml, format="xml")
+    check_rendered_blocks(doc)
+    runs = [run for el in ET.fromstring(xml).iter() for run in (el.text, el.tail) if run]
+    assert all(word in doc.text for run in runs for word in re.findall(r"[a-zé]+", run))
+
+
+def test_a_manual_comes_back_under_its_section(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "manual.xml").write_text(DOCBOOK)
+    (folder / "pom.xml").write_text(POM)
+    index = index_folder(folder, tmp_path)
+    top = top_context(index, "exit codes bad option")
+    assert top["section_path"] == ["Frobnicator Manual", "Installing", "Options"]
+    assert "| 2 | Bad option |" in top["text"] and "<entry>" not in top["text"]
+    assert top_context(index, "junit scope")["doc_id"] == "pom.xml"
