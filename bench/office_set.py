@@ -1,4 +1,4 @@
-"""Build the same documents saved as Word, OpenDocument, Rich Text and EPUB files, each read back
+"""Build the same documents saved as Word, OpenDocument, Rich Text, EPUB, DocBook and JATS files, each read back
 by zoomrag's reader, so that ``quality.py`` measures what a format costs: with readers that lose
 nothing, every saved file answers the questions as its source does.
 
@@ -40,7 +40,9 @@ from zoomrag.load import load_path
 ROOT = Path(__file__).resolve().parent
 WIKI = ROOT.parent.parent / "shared" / "data" / "wikitext_md"
 OUT = ROOT / "out" / "derived"
-FORMATS = ("docx", "odt", "rtf", "epub")
+FORMATS = ("docx", "odt", "rtf", "epub", "docbook", "jats")
+#: pandoc's writer and the file's extension, where they are not the format's name.
+WRITERS = {"docbook": ("docbook5", "dbk"), "jats": ("jats", "xml")}
 
 
 def _locate(text: str, passage: str) -> tuple[int, int]:
@@ -70,9 +72,10 @@ def _write(out: Path, docs: list[dict], queries: list[dict]) -> None:
 
 def _save_and_read(source: Path, fmt: str, title: str) -> str:
     """The text zoomrag's reader gives for ``source`` saved as ``fmt`` by pandoc."""
-    saved = source.with_name(f"{source.stem}.{fmt}")
-    subprocess.run(["pandoc", "-f", "markdown-smart" if source.suffix == ".md" else "html", "-s", str(source),
-                    "-o", str(saved), "--metadata", f"title={title}"], check=True, capture_output=True)
+    writer, extension = WRITERS.get(fmt, (fmt, fmt))
+    saved = source.with_name(f"{source.stem}.{extension}")
+    subprocess.run(["pandoc", "-f", "markdown-smart" if source.suffix == ".md" else "html", "-t", writer, "-s",
+                    str(source), "-o", str(saved), "--metadata", f"title={title}"], check=True, capture_output=True)
     return load_path(saved).text
 
 
