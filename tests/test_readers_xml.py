@@ -236,3 +236,12 @@ def test_a_manual_comes_back_under_its_section(tmp_path):
     assert top["section_path"] == ["Frobnicator Manual", "Installing", "Options"]
     assert "| 2 | Bad option |" in top["text"] and "<entry>" not in top["text"]
     assert top_context(index, "junit scope")["doc_id"] == "pom.xml"
+
+
+def test_a_large_file_of_no_prose_vocabulary_is_code_unparsed(monkeypatch):
+    from zoomrag.load.readers import xmldoc
+
+    monkeypatch.setattr(xmldoc, "MAX_UNKNOWN", 100)
+    records = "<records>" + "<r><p>Some words of prose that run on and on here.</p></r>" * 5 + "</records>"
+    assert read_text(records, format="xml").format == "code"
+    assert read_text(DOCBOOK, format="xml").format == "xml"  # a DocBook root is parsed however large

@@ -145,6 +145,19 @@ def test_an_uploaded_workflow_and_dockerfile_are_read_by_their_names(http):
             http.delete("/documents", params={"doc": name})
 
 
+def test_an_uploaded_docbook_manual_is_read_as_the_manual_it_means(http):
+    manual = (b"<?xml version='1.0'?><book><title>Frob Manual</title><chapter><title>Upgrading</title>"
+              b"<para>Stop the frob daemon before you install the new package.</para></chapter></book>")
+    r = http.post("/documents/upload", files=[("files", ("manual.dbk", manual, "application/docbook+xml"))])
+    assert r.status_code == 200 and r.json()["added"] == 1, r.text
+    try:
+        found = http.post("/query", json={"text": "stop the daemon", "mode": "bm25", "budget": 200}).json()
+        ctx = next(c for c in found["contexts"] if c["doc_id"] == "manual.dbk")
+        assert ctx["section_path"] == ["Frob Manual", "Upgrading"] and "<para>" not in ctx["text"]
+    finally:
+        http.delete("/documents", params={"doc": "manual.dbk"})
+
+
 @pytest.mark.parametrize(("method", "path", "body", "status", "starts"), [
     ("post", "/query", {"text": "x", "budget": 0}, 400, "budget: Input should be greater than or equal to 1"),
     ("post", "/query", {"text": "x", "expand": "zoom"}, 400, "unknown expansion 'zoom'"),

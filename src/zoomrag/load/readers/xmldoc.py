@@ -81,11 +81,17 @@ _MIXED_SHARE = 0.2
 _PROSE_WORDS = 6
 _WORDS = re.compile(r"\w+")
 _ENTITY = re.compile(r"&([A-Za-z][\w.-]*);")
+#: A file larger than this whose root is no prose vocabulary's is read as code unparsed.
+MAX_UNKNOWN = 4_000_000
+#: The root element's name: the first tag that is no declaration, comment or instruction.
+_FIRST_TAG = re.compile(r"<([A-Za-z_][\w.:-]*)")
 #: Heading levels past this are written as level 6.
 _MAX_LEVEL = 6
 
 
 def read_xml(text: str, *, doc_id: str, source: str) -> Document:
+    if len(text) > MAX_UNKNOWN and _root_name(text) not in PROSE_ROOTS:
+        return _as_code(text, doc_id, source)  # a data dump: not worth a tree to find out
     root = _parse(text)
     if root is not None and _local(root.tag) == "html":  # XHTML
         return replace(read_html(text, doc_id=doc_id, source=source), format="html")
@@ -101,6 +107,11 @@ def read_xml(text: str, *, doc_id: str, source: str) -> Document:
         return _as_code(text, doc_id, source)
     return Document(id=doc_id, source=source, text=rendered, format="xml",
                     metadata=MappingProxyType({"title": page.title}), blocks=tuple(blocks))
+
+
+def _root_name(text: str) -> str:
+    m = _FIRST_TAG.search(text)
+    return m.group(1).rpartition(":")[2].lower() if m else ""
 
 
 def _as_code(text: str, doc_id: str, source: str) -> Document:
