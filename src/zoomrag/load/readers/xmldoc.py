@@ -31,7 +31,7 @@ from ...model import Document
 from .code import read_code
 from .html import read_html, render_pages
 
-#: Root elements of prose vocabularies (DocBook, JATS, TEI, DITA, XHTML).
+#: Root elements of prose vocabularies (DocBook, JATS, TEI, DITA, the W3C's specifications).
 PROSE_ROOTS = frozenset({"book", "article", "chapter", "section", "sect1", "part", "set", "refentry",
                          "reference", "appendix", "preface", "tei", "teicorpus", "topic", "concept",
                          "task", "glossentry", "spec", "sub-article"})
@@ -47,7 +47,7 @@ _DROP = frozenset({"indexterm", "remark", "comment", "journal-meta", "contrib-gr
                    "custom-meta-group", "authorgroup", "author", "copyright", "legalnotice", "revhistory",
                    "pubdate", "releaseinfo", "date", "publicationstate", "teiheader", "imagedata",
                    "graphic", "inline-graphic", "imageobject", "videoobject", "audioobject", "object",
-                   "alt-text", "prolog", "titleabbrev", "subjectset", "keywordset", "related-article",
+                   "alt-text", "prolog", "titleabbrev", "subjectset", "related-article",
                    "processing-meta", "colspec", "spanspec", "anchor", "pb", "lb", "cb", "milestone",
                    "revisiondesc", "authlist", "pubstmt", "sourcedesc", "encodingdesc", "profiledesc"})
 _PARAGRAPHS = frozenset({"para", "simpara", "p", "ab", "shortdesc", "subtitle", "attribution",
@@ -73,7 +73,31 @@ _CELLS = frozenset({"entry", "td", "th", "stentry", "choption", "chdesc", "propt
                     "propdesc"})
 #: Where a cell is a header cell.
 _HEAD_ROWS = frozenset({"thead", "sthead", "chhead", "prophead"})
-#: Words of prose per character of attribute values at least, for a file to be read as prose.
+_FRONT = frozenset({"front", "teiheader", "article-meta", "filedesc", "titlestmt", "header", "frontmatter"})
+_FOOTNOTES = frozenset({"footnote", "fn"})
+#: Attributes not said when an element is written by its name.
+_UNSAID = frozenset({"name", "id", "lang", "space", "base", "class", "style"})
+_BREAKS = frozenset({"lb", "br", "sbr", "break", "cb", "pb"})
+#: Elements made of fields written without spaces between them.
+_FIELDED = frozenset({"name", "string-name", "person-group", "element-citation", "mixed-citation", "citation",
+                      "bibl", "biblioentry", "bibliomixed", "personname", "address", "contrib"})
+#: Headings of front and back matter that has no title of its own.
+_UNTITLED = {"abstract": "Abstract", "trans-abstract": "Abstract", "ack": "Acknowledgements",
+             "acknowledgements": "Acknowledgements", "ref-list": "References", "bibliography": "References",
+             "glossary": "Glossary", "notes": "Notes", "fn-group": "Notes"}
+#: Titled elements whose title is a caption, not a section's heading.
+_CAPTIONED = frozenset({*_TABLES, "figure", "informalfigure", "example", "informalexample", "fig",
+                        "table-wrap", "equation", "fig-group", "mediaobject"})
+_CAPTIONS = frozenset({"caption", "label"})
+#: Titled blocks that are not sections: their title is a paragraph (an admonition's leads it).
+_TITLED_BLOCKS = frozenset({"sidebar", "formalpara", "admonition", "boxed-text", "statement",
+                            "verse-group", "disp-quote", "blockquote", "epigraph"})
+_BLOCKISH = frozenset({*_PARAGRAPHS, *_CODE, *_LISTS, *_DEFINITIONS, *_ADMONITIONS, *_QUOTES, *_CAPTIONED,
+                       *_TITLES, *_CAPTIONS, "section", "sec", "div", "abstract", "body", "back"})
+#: Block elements a paragraph may hold (DocBook's ``para`` holds lists and listings).
+_IN_PARAGRAPH = frozenset(_BLOCKISH - {*_PARAGRAPHS, *_TITLES, *_CAPTIONS, "code"})
+_ENTRIES = frozenset({"varlistentry", "glossentry", "def-item", "dlentry", "plentry"})
+#: Of a file's text and attribute values, the share in runs of prose, for it to be prose.
 _PROSE_SHARE = 0.5
 #: Of a file's text, the share in elements that hold text and markup both, for prose.
 _MIXED_SHARE = 0.2
@@ -117,15 +141,14 @@ def _root_name(text: str) -> str:
 def _as_code(text: str, doc_id: str, source: str) -> Document:
     doc = read_code(text, doc_id=doc_id, source=source)
     meta = MappingProxyType({"language": "xml"})
-    return Document(id=doc.id, source=doc.source, text=doc.text, format="code", metadata=meta,
-                    blocks=tuple(b.__class__(b.start, b.end, b.type, meta=meta) for b in doc.blocks))
+    return replace(doc, metadata=meta, blocks=tuple(replace(b, meta=meta) for b in doc.blocks))
 
 
 def _parse(text: str) -> ET.Element | None:
     """The tree, or None when the text is not well-formed XML. Entities a DTD would define
     (``&mdash;``, ``&nbsp;``) are HTML's; others are kept as written; no DTD is read."""
     parser = ET.XMLParser()
-    for name in set(_ENTITY.findall(text[:4_000_000])):
+    for name in set(_ENTITY.findall(text)):
         if name not in ("amp", "lt", "gt", "quot", "apos"):
             parser.entity[name] = html5.get(name + ";", f"&{name};")
     try:
@@ -216,31 +239,6 @@ def _has_blocks(el: ET.Element) -> bool:
     kids = list(_children(el))
     return bool(kids) and all(not (c.tail or "").strip() for c in kids) and any(
         _local(c.tag) in _BLOCKISH or _has_blocks(c) for c in kids)
-
-
-_FRONT = frozenset({"front", "teiheader", "article-meta", "filedesc", "titlestmt", "header", "frontmatter"})
-_FOOTNOTES = frozenset({"footnote", "fn"})
-#: Attributes not said when an element is written by its name.
-_UNSAID = frozenset({"name", "id", "lang", "space", "base", "class", "style"})
-_BREAKS = frozenset({"lb", "br", "sbr", "break", "cb", "pb"})
-#: Elements made of fields written without spaces between them.
-_FIELDED = frozenset({"name", "string-name", "person-group", "element-citation", "mixed-citation", "citation",
-                      "bibl", "biblioentry", "bibliomixed", "personname", "address", "contrib"})
-#: Headings of front and back matter that has no title of its own.
-_UNTITLED = {"abstract": "Abstract", "trans-abstract": "Abstract", "ack": "Acknowledgements",
-             "acknowledgements": "Acknowledgements", "ref-list": "References", "bibliography": "References",
-             "glossary": "Glossary", "notes": "Notes", "fn-group": "Notes"}
-#: Titled elements whose title is a caption, not a section's heading.
-_CAPTIONED = frozenset({*_TABLES, "figure", "informalfigure", "example", "informalexample", "fig",
-                        "table-wrap", "equation", "fig-group", "mediaobject"})
-_CAPTIONS = frozenset({"caption", "label"})
-#: Titled blocks that are not sections: their title is a paragraph (an admonition's leads it).
-_TITLED_BLOCKS = frozenset({"sidebar", "formalpara", "task", "admonition", "boxed-text", "statement",
-                            "verse-group", "disp-quote", "blockquote", "epigraph"})
-_BLOCKISH = frozenset({*_PARAGRAPHS, *_CODE, *_LISTS, *_DEFINITIONS, *_ADMONITIONS, *_QUOTES, *_CAPTIONED,
-                       *_TITLES, *_CAPTIONS, "section", "sec", "div", "abstract", "body", "back"})
-#: Block elements a paragraph may hold (DocBook's ``para`` holds lists and listings).
-_IN_PARAGRAPH = frozenset(_BLOCKISH - {*_PARAGRAPHS, *_TITLES, *_CAPTIONS, "code"})
 
 
 class _Page:
@@ -445,6 +443,3 @@ class _Page:
 def _kept(el: ET.Element) -> bool:
     name = _local(el.tag)
     return bool(name) and name not in _DROP
-
-
-_ENTRIES = frozenset({"varlistentry", "glossentry", "def-item", "dlentry", "plentry"})
