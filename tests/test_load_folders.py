@@ -92,6 +92,16 @@ def test_include_and_exclude_patterns(tmp_path):
     assert left["drafts"] == left["sub/drafts"] == "matches an exclude pattern (drafts/)"
 
 
+def test_hidden_files_and_folders_are_read_when_asked_but_never_git(tmp_path):
+    _touch(tmp_path, "README.md", ".github/workflows/ci.yml", ".git/config", ".zoomrag/x.md", ".venv/lib/x.py",
+           ".pre-commit-config.yaml", "node_modules/p/i.md")
+    (tmp_path / ".gitignore").write_text(".venv/\n")
+    assert _walk(tmp_path)[0] == ["README.md"]
+    got, left = _walk(tmp_path, FileRules(hidden=True))
+    assert got == [".github/workflows/ci.yml", ".gitignore", ".pre-commit-config.yaml", "README.md"]
+    assert left == {".venv": "ignored by .gitignore (read with --no-gitignore)"}
+
+
 def test_a_file_named_on_its_own_is_read_whatever_the_rules(tmp_path):
     _touch(tmp_path, "a.md", "b.csv")
     (tmp_path / ".gitignore").write_text("*.md\n")

@@ -110,6 +110,8 @@ def _summary(report: AddReport, console: Console) -> None:
                    "e.g. --exclude '*.csv' --exclude 'drafts/'.")
 @click.option("--no-gitignore", is_flag=True,
               help="Also read what the folder's .gitignore files leave out (read by default: they are not).")
+@click.option("--hidden", is_flag=True,
+              help="Also read hidden files and folders (.github/, .env): left out by default; .git never read.")
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
 @click.option("--namespace", metavar="NAME",
@@ -124,14 +126,14 @@ def _summary(report: AddReport, console: Console) -> None:
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, headings: bool | None, max_size: str, include: tuple[str, ...],
-                  exclude: tuple[str, ...], no_gitignore: bool, meta: tuple[str, ...], namespace: str | None,
-                  no_probe: bool, ray_address: str | None, quiet: bool) -> None:
+                  exclude: tuple[str, ...], no_gitignore: bool, hidden: bool, meta: tuple[str, ...],
+                  namespace: str | None, no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
-    A folder's hidden files and folders are not read, nor what its .gitignore files leave out
-    (as git does; --no-gitignore reads them), nor what --exclude or no --include pattern matches;
-    a file named on its own is always read. Binary, undecodable or unreadable files are skipped;
+    A folder's hidden files and folders are not read (--hidden reads them), nor what its
+    .gitignore files leave out (as git does; --no-gitignore reads them), nor what --exclude or no
+    --include pattern matches; a file named on its own is always read. Binary, undecodable or unreadable files are skipped;
     all are listed at the end, and so are files that hold no text to search (a PDF of scanned
     pages) and PDFs with scanned pages among their text. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
@@ -156,7 +158,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                         namespace=namespace, ray=False if ray_address is None else ray_address or True,
-                        include=include, exclude=exclude, gitignore=not no_gitignore)
+                        include=include, exclude=exclude, gitignore=not no_gitignore, hidden=hidden)
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:

@@ -12,8 +12,8 @@ from .ignore import FileRules, FolderRules
 
 __all__ = ["SKIPPED_DIRS", "iter_paths", "walk_folder"]
 
-#: Folders never worth indexing besides hidden ones (.git, .venv, .zoomrag, ...).
-SKIPPED_DIRS = frozenset({"__pycache__", "node_modules"})
+#: Folders never worth indexing besides hidden ones (.venv, .tox, ...), which are read only when asked.
+SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".hg", ".svn", ".zoomrag"})
 
 
 def iter_paths(paths: Iterable[str | Path], rules: FileRules = FileRules()) -> Iterator[Path]:
@@ -53,8 +53,8 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 left_out: Callable[[Path, str], None] | None = None,
                 rules: FileRules = FileRules()) -> list[Path]:
     """The files under ``root``, sorted by their path's parts (a folder's files stay together:
-    ``a/b`` before ``a-b``). Hidden files and folders (``.git``, ``.venv``, ``.zoomrag``) and
-    :data:`SKIPPED_DIRS` are left out; symlinked folders are not followed (no cycles). A folder
+    ``a/b`` before ``a-b``). Hidden files and folders (``.venv``, ``.github``) unless
+    ``rules.hidden``, and :data:`SKIPPED_DIRS` always, are left out; symlinked folders are not followed (no cycles). A folder
     that cannot be listed goes to ``unreadable`` (which may raise); never silently.
 
     ``rules`` leave out what the ``.gitignore`` files over and in ``root`` and the include and
@@ -75,7 +75,7 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
         prefix = f"{rel_dir}/" if rel_dir else ""
         kept_dirs = []
         for d in dirnames:
-            if d.startswith(".") or d in SKIPPED_DIRS:
+            if d in SKIPPED_DIRS or (d.startswith(".") and not rules.hidden):
                 continue
             why = folder_rules.folder_left_out(rel_dir, prefix + d)
             if why is None:
@@ -84,7 +84,7 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 ruled_out.append((Path(dirpath, d), why))
         dirnames[:] = kept_dirs
         for name in filenames:
-            if name.startswith("."):
+            if name.startswith(".") and not rules.hidden:
                 continue
             why = folder_rules.file_left_out(rel_dir, prefix + name)
             if why is None:

@@ -34,12 +34,14 @@ class FileRules:
     Patterns are gitignore's, relative to the folder given: ``*.csv`` at any depth, ``/notes.md``
     at the top only, ``drafts/`` a folder and all in it, ``!keep.csv`` takes a file back. A file
     is read when no ``.gitignore`` leaves it out (with ``gitignore``), no ``exclude`` pattern
-    matches it and, when ``include`` is given, one of its patterns does.
+    matches it and, when ``include`` is given, one of its patterns does. Hidden files and folders
+    (``.github/``) are read only with ``hidden``; a repository's ``.git`` never is.
     """
 
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     gitignore: bool = True
+    hidden: bool = False
 
     def __post_init__(self) -> None:
         for what, patterns in (("include", self.include), ("exclude", self.exclude)):
@@ -49,9 +51,9 @@ class FileRules:
 
     @classmethod
     def of(cls, include: Iterable[str] | str = (), exclude: Iterable[str] | str = (),
-           gitignore: bool = True) -> FileRules:
+           gitignore: bool = True, hidden: bool = False) -> FileRules:
         """The rules from a pattern or patterns each (``exclude="*.csv"`` is one pattern)."""
-        return cls(_tuple(include), _tuple(exclude), gitignore)
+        return cls(_tuple(include), _tuple(exclude), gitignore, hidden)
 
 
 def _tuple(patterns: Iterable[str] | str) -> tuple[str, ...]:
