@@ -148,7 +148,7 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "ini", "json", "jsonl", "latex", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "toml", "tsv", "xlsx", "xml", "yaml"]
+                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "toml", "tsv", "xlsx", "xml", "xmldata", "yaml"]
 
 
 def test_read_text_unknown_format():

@@ -10,10 +10,11 @@ from pathlib import Path
 from cli_support import index_folder, top_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from invariants import check_rendered_blocks
+from invariants import check_blocks, check_rendered_blocks
 
 from zoomrag.load import load_path, read_text
 from zoomrag.load.base import detect_format, is_lined, rendered_as
+from zoomrag.parse.router import chunker_for_profile
 
 DOCBOOK = """\
 <?xml version="1.0" encoding="UTF-8"?>
@@ -133,10 +134,65 @@ def test_tei_title_from_its_header_and_line_breaks_as_spaces():
     assert doc.text == "# A Letter\n\n## To my sister\n\nDear Mary, the weather is fine and the roads are dry."
 
 
-def test_xml_of_data_is_code_as_written():
+def test_xml_of_data_is_kept_as_written_with_its_elements_as_an_outline():
     doc = read_text(POM, format="xml", source="pom.xml")
-    assert doc.format == "code" and doc.metadata["language"] == "xml" and is_lined(doc.format)
-    assert doc.text == POM and [b.type for b in doc.blocks] == ["code"]
+    assert doc.format == "xmldata" and doc.metadata["language"] == "xml" and is_lined(doc.format)
+    check_blocks(doc, POM, code_may_indent=True)
+    assert [(b.level, b.meta["title"], doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        (1, "dependencies", "<dependencies>"), (2, "dependency junit", "<dependency>")]
+    assert {b.meta["language"] for b in doc.blocks if b.type == "code"} == {"xml"}
+
+
+POM_BUILD = """\
+<project>
+  <modelVersion>4.0.0</modelVersion>
+  <build>
+    <!-- the compiler -->
+    <plugins>
+      <plugin name="compiler">
+        <configuration>
+          <release>17</release>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+  <packaging>jar</packaging>
+</project>
+"""
+
+
+def test_every_element_after_a_heading_is_one_and_a_comment_opens_its_section():
+    doc = read_text(POM_BUILD, format="xml")
+    headings = [(b.level, b.meta["title"], doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"]
+    assert headings == [(1, "build", "<build>"), (2, "plugins", "<!-- the compiler -->\n    <plugins>"),
+                        (3, "plugin compiler", '<plugin name="compiler">'), (1, "packaging", "<packaging>jar</packaging>")]
+    tree = chunker_for_profile("default").chunk(doc)
+    leaf = next(n for n in tree.leaves() if "<release>17" in n.text)
+    assert leaf.section_path == ("build", "plugins", "plugin compiler")
+
+
+_NAMES = st.sampled_from(["a", "b", "dependency", "name", "artifactId", "x:y"])
+
+
+@st.composite
+def _data(draw, depth=0):
+    name = draw(_NAMES)
+    indent = "  " * depth
+    kids = draw(st.lists(_data(depth + 1), max_size=3)) if depth < 5 else []
+    value = draw(st.text(st.sampled_from("ab1 é&"), max_size=6)).replace("&", "&amp;")
+    attr = f' name="{draw(st.sampled_from(["n", "", "a b"]))}"' if draw(st.booleans()) else ""
+    if not kids:
+        return f"{indent}<{name}{attr}>{value}</{name}>"
+    return f"{indent}<{name}{attr}>\n" + "\n".join(kids) + f"\n{indent}</{name}>"
+
+
+@settings(max_examples=200, deadline=None)
+@given(_data(), st.sampled_from(["", '<?xml version="1.0"?>\n', "<!-- c -->\n"]))
+def test_any_data_xml_keeps_its_text_with_blocks_in_order(body, head):
+    text = head + body + "\n"
+    doc = read_text(text, format="xmldata")
+    check_blocks(doc, text, code_may_indent=True)
+    assert all(1 <= b.level <= 4 for b in doc.blocks if b.type == "heading")
 
 
 def test_documented_data_is_written_by_its_names():
@@ -235,7 +291,9 @@ def test_a_manual_comes_back_under_its_section(tmp_path):
     top = top_context(index, "exit codes bad option")
     assert top["section_path"] == ["Frobnicator Manual", "Installing", "Options"]
     assert "| 2 | Bad option |" in top["text"] and "<entry>" not in top["text"]
-    assert top_context(index, "junit scope")["doc_id"] == "pom.xml"
+    pom = top_context(index, "junit scope")
+    assert pom["doc_id"] == "pom.xml" and pom["section_path"] == ["dependencies", "dependency junit"]
+    assert "<scope>test</scope>" in pom["text"]
 
 
 def test_a_large_file_of_no_prose_vocabulary_is_code_unparsed(monkeypatch):
@@ -243,5 +301,5 @@ def test_a_large_file_of_no_prose_vocabulary_is_code_unparsed(monkeypatch):
 
     monkeypatch.setattr(xmldoc, "MAX_UNKNOWN", 100)
     records = "<records>" + "<r><p>Some words of prose that run on and on here.</p></r>" * 5 + "</records>"
-    assert read_text(records, format="xml").format == "code"
+    assert read_text(records, format="xml").format == "code"  # not parsed: no outline either
     assert read_text(DOCBOOK, format="xml").format == "xml"  # a DocBook root is parsed however large

@@ -21,6 +21,7 @@ from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.readers.configfile import ini_blocks, toml_blocks
 from ..load.readers.latex import latex_blocks
 from ..load.readers.org import org_blocks
+from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import skip_space, trim_end
 from ..model import Block, Document, Hit, Tree
@@ -170,6 +171,7 @@ _BLOCK_SCANS: dict[str, Callable[[str], Sequence[Block]]] = {
     "yaml": lambda text: yaml_blocks(text)[0],
     "toml": toml_blocks,
     "ini": ini_blocks,
+    "xmldata": xml_data_blocks,
 }
 
 

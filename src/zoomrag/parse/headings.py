@@ -133,7 +133,7 @@ def _block_headings(document: Document) -> list[Heading]:
 
 #: Formats with no headings but their reader's heading blocks (RST's, AsciiDoc's, LaTeX's,
 #: Org's and the configuration files' readers find every title).
-_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex", "org", "yaml", "toml", "ini"}
+_NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex", "org", "yaml", "toml", "ini", "xmldata"}
 
 
 def find_headings(document: Document) -> list[Heading]:

@@ -21,6 +21,7 @@ from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
 from .xlsx import read_xlsx
+from .xmldata import read_xml_data
 from .xmldoc import read_xml
 from .yamldata import read_yaml
 
@@ -53,7 +54,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("yaml", FormatReader((".yaml", ".yml"), read=read_yaml, lined=True)),
     ("toml", FormatReader((".toml",), read=read_toml, lined=True)),
     ("ini", FormatReader((".ini", ".cfg", ".cnf"), read=read_ini, lined=True)),
-    # XML of prose is written as the page it means; XML of data is read as code (format "code").
+    # XML of prose is written as the page it means; XML of data is kept as written ("xmldata").
     ("xml", FormatReader((".xml", ".dbk", ".docbook", ".nxml", ".jats", ".tei", ".dita"), read=read_xml,
                          renders="markdown")),
+    ("xmldata", FormatReader((), read=read_xml_data, lined=True)),
 )

@@ -12,9 +12,9 @@ nesting; paragraphs, lists, definition lists, code, block quotes and tables (CAL
 affiliations and licences; index terms and remarks are left out; any other element is a
 paragraph when it holds text, a container when it holds blocks.
 
-XML whose text is mostly short values and attributes (a ``pom.xml``, an Android layout, a D-Bus
-interface) is data, not prose: it is read as code in its own layout, every name and attribute
-kept. A file that is not well-formed XML is read as code too: nothing is lost.
+XML whose text is mostly short values and attributes (a ``pom.xml``, an Android layout) is data,
+not prose: it is kept as written, its elements as an outline (:mod:`.xmldata`). A file that is
+not well-formed XML is read as code: nothing is lost.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from types import MappingProxyType
 from ...model import Document
 from .code import read_code
 from .html import read_html, render_pages
+from .xmldata import read_xml_data
 
 #: Root elements of prose vocabularies (DocBook, JATS, TEI, DITA, the W3C's specifications).
 PROSE_ROOTS = frozenset({"book", "article", "chapter", "section", "sect1", "part", "set", "refentry",
@@ -119,8 +120,10 @@ def read_xml(text: str, *, doc_id: str, source: str) -> Document:
     root = _parse(text)
     if root is not None and _local(root.tag) == "html":  # XHTML
         return replace(read_html(text, doc_id=doc_id, source=source), format="html")
-    if root is None or not _is_prose(root):
+    if root is None:
         return _as_code(text, doc_id, source)
+    if not _is_prose(root):
+        return read_xml_data(text, doc_id=doc_id, source=source)
     page = _Page()
     try:
         page.block(root, 0)
