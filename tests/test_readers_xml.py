@@ -252,7 +252,7 @@ def test_xhtml_is_read_as_html():
 
 
 def test_extensions():
-    for name in ("a.xml", "a.dbk", "a.nxml", "a.tei", "a.dita"):
+    for name in ("a.xml", "a.dbk", "a.nxml", "a.tei", "a.dita", "a.pom", "App.csproj", "Info.plist", "a.xsd"):
         assert detect_format(Path(name)) == "xml"
 
 

@@ -55,7 +55,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("toml", FormatReader((".toml",), read=read_toml, lined=True)),
     ("ini", FormatReader((".ini", ".cfg", ".cnf"), read=read_ini, lined=True)),
     # XML of prose is written as the page it means; XML of data is kept as written ("xmldata").
-    ("xml", FormatReader((".xml", ".dbk", ".docbook", ".nxml", ".jats", ".tei", ".dita"), read=read_xml,
-                         renders="markdown")),
+    ("xml", FormatReader((".xml", ".dbk", ".docbook", ".nxml", ".jats", ".tei", ".dita", ".pom", ".csproj",
+                          ".vbproj", ".fsproj", ".props", ".targets", ".nuspec", ".resx", ".xsd", ".wsdl",
+                          ".xsl", ".xslt", ".plist", ".xlf", ".xliff"), read=read_xml, renders="markdown")),
     ("xmldata", FormatReader((), read=read_xml_data, lined=True)),
 )
