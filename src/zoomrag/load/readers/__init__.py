@@ -57,6 +57,6 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     # XML of prose is written as the page it means; XML of data is kept as written ("xmldata").
     ("xml", FormatReader((".xml", ".dbk", ".docbook", ".nxml", ".jats", ".tei", ".dita", ".pom", ".csproj",
                           ".vbproj", ".fsproj", ".props", ".targets", ".nuspec", ".resx", ".xsd", ".wsdl",
-                          ".xsl", ".xslt", ".plist", ".xlf", ".xliff"), read=read_xml, renders="markdown")),
+                          ".plist", ".xlf", ".xliff"), read=read_xml, renders="markdown")),
     ("xmldata", FormatReader((), read=read_xml_data, lined=True)),
 )
