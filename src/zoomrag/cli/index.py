@@ -168,8 +168,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         folders = sum(source.endswith(os.sep) for source, _ in report.skipped)
-        also = f" and {folders} folder(s)" if folders else ""
-        err.print(f"skipped {len(report.skipped) - folders} file(s){also}:")
+        files = len(report.skipped) - folders
+        counted = [f"{files} file(s)"] * bool(files) + [f"{folders} folder(s)"] * bool(folders)
+        err.print(f"skipped {' and '.join(counted)}:")
         for line in _skipped_lines(report.skipped):
             err.print(Text(terminal_safe(line)))
     if report.empty:
