@@ -120,10 +120,11 @@ def test_a_bad_pattern_is_a_clear_error(kwargs, message):
         FileRules.of(**kwargs)
 
 
-def test_a_string_of_patterns_must_be_a_list():
-    with pytest.raises(ConfigError, match=r"exclude='\*\.csv': give a list of patterns"):
-        FileRules(exclude="*.csv")  # type: ignore[arg-type]
-    assert FileRules.of(exclude="*.csv").exclude == ("*.csv",)
+def test_patterns_are_a_tuple_or_go_through_of():
+    for given in ("*.csv", ["*.csv"], (1,)):
+        with pytest.raises(ConfigError, match=r"exclude=.*: give a tuple of patterns, e.g. exclude=\('\*\.md',\)"):
+            FileRules(exclude=given)  # type: ignore[arg-type]
+    assert FileRules.of(exclude="*.csv").exclude == FileRules.of(exclude=["*.csv"]).exclude == ("*.csv",)
 
 
 def test_index_add_reports_what_it_left_out(tmp_path):

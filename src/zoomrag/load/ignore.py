@@ -45,19 +45,23 @@ class FileRules:
 
     def __post_init__(self) -> None:
         for what, patterns in (("include", self.include), ("exclude", self.exclude)):
-            if isinstance(patterns, str) or not all(isinstance(p, str) for p in patterns):
-                raise ConfigError(f"{what}={patterns!r}: give a list of patterns, e.g. {what}=['*.md']")
+            if not isinstance(patterns, tuple) or not all(isinstance(p, str) for p in patterns):
+                raise ConfigError(f"{what}={patterns!r}: give a tuple of patterns, e.g. {what}=('*.md',), "
+                                  "or use FileRules.of")
             _user_spec(patterns, what)
 
     @classmethod
     def of(cls, include: Iterable[str] | str = (), exclude: Iterable[str] | str = (),
            gitignore: bool = True, hidden: bool = False) -> FileRules:
         """The rules from a pattern or patterns each (``exclude="*.csv"`` is one pattern)."""
-        return cls(_tuple(include), _tuple(exclude), gitignore, hidden)
+        return cls(_tuple(include, "include"), _tuple(exclude, "exclude"), gitignore, hidden)
 
 
-def _tuple(patterns: Iterable[str] | str) -> tuple[str, ...]:
-    return (patterns,) if isinstance(patterns, str) else tuple(patterns)
+def _tuple(patterns: Iterable[str] | str, what: str) -> tuple[str, ...]:
+    found = (patterns,) if isinstance(patterns, str) else tuple(patterns)
+    if not all(isinstance(p, str) for p in found):
+        raise ConfigError(f"{what}={patterns!r}: patterns are strings, e.g. {what}=['*.md']")
+    return found
 
 
 @lru_cache(maxsize=64)
