@@ -121,9 +121,9 @@ def test_a_bad_pattern_is_a_clear_error(kwargs, message):
 
 
 def test_patterns_are_a_tuple_or_go_through_of():
-    for given in ("*.csv", ["*.csv"], (1,)):
+    for value in ("*.csv", ["*.csv"], (1,)):
         with pytest.raises(ConfigError, match=r"exclude=.*: give a tuple of patterns, e.g. exclude=\('\*\.md',\)"):
-            FileRules(exclude=given)  # type: ignore[arg-type]
+            FileRules(exclude=value)  # type: ignore[arg-type]
     assert FileRules.of(exclude="*.csv").exclude == FileRules.of(exclude=["*.csv"]).exclude == ("*.csv",)
 
 
