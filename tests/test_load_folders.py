@@ -80,6 +80,13 @@ def test_outside_a_repository_the_folders_above_are_not_read(tmp_path):
     assert _walk(tmp_path / "docs")[0] == ["guide.md"]
 
 
+def test_a_gitignore_that_is_no_regular_file_or_too_large_leaves_nothing_out(tmp_path):
+    _touch(tmp_path, "a/x.md", "b/y.md")
+    (tmp_path / "a" / ".gitignore").symlink_to("/dev/zero")  # read whole, it would never end
+    (tmp_path / "b" / ".gitignore").write_text("y.md\n" + "#" * 1_000_001)
+    assert _walk(tmp_path)[0] == ["a/x.md", "b/y.md"]
+
+
 def test_include_and_exclude_patterns(tmp_path):
     _touch(tmp_path, "a.md", "b.csv", "keep.csv", "drafts/c.md", "sub/drafts/d.md", "src/m.py", "src/t.txt")
     got, left = _walk(tmp_path, FileRules.of(exclude=["*.csv", "!keep.csv", "/drafts/"]))

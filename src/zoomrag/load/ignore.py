@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["FileRules", "FolderRules"]
 
 GITIGNORE = ".gitignore"
+#: A larger ``.gitignore`` is not read (git's own limit is 100 MB; real ones are a few kB).
+MAX_GITIGNORE = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -159,10 +162,13 @@ class FolderRules:
 
 def _read_gitignore(path: Path) -> GitIgnoreSpec | None:
     """The patterns of a ``.gitignore``; lines git would not take (a trailing backslash) are
-    passed over as git passes them; an unreadable file leaves nothing out."""
+    passed over as git passes them. One that is unreadable, no regular file (a link to a device)
+    or over :data:`MAX_GITIGNORE` leaves nothing out: more is read, nothing lost."""
     import pathspec
 
     try:
+        if not stat.S_ISREG(path.stat().st_mode) or path.stat().st_size > MAX_GITIGNORE:
+            return None
         lines = path.read_bytes().decode("utf-8", "replace").splitlines()
     except OSError:
         return None
