@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 __all__ = ["FileRules", "FolderRules"]
 
 GITIGNORE = ".gitignore"
-#: A larger ``.gitignore`` is not read (git's own limit is 100 MB; real ones are a few kB).
-MAX_GITIGNORE = 1_000_000
+#: A larger ``.gitignore`` is not read (real ones are a few kB; each pattern is tried on each path).
+MAX_GITIGNORE = 100_000
 
 
 @dataclass(frozen=True)
