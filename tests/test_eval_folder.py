@@ -100,3 +100,18 @@ def test_eval_index_measures_the_index_beside_the_sweep(tmp_path: Path):
     assert [x["config"] for x in report["results"]] == ["fixed-128", INDEX_CONFIG]
     assert report["build"][INDEX_CONFIG]["index"] == "index-strategy-sentences"
     assert INDEX_CONFIG in r.output
+
+
+def test_a_folder_indexed_with_exclusions_is_evaluated_with_the_same_files(tmp_path: Path):
+    docs = make_folder(tmp_path)
+    (docs / "drafts").mkdir()
+    (docs / "drafts" / "old.md").write_text("# Old\n\nBackups used to run at noon.\n")
+    data, index = tmp_path / "ds", tmp_path / "index.db"
+    r = invoke("eval", "import", "--folder", docs, "--exclude", "drafts/", "--csv", questions(tmp_path), "--out", data)
+    assert r.exit_code == 0, r.output
+    assert "drafts: matches an exclude pattern (drafts/)" in " ".join(r.output.split())
+    assert [d.id for d in load_dataset(data).documents] == ["notes.md", "sub/page.html"]
+    assert invoke("index", docs, "--exclude", "drafts/", "--index", index, "--embedder", "hash", "-q").exit_code == 0
+    r = invoke("recommend", "--data", data, "--pin", index, "--policy", "window", "--budgets", "64",
+               "--cache", tmp_path / "c.db", "--index-dir", tmp_path / "ix", "-q")
+    assert r.exit_code == 0, r.output  # the same documents: pinned, not refused

@@ -74,6 +74,35 @@ def index_option(command: Callable[..., None]) -> Callable[..., None]:
     return _file_option(_store_option(run))
 
 
+def file_rule_options(command: Callable[..., None]) -> Callable[..., None]:
+    """``--include``, ``--exclude``, ``--no-gitignore`` and ``--hidden``: which files of a folder
+    are read; the command gets them as ``rules`` (a :class:`~zoomrag.load.FileRules`), checked
+    before it does anything."""
+
+    @functools.wraps(command)
+    def run(*args: object, include: tuple[str, ...], exclude: tuple[str, ...], no_gitignore: bool, hidden: bool,
+            **kwargs: object) -> None:
+        from ..load.ignore import FileRules  # only commands that read folders need it
+
+        command(*args, rules=FileRules.of(include, exclude, not no_gitignore, hidden), **kwargs)
+
+    options = (
+        click.option("--include", "include", multiple=True, metavar="PATTERN",
+                     help="Read only the files of a folder that match (repeatable; gitignore syntax, relative to "
+                          "the folder), e.g. --include '*.md' --include 'docs/**'."),
+        click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
+                     help="Leave out the files and folders of a folder that match (repeatable; gitignore "
+                          "syntax), e.g. --exclude '*.csv' --exclude 'drafts/'."),
+        click.option("--no-gitignore", is_flag=True,
+                     help="Also read what the folder's .gitignore files leave out (by default they are not read)."),
+        click.option("--hidden", is_flag=True,
+                     help="Also read hidden files and folders (.github/, .env): left out by default; .git never read."),
+    )
+    for option in reversed(options):
+        run = option(run)
+    return run
+
+
 def one_line(message: str) -> str:
     """A message as one line of visible characters (a file name may hold a newline or an escape)."""
     from .render import terminal_safe

@@ -59,8 +59,9 @@ from ..evaluate.retriever import (
     retrievers,
 )
 from ..index import Index
+from ..load.ignore import FileRules
 from ..model import content_hash
-from . import main
+from . import file_rule_options, main
 
 #: Where results and per-configuration indexes live unless told otherwise (like the index).
 STATE_DIR = Path(".zoomrag")
@@ -434,11 +435,13 @@ def generate_command(n: int, corpus_path: Path, out: Path, seed: int) -> None:
 @click.option("--corpus", "corpus_path", type=click.Path(exists=True, path_type=Path),
               help="The corpus: a dataset folder or a corpus.jsonl file.")
 @click.option("--folder", "folder", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="The corpus: a folder of your files, read as `zoomrag index` reads them.")
+              help="The corpus: a folder of your files, read as `zoomrag index` reads them (with the same "
+                   "--include, --exclude, --no-gitignore and --hidden).")
+@file_rule_options
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder to write corpus.jsonl and queries.jsonl into.")
 def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: Path | None,
-                   corpus_path: Path | None, folder: Path | None, out: Path) -> None:
+                   corpus_path: Path | None, folder: Path | None, rules: FileRules, out: Path) -> None:
     """Questions with evidence given as text: locate each passage in the corpus (exactly, then
     with whitespace normalised). Passages not found are listed; their questions are left out.
     """
@@ -450,7 +453,7 @@ def import_command(csv_path: Path | None, jsonl_path: Path | None, llama_path: P
         raise click.UsageError("give exactly one of --corpus (a dataset) and --folder (your files)")
     path, fmt = given[0]
     if folder is not None:
-        read = read_folder(folder)
+        read = read_folder(folder, rules)
         corpus = read.dataset
         click.echo(f"{folder}: {len(corpus.documents)} documents read"
                    + (f", {len(read.skipped)} skipped:" if read.skipped else ""))

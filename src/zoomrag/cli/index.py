@@ -30,7 +30,7 @@ from ..index import AddReport, Index
 from ..load import FileRules
 from ..parse import parse_settings
 from ..search import filters
-from . import index_option, main
+from . import file_rule_options, index_option, main
 from .query import shown_path
 from .render import preview, rich_tree, terminal_safe, tree_payload
 
@@ -102,16 +102,7 @@ def _summary(report: AddReport, console: Console) -> None:
                    "index keeps how it was built.")
 @click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
               help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
-@click.option("--include", "include", multiple=True, metavar="PATTERN",
-              help="Read only the files of a folder that match (repeatable; gitignore syntax, relative to "
-                   "the folder), e.g. --include '*.md' --include 'docs/**'.")
-@click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
-              help="Leave out the files and folders of a folder that match (repeatable; gitignore syntax), "
-                   "e.g. --exclude '*.csv' --exclude 'drafts/'.")
-@click.option("--no-gitignore", is_flag=True,
-              help="Also read what the folder's .gitignore files leave out (read by default: they are not).")
-@click.option("--hidden", is_flag=True,
-              help="Also read hidden files and folders (.github/, .env): left out by default; .git never read.")
+@file_rule_options
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
 @click.option("--namespace", metavar="NAME",
@@ -125,8 +116,7 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, headings: bool | None, max_size: str, include: tuple[str, ...],
-                  exclude: tuple[str, ...], no_gitignore: bool, hidden: bool, meta: tuple[str, ...],
+                  levels: bool, headings: bool | None, max_size: str, rules: FileRules, meta: tuple[str, ...],
                   namespace: str | None, no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
@@ -144,7 +134,6 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
-    FileRules.of(include, exclude)  # a bad pattern is said before the index is opened
     if ray_address is not None:
         from ..index.distributed import require_many_writers
 
@@ -158,7 +147,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
                         max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                         namespace=namespace, ray=False if ray_address is None else ray_address or True,
-                        include=include, exclude=exclude, gitignore=not no_gitignore, hidden=hidden)
+                        include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
+                        hidden=rules.hidden)
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:

@@ -20,6 +20,7 @@ from ..errors import EvalError, InputError
 from ..load import load_path
 from ..load.base import rendered_as
 from ..load.folders import walk_folder
+from ..load.ignore import FileRules
 from .dataset import Dataset, EvalDocument
 
 
@@ -30,7 +31,7 @@ class FolderCorpus:
     skipped: tuple[tuple[str, str], ...]
 
 
-def read_folder(folder: str | Path) -> FolderCorpus:
+def read_folder(folder: str | Path, rules: FileRules = FileRules()) -> FolderCorpus:
     root = Path(folder)
     if not root.is_dir():
         raise EvalError(f"{root}: not a folder; --folder expects a folder of documents")
@@ -40,7 +41,7 @@ def read_folder(folder: str | Path) -> FolderCorpus:
     def left_out(path: Path, reason: str) -> None:
         skipped.append((path.relative_to(root).as_posix(), reason))
 
-    for path in walk_folder(root, left_out=left_out):
+    for path in walk_folder(root, left_out=left_out, rules=rules):
         rel = path.relative_to(root).as_posix()
         try:
             doc = load_path(path, id=rel)
