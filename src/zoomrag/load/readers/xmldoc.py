@@ -50,7 +50,8 @@ _DROP = frozenset({"indexterm", "remark", "comment", "journal-meta", "contrib-gr
                    "graphic", "inline-graphic", "imageobject", "videoobject", "audioobject", "object",
                    "alt-text", "prolog", "titleabbrev", "subjectset", "related-article",
                    "processing-meta", "colspec", "spanspec", "anchor", "pb", "lb", "cb", "milestone",
-                   "revisiondesc", "authlist", "pubstmt", "sourcedesc", "encodingdesc", "profiledesc"})
+                   "revisiondesc", "authlist", "pubstmt", "sourcedesc", "encodingdesc", "profiledesc",
+                   "alt-title", "object-id"})
 _PARAGRAPHS = frozenset({"para", "simpara", "p", "ab", "shortdesc", "subtitle", "attribution",
                          "kwd-group", "mixed-citation", "element-citation", "citation", "ref",
                          "bibliomixed", "biblioentry", "bibl", "line", "l", "term", "glossterm"})
