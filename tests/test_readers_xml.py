@@ -7,11 +7,13 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from cli_support import index_folder, top_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from invariants import check_blocks, check_rendered_blocks
 
+from zoomrag.errors import DecodeError
 from zoomrag.load import load_path, read_text
 from zoomrag.load.base import detect_format, is_lined, rendered_as
 from zoomrag.parse.router import chunker_for_profile
@@ -243,6 +245,12 @@ def test_the_encoding_an_xml_declaration_names_is_read(tmp_path):
                   .encode("latin-1"))
     doc = load_path(f)
     assert doc.text == "# Café\n\nCrème brûlée is served at the café after the main course."
+    # a declaration that is wrong about UTF-8 text (common) does not garble it
+    f.write_bytes('<?xml version="1.0" encoding="ISO-8859-1"?>\n<article><title>Café</title></article>'.encode())
+    assert load_path(f).text == "# Café"
+    f.write_bytes(b'<?xml version="1.0" encoding="ascii"?><article><title>Caf\xe9</title></article>')
+    with pytest.raises(DecodeError, match=r"old.xml: neither UTF-8 nor the ascii it declares \(byte 0xe9"):
+        load_path(f)
 
 
 def test_xhtml_is_read_as_html():

@@ -123,9 +123,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
 
     A folder's hidden files and folders are not read (--hidden reads them), nor what its
     .gitignore files leave out (as git does; --no-gitignore reads them), nor what --exclude or no
-    --include pattern matches; a file named on its own is always read. Binary, undecodable or unreadable files are skipped;
-    all are listed at the end, and so are files that hold no text to search (a PDF of scanned
-    pages) and PDFs with scanned pages among their text. A document's id is its path relative to
+    --include pattern matches; a file named on its own is always read. Binary, undecodable or
+    unreadable files are skipped; all are listed at the end, and so are files that hold no text
+    to search (a PDF of scanned pages) and PDFs with scanned pages among their text. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata.
     """

@@ -167,16 +167,19 @@ def decode(data: bytes, source: str) -> str:
     if head and len(head.translate(None, _CONTROL)) < 0.9 * len(head):
         raise BinaryFileError(f"{source}: binary file (mostly control bytes), not text; "
                               "skip it or convert it to text first")
-    declared = _declared_encoding(head)
-    if declared is not None:
-        try:
-            return normalize_newlines(data.decode(declared))
-        except UnicodeDecodeError as e:
-            raise DecodeError(f"{source}: declares encoding {declared!r} but byte 0x{data[e.start]:02x} at offset "
-                              f"{e.start} is not {declared}; fix the declaration or re-save the file") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
+        # UTF-8 first: a file that declares Latin-1 but is UTF-8 (often) would otherwise be read
+        # wrong without a word, as Latin-1 decodes any bytes
+        declared = _declared_encoding(head)
+        if declared is not None:
+            try:
+                return normalize_newlines(data.decode(declared))
+            except UnicodeDecodeError as d:
+                raise DecodeError(f"{source}: neither UTF-8 nor the {declared} it declares (byte "
+                                  f"0x{data[d.start]:02x} at offset {d.start}); fix the declaration or "
+                                  "re-save the file as UTF-8") from None
         line = data.count(b"\n", 0, e.start) + 1
         raise DecodeError(
             f"{source}: not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}, line {line}); "

@@ -167,10 +167,11 @@ def _read_gitignore(path: Path) -> GitIgnoreSpec | None:
     import pathspec
 
     try:
-        if not stat.S_ISREG(path.stat().st_mode) or path.stat().st_size > MAX_GITIGNORE:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_GITIGNORE:
             return None
         lines = path.read_bytes().decode("utf-8", "replace").splitlines()
-    except OSError:
+    except OSError:  # missing (no .git/info/exclude) or unreadable
         return None
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
@@ -205,7 +206,7 @@ def _outer_layers(root: Path) -> list[_Layer]:
         if i:  # root's own .gitignore is read by the walk
             sources.append(folder / GITIGNORE)
         for source in sources:
-            spec = _read_gitignore(source) if source.is_file() else None
+            spec = _read_gitignore(source)
             if spec is not None:
                 layers.append(_Layer(spec, os.path.relpath(source, start), prefix=prefix))
     return layers

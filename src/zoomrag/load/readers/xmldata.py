@@ -124,10 +124,13 @@ def _heading(text: str, line_starts: list[int], el: _Element) -> tuple[int, int,
     start = line_starts[min(el.line, len(line_starts) - 1)]
     nl = text.find("\n", start)
     s, e = trim(text, start, len(text) if nl < 0 else nl)
-    above = text[:start].rstrip()
-    if above.endswith("-->"):
-        opened = above.rfind("<!--")
-        if opened >= 0 and "-->" not in above[opened:-3] and not text[text.rfind("\n", 0, opened) + 1:opened].strip():
+    above = start  # past the blank lines above, without copying what comes before
+    while above and text[above - 1].isspace():
+        above -= 1
+    if text.endswith("-->", 0, above):
+        opened = text.rfind("<!--", 0, above)
+        if opened >= 0 and text.find("-->", opened, above - 3) < 0 \
+                and not text[text.rfind("\n", 0, opened) + 1:opened].strip():
             s = opened
     ident = next((el.attrs[a] for a in _NAME_ATTRIBUTES if el.attrs.get(a)), "") or next(
         (el.named_by[c] for c in _NAME_CHILDREN if c in el.named_by), "")
