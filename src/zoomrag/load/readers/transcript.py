@@ -1,0 +1,263 @@
+"""Transcripts and subtitles: WebVTT (``.vtt``) and SubRip (``.srt``), read as who said what, when.
+
+Read as plain text, a meeting's captions were timing lines, cue numbers and ``<v>`` tags, with a
+sentence broken over three cues; a context began at ``00:00:09.000 --> 00:00:14.200``. Here the
+cues are joined into paragraphs, each led by when it starts and who speaks:
+
+    [00:04] Lee Park: Sure. Yesterday I finished the migration of the billing service …
+
+A paragraph is one speaker's turn. The speaker is the cue's voice (``<v Lee Park>``, as Teams
+and WebVTT write it), else a name before a colon that leads two cues or more (``Lee Park: …``, as
+Zoom writes it); ``>>`` (broadcast captions) and a line led by a dash (two speakers in one cue)
+start a turn whose speaker is not named. A long turn is parted at a pause of
+:data:`PAUSE` seconds, or at a sentence's end once it runs :data:`LONG` words, so a lecture is
+paragraphs and not one block.
+
+Markup is left out: the header, ``NOTE``, ``STYLE`` and ``REGION`` blocks, cue numbers and
+settings, tags, SubRip's ``{\\an8}`` overrides. Captions that roll up (each cue repeating the
+line before it, as YouTube's automatic captions do) are read once: a cue's first lines are
+dropped when they repeat the lines just read, but only in a file where a quarter of the cues or
+more go on from the line the cue before ended with. A file with no cue at all is read as plain text, so nothing in it is lost.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ...model import Block, Document
+from .plain import read_plain
+
+#: A cue's timing line: ``00:01:02.500 --> 00:01:04.000`` (``,`` in SubRip), hours optional.
+_TIME = r"(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?"
+_TIMING = re.compile(rf"[ \t]*{_TIME}[ \t]*-->[ \t]*{_TIME}(?:[ \t].*)?")
+#: A voice span's start tag: ``<v Lee Park>``, ``<v.loud Lee>``.
+_VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>]*)>")
+_TAG = re.compile(r"<[^>]*>")
+#: SubRip's (and ASS's) style overrides: ``{\an8}``, ``{\i1}``.
+_OVERRIDE = re.compile(r"\{\\[^}]*\}")
+#: A line led by ``>>`` (a new speaker in broadcast captions) or a dash (a second speaker).
+_CHANGE = re.compile(r"(?:>>+|[-–—])[ \t]+|[-–—](?=[^\W\d_])")
+#: A name leading a cue's text, before a colon: at most four words, no sentence punctuation.
+_NAMED = re.compile(r"([^\s:.?!,;\"()\[\]<>][^:.?!,;\"()\[\]<>\n]{0,38}?)[ \t]*:[ \t]+(?=\S)")
+_NAME_WORDS = 4
+
+#: Seconds of silence that part a speaker's turn (when it has :data:`SHORT` words or more).
+PAUSE = 2.0
+#: Words a paragraph holds before a pause may end it.
+SHORT = 40
+#: Words after which a turn is parted at the next sentence end.
+LONG = 120
+#: Words after which a turn is parted at the next cue, sentence or not (captions without stops).
+LONGEST = 250
+#: Share of cues that must repeat the line before them for the file to be read as rolling up.
+ROLLING = 0.25
+_SENTENCE_END = re.compile(r"[.?!…。？！][\"'”’)\]]*$")
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One timed piece of speech: seconds from the start, its speaker ("" when not named),
+    whether it starts a turn of an unnamed speaker, and its lines of text."""
+
+    start: float
+    end: float
+    speaker: str
+    lines: tuple[str, ...]
+    new_turn: bool = False
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    start: float
+    speaker: str
+    text: str
+
+
+def _seconds(h: str | None, m: str, s: str, ms: str | None) -> float:
+    return int(h or 0) * 3600 + int(m) * 60 + int(s) + (int(ms.ljust(3, "0")) / 1000 if ms else 0.0)
+
+
+def _cue_blocks(text: str) -> Iterator[tuple[float, float, list[str]]]:
+    """Each cue's times and raw payload lines. A cue ends at an empty line or where the next
+    timing line starts (a SubRip file missing its blank lines: the number above it is the next
+    cue's, not this one's text)."""
+    lines = text.split("\n")
+    timings = [i for i, line in enumerate(lines) if "-->" in line and _TIMING.fullmatch(line)]
+    for k, i in enumerate(timings):
+        g = _TIMING.fullmatch(lines[i]).groups()  # type: ignore[union-attr]
+        stop = timings[k + 1] if k + 1 < len(timings) else len(lines)
+        payload = lines[i + 1:stop]
+        if "" in payload:  # what follows an empty line is no cue's: a NOTE, the next cue's id
+            payload = payload[:payload.index("")]
+        elif k + 1 < len(timings):  # ran into the next cue: its number is the last line
+            while payload and not payload[-1].strip():
+                payload.pop()
+            if payload and (payload[-1].strip().isdigit() or len(payload) > 1 and not payload[-2].strip()):
+                payload.pop()
+        yield _seconds(*g[:4]), _seconds(*g[4:]), payload
+
+
+def _pieces(payload: list[str], vtt: bool) -> Iterator[tuple[str, bool, str]]:
+    """``(speaker, new_turn, line)`` for each line of a cue's text, tags gone."""
+    speaker = ""
+    for raw in payload:
+        line = raw
+        if vtt:
+            voice = _VOICE.search(line)
+            if voice:
+                speaker = " ".join(_TAG.sub("", voice.group(1)).split())
+        else:
+            line = _OVERRIDE.sub("", line)
+        line = _TAG.sub("", line)
+        if vtt:
+            line = html.unescape(line)
+        line = " ".join(line.split())
+        if not line:
+            continue
+        change = _CHANGE.match(line)
+        if change:
+            line = line[change.end():]
+        yield speaker, bool(change), line
+
+
+def parse_cues(text: str, vtt: bool) -> list[Cue]:
+    """The cues of a WebVTT (``vtt``) or SubRip text, in the file's order; a cue whose lines
+    change speaker is one cue per speaker."""
+    cues: list[Cue] = []
+    for start, end, payload in _cue_blocks(text):
+        run: list[str] = []
+        who, turn = "", False
+        for speaker, change, line in _pieces(payload, vtt):
+            if run and (change or speaker != who):
+                cues.append(Cue(start, end, who, tuple(run), turn))
+                run = []
+            if not run:
+                who, turn = speaker, change
+            run.append(line)
+        if run:
+            cues.append(Cue(start, end, who, tuple(run), turn))
+    return cues
+
+
+def _named(cues: list[Cue]) -> list[Cue]:
+    """Cues led by ``Name:`` given that speaker, in a file written so: where a name leads two
+    cues or more, or half the cues are led by one (every lead is then a name)."""
+    leads = Counter(m.group(1) for c in cues if not c.speaker and (m := _NAMED.match(c.lines[0]))
+                    and len(m.group(1).split()) <= _NAME_WORDS)
+    led = sum(leads.values())
+    if not any(n >= 2 for n in leads.values()) and (led < 2 or led < len(cues) / 2):
+        return cues
+    names = set(leads)
+    out = []
+    for c in cues:
+        m = _NAMED.match(c.lines[0]) if not c.speaker else None
+        if m and m.group(1) in names:
+            c = Cue(c.start, c.end, m.group(1), (c.lines[0][m.end():], *c.lines[1:]), c.new_turn)
+        out.append(c)
+    return out
+
+
+def _unrolled(cues: list[Cue]) -> list[Cue]:
+    """Cues without the lines they repeat from the cues before, when the captions roll up: a
+    quarter of the cues go on from the line the cue before ended with."""
+    repeats = sum(1 for a, b in zip(cues, cues[1:]) if len(b.lines) > 1 and b.lines[0] == a.lines[-1])
+    if len(cues) < 4 or repeats < ROLLING * (len(cues) - 1):
+        return cues
+    out = []
+    recent: list[str] = []
+    for c in cues:
+        lines = list(c.lines)
+        while lines and lines[0] in recent[-2:]:
+            lines.pop(0)
+        recent += lines
+        if lines:
+            out.append(Cue(c.start, c.end, c.speaker, tuple(lines), c.new_turn))
+    return out
+
+
+def paragraphs(cues: Iterable[Cue]) -> list[Paragraph]:
+    """Cues joined into turns, a long turn parted at pauses and sentence ends."""
+    out: list[Paragraph] = []
+    words: list[str] = []
+    start, speaker, last_end, ends_sentence = 0.0, "", 0.0, True
+
+    def flush() -> None:
+        if words:
+            out.append(Paragraph(start, speaker, " ".join(words)))
+            words.clear()
+
+    for c in cues:
+        n = len(words)
+        if (c.speaker != speaker or c.new_turn
+                or (n >= SHORT and c.start - last_end >= PAUSE)
+                or (n >= LONG and ends_sentence) or n >= LONGEST):
+            flush()
+        if not words:
+            start, speaker = c.start, c.speaker
+        text = " ".join(c.lines)
+        words.extend(text.split())
+        last_end, ends_sentence = c.end, bool(_SENTENCE_END.search(text))
+    flush()
+    return out
+
+
+def clock(seconds: float, hours: bool) -> str:
+    """``mm:ss``, or ``h:mm:ss`` in a transcript that runs an hour or more."""
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if hours else f"{s // 60:02d}:{s % 60:02d}"
+
+
+def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bool,
+              extra: dict[str, str]) -> Document:
+    cues = _unrolled(_named(parse_cues(text, vtt)))
+    if not cues:
+        return read_plain(text, doc_id=doc_id, source=source)
+    paras = paragraphs(cues)
+    hours = max(c.end for c in cues) >= 3600
+    parts: list[str] = []
+    blocks: list[Block] = []
+    at = 0
+    if title:
+        parts.append(f"# {title}")
+        blocks.append(Block(0, len(parts[0]), "heading", level=1))
+        at = len(parts[0]) + 2
+    for p in paras:
+        line = f"[{clock(p.start, hours)}] " + (f"{p.speaker}: " if p.speaker else "") + p.text
+        blocks.append(Block(at, at + len(line), "text", meta=MappingProxyType({"time": clock(p.start, hours)})))
+        parts.append(line)
+        at += len(line) + 2
+    speakers = list(dict.fromkeys(p.speaker for p in paras if p.speaker))
+    fields: dict[str, object] = {"title": title or None, "duration": clock(max(c.end for c in cues), hours),
+                                 **extra}
+    if speakers:
+        fields["speakers"] = speakers
+    return Document(id=doc_id, source=source, text="\n\n".join(parts), format=fmt,
+                    metadata=MappingProxyType(fields), blocks=tuple(blocks))
+
+
+#: ``Kind: captions`` and ``Language: en`` lines of a WebVTT header (YouTube writes them).
+_HEADER_FIELD = re.compile(r"([A-Za-z-]+):[ \t]*(\S.*)")
+
+
+def read_vtt(text: str, *, doc_id: str, source: str) -> Document:
+    first, _, rest = text.partition("\n")
+    title = ""
+    extra: dict[str, str] = {}
+    if first.startswith("WEBVTT"):
+        title = first[6:].strip(" \t-–—:")
+        for line in rest.split("\n"):
+            if not line.strip() or "-->" in line:
+                break
+            m = _HEADER_FIELD.fullmatch(line.strip())
+            if m and m.group(1).lower() == "language":
+                extra["language"] = m.group(2).strip()
+    return _document(text, doc_id, source, "vtt", title, True, extra)
+
+
+def read_srt(text: str, *, doc_id: str, source: str) -> Document:
+    return _document(text, doc_id, source, "srt", "", False, {})

@@ -1,0 +1,162 @@
+"""Transcripts and subtitles (WebVTT, SubRip): cues joined into who said what, when."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cli_support import index_folder, top_context
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import check_rendered_blocks
+
+from zoomrag.load import read_text
+from zoomrag.load.base import detect_format
+
+TEAMS = """\
+WEBVTT - Weekly sync
+
+00:00:01.000 --> 00:00:04.500
+<v Dana Ortiz>Okay, let's start. Lee, do you want to go
+first?</v>
+
+NOTE the next cue is Lee's
+
+intro-2
+00:00:04.500 --> 00:00:09.000 align:start
+<v Lee Park>Sure. Yesterday I finished the migration of the
+billing service to the <i>new</i> queue &amp; its workers.</v>
+
+00:00:09.000 --> 00:00:14.200
+<v Lee Park>The only open problem is that retries are not
+idempotent yet.</v>
+"""
+
+
+def test_webvtt_voices_are_turns_led_by_time_and_speaker():
+    doc = read_text(TEAMS, format="vtt", source="sync.vtt")
+    assert doc.text == (
+        "# Weekly sync\n\n"
+        "[00:01] Dana Ortiz: Okay, let's start. Lee, do you want to go first?\n\n"
+        "[00:04] Lee Park: Sure. Yesterday I finished the migration of the billing service to the new "
+        "queue & its workers. The only open problem is that retries are not idempotent yet.")
+    assert [(b.type, b.level) for b in doc.blocks] == [("heading", 1), ("text", 0), ("text", 0)]
+    assert dict(doc.metadata) == {"title": "Weekly sync", "duration": "00:14",
+                                  "speakers": ["Dana Ortiz", "Lee Park"]}
+    check_rendered_blocks(doc)
+
+
+def test_subrip_names_before_a_colon_are_speakers_and_hours_are_shown():
+    srt = ("1\n00:00:01,000 --> 00:00:04,000\nDANA: Where is the report?\n"
+           "2\n00:00:04,000 --> 00:00:06,000\nLEE: On the shared drive.\n"
+           "3\n01:02:03,000 --> 01:02:05,000\n{\\an8}<i>DANA: Thanks.</i>\n")
+    doc = read_text(srt, format="srt", source="call.srt")
+    assert doc.text == ("[0:00:01] DANA: Where is the report?\n\n[0:00:04] LEE: On the shared drive.\n\n"
+                        "[1:02:03] DANA: Thanks.")
+    assert doc.metadata["speakers"] == ["DANA", "LEE"]
+
+
+def test_a_colon_in_one_cue_is_no_speaker():
+    srt = ("1\n00:00:01,000 --> 00:00:03,000\nRule one: never skip the tests.\n\n"
+           "2\n00:00:03,000 --> 00:00:05,000\nAnd keep them fast.\n\n"
+           "3\n00:00:05,000 --> 00:00:07,000\nThat is all.\n")
+    doc = read_text(srt, format="srt", source="a.srt")
+    assert doc.text == "[00:01] Rule one: never skip the tests. And keep them fast. That is all."
+    assert "speakers" not in doc.metadata
+
+
+def test_dashes_and_chevrons_start_turns_of_unnamed_speakers():
+    srt = ("1\n00:00:01,000 --> 00:00:03,000\n- Where do we park?\n-Over there.\n\n"
+           "2\n00:00:03,000 --> 00:00:05,000\n>> Back to the studio.\n")
+    doc = read_text(srt, format="srt", source="a.srt")
+    assert doc.text == "[00:01] Where do we park?\n\n[00:01] Over there.\n\n[00:03] Back to the studio."
+
+
+def test_captions_that_roll_up_are_read_once():
+    cues = [("00:00:00.240", "00:00:02.750", " \nhi<00:00:00.640><c> everyone</c>"),
+            ("00:00:02.750", "00:00:02.760", "hi everyone\n "),
+            ("00:00:02.760", "00:00:05.030", "hi everyone\nand<00:00:03.120><c> welcome</c><c> to</c>"),
+            ("00:00:05.030", "00:00:05.040", "and welcome to\n "),
+            ("00:00:05.040", "00:00:07.000", "and welcome to\nthe<00:00:05.500><c> talk</c>")]
+    vtt = "WEBVTT\nKind: captions\nLanguage: en\n\n" + "\n\n".join(
+        f"{a} --> {b} align:start position:0%\n{text}" for a, b, text in cues) + "\n"
+    doc = read_text(vtt, format="vtt", source="yt.vtt")
+    assert doc.text == "[00:00] hi everyone and welcome to the talk"
+    assert doc.metadata["language"] == "en"
+
+
+def test_a_line_repeated_in_captions_that_do_not_roll_up_is_kept():
+    srt = "".join(f"{i}\n00:00:0{i},000 --> 00:00:0{i},900\n{line}\n\n"
+                  for i, line in enumerate(["Yes.", "Yes.", "Are you sure?", "Yes."], 1))
+    assert read_text(srt, format="srt", source="a.srt").text == "[00:01] Yes. Yes. Are you sure? Yes."
+
+
+def test_a_long_turn_is_parted_at_a_pause():
+    words = " ".join(f"w{i}" for i in range(45))
+    srt = (f"1\n00:00:01,000 --> 00:00:10,000\n{words}\n\n"
+           "2\n00:00:10,500 --> 00:00:12,000\nno pause here.\n\n"
+           "3\n00:00:15,000 --> 00:00:16,000\nAfter a pause.\n")
+    doc = read_text(srt, format="srt", source="a.srt")
+    assert doc.text == f"[00:01] {words} no pause here.\n\n[00:15] After a pause."
+
+
+def test_subrip_without_blank_lines_and_odd_timestamps():
+    srt = "1\n0:0:1.5 --> 0:0:3.25\nFirst line\n2\n00:00:04,000 --> 00:00:05,000\nSecond line\n"
+    assert read_text(srt, format="srt", source="a.srt").text == "[00:01] First line Second line"
+
+
+def test_a_file_without_cues_is_kept_as_text():
+    doc = read_text("WEBVTT\n\nNOTE nothing timed yet\n", format="vtt", source="a.vtt")
+    assert doc.format == "text"
+    assert doc.text == "WEBVTT\n\nNOTE nothing timed yet\n"
+
+
+def test_extensions():
+    assert detect_format(Path("a.vtt")) == "vtt"
+    assert detect_format(Path("b.SRT")) == "srt"
+
+
+_WORD = st.text(alphabet="abcdefgh", min_size=1, max_size=6)
+_CUE = st.tuples(st.sampled_from(["", "Ann", "Bo Li"]), st.lists(st.lists(_WORD, min_size=1, max_size=6),
+                                                                 min_size=1, max_size=3))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_CUE, min_size=1, max_size=12), st.booleans(), st.lists(st.integers(0, 4), min_size=12,
+                                                                          max_size=12))
+def test_every_word_said_is_read_once_in_order(cues, vtt, gaps):
+    """Cues in either format: the text holds the words of the cues, in order, each once, after
+    the leads (time and speaker) of its paragraphs; the blocks lie in the text."""
+    t = 0.0
+    parts = ["WEBVTT\n"] if vtt else []
+    said: list[str] = []
+    for i, (speaker, lines) in enumerate(cues):
+        t += gaps[i]
+        a, b = t, t + 1
+        t = b
+
+        def stamp(x: float) -> str:
+            return f"00:{int(x) // 60:02d}:{int(x) % 60:02d}{'.' if vtt else ','}000"
+
+        lines = [[f"{w}{i}" for w in ws] for ws in lines]  # no cue repeats another's line
+        body = "\n".join(" ".join(ws) for ws in lines)
+        if speaker:
+            body = f"<v {speaker}>{body}" if vtt else body
+        parts.append(("" if vtt else f"{i + 1}\n") + f"{stamp(a)} --> {stamp(b)}\n{body}\n")
+        said += [w for ws in lines for w in ws]
+    doc = read_text("\n".join(parts), format="vtt" if vtt else "srt", source="t")
+    check_rendered_blocks(doc)
+    read = []
+    for block in doc.blocks:
+        lead = re.match(r"\[\d\d:\d\d\] (?:(?:Ann|Bo Li): )?", doc.text[block.start:block.end])
+        assert lead
+        read += doc.text[block.start + lead.end():block.end].split()
+    assert read == said
+
+
+def test_a_transcript_answers_with_who_said_it(tmp_path):
+    (tmp_path / "standup.vtt").write_text(TEAMS, encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nNothing about queues here.\n", encoding="utf-8")
+    context = top_context(index_folder(tmp_path, tmp_path), "idempotent retries")
+    assert context["source"].endswith("standup.vtt")
+    assert "[00:04] Lee Park:" in context["text"]
