@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (49, "0ab8d832df5840b52e3a60d99b3e43f36cec16a7e526e370fbbafef76ef45ae0")
+RECORDED = (50, "7d03569cfb1f97439d719538dca9cbaab510113ff6969962363b91df9bc8dd1d")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -104,6 +104,12 @@ FILES = {
                    "</entry></row></tbody></tgroup></table></chapter></book>\n"),
     "pom.xml": ("xml", "<project>\n  <groupId>org.example</groupId>\n  <dependencies>\n    <dependency>\n"
                 "      <artifactId>junit</artifactId>\n    </dependency>\n  </dependencies>\n</project>\n"),
+    "sync.vtt": ("vtt", "WEBVTT - Sync\n\n00:00:01.000 --> 00:00:04.000\n<v Ann>We ship on Friday\nif QA agrees.\n\n"
+                 "00:00:04.500 --> 00:00:06.000\n<v Bo>QA agrees.\n"),
+    "general/2024-03-05.json": ("json", '[{"type": "message", "user": "U1", "ts": "1709640000.0001", "text": '
+                                '"Staging is down <@U2>", "user_profile": {"real_name": "Ann"}}, {"type": "message", '
+                                '"user": "U2", "ts": "1709640300.0002", "thread_ts": "1709640000.0001", "text": '
+                                '"Replica too?", "user_profile": {"real_name": "Bo"}}]'),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

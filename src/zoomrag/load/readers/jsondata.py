@@ -15,6 +15,9 @@ quotes and braces. Here:
   number; records of short values only, alike in their keys, are one table, a row a record, so
   each row reaches the table strategy with its column names.
 
+A chat export (Slack's, Discord's, Telegram's) is read as the conversation it is
+(:mod:`.chat`).
+
 A value nested deeper than :data:`MAX_DEPTH` is written as compact JSON. Comments and trailing
 commas (``tsconfig.json``, editors' settings) are read past; a file that is not JSON even so (or
 a line that is not, in JSON Lines) is refused with where it breaks.
@@ -33,6 +36,7 @@ from markdown_it import MarkdownIt
 
 from ...errors import InputError
 from ...model import Document
+from .chat import chats_of, write_chats
 from .html import render_pages
 
 #: Fields that name a record, in order of preference.
@@ -280,6 +284,11 @@ def _parsed(text: str, source: str, where: str = "") -> Any:
 
 def read_json(text: str, *, doc_id: str, source: str) -> Document:
     data = _parsed(text, source)
+    chats = chats_of(data, source)
+    if chats:
+        page, blocks, fields = write_chats(chats)
+        return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
+                        blocks=blocks)
     title = None
     if isinstance(data, dict):
         named = title_of(data)

@@ -29,7 +29,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from ...model import Block, Document
+from ...model import Document
+from ..page import PageWriter
 from .plain import read_plain
 
 #: A cue's timing line: ``00:01:02.500 --> 00:01:04.000`` (``,`` in SubRip), hours optional.
@@ -219,25 +220,20 @@ def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bo
         return read_plain(text, doc_id=doc_id, source=source)
     paras = paragraphs(cues)
     hours = max(c.end for c in cues) >= 3600
-    parts: list[str] = []
-    blocks: list[Block] = []
-    at = 0
+    page = PageWriter()
     if title:
-        parts.append(f"# {title}")
-        blocks.append(Block(0, len(parts[0]), "heading", level=1))
-        at = len(parts[0]) + 2
+        page.heading(1, title)
     for p in paras:
-        line = f"[{clock(p.start, hours)}] " + (f"{p.speaker}: " if p.speaker else "") + p.text
-        blocks.append(Block(at, at + len(line), "text", meta=MappingProxyType({"time": clock(p.start, hours)})))
-        parts.append(line)
-        at += len(line) + 2
+        when = clock(p.start, hours)
+        page.paragraph(f"[{when}] " + (f"{p.speaker}: " if p.speaker else "") + p.text, {"time": when})
     speakers = list(dict.fromkeys(p.speaker for p in paras if p.speaker))
     fields: dict[str, object] = {"title": title or None, "duration": clock(max(c.end for c in cues), hours),
                                  **extra}
     if speakers:
         fields["speakers"] = speakers
-    return Document(id=doc_id, source=source, text="\n\n".join(parts), format=fmt,
-                    metadata=MappingProxyType(fields), blocks=tuple(blocks))
+    text, blocks = page.page()
+    return Document(id=doc_id, source=source, text=text, format=fmt, metadata=MappingProxyType(fields),
+                    blocks=blocks)
 
 
 #: ``Kind: captions`` and ``Language: en`` lines of a WebVTT header (YouTube writes them).

@@ -1,0 +1,292 @@
+"""Chat exports: Slack's (a channel's day, ``general/2024-03-05.json``), Discord's (as
+DiscordChatExporter writes a channel) and Telegram's (``result.json`` of a chat, or of every chat
+of an account), read as who said what, when.
+
+Read as any JSON, a Slack day was a section per message of ids, timestamps, avatars and the
+message's text twice (``text`` and ``blocks``); who wrote it was a user id. Here each message
+is a paragraph led by its time and author, in the chat's own words:
+
+    [22:00] Dana Ortiz: Heads up: the staging database will be down tonight …
+    ↳ [22:05] Lee Park: Does that include the read replica?
+
+A Slack thread's replies follow the message they answer (``↳``), so a question and its answer
+are one context. A chat of more than one day has a section per day (its date as the heading),
+so a context says its day. Mentions, channel links and links are their names
+(``<@U024BE7LH>`` → ``@Dana Ortiz`` when the file names that user), entities decoded; files
+and attachments are named (``[file: q3.pdf]``). Joins, leaves and other service messages are
+left out: they are the chat's bookkeeping, not what was said. Times are UTC for Slack (its
+timestamps are epoch seconds) and as the export wrote them for Discord and Telegram.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import PurePath
+from typing import Any
+
+from ..page import PageWriter
+
+#: Slack messages that are bookkeeping, not what anyone said.
+_SLACK_SERVICE = frozenset({"channel_join", "channel_leave", "group_join", "group_leave", "bot_add",
+                            "bot_remove", "channel_archive", "channel_unarchive", "pinned_item",
+                            "reminder_add", "tombstone"})
+#: Share of a list's objects that must look like Slack messages for it to be read as one.
+_MOST = 0.8
+
+
+@dataclass(frozen=True)
+class Message:
+    when: datetime | None
+    author: str
+    text: str
+    replies: tuple[Message, ...] = ()
+
+
+@dataclass(frozen=True)
+class Chat:
+    """A chat's messages, in order, with a title and where it comes from (``slack``…)."""
+
+    kind: str
+    title: str
+    messages: tuple[Message, ...]
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+# --- Slack --------------------------------------------------------------------------------------
+
+_SLACK_REF = re.compile(r"<([@#!])?([^<>|]*)(?:\|([^<>]*))?>")
+
+
+def _is_slack(data: Any) -> bool:
+    items = _dicts(data)
+    if not items or len(items) < _MOST * len(data):
+        return False
+    return sum(1 for m in items if m.get("type") == "message" and "ts" in m) >= _MOST * len(items)
+
+
+def _slack_author(m: dict[str, Any]) -> str:
+    profile = m.get("user_profile") if isinstance(m.get("user_profile"), dict) else {}
+    bot = m.get("bot_profile") if isinstance(m.get("bot_profile"), dict) else {}
+    for name in (_str(profile.get("real_name")), _str(profile.get("display_name")), _str(m.get("user_name")),
+                 _str(m.get("username")), _str(bot.get("name")), _str(m.get("user")), _str(m.get("bot_id"))):
+        if name.strip():
+            return " ".join(name.split())
+    return "unknown"
+
+
+def _slack_text(text: str, names: Mapping[str, str]) -> str:
+    def ref(m: re.Match[str]) -> str:
+        kind, target, label = m.group(1), m.group(2), m.group(3)
+        if kind == "@":
+            return "@" + (label or names.get(target, target))
+        if kind == "#":
+            return "#" + (label or target)
+        if kind == "!":  # <!here>, <!subteam^S1|@team>, <!date^…|fallback>
+            return label or "@" + target.split("^")[0]
+        if label and label != target:
+            return f"{label} ({target})"
+        return target
+
+    return html.unescape(_SLACK_REF.sub(ref, text))
+
+
+def _slack_extras(m: dict[str, Any]) -> list[str]:
+    """Files named, and the text of attachments that are the message's own (a bot's alert), not
+    a link's preview."""
+    out = [f"[file: {name}]" for f in _dicts(m.get("files"))
+           if (name := _str(f.get("name")) or _str(f.get("title")))]
+    for a in _dicts(m.get("attachments")):
+        if a.get("from_url") or a.get("original_url"):
+            continue
+        out += [t for key in ("pretext", "title", "text") if (t := _str(a.get(key)).strip())]
+    return out
+
+
+def _slack_when(ts: Any) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(float(ts), tz=UTC)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return None
+
+
+def _slack(data: list[Any], source: str) -> Chat:
+    items = [m for m in _dicts(data) if m.get("type") == "message"]
+    names = {uid: name for m in items if isinstance(uid := m.get("user"), str) and (name := _slack_author(m)) != uid}
+    said: list[tuple[dict[str, Any], Message]] = []
+    for m in items:
+        if m.get("subtype") in _SLACK_SERVICE:
+            continue
+        text = _slack_text(_str(m.get("text")), names)
+        body = "\n".join(t for t in (text, *_slack_extras(m)) if t.strip())
+        if body.strip():
+            said.append((m, Message(_slack_when(m.get("ts")), _slack_author(m), body)))
+    # A reply (its thread_ts not its own ts) follows the message that starts its thread, when
+    # that message is in this file; else it stays where it is.
+    starts = {str(m.get("ts")) for m, _ in said if m.get("thread_ts") in (None, m.get("ts"))}
+    replies: dict[str, list[Message]] = {}
+    top: list[tuple[str, Message]] = []
+    for m, msg in said:
+        thread = str(m.get("thread_ts", ""))
+        if thread and thread != str(m.get("ts")) and thread in starts:
+            replies.setdefault(thread, []).append(msg)
+        else:
+            top.append((str(m.get("ts")), msg))
+    messages = tuple(Message(msg.when, msg.author, msg.text, tuple(replies.get(ts, ()))) for ts, msg in top)
+    path = PurePath(source)
+    channel = path.parent.name
+    title = f"#{channel} {path.stem}" if channel else path.stem
+    return Chat("slack", title, messages, {"channel": channel} if channel else {})
+
+
+# --- Discord (DiscordChatExporter) ----------------------------------------------------------------
+
+def _is_discord(data: Any) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("channel"), dict) and isinstance(data.get("messages"), list)
+            and all("author" in m and "timestamp" in m for m in _dicts(data["messages"])[:50]))
+
+
+def _iso(value: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(_str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _discord(data: dict[str, Any]) -> Chat:
+    channel = data["channel"]
+    guild = _str(data["guild"].get("name")) if isinstance(data.get("guild"), dict) else ""
+    name = _str(channel.get("name"))
+    messages = []
+    for m in _dicts(data["messages"]):
+        if m.get("type") not in (None, "Default", "Reply", "ThreadStarterMessage"):
+            continue  # joins, pins, calls
+        author = m.get("author") if isinstance(m.get("author"), dict) else {}
+        who = _str(author.get("nickname")) or _str(author.get("name")) or "unknown"
+        parts = [_str(m.get("content"))]
+        parts += [f"[file: {n}]" for a in _dicts(m.get("attachments")) if (n := _str(a.get("fileName")))]
+        for e in _dicts(m.get("embeds")):
+            parts += [t for key in ("title", "description") if (t := _str(e.get(key)).strip())]
+        body = "\n".join(p for p in parts if p.strip())
+        if body:
+            messages.append(Message(_iso(m.get("timestamp")), who, body))
+    title = " › ".join(t for t in (guild, f"#{name}" if name else "") if t) or "Discord"
+    fields = {k: v for k, v in (("guild", guild), ("channel", name), ("topic", _str(channel.get("topic")))) if v}
+    return Chat("discord", title, tuple(messages), fields)
+
+
+# --- Telegram -------------------------------------------------------------------------------------
+
+def _is_telegram_chat(data: Any) -> bool:
+    return (isinstance(data, dict) and isinstance(data.get("messages"), list) and "channel" not in data
+            and all("date" in m and "type" in m for m in _dicts(data["messages"])[:50]))
+
+
+def _telegram_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # plain strings and entities ({"type": "link", "text": …})
+        return "".join(v if isinstance(v, str) else _str(v.get("text")) if isinstance(v, dict) else ""
+                       for v in value)
+    return ""
+
+
+def _telegram(data: dict[str, Any]) -> Chat:
+    messages = []
+    for m in _dicts(data["messages"]):
+        if m.get("type") != "message":
+            continue  # service messages: joins, pins, calls
+        parts = [_telegram_text(m.get("text"))]
+        for key in ("file", "photo"):
+            if isinstance(m.get(key), str):
+                parts.append(f"[{'file' if key == 'file' else 'photo'}: {PurePath(m[key]).name}]")
+        body = "\n".join(p for p in parts if p.strip())
+        if body:
+            who = _str(m.get("from")) or _str(m.get("author")) or "unknown"
+            messages.append(Message(_iso(m.get("date")), who, body))
+    return Chat("telegram", _str(data.get("name")) or "Telegram chat", tuple(messages))
+
+
+def _telegram_chats(data: Any) -> list[dict[str, Any]] | None:
+    """The chats of a Telegram export: the file's one, or every chat of an account's."""
+    if _is_telegram_chat(data):
+        return [data]
+    chats = data.get("chats") if isinstance(data, dict) else None
+    listed = _dicts(chats.get("list")) if isinstance(chats, dict) else []
+    if listed and all(_is_telegram_chat(c) for c in listed):
+        return listed
+    return None
+
+
+def chats_of(data: Any, source: str) -> list[Chat] | None:
+    """The chats a parsed JSON file holds, if it is a chat export; else None."""
+    if isinstance(data, list) and _is_slack(data):
+        return [_slack(data, source)]
+    if _is_discord(data):
+        return [_discord(data)]
+    telegram = _telegram_chats(data)
+    if telegram is not None:
+        return [_telegram(c) for c in telegram]
+    return None
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+def _lead(msg: Message, dated: bool) -> str:
+    if msg.when is None:
+        return f"{msg.author}: "
+    stamp = msg.when.strftime("%Y-%m-%d %H:%M" if dated else "%H:%M")
+    return f"[{stamp}] {msg.author}: "
+
+
+def _day(msg: Message) -> str:
+    return msg.when.date().isoformat() if msg.when else ""
+
+
+def _one_block(text: str) -> str:
+    """A message's text as one paragraph: its blank lines closed up, its lines kept."""
+    return "\n".join(line.strip() for line in text.strip().split("\n") if line.strip())
+
+
+def _flat(messages: Sequence[Message]) -> Iterator[Message]:
+    for m in messages:
+        yield m
+        yield from m.replies
+
+
+def write_chats(chats: Sequence[Chat]) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+    """The page of ``chats``: its text, blocks and metadata."""
+    page = PageWriter()
+    for chat in chats:
+        days = {_day(m) for m in _flat(chat.messages)} - {""}
+        one_day = len(days) <= 1
+        title = chat.title
+        if one_day and days and not title.endswith(next(iter(days))):
+            title = f"{title}, {next(iter(days))}"
+        page.heading(1, title)
+        day = ""
+        for m in chat.messages:
+            if not one_day and _day(m) and _day(m) != day:
+                day = _day(m)
+                page.heading(2, day)
+            page.paragraph(_lead(m, False) + _one_block(m.text))
+            for r in m.replies:
+                page.paragraph("↳ " + _lead(r, not one_day and _day(r) != day) + _one_block(r.text))
+    text, blocks = page.page()
+    authors = list(dict.fromkeys(m.author for c in chats for m in _flat(c.messages)))
+    fields: dict[str, Any] = {"title": chats[0].title if len(chats) == 1 else None, "chat": chats[0].kind,
+                              "messages": sum(1 for c in chats for _ in _flat(c.messages)), "authors": authors}
+    if len(chats) == 1:
+        fields.update(chats[0].fields)
+    return text, blocks, fields

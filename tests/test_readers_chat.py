@@ -1,0 +1,128 @@
+"""Chat exports (Slack, Discord, Telegram) read as who said what, when."""
+
+from __future__ import annotations
+
+import json
+
+from cli_support import index_folder, top_context
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from invariants import check_rendered_blocks
+
+from zoomrag.load import read_text
+
+SLACK_DAY = [
+    {"type": "message", "subtype": "channel_join", "user": "U3", "text": "<@U3> has joined the channel",
+     "ts": "1709636400.000050"},
+    {"client_msg_id": "0c8f", "type": "message", "user": "U1", "ts": "1709640000.000100",
+     "text": "Heads up &amp; FYI: staging is down tonight, see <https://wiki.example/ops|the runbook> and <#C9|ops>.",
+     "user_profile": {"real_name": "Dana Ortiz", "display_name": "dana"},
+     "blocks": [{"type": "rich_text", "elements": [{"type": "text", "text": "Heads up"}]}]},
+    {"type": "message", "user": "U2", "ts": "1709640300.000200", "thread_ts": "1709640000.000100",
+     "text": "<@U1> does that include the replica?", "user_profile": {"real_name": "Lee Park"}},
+    {"type": "message", "user": "U4", "ts": "1709640400.000300", "text": "Lunch?\n\nAnyone?",
+     "files": [{"name": "menu.pdf"}]},
+    {"type": "message", "user": "U1", "ts": "1709640600.000300", "thread_ts": "1709640000.000100",
+     "text": "Yes, <!here> the replica too.", "user_profile": {"real_name": "Dana Ortiz"}},
+]
+
+
+def test_a_slack_day_is_its_messages_with_threads_under_their_start(tmp_path):
+    doc = read_text(json.dumps(SLACK_DAY), format="json", source="export/general/2024-03-05.json")
+    assert doc.text == (
+        "# #general 2024-03-05\n\n"
+        "[12:00] Dana Ortiz: Heads up & FYI: staging is down tonight, see the runbook "
+        "(https://wiki.example/ops) and #ops.\n\n"
+        "↳ [12:05] Lee Park: @Dana Ortiz does that include the replica?\n\n"
+        "↳ [12:10] Dana Ortiz: Yes, @here the replica too.\n\n"
+        "[12:06] U4: Lunch?\nAnyone?\n[file: menu.pdf]")
+    assert dict(doc.metadata) == {"title": "#general 2024-03-05", "chat": "slack", "messages": 4,
+                                  "authors": ["Dana Ortiz", "Lee Park", "U4"], "channel": "general"}
+    check_rendered_blocks(doc)
+
+
+def test_a_list_of_other_records_is_still_json():
+    doc = read_text(json.dumps([{"type": "message", "name": "a"}, {"title": "b"}]), format="json", source="a.json")
+    assert "chat" not in doc.metadata
+    assert doc.text.startswith("# ")
+
+
+DISCORD = {
+    "guild": {"id": "1", "name": "Frob Community"},
+    "channel": {"id": "2", "type": "GuildTextChat", "name": "help", "topic": "Ask here"},
+    "messages": [
+        {"id": "10", "type": "Default", "timestamp": "2024-03-05T09:00:00+00:00", "content": "How do I reset my key?",
+         "author": {"id": "5", "name": "ann", "nickname": "Ann"}, "attachments": [], "embeds": []},
+        {"id": "11", "type": "GuildMemberJoin", "timestamp": "2024-03-05T09:01:00+00:00", "content": "",
+         "author": {"id": "6", "name": "bo"}},
+        {"id": "12", "type": "Reply", "timestamp": "2024-03-06T10:00:00+00:00",
+         "content": "Run `frob key --reset`.", "author": {"id": "7", "name": "mod"},
+         "attachments": [{"fileName": "screenshot.png"}], "embeds": [], "reference": {"messageId": "10"}},
+    ],
+}
+
+
+def test_a_discord_channel_has_a_section_a_day():
+    doc = read_text(json.dumps(DISCORD), format="json", source="help.json")
+    assert doc.text == ("# Frob Community › #help\n\n## 2024-03-05\n\n[09:00] Ann: How do I reset my key?\n\n"
+                        "## 2024-03-06\n\n[10:00] mod: Run `frob key --reset`.\n[file: screenshot.png]")
+    assert [b.level for b in doc.blocks] == [1, 2, 0, 2, 0]
+    assert doc.metadata["topic"] == "Ask here"
+    assert doc.metadata["chat"] == "discord"
+
+
+TELEGRAM = {
+    "name": "Release crew", "type": "private_group", "id": 42,
+    "messages": [
+        {"id": 1, "type": "service", "date": "2024-03-05T08:00:00", "actor": "Ann", "action": "create_group"},
+        {"id": 2, "type": "message", "date": "2024-03-05T08:05:00", "from": "Ann",
+         "text": ["Release notes are ", {"type": "link", "text": "here"}, "."]},
+        {"id": 3, "type": "message", "date": "2024-03-05T08:07:00", "from": "Bo", "text": "",
+         "file": "files/notes.pdf", "reply_to_message_id": 2},
+    ],
+}
+
+
+def test_telegram_chats_one_or_an_accounts_all():
+    one = read_text(json.dumps(TELEGRAM), format="json", source="result.json")
+    assert one.text == ("# Release crew, 2024-03-05\n\n[08:05] Ann: Release notes are here.\n\n"
+                        "[08:07] Bo: [file: notes.pdf]")
+    account = read_text(json.dumps({"about": "export", "chats": {"about": "", "list": [TELEGRAM, TELEGRAM]}}),
+                        format="json", source="result.json")
+    assert account.text == "\n\n".join([one.text] * 2)
+    assert account.metadata["messages"] == 4
+
+
+def test_a_question_finds_the_thread_that_answers_it(tmp_path):
+    (tmp_path / "general").mkdir()
+    (tmp_path / "general" / "2024-03-05.json").write_text(json.dumps(SLACK_DAY), encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nNothing about databases here.\n", encoding="utf-8")
+    context = top_context(index_folder(tmp_path, tmp_path), "replica staging")
+    assert context["source"].endswith("2024-03-05.json")
+    assert "↳ [12:05] Lee Park: @Dana Ortiz does that include the replica?" in context["text"]
+
+
+_WORDS = st.lists(st.text(alphabet="abcdef", min_size=1, max_size=5), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_WORDS, st.sampled_from(["U1", "U2"]), st.integers(-1, 5), st.integers(0, 200_000)),
+                min_size=1, max_size=15))
+def test_every_slack_message_is_read_once(messages):
+    """Random Slack days, replies to random earlier messages: the blocks lie in the text, and
+    every word written is read once, in its message's paragraph."""
+    data = []
+    for i, (words, user, parent, dt) in enumerate(messages):
+        ts = f"{1709640000 + dt}.{i:06d}"
+        m = {"type": "message", "user": user, "ts": ts, "text": " ".join(f"{w}{i}" for w in words),
+             "user_profile": {"real_name": "Ann Lee" if user == "U1" else "Bo"}}
+        if 0 <= parent < i:
+            m["thread_ts"] = data[parent].get("thread_ts", data[parent]["ts"])
+        data.append(m)
+    doc = read_text(json.dumps(data), format="json", source="c/d.json")
+    check_rendered_blocks(doc)
+    paragraphs = [doc.text[b.start:b.end] for b in doc.blocks if b.type == "text"]
+    assert len(paragraphs) == len(messages)
+    said = sorted(w for m in data for w in m["text"].split())
+    read = sorted(w for p in paragraphs for w in p.split(": ", 1)[1].split())
+    assert read == said
