@@ -60,6 +60,10 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def _dicts(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
@@ -77,8 +81,8 @@ def _is_slack(data: Any) -> bool:
 
 
 def _slack_author(m: dict[str, Any]) -> str:
-    profile = m.get("user_profile") if isinstance(m.get("user_profile"), dict) else {}
-    bot = m.get("bot_profile") if isinstance(m.get("bot_profile"), dict) else {}
+    profile = _dict(m.get("user_profile"))
+    bot = _dict(m.get("bot_profile"))
     for name in (_str(profile.get("real_name")), _str(profile.get("display_name")), _str(m.get("user_name")),
                  _str(m.get("username")), _str(bot.get("name")), _str(m.get("user")), _str(m.get("bot_id"))):
         if name.strip():
@@ -172,7 +176,7 @@ def _discord(data: dict[str, Any]) -> Chat:
     for m in _dicts(data["messages"]):
         if m.get("type") not in (None, "Default", "Reply", "ThreadStarterMessage"):
             continue  # joins, pins, calls
-        author = m.get("author") if isinstance(m.get("author"), dict) else {}
+        author = _dict(m.get("author"))
         who = _str(author.get("nickname")) or _str(author.get("name")) or "unknown"
         parts = [_str(m.get("content"))]
         parts += [f"[file: {n}]" for a in _dicts(m.get("attachments")) if (n := _str(a.get("fileName")))]
