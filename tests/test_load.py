@@ -53,8 +53,15 @@ def test_decode_round_trips_text_in_every_supported_encoding(text):
 
 def test_decode_refuses_invalid_utf8_naming_file_byte_and_line():
     with pytest.raises(DecodeError, match=r"^x\.txt: not valid UTF-8 \(byte 0xe9 at offset 6, line 2\); "
-                                          r"convert it to UTF-8"):
+                                          r".*convert it .*-t UTF-8"):
         decode(b"ab\ncaf\xe9", "x.txt")
+
+
+def test_decode_names_the_encoding_a_file_most_likely_is_in():
+    pytest.importorskip("charset_normalizer")
+    text = "Привет! Это субтитры фильма, сохранённые в старой кодировке Windows. " * 5
+    with pytest.raises(DecodeError, match=r"it looks like CP1251: convert it with iconv -f CP1251 -t UTF-8"):
+        decode(text.encode("cp1251"), "film.srt")
 
 
 def test_decode_refuses_nul_bytes_as_binary():
@@ -148,7 +155,8 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "code", "csv", "docx", "eml", "epub", "html", "ini", "json", "jsonl", "latex", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "text", "toml", "tsv", "xlsx", "xml", "xmldata", "yaml"]
+                         "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "srt", "text", "toml", "tsv", "vtt", "xlsx", "xml",
+                         "xmldata", "yaml"]
 
 
 def test_read_text_unknown_format():

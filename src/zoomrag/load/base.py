@@ -141,6 +141,25 @@ def _declared_encoding(head: bytes) -> str | None:
     return None if name in ("utf-8", "utf-16", "utf-32") else name
 
 
+#: Bytes outside ASCII a file must hold for its encoding to be guessed.
+_GUESS_BYTES = 20
+
+
+def _likely_encoding(data: bytes) -> str | None:
+    """The encoding a file not in UTF-8 most likely is in, for the message that refuses it (a
+    guess is named, never used: a wrong one would change the text without a word), when
+    charset-normalizer is installed (``requests`` brings it)."""
+    try:
+        import charset_normalizer
+    except ImportError:
+        return None
+    sample = data[:65536]
+    if len(sample) - len(sample.translate(None, bytes(range(128, 256)))) < _GUESS_BYTES:
+        return None  # too few bytes outside ASCII to tell one code page from another
+    best = charset_normalizer.from_bytes(sample).best()
+    return None if best is None or best.encoding in ("utf_8", "ascii") else str(best.encoding)
+
+
 def decode(data: bytes, source: str) -> str:
     """UTF-8 (with or without BOM), UTF-16/32 with BOM, or the encoding an XML declaration names;
     binary data is refused by name."""
@@ -181,9 +200,11 @@ def decode(data: bytes, source: str) -> str:
                                   f"0x{data[d.start]:02x} at offset {d.start}); fix the declaration or "
                                   "re-save the file as UTF-8") from None
         line = data.count(b"\n", 0, e.start) + 1
+        guess = _likely_encoding(data)
+        how = (f"it looks like {guess.upper()}: convert it with iconv -f {guess.upper()} -t UTF-8" if guess
+               else "convert it to UTF-8 from the encoding it was saved in, e.g. iconv -f CP1252 -t UTF-8")
         raise DecodeError(
-            f"{source}: not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}, line {line}); "
-            "convert it to UTF-8, e.g. with: iconv -f LATIN1 -t UTF-8"
+            f"{source}: not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}, line {line}); {how}"
         ) from None
     return normalize_newlines(text)
 
