@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from invariants import check_rendered_blocks
 
 from zoomrag.load import read_text
+from zoomrag.load.readers.chat import message_spans
 
 SLACK_DAY = [
     {"type": "message", "subtype": "channel_join", "user": "U3", "text": "<@U3> has joined the channel",
@@ -126,3 +127,43 @@ def test_every_slack_message_is_read_once(messages):
     said = sorted(w for m in data for w in m["text"].split())
     read = sorted(w for p in paragraphs for w in p.split(": ", 1)[1].split())
     assert read == said
+
+
+def test_a_whatsapp_export_is_read_a_message_a_block():
+    android = ("12/03/2024, 09:15 - Priya Nair: Is the flag at five percent?\n"
+               "12/03/2024, 09:17 - Marcus Webb: Yes. We go to 25% on Thursday.\nError rate is 0.2%.\n"
+               "13/03/2024, 18:02 - Sofia Alvarez: Runbook updated 👍\n")
+    doc = read_text(android, format="text", source="WhatsApp Chat with Billing.txt")
+    assert doc.text == android
+    assert [doc.text[b.start:b.end] for b in doc.blocks] == [
+        "12/03/2024, 09:15 - Priya Nair: Is the flag at five percent?",
+        "12/03/2024, 09:17 - Marcus Webb: Yes. We go to 25% on Thursday.\nError rate is 0.2%.",
+        "13/03/2024, 18:02 - Sofia Alvarez: Runbook updated 👍"]
+    ios = "[3/12/24, 9:15:32\u202fAM] Priya: Flag?\n\u200e[3/12/24, 9:17:01\u202fAM] Marcus: Five percent.\n"
+    assert len(read_text(ios, format="text", source="_chat.txt").blocks) == 2
+
+
+def test_text_with_a_few_dated_lines_is_paragraphs():
+    text = "Minutes\n\n12/03/2024, 09:15 - Start of the meeting.\nWe talked.\nA lot.\nMore.\n\nEnd.\n"
+    doc = read_text(text, format="text", source="m.txt")
+    assert [doc.text[b.start:b.end] for b in doc.blocks][0] == "Minutes"
+    assert len(doc.blocks) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.text(alphabet="ab \n", max_size=12)), min_size=1, max_size=12))
+def test_whatsapp_messages_are_trimmed_spans_in_order(lines):
+    """Lines that start messages or go on from them: each message starts a line where its date
+    does and ends at text, in order, and together they hold every character from the first."""
+    text = "".join((f"1/2/24, 9:0{i % 10} - A: " if start else "") + body + "\n"
+                   for i, (start, body) in enumerate(lines))
+    check_rendered_blocks(read_text(text, format="text", source="c.txt"))
+    spans = message_spans(text)
+    if spans is None:
+        return
+    prev = 0
+    for s, e in spans:
+        assert prev <= s < e and (s == 0 or text[s - 1] == "\n") and text.startswith("1/2/24, ", s)
+        assert not text[e - 1].isspace()
+        prev = e
+    assert " ".join(text[s:e] for s, e in spans).split() == text[spans[0][0]:].split()

@@ -16,6 +16,10 @@ so a context says its day. Mentions, channel links and links are their names
 and attachments are named (``[file: q3.pdf]``). Joins, leaves and other service messages are
 left out: they are the chat's bookkeeping, not what was said. Times are UTC for Slack (its
 timestamps are epoch seconds) and as the export wrote them for Discord and Telegram.
+
+A chat WhatsApp exports as text (``12/03/2024, 09:15 - Priya: …`` a message) is kept as written
+by the plain-text reader, a block a message (:func:`message_spans`), as it has no blank lines to
+part its paragraphs.
 """
 
 from __future__ import annotations
@@ -294,3 +298,29 @@ def write_chats(chats: Sequence[Chat]) -> tuple[str, tuple[Any, ...], dict[str, 
     if len(chats) == 1:
         fields.update(chats[0].fields)
     return text, blocks, fields
+
+
+# --- WhatsApp (a chat exported as text) ----------------------------------------------------------
+
+#: A message's first line in WhatsApp's export: ``12/03/2024, 09:15 - Priya: …`` (Android) or
+#: ``[12/03/2024, 09:15:32] Priya: …`` (iOS), with the date and clock the phone's locale writes.
+_WHATSAPP = re.compile(
+    r"\u200e?(?:\[\d{1,4}[./-]\d{1,2}[./-]\d{1,4},? \d{1,2}[:.]\d{2}(?:[:.]\d{2})?(?:[\s\u202f]?[APap]\.?[Mm]\.?)?\]"
+    r"|\d{1,4}[./-]\d{1,2}[./-]\d{1,4},? \d{1,2}[:.]\d{2}(?:[\s\u202f]?[APap]\.?[Mm]\.?)? [-–]) ")
+#: Share of a text's lines that must start a message for it to be read as a WhatsApp chat.
+_WHATSAPP_SHARE = 0.5
+
+
+def message_spans(text: str) -> list[tuple[int, int]] | None:
+    """Each message of a chat exported as text (its first line with the lines that go on
+    from it), if the text is one; else None."""
+    starts = [m.start() for m in re.finditer(r"^", text, re.M) if _WHATSAPP.match(text, m.start())]
+    lines = sum(1 for line in text.split("\n") if line.strip())
+    if len(starts) < 2 or len(starts) < _WHATSAPP_SHARE * lines:
+        return None
+    spans = []
+    for a, b in zip(starts, [*starts[1:], len(text)]):
+        end = len(text[a:b].rstrip()) + a
+        if end > a:
+            spans.append((a, end))
+    return spans

@@ -9,6 +9,7 @@ from typing import Any
 from ...model import Block, Document
 from ..spans import paragraph_spans
 from ..tables import find_pipe_tables
+from .chat import message_spans
 
 
 def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
@@ -48,6 +49,14 @@ def with_paragraphs(text: str, pieces: Iterable[tuple[int, int, Block | None]]) 
 
 
 def read_plain(text: str, *, doc_id: str, source: str) -> Document:
+    """The text as it is, in paragraphs; a chat exported as text (WhatsApp's) in messages, as
+    it has no blank lines between them."""
+    messages = message_spans(text)
+    if messages is not None:
+        blocks = [Block(s, e, "text") for s, e in messages]
+        if messages[0][0] > 0:  # what comes before the first message
+            blocks[:0] = paragraph_blocks(text, 0, messages[0][0])
+        return Document(id=doc_id, source=source, text=text, format="text", blocks=tuple(blocks))
     return Document(id=doc_id, source=source, text=text, format="text",
                     blocks=tuple(paragraph_blocks(text)))
 
