@@ -160,3 +160,16 @@ def test_a_transcript_answers_with_who_said_it(tmp_path):
     context = top_context(index_folder(tmp_path, tmp_path), "idempotent retries")
     assert context["source"].endswith("standup.vtt")
     assert "[00:04] Lee Park:" in context["text"]
+
+
+def test_a_context_from_inside_a_turn_takes_its_time_and_speaker(tmp_path):
+    filler = "We looked at the dashboards together and talked through every number on them for a while. "
+    cues = ["<v Dana Ortiz>Let's hear the queue report.", "<v Lee Park>" + filler * 3,
+            "<v Lee Park>" + filler * 2 + "The broker restart fixed the stuck consumer offsets on partition seven."]
+    (tmp_path / "q.vtt").write_text("WEBVTT\n\n" + "".join(
+        f"00:00:{i * 10:02d}.000 --> 00:00:{i * 10 + 10:02d}.000\n{c}\n\n" for i, c in enumerate(cues)), encoding="utf-8")
+    context = top_context(index_folder(tmp_path, tmp_path), "broker restart stuck consumer offsets", "--budget", "60")
+    assert context["text"] == ("[00:10] Lee Park:\nWe looked at the dashboards together and talked through every "
+                               "number on them for a while. The broker restart fixed the stuck consumer offsets on "
+                               "partition seven.")
+    assert len(context["spans"]) == 2

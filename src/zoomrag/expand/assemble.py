@@ -72,6 +72,7 @@ from .docview import (
     section_holding,
     small_section,
     table_of,
+    turn_lead,
     worded_section,
 )
 from .evidence import hit_ranks, per_token
@@ -520,7 +521,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def add_companions() -> None:
         """From what the budget has left, best spans first: a span from inside a function, method
-        or class takes its signature; a span holding a footnote takes the sentence that cites it,
+        or class takes its signature; a span from inside a turn of a conversation takes its time
+        and speaker; a span holding a footnote takes the sentence that cites it,
         and a span citing a footnote takes the note; each where no other span holds that text (a
         piece beside its span widens it instead)."""
         nonlocal used
@@ -534,6 +536,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 head = enclosing_head(trees.tree(doc_id), sp.start)
                 if head is not None:
                     wanted.append((head, _DEF_HEAD))
+            if d.turns and (lead := turn_lead(d, sp.start)) is not None:
+                wanted.append((lead, _SPEAKER))
             if d.notes.notes:
                 wanted += [(_citing(d, ref), _CITING) for label in d.notes.defined_in(sp.start, sp.end)
                            if (ref := d.notes.first_ref(label)) is not None
@@ -653,6 +657,7 @@ _LEADS_IN = "the sentence leading to its first block"
 _HEADED = "its section's heading"
 _LEANS_ON = "the sentence its first one leans on"
 _DEF_HEAD = "its definition's signature"
+_SPEAKER = "its turn's time and speaker"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
 #: The most sentences a context opening on a leaning one takes back, one at a time.

@@ -21,6 +21,7 @@ from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.readers.configfile import ini_blocks, toml_blocks
 from ..load.readers.latex import latex_blocks
 from ..load.readers.org import org_blocks
+from ..load.readers.transcript import turn_leads
 from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import skip_space, trim_end
@@ -76,6 +77,9 @@ class DocView:
     code: list[tuple[int, int]] = field(default_factory=list)
     #: Where its headings begin (:func:`_heading_positions`), found when first needed.
     headings: list[int] | None = None
+    #: ``(start, end)`` of the lead (time and speaker) of each turn of a conversation (a
+    #: transcript, a chat export), by start; empty in any other document.
+    turns: list[tuple[int, int]] = field(default_factory=list)
     #: The document, for its headings.
     document: Document | None = None
     #: ``(start, end, lines, hits)`` of a shaped span -> its edges (:func:`context_edges`,
@@ -108,9 +112,28 @@ def _view_of(tree: Tree) -> DocView:
     for c in sorted(code, key=lambda c: (c[0], -c[1])):
         if not outermost or c[0] >= outermost[-1][1]:
             outermost.append(c)
-    return DocView(text, is_lined(tree.document.format), tables,
+    document = tree.document
+    conversation = document.format in CONVERSATIONS or (document.format == "json" and "chat" in document.metadata)
+    return DocView(text, is_lined(document.format), tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
-                definitions=definitions, code=outermost, document=tree.document)
+                definitions=definitions, code=outermost, turns=turn_leads(text) if conversation else [],
+                document=document)
+
+
+#: Formats whose paragraphs are turns led by their time and speaker (a chat export is JSON
+#: whose metadata names its ``chat``).
+CONVERSATIONS = frozenset({"vtt", "srt"})
+
+
+def turn_lead(d: DocView, start: int) -> tuple[int, int] | None:
+    """The lead of the turn ``start`` lies inside of (after its lead), if any."""
+    i = bisect_right(d.turns, (start, len(d.text))) - 1
+    if i < 0:
+        return None
+    s, e = d.turns[i]
+    if start < e or "\n\n" in d.text[e:start]:
+        return None  # at the lead itself, or past the turn's paragraph
+    return s, e
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows

@@ -207,6 +207,17 @@ def paragraphs(cues: Iterable[Cue]) -> list[Paragraph]:
     return out
 
 
+#: The lead of a paragraph a conversation's reader writes (this one's and :mod:`.chat`'s): its
+#: time in brackets and, when named, its speaker: ``[00:53] Sofia Alvarez:``, ``↳ [12:05] Lee:``.
+TURN_LEAD = re.compile(r"(?:↳ )?\[[^\]\n]{1,20}\](?: [^\s:.?!,;\[\]][^:.?!,;\[\]\n]{0,58}?:)?")
+
+
+def turn_leads(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of the lead of every paragraph of a conversation's text that has one."""
+    starts = [0] + [m.end() for m in re.finditer(r"\n\n", text)]
+    return [(s, m.end()) for s in starts if (m := TURN_LEAD.match(text, s))]
+
+
 def clock(seconds: float, hours: bool) -> str:
     """``mm:ss``, or ``h:mm:ss`` in a transcript that runs an hour or more."""
     s = int(seconds)
