@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_expand_support import Trees, build, chars, hit
 
 from zoomrag.errors import ConfigError
 from zoomrag.expand import Candidate, assemble, get_expander
+from zoomrag.load import read_text
 from zoomrag.model import Document, Hit
 from zoomrag.parse.base import build_tree
 from zoomrag.text.tokens import default_counter
@@ -135,3 +138,34 @@ def test_budget_in_word_pieces_is_respected_to_the_token(budget, n):
     used = sum(pieces(c.text) for c in out)
     assert used <= budget
     assert used > 0 if budget >= 2 else True
+
+
+TALK = read_text("WEBVTT\n\n" + "".join(
+    f"00:00:{i * 5:02d}.000 --> 00:00:{i * 5 + 5:02d}.000\n<v {who}>{said}\n\n" for i, (who, said) in enumerate([
+        ("Ann", "We ship on Friday. The build is green. QA signed off yesterday."),
+        ("Bo Li", "Good. Then the release notes go out Thursday. I will write them tonight."),
+        ("Ann", "Thanks. One more thing about the database. Its backups run at noon now.")])),
+    format="vtt", id="t", source="t.vtt")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(TALK.text)), st.integers(1, 80), st.floats(0, 1)), min_size=1,
+                max_size=8), st.integers(1, 120), st.booleans())
+def test_a_context_from_inside_a_turn_carries_its_lead_within_the_budget(raw, budget, fill):
+    text = TALK.text
+    cands = []
+    for s, n, score in raw:
+        e = min(len(text), s + n)
+        if s >= e:
+            continue
+        cands.append(Candidate("t", s, e, score, (Hit("h", "t", s, min(e, s + 5), score),)))
+    out = assemble(cands, Trees(build_tree(TALK, [])), budget, chars, fill=fill)
+    parts = [p for c in out for p in c.parts()]
+    covered = [i for s, e in parts for i in range(s, e)]
+    assert len(covered) == len(set(covered))
+    assert sum(e - s for s, e in parts) <= budget
+    leads = [(m.start(), m.end()) for m in re.finditer(r"\[\d\d:\d\d\] [A-Za-z ]+:", text)]
+    for c in out:
+        start = c.parts()[0][0]
+        inside = [(a, b) for a, b in leads if b <= start and "\n\n" not in text[b:start]]
+        assert not inside or inside[-1] in c.parts()

@@ -338,6 +338,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         table = table_of(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
+        lead = speaker(d, start)
+        if lead is not None and not any(lead in s.companions for s in touching):
+            cost += tokens(c.doc_id, *lead)  # who speaks is paid for with what they said
         if room is not None and cost > room:
             return None
         # the look for repeats, the dearer test, only for what fits
@@ -392,6 +395,16 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             if old is None or h.score > old.score:
                 merged.hits[h.node_id] = h
         merged.rules.append(c.rule)
+        for s in touching:  # a turn's lead the merged span now holds is paid for once
+            for piece in s.companions:
+                if piece[1] <= start or piece[0] >= end:
+                    merged.companions.append(piece)
+                else:
+                    cost -= tokens(c.doc_id, *piece)
+        lead = speaker(d, start)
+        if lead is not None and lead not in merged.companions:
+            merged.companions.append(lead)
+            merged.rules.append(_SPEAKER)
         spans.append(merged)
         table = table_of(d, start, end)
         if table is not None:
@@ -399,6 +412,11 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         used += cost
         n_contexts = contexts
         return merged
+
+    def speaker(d: DocView, start: int) -> tuple[int, int] | None:
+        """The lead (time and speaker) of the conversation's turn a span starting at ``start``
+        lies inside of, which it carries."""
+        return turn_lead(d, start) if reshape and d.turns else None
 
     def worth(c: Candidate) -> bool:
         """The stop rule: False when ``c`` holds too little expected evidence per token."""
