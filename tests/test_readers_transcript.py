@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -173,3 +174,26 @@ def test_a_context_from_inside_a_turn_takes_its_time_and_speaker(tmp_path):
                                "number on them for a while. The broker restart fixed the stuck consumer offsets on "
                                "partition seven.")
     assert len(context["spans"]) == 2
+
+
+WHISPER = {"text": " Welcome to the design review. Today we look at the cache.", "language": "en", "segments": [
+    {"id": 0, "seek": 0, "start": 0.0, "end": 3.2, "text": " Welcome to the design review.", "tokens": [50364, 5],
+     "avg_logprob": -0.2, "speaker": "SPEAKER_00"},
+    {"id": 1, "seek": 0, "start": 3.2, "end": 6.0, "text": " Today we look at the cache.", "speaker": "SPEAKER_00"},
+    {"id": 2, "seek": 0, "start": 6.5, "end": 11.0, "text": " Entries expire after ten minutes.", "speaker": "SPEAKER_01"}]}
+
+
+def test_a_speech_recognisers_segments_are_a_transcript():
+    doc = read_text(json.dumps(WHISPER), format="json", source="review.json")
+    assert doc.text == ("[00:00] SPEAKER_00: Welcome to the design review. Today we look at the cache.\n\n"
+                        "[00:06] SPEAKER_01: Entries expire after ten minutes.")
+    assert dict(doc.metadata) == {"title": None, "duration": "00:11", "transcript": "whisper", "language": "en",
+                                  "speakers": ["SPEAKER_00", "SPEAKER_01"]}
+    alone = [{k: v for k, v in seg.items() if k != "speaker"} for seg in WHISPER["segments"]]
+    assert read_text(json.dumps(alone), format="json", source="s.json").text == (
+        "[00:00] Welcome to the design review. Today we look at the cache. Entries expire after ten minutes.")
+
+
+def test_records_with_a_start_but_no_times_are_json():
+    doc = read_text(json.dumps([{"start": "Monday", "end": "Friday", "text": "A week."}]), format="json", source="a.json")
+    assert "transcript" not in doc.metadata

@@ -113,15 +113,16 @@ def _view_of(tree: Tree) -> DocView:
         if not outermost or c[0] >= outermost[-1][1]:
             outermost.append(c)
     document = tree.document
-    conversation = document.format in CONVERSATIONS or (document.format == "json" and "chat" in document.metadata)
+    conversation = document.format in CONVERSATIONS or (
+        document.format == "json" and ("chat" in document.metadata or "transcript" in document.metadata))
     return DocView(text, is_lined(document.format), tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
                 definitions=definitions, code=outermost, turns=turn_leads(text) if conversation else [],
                 document=document)
 
 
-#: Formats whose paragraphs are turns led by their time and speaker (a chat export is JSON
-#: whose metadata names its ``chat``).
+#: Formats whose paragraphs are turns led by their time and speaker (a chat export or a speech
+#: recogniser's segments are JSON whose metadata names its ``chat`` or ``transcript``).
 CONVERSATIONS = frozenset({"vtt", "srt"})
 
 

@@ -16,7 +16,7 @@ quotes and braces. Here:
   each row reaches the table strategy with its column names.
 
 A chat export (Slack's, Discord's, Telegram's) is read as the conversation it is
-(:mod:`.chat`).
+(:mod:`.chat`), a speech recogniser's segments (Whisper's) as a transcript (:mod:`.transcript`).
 
 A value nested deeper than :data:`MAX_DEPTH` is written as compact JSON. Comments and trailing
 commas (``tsconfig.json``, editors' settings) are read past; a file that is not JSON even so (or
@@ -38,6 +38,7 @@ from ...errors import InputError
 from ...model import Document
 from .chat import chats_of, write_chats
 from .html import render_pages
+from .transcript import segment_cues, transcript_page
 
 #: Fields that name a record, in order of preference.
 TITLE_KEYS = ("title", "name", "question", "subject", "heading", "headline", "label", "summary")
@@ -287,6 +288,13 @@ def read_json(text: str, *, doc_id: str, source: str) -> Document:
     chats = chats_of(data, source)
     if chats:
         page, blocks, fields = write_chats(chats)
+        return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
+                        blocks=blocks)
+    cues = segment_cues(data)
+    if cues:
+        language = data.get("language") if isinstance(data, dict) else None
+        extra = {"transcript": "whisper", **({"language": language} if isinstance(language, str) else {})}
+        page, blocks, fields = transcript_page(cues, "", extra)
         return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
                         blocks=blocks)
     title = None

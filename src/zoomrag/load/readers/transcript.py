@@ -25,11 +25,12 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
-from ...model import Document
+from ...model import Block, Document
 from ..page import PageWriter
 from .plain import read_plain
 
@@ -224,11 +225,9 @@ def clock(seconds: float, hours: bool) -> str:
     return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if hours else f"{s // 60:02d}:{s % 60:02d}"
 
 
-def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bool,
-              extra: dict[str, str]) -> Document:
-    cues = _unrolled(_named(parse_cues(text, vtt)))
-    if not cues:
-        return read_plain(text, doc_id=doc_id, source=source)
+def transcript_page(cues: list[Cue], title: str, extra: Mapping[str, object]) -> tuple[str, tuple[Block, ...],
+                                                                                     dict[str, object]]:
+    """The text, blocks and metadata of a transcript of ``cues``: a paragraph a turn."""
     paras = paragraphs(cues)
     hours = max(c.end for c in cues) >= 3600
     page = PageWriter()
@@ -243,8 +242,38 @@ def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bo
     if speakers:
         fields["speakers"] = speakers
     text, blocks = page.page()
-    return Document(id=doc_id, source=source, text=text, format=fmt, metadata=MappingProxyType(fields),
+    return text, blocks, fields
+
+
+def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bool,
+              extra: dict[str, str]) -> Document:
+    cues = _unrolled(_named(parse_cues(text, vtt)))
+    if not cues:
+        return read_plain(text, doc_id=doc_id, source=source)
+    page, blocks, fields = transcript_page(cues, title, extra)
+    return Document(id=doc_id, source=source, text=page, format=fmt, metadata=MappingProxyType(fields),
                     blocks=blocks)
+
+
+def segment_cues(data: Any) -> list[Cue] | None:
+    """The cues of a speech recogniser's JSON, if ``data`` is one: Whisper's (and WhisperX's,
+    faster-whisper's) ``{"segments": [{"start", "end", "text"}, …]}`` or the segments alone,
+    each with its ``speaker`` when the recording was diarized (``SPEAKER_00``)."""
+    segments = data.get("segments") if isinstance(data, dict) else data
+    if not isinstance(segments, list) or not segments:
+        return None
+    for seg in segments:
+        if not (isinstance(seg, dict) and isinstance(seg.get("text"), str)
+                and all(isinstance(seg.get(k), (int, float)) and not isinstance(seg.get(k), bool)
+                        for k in ("start", "end"))):
+            return None
+    cues = []
+    for seg in segments:
+        said = " ".join(seg["text"].split())
+        if said:
+            who = seg.get("speaker")
+            cues.append(Cue(float(seg["start"]), float(seg["end"]), who if isinstance(who, str) else "", (said,)))
+    return cues or None
 
 
 #: ``Kind: captions`` and ``Language: en`` lines of a WebVTT header (YouTube writes them).
