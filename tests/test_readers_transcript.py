@@ -197,3 +197,18 @@ def test_a_speech_recognisers_segments_are_a_transcript():
 def test_records_with_a_start_but_no_times_are_json():
     doc = read_text(json.dumps([{"start": "Monday", "end": "Friday", "text": "A week."}]), format="json", source="a.json")
     assert "transcript" not in doc.metadata
+
+
+def test_youtube_subviewer_and_substation_scripts():
+    sbv = "0:00:01.000,0:00:04.000\nWelcome back to the channel.\n\n0:00:04.000,0:00:07.500\nToday: sourdough.\n"
+    assert read_text(sbv, format="sbv", source="a.sbv").text == "[00:01] Welcome back to the channel. Today: sourdough."
+    ass = ("[Script Info]\nTitle: Episode 3\n\n[V4+ Styles]\nFormat: Name, Fontname\nStyle: Default,Arial\n\n"
+           "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+           "Dialogue: 0,0:00:04.00,0:00:06.00,Default,Bo,0,0,0,,{\\i1}Fine{\\i0}, thanks.\n"
+           "Dialogue: 0,0:00:01.00,0:00:04.00,Default,Ann,0,0,0,,Hello, how are you?\\Nall well?\n"
+           "Comment: 0,0:00:02.00,0:00:03.00,Default,,0,0,0,,note to self\n"
+           "Dialogue: 0,0:00:05.00,0:00:09.00,Sign,,0,0,0,,{\\p1}m 0 0 l 100 0 100 100{\\p0}\n")
+    doc = read_text(ass, format="ass", source="e3.ass")
+    assert doc.text == "# Episode 3\n\n[00:01] Ann: Hello, how are you? all well?\n\n[00:04] Bo: Fine, thanks."
+    assert dict(doc.metadata) == {"title": "Episode 3", "duration": "00:06", "speakers": ["Ann", "Bo"]}
+    assert detect_format(Path("x.ssa")) == "ass" and detect_format(Path("x.sbv")) == "sbv"

@@ -123,7 +123,7 @@ def _view_of(tree: Tree) -> DocView:
 
 #: Formats whose paragraphs are turns led by their time and speaker (a chat export or a speech
 #: recogniser's segments are JSON whose metadata names its ``chat`` or ``transcript``).
-CONVERSATIONS = frozenset({"vtt", "srt"})
+CONVERSATIONS = frozenset({"vtt", "srt", "sbv", "ass"})
 
 
 def turn_lead(d: DocView, start: int) -> tuple[int, int] | None:

@@ -20,7 +20,7 @@ from .plain import read_plain
 from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
-from .transcript import read_srt, read_vtt
+from .transcript import read_ass, read_sbv, read_srt, read_vtt
 from .xlsx import read_xlsx
 from .xmldata import read_xml_data
 from .xmldoc import read_xml
@@ -54,6 +54,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("org", FormatReader((".org",), read=read_org)),
     ("vtt", FormatReader((".vtt",), read=read_vtt, renders="markdown")),
     ("srt", FormatReader((".srt",), read=read_srt, renders="markdown")),
+    ("sbv", FormatReader((".sbv",), read=read_sbv, renders="markdown")),
+    ("ass", FormatReader((".ass", ".ssa"), read=read_ass, renders="markdown")),
     ("yaml", FormatReader((".yaml", ".yml"), read=read_yaml, lined=True)),
     ("toml", FormatReader((".toml",), read=read_toml, lined=True)),
     ("ini", FormatReader((".ini", ".cfg", ".cnf"), read=read_ini, lined=True)),

@@ -37,6 +37,8 @@ from .plain import read_plain
 #: A cue's timing line: ``00:01:02.500 --> 00:01:04.000`` (``,`` in SubRip), hours optional.
 _TIME = r"(?:(\d+):)?(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?"
 _TIMING = re.compile(rf"[ \t]*{_TIME}[ \t]*-->[ \t]*{_TIME}(?:[ \t].*)?")
+#: YouTube's SubViewer (``.sbv``): ``0:00:01.000,0:00:04.000``.
+_SBV_TIMING = re.compile(rf"[ \t]*{_TIME},{_TIME}[ \t]*")
 #: A voice span's start tag: ``<v Lee Park>``, ``<v.loud Lee>``.
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>]*)>")
 _TAG = re.compile(r"<[^>]*>")
@@ -84,14 +86,14 @@ def _seconds(h: str | None, m: str, s: str, ms: str | None) -> float:
     return int(h or 0) * 3600 + int(m) * 60 + int(s) + (int(ms.ljust(3, "0")) / 1000 if ms else 0.0)
 
 
-def _cue_blocks(text: str) -> Iterator[tuple[float, float, list[str]]]:
+def _cue_blocks(text: str, timing: re.Pattern[str]) -> Iterator[tuple[float, float, list[str]]]:
     """Each cue's times and raw payload lines. A cue ends at an empty line or where the next
     timing line starts (a SubRip file missing its blank lines: the number above it is the next
     cue's, not this one's text)."""
     lines = text.split("\n")
-    timings = [i for i, line in enumerate(lines) if "-->" in line and _TIMING.fullmatch(line)]
+    timings = [i for i, line in enumerate(lines) if timing.fullmatch(line)]
     for k, i in enumerate(timings):
-        g = _TIMING.fullmatch(lines[i]).groups()  # type: ignore[union-attr]
+        g = timing.fullmatch(lines[i]).groups()  # type: ignore[union-attr]
         stop = timings[k + 1] if k + 1 < len(timings) else len(lines)
         payload = lines[i + 1:stop]
         if "" in payload:  # what follows an empty line is no cue's: a NOTE, the next cue's id
@@ -127,11 +129,11 @@ def _pieces(payload: list[str], vtt: bool) -> Iterator[tuple[str, bool, str]]:
         yield speaker, bool(change), line
 
 
-def parse_cues(text: str, vtt: bool) -> list[Cue]:
-    """The cues of a WebVTT (``vtt``) or SubRip text, in the file's order; a cue whose lines
-    change speaker is one cue per speaker."""
+def parse_cues(text: str, vtt: bool, timing: re.Pattern[str] = _TIMING) -> list[Cue]:
+    """The cues of a WebVTT (``vtt``) or SubRip text (or SubViewer's, by its ``timing``), in the
+    file's order; a cue whose lines change speaker is one cue per speaker."""
     cues: list[Cue] = []
-    for start, end, payload in _cue_blocks(text):
+    for start, end, payload in _cue_blocks(text, timing):
         run: list[str] = []
         who, turn = "", False
         for speaker, change, line in _pieces(payload, vtt):
@@ -246,8 +248,8 @@ def transcript_page(cues: list[Cue], title: str, extra: Mapping[str, object]) ->
 
 
 def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bool,
-              extra: dict[str, str]) -> Document:
-    cues = _unrolled(_named(parse_cues(text, vtt)))
+              extra: dict[str, str], timing: re.Pattern[str] = _TIMING) -> Document:
+    cues = _unrolled(_named(parse_cues(text, vtt, timing)))
     if not cues:
         return read_plain(text, doc_id=doc_id, source=source)
     page, blocks, fields = transcript_page(cues, title, extra)
@@ -297,3 +299,62 @@ def read_vtt(text: str, *, doc_id: str, source: str) -> Document:
 
 def read_srt(text: str, *, doc_id: str, source: str) -> Document:
     return _document(text, doc_id, source, "srt", "", False, {})
+
+
+def read_sbv(text: str, *, doc_id: str, source: str) -> Document:
+    return _document(text, doc_id, source, "sbv", "", False, {}, _SBV_TIMING)
+
+
+# --- Advanced SubStation Alpha (.ass, .ssa) --------------------------------------------------------
+
+_SECTION = re.compile(r"[ \t]*\[([^\]\n]+)\][ \t]*")
+_ASS_TIME = re.compile(r"(\d+):(\d{1,2}):(\d{1,2})(?:[.,](\d{1,3}))?")
+#: ``\N`` and ``\n`` (line breaks) and ``\h`` (a hard space) inside a dialogue's text.
+_ASS_BREAK = re.compile(r"\\[Nnh]")
+#: A drawing (``{\p1}m 0 0 l 100 0``): shapes, not words.
+_DRAWING = re.compile(r"\{[^}]*\\p[1-9][^}]*\}[^{]*")
+#: The title Aegisub gives every new file.
+_NO_TITLE = frozenset({"", "default aegisub file"})
+
+
+def _ass_seconds(value: str) -> float | None:
+    m = _ASS_TIME.fullmatch(value.strip())
+    return _seconds(*m.groups()) if m else None
+
+
+def ass_cues(text: str) -> tuple[str, list[Cue]]:
+    """The title and the cues of an SSA/ASS script: its ``Dialogue:`` events in time order, the
+    event's ``Name`` as the speaker; comments, drawings and style overrides left out."""
+    section, title = "", ""
+    fields: list[str] = []
+    cues: list[Cue] = []
+    for line in text.split("\n"):
+        head = _SECTION.fullmatch(line)
+        if head:
+            section = head.group(1).strip().lower()
+            continue
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key = key.strip().lower()
+        if section == "script info" and key == "title" and value.strip().lower() not in _NO_TITLE:
+            title = value.strip()
+        elif section == "events" and key == "format":
+            fields = [f.strip().lower() for f in value.split(",")]
+        elif section == "events" and key == "dialogue" and "text" in fields and fields[-1] == "text":
+            parts = dict(zip(fields, (p.strip() for p in value.split(",", len(fields) - 1)), strict=False))
+            start, end = _ass_seconds(parts.get("start", "")), _ass_seconds(parts.get("end", ""))
+            said = _OVERRIDE.sub("", _DRAWING.sub("", parts.get("text", "")))
+            said = " ".join(_ASS_BREAK.sub(" ", _TAG.sub("", said)).split())
+            if start is not None and end is not None and said:
+                cues.append(Cue(start, end, parts.get("name", ""), (said,)))
+    return title, sorted(cues, key=lambda c: c.start)
+
+
+def read_ass(text: str, *, doc_id: str, source: str) -> Document:
+    title, cues = ass_cues(text)
+    if not cues:
+        return read_plain(text, doc_id=doc_id, source=source)
+    page, blocks, fields = transcript_page(cues, title, {})
+    return Document(id=doc_id, source=source, text=page, format="ass", metadata=MappingProxyType(fields),
+                    blocks=blocks)
