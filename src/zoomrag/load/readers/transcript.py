@@ -1,4 +1,5 @@
-"""Transcripts and subtitles: WebVTT (``.vtt``) and SubRip (``.srt``), read as who said what, when.
+"""Transcripts and subtitles: WebVTT (``.vtt``), SubRip (``.srt``), YouTube's SubViewer (``.sbv``)
+and SubStation Alpha (``.ass``, ``.ssa``), read as who said what, when.
 
 Read as plain text, a meeting's captions were timing lines, cue numbers and ``<v>`` tags, with a
 sentence broken over three cues; a context began at ``00:00:09.000 --> 00:00:14.200``. Here the
@@ -17,7 +18,13 @@ Markup is left out: the header, ``NOTE``, ``STYLE`` and ``REGION`` blocks, cue n
 settings, tags, SubRip's ``{\\an8}`` overrides. Captions that roll up (each cue repeating the
 line before it, as YouTube's automatic captions do) are read once: a cue's first lines are
 dropped when they repeat the lines just read, but only in a file where a quarter of the cues or
-more go on from the line the cue before ended with. A file with no cue at all is read as plain text, so nothing in it is lost.
+more go on from the line the cue before ended with. A file with no cue at all is read as plain
+text, so nothing in it is lost.
+
+A SubStation script's ``Dialogue:`` events are its cues, in time order, each event's ``Name``
+its speaker; its comments, styles, drawings (``{\\p1}m 0 0 l …``), embedded fonts and override
+tags are left out. A speech recogniser's JSON (Whisper's ``segments``) is read the same way by
+the JSON reader (:func:`segment_cues`).
 """
 
 from __future__ import annotations
