@@ -167,3 +167,37 @@ def test_whatsapp_messages_are_trimmed_spans_in_order(lines):
         assert not text[e - 1].isspace()
         prev = e
     assert " ".join(text[s:e] for s, e in spans).split() == text[spans[0][0]:].split()
+
+
+TEAMS = {"@odata.context": "https://graph.microsoft.com/v1.0/$metadata#chats('19%3A1')/messages", "value": [
+    {"id": "3", "replyToId": "1", "messageType": "message", "createdDateTime": "2024-03-12T09:20:00.000Z",
+     "from": {"user": {"displayName": "Lee Park"}},
+     "body": {"contentType": "html", "content": "<p>Yes, <at id=\"0\">Dana Ortiz</at>, it is on the wiki.</p>"}},
+    {"id": "2", "messageType": "systemEventMessage", "createdDateTime": "2024-03-12T09:16:00.000Z", "from": None,
+     "body": {"contentType": "html", "content": "<systemEventMessage/>"}},
+    {"id": "4", "messageType": "message", "createdDateTime": "2024-03-12T09:30:00.000Z",
+     "deletedDateTime": "2024-03-12T09:31:00.000Z", "from": {"user": {"displayName": "Lee Park"}},
+     "body": {"contentType": "text", "content": ""}},
+    {"id": "1", "messageType": "message", "createdDateTime": "2024-03-12T09:15:00.000Z", "subject": "Runbook",
+     "from": {"user": {"displayName": "Dana Ortiz"}},
+     "body": {"contentType": "html", "content": "<p>Is the refund runbook written?</p><p>Need it Friday.</p>"},
+     "attachments": [{"id": "a", "contentType": "reference", "name": "plan.docx"}]}]}
+
+
+def test_teams_messages_oldest_first_with_replies_under_their_message():
+    doc = read_text(json.dumps(TEAMS), format="json", source="billing.json")
+    assert doc.text == ("# billing, 2024-03-12\n\n[09:15] Dana Ortiz: Runbook:\nIs the refund runbook written?\n"
+                        "Need it Friday.\n[file: plan.docx]\n\n↳ [09:20] Lee Park: Yes, Dana Ortiz, it is on the wiki.")
+    assert doc.metadata["chat"] == "teams"
+
+
+def test_a_google_chat_space_from_takeout():
+    data = {"messages": [
+        {"creator": {"name": "Priya Nair", "email": "p@example.com"}, "text": "Flag is at five percent.",
+         "created_date": "Tuesday, 12 March 2024 at 09:15:32 UTC"},
+        {"creator": {"name": "Marcus Webb"}, "created_date": "Wednesday, March 13, 2024 at 6:02:10\u202fPM UTC",
+         "text": "Runbook updated.", "attached_files": [{"original_name": "runbook.pdf"}]}]}
+    doc = read_text(json.dumps(data), format="json", source="Google Chat/Groups/Space Billing/messages.json")
+    assert doc.text == ("# Space Billing\n\n## 2024-03-12\n\n[09:15] Priya Nair: Flag is at five percent.\n\n"
+                        "## 2024-03-13\n\n[18:02] Marcus Webb: Runbook updated.\n[file: runbook.pdf]")
+    assert doc.metadata["space"] == "Space Billing"

@@ -1,6 +1,7 @@
 """Chat exports: Slack's (a channel's day, ``general/2024-03-05.json``), Discord's (as
-DiscordChatExporter writes a channel) and Telegram's (``result.json`` of a chat, or of every chat
-of an account), read as who said what, when.
+DiscordChatExporter writes a channel), Telegram's (``result.json`` of a chat, or of every chat
+of an account), Microsoft Teams' (a chat's or channel's messages as Graph returns them) and
+Google Chat's (Takeout's ``messages.json`` of a space), read as who said what, when.
 
 Read as any JSON, a Slack day was a section per message of ids, timestamps, avatars and the
 message's text twice (``text`` and ``blocks``); who wrote it was a user id. Here each message
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser
 
 from ..page import PageWriter
 
@@ -237,6 +240,96 @@ def _telegram_chats(data: Any) -> list[dict[str, Any]] | None:
     return None
 
 
+# --- Microsoft Teams (Graph's chatMessage) and Google Chat (Takeout) ----------------------------------
+
+def _teams_items(data: Any) -> list[dict[str, Any]] | None:
+    items = data.get("value") if isinstance(data, dict) else data
+    messages = _dicts(items)
+    if not messages or len(messages) < len(items or ()) or not all(
+            "messageType" in m and "createdDateTime" in m and isinstance(m.get("body"), dict) for m in messages[:50]):
+        return None
+    return messages
+
+
+def _html_text(content: str) -> str:
+    """A message body's text: HTML (Teams writes ``<p>`` and ``<at>``) without its tags."""
+    tree = LexborHTMLParser(content.replace("</p>", "</p>\n").replace("<br>", "\n"))
+    return tree.body.text(separator="") if tree.body is not None else ""
+
+
+def _teams_message(m: dict[str, Any]) -> Message | None:
+    if m.get("messageType") != "message" or m.get("deletedDateTime"):
+        return None  # system events (members added, calls) and deleted messages
+    sender = _dict(m.get("from"))
+    who = next((_str(_dict(sender.get(k)).get("displayName")) for k in ("user", "application", "device")
+                if _str(_dict(sender.get(k)).get("displayName"))), "unknown")
+    body = _dict(m.get("body"))
+    content = _str(body.get("content"))
+    text = _html_text(content) if _str(body.get("contentType")).lower() == "html" else content
+    parts = [f"{_str(m.get('subject'))}:" if _str(m.get("subject")) else "", text]
+    parts += [f"[file: {n}]" for a in _dicts(m.get("attachments")) if (n := _str(a.get("name")))]
+    said = "\n".join(p.strip() for p in parts if p.strip())
+    if not said:
+        return None
+    replies = tuple(r for x in _dicts(m.get("replies")) if (r := _teams_message(x)) is not None)
+    return Message(_iso(m.get("createdDateTime")), who, said, replies)
+
+
+def _teams(items: list[dict[str, Any]], source: str) -> Chat:
+    """A Teams chat or channel as Graph returns it (``{"value": [chatMessage…]}``), oldest first
+    (Graph lists the newest first); replies under the message they answer (``replyToId``, or
+    ``replies`` when expanded)."""
+    ordered = sorted(items, key=lambda m: _str(m.get("createdDateTime")))
+    ids = {_str(m.get("id")) for m in ordered}
+    answers: dict[str, list[Message]] = {}
+    top: list[tuple[str, Message]] = []
+    for m in ordered:
+        msg = _teams_message(m)
+        if msg is None:
+            continue
+        parent = _str(m.get("replyToId"))
+        if parent and parent in ids:
+            answers.setdefault(parent, []).append(msg)
+        else:
+            top.append((_str(m.get("id")), msg))
+    messages = tuple(Message(msg.when, msg.author, msg.text, msg.replies + tuple(answers.get(i, ())))
+                     for i, msg in top)
+    return Chat("teams", PurePath(source).stem or "Teams chat", messages)
+
+
+#: How Google Takeout writes a message's date, in English: ``Tuesday, 12 March 2024 at
+#: 09:15:32 UTC`` (or the US order with AM/PM).
+_GOOGLE_DATES = ("%A, %d %B %Y at %H:%M:%S %Z", "%A, %B %d, %Y at %I:%M:%S %p %Z")
+
+
+def _google_date(value: Any) -> datetime | None:
+    text = " ".join(_str(value).replace("\u202f", " ").split())
+    for fmt in _GOOGLE_DATES:
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    return None
+
+
+def _is_google_chat(data: Any) -> bool:
+    messages = _dicts(data.get("messages")) if isinstance(data, dict) else []
+    return bool(messages) and all("creator" in m and "created_date" in m for m in messages[:50])
+
+
+def _google_chat(data: dict[str, Any], source: str) -> Chat:
+    messages = []
+    for m in _dicts(data["messages"]):
+        parts = [_str(m.get("text"))]
+        parts += [f"[file: {n}]" for a in _dicts(m.get("attached_files")) if (n := _str(a.get("original_name")))]
+        said = "\n".join(p for p in parts if p.strip())
+        if said:
+            who = _str(_dict(m.get("creator")).get("name")) or "unknown"
+            messages.append(Message(_google_date(m.get("created_date")), who, said))
+    space = PurePath(source).parent.name
+    return Chat("google-chat", space or "Google Chat", tuple(messages), {"space": space} if space else {})
+
+
 def chats_of(data: Any, source: str) -> list[Chat] | None:
     """The chats a parsed JSON file holds, if it is a chat export; else None."""
     if isinstance(data, list) and _is_slack(data):
@@ -246,6 +339,11 @@ def chats_of(data: Any, source: str) -> list[Chat] | None:
     telegram = _telegram_chats(data)
     if telegram is not None:
         return [_telegram(c) for c in telegram]
+    teams = _teams_items(data)
+    if teams is not None:
+        return [_teams(teams, source)]
+    if _is_google_chat(data):
+        return [_google_chat(data, source)]
     return None
 
 
