@@ -311,3 +311,12 @@ def test_a_large_file_of_no_prose_vocabulary_is_code_unparsed(monkeypatch):
     records = "<records>" + "<r><p>Some words of prose that run on and on here.</p></r>" * 5 + "</records>"
     assert read_text(records, format="xml").format == "code"  # not parsed: no outline either
     assert read_text(DOCBOOK, format="xml").format == "xml"  # a DocBook root is parsed however large
+
+
+def test_an_empty_cross_reference_reads_as_its_targets_title():
+    doc = read_text("<book><title>M</title><chapter id='a'><title>Installing</title><para>See <xref linkend='opts'/>,"
+                    " <xref linkend='t1'/> or <xref linkend='nowhere'/>.</para><sect1 id='opts' xreflabel='the options'>"
+                    "<title>Options</title><para>Fast.</para></sect1><table xml:id='t1'><title>Exit <emphasis>codes"
+                    "</emphasis></title><tgroup cols='1'><tbody><row><entry>0</entry></row></tbody></tgroup></table>"
+                    "</chapter></book>", format="xml", source="m.dbk")
+    assert "See the options, Exit codes or ." in doc.text

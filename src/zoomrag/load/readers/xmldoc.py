@@ -127,6 +127,7 @@ def read_xml(text: str, *, doc_id: str, source: str) -> Document:
         return read_xml_data(text, doc_id=doc_id, source=source)
     page = _Page()
     try:
+        _name_cross_references(root)
         page.block(root, 0)
     except RecursionError:  # thousands of elements deep: kept as written
         return _as_code(text, doc_id, source)
@@ -135,6 +136,38 @@ def read_xml(text: str, *, doc_id: str, source: str) -> Document:
         return _as_code(text, doc_id, source)
     return Document(id=doc_id, source=source, text=rendered, format="xml",
                     metadata=MappingProxyType({"title": page.title}), blocks=tuple(blocks))
+
+
+#: Cross-references a processor writes the text of (DocBook's ``<xref linkend>``, the W3C
+#: specification DTD's ``<specref ref>``), and the attribute naming their target.
+_XREFS = {"xref": "linkend", "specref": "ref"}
+_XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+
+
+def _name_cross_references(root: ET.Element) -> None:
+    """An empty cross-reference given its target's ``xreflabel`` or title (``see <xref
+    linkend="install"/>`` reads "see Installing"), as a processor would print; else it stays
+    empty."""
+    refs = [el for el in root.iter() if _local(el.tag) in _XREFS and not (el.text or "").strip() and not len(el)]
+    if not refs:
+        return
+    ids: dict[str, ET.Element] = {}
+    for el in root.iter():
+        key = el.get("id") or el.get(_XML_ID)
+        if key:
+            ids.setdefault(key, el)
+    for el in refs:
+        target = ids.get(el.get(_XREFS[_local(el.tag)]) or "")
+        if target is None or target is el:
+            continue
+        title = _title_of(target)
+        label = target.get("xreflabel") or (_plain(title) if title is not None else "")
+        if label:
+            el.text = label
+
+
+def _plain(el: ET.Element) -> str:
+    return " ".join("".join(el.itertext()).split())
 
 
 def _root_name(text: str) -> str:
