@@ -212,3 +212,18 @@ def test_youtube_subviewer_and_substation_scripts():
     assert doc.text == "# Episode 3\n\n[00:01] Ann: Hello, how are you? all well?\n\n[00:04] Bo: Fine, thanks."
     assert dict(doc.metadata) == {"title": "Episode 3", "duration": "00:06", "speakers": ["Ann", "Bo"]}
     assert detect_format(Path("x.ssa")) == "ass" and detect_format(Path("x.sbv")) == "sbv"
+
+
+def test_assemblyai_and_deepgram_utterances():
+    assemblyai = {"id": "x", "status": "completed", "language_code": "en_us", "text": "Hi. Hello.", "utterances": [
+        {"speaker": "A", "start": 250, "end": 1200, "text": "Hi.", "confidence": 0.9, "words": []},
+        {"speaker": "B", "start": 1500, "end": 2600, "text": "Hello.", "confidence": 0.9, "words": []}]}
+    doc = read_text(json.dumps(assemblyai), format="json", source="a.json")
+    assert doc.text == "[00:00] Speaker A: Hi.\n\n[00:01] Speaker B: Hello."
+    assert doc.metadata["transcript"] == "assemblyai" and doc.metadata["language"] == "en_us"
+    deepgram = {"metadata": {"duration": 70.0}, "results": {"channels": [], "utterances": [
+        {"start": 61.5, "end": 64.0, "confidence": 0.9, "channel": 0, "transcript": "We ship Friday.", "speaker": 0,
+         "id": "u1", "words": []}]}}
+    doc = read_text(json.dumps(deepgram), format="json", source="d.json")
+    assert doc.text == "[01:01] Speaker 0: We ship Friday."
+    assert doc.metadata["transcript"] == "deepgram"

@@ -16,7 +16,8 @@ quotes and braces. Here:
   each row reaches the table strategy with its column names.
 
 A chat export (Slack's, Discord's, Telegram's) is read as the conversation it is
-(:mod:`.chat`), a speech recogniser's segments (Whisper's) as a transcript (:mod:`.transcript`).
+(:mod:`.chat`), a speech recogniser's (Whisper's, AssemblyAI's, Deepgram's) as a transcript
+(:mod:`.transcript`).
 
 A value nested deeper than :data:`MAX_DEPTH` is written as compact JSON. Comments and trailing
 commas (``tsconfig.json``, editors' settings) are read past; a file that is not JSON even so (or
@@ -290,10 +291,11 @@ def read_json(text: str, *, doc_id: str, source: str) -> Document:
         page, blocks, fields = write_chats(chats)
         return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
                         blocks=blocks)
-    cues = segment_cues(data)
-    if cues:
-        language = data.get("language") if isinstance(data, dict) else None
-        extra = {"transcript": "whisper", **({"language": language} if isinstance(language, str) else {})}
+    recognised = segment_cues(data)
+    if recognised:
+        kind, cues = recognised
+        language = data.get("language") or data.get("language_code") if isinstance(data, dict) else None
+        extra = {"transcript": kind, **({"language": language} if isinstance(language, str) else {})}
         page, blocks, fields = transcript_page(cues, "", extra)
         return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
                         blocks=blocks)

@@ -23,8 +23,8 @@ text, so nothing in it is lost.
 
 A SubStation script's ``Dialogue:`` events are its cues, in time order, each event's ``Name``
 its speaker; its comments, styles, drawings (``{\\p1}m 0 0 l …``), embedded fonts and override
-tags are left out. A speech recogniser's JSON (Whisper's ``segments``) is read the same way by
-the JSON reader (:func:`segment_cues`).
+tags are left out. A speech recogniser's JSON (Whisper's ``segments``, AssemblyAI's and
+Deepgram's ``utterances``) is read the same way by the JSON reader (:func:`segment_cues`).
 """
 
 from __future__ import annotations
@@ -264,25 +264,37 @@ def _document(text: str, doc_id: str, source: str, fmt: str, title: str, vtt: bo
                     blocks=blocks)
 
 
-def segment_cues(data: Any) -> list[Cue] | None:
-    """The cues of a speech recogniser's JSON, if ``data`` is one: Whisper's (and WhisperX's,
-    faster-whisper's) ``{"segments": [{"start", "end", "text"}, …]}`` or the segments alone,
-    each with its ``speaker`` when the recording was diarized (``SPEAKER_00``)."""
-    segments = data.get("segments") if isinstance(data, dict) else data
-    if not isinstance(segments, list) or not segments:
+def _timed(seg: Any, text_key: str) -> bool:
+    return (isinstance(seg, dict) and isinstance(seg.get(text_key), str)
+            and all(isinstance(seg.get(k), (int, float)) and not isinstance(seg.get(k), bool) for k in ("start", "end")))
+
+
+def segment_cues(data: Any) -> tuple[str, list[Cue]] | None:
+    """The recogniser and the cues of a speech recogniser's JSON, if ``data`` is one: Whisper's (and WhisperX's,
+    faster-whisper's) ``{"segments": [{"start", "end", "text"}, …]}`` or the segments alone;
+    AssemblyAI's ``utterances`` (times in milliseconds); Deepgram's ``results.utterances``
+    (``transcript``). A segment's ``speaker`` is its speaker (``SPEAKER_00``; AssemblyAI's
+    ``A``, Deepgram's ``0`` as ``Speaker A``, ``Speaker 0``)."""
+    kind, scale, text_key, label = "whisper", 1.0, "text", False
+    if isinstance(data, dict) and "segments" in data:
+        segments = data["segments"]
+    elif isinstance(data, dict) and "utterances" in data:
+        kind, segments, scale, label = "assemblyai", data["utterances"], 0.001, True
+    elif isinstance(data, dict) and isinstance(data.get("results"), dict) and "utterances" in data["results"]:
+        kind, segments, text_key, label = "deepgram", data["results"]["utterances"], "transcript", True
+    else:
+        segments = data
+    if not isinstance(segments, list) or not segments or not all(_timed(seg, text_key) for seg in segments):
         return None
-    for seg in segments:
-        if not (isinstance(seg, dict) and isinstance(seg.get("text"), str)
-                and all(isinstance(seg.get(k), (int, float)) and not isinstance(seg.get(k), bool)
-                        for k in ("start", "end"))):
-            return None
     cues = []
     for seg in segments:
-        said = " ".join(seg["text"].split())
+        said = " ".join(seg[text_key].split())
         if said:
             who = seg.get("speaker")
-            cues.append(Cue(float(seg["start"]), float(seg["end"]), who if isinstance(who, str) else "", (said,)))
-    return cues or None
+            name = (f"Speaker {who}" if label else who) if isinstance(who, str) or (
+                isinstance(who, int) and not isinstance(who, bool)) else ""
+            cues.append(Cue(seg["start"] * scale, seg["end"] * scale, str(name), (said,)))
+    return (kind, cues) if cues else None
 
 
 #: ``Kind: captions`` and ``Language: en`` lines of a WebVTT header (YouTube writes them).
