@@ -201,3 +201,23 @@ def test_a_google_chat_space_from_takeout():
     assert doc.text == ("# Space Billing\n\n## 2024-03-12\n\n[09:15] Priya Nair: Flag is at five percent.\n\n"
                         "## 2024-03-13\n\n[18:02] Marcus Webb: Runbook updated.\n[file: runbook.pdf]")
     assert doc.metadata["space"] == "Space Billing"
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**12, 10**12), st.floats(allow_nan=False), st.text(max_size=8),
+                     st.sampled_from(["message", "service", "Default", "html", "1709640000.1", "2024-03-05T09:00:00",
+                                      "<p>x</p>", "<@U1>"]))
+_KEYS = st.sampled_from(["type", "ts", "text", "user", "user_profile", "thread_ts", "subtype", "files", "attachments",
+                         "channel", "guild", "messages", "author", "timestamp", "content", "name", "date", "from",
+                         "chats", "list", "value", "messageType", "createdDateTime", "body", "contentType",
+                         "replyToId", "replies", "creator", "created_date", "segments", "start", "end", "speaker",
+                         "utterances", "results", "transcript", "id"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(_KEYS, inner, max_size=6)), max_leaves=30))
+def test_json_shaped_almost_like_an_export_is_read_without_error(value):
+    """Chat exports and recognisers' JSON with missing, mistyped or odd fields: read as
+    something, never a traceback."""
+    doc = read_text(json.dumps(value), format="json", source="c/d.json")
+    check_rendered_blocks(doc)
