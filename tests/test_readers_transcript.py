@@ -227,3 +227,17 @@ def test_assemblyai_and_deepgram_utterances():
     doc = read_text(json.dumps(deepgram), format="json", source="d.json")
     assert doc.text == "[01:01] Speaker 0: We ship Friday."
     assert doc.metadata["transcript"] == "deepgram"
+
+
+_LINES = st.one_of(st.sampled_from([
+    "WEBVTT", "", "00:00:01.000 --> 00:00:02.000", "1", "<v A>x", "- y", ">> z", "A: b", "NOTE", "[Events]",
+    "Format: Layer, Start, End, Style, Name, Text", "Dialogue: 0,0:00:01.00,0:00:02.00,D,N,hi", "Dialogue: x",
+    "Dialogue: 0,9:99:99.99,,,,", "0:00:01.000,0:00:02.000", "{\\p1}m 0 0", "99:99:99,999 --> 00:00:00,000"]),
+    st.text(max_size=10))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=20), st.sampled_from(["vtt", "srt", "sbv", "ass"]))
+def test_broken_subtitles_are_read_as_something(lines, fmt):
+    """Pieces of cues, scripts and junk in any order: read without error, the blocks valid."""
+    check_rendered_blocks(read_text("\n".join(lines), format=fmt, source="x"))
