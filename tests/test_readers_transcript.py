@@ -241,3 +241,14 @@ _LINES = st.one_of(st.sampled_from([
 def test_broken_subtitles_are_read_as_something(lines, fmt):
     """Pieces of cues, scripts and junk in any order: read without error, the blocks valid."""
     check_rendered_blocks(read_text("\n".join(lines), format=fmt, source="x"))
+
+
+def test_a_unit_from_inside_a_turn_is_found_by_its_speakers_name(tmp_path):
+    filler = "We looked at the dashboards together and talked through every number on them for a while. "
+    cues = ["<v Dana Ortiz>" + filler * 3 + "The stuck partition was seven.",
+            "<v Lee Park>" + filler * 3 + "The stuck partition was eight."]
+    (tmp_path / "q.vtt").write_text("WEBVTT\n\n" + "".join(
+        f"00:00:{i * 20:02d}.000 --> 00:00:{i * 20 + 20:02d}.000\n{c}\n\n" for i, c in enumerate(cues)), encoding="utf-8")
+    context = top_context(index_folder(tmp_path, tmp_path), "Lee stuck partition", "--budget", "40")
+    assert context["text"].startswith("[00:20] Lee Park:\n")
+    assert context["text"].endswith("The stuck partition was eight.")

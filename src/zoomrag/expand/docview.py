@@ -21,7 +21,7 @@ from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.readers.configfile import ini_blocks, toml_blocks
 from ..load.readers.latex import latex_blocks
 from ..load.readers.org import org_blocks
-from ..load.readers.transcript import turn_leads
+from ..load.readers.transcript import is_conversation, turn_leads
 from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import skip_space, trim_end
@@ -113,17 +113,10 @@ def _view_of(tree: Tree) -> DocView:
         if not outermost or c[0] >= outermost[-1][1]:
             outermost.append(c)
     document = tree.document
-    conversation = document.format in CONVERSATIONS or (
-        document.format == "json" and ("chat" in document.metadata or "transcript" in document.metadata))
     return DocView(text, is_lined(document.format), tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
-                definitions=definitions, code=outermost, turns=turn_leads(text) if conversation else [],
-                document=document)
-
-
-#: Formats whose paragraphs are turns led by their time and speaker (a chat export or a speech
-#: recogniser's segments are JSON whose metadata names its ``chat`` or ``transcript``).
-CONVERSATIONS = frozenset({"vtt", "srt", "sbv", "ass"})
+                definitions=definitions, code=outermost,
+                turns=turn_leads(text) if is_conversation(document) else [], document=document)
 
 
 def turn_lead(d: DocView, start: int) -> tuple[int, int] | None:

@@ -9,13 +9,18 @@ says "run the script" is then found by a question about installing on Linux, and
 article's paragraph by a question naming the article, by dense search and by BM25 alike. The
 trail may take at most half of the unit's tokens (:func:`~zoomrag.embed.with_prefix`); the
 title is left out when the first heading already says it, and headings the leaf's first line
-shows are not repeated. The span, and so every context returned, stays the source text.
+shows are not repeated. In a transcript or a chat, a leaf from inside a turn ends its trail
+with who is speaking (``Billing sync > Sofia Alvarez``), so "what did Sofia say about …" finds
+it. The span, and so every context returned, stays the source text.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from ..embed import check_language, check_window, fit_derived, with_prefix
 from ..embed.base import Embedder
+from ..load.readers.transcript import is_conversation, speaker_of, turn_leads
 from ..model import Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
@@ -35,6 +40,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     check_language(emb, texts, label=doc.source)
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
+    leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
     for i, (u, t) in enumerate(zip(units, texts)):
         label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
         if u.embed_text is not None:
@@ -42,12 +48,23 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
             continue
         check_window(emb, t, label=label)
         trail = heading_trail(u, title) if headings else ""
+        if leads:
+            trail = TRAIL_SEP.join(p for p in (trail, _speaker(doc.text, leads, u.start)) if p)
         if trail:
             texts[i] = trails[u.id] = with_prefix(emb, trail, t, label=label, warn=False)
     if not trails:
         return tree, texts
     nodes = tuple(n._replace(embed_text=trails[n.id]) if n.id in trails else n for n in tree.nodes)
     return Tree(document=tree.document, nodes=nodes, strategy=tree.strategy), texts
+
+
+def _speaker(text: str, leads: list[tuple[int, int]], start: int) -> str:
+    """Who speaks in the turn a unit starting at ``start`` lies inside of, after its lead (a
+    unit holding the lead shows it already)."""
+    i = bisect_right(leads, (start, len(text))) - 1
+    if i < 0 or start < leads[i][1] or "\n\n" in text[leads[i][1]:start]:
+        return ""
+    return speaker_of(text[leads[i][0]:leads[i][1]])
 
 
 def doc_title(doc: Document) -> str:

@@ -222,6 +222,22 @@ def paragraphs(cues: Iterable[Cue]) -> list[Paragraph]:
 TURN_LEAD = re.compile(r"(?:↳ )?\[[^\]\n]{1,20}\](?: [^\s:.?!,;\[\]][^:.?!,;\[\]\n]{0,58}?:)?")
 
 
+#: Formats whose paragraphs are turns led by their time and speaker; a chat export or a speech
+#: recogniser's JSON is a JSON document whose metadata names its ``chat`` or ``transcript``.
+CONVERSATIONS = frozenset({"vtt", "srt", "sbv", "ass"})
+
+
+def is_conversation(doc: Document) -> bool:
+    return doc.format in CONVERSATIONS or (doc.format == "json" and ("chat" in doc.metadata
+                                                                      or "transcript" in doc.metadata))
+
+
+def speaker_of(lead: str) -> str:
+    """The speaker a turn's lead names (``[00:53] Sofia Alvarez:`` → ``Sofia Alvarez``), or ""."""
+    _, _, rest = lead.partition("] ")
+    return rest.removesuffix(":").strip()
+
+
 def turn_leads(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of the lead of every paragraph of a conversation's text that has one."""
     starts = [0] + [m.end() for m in re.finditer(r"\n\n", text)]
