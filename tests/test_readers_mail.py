@@ -91,3 +91,30 @@ def test_any_bytes_give_a_message_or_a_clear_error(tmp_path, raw):
         except ZoomragError:
             continue
         assert all(0 <= b.start < b.end <= len(doc.text) for b in doc.blocks)
+
+
+def _message(n: int, sender: str, subject: str, body: str, reply_to: str = "") -> str:
+    answers = f"In-Reply-To: <{reply_to}@example.org>\n" if reply_to else ""
+    return (f"From {sender}@example.org Tue Mar 12 09:1{n}:00 2024\nFrom: {sender} <{sender}@example.org>\n"
+            f"Subject: {subject}\nDate: Tue, 12 Mar 2024 09:1{n}:00 +0000\nMessage-ID: <{n}@example.org>\n{answers}\n"
+            f"{body}\n\n")
+
+
+def test_a_reply_quoting_the_message_it_answers_in_the_box_leaves_the_quote_out(tmp_path):
+    path = tmp_path / "list.mbox"
+    path.write_text(
+        _message(1, "dana", "Window", "The payments table moves on Saturday.\nThe window is forty minutes.")
+        + _message(2, "lee", "Re: Window", "Does the replica go down too?\n\nOn Tue, Dana wrote:\n"
+                   "> The payments table moves on Saturday. The window\n> is forty minutes.", reply_to="1")
+        + _message(3, "ann", "Re: Window", "> Nobody said this before.\nAgreed.", reply_to="1"))
+    text = load_path(path).text
+    assert "On Tue, Dana wrote:\n[quoted text of an earlier message left out]" in text
+    assert text.count("The payments table moves on Saturday.") == 1
+    assert "> Nobody said this before.\nAgreed." in text  # a quote of nothing in the box stays
+
+
+def test_a_message_alone_keeps_what_it_quotes(tmp_path):
+    path = tmp_path / "re.eml"
+    path.write_text(_message(2, "lee", "Re: Window", "Yes.\n\n> The window is forty minutes.", reply_to="1")
+                    .split("\n", 1)[1])
+    assert "> The window is forty minutes." in load_path(path).text

@@ -3,14 +3,18 @@
 Each message is written as the HTML it means and read as a page is (:mod:`.html`): its subject
 as a heading, then who sent it to whom and when, then its body — the plain-text part as
 paragraphs, else the HTML part as the page it is — and the names of its attachments. A mailbox
-is its messages one after another, each a section, so a context says which message it is from.
-A message's subject is its title, and its sender, recipients and date its metadata.
+is its messages one after another, each a section, so a context says which message it is from;
+a reply's quoted lines (``> …``) that a message it answers (``In-Reply-To``, ``References``)
+holds word for word, earlier in the box, are put as :data:`QUOTE_LEFT_OUT` (they would be
+returned twice, and outrank the message they quote); its other quotes are kept. A message's subject is its title, and its sender, recipients and date
+its metadata.
 """
 
 from __future__ import annotations
 
 import email
 import mailbox
+import re
 from email import policy
 from email.message import EmailMessage
 from email.utils import parsedate_to_datetime
@@ -33,29 +37,74 @@ def _header(msg: EmailMessage, name: str) -> str:
         return ""
 
 
-def _body_html(msg: EmailMessage) -> str:
+#: A line of quoted text in a plain-text reply: ``> …``, ``>> …``.
+_QUOTED = re.compile(r"[ \t]*>")
+#: What stands for quoted text the mailbox holds already, in an earlier message.
+QUOTE_LEFT_OUT = "[quoted text of an earlier message left out]"
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _unquoted(content: str, earlier: list[str]) -> str:
+    """``content`` with each run of quoted lines (``> …``) that one of the ``earlier`` messages
+    (flat) holds, word for word, put as :data:`QUOTE_LEFT_OUT`; a quote of anything else (a
+    message not in the box) is kept."""
+    lines = content.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _QUOTED.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and _QUOTED.match(lines[j]):
+            j += 1
+        said = _flat(" ".join(re.sub(r"^[ \t>]*", "", line) for line in lines[i:j]))
+        out += [QUOTE_LEFT_OUT] if said and any(said in e for e in earlier) else lines[i:j]
+        i = j
+    return "\n".join(out)
+
+
+_MESSAGE_ID = re.compile(r"<[^<>\s]+>")
+
+
+def _references(msg: EmailMessage) -> list[str]:
+    """The messages this one answers (``In-Reply-To``, ``References``), by Message-ID."""
+    return _MESSAGE_ID.findall(f"{_header(msg, 'In-Reply-To')} {_header(msg, 'References')}")
+
+
+def _plain_body(msg: EmailMessage) -> tuple[str, bool]:
+    """The body's text and whether it is HTML."""
     part = msg.get_body(preferencelist=("plain", "html"))
     if part is None:
-        return ""
+        return "", False
     try:
         content = part.get_content()
     except (LookupError, ValueError):  # an unknown charset, a broken encoding
         payload = part.get_payload(decode=True)
         content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload or "")
-    if part.get_content_subtype() == "html":
+    return str(content).replace("\r\n", "\n"), part.get_content_subtype() == "html"
+
+
+def _body_html(content: str, is_html: bool) -> str:
+    if is_html:
         return content
-    paragraphs = [p.strip() for p in content.replace("\r\n", "\n").split("\n\n")]
+    paragraphs = [p.strip() for p in content.split("\n\n")]
     return "".join(f"<p>{'<br>'.join(escape(line) for line in p.split(chr(10)))}</p>" for p in paragraphs if p)
 
 
-def _message_html(msg: EmailMessage) -> str:
+def _message_html(msg: EmailMessage, earlier: list[str] | None = None) -> str:
     subject = _header(msg, "Subject") or "(no subject)"
     lines = [f"{name}: {escape(value)}" for name in _SHOWN if (value := _header(msg, name))]
     attached = [escape(name) for part in msg.iter_attachments() if (name := part.get_filename())]
     parts = [f"<h1>{escape(subject)}</h1>"]
     if lines:
         parts.append(f"<p>{'<br>'.join(lines)}</p>")
-    parts.append(_body_html(msg))
+    content, is_html = _plain_body(msg)
+    parts.append(_body_html(_unquoted(content, earlier) if earlier and not is_html else content, is_html))
     if attached:
         parts.append(f"<p>Attachments: {', '.join(attached)}</p>")
     return f"<html><body>{''.join(parts)}</body></html>"
@@ -98,7 +147,15 @@ def read_mbox(path: Path, doc_id: str) -> Document:
     source = str(path)
     box = mailbox.mbox(str(path), create=False)
     try:
-        pages = [_message_html(_parsed(box.get_bytes(key))) for key in box.iterkeys()]
+        pages = []
+        bodies: dict[str, str] = {}  # Message-ID -> its plain text, flat: what a reply quotes
+        for key in box.iterkeys():
+            msg = _parsed(box.get_bytes(key))
+            quoted = [bodies[ref] for ref in _references(msg) if ref in bodies]
+            pages.append(_message_html(msg, quoted))
+            content, is_html = _plain_body(msg)
+            if not is_html and (own := _MESSAGE_ID.search(_header(msg, "Message-ID"))):
+                bodies[own.group()] = _flat(content)
         text, blocks, _ = render_pages(pages, "\n\n")
     except (ValueError, TypeError, LookupError, IndexError, AttributeError) as e:
         raise _unreadable(source, e, "mailbox") from e
