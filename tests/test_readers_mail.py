@@ -118,3 +118,14 @@ def test_a_message_alone_keeps_what_it_quotes(tmp_path):
     path.write_text(_message(2, "lee", "Re: Window", "Yes.\n\n> The window is forty minutes.", reply_to="1")
                     .split("\n", 1)[1])
     assert "> The window is forty minutes." in load_path(path).text
+
+
+def test_a_header_the_parser_chokes_on_is_shown_as_written(tmp_path):
+    """The standard library raises AttributeError on the address ``. <user@example.com>``: the
+    header is shown unparsed, and the mailbox's other messages are read."""
+    path = tmp_path / "odd.mbox"
+    path.write_text(_message(1, "dana", "Window", "Saturday.").replace(
+        "From: dana <dana@example.org>", "From: . <user@example.com>") + _message(2, "lee", "Re: Window", "Sunday?"))
+    doc = load_path(path)
+    assert doc.metadata == {"messages": 2}
+    assert "From: . <user@example.com>" in doc.text and "Sunday?" in doc.text

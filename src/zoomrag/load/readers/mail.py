@@ -33,8 +33,11 @@ _SHOWN = ("From", "To", "Cc", "Date")
 def _header(msg: EmailMessage, name: str) -> str:
     try:
         return " ".join(str(msg.get(name, "") or "").split())
-    except (ValueError, TypeError, IndexError):  # a malformed address or date header
-        return ""
+    except (ValueError, TypeError, IndexError, AttributeError, LookupError):
+        # a malformed address or date the standard library's parser chokes on (it raises any of
+        # these): the header as written, unparsed, rather than the message lost
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+        return " ".join(str(raw).split())
 
 
 #: A line of quoted text in a plain-text reply: ``> …``, ``>> …``.
