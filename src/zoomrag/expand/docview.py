@@ -21,7 +21,7 @@ from ..load.readers.asciidoc import asciidoc_blocks
 from ..load.readers.configfile import ini_blocks, toml_blocks
 from ..load.readers.latex import latex_blocks
 from ..load.readers.org import org_blocks
-from ..load.readers.transcript import is_conversation, turn_leads
+from ..load.readers.transcript import is_conversation, lead_before, turn_leads
 from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import skip_space, trim_end
@@ -121,13 +121,7 @@ def _view_of(tree: Tree) -> DocView:
 
 def turn_lead(d: DocView, start: int) -> tuple[int, int] | None:
     """The lead of the turn ``start`` lies inside of (after its lead), if any."""
-    i = bisect_right(d.turns, (start, len(d.text))) - 1
-    if i < 0:
-        return None
-    s, e = d.turns[i]
-    if start < e or "\n\n" in d.text[e:start]:
-        return None  # at the lead itself, or past the turn's paragraph
-    return s, e
+    return lead_before(d.text, d.turns, start)
 
 
 #: A section of at most this many words (and characters) is what a too-short context grows

@@ -16,11 +16,9 @@ it. The span, and so every context returned, stays the source text.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from ..embed import check_language, check_window, fit_derived, with_prefix
 from ..embed.base import Embedder
-from ..load.readers.transcript import is_conversation, speaker_of, turn_leads
+from ..load.readers.transcript import is_conversation, lead_before, speaker_of, turn_leads
 from ..model import Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
@@ -61,10 +59,8 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
 def _speaker(text: str, leads: list[tuple[int, int]], start: int) -> str:
     """Who speaks in the turn a unit starting at ``start`` lies inside of, after its lead (a
     unit holding the lead shows it already)."""
-    i = bisect_right(leads, (start, len(text))) - 1
-    if i < 0 or start < leads[i][1] or "\n\n" in text[leads[i][1]:start]:
-        return ""
-    return speaker_of(text[leads[i][0]:leads[i][1]])
+    lead = lead_before(text, leads, start)
+    return speaker_of(text[lead[0]:lead[1]]) if lead else ""
 
 
 def doc_title(doc: Document) -> str:

@@ -3,10 +3,6 @@ them, each a block whose span is its text."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
-from typing import Any
-
 from ..model import Block
 
 
@@ -16,7 +12,7 @@ class PageWriter:
         self._blocks: list[Block] = []
         self._at = 0
 
-    def _add(self, text: str, block_type: str, level: int, meta: Mapping[str, Any] | None) -> None:
+    def _add(self, text: str, block_type: str, level: int) -> None:
         text = text.strip()
         if not text:
             return
@@ -24,21 +20,15 @@ class PageWriter:
             self._parts.append("\n\n")
             self._at += 2
         self._parts.append(text)
-        self._blocks.append(Block(self._at, self._at + len(text), block_type, level,
-                                  MappingProxyType(dict(meta or {}))))
+        self._blocks.append(Block(self._at, self._at + len(text), block_type, level))
         self._at += len(text)
 
     def heading(self, level: int, text: str) -> None:
         """A Markdown heading (``## text``), level 1 to 6."""
-        self._add(f"{'#' * level} {' '.join(text.split())}", "heading", level, None)
+        self._add(f"{'#' * level} {' '.join(text.split())}", "heading", level)
 
-    def paragraph(self, text: str, meta: Mapping[str, Any] | None = None) -> None:
-        self._add(text, "text", 0, meta)
-
-    def code(self, text: str) -> None:
-        """A fenced block of code, kept as written."""
-        fence = "```" if "```" not in text else "~~~~"
-        self._add(f"{fence}\n{text.strip(chr(10))}\n{fence}", "code", 0, None)
+    def paragraph(self, text: str) -> None:
+        self._add(text, "text", 0)
 
     def page(self) -> tuple[str, tuple[Block, ...]]:
         return "".join(self._parts), tuple(self._blocks)

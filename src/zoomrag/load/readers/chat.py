@@ -35,6 +35,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
+from ...model import Block
 from ..page import PageWriter
 
 #: Slack messages that are bookkeeping, not what anyone said.
@@ -371,7 +372,7 @@ def _flat(messages: Sequence[Message]) -> Iterator[Message]:
         yield from m.replies
 
 
-def write_chats(chats: Sequence[Chat]) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+def write_chats(chats: Sequence[Chat]) -> tuple[str, tuple[Block, ...], dict[str, Any]]:
     """The page of ``chats``: its text, blocks and metadata."""
     page = PageWriter()
     for chat in chats:

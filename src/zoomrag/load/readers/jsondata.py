@@ -36,7 +36,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from ...errors import InputError
-from ...model import Document
+from ...model import Block, Document
 from .chat import chats_of, write_chats
 from .html import render_pages
 from .transcript import segment_cues, transcript_page
@@ -284,19 +284,24 @@ def _parsed(text: str, source: str, where: str = "") -> Any:
                          "flatten it or leave the file out") from None
 
 
-def read_json(text: str, *, doc_id: str, source: str) -> Document:
-    data = _parsed(text, source)
+def _conversation(data: Any, source: str) -> tuple[str, tuple[Block, ...], dict[str, Any]] | None:
+    """The page of a chat export or a speech recogniser's transcript, if ``data`` is one."""
     chats = chats_of(data, source)
     if chats:
-        page, blocks, fields = write_chats(chats)
-        return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
-                        blocks=blocks)
+        return write_chats(chats)
     recognised = segment_cues(data)
-    if recognised:
-        kind, cues = recognised
-        language = data.get("language") or data.get("language_code") if isinstance(data, dict) else None
-        extra = {"transcript": kind, **({"language": language} if isinstance(language, str) else {})}
-        page, blocks, fields = transcript_page(cues, "", extra)
+    if not recognised:
+        return None
+    kind, cues = recognised
+    language = data.get("language") or data.get("language_code") if isinstance(data, dict) else None
+    return transcript_page(cues, "", {"transcript": kind, **({"language": language} if isinstance(language, str) else {})})
+
+
+def read_json(text: str, *, doc_id: str, source: str) -> Document:
+    data = _parsed(text, source)
+    conversation = _conversation(data, source)
+    if conversation is not None:
+        page, blocks, fields = conversation
         return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
                         blocks=blocks)
     title = None

@@ -99,14 +99,16 @@ def _body_html(content: str, is_html: bool) -> str:
     return "".join(f"<p>{'<br>'.join(escape(line) for line in p.split(chr(10)))}</p>" for p in paragraphs if p)
 
 
-def _message_html(msg: EmailMessage, earlier: list[str] | None = None) -> str:
+def _message_html(msg: EmailMessage, body: tuple[str, bool], earlier: list[str] | None = None) -> str:
+    """The page of ``msg`` with its ``body`` (:func:`_plain_body`), quotes of ``earlier``
+    messages left out."""
     subject = _header(msg, "Subject") or "(no subject)"
     lines = [f"{name}: {escape(value)}" for name in _SHOWN if (value := _header(msg, name))]
     attached = [escape(name) for part in msg.iter_attachments() if (name := part.get_filename())]
     parts = [f"<h1>{escape(subject)}</h1>"]
     if lines:
         parts.append(f"<p>{'<br>'.join(lines)}</p>")
-    content, is_html = _plain_body(msg)
+    content, is_html = body
     parts.append(_body_html(_unquoted(content, earlier) if earlier and not is_html else content, is_html))
     if attached:
         parts.append(f"<p>Attachments: {', '.join(attached)}</p>")
@@ -138,7 +140,7 @@ def read_eml(path: Path, doc_id: str) -> Document:
     source = str(path)
     try:
         msg = _parsed(path.read_bytes())
-        text, blocks, _ = render_pages([_message_html(msg)], "")
+        text, blocks, _ = render_pages([_message_html(msg, _plain_body(msg))], "")
         fields = _metadata(msg)
     except (ValueError, TypeError, LookupError, IndexError, AttributeError) as e:
         raise _unreadable(source, e, "e-mail") from e
@@ -155,8 +157,8 @@ def read_mbox(path: Path, doc_id: str) -> Document:
         for key in box.iterkeys():
             msg = _parsed(box.get_bytes(key))
             quoted = [bodies[ref] for ref in _references(msg) if ref in bodies]
-            pages.append(_message_html(msg, quoted))
-            content, is_html = _plain_body(msg)
+            content, is_html = body = _plain_body(msg)
+            pages.append(_message_html(msg, body, quoted))
             if not is_html and (own := _MESSAGE_ID.search(_header(msg, "Message-ID"))):
                 bodies[own.group()] = _flat(content)
         text, blocks, _ = render_pages(pages, "\n\n")

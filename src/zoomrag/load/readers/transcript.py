@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -98,9 +99,9 @@ def _cue_blocks(text: str, timing: re.Pattern[str]) -> Iterator[tuple[float, flo
     timing line starts (a SubRip file missing its blank lines: the number above it is the next
     cue's, not this one's text)."""
     lines = text.split("\n")
-    timings = [i for i, line in enumerate(lines) if timing.fullmatch(line)]
-    for k, i in enumerate(timings):
-        g = timing.fullmatch(lines[i]).groups()  # type: ignore[union-attr]
+    found = [(i, m.groups()) for i, line in enumerate(lines) if (m := timing.fullmatch(line))]
+    timings = [i for i, _ in found]
+    for k, (i, g) in enumerate(found):
         stop = timings[k + 1] if k + 1 < len(timings) else len(lines)
         payload = lines[i + 1:stop]
         if "" in payload:  # what follows an empty line is no cue's: a NOTE, the next cue's id
@@ -244,6 +245,15 @@ def turn_leads(text: str) -> list[tuple[int, int]]:
     return [(s, m.end()) for s in starts if (m := TURN_LEAD.match(text, s))]
 
 
+def lead_before(text: str, leads: list[tuple[int, int]], pos: int) -> tuple[int, int] | None:
+    """The lead (of ``leads``, by start) of the turn ``pos`` lies inside of, after the lead;
+    None at a lead or outside every turn's paragraph."""
+    i = bisect_right(leads, (pos, len(text))) - 1
+    if i < 0 or pos < leads[i][1] or "\n\n" in text[leads[i][1]:pos]:
+        return None
+    return leads[i]
+
+
 def clock(seconds: float, hours: bool) -> str:
     """``mm:ss``, or ``h:mm:ss`` in a transcript that runs an hour or more."""
     s = int(seconds)
@@ -259,8 +269,7 @@ def transcript_page(cues: list[Cue], title: str, extra: Mapping[str, object]) ->
     if title:
         page.heading(1, title)
     for p in paras:
-        when = clock(p.start, hours)
-        page.paragraph(f"[{when}] " + (f"{p.speaker}: " if p.speaker else "") + p.text, {"time": when})
+        page.paragraph(f"[{clock(p.start, hours)}] " + (f"{p.speaker}: " if p.speaker else "") + p.text)
     speakers = list(dict.fromkeys(p.speaker for p in paras if p.speaker))
     fields: dict[str, object] = {"title": title or None, "duration": clock(max(c.end for c in cues), hours),
                                  **extra}
