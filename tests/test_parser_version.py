@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (50, "7d03569cfb1f97439d719538dca9cbaab510113ff6969962363b91df9bc8dd1d")
+RECORDED = (51, "653d6d41e4f6a7cf2eff05ad75491822e584ae1bb7638333dc742935fb2766d3")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -110,6 +110,9 @@ FILES = {
                                 '"Staging is down <@U2>", "user_profile": {"real_name": "Ann"}}, {"type": "message", '
                                 '"user": "U2", "ts": "1709640300.0002", "thread_ts": "1709640000.0001", "text": '
                                 '"Replica too?", "user_profile": {"real_name": "Bo"}}]'),
+    "ls.1": ("man", ".TH LS 1 2024 coreutils\n.SH NAME\nls \\- list directory contents\n.SH DESCRIPTION\n"
+             "List the FILEs.\n.TP\n\\fB\\-a\\fR, \\fB\\-\\-all\\fR\ndo not ignore entries starting with .\n"
+             ".SS Exit status\n.TS\nl l.\n0\tOK\n.TE\n.nf\nls \\-la\n.fi\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -89,10 +89,10 @@ def test_a_missing_index_is_named_with_the_command_to_build_it(pg_url):
         Index.open(pg_url, create=False)
 
 
-def test_hnsw_index_answers_above_the_threshold(pg_url, tmp_path):
+def test_hnsw_index_answers_above_the_threshold(pg_index_url, tmp_path):
     docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.",
                      metadata={"even": i % 2 == 0}) for i in range(80)]
-    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as ix, \
+    with Index.open(pg_index_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as ix, \
             Index.open(str(tmp_path / "f.db"), embedder=CountingEmbedder(), strategy=ParagraphLines(),
                        ann="off") as exact:
         ix.add(docs)
@@ -236,13 +236,13 @@ def test_an_index_from_before_parser_versions_is_read_as_it_is_and_gains_the_col
         assert ix.check().ok, ix.check().problems
 
 
-def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_url):
+def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_index_url):
     emb = CountingEmbedder()
     docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.")
             for i in range(60)]
-    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as writer:
+    with Index.open(pg_index_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as writer:
         writer.add(docs)
-        reader = Index.open(pg_url, embedder=emb, strategy=ParagraphLines(), ann_threshold=50)
+        reader = Index.open(pg_index_url, embedder=emb, strategy=ParagraphLines(), ann_threshold=50)
         store = reader.store
         q = emb.embed_query("a new line about topic 3")
         with store.snapshot():
@@ -261,7 +261,7 @@ def test_dense_search_started_beside_reads_the_snapshot_it_was_started_in(pg_url
         reader.close()
 
 
-def test_a_hybrid_query_that_fails_leaves_the_second_connection_usable(pg_url, monkeypatch):
+def test_a_hybrid_query_that_fails_leaves_the_second_connection_usable(pg_index_url, monkeypatch):
     import threading
 
     import zoomrag.index.searching as searching
@@ -269,7 +269,7 @@ def test_a_hybrid_query_that_fails_leaves_the_second_connection_usable(pg_url, m
 
     docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.")
             for i in range(60)]
-    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as ix:
+    with Index.open(pg_index_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50) as ix:
         ix.add(docs)
         want = ix.search("topic 3", mode="hybrid", k=5)
         # BM25 fails at once, and the dense half imports the snapshot only after it ended

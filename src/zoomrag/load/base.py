@@ -13,6 +13,7 @@ import importlib
 import os
 import re
 import stat
+import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
 from ..model import Document, normalize_newlines
 from ..registry import Registry
-from . import frontmatter
+from . import compressed, frontmatter
 
 
 class Reader(Protocol):
@@ -51,6 +52,9 @@ class FormatReader:
     pages: str = ""
     #: Whole file names it is detected by, whatever their extension (``Dockerfile``).
     names: tuple[str, ...] = ()
+    #: Extensions it is detected by as a regular expression, when no format lists them
+    #: (a manual page's ``.3pm``, ``.1ssl``).
+    extension_pattern: str = ""
     #: Its text is lines, each whole (code, a sheet's rows, a configuration's keys): a context
     #: starts and ends at a line's boundary, not a sentence's.
     lined: bool = False
@@ -96,9 +100,12 @@ def page_name(fmt: str) -> str:
     return (FORMATS.get(fmt).pages if fmt in FORMATS else "") or "page"
 
 
-def detect_format(path: Path) -> str:
+def detect_format(path: PurePath) -> str:
     """Format from the file's name (``Makefile``), else its extension; unknown extensions are
-    read as plain text."""
+    read as plain text. A compressed file's (``ls.1.gz``) is the format of the file inside."""
+    inner = compressed.inner_name(path)
+    if inner is not None:
+        return detect_format(inner)
     ext = path.suffix.lower()
     found = "text"
     for name, fmt in FORMATS.items():  # a later entry wins an extension
@@ -106,6 +113,9 @@ def detect_format(path: Path) -> str:
             return name
         if ext in fmt.extensions:
             found = name
+    if found == "text" and ext:
+        found = next((name for name, fmt in FORMATS.items()
+                      if fmt.extension_pattern and re.fullmatch(fmt.extension_pattern, ext)), found)
     return found
 
 
@@ -123,6 +133,15 @@ _UNREAD_FORMATS = {
     ".key": ("an Apple Keynote deck", "pptx"),
     ".wpd": ("a WordPerfect document", "docx"),
 }
+
+
+#: Archives of many files, by extension (a compressed tar's inner name ends in ``.tar``).
+_ARCHIVES = frozenset({".tar", ".tgz", ".tbz", ".tbz2", ".txz", ".zip", ".7z", ".rar", ".jar", ".whl", ".cpio"})
+
+
+def _is_archive(source: str) -> bool:
+    path = PurePath(source)
+    return (compressed.inner_name(path) or path).suffix.lower() in _ARCHIVES
 
 
 #: An XML declaration that names its encoding (``<?xml version="1.0" encoding="ISO-8859-1"?>``).
@@ -180,6 +199,9 @@ def decode(data: bytes, source: str) -> str:
         kind, into = older
         raise BinaryFileError(f"{source}: {kind}, a format zoomrag does not read; save it as .{into} "
                               f"(LibreOffice converts it: soffice --headless --convert-to {into} FILE) and index that")
+    if (b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)) and _is_archive(source):
+        raise BinaryFileError(f"{source}: an archive, which zoomrag does not unpack; unpack it "
+                              "(tar -xf FILE, unzip FILE) and index the folder")
     if b"\x00" in head:
         raise BinaryFileError(f"{source}: binary file (NUL bytes found), not text; "
                               "skip it or convert it to text first")
@@ -266,14 +288,23 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
     id = id or where
     source = source or where
     read_file = FORMATS.get(format).read_file if format in FORMATS else None
+    inner = compressed.inner_name(p)
     try:
+        if read_file is not None and inner is not None:
+            data = _unpacked(p, where, max_bytes)
+            with tempfile.TemporaryDirectory(prefix="zoomrag-") as tmp:
+                unpacked = Path(tmp, inner.name)
+                unpacked.write_bytes(data)
+                with _quiet_parsers():
+                    doc = read_file(unpacked, id)
+            return with_metadata(replace(doc, source=source), dict(metadata or {}))
         if read_file is not None:
             with _quiet_parsers():
                 doc = read_file(p, id)
             if source != doc.source:
                 doc = replace(doc, source=source)
             return with_metadata(doc, dict(metadata or {}))
-        data = _read_bytes(p, where, max_bytes)
+        data = _read_bytes(p, where, max_bytes) if inner is None else _unpacked(p, where, max_bytes)
         return read_text(decode(data, where), format=format, id=id, source=source, metadata=metadata,
                          front_matter=front_matter)
     except RecursionError:  # a reader walks elements inside elements; a hostile file nests thousands deep
@@ -345,6 +376,11 @@ def _read_bytes(p: Path, source: str, max_bytes: int | None) -> bytes:
         os.close(fd)
     _check_size(source, len(data), max_bytes)  # it grew while being read
     return data
+
+
+def _unpacked(p: Path, source: str, max_bytes: int | None) -> bytes:
+    limit = "no limit" if max_bytes is None else file_size_text(max_bytes)
+    return compressed.unpack(_read_bytes(p, source, max_bytes), source, max_bytes, limit)
 
 
 def reader_module(name: str, source: str, what: str, extra: str) -> Any:

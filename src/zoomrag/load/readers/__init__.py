@@ -11,6 +11,9 @@ from .html import read_html
 from .jsondata import read_json, read_jsonl
 from .latex import read_latex
 from .mail import read_eml, read_mbox
+from .manpage import EXTENSION_PATTERN as MAN_PATTERN
+from .manpage import EXTENSIONS as MAN_EXTENSIONS
+from .manpage import read_man
 from .markdown import read_markdown
 from .notebook import read_notebook
 from .odf import read_odp, read_ods, read_odt
@@ -52,6 +55,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
     ("org", FormatReader((".org",), read=read_org)),
+    ("man", FormatReader(MAN_EXTENSIONS, read=read_man, renders="markdown", extension_pattern=MAN_PATTERN)),
     ("vtt", FormatReader((".vtt",), read=read_vtt, renders="markdown")),
     ("srt", FormatReader((".srt",), read=read_srt, renders="markdown")),
     ("sbv", FormatReader((".sbv",), read=read_sbv, renders="markdown")),
