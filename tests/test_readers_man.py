@@ -288,3 +288,57 @@ def test_a_page_that_sources_another_points_to_it():
     assert doc.text == "# queue(3)\n\nqueue(3): see queue(7)."
     assert dict(doc.metadata) == {"title": "queue(3)", "see": "queue(7)"}
     check_rendered_blocks(doc)
+
+
+BUILTINS = r""".TH BASH 1
+.SH NAME
+bash \- GNU Bourne-Again SHell
+.SH "SHELL BUILTIN COMMANDS"
+.TP
+\fBcd\fP [\fIdir\fP]
+Change the current directory to \fIdir\fP.
+.TP
+\fBset\fP [\fB\-abe\fP] [\fIarg\fP ...]
+Without options, display each shell variable.
+.RS
+.PD 0
+.TP 8
+.B \-a
+Each variable is marked for export.
+.TP 8
+.B \-e
+Exit immediately if a pipeline exits with a non-zero status.
+.IP
+The shell does not exit if the command that fails is part of an if test.
+.RE
+.PD
+.TP
+\fBshift\fP [\fIn\fP]
+The positional parameters are renamed.
+"""
+
+
+def test_a_tag_with_a_list_under_it_heads_its_description():
+    doc = read_text(BUILTINS, format="man", source="bash.1")
+    assert doc.text == (
+        "# bash(1) — GNU Bourne-Again SHell\n\n## SHELL BUILTIN COMMANDS\n\n"
+        "### cd [dir]\n\nChange the current directory to dir.\n\n"
+        "### set [-abe] [arg ...]\n\nWithout options, display each shell variable.\n\n"
+        "#### -a\n\nEach variable is marked for export.\n\n"
+        "#### -e\n\nExit immediately if a pipeline exits with a non-zero status.\n\n"
+        "The shell does not exit if the command that fails is part of an if test.\n\n"
+        "### shift [n]\n\nThe positional parameters are renamed.")
+    check_rendered_blocks(doc)
+
+
+def test_a_context_from_an_option_under_a_builtin_is_titled_by_both(tmp_path):
+    (tmp_path / "bash.1").write_text(BUILTINS)
+    context = top_context(index_folder(tmp_path, tmp_path), "command that fails part of an if test")
+    assert context["section_path"][-3:] == ["SHELL BUILTIN COMMANDS", "set [-abe] [arg ...]", "-e"]
+    assert "The shell does not exit" in context["text"]
+
+
+def test_tags_with_one_paragraph_each_stay_lines_of_their_list():
+    doc = read_text(".TH X 1\n.SH OPTIONS\n.TP\n.B \\-a\nAll.\n.TP\n.B \\-b\nBrief.\n.IP\nMore on b.\n"
+                    ".TP\n.B \\-c\nCount.\n.TP\n.B \\-d\nDepth.\n", format="man", source="x.1")
+    assert doc.text == "# x(1)\n\n## OPTIONS\n\n-a: All.\n\n-b: Brief.\n\nMore on b.\n\n-c: Count.\n\n-d: Depth."

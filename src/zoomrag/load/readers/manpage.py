@@ -105,7 +105,6 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
     in_name = False
     section_seen = False
     fill = True
-    rs_depth = 0
     url: list[str] | None = None
     for line in it:
         name, rest = line.name, line.args
@@ -141,7 +140,6 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
         elif name in ("SH", "SS"):
             head = troff.text(" ".join(arguments(rest))) if rest.strip() else _next_text(it, troff)
             in_name = False
-            rs_depth = 0
             if name == "SH" and not section_seen and head.strip().upper() in ("NAME", "NOM", "NOMBRE", "NAMEN"):
                 in_name, name_lines = True, []
                 page.end_list()
@@ -149,10 +147,7 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             section_seen = True
             page.heading(2 if name == "SH" else 3, head)
         elif name in ("PP", "LP", "P", "HP"):
-            if rs_depth:
-                page.paragraph()
-            else:
-                page.end_list()
+            page.end_list()
         elif name in ("sp", "Sp"):
             if fill:
                 page.paragraph()
@@ -175,12 +170,9 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             else:
                 page.term(tag)
         elif name == "RS":
-            rs_depth += 1
             page.indent()
         elif name == "RE":
-            rs_depth = max(0, rs_depth - 1)
-            if not rs_depth:
-                page.end_list()
+            page.outdent()
         elif name in ("nf", "EX", "Vb", "Ds"):
             page.start_pre()
             fill = False

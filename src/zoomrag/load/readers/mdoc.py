@@ -97,10 +97,14 @@ class _Mdoc:
             args, i = self._args(tokens, i)
             if t == "Ns":
                 w.tight = True
+                i -= len(args)  # its words are read as words
             elif t == "Ap":
                 w.tight = True
                 w.add("'")
                 w.tight = True
+                i -= len(args)
+            elif t == "An" and args[:1] in (["-split"], ["-nosplit"]):
+                i -= len(args) - 1
             elif t == "Pf":
                 if args:
                     w.add(self.troff.text(args[0]), delimiters=False)
@@ -241,7 +245,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             if kind == "-column":
                 rows = []
             else:
-                page.paragraph()
+                page.nest()
         elif name == "It":
             kind = lists[-1] if lists else "-item"
             head = _item_head(tokens, it, m)
@@ -259,7 +263,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
                 page.table(rows, False)
                 rows = []
             else:
-                page.end_list()
+                page.outdent()
         elif name == "Bd":
             literal = bool(_LITERAL.intersection(tokens))
             if literal:
@@ -322,6 +326,9 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
                                              "ta", "so", "TH", "SH"):
                 page.text(text)
     named = meta.pop("names", "") or m.name
+    if not named and meta.get("page_title"):
+        t = meta["page_title"]
+        named = t.lower() if t.isupper() else t
     if named:
         meta["title"] = title_line(named, meta.get("man_section", ""), description)
         page.title(meta["title"])

@@ -1,16 +1,29 @@
 """The HTML a manual page's macros write, whichever package (man or mdoc) they come from:
 sections, paragraphs, tagged paragraphs as definition lists, bullets as lists, examples as
-preformatted text, tables."""
+preformatted text, tables.
+
+Lists nest as the page indents them (``.RS`` in man, ``.Bl`` inside an item in mdoc). A tag
+whose description runs to more than one block (``set`` and the options listed under it, an
+option described in several paragraphs) is an entry, as a documented option or function is in
+HTML: a heading over its description, so a context from inside it is titled by it
+(``SHELL BUILTIN COMMANDS › set › -e``). A tag with one paragraph stays a line of the list,
+``-a, --all: do not ignore …``.
+"""
 
 from __future__ import annotations
 
-from html import escape
+from dataclasses import dataclass, field
+from html import escape, unescape
 
 #: Marks a line break among a paragraph's words (no text holds it: readers drop NUL).
 _BREAK = "\x00"
 #: The longest line taken for a tag before an indented block, and what a tag never ends in.
 _TAG_LENGTH = 120
 _ENDS = frozenset(".:;!?,")
+#: A list's tags are entries when one in this many has more than one block under it.
+_LONG_SHARE = 3
+#: The longest name an entry's anchor takes from its tag.
+_NAME_CHARS = 40
 
 
 def title_line(names: str, section: str, what: str) -> str:
@@ -19,14 +32,28 @@ def title_line(names: str, section: str, what: str) -> str:
     return f"{head} — {what}" if what else head
 
 
+@dataclass
+class _Level:
+    """One level of indentation: the list open at it and its item."""
+
+    kind: str | None = None  # "dl" or "ul" while a list is open
+    item: bool = False  # a <dd> or <li> is open
+    term_at: int = -1  # where the open <dd>'s term is in the output
+    blocks: int = 0  # blocks written inside the open item
+    describes: bool = False  # the indented block is the description of the tag before it
+    terms: list[int] = field(default_factory=list)  # where the open list's terms are in the output
+    long: int = 0  # of the open list's items, those with more than one block
+    nested: bool = False  # an item of the open list holds a list
+
+
 class RoffPage:
     def __init__(self) -> None:
         self.out: list[str] = []
         self._words: list[str] = []
         self._block: str | None = None  # "p", "dt" or "pre", while it has text pending
-        self._list: str | None = None  # "dl" or "ul"
-        self._item = False  # a <dd> or <li> is open
+        self._levels = [_Level()]
         self._glue = False  # the last text ended in \c: the next goes on with no space
+        self._merge = False  # the tag being read joins the one before it
 
     # text
 
@@ -62,26 +89,50 @@ class RoffPage:
 
     # structure
 
+    def title(self, text: str) -> None:
+        """The page's heading, above everything written so far."""
+        self.out.insert(0, f"<h1>{escape(text)}</h1>")
+        for level in self._levels:
+            level.term_at += 1 if level.term_at >= 0 else 0
+            level.terms = [at + 1 for at in level.terms]
+
     def heading(self, level: int, text: str) -> None:
-        self.end_list()
+        self._close_all()
         text = " ".join(text.split())
         if text:
             self.out.append(f"<h{level}>{escape(text)}</h{level}>")
 
-    def title(self, text: str) -> None:
-        """The page's heading, above everything written so far."""
-        self.out.insert(0, f"<h1>{escape(text)}</h1>")
-
     def term(self, text: str | None = None) -> None:
-        """A tagged paragraph's tag: ``text``, else the next line of text."""
+        """A tagged paragraph's tag: ``text``, else the next line of text. Tags one after another
+        share the description that follows them (``declare …, typeset …``)."""
         self._flush()
-        self._close_item()
-        self._open("dl")
+        top = self._levels[-1]
+        self._merge = top.item and top.kind == "dl" and top.blocks == 0 and top.term_at == len(self.out) - 1
+        if not self._merge:
+            self._close_item()
+            self._open("dl")
         self._block = "dt"
         self._glue = False
         if text is not None:
             self._words.append(text.strip())
             self._end_term()
+
+    def bullet(self) -> None:
+        self._flush()
+        self._close_item()
+        self._open("ul")
+        self.out.append("<li>")
+        self._levels[-1].item = True
+
+    def end_list(self) -> None:
+        """Ends the list open at this level of indentation."""
+        if self._block == "dt":
+            self._end_term()
+        self._flush()
+        self._close_item()
+        top = self._levels[-1]
+        if top.kind is not None:
+            self._end_of_list(top)
 
     def indent(self) -> None:
         """An indented block begins (``.RS``): a paragraph of one short line before it that ends
@@ -93,22 +144,22 @@ class RoffPage:
             self._words = []
             self._block = None
             self.term(tag)
+            self.nest()
+            self._levels[-1].describes = True
+            return
+        self.nest()
 
-    def bullet(self) -> None:
-        self._flush()
-        self._close_item()
-        self._open("ul")
-        self.out.append("<li>")
-        self._item = True
+    def nest(self) -> None:
+        """What follows is one level in: a list opened now is inside the open item."""
+        self.paragraph()
+        self._levels.append(_Level())
 
-    def end_list(self) -> None:
-        if self._block == "dt":
-            self._end_term()
-        self._flush()
-        self._close_item()
-        if self._list is not None:
-            self.out.append(f"</{self._list}>")
-            self._list = None
+    def outdent(self) -> None:
+        """Back one level (``.RE``, mdoc's ``.El``), the lists opened inside ended."""
+        self.end_list()
+        if len(self._levels) > 1:
+            if self._levels.pop().describes:
+                self._close_item()  # the block was the description of the tag before it: it is over
 
     def start_pre(self) -> None:
         self.paragraph()
@@ -121,6 +172,8 @@ class RoffPage:
         self._words = []
         self._block = None
         if body.strip():
+            self._settle()
+            self._count(1)
             self.out.append(f"<pre>{escape(body)}</pre>")
 
     def table(self, rows: list[list[str]], header: bool) -> None:
@@ -134,34 +187,89 @@ class RoffPage:
             html.append("<tr>" + "".join(f"<{cell}>{escape(c)}</{cell}>" for c in row + [""] * (width - len(row)))
                         + "</tr>")
         html.append("</table>")
+        self._settle()
+        self._count(1)
         self.out.append("".join(html))
 
     def html(self) -> str:
         self.end_pre()
-        self.end_list()
+        self._close_all()
         return "".join(self.out)
 
     # inside
 
+    def _settle(self) -> None:
+        """Before a block at this level: a list whose item is over ends (text after a run of
+        tags with indented descriptions is no longer part of it)."""
+        top = self._levels[-1]
+        if top.kind is not None and not top.item:
+            self._end_of_list(top)
+
+    def _count(self, blocks: int, nested: bool = False) -> None:
+        """``blocks`` more written inside the innermost open item, at any level."""
+        for level in reversed(self._levels):
+            if level.item:
+                level.blocks += blocks
+                level.nested = level.nested or (nested and level.kind == "dl")
+                return
+
     def _open(self, kind: str) -> None:
-        if self._list != kind:
-            if self._list is not None:
-                self.out.append(f"</{self._list}>")
+        top = self._levels[-1]
+        if top.kind != kind:
+            if top.kind is not None:
+                self._end_of_list(top)
+            elif len(self._levels) > 1:
+                self._count(1, nested=True)  # a list inside an item: its list's terms are entries
             self.out.append(f"<{kind}>")
-            self._list = kind
+            top.kind = kind
 
     def _close_item(self) -> None:
-        if self._item:
-            self.out.append("</dd>" if self._list == "dl" else "</li>")
-            self._item = False
+        top = self._levels[-1]
+        if not top.item:
+            return
+        if top.kind == "dl":
+            top.long += top.blocks > 1
+            self.out.append("</dd>")
+        else:
+            self.out.append("</li>")
+        top.item, top.blocks, top.term_at = False, 0, -1
+
+    def _end_of_list(self, level: _Level) -> None:
+        """Its terms made entries when an item holds a list, or a third of them run to more
+        than one block: all of them, as a term written as a line after an entry's heading would
+        read as part of that entry."""
+        if level.nested or (level.long and level.long * _LONG_SHARE >= len(level.terms)):
+            for at in level.terms:
+                tag = self.out[at]
+                text = unescape(tag[tag.find("<dt>") + 4:tag.find("</dt>")])
+                word = (text.split() or ["entry"])[0].strip(",")[:_NAME_CHARS]
+                self.out[at] = tag.replace("<dt>", f'<dt id="{escape(word, quote=True)}">', 1)
+        level.terms, level.long, level.nested = [], 0, False
+        self.out.append(f"</{level.kind}>")
+        level.kind = None
+
+    def _close_all(self) -> None:
+        while True:
+            self.end_list()
+            if len(self._levels) == 1:
+                break
+            self._levels.pop()
 
     def _end_term(self) -> None:
         words = " ".join(self._words).strip()
         self._words = []
         self._block = None
-        if words:
+        if not words:
+            return
+        top = self._levels[-1]
+        if self._merge:
+            self.out[top.term_at] = self.out[top.term_at].removesuffix("</dt><dd>") + f", {escape(words)}</dt><dd>"
+        else:
+            top.term_at = len(self.out)
+            top.terms.append(top.term_at)
             self.out.append(f"<dt>{escape(words)}</dt><dd>")
-            self._item = True
+            top.item = True
+        self._merge = False
 
     def _flush(self) -> None:
         if self._block == "pre":
@@ -172,4 +280,6 @@ class RoffPage:
         self._block = None
         self._glue = False
         if words.replace(_BREAK, "").strip():
+            self._settle()
+            self._count(1)
             self.out.append(f"<p>{escape(words).replace(_BREAK, '<br>')}</p>")
