@@ -154,7 +154,7 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "eml", "epub", "html", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
+    assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
                          "odp", "ods", "odt", "org", "pdf", "pptx", "rst", "rtf", "sbv", "srt", "text", "toml", "tsv", "vtt", "xlsx", "xml",
                          "xmldata", "yaml"]
 

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (51, "653d6d41e4f6a7cf2eff05ad75491822e584ae1bb7638333dc742935fb2766d3")
+RECORDED = (52, "14ff4e8ad11f69caab623c0590d4d87bd5deb0b26edf20d355c6f84f01faad3c")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -113,6 +113,8 @@ FILES = {
     "ls.1": ("man", ".TH LS 1 2024 coreutils\n.SH NAME\nls \\- list directory contents\n.SH DESCRIPTION\n"
              "List the FILEs.\n.TP\n\\fB\\-a\\fR, \\fB\\-\\-all\\fR\ndo not ignore entries starting with .\n"
              ".SS Exit status\n.TS\nl l.\n0\tOK\n.TE\n.nf\nls \\-la\n.fi\n"),
+    "demo.info": ("info", "\x1f\nFile: demo.info,  Node: Top,  Up: (dir)\n\nDemo\n****\n\nIt lists files.\n\n"
+                  "‘-a’\n     Show all.\n\n          ls -a\n\n* Menu:\n\n* Top::\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -342,3 +342,11 @@ def test_tags_with_one_paragraph_each_stay_lines_of_their_list():
     doc = read_text(".TH X 1\n.SH OPTIONS\n.TP\n.B \\-a\nAll.\n.TP\n.B \\-b\nBrief.\n.IP\nMore on b.\n"
                     ".TP\n.B \\-c\nCount.\n.TP\n.B \\-d\nDepth.\n", format="man", source="x.1")
     assert doc.text == "# x(1)\n\n## OPTIONS\n\n-a: All.\n\n-b: Brief.\n\nMore on b.\n\n-c: Count.\n\n-d: Depth."
+
+
+def test_text_after_a_list_keeps_its_tags_lines_so_no_heading_takes_it():
+    src = (".TH BASH 1\n.SH BUILTINS\n.TP\n\\fBset\\fP\nWithout options.\n.RS\n.TP\n.B \\-e\nExit.\n.IP\nMore.\n.RE\n"
+           "The options are off by default.\n.TP\n\\fBshift\\fP\nRenamed.\n")
+    doc = read_text(src, format="man", source="bash.1")
+    assert doc.text == ("# bash(1)\n\n## BUILTINS\n\n### set\n\nWithout options.\n\n-e: Exit.\n\nMore.\n\n"
+                        "The options are off by default.\n\n### shift\n\nRenamed.")

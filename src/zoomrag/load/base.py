@@ -160,6 +160,8 @@ def _declared_encoding(head: bytes) -> str | None:
     return None if name in ("utf-8", "utf-16", "utf-32") else name
 
 
+#: How makeinfo opens the mark of an index node, the only NUL bytes a text file holds.
+_INFO_MARK = re.compile(rb"\x00\x08\[[^\x00]{0,64}\x00\x08\]")
 #: Bytes outside ASCII a file must hold for its encoding to be guessed.
 _GUESS_BYTES = 20
 
@@ -193,6 +195,8 @@ def decode(data: bytes, source: str) -> str:
                     f"{source}: {codec.upper()} byte order mark but invalid {codec.upper()} at byte "
                     f"{e.start}; re-save the file as UTF-8") from None
     data = data.removeprefix(codecs.BOM_UTF8)
+    if b"\x00\x08[" in data:  # an Info manual's index marks ("\0\b[index\0\b]"): not binary
+        data = _INFO_MARK.sub(b"", data)
     head = data[:_SNIFF]
     older = _UNREAD_FORMATS.get(PurePath(source).suffix.lower())
     if older is not None and (b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)):

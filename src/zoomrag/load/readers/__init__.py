@@ -8,6 +8,9 @@ from .delimited import read_csv, read_tsv
 from .docx import read_docx
 from .epub import read_epub
 from .html import read_html
+from .info import EXTENSION_PATTERN as INFO_PATTERN
+from .info import EXTENSIONS as INFO_EXTENSIONS
+from .info import read_info
 from .jsondata import read_json, read_jsonl
 from .latex import read_latex
 from .mail import read_eml, read_mbox
@@ -55,6 +58,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
     ("org", FormatReader((".org",), read=read_org)),
+    ("info", FormatReader(INFO_EXTENSIONS, read=read_info, renders="markdown", extension_pattern=INFO_PATTERN)),
     ("man", FormatReader(MAN_EXTENSIONS, read=read_man, renders="markdown", extension_pattern=MAN_PATTERN)),
     ("vtt", FormatReader((".vtt",), read=read_vtt, renders="markdown")),
     ("srt", FormatReader((".srt",), read=read_srt, renders="markdown")),

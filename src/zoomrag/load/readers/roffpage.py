@@ -44,6 +44,7 @@ class _Level:
     terms: list[int] = field(default_factory=list)  # where the open list's terms are in the output
     long: int = 0  # of the open list's items, those with more than one block
     nested: bool = False  # an item of the open list holds a list
+    inner: list[int] = field(default_factory=list)  # terms of entries in its items' lists
 
 
 class RoffPage:
@@ -54,6 +55,9 @@ class RoffPage:
         self._levels = [_Level()]
         self._glue = False  # the last text ended in \c: the next goes on with no space
         self._merge = False  # the tag being read joins the one before it
+        #: Lists that end as entries if no text follows them before their item or section ends:
+        #: the depth each was at, and where its terms are in the output.
+        self._pending: list[tuple[int, list[int]]] = []
 
     # text
 
@@ -95,6 +99,8 @@ class RoffPage:
         for level in self._levels:
             level.term_at += 1 if level.term_at >= 0 else 0
             level.terms = [at + 1 for at in level.terms]
+            level.inner = [at + 1 for at in level.inner]
+        self._pending = [(d, [at + 1 for at in terms]) for d, terms in self._pending]
 
     def heading(self, level: int, text: str) -> None:
         self._close_all()
@@ -123,6 +129,11 @@ class RoffPage:
         self._open("ul")
         self.out.append("<li>")
         self._levels[-1].item = True
+
+    def end_bullets(self) -> None:
+        """Ends a bulleted list open at this level (text after it is not its last item's)."""
+        if self._levels[-1].kind == "ul":
+            self.end_list()
 
     def end_list(self) -> None:
         """Ends the list open at this level of indentation."""
@@ -204,6 +215,7 @@ class RoffPage:
         top = self._levels[-1]
         if top.kind is not None and not top.item:
             self._end_of_list(top)
+        self._written()
 
     def _count(self, blocks: int, nested: bool = False) -> None:
         """``blocks`` more written inside the innermost open item, at any level."""
@@ -216,6 +228,7 @@ class RoffPage:
     def _open(self, kind: str) -> None:
         top = self._levels[-1]
         if top.kind != kind:
+            self._written()  # a new list after one that ended: that one stays a list
             if top.kind is not None:
                 self._end_of_list(top)
             elif len(self._levels) > 1:
@@ -227,6 +240,10 @@ class RoffPage:
         top = self._levels[-1]
         if not top.item:
             return
+        # entries ended inside this item with no text after them stand or fall with this list
+        depth = len(self._levels)
+        top.inner += [at for d, terms in self._pending if d > depth for at in terms]
+        self._pending = [(d, terms) for d, terms in self._pending if d <= depth]
         if top.kind == "dl":
             top.long += top.blocks > 1
             self.out.append("</dd>")
@@ -235,18 +252,30 @@ class RoffPage:
         top.item, top.blocks, top.term_at = False, 0, -1
 
     def _end_of_list(self, level: _Level) -> None:
-        """Its terms made entries when an item holds a list, or a third of them run to more
-        than one block: all of them, as a term written as a line after an entry's heading would
-        read as part of that entry."""
+        """A list whose item holds a list, or a third of whose items run to more than one block,
+        may be made of entries (all its terms: a term written as a line after an entry's heading
+        would read as part of that entry); whether it is, is known when the text after it is."""
         if level.nested or (level.long and level.long * _LONG_SHARE >= len(level.terms)):
-            for at in level.terms:
+            self._pending.append((len(self._levels), level.terms + level.inner))
+        level.terms, level.inner, level.long, level.nested = [], [], 0, False
+        self.out.append(f"</{level.kind}>")
+        level.kind = None
+
+    def _written(self) -> None:
+        """A block is written at this depth: the lists ended at it or deeper stay lists, as this
+        block would read as part of their last entry's description."""
+        depth = len(self._levels)
+        self._pending = [(d, terms) for d, terms in self._pending if d < depth]
+
+    def _commit(self) -> None:
+        """The lists ended with no text after them made entries: the section or page is over."""
+        for _, terms in self._pending:
+            for at in terms:
                 tag = self.out[at]
                 text = unescape(tag[tag.find("<dt>") + 4:tag.find("</dt>")])
                 word = (text.split() or ["entry"])[0].strip(",")[:_NAME_CHARS]
                 self.out[at] = tag.replace("<dt>", f'<dt id="{escape(word, quote=True)}">', 1)
-        level.terms, level.long, level.nested = [], 0, False
-        self.out.append(f"</{level.kind}>")
-        level.kind = None
+        self._pending = []
 
     def _close_all(self) -> None:
         while True:
@@ -254,6 +283,7 @@ class RoffPage:
             if len(self._levels) == 1:
                 break
             self._levels.pop()
+        self._commit()
 
     def _end_term(self) -> None:
         words = " ".join(self._words).strip()
