@@ -18,11 +18,12 @@ from pathlib import PurePath
 from types import MappingProxyType
 
 from ...model import Block, Document
+from ..compressed import inner_name
 from .html import render_pages
 from .mdoc import is_mdoc, write_mdoc
 from .plain import read_plain
 from .roffpage import RoffPage, title_line
-from .troff import Line, Troff, arguments, lines, tbl_rows
+from .troff import LAYOUT, Line, Troff, arguments, lines, tbl_rows
 
 #: A page starts with one of these within its first lines (comments and string definitions
 #: before it).
@@ -62,8 +63,7 @@ def read_man(text: str, *, doc_id: str, source: str) -> Document:
 
 def _page_name(path: str) -> str:
     """``gzip(1)`` for ``man1/gzip.1`` or ``gzip.1.gz``."""
-    name = PurePath(path).name
-    name = name.removesuffix(".gz").removesuffix(".bz2").removesuffix(".xz")
+    name = (inner_name(PurePath(path)) or PurePath(path)).name
     stem, _, section = name.rpartition(".")
     return f"{stem}({section})" if stem and section[:1].isdigit() else name
 
@@ -82,18 +82,6 @@ def _link_page(target: str, doc_id: str, source: str) -> Document:
 _NAME_LINE = re.compile(r"(.+?)\s+[-–—]+\s+(.+)", re.S)
 #: Tags that mark an item of a bulleted list (``.IP \(bu``).
 _BULLETS = frozenset({"•", "*", "-", "o", "·", "—", "–", "+"})
-#: Requests that only set how text looks or where it goes on the sheet.
-_LAYOUT = frozenset({
-    "PD", "ad", "na", "hy", "nh", "ne", "ti", "in", "ll", "ft", "ps", "vs", "nr", "rr", "ta", "tr",
-    "cs", "ss", "lf", "pc", "ch", "wh", "bp", "UC", "AT", "DT", "PU", "LINKSTYLE", "ev", "it", "hw",
-    "cc", "c2", "ec", "eo", "do", "so", "mso", "IX", "rm", "als", "chop", "blm", "lsm", "em", "fam",
-    "fp", "ftr", "fl", "mk", "rt", "sv", "os", "ns", "rs", "hc", "lt", "pl", "po", "tm", "ab", "nx",
-    "pso", "ie", "fchar", "char", "schar", "shc", "ul", "cu", "uf", "kern", "warn", "pev", "pm",
-    "color", "defcolor", "gcolor", "fcolor", "TA", "mc", "cp", "vpt", "hcode", "ecs", "ecr", "ptr",
-    "pnr", "papersize", "device", "devicem", "tkf", "cflags", "return", "shift", "while", "break",
-    "continue", "trf", "tag", "taga", "opena", "open", "close", "write", "writec", "writem", "fi",
-    "Ip", "Sh", "PT", "BT", "In", "MR_", "ME_", "an-trap", "HF", "MT_", "ce",
-})
 #: Macros whose arguments are one run of text in one or two alternating fonts.
 _FONTS_SPACED = frozenset({"B", "I", "SM", "SB", "CW", "CR", "CB", "CI", "R", "BX", "Pn"})
 _FONTS_JOINED = frozenset({"BR", "BI", "IB", "IR", "RB", "RI", "SBR"})
@@ -157,7 +145,7 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             page.line_break()
         elif name in ("TP", "TQ"):
             page.term()
-        elif name == "IP":
+        elif name in ("IP", "Ip"):  # pod2man's old pages define Ip as IP
             a = arguments(rest)
             tag = troff.text(a[0]).strip() if a else ""
             if not tag:
@@ -208,7 +196,7 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
         elif name == "TS":
             body = _until(it, "TE")
             page.table(*tbl_rows(body, troff))
-        elif name in _LAYOUT or name.startswith("\\"):
+        elif name in LAYOUT or name.startswith("\\"):
             pass
         else:  # a macro the page defines itself, or one read nowhere here: its words are kept
             words = troff.text(" ".join(arguments(rest)))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 from .roffpage import RoffPage, title_line
-from .troff import Line, Troff, arguments
+from .troff import LAYOUT, Line, Troff, arguments
 
 _START = re.compile(r"^[.'][ \t]*(Dd|Dt)\b", re.M)
 
@@ -322,8 +322,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             pass
         else:
             text = troff.text(" ".join(tokens))
-            if text.strip() and name not in ("PD", "ad", "na", "hy", "nh", "ne", "ti", "in", "ll", "ft", "nr",
-                                             "ta", "so", "TH", "SH"):
+            if text.strip() and name not in LAYOUT:
                 page.text(text)
     named = meta.pop("names", "") or m.name
     if not named and meta.get("page_title"):

@@ -1,6 +1,6 @@
-"""The HTML a manual page's macros write, whichever package (man or mdoc) they come from:
-sections, paragraphs, tagged paragraphs as definition lists, bullets as lists, examples as
-preformatted text, tables.
+"""The HTML a manual's markup means, for the manuals written in lines rather than elements
+(manual pages in man or mdoc macros, Info manuals): sections, paragraphs, tagged paragraphs as
+definition lists, bullets as lists, examples as preformatted text, tables.
 
 Lists nest as the page indents them (``.RS`` in man, ``.Bl`` inside an item in mdoc). A tag
 whose description runs to more than one block (``set`` and the options listed under it, an

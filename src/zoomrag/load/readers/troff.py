@@ -39,6 +39,18 @@ _SINGLE = {"e": "\\", "E": "\\", "\\": "\\", "-": "-", ".": ".", "&": "", "|": "
            "t": "\t", "p": "", "{": "", "}": "", "a": "", "d": "", "u": "", "r": "", "c": "",
            "!": "", "?": "", "#": ""}
 
+#: Requests that only set how text looks or where it goes on the sheet: nothing to read.
+LAYOUT = frozenset({
+    "PD", "ad", "na", "hy", "nh", "ne", "ti", "in", "ll", "ft", "ps", "vs", "nr", "rr", "ta", "tr",
+    "cs", "ss", "lf", "pc", "ch", "wh", "bp", "UC", "AT", "DT", "PU", "LINKSTYLE", "ev", "it", "hw",
+    "cc", "c2", "ec", "eo", "do", "so", "mso", "IX", "rm", "als", "chop", "blm", "lsm", "em", "fam",
+    "fp", "ftr", "fl", "mk", "rt", "sv", "os", "ns", "rs", "hc", "lt", "pl", "po", "tm", "ab", "nx",
+    "pso", "fchar", "char", "schar", "shc", "ul", "cu", "uf", "kern", "warn", "pev", "pm", "ce",
+    "color", "defcolor", "gcolor", "fcolor", "TA", "mc", "cp", "vpt", "hcode", "ecs", "ecr", "ptr",
+    "pnr", "papersize", "device", "devicem", "tkf", "cflags", "return", "shift", "while", "break",
+    "continue", "trf", "tag", "taga", "opena", "open", "close", "write", "writec", "writem", "PT", "BT",
+})
+
 _ESCAPE = re.compile(r"""\\(?:
     (?P<comment>["#].*)
   | f(?:\[[^\]]*\]|\(..|.)
