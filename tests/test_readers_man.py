@@ -350,3 +350,9 @@ def test_text_after_a_list_keeps_its_tags_lines_so_no_heading_takes_it():
     doc = read_text(src, format="man", source="bash.1")
     assert doc.text == ("# bash(1)\n\n## BUILTINS\n\n### set\n\nWithout options.\n\n-e: Exit.\n\nMore.\n\n"
                         "The options are off by default.\n\n### shift\n\nRenamed.")
+
+
+def test_a_translated_page_is_titled_by_its_name_line():
+    src = ".TH APROPOS 1\n.SH BEZEICHNUNG\napropos \\- Suche in Handbuchseiten\n.SH BESCHREIBUNG\nJede Seite.\n"
+    doc = read_text(src, format="man", source="de/man1/apropos.1")
+    assert doc.text == "# apropos(1) — Suche in Handbuchseiten\n\n## BESCHREIBUNG\n\nJede Seite."

@@ -22,7 +22,7 @@ from ..compressed import inner_name
 from .html import render_pages
 from .mdoc import is_mdoc, write_mdoc
 from .plain import read_plain
-from .roffpage import RoffPage, title_line
+from .roffpage import NAME_HEADS, RoffPage, title_line
 from .troff import LAYOUT, Line, Troff, arguments, lines, tbl_rows
 
 #: A page starts with one of these within its first lines (comments and string definitions
@@ -128,7 +128,7 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
         elif name in ("SH", "SS"):
             head = troff.text(" ".join(arguments(rest))) if rest.strip() else _next_text(it, troff)
             in_name = False
-            if name == "SH" and not section_seen and head.strip().upper() in ("NAME", "NOM", "NOMBRE", "NAMEN"):
+            if name == "SH" and not section_seen and head.strip().upper() in NAME_HEADS:
                 in_name, name_lines = True, []
                 page.end_list()
                 continue

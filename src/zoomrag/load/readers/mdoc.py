@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .roffpage import RoffPage, title_line
+from .roffpage import NAME_HEADS, RoffPage, title_line
 from .troff import LAYOUT, Line, Troff, arguments
 
 _START = re.compile(r"^[.'][ \t]*(Dd|Dt)\b", re.M)
@@ -41,7 +41,6 @@ _OPENING = frozenset("([")
 _REFERENCE = ("%A", "%T", "%B", "%R", "%J", "%I", "%C", "%V", "%N", "%P", "%Q", "%D", "%U", "%O")
 _LITERAL = frozenset({"-literal", "-unfilled", "-centered", "-code"})
 _TAGGED = frozenset({"-tag", "-diag", "-hang", "-ohang", "-inset"})
-_NAME_HEADS = frozenset({"NAME", "NOM", "NOMBRE", "NAMEN"})
 
 
 def is_mdoc(head: str) -> bool:
@@ -197,7 +196,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             in_dl = False
         if name is None:
             text = troff.text(rest)
-            if section in _NAME_HEADS:
+            if section in NAME_HEADS:
                 description = f"{description} {text}".strip()
             elif lists and lists[-1] == "-column" and rows:
                 rows[-1][-1] = f"{rows[-1][-1]} {text.strip()}".strip()
@@ -216,7 +215,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             head = m.inline(tokens)
             if name == "Sh":
                 section = head.strip().upper()
-            if section in _NAME_HEADS and name == "Sh":
+            if section in NAME_HEADS and name == "Sh":
                 page.end_list()
                 continue
             page.heading(2 if name == "Sh" else 3, head)
@@ -227,7 +226,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
                 page.paragraph()
         elif name == "br":
             page.line_break()
-        elif name == "Nm" and section in _NAME_HEADS:
+        elif name == "Nm" and section in NAME_HEADS:
             names = [troff.text(t) for t in tokens if t not in _CLOSING]
             m.name = m.name or (names[0] if names else "")
             meta["names"] = ", ".join(filter(None, (meta.get("names", ""), *names)))
@@ -314,7 +313,7 @@ def write_mdoc(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
                 page.text(m.inline([name, *tokens]) if name != "Lb" else f"library “{tokens[0]}”")
         elif name in _CALLABLE or name in _ENCLOSE:
             text = m.inline([name, *tokens])
-            if section in _NAME_HEADS:
+            if section in NAME_HEADS:
                 description = f"{description} {text}".strip()
             else:
                 page.text(text)

@@ -26,6 +26,12 @@ _LONG_SHARE = 3
 _NAME_CHARS = 40
 
 
+#: The NAME section's title in the languages pages are translated into (``BEZEICHNUNG``, ``名前``).
+NAME_HEADS = frozenset({"NAME", "NOM", "NOMBRE", "NAMEN", "BEZEICHNUNG", "NOME", "NAZWA", "НАЗВАНИЕ", "НАЗВА",
+                        "ИМЯ", "NAAM", "NAMN", "NAVN", "NIMI", "名前", "名称", "JMÉNO", "NÉV", "AD", "NUME",
+                        "이름", "ΟΝΟΜΑ"})
+
+
 def title_line(names: str, section: str, what: str) -> str:
     """``ls(1) — list directory contents``: the heading a page's NAME line makes."""
     head = f"{names}({section})" if section else names
