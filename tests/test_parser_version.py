@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (52, "14ff4e8ad11f69caab623c0590d4d87bd5deb0b26edf20d355c6f84f01faad3c")
+RECORDED = (53, "38c5b782bfba2258e5903979cb292b241d239198f9f691be1b57bc2853f7db6c")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -115,6 +115,8 @@ FILES = {
              ".SS Exit status\n.TS\nl l.\n0\tOK\n.TE\n.nf\nls \\-la\n.fi\n"),
     "demo.info": ("info", "\x1f\nFile: demo.info,  Node: Top,  Up: (dir)\n\nDemo\n****\n\nIt lists files.\n\n"
                   "‘-a’\n     Show all.\n\n          ls -a\n\n* Menu:\n\n* Top::\n"),
+    "Tool.pod": ("pod", "=head1 NAME\n\nTool - does things\n\n=head1 FUNCTIONS\n\n=over\n\n=item run EXPR\n\n"
+                 "Runs C<EXPR>.\n\n    run(1);\n\n=item stop\n\nStops.\n\n=back\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -23,6 +23,7 @@ from .odf import read_odp, read_ods, read_odt
 from .org import read_org
 from .pdf import read_pdf
 from .plain import read_plain
+from .pod import read_pod
 from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
@@ -59,6 +60,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
     ("org", FormatReader((".org",), read=read_org)),
     ("info", FormatReader(INFO_EXTENSIONS, read=read_info, renders="markdown", extension_pattern=INFO_PATTERN)),
+    ("pod", FormatReader((".pod",), read=read_pod, renders="markdown")),
     ("man", FormatReader(MAN_EXTENSIONS, read=read_man, renders="markdown", extension_pattern=MAN_PATTERN)),
     ("vtt", FormatReader((".vtt",), read=read_vtt, renders="markdown")),
     ("srt", FormatReader((".srt",), read=read_srt, renders="markdown")),
