@@ -356,3 +356,9 @@ def test_a_translated_page_is_titled_by_its_name_line():
     src = ".TH APROPOS 1\n.SH BEZEICHNUNG\napropos \\- Suche in Handbuchseiten\n.SH BESCHREIBUNG\nJede Seite.\n"
     doc = read_text(src, format="man", source="de/man1/apropos.1")
     assert doc.text == "# apropos(1) — Suche in Handbuchseiten\n\n## BESCHREIBUNG\n\nJede Seite."
+
+
+def test_an_ignored_block_is_left_out_whatever_comment_its_line_ends_in():
+    src = '.ig \\"  -*- nroff -*-\nTHIS SOFTWARE IS PROVIDED AS IS.\n..\n.Dd June 17 2010\n.Dt X 1\n.Sh NAME\n.Nm x\n' \
+          ".Nd copies keys\n.Sh SYNOPSIS\n.Nm\n.Fl h | Fl ?\n"
+    assert read_text(src, format="man", source="x.1").text == "# x(1) — copies keys\n\n## SYNOPSIS\n\nx -h | -?"

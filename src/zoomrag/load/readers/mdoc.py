@@ -37,6 +37,8 @@ _STANDARDS = {
 #: Words that join the word before them (closing punctuation) or after them (opening).
 _CLOSING = frozenset(".,:;)]?!")
 _OPENING = frozenset("([")
+#: Arguments that are punctuation, not words: a flag macro does not make them flags.
+_DELIMITERS = _CLOSING | _OPENING | {"|"}
 #: A reference's parts (``.%A`` author, ``.%T`` title …) in the order they are printed.
 _REFERENCE = ("%A", "%T", "%B", "%R", "%J", "%I", "%C", "%V", "%N", "%P", "%Q", "%D", "%U", "%O")
 _LITERAL = frozenset({"-literal", "-unfilled", "-centered", "-code"})
@@ -118,11 +120,11 @@ class _Mdoc:
                 w.add(_CLOSE[t], delimiters=False)
                 i -= len(args)
             elif t == "Fl":
-                words = [a for a in args if a not in _CLOSING]
+                words = [a for a in args if a not in _DELIMITERS]
                 if not words:
                     w.add("-")
                 for a in args:
-                    w.add(a if a in _CLOSING else "-" + self.troff.text(a))
+                    w.add(a if a in _DELIMITERS else "-" + self.troff.text(a))
             elif t == "Xr":
                 if args:
                     sec = f"({args[1]})" if len(args) > 1 and args[1] not in _CLOSING else ""

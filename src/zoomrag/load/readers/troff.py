@@ -221,7 +221,7 @@ def lines(text: str, troff: Troff) -> Iterator[Line]:
             else:
                 yield Line("sp", "")
             continue
-        name, rest = m.group(1), m.group(2)
+        name, rest = m.group(1), _uncommented(m.group(2))
         if name.startswith("\\\"") or name.startswith("\\#") or name in ("", "\\}"):
             continue  # a comment, an empty request, a block's close
         if name in ("de", "de1", "am", "ig", "dei", "ami"):
@@ -253,6 +253,16 @@ def lines(text: str, troff: Troff) -> Iterator[Line]:
                 troff.define(parts[0], parts[1] if len(parts) > 1 else "")
             continue
         yield Line(name, rest)
+
+
+def _uncommented(rest: str) -> str:
+    """A control line's arguments without the comment that may end it (``.ig \\" note``)."""
+    i = rest.find("\\")
+    while i != -1 and i + 1 < len(rest):
+        if rest[i + 1] in "\"#":
+            return rest[:i].rstrip()
+        i = rest.find("\\", i + 2)
+    return rest
 
 
 def _joined(raw: list[str]) -> list[str]:
