@@ -375,12 +375,12 @@ def test_api_entries_are_headings_titled_by_their_names_and_admonition_titles_le
         "### json.dumps(obj)\n\nSerialize obj.\n\nNote: Keys are str.\n\nAlways.\n\n"
         "### class json.JSONEncoder\n\nExtensible encoder.\n\n"
         "#### default(o)\n\nReturn a serializable object.\n\n"
-        "term: a plain definition\n\n## Command Line\n\n"
+        "## Basic Usage\n\nterm: a plain definition\n\n## Command Line\n\n"
         "### " + " ".join(["word"] * 20) + "\n\nMeaning.\n"
     )
     headings = [(b.level, b.meta.get("title")) for b in doc.blocks if b.type == "heading"]
     assert headings == [(1, None), (2, None), (3, "json.dumps"), (3, "json.JSONEncoder"),
-                        (4, "default"), (2, None), (3, "term-a-very-long-glossary-term")]
+                        (4, "default"), (2, None), (2, None), (3, "term-a-very-long-glossary-term")]
     tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
     paths = {n.text.split("\n")[0]: n.section_path for n in tree if n.kind == "section"}
     assert paths["#### default(o)"] == ("json — JSON encoder", "Basic Usage", "json.JSONEncoder",

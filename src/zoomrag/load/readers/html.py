@@ -18,7 +18,9 @@ class, option or glossary term as a definition list entry whose term is a link t
 (``<dt id="json.dumps">``). Such a term is rendered as a heading one level under the page's
 current heading (an entry inside another's description one level further), titled by the name
 it documents, so what is said of ``json.dumps`` is a section a hit can grow to and its units
-carry the name. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
+carry the name. Text after a run of entries ("The module also provides the following
+functions:") belongs to the section again, as the page's indentation shows: its heading is
+written again before it, so the text is not filed under the last entry. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
 leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
 opening a section that would swallow the text after the admonition, and a definition list's
 term leads its definition ("FULL: Selects full vacuum…"). A first heading that repeats the
@@ -317,16 +319,33 @@ class _Renderer:
         #: Admonitions and code-holding list items being walked (each one by its own walk; deeper
         #: ones are plain containers, and deeper lists one block).
         self.nested = 0
+        #: The headings in effect: level, line and meta of each, outermost first.
+        self.trail: list[tuple[int, str, MappingProxyType]] = []
+        #: The heading to write again before the next text: the section a run of API entries
+        #: ended in goes on after them.
+        self.resume: tuple[int, str, MappingProxyType] | None = None
 
     def add(self, body: str, kind: str, level: int = 0, meta: MappingProxyType = _EMPTY) -> None:
         if not body:
             return
+        if kind == "heading":
+            self.resume = None
+            self.trail = [h for h in self.trail if h[0] < level] + [(level, body, meta)]
+        elif self.resume is not None:
+            # Text after a run of entries is the section's again, not the last entry's: its
+            # heading is written again, as a page shows it by indentation.
+            (at, line, heading_meta), self.resume = self.resume, None
+            self._write(line, "heading", at, heading_meta)
+            self.trail = [h for h in self.trail if h[0] < at] + [(at, line, heading_meta)]
         if self.label:
             label, self.label = self.label, ""
             if kind == "text":  # "Note: …", "FULL: Selects …", "What is X? It is …", "自由：如同…"
                 body = label + _joint(label) + body
             else:  # a lead-in to a list, code or table; a heading starts something else
                 self.add(label if kind == "heading" or label[-1] in _ENDS_SENTENCE else label + ":", "text")
+        self._write(body, kind, level, meta)
+
+    def _write(self, body: str, kind: str, level: int, meta: MappingProxyType) -> None:
         if self.parts:
             self.parts.append("\n\n")
             self.length += 2
@@ -433,8 +452,13 @@ class _Renderer:
         elif (tag == "dl" or _admonition(node)) and self.nested < _MAX_ADMONITIONS:
             # Walked on its own, so its title (a last term) cannot run on into the text after it.
             self.nested += 1
+            start = len(self.blocks)
             self.render(node)
             self.nested -= 1
+            entries = [b.level for b in self.blocks[start:] if b.type == "heading" and "title" in b.meta]
+            if entries and tag == "dl":
+                under = [h for h in self.trail if h[0] < min(entries)]
+                self.resume = under[-1] if under else None
         elif tag == "p":
             self._paragraph(_inline(node))
         elif tag in _LISTS:
