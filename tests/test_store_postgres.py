@@ -290,3 +290,22 @@ def test_a_hybrid_query_that_fails_leaves_the_second_connection_usable(pg_index_
         gate.set()
         monkeypatch.undo()
         assert ix.search("topic 3", mode="hybrid", k=5) == want  # the side connection recovered
+
+
+def test_ann_off_builds_no_vector_index_and_searches_exactly(pg_url, tmp_path):
+    # Where the server's pgvector cannot build an index (its backend dies on some CPUs), this is
+    # the way to use it: no build is tried, so nothing crashes.
+    docs = [Document(id=f"d{i}", source=f"mem://{i}", text=f"Line {i} about topic {i % 7}.\nAnd {i} more words.")
+            for i in range(60)]
+    with Index.open(pg_url, embedder=CountingEmbedder(), strategy=ParagraphLines(), ann_threshold=50,
+                    ann="off") as ix, \
+            Index.open(str(tmp_path / "f.db"), embedder=CountingEmbedder(), strategy=ParagraphLines(),
+                       ann="off") as exact:
+        ix.add(docs)
+        exact.add(docs)
+        assert ix.stats().ann.startswith("none (exact search")
+        assert ix.store.describe_vectors().startswith("none yet")
+        for q in ("topic 3", "Line 42"):
+            got = ix.search(q, mode="dense", k=5)
+            want = exact.search(q, mode="dense", k=5)
+            assert [h.score for h in got] == pytest.approx([h.score for h in want], abs=1e-5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -56,5 +57,8 @@ def dense_for(store: Store, settings: Settings, *, ann: str, threshold: int) -> 
         return DenseSearch(store, settings, ann=ann, threshold=threshold)
     if isinstance(store, VectorSearchStore):
         own = getattr(store, "searches_all_sizes", False)
+        if ann == "off" and not own:
+            store.search_exactly()  # exact search at every size, as the file store's "off"
+            threshold = sys.maxsize
         return ServerDense(store, settings, threshold=0 if own else threshold)
     raise TypeError(f"{type(store).__name__}: a store must be a file store or search vectors itself")

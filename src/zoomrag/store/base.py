@@ -219,3 +219,7 @@ class VectorSearchStore(Store, Protocol):
         """Make the vector index if it is not there yet (the index reached the ANN threshold);
         whether it is there now."""
         ...
+
+    def search_exactly(self) -> None:
+        """Build no vector index of its own (``ann="off"``), where the store can do without."""
+        ...

@@ -257,6 +257,8 @@ class PostgresStore:
         self.url = url
         self.path = public_url(url)
         self.timeout = timeout
+        #: Whether the vector index is built at the ANN threshold (:meth:`search_exactly`).
+        self._builds_index = True
         self._kind_list: list[str] | None = None
         #: Whether ``documents`` has its ``parser`` column (:meth:`_has_parser_column`).
         self._parser_column = False
@@ -350,7 +352,7 @@ class PostgresStore:
     def checkpoint(self) -> None:
         """After a run of writes: the vector index once the index reaches the ANN threshold
         (:meth:`build_vector_index`), and the planner's statistics (best effort)."""
-        if self._vector_index_state() != "valid" and self.unit_count() >= ANN_THRESHOLD:
+        if self._builds_index and self._vector_index_state() != "valid" and self.unit_count() >= ANN_THRESHOLD:
             self.build_vector_index()
         try:
             self.conn.execute("ANALYZE documents, nodes, vectors, doc_meta")
@@ -779,6 +781,11 @@ class PostgresStore:
         row = self._rows("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
                          "WHERE c.relname = 'vectors_hnsw' AND c.relnamespace = current_schema()::regnamespace")
         return "missing" if not row else "valid" if row[0][0] else "invalid"
+
+    def search_exactly(self) -> None:
+        """Never build the vector index from this connection (``ann="off"``): for a server whose
+        pgvector cannot build one, or exact results at any size."""
+        self._builds_index = False
 
     def build_vector_index(self) -> bool:
         """Build pgvector's HNSW index over the vectors unless it is there; whether it is there now.
