@@ -782,6 +782,21 @@ class PostgresStore:
                          "WHERE c.relname = 'vectors_hnsw' AND c.relnamespace = current_schema()::regnamespace")
         return "missing" if not row else "valid" if row[0][0] else "invalid"
 
+    @contextmanager
+    def _lost_building(self) -> Iterator[None]:
+        """A server process that dies building the index (a pgvector built for instructions this
+        CPU lacks) is named with the way around it."""
+        try:
+            yield
+        except self._errors.OperationalError as e:
+            if not self.conn.closed:
+                raise
+            said = (str(e).splitlines() or ["connection lost"])[0]
+            raise StoreError(f"{self.path}: the server's process died building pgvector's index ({said}); if its "
+                             "log says 'illegal instruction', its pgvector was built for another CPU: use one "
+                             "built for this machine, or open the index with ann=\"off\" to search without "
+                             "one (committed documents are kept)") from None
+
     def search_exactly(self) -> None:
         """Never build the vector index from this connection (``ann="off"``): for a server whose
         pgvector cannot build one, or exact results at any size."""
@@ -802,7 +817,7 @@ class PostgresStore:
         if self._in_transaction() or not self._rows("SELECT pg_try_advisory_lock(%s)", (_VECTOR_INDEX_LOCK,))[0][0]:
             return False  # inside a write, or another process is building it
         try:
-            with self._translate_errors("build the vector index"):
+            with self._translate_errors("build the vector index"), self._lost_building():
                 state = self._vector_index_state()
                 if state == "valid":
                     return True
