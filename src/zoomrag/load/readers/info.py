@@ -35,6 +35,10 @@ _NOTE = re.compile(r"\*([Nn])ote\s+((?:[^:*]|\n)+?)(?:::|:\s*(?:\([^)\n]*\))?(?:
 _STEP = 5
 #: A tag is at most this long.
 _TAG_CHARS = 90
+#: Prose: sentences of words (a quotation is indented as an example is).
+_WORD = re.compile(r"[^\W\d_][\w’'-]*[,.;:!?)”\"]*")
+_PROSE_WORDS = 12
+_PROSE_SHARE = 0.85
 
 
 def read_info(text: str, *, doc_id: str, source: str) -> Document:
@@ -105,11 +109,8 @@ def _write_blocks(blocks: list[list[str]], page: RoffPage) -> None:
     """A node's blank-line parted blocks: tags with their descriptions nest by indentation."""
     terms: list[int] = []  # the indentation of each open table's tags, outermost first
     for block in blocks:
-        if not block:
-            continue
         at = _indent(block[0])
-        split = _tags(block)
-        if split:
+        if _tags(block):
             while terms and terms[-1] > at:
                 terms.pop()
                 page.outdent()
@@ -146,12 +147,6 @@ def _write_blocks(blocks: list[list[str]], page: RoffPage) -> None:
     while terms:
         terms.pop()
         page.outdent()
-
-
-#: Prose: sentences of words (a quotation is indented as an example is).
-_WORD = re.compile(r"[^\W\d_][\w’'-]*[,.;:!?)”\"]*")
-_PROSE_WORDS = 12
-_PROSE_SHARE = 0.85
 
 
 def _prose(block: list[str]) -> bool:
