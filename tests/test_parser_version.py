@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (54, "d90e0731da5e2f55b5190c5172ce0c553352d9292ba1681a0309da980e15ff8e")
+RECORDED = (55, "eb203b573bbecb9ac6a7c732c501a123e5b0683434bb6ef59fffb1cfaa44c5d5")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -117,6 +117,8 @@ FILES = {
                   "‘-a’\n     Show all.\n\n          ls -a\n\n* Menu:\n\n* Top::\n"),
     "Tool.pod": ("pod", "=head1 NAME\n\nTool - does things\n\n=head1 FUNCTIONS\n\n=over\n\n=item run EXPR\n\n"
                  "Runs C<EXPR>.\n\n    run(1);\n\n=item stop\n\nStops.\n\n=back\n"),
+    "tool.texi": ("texinfo", "@node Top\n@top Tool\n\nIt runs @code{tool @var{file}}.\n\n@table @option\n"
+                  "@item -v\nTalk more.\n@end table\n\n@deffn Command run @var{x}\nRuns.\n@end deffn\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

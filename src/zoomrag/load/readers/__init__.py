@@ -27,6 +27,7 @@ from .pod import read_pod
 from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
+from .texinfo import read_texinfo
 from .transcript import read_ass, read_sbv, read_srt, read_vtt
 from .xlsx import read_xlsx
 from .xmldata import read_xml_data
@@ -60,6 +61,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),
     ("org", FormatReader((".org",), read=read_org)),
     ("info", FormatReader(INFO_EXTENSIONS, read=read_info, renders="markdown", extension_pattern=INFO_PATTERN)),
+    ("texinfo", FormatReader((".texi", ".texinfo", ".txi"), read=read_texinfo, renders="markdown")),
     ("pod", FormatReader((".pod",), read=read_pod, renders="markdown")),
     ("man", FormatReader(MAN_EXTENSIONS, read=read_man, renders="markdown", extension_pattern=MAN_PATTERN)),
     ("vtt", FormatReader((".vtt",), read=read_vtt, renders="markdown")),

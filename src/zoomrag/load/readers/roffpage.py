@@ -61,6 +61,8 @@ class RoffPage:
         self._levels = [_Level()]
         self._glue = False  # the last text ended in \c: the next goes on with no space
         self._merge = False  # the tag being read joins the one before it
+        self._anchor: str | None = None  # the name the tag being read has as an entry
+        self._anchors: dict[int, str] = {}  # entries' names where the tag's first word is not it
         #: Lists that end as entries if no text follows them before their item or section ends:
         #: the depth each was at, and where its terms are in the output.
         self._pending: list[tuple[int, list[int]]] = []
@@ -107,6 +109,7 @@ class RoffPage:
             level.terms = [at + 1 for at in level.terms]
             level.inner = [at + 1 for at in level.inner]
         self._pending = [(d, [at + 1 for at in terms]) for d, terms in self._pending]
+        self._anchors = {at + 1: name for at, name in self._anchors.items()}
 
     def heading(self, level: int, text: str) -> None:
         self._close_all()
@@ -114,9 +117,11 @@ class RoffPage:
         if text:
             self.out.append(f"<h{level}>{escape(text)}</h{level}>")
 
-    def term(self, text: str | None = None) -> None:
+    def term(self, text: str | None = None, anchor: str | None = None) -> None:
         """A tagged paragraph's tag: ``text``, else the next line of text. Tags one after another
-        share the description that follows them (``declare …, typeset …``)."""
+        share the description that follows them (``declare …, typeset …``). ``anchor``: the name
+        it has as an entry (else its first word)."""
+        self._anchor = anchor
         self._flush()
         top = self._levels[-1]
         self._merge = top.item and top.kind == "dl" and top.blocks == 0 and top.term_at == len(self.out) - 1
@@ -135,6 +140,13 @@ class RoffPage:
         self._open("ul")
         self.out.append("<li>")
         self._levels[-1].item = True
+
+    def end_item(self) -> None:
+        """Ends the open item; its list goes on if the next block is an item of it."""
+        if self._block == "dt":
+            self._end_term()
+        self._flush()
+        self._close_item()
 
     def end_bullets(self) -> None:
         """Ends a bulleted list open at this level (text after it is not its last item's)."""
@@ -279,7 +291,7 @@ class RoffPage:
             for at in terms:
                 tag = self.out[at]
                 text = unescape(tag[tag.find("<dt>") + 4:tag.find("</dt>")])
-                word = (text.split() or ["entry"])[0].strip(",")[:_NAME_CHARS]
+                word = (self._anchors.get(at) or (text.split() or ["entry"])[0].strip(","))[:_NAME_CHARS]
                 self.out[at] = tag.replace("<dt>", f'<dt id="{escape(word, quote=True)}">', 1)
         self._pending = []
 
@@ -303,6 +315,8 @@ class RoffPage:
         else:
             top.term_at = len(self.out)
             top.terms.append(top.term_at)
+            if self._anchor:
+                self._anchors[top.term_at] = self._anchor
             self.out.append(f"<dt>{escape(words)}</dt><dd>")
             top.item = True
         self._merge = False
