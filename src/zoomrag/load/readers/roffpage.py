@@ -61,6 +61,7 @@ class RoffPage:
         self._levels = [_Level()]
         self._glue = False  # the last text ended in \c: the next goes on with no space
         self._merge = False  # the tag being read joins the one before it
+        self._title = ""
         self._anchor: str | None = None  # the name the tag being read has as an entry
         self._anchors: dict[int, str] = {}  # entries' names where the tag's first word is not it
         #: Lists that end as entries if no text follows them before their item or section ends:
@@ -102,14 +103,9 @@ class RoffPage:
     # structure
 
     def title(self, text: str) -> None:
-        """The page's heading, above everything written so far."""
-        self.out.insert(0, f"<h1>{escape(text)}</h1>")
-        for level in self._levels:
-            level.term_at += 1 if level.term_at >= 0 else 0
-            level.terms = [at + 1 for at in level.terms]
-            level.inner = [at + 1 for at in level.inner]
-        self._pending = [(d, [at + 1 for at in terms]) for d, terms in self._pending]
-        self._anchors = {at + 1: name for at, name in self._anchors.items()}
+        """The page's heading, above everything written (the NAME line comes first in a page's
+        source but is known only once read)."""
+        self._title = text
 
     def heading(self, level: int, text: str) -> None:
         self._close_all()
@@ -223,7 +219,7 @@ class RoffPage:
     def html(self) -> str:
         self.end_pre()
         self._close_all()
-        return "".join(self.out)
+        return (f"<h1>{escape(self._title)}</h1>" if self._title else "") + "".join(self.out)
 
     # inside
 
