@@ -53,7 +53,8 @@ One point.
 @end itemize
 
 @example
-demo -a @var{dir}
+demo -a @var{dir} \
+    --since  @code{2024}
 @end example
 
 @multitable @columnfractions .3 .7
@@ -77,7 +78,7 @@ def test_a_texinfo_manual_reads_as_makeinfo_prints_it():
         "Run demo FILE; See the files it reads.\n\n"
         "-a, --all: Show all entries.\n\n"
         "- One point.\n- Another point.\n\n"
-        "```\ndemo -a DIR\n```\n\n"
+        "```\ndemo -a DIR \\\n    --since  2024\n```\n\n"
         "| Key | Action |\n| --- | --- |\n| C-a | Move to the start. |\n\n"
         "int demo_run (const char *NAME), int demo_stop (void): Runs NAME.")
     assert doc.format == "texinfo" and doc.metadata == {"title": "Demo Manual"}

@@ -14,12 +14,10 @@ with no node in it (a ``.info`` file of some other tool) is plain text.
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
 
 from ...model import Document
-from .html import render_pages
 from .plain import read_plain
-from .roffpage import RoffPage
+from .roffpage import RoffPage, page_document
 
 EXTENSIONS = (".info",)
 #: The parts a large manual is split into (``find.info-1``).
@@ -54,11 +52,7 @@ def read_info(text: str, *, doc_id: str, source: str) -> Document:
         body = node.lstrip("\n").split("\n", 1)
         heading = _write_node(body[1] if len(body) > 1 else "", page)
         title = title or heading
-    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
-    if not rendered.strip():
-        return read_plain(text, doc_id=doc_id, source=source)
-    return Document(id=doc_id, source=source, text=rendered, format="info",
-                    metadata=MappingProxyType({"title": title} if title else {}), blocks=tuple(blocks))
+    return page_document(page, text, "info", {"title": title or ""}, doc_id=doc_id, source=source)
 
 
 def _see(m: re.Match[str]) -> str:

@@ -19,10 +19,9 @@ from types import MappingProxyType
 
 from ...model import Block, Document
 from ..compressed import inner_name
-from .html import render_pages
 from .mdoc import is_mdoc, write_mdoc
 from .plain import read_plain
-from .roffpage import NAME_HEADS, RoffPage, title_line
+from .roffpage import NAME_HEADS, RoffPage, name_title, page_document, title_line
 from .troff import LAYOUT, Line, Troff, arguments, lines, tbl_rows
 
 #: A page starts with one of these within its first lines (comments and string definitions
@@ -54,11 +53,7 @@ def read_man(text: str, *, doc_id: str, source: str) -> Document:
         meta = write_mdoc(lines(text, troff), troff, page)
     else:
         meta = _write_man(lines(text, troff), troff, page)
-    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
-    if not rendered.strip():
-        return read_plain(text, doc_id=doc_id, source=source)
-    return Document(id=doc_id, source=source, text=rendered, format="man",
-                    metadata=MappingProxyType({k: v for k, v in meta.items() if v}), blocks=tuple(blocks))
+    return page_document(page, text, "man", meta, doc_id=doc_id, source=source)
 
 
 def _page_name(path: str) -> str:
@@ -78,8 +73,6 @@ def _link_page(target: str, doc_id: str, source: str) -> Document:
                     blocks=(Block(0, len(title) + 2, "heading", 1), Block(len(title) + 4, len(text), "text")))
 
 
-#: NAME's line: the names, a dash, what they are (``gzip, gunzip, zcat \- compress …``).
-_NAME_LINE = re.compile(r"(.+?)\s+[-–—]+\s+(.+)", re.S)
 #: Tags that mark an item of a bulleted list (``.IP \(bu``).
 _BULLETS = frozenset({"•", "*", "-", "o", "·", "—", "–", "+"})
 #: Macros whose arguments are one run of text in one or two alternating fonts.
@@ -203,14 +196,8 @@ def _write_man(it: Iterator[Line], troff: Troff, page: RoffPage) -> dict[str, st
             if words.strip():
                 page.text(words)
     if name_lines is not None:
-        said = " ".join(" ".join(name_lines).split())
-        found = _NAME_LINE.fullmatch(said)
-        section = meta.get("man_section", "")
-        if found:
-            meta["title"] = title_line(found.group(1).strip(), section, found.group(2).strip())
-        elif said:
-            meta["title"] = title_line(said, section, "")
-    if "title" not in meta and meta.get("page_title"):
+        meta["title"] = name_title(" ".join(name_lines), meta.get("man_section", ""))
+    if not meta.get("title") and meta.get("page_title"):
         t = meta["page_title"]
         meta["title"] = title_line(t.lower() if t.isupper() else t, meta.get("man_section", ""), "")
     if meta.get("title"):

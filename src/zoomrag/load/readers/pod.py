@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import html
 import re
-from types import MappingProxyType
 
 from ...model import Document
-from .html import render_pages
 from .plain import read_plain
-from .roffpage import NAME_HEADS, RoffPage
+from .roffpage import NAME_HEADS, RoffPage, name_title, page_document
 
 _COMMAND = re.compile(r"=([a-zA-Z]\w*)[ \t]*(.*)", re.S)
 _CODE = re.compile(r"([IBCLEFSXZ])(<+)")
@@ -26,8 +24,6 @@ _CODE = re.compile(r"([IBCLEFSXZ])(<+)")
 _ESCAPES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/"}
 #: Formatters whose ``=begin`` blocks hold text a reader reads.
 _TEXT_FORMATS = frozenset({"text", "plaintext", "pod"})
-#: The NAME line: names, a dash, what they are.
-_NAME_LINE = re.compile(r"(.+?)\s+[-–—]+\s+(.+)", re.S)
 
 
 def read_pod(text: str, *, doc_id: str, source: str) -> Document:
@@ -38,11 +34,7 @@ def read_pod(text: str, *, doc_id: str, source: str) -> Document:
     title = _write(paragraphs, page)
     if title:
         page.title(title)
-    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
-    if not rendered.strip():
-        return read_plain(text, doc_id=doc_id, source=source)
-    return Document(id=doc_id, source=source, text=rendered, format="pod",
-                    metadata=MappingProxyType({"title": title} if title else {}), blocks=tuple(blocks))
+    return page_document(page, text, "pod", {"title": title}, doc_id=doc_id, source=source)
 
 
 def _write(paragraphs: list[str], page: RoffPage) -> str:
@@ -78,9 +70,7 @@ def _write(paragraphs: list[str], page: RoffPage) -> str:
             page.end_pre()
             verbatim = False
             if in_name:
-                line = " ".join(_inline(para).split())
-                found = _NAME_LINE.fullmatch(line)
-                title = f"{found.group(1)} — {found.group(2)}" if found else line
+                title = name_title(_inline(para))
                 in_name = False
             else:
                 page.text(_inline(para))

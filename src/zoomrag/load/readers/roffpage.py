@@ -12,8 +12,15 @@ HTML: a heading over its description, so a context from inside it is titled by i
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape, unescape
+from types import MappingProxyType
+
+from ...model import Document
+from .html import render_pages
+from .plain import read_plain
 
 #: Marks a line break among a paragraph's words (no text holds it: readers drop NUL).
 _BREAK = "\x00"
@@ -32,10 +39,35 @@ NAME_HEADS = frozenset({"NAME", "NOM", "NOMBRE", "NAMEN", "BEZEICHNUNG", "NOME",
                         "이름", "ΟΝΟΜΑ"})
 
 
+#: A NAME line: the names, a dash, what they are (``gzip, gunzip, zcat \- compress …``).
+_NAME_LINE = re.compile(r"(.+?)\s+[-–—]+\s+(.+)", re.S)
+
+
 def title_line(names: str, section: str, what: str) -> str:
     """``ls(1) — list directory contents``: the heading a page's NAME line makes."""
     head = f"{names}({section})" if section else names
     return f"{head} — {what}" if what else head
+
+
+def name_title(said: str, section: str = "") -> str:
+    """The title a NAME section's line makes (``Test::Tutorial - A tutorial …`` gives
+    ``Test::Tutorial — A tutorial …``); the line itself when no dash parts it; "" for none."""
+    said = " ".join(said.split())
+    found = _NAME_LINE.fullmatch(said)
+    if found:
+        return title_line(found.group(1).strip(), section, found.group(2).strip())
+    return title_line(said, section, "") if said else ""
+
+
+def page_document(page: RoffPage, text: str, fmt: str, metadata: Mapping[str, str], *, doc_id: str,
+                  source: str) -> Document:
+    """The Document ``page`` renders to (metadata without empty values); the source ``text``
+    as plain text when the page says nothing."""
+    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
+    if not rendered.strip():
+        return read_plain(text, doc_id=doc_id, source=source)
+    return Document(id=doc_id, source=source, text=rendered, format=fmt,
+                    metadata=MappingProxyType({k: v for k, v in metadata.items() if v}), blocks=tuple(blocks))
 
 
 @dataclass

@@ -15,12 +15,11 @@ reader reads one file). A file with no Texinfo command is plain text.
 from __future__ import annotations
 
 import re
-from types import MappingProxyType
+from collections.abc import Iterator
 
 from ...model import Document
-from .html import render_pages
 from .plain import read_plain
-from .roffpage import RoffPage
+from .roffpage import RoffPage, page_document
 
 _HEADINGS = {
     **dict.fromkeys(("top", "chapter", "unnumbered", "appendix", "majorheading", "chapheading", "centerchap"), 1),
@@ -78,7 +77,8 @@ _LINE_COMMANDS = frozenset({
 })
 #: Commands a Texinfo file's lines start with; a file with fewer than two is plain text.
 _KNOWN = frozenset({*_HEADINGS, *_DROPPED, *_KEPT, *_LISTINGS, *_TABLES, *_BULLETS, *_DEFS, *_LINE_COMMANDS,
-                    "item", "itemx", "multitable", "set", "settitle", "ifset", "ifclear", "center"})
+                    *(f"{d}x" for d in _DEFS), "item", "itemx", "headitem", "tab", "multitable", "set", "clear",
+                    "settitle", "ifset", "ifclear", "center", "exdent"})
 _LEAST_COMMANDS = 2
 _COMMAND_LINE = re.compile(r"@([a-zA-Z]+)(?:[ \t]+(.*)|\s*)$")
 
@@ -89,11 +89,7 @@ def read_texinfo(text: str, *, doc_id: str, source: str) -> Document:
         return read_plain(text, doc_id=doc_id, source=source)
     page = RoffPage()
     title = _Writer(page).write(text.split("\n"))
-    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
-    if not rendered.strip():
-        return read_plain(text, doc_id=doc_id, source=source)
-    return Document(id=doc_id, source=source, text=rendered, format="texinfo",
-                    metadata=MappingProxyType({"title": title} if title else {}), blocks=tuple(blocks))
+    return page_document(page, text, "texinfo", {"title": title}, doc_id=doc_id, source=source)
 
 
 class _Writer:
@@ -115,14 +111,10 @@ class _Writer:
             m = _COMMAND_LINE.match(line)
             name, arg = (m.group(1), (m.group(2) or "").strip()) if m else ("", "")
             listing = bool(self.blocks) and self.blocks[-1] in _LISTINGS
-            if listing and name != "end":
-                self.page.text(line if self.blocks[-1] == "verbatim" else self.inline(line))
+            if listing and name != "end":  # a listing keeps its lines' indentation
+                self.page.text((line if self.blocks[-1] == "verbatim" else _inline(line, self.flags)).rstrip())
                 continue
-            if not m or (name not in _LINE_COMMANDS and name not in _HEADINGS and name not in _DROPPED
-                         and name not in _KEPT and name not in _LISTINGS and name not in _TABLES
-                         and name not in _BULLETS and name not in _DEFS and name.removesuffix("x") not in _DEFS
-                         and name not in ("item", "itemx", "headitem", "tab", "multitable", "set", "clear",
-                                          "settitle", "ifset", "ifclear", "center", "exdent")):
+            if name not in _KNOWN:
                 if not line.strip():
                     self.page.paragraph()
                 else:
@@ -222,7 +214,8 @@ class _Writer:
                 return
 
     def inline(self, s: str) -> str:
-        return " ".join(_inline(s, self.flags).split()) if self.blocks[-1:] != ["verbatim"] else s
+        """Text's commands replaced, its whitespace collapsed (outside listings)."""
+        return " ".join(_inline(s, self.flags).split())
 
 
 def _skip(lines: list[str], i: int, name: str) -> int:
@@ -266,22 +259,22 @@ def _def_words(arg: str) -> list[str]:
     return out
 
 
-def _closing(s: str, i: int) -> int:
-    """The index of the brace that closes the one at ``i`` (its end when none does)."""
+def _depths(s: str, i: int = 0) -> Iterator[tuple[int, str, int]]:
+    """Each character of ``s`` from ``i`` outside ``@`` escapes, with the brace depth after it."""
     depth = 0
     while i < len(s):
         c = s[i]
         if c == "@":
             i += 2
             continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
+        depth += (c == "{") - (c == "}")
+        yield i, c, depth
         i += 1
-    return len(s)
+
+
+def _closing(s: str, i: int) -> int:
+    """The index of the brace that closes the one at ``i`` (its end when none does)."""
+    return next((j for j, c, depth in _depths(s, i) if c == "}" and depth == 0), len(s))
 
 
 _NAME = re.compile(r"[a-zA-Z]+")
@@ -309,9 +302,7 @@ def _inline(s: str, flags: dict[str, str]) -> str:
             out.append(_brace(name, body, flags))
         elif name in _FIXED:
             out.append(_FIXED[name])
-        elif len(name) == 1 or name in ("dotaccent", "ringaccent", "tieaccent", "u", "ubaraccent", "udotaccent",
-                                        "v", "H"):
-            pass  # an accent without braces: the letter after it stays
+        # any other command without braces prints nothing (an accent's letter after it stays)
     return "".join(out)
 
 
@@ -344,30 +335,10 @@ def _brace(name: str, body: str, flags: dict[str, str]) -> str:
         return f" ({_inline(body, flags).strip()})"
     if name == "key":
         return f"<{first}>"
-    if len(name) <= 2 and not name.isupper() or name in ("dotaccent", "ringaccent", "tieaccent", "ubaraccent",
-                                                         "udotaccent", "dotless"):
-        return first  # an accent on a letter: the letter
-    return _inline(body, flags)
+    return _inline(body, flags)  # emphasis, code, an accent on its letter …: the text inside
 
 
 def _split_args(body: str) -> list[str]:
     """A brace command's arguments, split at commas outside nested braces."""
-    out: list[str] = []
-    depth = 0
-    start = 0
-    i = 0
-    while i < len(body):
-        c = body[i]
-        if c == "@":
-            i += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(body[start:i])
-            start = i + 1
-        i += 1
-    out.append(body[start:])
-    return out
+    cuts = [j for j, c, depth in _depths(body) if c == "," and depth == 0]
+    return [body[a + 1:b] for a, b in zip([-1, *cuts], [*cuts, len(body)])]

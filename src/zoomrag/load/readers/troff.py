@@ -152,43 +152,16 @@ def _number(expr: str) -> int:
     return int({">=": a >= b, "<=": a <= b, "==": a == b, "=": a == b, ">": a > b, "<": a < b}[m.group(2)])
 
 
+#: One argument: quoted (``""`` in it a quote, closed by a quote or the line's end), or a run
+#: of characters that are not blanks, escapes kept whole (``\\ `` does not split).
+_ARGUMENT = re.compile(r'"((?:""|\\.|[^"\\])*)(?:"|$)|((?:\\.|\\$|[^ \t\\])+)', re.S)
+
+
 def arguments(rest: str) -> list[str]:
     """A control line's arguments: split at spaces, a quoted one kept whole (``""`` in it a
     quote), an escaped space part of its argument."""
-    out: list[str] = []
-    i, n = 0, len(rest)
-    while i < n:
-        while i < n and rest[i] in " \t":
-            i += 1
-        if i >= n:
-            break
-        buf: list[str] = []
-        if rest[i] == '"':
-            i += 1
-            while i < n:
-                if rest[i] == '"':
-                    if rest[i + 1:i + 2] == '"':
-                        buf.append('"')
-                        i += 2
-                        continue
-                    i += 1
-                    break
-                if rest[i] == "\\" and i + 1 < n:
-                    buf.append(rest[i:i + 2])
-                    i += 2
-                    continue
-                buf.append(rest[i])
-                i += 1
-        else:
-            while i < n and rest[i] not in " \t":
-                if rest[i] == "\\" and i + 1 < n:
-                    buf.append(rest[i:i + 2])
-                    i += 2
-                    continue
-                buf.append(rest[i])
-                i += 1
-        out.append("".join(buf))
-    return out
+    return [m.group(1).replace('""', '"') if m.group(1) is not None else m.group(2)
+            for m in _ARGUMENT.finditer(rest)]
 
 
 @dataclass(frozen=True)
