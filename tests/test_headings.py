@@ -677,3 +677,13 @@ def test_licence_headings_are_ordered_spans_inside_the_text(lines):
     assert all(0 <= h.start < h.end <= len(text) and h.title for h in hs)
     assert all(a.end <= b.start for a, b in zip(hs, hs[1:])) and all(1 <= h.level <= 6 for h in hs)
     check_tree(tree_of(text))
+
+
+def test_a_filing_in_plain_text_is_outlined_by_its_parts_and_items():
+    text = ("ACME WIDGETS, INC.\n\nPART I\n\nITEM 1. BUSINESS\n\nAcme makes widgets for aircraft.\n\n"
+            "Item 1A. Risk Factors\n\nItem 3 is described in the notes and applies to all segments.\n\n"
+            "PART II\n\nItem 7. Management's Discussion and Analysis\n\nSales grew.\n")
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "PART I"), (2, "ITEM 1. BUSINESS"), (2, "Item 1A. Risk Factors"),  # not "Item 3 is …"
+        (1, "PART II"), (2, "Item 7. Management's Discussion and Analysis"),
+    ]

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (55, "eb203b573bbecb9ac6a7c732c501a123e5b0683434bb6ef59fffb1cfaa44c5d5")
+RECORDED = (56, "8076aea21069fdb74a79d97f56a0573ea75727c483d69faf287a3f947a0aefdb")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -45,6 +45,11 @@ FILES = {
                   "<p><a href='https://u.org/A.txt'>https://u.org/A.txt</a></p></aside>"
                   "<p>See <a class='footnote' href='#n'>the small print</a>.</p>"
                   f"<p>{_LONG}</p></body></html>"),
+    "filing.htm": ("html", "<div style='display:none'><ix:header>0000012345</ix:header></div>"
+                   "<p><b>PART I</b></p><p><b>Item 1.</b> <b>Business</b></p><p><b><i>Overview</i></b></p>"
+                   f"<p>{_LONG}</p><p style='text-align:center'>3</p><hr style='page-break-after:always'>"
+                   "<table><tr><td>Sales</td><td>$</td><td>1,234</td><td></td><td>(12</td><td>)</td></tr>"
+                   "<tr><td></td><td></td><td></td><td></td><td></td><td></td></tr></table>"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
                  "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"

@@ -168,6 +168,11 @@ _HTML_PIECES = st.sampled_from([
     "</a>", "<section class='footnotes' role='doc-endnotes'>", "</section>", "<li id='fn1'>",
     "<a href='#r' role='doc-backlink'>↩</a>", "<aside class='footnote' id='f1' role='doc-footnote'>",
     "<span class='label'>[1]</span>", "<div class='footnote'>", "<sup class='para'>[a] </sup>",
+    # a filing's look: titles in bold, page breaks and their page numbers, split figures
+    "<p style='font-weight:700'>", "<div style='font-size:14pt'>", "<b>", "<u>", "Item 1.", "PART II",
+    "7", "<hr style='page-break-after:always'>", "<div style='break-before:page'>",
+    "<td>$</td>", "<td>)</td>", "<td>(12</td>", "<td>%</td>", "<span style='display:none'>",
+    "<table><tr><td><b>Item 2.</b></td><td><b>Properties</b></td></tr></table>",
 ])
 
 

@@ -29,36 +29,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator
 
 from ..text.lists import LEADER_LINE, LIST_ITEM
+from ..text.markers import MARKER_RANK, PLAIN, PLAIN_FIRST, LinePattern
 
 __all__ = ["LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "line_end", "plain_headings",
            "title_like"]
-
-
-class LinePattern:
-    """A ``^``-anchored multiline pattern, searched at line starts only.
-
-    ``re`` tries a leading ``^`` at every offset of the text; the same pattern led by ``\n``
-    instead has a literal prefix, which ``re`` finds at C speed. The first line is matched
-    apart. Every pattern here ends its matches on their first line, so the two scans agree.
-    """
-
-    def __init__(self, pattern: str, flags: int = 0):
-        if not pattern.startswith("^"):
-            raise ValueError(f"line pattern {pattern!r} must start with ^")
-        self.first = re.compile(pattern, flags | re.MULTILINE)
-        self.led = re.compile("\n" + pattern[1:], flags | re.MULTILINE)
-
-    def finditer(self, text: str, start: int = 0) -> Iterator[tuple[int, re.Match[str]]]:
-        """``(line start, match)`` for every match, as ``first.finditer(text, start)`` finds them."""
-        if start == 0 or text[start - 1] == "\n":
-            m = self.first.match(text, start)
-            if m is not None:
-                yield start, m
-        for m in self.led.finditer(text, start):
-            yield m.start() + 1, m
 
 
 def line_end(text: str, pos: int) -> int:
@@ -66,46 +42,15 @@ def line_end(text: str, pos: int) -> int:
     return len(text) if e < 0 else e
 
 
-_CN_NUM = "零〇一二三四五六七八九十百千两"
-_ROMAN = "IVXLC"
-# One alternative per family; the marker is the group, the rest of the line is the title.
-# Every family starts with one of these characters (see headings._MAY_START_HEADING).
-PLAIN_FIRST = rf"[第PBCAS§{_CN_NUM}（(\d]"
-# Blanks around a marker: a text dumped from HTML (w3m, lynx, a DocBook ".txt") keeps the page's
-# no-break spaces, as in "7.3.\u00a0Why…" and a paragraph indented by "\u00a0\u00a0\u00a0 ".
-_BLANK = r"[ \t\u3000\u00a0]"
-# "第 1 章 定义" (DocBook's Chinese) as well as "第一章总则": a spaced marker is followed by a
-# blank too, so that a wrapped sentence's "第 9 章使您的…" is not taken for one.
-_SPACED = rf"{_BLANK}[{_CN_NUM}\d]+{_BLANK}"
-_THEN = rf"(?={_BLANK}|$)"
-PLAIN = LinePattern(
-    rf"^{_BLANK}*(?={PLAIN_FIRST})(?:"
-    rf"(?P<cn_part>第(?:[{_CN_NUM}\d]+[编篇部卷]|{_SPACED}[编篇部卷]{_THEN}))"
-    rf"|(?P<cn_chapter>第(?:[{_CN_NUM}\d]+[章回]|{_SPACED}[章回]{_THEN}))"
-    rf"|(?P<cn_section>第(?:[{_CN_NUM}\d]+节|{_SPACED}节{_THEN}))"
-    rf"|(?P<part>(?:Part|PART|Book|BOOK){_BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
-    rf"|(?P<chapter>(?:Chapter|CHAPTER){_BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
-    rf"|(?P<article>(?:Article|ARTICLE|Art\.){_BLANK}*(?:\d+|[{_ROMAN}]+)[.:]?)(?={_BLANK}|$)"
-    rf"|(?P<section>(?:Section|SECTION|Sec\.|§§?){_BLANK}*\d+(?:\.\d+)*[a-z]?[.:]?)(?={_BLANK}|$)"
-    rf"|(?P<cn_item>[{_CN_NUM}]+、)"
-    rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
-    rf"|(?P<numbered>\d{{1,3}}(?:[.．]\d{{1,3}})*[.．]?)(?={_BLANK})"
-    r")",
-)
 # "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.
 WIKI = LinePattern(
     r"^[ \t]*(?P<eq>=(?: ?=)*)[ \t]+(?P<title>\S(?:[^\n]*?\S)?)[ \t]+(?P=eq)[ \t]*$"
 )
 
-# Rank of each family: a lower rank is an outer level. Numbered headings add their depth.
-_RANK = {
-    "cn_part": 10, "part": 10, "cn_chapter": 11, "chapter": 11, "cn_section": 12,
-    "article": 13, "section": 14, "cn_item": 15, "cn_sub": 16, "numbered": 17,
-}
 # Families whose title must read as a title, not as a sentence or a list item.
 _STRICT = {"cn_item", "cn_sub", "numbered"}
 # Families named by a word, which a sentence may begin with ("Section 6 states the terms…").
-_NAMED = {"part", "chapter", "article", "section"}
+_NAMED = {"part", "chapter", "article", "item", "section"}
 MAX_WIDTH = 80  # display columns of a heading line; CJK characters count twice
 _SENTENCE_BREAK = re.compile(r"[.!?][ \t]+\S|[。！？]\S")
 _LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
@@ -252,7 +197,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             if le < len(text) and LEADER_LINE.search(text, le + 1, line_end(text, le + 1)):
                 continue  # "3 Displayed equations 3" over "3.1 Introduction . . . 3": contents
             bare[ls] = int(_NUMBER.findall(marker)[0])
-        found.append((ls, le, (_RANK[family], depth), line.replace("\u00a0", " ")))
+        found.append((ls, le, (MARKER_RANK[family], depth), line.replace("\u00a0", " ")))
         listed = -1
         twins[ls] = (".".join(_NUMBER.findall(m.group(family))), " ".join(rest.split()))
     for ls, m in WIKI.finditer(text):

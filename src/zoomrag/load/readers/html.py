@@ -40,6 +40,8 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name
+from .grid import table_rows
+from .html_look import DROP_MARK, HEADING_MARK, mark_look
 from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
 
 #: Elements whose content is not document text.
@@ -47,6 +49,7 @@ _DROP = frozenset({
     "script", "style", "noscript", "template", "nav", "svg", "math", "iframe", "object", "embed",
     "canvas", "button", "select", "input", "textarea", "head", "title", "meta", "link", "audio",
     "video", "map", "dialog",
+    "ix:header",  # inline XBRL's hidden facts and contexts (a filing's machine-readable part)
 })
 #: Elements that break the flow of text (a paragraph ends before them).
 _BLOCK = frozenset({
@@ -61,6 +64,8 @@ _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _NOTE_TAGS = frozenset({"aside", "div", *_LISTS})
 # HTML collapses ASCII whitespace only; a no-break space is rendered as a space too.
 _WS = re.compile(r"[ \t\n\r\f\xa0]+")
+#: An inline style that hides the element: a browser shows none of its text.
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _ESCAPED_PIPE = re.compile(r"(\\*)\|")
 _LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
 _MAX_LIST_DEPTH = 32
@@ -207,7 +212,8 @@ def _dropped(node: LexborNode) -> bool:
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node) and not _admonition(node) and not notes_aside(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
-                            or role == "navigation" or role == "search")
+                            or role == "navigation" or role == "search" or DROP_MARK in attrs
+                            or _HIDDEN_STYLE.search(attrs.get("style") or "") is not None)
 
 
 def _in_content(node: LexborNode) -> bool:
@@ -412,6 +418,12 @@ class _Renderer:
             if body:
                 self.add("#" * _HEADINGS[tag] + " " + body, "heading", _HEADINGS[tag])
                 self.outline = _HEADINGS[tag]
+        elif (drawn := node.attributes.get(HEADING_MARK)) is not None:
+            body = _inline(node).render(one_line=True)
+            if body:
+                level = int(drawn)
+                self.add("#" * level + " " + body, "heading", level)
+                self.outline = level
         elif tag == "dt" and _entry(node):
             body = _inline(node).render(one_line=True)
             if body:
@@ -531,10 +543,10 @@ class _Renderer:
         # DocBook puts a table's notes in a last ``tbody class="footnotes"``: they follow it as notes
         is_note = [tr.parent is not None and "footnotes" in classes(tr.parent) for tr in trs]
         noted = [tr for tr, n in zip(trs, is_note) if n]
-        rows = [r for r in (_cells(tr) for tr, n in zip(trs, is_note) if not n) if r]
+        rows = table_rows([_cells(tr) for tr, n in zip(trs, is_note) if not n])
         self.add(caption, "text")
-        if rows:
-            width = max(len(r) for r in rows)
+        if rows and rows[0]:
+            width = len(rows[0])
             lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
             lines.extend(_pipe_row(r, width) for r in rows[1:])
             self.add("\n".join(lines), "table")
@@ -632,16 +644,16 @@ def _layout(table: LexborNode, rows: list[LexborNode]) -> bool:
 _CELL_BLOCKS = "dl, ul, ol, pre, h1, h2, h3, h4, h5, h6, blockquote"
 
 
-def _cells(tr: LexborNode) -> list[str]:
-    out: list[str] = []
+def _cells(tr: LexborNode) -> list[tuple[str, int]]:
+    """A row's cells: each one's text and the columns it spans."""
+    out: list[tuple[str, int]] = []
     for cell in tr.iter():
         if cell.tag in ("td", "th"):
-            out.append(_inline(cell).render(one_line=True))
             try:
                 span = int(cell.attributes.get("colspan") or 1)
             except ValueError:
                 span = 1
-            out.extend([""] * (min(max(span, 1), 64) - 1))
+            out.append((_inline(cell).render(one_line=True), min(max(span, 1), 64)))
     return out
 
 
@@ -736,6 +748,7 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
     if len(main) == 1 and not main[0].attributes.get("hidden"):
         root = main[0]
     if root is not None:
+        mark_look(root, html, _BLOCK, _dropped)
         r.render(root)
     title_node = parser.css_first("title")
     title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""

@@ -1,0 +1,142 @@
+"""HTML whose markup does not say what its look does: titles drawn in bold (filings, Word
+documents), running heads and page numbers at page breaks, hidden facts, figures split over cells."""
+
+from __future__ import annotations
+
+from zoomrag.load import read_text
+
+_BOLD = "font-weight:700"
+
+
+def headings(html: str) -> list[tuple[int, str]]:
+    doc = read_text(html, format="html")
+    return [(b.level, doc.text[b.start:b.end].lstrip("# ")) for b in doc.blocks if b.type == "heading"]
+
+
+def page(body: str) -> str:
+    return f"<html><body>{body}</body></html>"
+
+
+def div(text: str, style: str = "") -> str:
+    return f"<div><span style='{style}'>{text}</span></div>"
+
+
+_FILING = page(
+    "<div style='display:none'><ix:header><ix:hidden>false 2023 0000012345</ix:hidden></ix:header></div>"
+    + div("FORM 10-K", _BOLD) + div("ACME WIDGETS, INC.", _BOLD)
+    + div("(Exact name of registrant as specified in its charter)")
+    + "<hr style='page-break-after:always'>"
+    + div("TABLE OF CONTENTS", _BOLD)
+    + "<table><tr><td><a href='#i1'>Item 1.</a></td><td>Business</td><td>3</td></tr>"
+      "<tr><td><a href='#i1a'>Item 1A.</a></td><td>Risk Factors</td><td>7</td></tr></table>"
+    + "<hr style='page-break-after:always'>"
+    + div("PART I", _BOLD) + div("Item 1. Business", _BOLD) + div("Overview", _BOLD + ";font-style:italic")
+    + div("Acme designs and makes industrial widgets. Our fiscal year ends on December 31.")
+    + div("Employees", _BOLD + ";font-style:italic")
+    + div("We had about <ix:nonFraction name='dei:EntityNumberOfEmployees'>4,200</ix:nonFraction> employees.")
+    + "<div style='text-align:center'>3</div><div><a href='#toc'>Table of Contents</a></div>"
+    + "<hr style='page-break-after:always'>"
+    + div("Item 1A. Risk Factors", _BOLD)
+    + div("Our business is subject to many risks.")
+    + div("We depend on two suppliers for titanium.", _BOLD + ";font-style:italic")
+    + div("If either cannot deliver, our revenue could decline.")
+    + "<div style='text-align:center'>7</div>"
+    + "<hr style='page-break-after:always'>"
+    + div("PART II", _BOLD) + div("Item 7. Results of Operations", _BOLD)
+    + div("Liquidity", _BOLD)
+    + div("Net sales grew 12% in 2023.")
+)
+
+
+def test_a_filing_without_heading_elements_is_outlined_by_its_bold_titles_and_numbering():
+    assert headings(_FILING) == [
+        (1, "FORM 10-K"), (1, "ACME WIDGETS, INC."), (1, "TABLE OF CONTENTS"),
+        (1, "PART I"), (2, "Item 1. Business"), (3, "Overview"), (3, "Employees"),
+        (2, "Item 1A. Risk Factors"), (3, "We depend on two suppliers for titanium."),
+        (1, "PART II"), (2, "Item 7. Results of Operations"), (3, "Liquidity"),
+    ]
+
+
+def test_hidden_facts_page_numbers_and_contents_links_are_not_text():
+    text = read_text(_FILING, format="html").text
+    assert "0000012345" not in text and "false" not in text  # inline XBRL's hidden header
+    assert "\n\n3\n\n" not in text and "\n\n7\n\n" not in text
+    assert "Table of Contents" not in text and "TABLE OF CONTENTS" in text
+    assert "about 4,200 employees" in text  # a tagged fact in the text stays
+
+
+def test_a_line_repeated_at_page_breaks_is_a_running_foot_but_a_line_said_once_is_kept():
+    foot = "<div>Acme Widgets, Inc. | 2023 Form 10-K | {n}</div><hr style='page-break-after:always'>"
+    words = ["Sales grew.", "Costs fell.", "Margins rose.", "Cash held.", "Debt was repaid."]
+    body = "".join(f"<p>{w}</p>" + foot.format(n=n) for n, w in enumerate(words[:4]))
+    last = "<p>Acme Widgets, Inc. | 2023 Form 10-K | 9</p><p>The end.</p>"
+    text = read_text(page(body + "<p>Debt was repaid.</p>" + last), format="html").text
+    assert text.count("2023 Form 10-K") == 1  # the last one is at no page break
+    assert all(w in text for w in words)
+    twice = "".join(f"<p>Text {n}.</p><div>Short note</div><hr style='page-break-after:always'>" for n in range(2))
+    assert read_text(page(twice), format="html").text.count("Short note") == 2
+
+
+def test_a_page_with_heading_elements_keeps_its_bold_paragraphs_as_text():
+    html = page("<h1>Guide</h1><p><b>Important</b></p><p>Read this first.</p>")
+    assert headings(html) == [(1, "Guide")]
+
+
+def test_bold_that_is_not_a_title_stays_text():
+    html = page(
+        "<p><b>Overview</b></p><p>Plain text of the page, long enough to be the body.</p>"
+        "<p><b>The following are required:</b></p><ul><li><b>a bold item</b></li></ul>"  # a lead-in, an item
+        "<p><b>Run-in.</b> A title that leads its paragraph stays in it.</p>"
+        "<p><a href='#top'><b>Back to top</b></a></p>"  # a link
+        "<p><b>One sentence. Two sentences. Three sentences in bold are a paragraph.</b></p>"
+        "<table><tr><th>Name</th><th>Role</th></tr><tr><td><b>Ann</b></td><td>lead</td></tr></table>"
+    )
+    assert headings(html) == [(1, "Overview")]
+
+
+def test_a_page_mostly_in_bold_has_no_titles_by_look():
+    html = page("".join(f"<p><b>Line {n} in bold</b></p>" for n in range(6)) + "<p>One plain line.</p>")
+    assert headings(html) == []
+
+
+def test_titles_by_size_and_a_title_set_as_a_one_row_table():
+    html = page(
+        "<p style='font-size:10pt'>Body text in ten point, the size most of the page is set in.</p>" * 3
+        + "<p style='font-size:16pt'>Annual Report</p>"
+        "<p style='font-size:10pt'>More body text in ten point under the report's title.</p>"
+        "<table><tr><td><p><b>Item 2.</b></p></td><td><p><b>Properties</b></p></td></tr></table>"
+        + "<p style='font-size:10pt'>We lease our headquarters in Ohio.</p>" * 2
+        + "<p style='font-size:10pt'><b>Leases</b></p><p style='font-size:10pt'>Ten leases in all.</p>"
+        "<p style='font-size:14pt'><b>Notes</b></p><p style='font-size:10pt'>Notes to the statements.</p>"
+    )
+    # unnumbered titles sit under the numbered one they follow; a larger one closes a smaller one
+    assert headings(html) == [(1, "Annual Report"), (1, "Item 2. Properties"), (2, "Leases"), (2, "Notes")]
+
+
+def test_a_financial_table_joins_signs_to_figures_and_drops_spacer_columns():
+    html = page(
+        "<table><tr><td></td><td colspan='5'><b>Year Ended December 31,</b></td></tr>"
+        "<tr><td>(in millions)</td><td colspan='2'><b>2023</b></td><td></td><td colspan='2'><b>2022</b></td></tr>"
+        "<tr><td></td><td></td><td></td><td></td><td></td><td></td></tr>"
+        "<tr><td>Net sales</td><td>$</td><td>1,234</td><td></td><td>$</td><td>1,102</td></tr>"
+        "<tr><td>Restructuring</td><td></td><td>(42</td><td>)</td><td></td><td>(18</td><td>)</td></tr>"
+        "<tr><td>Margin</td><td></td><td>33.2</td><td>%</td><td></td><td>32.2</td><td>%</td></tr></table>"
+    )
+    assert read_text(html, format="html").text == (
+        "|  | Year Ended December 31, |  |\n"
+        "| --- | --- | --- |\n"
+        "| (in millions) | 2023 | 2022 |\n"
+        "| Net sales | $1,234 | $1,102 |\n"
+        "| Restructuring | (42) | (18) |\n"
+        "| Margin | 33.2% | 32.2% |\n"
+    )
+
+
+def test_a_table_of_words_keeps_its_cells_and_a_header_spanning_columns():
+    html = page(
+        "<table><tr><th colspan='2'>Name</th><th>Note</th></tr>"
+        "<tr><td>Ann</td><td>Lee</td><td>%</td></tr><tr><td>A literal '%' sign.</td><td>$</td><td>)</td></tr></table>"
+    )
+    assert read_text(html, format="html").text == (
+        "| Name |  | Note |\n| --- | --- | --- |\n| Ann | Lee | % |\n| A literal '%' sign. | $ | ) |\n"
+    )
