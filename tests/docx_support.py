@@ -10,14 +10,15 @@ W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
 
-def _para(text: str, style: str | None = None) -> str:
+def _para(text: str, style: str | None = None, bold: bool = False) -> str:
     props = f'<w:pPr><w:pStyle w:val="{style}"/></w:pPr>' if style else ""
-    return f"<w:p>{props}<w:r><w:t xml:space=\"preserve\">{escape(text)}</w:t></w:r></w:p>"
+    run = "<w:rPr><w:b/></w:rPr>" if bold else ""
+    return f"<w:p>{props}<w:r>{run}<w:t xml:space=\"preserve\">{escape(text)}</w:t></w:r></w:p>"
 
 
 def make_docx(body: list, title: str | None = None) -> bytes:
     """A .docx of ``body``: ``("h1", text)`` … ``("h6", text)`` a heading in Word's style,
-    ``("p", text)`` a paragraph, ``("code", lines)`` code in the Source Code style, ``("table", rows)``
+    ``("p", text)`` a paragraph, ``("b", text)`` one in bold, ``("code", lines)`` code in the Source Code style, ``("table", rows)``
     a table of cell texts; ``title`` its core
     properties' title."""
     parts = []
@@ -29,6 +30,8 @@ def make_docx(body: list, title: str | None = None) -> bytes:
             parts.append(_para(value, "TOC1"))
         elif kind == "code":  # a line a paragraph, in the code style pandoc writes
             parts.extend(_para(line, "SourceCode") for line in value.split("\n"))
+        elif kind == "b":
+            parts.append(_para(value, bold=True))
         elif kind.startswith("h"):
             parts.append(_para(value, f"Heading{kind[1:]}"))
         else:

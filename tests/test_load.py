@@ -154,13 +154,13 @@ def test_detect_format(name, fmt):
 
 
 def test_formats_lists_every_reader():
-    assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
+    assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "edgar", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
                          "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "texinfo", "text", "toml", "tsv", "vtt", "xlsx", "xml",
                          "xmldata", "yaml"]
 
 
 def test_read_text_unknown_format():
-    with pytest.raises(ConfigError, match=r"^unknown format 'wpd'; choose one of: asciidoc, ass, code, csv, docx, eml, epub, html"):
+    with pytest.raises(ConfigError, match=r"^unknown format 'wpd'; choose one of: asciidoc, ass, code, csv, docx, edgar, eml, epub, html"):
         read_text("x", format="wpd")
 
 

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (56, "8076aea21069fdb74a79d97f56a0573ea75727c483d69faf287a3f947a0aefdb")
+RECORDED = (57, "e0abc704eec5464aa4fd7e5c2adfc44d2f5ebac011c930d8df5df3bcc3e319e2")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -50,6 +50,10 @@ FILES = {
                    f"<p>{_LONG}</p><p style='text-align:center'>3</p><hr style='page-break-after:always'>"
                    "<table><tr><td>Sales</td><td>$</td><td>1,234</td><td></td><td>(12</td><td>)</td></tr>"
                    "<tr><td></td><td></td><td></td><td></td><td></td><td></td></tr></table>"),
+    "filing.txt": ("text", "<SEC-DOCUMENT>x.txt\n<SEC-HEADER>\nCONFORMED SUBMISSION TYPE:\t10-K\n"
+                   "COMPANY CONFORMED NAME:\tACME INC\n</SEC-HEADER>\n<DOCUMENT>\n<TYPE>10-K\n<TEXT>\n"
+                   f"<html><p><b>Item 1. Business</b></p><p>{_LONG}</p></html>\n</TEXT>\n</DOCUMENT>\n"
+                   "<DOCUMENT>\n<TYPE>GRAPHIC\n<FILENAME>a.jpg\n<TEXT>\nbegin 644 a.jpg\nM86)C\nend\n</TEXT>\n</DOCUMENT>\n"),
     "ref.html": ("html", "<title>VACUUM</title><h2>VACUUM</h2><p>VACUUM — garbage-collect.</p><h2>Parameters</h2>"
                  "<dl><dt>FULL</dt><dd><p>Selects full vacuum.</p></dd><dt>Is it slow?</dt><dd><p>Yes.</p></dd><dt>稳定版</dt><dd><p>久经测试。</p></dd><dt>last</dt><dd></dd><dt><a href='g.html'>gn</a></dt><dd><p>A meta-build system.</p></dd></dl><p>Footer.</p>"
                  "<span class='rightside'><span class='since'>1.0.0</span> · <a class='src'>Source</a></span>"

@@ -68,3 +68,17 @@ def test_a_word_document_is_indexed_and_answers_with_its_section(tmp_path):
         [ctx] = ix.query("when does the tenant pay rent", budget=200, top=1, mode="bm25")
     assert ctx.doc_id == "lease.docx" and ctx.section_path == ("Farm lease", "Rent")
     assert "The tenant pays rent monthly." in ctx.text
+
+
+def test_a_contract_titled_in_bold_rather_than_by_heading_styles_has_its_clauses_as_sections(tmp_path):
+    path = tmp_path / "msa.docx"
+    path.write_bytes(make_docx([
+        ("b", "MASTER SERVICES AGREEMENT"), ("p", "This Agreement is made between Northwind and Contoso."),
+        ("b", "1. Fees and Payment"), ("p", "Customer pays each invoice within thirty days."),
+        ("b", "1.1 Taxes"), ("p", "Fees exclude taxes; Customer pays sales and use taxes."),
+        ("b", "2. Term and Termination"), ("p", "Either party may end this Agreement for an uncured breach."),
+    ]))
+    doc = load_path(path)
+    assert [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        (1, "# MASTER SERVICES AGREEMENT"), (1, "# 1. Fees and Payment"), (2, "## 1.1 Taxes"),
+        (1, "# 2. Term and Termination")]

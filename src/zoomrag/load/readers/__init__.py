@@ -6,6 +6,7 @@ from .code import FILE_NAMES, LANGUAGES, read_code
 from .configfile import read_ini, read_toml
 from .delimited import read_csv, read_tsv
 from .docx import read_docx
+from .edgar import read_submission
 from .epub import read_epub
 from .html import read_html
 from .info import EXTENSION_PATTERN as INFO_PATTERN
@@ -56,6 +57,8 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("json", FormatReader((".json",), read=read_json, renders="markdown")),
     ("jsonl", FormatReader((".jsonl", ".ndjson"), read=read_jsonl, renders="markdown")),
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
+    # found by content in a .txt (read_plain hands it over)
+    ("edgar", FormatReader((), read=read_submission, renders="markdown")),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),

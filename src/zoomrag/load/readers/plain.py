@@ -10,6 +10,7 @@ from ...model import Block, Document
 from ..spans import paragraph_spans
 from ..tables import find_pipe_tables
 from .chat import message_spans
+from .edgar import is_submission, read_submission
 
 
 def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
@@ -50,7 +51,9 @@ def with_paragraphs(text: str, pieces: Iterable[tuple[int, int, Block | None]]) 
 
 def read_plain(text: str, *, doc_id: str, source: str) -> Document:
     """The text as it is, in paragraphs; a chat exported as text (WhatsApp's) in messages, as
-    it has no blank lines between them."""
+    it has no blank lines between them; an EDGAR submission as the filing it holds."""
+    if is_submission(text):
+        return read_submission(text, doc_id=doc_id, source=source)
     messages = message_spans(text)
     if messages is not None:
         blocks = [Block(s, e, "text") for s, e in messages]
