@@ -25,7 +25,7 @@ from zoomrag.text.tokens import COUNTERS, CharCounter, counter_names, register_c
     (lambda: get_expander("nope"), r"^unknown expansion 'nope'; choose one of: auto, budget-merge, "),
     (lambda: get_embedder("nope"), r"^unknown embedder 'nope'; choose one of: auto, hash, http, "),
     (lambda: get_counter("nope"), r"^unknown length unit 'nope'; choose one of: tokens, approx, chars"),
-    (lambda: read_text("x", format="nope"), r"^unknown format 'nope'; choose one of: asciidoc, ass, code, csv, docx, eml, epub, html, info, ini, json, jsonl, latex, man, "),
+    (lambda: read_text("x", format="nope"), r"^unknown format 'nope'; choose one of: asciidoc, ass, code, csv, docx, edgar, eml, epub, html, info, ini, json, jsonl, latex, man, "),
     (lambda: get_profile("nope"), r"^unknown profile 'nope'; choose one of: "),
 ])
 def test_an_unknown_name_is_named_with_the_choices(lookup, message):
