@@ -140,3 +140,10 @@ def test_a_table_of_words_keeps_its_cells_and_a_header_spanning_columns():
     assert read_text(html, format="html").text == (
         "| Name |  | Note |\n| --- | --- | --- |\n| Ann | Lee | % |\n| A literal '%' sign. | $ | ) |\n"
     )
+
+
+def test_titles_at_the_tops_of_pages_are_kept_though_alike_but_for_their_numbers():
+    pages = [f"<p><b>Note {n}</b></p><p>What note {n} says about the accounts, at some length.</p>"
+             "<hr style='page-break-after:always'>" for n in (1, 2, 3, 1, 2, 3)]
+    html = page("".join(pages))
+    assert [t for _, t in headings(html)] == ["Note 1", "Note 2", "Note 3", "Note 1", "Note 2", "Note 3"]

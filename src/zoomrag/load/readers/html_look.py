@@ -215,8 +215,21 @@ def _furniture(seq: list[_Block | None]) -> list[_Block]:
                     elif found == 1 and len(near[1].split()) <= _MAX_FURNITURE_WORDS:
                         nearest[id(near[0])] = near
                 j += step
-    seen = Counter(_mask(t) for _, t in nearest.values())
-    return numbers + [b for b, t in nearest.values() if seen[_mask(t)] >= _RUNNING]
+    groups: dict[str, list[tuple[_Block, str]]] = {}
+    for block, text in nearest.values():
+        groups.setdefault(_mask(text), []).append((block, text))
+    return numbers + [b for group in groups.values() if _running(group) for b, _ in group]
+
+
+def _running(group: list[tuple[_Block, str]]) -> bool:
+    """Whether lines alike but for their numbers, in page order, are a running head: found at
+    enough breaks, each number the same throughout or counting up as pages do (``Note 5``,
+    ``Note 2`` at the tops of two pages are titles, not a head)."""
+    if len(group) < _RUNNING:
+        return False
+    numbers = [[int(n) for n in _NUMBER.findall(text)] for _, text in group]
+    return all(len(set(column)) == 1 or all(a < b for a, b in zip(column, column[1:]))
+               for column in zip(*numbers))
 
 
 def _linked(block: _Block) -> bool:
