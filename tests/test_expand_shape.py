@@ -37,6 +37,7 @@ from zoomrag.load.spans import skip_space, trim_end
 from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
 from zoomrag.parse.base import build_tree
+from zoomrag.parse.router import chunker_for_profile
 
 SENTENCES = [
     "The river rises in the hills north of the town.",
@@ -856,3 +857,17 @@ def test_the_pages_a_span_lies_on():
     assert page_span(text, text.index("two"), text.index("three") + 5) == (2, 3)  # runs over a break
     assert page_span(text, text.index("four"), len(text)) == (4, 4)
     assert page_span("no pages", 0, 8) == () and page_span("one page", 0, 3, paged=True) == (1, 1)
+
+
+def test_a_context_from_a_tables_last_rows_into_the_text_after_it_carries_the_header_row():
+    rows = "".join(f"| Line {i} | {100 + i} | {200 + i} |\n" for i in range(60))
+    text = ("# Results\n\n| Item | 2023 | 2022 |\n| --- | --- | --- |\n" + rows
+            + "\nSales grew in 2023 on higher volumes, and costs fell with them.\n")
+    tree = chunker_for_profile("default").chunk(read_text(text, format="markdown", id="r"))
+    s, e = text.index("| Line 58"), len(text) - 1
+    h = Hit("h", "r", s, e, 0.9)
+    [c] = assemble([Candidate("r", s, e, 0.9, (h,))], Trees(tree), 300, chars, explain=True)
+    head_start = text.index("| Item")
+    assert c.parts()[0] == (head_start, text.index("| Line 0") - 1)
+    assert c.text.startswith("| Item | 2023 | 2022 |\n| --- | --- | --- |\n| Line 58")
+    assert c.text.endswith("costs fell with them.") and "with its table's header row" in c.rule

@@ -113,7 +113,7 @@ def test_titles_by_size_and_a_title_set_as_a_one_row_table():
     assert headings(html) == [(1, "Annual Report"), (1, "Item 2. Properties"), (2, "Leases"), (2, "Notes")]
 
 
-def test_a_financial_table_joins_signs_to_figures_and_drops_spacer_columns():
+def test_a_financial_table_joins_signs_to_figures_drops_spacer_columns_and_reads_one_header():
     html = page(
         "<table><tr><td></td><td colspan='5'><b>Year Ended December 31,</b></td></tr>"
         "<tr><td>(in millions)</td><td colspan='2'><b>2023</b></td><td></td><td colspan='2'><b>2022</b></td></tr>"
@@ -123,9 +123,8 @@ def test_a_financial_table_joins_signs_to_figures_and_drops_spacer_columns():
         "<tr><td>Margin</td><td></td><td>33.2</td><td>%</td><td></td><td>32.2</td><td>%</td></tr></table>"
     )
     assert read_text(html, format="html").text == (
-        "|  | Year Ended December 31, |  |\n"
+        "| (in millions) | Year Ended December 31, 2023 | Year Ended December 31, 2022 |\n"
         "| --- | --- | --- |\n"
-        "| (in millions) | 2023 | 2022 |\n"
         "| Net sales | $1,234 | $1,102 |\n"
         "| Restructuring | (42) | (18) |\n"
         "| Margin | 33.2% | 32.2% |\n"
@@ -147,3 +146,8 @@ def test_titles_at_the_tops_of_pages_are_kept_though_alike_but_for_their_numbers
              "<hr style='page-break-after:always'>" for n in (1, 2, 3, 1, 2, 3)]
     html = page("".join(pages))
     assert [t for _, t in headings(html)] == ["Note 1", "Note 2", "Note 3", "Note 1", "Note 2", "Note 3"]
+
+
+def test_a_table_with_an_empty_corner_keeps_its_first_row_as_its_header():
+    html = page("<table><tr><td></td><td>A</td><td>B</td></tr><tr><td>x</td><td>1</td><td>2</td></tr></table>")
+    assert read_text(html, format="html").text == "|  | A | B |\n| --- | --- | --- |\n| x | 1 | 2 |\n"

@@ -72,6 +72,7 @@ from .docview import (
     section_holding,
     small_section,
     table_of,
+    table_read_under,
     turn_lead,
     worded_section,
 )
@@ -127,7 +128,7 @@ def _context_key(doc: DocView, start: int, end: int) -> object:
     """Which returned context the span ``[start, end)`` is part of: every span inside one table
     is one context (under the table's header row); any other span is a context of its own.
     ``top`` counts these, so it counts contexts as they are returned."""
-    table = table_of(doc, start, end)
+    table = table_read_under(doc, start, end)
     return table if table is not None else ("span", start)
 
 
@@ -335,7 +336,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return None
         n = tokens(c.doc_id, start, end)
         cost = n - sum(s.tokens for s in touching)
-        table = table_of(d, start, end) if d.tables else None
+        table = table_read_under(d, start, end) if d.tables else None
         if table is not None and (c.doc_id, table[0]) not in headed and start > table[2]:
             cost += tokens(c.doc_id, table[0], table[2])
         lead = speaker(d, start)
@@ -406,7 +407,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             merged.companions.append(lead)
             merged.rules.append(_SPEAKER)
         spans.append(merged)
-        table = table_of(d, start, end)
+        table = table_read_under(d, start, end)
         if table is not None:
             headed.add((c.doc_id, table[0]))
         used += cost

@@ -311,6 +311,16 @@ def table_of(doc: DocView, start: int, end: int) -> tuple[int, int, int] | None:
     return None
 
 
+def table_read_under(doc: DocView, start: int, end: int) -> tuple[int, int, int] | None:
+    """The table whose header row the span ``[start, end)`` reads under: the one holding it, or
+    the one it starts in past the header row (rows and the text after the table: the rows still
+    need their header)."""
+    for t in doc.tables:
+        if t[0] <= start and (end <= t[1] or t[2] < start < t[1]):
+            return t
+    return None
+
+
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
 
