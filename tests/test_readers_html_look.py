@@ -50,18 +50,18 @@ _FILING = page(
 
 def test_a_filing_without_heading_elements_is_outlined_by_its_bold_titles_and_numbering():
     assert headings(_FILING) == [
-        (1, "FORM 10-K"), (1, "ACME WIDGETS, INC."), (1, "TABLE OF CONTENTS"),
+        (1, "FORM 10-K"), (1, "ACME WIDGETS, INC."),  # the contents page is left out
         (1, "PART I"), (2, "Item 1. Business"), (3, "Overview"), (3, "Employees"),
         (2, "Item 1A. Risk Factors"), (3, "We depend on two suppliers for titanium."),
         (1, "PART II"), (2, "Item 7. Results of Operations"), (3, "Liquidity"),
     ]
 
 
-def test_hidden_facts_page_numbers_and_contents_links_are_not_text():
+def test_hidden_facts_page_numbers_and_contents_are_not_text():
     text = read_text(_FILING, format="html").text
     assert "0000012345" not in text and "false" not in text  # inline XBRL's hidden header
     assert "\n\n3\n\n" not in text and "\n\n7\n\n" not in text
-    assert "Table of Contents" not in text and "TABLE OF CONTENTS" in text
+    assert "Table of Contents" not in text and "TABLE OF CONTENTS" not in text
     assert "about 4,200 employees" in text  # a tagged fact in the text stays
 
 
@@ -151,3 +151,16 @@ def test_titles_at_the_tops_of_pages_are_kept_though_alike_but_for_their_numbers
 def test_a_table_with_an_empty_corner_keeps_its_first_row_as_its_header():
     html = page("<table><tr><td></td><td>A</td><td>B</td></tr><tr><td>x</td><td>1</td><td>2</td></tr></table>")
     assert read_text(html, format="html").text == "|  | A | B |\n| --- | --- | --- |\n| x | 1 | 2 |\n"
+
+
+def test_a_table_of_contents_with_page_numbers_goes_with_its_title_but_a_table_of_links_stays():
+    contents = ("<p><b>TABLE OF CONTENTS</b></p><table>"
+                "<tr><td><a href='#i1'>Item 1.</a></td><td><a href='#i1'>Business</a></td><td>3</td></tr>"
+                "<tr><td><a href='#i1a'>Item 1A.</a></td><td><a href='#i1a'>Risk Factors</a></td><td>7</td></tr>"
+                "</table><p><a href='#i7'>Item 7. Results of Operations</a> 21</p>")
+    summary = ("<table><tr><td><a href='#dumps'>dumps</a></td><td>Serialize obj to a JSON string.</td></tr>"
+               "<tr><td><a href='#loads'>loads</a></td><td>Deserialize a JSON document.</td></tr></table>")
+    text = read_text(page(contents + "<p><b>Item 1. Business</b></p><p>Acme makes widgets.</p>" + summary),
+                     format="html").text
+    assert text == ("# Item 1. Business\n\nAcme makes widgets.\n\n| dumps | Serialize obj to a JSON string. |\n"
+                    "| --- | --- |\n| loads | Deserialize a JSON document. |\n")

@@ -226,14 +226,15 @@ def _in_content(node: LexborNode) -> bool:
 
 
 def _link_only(text: str, links: list[str]) -> bool:
-    """A line of links and navigation words only ("Previous: Intro | Up: Contents [Index]")."""
+    """A line of links and navigation words only ("Previous: Intro | Up: Contents [Index]"), or
+    a contents line's link and page number."""
     if not links:
         return False
     rest = text
     for link in links:
         rest = rest.replace(link, " ", 1)
     words = [w for w in _NAV_LEFTOVER.split(rest.lower()) if w]
-    return all(w in _NAV_WORDS for w in words)
+    return all(w in _NAV_WORDS or w.isdigit() for w in words)  # digits: a contents line's page
 
 
 def _children(node: LexborNode) -> list[LexborNode]:

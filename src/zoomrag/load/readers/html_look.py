@@ -11,6 +11,9 @@ under another is a level under it, and a more prominent style (larger, then capi
 upright) closes the less prominent ones open. A page where most of the text is bold has no titles
 to tell by look.
 
+A table of contents (rows linking to places in the page, each ending with a page number) is
+left out with its title, as a generated one in a Word document is: the sections are there.
+
 A paged document (``page-break-before``/``-after``, ``break-before: page``) carries a running
 head or foot at each page break: a page number (``7``, ``- 7 -``, ``Page 7 of 90``, ``F-3``) or
 a line repeated at three or more breaks with only its numbers changed (``Acme Inc. | 2023
@@ -62,6 +65,11 @@ _MAX_TITLE_SHARE = 0.5
 _MAX_FURNITURE_WORDS = 12
 #: Page breaks a running line must be found at (besides a bare page number).
 _RUNNING = 3
+#: Share of a table's rows that link to a place in the page and end with a page number: a
+#: table of contents.
+_CONTENTS_SHARE = 0.6
+#: Titles of a table of contents, left out with it.
+_CONTENTS_TITLES = frozenset({"table of contents", "contents", "index", "toc"})
 #: Cells of a one-row table read as one block.
 _TITLE_CELLS = 4
 #: Blocks with text read on each side of a page break (a page number and a running head).
@@ -279,6 +287,23 @@ def _levels(titles: list[tuple[str, _Look]]) -> list[int]:
     return levels
 
 
+def _contents_table(table: LexborNode) -> bool:
+    """A table of contents: most of its rows link to a place in the page and end with the page
+    number it is on (a filing's, a Word document's); the reader has the sections themselves."""
+    rows = [tr for tr in table.css("tr") if tr.text(deep=True).strip()]
+    if len(rows) < 2:
+        return False
+    listed = 0
+    for tr in rows:
+        cells = [c.text(deep=True).strip() for c in tr.css("td, th")]
+        cells = [c for c in cells if c]
+        link = tr.css_first("a[href]")
+        if (link is not None and (link.attributes.get("href") or "").startswith("#") and cells
+                and _PAGE_NUMBER.fullmatch(_mask(cells[-1]))):
+            listed += 1
+    return listed >= _CONTENTS_SHARE * len(rows)
+
+
 def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
               dropped: Callable[[LexborNode], bool]) -> None:
     """Mark page furniture (:data:`DROP_MARK`) and titles drawn by look (:data:`HEADING_MARK`)
@@ -286,9 +311,19 @@ def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
     ``dropped`` tells the elements the renderer leaves out."""
     paged = _BREAK.search(html) is not None
     titled = root.css_first(_HEADING_TAGS) is not None
-    if not paged and titled:
+    contents = [t for t in root.css("table") if _contents_table(t)] if "<a" in html else []
+    if not paged and titled and not contents:
         return
     seq = _walk(root, blocks, dropped)
+    if contents:
+        ids = {t.mem_id for t in contents}
+        for i, b in enumerate(seq):  # a contents table goes, and the title over it
+            if b is not None and b.node.tag == "table" and b.node.mem_id in ids:
+                b.node.attrs[DROP_MARK] = ""
+                above = next((a for a in reversed(seq[:i]) if a is not None and a.leaf and a.text()), None)
+                if above is not None and above.text().lower().rstrip(":") in _CONTENTS_TITLES:
+                    above.node.attrs[DROP_MARK] = ""
+        seq = _walk(root, blocks, dropped)
     gone: set[int] = set()
     if paged:
         for block in _furniture(seq):
