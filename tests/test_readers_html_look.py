@@ -164,3 +164,11 @@ def test_a_table_of_contents_with_page_numbers_goes_with_its_title_but_a_table_o
                      format="html").text
     assert text == ("# Item 1. Business\n\nAcme makes widgets.\n\n| dumps | Serialize obj to a JSON string. |\n"
                     "| --- | --- |\n| loads | Deserialize a JSON document. |\n")
+
+
+def test_an_older_filings_bold_set_by_font_shorthand_and_font_tags():
+    html = ("<p style='font: bold 10pt Times New Roman'>ITEM 1.&nbsp;&nbsp;BUSINESS</p>"
+            "<p style='font: 10pt Times New Roman'>We make widgets for many customers around the world.</p>"
+            "<P><FONT SIZE=2><B>ITEM 2.&nbsp;&nbsp;PROPERTIES</B></FONT></P>"
+            "<P><FONT SIZE=2>We lease a plant in Ohio and an office in Texas, both on long terms.</FONT></P>")
+    assert headings(page(html)) == [(1, "ITEM 1. BUSINESS"), (1, "ITEM 2. PROPERTIES")]

@@ -143,6 +143,11 @@ def _look(node: LexborNode, outer: _Look) -> _Look:
                 underline = "underline" in value
             elif prop == "font-size":
                 size = _size(value, outer.size)
+            elif prop == "font":  # the shorthand: "bold 10pt Times", "italic 700 12px/1.2 Arial"
+                words = value.replace("/", " ").split()
+                bold = any(w in ("bold", "bolder") or w.isdigit() and int(w) >= 600 for w in words)
+                italic = "italic" in words or "oblique" in words
+                size = next((_size(w, outer.size) for w in words if w[:1].isdigit() and not w.isdigit()), size)
             elif prop == "text-align":
                 centered = value == "center"
     linked = outer.linked or tag == "a" and attrs.get("href") is not None
