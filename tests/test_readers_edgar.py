@@ -64,9 +64,14 @@ def test_a_submission_is_found_and_answered_from_by_its_item(tmp_path):
     risks = "".join(f"<p>Risk {i}: supply of titanium, demand in the air market, and rates may change.</p>" for i in range(30))
     form = _FORM.replace("</body>", f"<p><b>Item 1A. Risk Factors</b></p>{risks}</body>")
     (tmp_path / "filings" / "full-submission.txt").write_text(envelope(("10-K", "a.htm", "10-K", form)))
+    quarter = form.replace("widgets for aircraft", "widgets for aircraft and cars, aircraft and cars")
+    (tmp_path / "filings" / "q3.txt").write_text(envelope(("10-Q", "q.htm", "10-Q", quarter)).replace("10-K", "10-Q"))
+    question = "what does Acme make for aircraft and cars"
     with Index.open(tmp_path / "x.db", embedder="hash") as ix:
-        assert ix.add([tmp_path / "filings"]).added == 1
-        [ctx] = ix.query("what does Acme make for aircraft and cars", budget=60, top=1, mode="bm25")
+        assert ix.add([tmp_path / "filings"]).added == 2
+        assert ix.query(question, budget=60, top=1, mode="bm25")[0].doc_id == "q3.txt"
+        [ctx] = ix.query(question, budget=60, top=1, mode="bm25",
+                         where={"form": "10-K", "period": {"$gte": "2023-01-01"}})
     assert ctx.section_path == ("ACME WIDGETS, INC. — 10-K, period 2023-12-31", "10-K", "PART I", "Item 1. Business")
     assert "widgets for aircraft" in ctx.text
 

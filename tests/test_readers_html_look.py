@@ -172,3 +172,23 @@ def test_an_older_filings_bold_set_by_font_shorthand_and_font_tags():
             "<P><FONT SIZE=2><B>ITEM 2.&nbsp;&nbsp;PROPERTIES</B></FONT></P>"
             "<P><FONT SIZE=2>We lease a plant in Ohio and an office in Texas, both on long terms.</FONT></P>")
     assert headings(page(html)) == [(1, "ITEM 1. BUSINESS"), (1, "ITEM 2. PROPERTIES")]
+
+
+def test_an_inline_xbrl_filing_is_titled_and_filtered_by_its_cover_facts():
+    html = ("<html><head><title>acme-20231231</title></head><body>"
+            "<div style='display:none'><ix:header><ix:hidden>"
+            "<ix:nonNumeric name='dei:DocumentFiscalYearFocus' contextRef='c-1'>2023</ix:nonNumeric>"
+            "<ix:nonNumeric name='dei:EntityCentralIndexKey' contextRef='c-1'>0000012345</ix:nonNumeric>"
+            "</ix:hidden></ix:header></div>"
+            "<p>FORM <ix:nonNumeric name='dei:DocumentType' contextRef='c-1'>10-K</ix:nonNumeric></p>"
+            "<p>For the fiscal year ended <ix:nonNumeric name='dei:DocumentPeriodEndDate' contextRef='c-1'"
+            " format='ixt:date-monthname-day-year-en'>December&#160;31, 2023</ix:nonNumeric></p>"
+            "<p><ix:nonNumeric name='dei:EntityRegistrantName' contextRef='c-1'><span>Acme Widgets, Inc.</span>"
+            "</ix:nonNumeric></p></body></html>")
+    doc = read_text(html, format="html")
+    assert dict(doc.metadata) == {
+        "title": "Acme Widgets, Inc. — 10-K, period 2023-12-31", "fiscal_year": "2023", "cik": "0000012345",
+        "form": "10-K", "period": "2023-12-31", "company": "Acme Widgets, Inc."}
+    assert "For the fiscal year ended December 31, 2023" in doc.text  # the tagged facts stay text
+    # a page with no filer keeps its own title
+    assert read_text(html.replace("dei:EntityRegistrantName", "x"), format="html").metadata["title"] == "acme-20231231"

@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 from ...model import Block, Document
 from ..spans import paragraph_spans
+from .filing import filing_title, iso_date
 from .html import render_html
 
 __all__ = ["is_submission", "read_submission"]
@@ -49,17 +50,13 @@ def is_submission(text: str) -> bool:
     return _ENVELOPE.search(text, 0, 4096) is not None
 
 
-def _date(value: str) -> str:
-    return f"{value[:4]}-{value[4:6]}-{value[6:8]}" if re.fullmatch(r"\d{8}", value) else value
-
-
 def _facts(header: str) -> dict[str, str]:
     facts: dict[str, str] = {}
     for m in _HEADER.finditer(header):
         key = _HEAD_FACTS.get(m.group(1).strip())
         if key and key not in facts:  # the first filer's, not a subject company's
             value = m.group(2).strip()
-            facts[key] = _date(value) if key in ("period", "filed") else value
+            facts[key] = iso_date(value) if key in ("period", "filed") else value
     return facts
 
 
@@ -81,13 +78,6 @@ def _deeper(text: str, blocks: list[Block], by: int) -> tuple[str, list[Block]]:
     return "".join(parts), moved
 
 
-def _title(facts: dict[str, str]) -> str:
-    name = facts.get("company", "")
-    form = facts.get("form", "")
-    period = f", period {facts['period']}" if "period" in facts else ""
-    return " — ".join(p for p in (name, form + period) if p)
-
-
 def read_submission(text: str, *, doc_id: str, source: str) -> Document:
     """The filing in ``text``: its documents of text as sections under its title."""
     first = text.find("<DOCUMENT>")
@@ -106,7 +96,7 @@ def read_submission(text: str, *, doc_id: str, source: str) -> Document:
         blocks.extend(Block(b.start + at, b.end + at, b.type, b.level, b.meta) for b in body_blocks)
         at += len(body)
 
-    title = _title(facts)
+    title = filing_title(facts)
     if title:
         put(f"# {title}", [Block(0, len(title) + 2, "heading", 1)])
     base = 2 if title else 1

@@ -40,6 +40,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name
+from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
 from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
@@ -816,7 +817,9 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
     rendered, blocks, title = render_html(text)
+    facts = cover_facts(text)  # an inline XBRL filing's filer, form and period
     return Document(id=doc_id, source=source, text=rendered, format="html",
-                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
+                    metadata=MappingProxyType({"title": filing_title(facts) or title, **facts}),
+                    blocks=tuple(blocks))
 
 
