@@ -192,3 +192,16 @@ def test_an_inline_xbrl_filing_is_titled_and_filtered_by_its_cover_facts():
     assert "For the fiscal year ended December 31, 2023" in doc.text  # the tagged facts stay text
     # a page with no filer keeps its own title
     assert read_text(html.replace("dei:EntityRegistrantName", "x"), format="html").metadata["title"] == "acme-20231231"
+
+
+def test_titles_bold_by_a_style_sheet_class_as_google_docs_exports_them():
+    html = ("<html><head><style type='text/css'>/* export */.c1{padding-top:0pt;text-align:left}"
+            ".c2{color:#000000;font-weight:700;text-decoration:none;font-size:11pt}"
+            ".c0{color:#000000;font-weight:400;text-decoration:none;font-size:11pt}"
+            "@media print{.c9{font-weight:700}}</style></head><body>"
+            "<p class='c1'><span class='c2'>Onboarding checklist</span></p>"
+            "<p class='c1'><span class='c0'>Welcome to the team. Your laptop arrives on the first day.</span></p>"
+            "<p class='c1'><span class='c2'>Accounts</span></p>"
+            "<p class='c1'><span class='c0'>Ask your manager for access to the wiki and the tracker.</span></p>"
+            "</body></html>")
+    assert headings(html) == [(1, "Onboarding checklist"), (1, "Accounts")]

@@ -2,7 +2,8 @@
 
 Filings (EDGAR's 10-K and 10-Q as the filing agents write them), Word documents saved as HTML or
 converted by mammoth, and pages written by hand often have no ``h1``–``h6``: a title is a
-paragraph in bold, in a larger size or underlined. In a page with no heading element, a block
+paragraph in bold, in a larger size or underlined (by its tags, its inline style, or a class its
+style sheet styles so: Google Docs' export). In a page with no heading element, a block
 whose every letter is drawn so, short and not a lead-in (no closing colon), is a heading. Its
 level follows the document's numbering where it has one (``PART I`` over ``Item 1A.`` over
 ``1.`` over ``1.1``, as :data:`~zoomrag.text.markers.MARKER_RANK` ranks them) and its look where
@@ -41,6 +42,13 @@ DROP_MARK = "data-zoomrag-furniture"
 HEADING_MARK = "data-zoomrag-heading"
 
 _STYLE_PROP = re.compile(r"([a-z-]+)\s*:\s*([^;]+)")
+_STYLE_SHEET = re.compile(r"<style\b[^>]*>(.*?)</style>", re.I | re.S)
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_CLASS_SELECTOR = re.compile(r"(?:[a-z][a-z0-9]*)?\.([\w-]+)", re.I)
+#: The properties of a look.
+_LOOK_PROPS = frozenset({"font-weight", "font-style", "text-decoration", "text-decoration-line",
+                         "font-size", "font", "text-align"})
 _BREAK = re.compile(r"(?:page-)?break-(?:before|after)\s*:\s*(?:always|page|left|right)", re.I)
 _BREAK_AFTER = re.compile(r"(?:page-)?break-after\s*:\s*(?:always|page|left|right)", re.I)
 _WS = re.compile(r"[ \t\n\r\f\xa0]+")
@@ -114,8 +122,25 @@ def _size(value: str, inherited: float) -> float:
             "xx-large": 24.0, "small": 10.0, "x-small": 7.5}.get(v, inherited)
 
 
-def _look(node: LexborNode, outer: _Look) -> _Look:
-    """The look of ``node``'s text, given the look it inherits."""
+def class_styles(html: str) -> dict[str, list[tuple[str, str]]]:
+    """The declarations a page's style sheets give each class by a plain class selector
+    (``.c4{font-weight:700}``, ``p.title{…}``): how Google Docs, Word and e-book makers set
+    their titles."""
+    styles: dict[str, list[tuple[str, str]]] = {}
+    for sheet in _STYLE_SHEET.findall(html):
+        for selectors, body in _RULE.findall(_CSS_COMMENT.sub("", sheet)):
+            declared = [(p, v.strip()) for p, v in _STYLE_PROP.findall(body.lower()) if p in _LOOK_PROPS]
+            if not declared:
+                continue
+            for selector in selectors.split(","):
+                m = _CLASS_SELECTOR.fullmatch(selector.strip())
+                if m is not None:
+                    styles.setdefault(m.group(1), []).extend(declared)
+    return styles
+
+
+def _look(node: LexborNode, outer: _Look, sheet: dict[str, list[tuple[str, str]]]) -> _Look:
+    """The look of ``node``'s text, given the look it inherits and the page's class styles."""
     tag = node.tag
     bold = outer.bold or tag in ("b", "strong") or tag in ("h1", "h2", "h3", "h4", "h5", "h6", "th")
     italic = outer.italic or tag in ("i", "em", "cite")
@@ -131,9 +156,15 @@ def _look(node: LexborNode, outer: _Look) -> _Look:
             pass
     if (attrs.get("align") or "").lower() == "center":
         centered = True
+    declared: list[tuple[str, str]] = []
+    if sheet and (names := attrs.get("class")):
+        for name in names.split():
+            declared += sheet.get(name, ())
     style = attrs.get("style")
     if style:
-        for prop, value in _STYLE_PROP.findall(style.lower()):
+        declared += _STYLE_PROP.findall(style.lower())
+    if declared:
+        for prop, value in declared:
             value = value.strip()
             if prop == "font-weight":
                 bold = value in ("bold", "bolder") or value.isdigit() and int(value) >= 600
@@ -162,8 +193,8 @@ def _one_row(table: LexborNode) -> bool:
             and table.css_first("table table, ul, ol, dl, pre") is None)
 
 
-def _walk(root: LexborNode, blocks: frozenset[str],
-          dropped: Callable[[LexborNode], bool]) -> list[_Block | None]:
+def _walk(root: LexborNode, blocks: frozenset[str], dropped: Callable[[LexborNode], bool],
+          sheet: dict[str, list[tuple[str, str]]]) -> list[_Block | None]:
     """The page's blocks in reading order, ``None`` where a page breaks."""
     out: list[_Block | None] = []
     top = _Block(root, [], leaf=False)
@@ -182,7 +213,7 @@ def _walk(root: LexborNode, blocks: frozenset[str],
             continue
         if not node.is_element_node or dropped(node):
             continue
-        own = _look(node, look)
+        own = _look(node, look, sheet)
         style = node.attributes.get("style") or ""
         breaks = "break" in style and _BREAK.search(style) is not None
         if breaks and _BREAK_AFTER.search(style):
@@ -319,7 +350,8 @@ def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
     contents = [t for t in root.css("table") if _contents_table(t)] if "<a" in html else []
     if not paged and titled and not contents:
         return
-    seq = _walk(root, blocks, dropped)
+    sheet = class_styles(html) if "<style" in html else {}
+    seq = _walk(root, blocks, dropped, sheet)
     if contents:
         ids = {t.mem_id for t in contents}
         for i, b in enumerate(seq):  # a contents table goes, and the title over it
@@ -328,7 +360,8 @@ def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
                 above = next((a for a in reversed(seq[:i]) if a is not None and a.leaf and a.text()), None)
                 if above is not None and above.text().lower().rstrip(":") in _CONTENTS_TITLES:
                     above.node.attrs[DROP_MARK] = ""
-        seq = _walk(root, blocks, dropped)
+        sheet = class_styles(html) if "<style" in html else {}
+    seq = _walk(root, blocks, dropped, sheet)
     gone: set[int] = set()
     if paged:
         for block in _furniture(seq):
