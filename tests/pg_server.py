@@ -80,8 +80,8 @@ def _probe_builds() -> bool:
     """Whether pgvector builds an HNSW index here, tried on a throwaway server: where its backend
     dies, the server's crash recovery replays the build and can die again, so the shared server
     must never try."""
-    import psycopg
     import pgserver
+    import psycopg
 
     folder = tempfile.mkdtemp(prefix="zoomrag-pg-probe-")
     with warnings.catch_warnings():
