@@ -205,3 +205,12 @@ def test_titles_bold_by_a_style_sheet_class_as_google_docs_exports_them():
             "<p class='c1'><span class='c0'>Ask your manager for access to the wiki and the tracker.</span></p>"
             "</body></html>")
     assert headings(html) == [(1, "Onboarding checklist"), (1, "Accounts")]
+
+
+def test_page_numbers_in_their_forms_go_and_a_word_of_roman_letters_stays():
+    numbers = ["7", "- 8 -", "Page 9 of 40", "F-10", "xiv"]
+    body = "".join(f"<p>Text of page {n}, long enough to be read.</p><div>{n}</div>"
+                   "<hr style='page-break-after:always'>" for n in numbers)
+    text = read_text(page(body + "<p>Civil</p><hr style='page-break-after:always'><p>The end.</p>"),
+                     format="html").text
+    assert all(f"\n\n{n}\n\n" not in text for n in numbers) and "\n\nCivil\n\n" in text

@@ -55,7 +55,8 @@ _WS = re.compile(r"[ \t\n\r\f\xa0]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"\d+")
 #: A page number alone, its digits masked: ``7``, ``- 7 -``, ``Page 7 of 90``, ``F-7``, ``vii``.
-_PAGE_NUMBER = re.compile(r"(?:page\s*)?(?:#|[ivxlc]+)(?:\s*of\s*#)?|[-–—(]\s*#\s*[-–—)]|[a-z]{1,2}\s*-\s*#",
+_ROMAN = r"(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+_PAGE_NUMBER = re.compile(rf"(?:page\s*)?(?:#|{_ROMAN})(?:\s*of\s*#)?|[-–—(]\s*#\s*[-–—)]|[a-z]{{1,2}}\s*-\s*#",
                           re.I)
 #: Tags in whose text a title is not a section's: table cells, list items, terms, quotations.
 _NOT_TITLES = frozenset({"td", "th", "li", "dt", "dd", "pre", "blockquote", "figcaption", "caption",
