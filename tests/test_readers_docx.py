@@ -82,3 +82,30 @@ def test_a_contract_titled_in_bold_rather_than_by_heading_styles_has_its_clauses
     assert [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
         (1, "# MASTER SERVICES AGREEMENT"), (1, "# 1. Fees and Payment"), (2, "## 1.1 Taxes"),
         (1, "# 2. Term and Termination")]
+
+
+def test_titles_word_numbers_keep_their_numbers_and_numbered_steps_stay_a_list(tmp_path):
+    path = tmp_path / "msa.docx"
+    path.write_bytes(make_docx([
+        ("num", (1, 0, "Definitions", True)), ("p", "Services means the hosted services."),
+        ("num", (1, 0, "Fees and Payment", True)), ("p", "Customer pays each invoice within thirty days."),
+        ("num", (1, 1, "Taxes", True)), ("p", "Fees exclude taxes."),
+        ("num", (1, 2, "Sales taxes", True)), ("p", "Customer pays them."),
+        ("num", (1, 1, "Late payment", True)), ("p", "To pay late:"),
+        ("num", (2, 0, "write to the Provider", False)), ("num", (2, 0, "pay the interest", False)),
+        ("num", (1, 0, "Term and Termination", True)), ("p", "Either party may end it for breach."),
+    ]))
+    doc = load_path(path)
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.type == "heading"] == [
+        "# 1. Definitions", "# 2. Fees and Payment", "## 2.1 Taxes", "### (a) Sales taxes", "## 2.2 Late payment",
+        "# 3. Term and Termination"]
+    assert "To pay late:\n\n1. write to the Provider\n2. pay the interest\n\n# 3." in doc.text
+
+
+def test_headings_numbered_by_their_style_keep_their_numbers(tmp_path):
+    path = tmp_path / "policy.docx"
+    path.write_bytes(make_docx([("h1", "Scope"), ("p", "All staff."), ("h2", "Contractors"), ("p", "Them too."),
+                                ("h1", "Rules"), ("p", "Be kind.")], numbered_headings=True))
+    doc = load_path(path)
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.type == "heading"] == [
+        "# 1. Scope", "## 1.1 Contractors", "# 2. Rules"]

@@ -4,18 +4,22 @@ lists, tables, footnotes, and here code styles as code blocks. That HTML is then
 page is (:mod:`.html`), so a Word document is a rendering like an HTML page: the same headings,
 pipe tables and notes, and spans point into the rendering. Images are left out (their alt text
 stays), and so is a generated table of contents; the title is the document's own (its core
-properties), when it has one.
+properties), when it has one. A title Word numbers (``3.1 Effect of Termination``) keeps its
+number (:mod:`.docx_numbers`).
 """
 
 from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from ...model import Document
 from ..base import reader_module
+from .docx_numbers import numbering_labels
 from .html import render_html
 from .zipped import office_file
 
@@ -41,6 +45,44 @@ def _title(z: zipfile.ZipFile) -> str | None:
     return title or None
 
 
+#: Numbered paragraphs looked at for a heading numbered by its style.
+_STYLED_REACH = 3
+
+
+def _numbered_titles(mammoth: Any, labels: list[tuple[str, str]]) -> Callable[[Any], Any]:
+    """A mammoth transform writing Word's number before each numbered title (a heading, or a
+    paragraph all in bold): ``3.1 Effect of Termination``, a title, not a list of one item
+    numbered 1. Numbered paragraphs of body text stay list items."""
+    documents = mammoth.documents
+    texts = mammoth.transforms.get_descendants_of_type
+    at = 0
+
+    def title(paragraph: Any) -> bool:
+        runs = [r for r in texts(paragraph, documents.Run)
+                if "".join(t.value for t in texts(r, documents.Text)).strip()]
+        style = (paragraph.style_name or "").lower()
+        return style.startswith(("heading", "title")) or bool(runs) and all(r.is_bold for r in runs)
+
+    def label(paragraph: Any) -> Any:
+        nonlocal at
+        listed = paragraph.numbering is not None
+        if listed and not paragraph.numbering.is_ordered or not title(paragraph):
+            return paragraph
+        key = "".join("".join(t.value for t in texts(paragraph, documents.Text)).split())
+        # found by its text (mammoth reads one of two alternative contents, the XML has both); a
+        # heading numbered by its style is not numbered in mammoth's model: only the next ones
+        reach = len(labels) if listed else min(at + _STYLED_REACH, len(labels))
+        i = next((i for i in range(at, reach) if labels[i][0] == key), None)
+        if i is None or not labels[i][1]:
+            return paragraph
+        at = i + 1
+        first = next(iter(texts(paragraph, documents.Run)), None)
+        lead = documents.run([documents.text(labels[i][1] + " ")], is_bold=first is not None and first.is_bold)
+        return paragraph.copy(children=[lead, *paragraph.children], numbering=None)
+
+    return mammoth.transforms.paragraph(label)
+
+
 def read_docx(path: Path, doc_id: str) -> Document:
     source = str(path)
     mammoth = reader_module("mammoth", source, "Word documents", "docx")
@@ -48,7 +90,9 @@ def read_docx(path: Path, doc_id: str) -> Document:
     no_image = mammoth.images.img_element(lambda image: {"alt": image.alt_text or ""})
     with office_file(path, "Word document", "docx") as z, path.open("rb") as f:
         title = _title(z)
-        html = mammoth.convert_to_html(f, convert_image=no_image, style_map=f"{_CODE_STYLES}\n{_CONTENTS_STYLES}").value
+        numbered = _numbered_titles(mammoth, numbering_labels(z))
+        html = mammoth.convert_to_html(f, convert_image=no_image, transform_document=numbered,
+                                       style_map=f"{_CODE_STYLES}\n{_CONTENTS_STYLES}").value
     rendered, blocks, html_title = render_html(html)
     return Document(id=doc_id, source=source, text=rendered, format="docx",
                     metadata=MappingProxyType({"title": title or html_title}), blocks=tuple(blocks))
