@@ -241,6 +241,8 @@ def _without_fences(text: str, start: int, end: int) -> tuple[int, int]:
     if text.lstrip("\n").startswith(("```", "~~~")) and len(lines) > 1:
         if start == len(text) - len(text.lstrip("\n")) and lines[0].lstrip().startswith(("```", "~~~")):
             start += len(lines[0]) + 1
+            while start < end and text[start] == "\n":  # blank lines under the fence join it too
+                start += 1
         if end == len(text.rstrip()) and lines[-1].strip() in ("```", "~~~"):
             end -= len(lines[-1]) + 1
     return start, max(start, end)
