@@ -543,6 +543,7 @@ def test_a_context_does_not_end_by_entering_the_next_section():
 
     assert end(before, hit_at) == text.index("sees.") + 5  # its heading and a sentence: left out
     assert end(before, hit_at, text.index("You can")) == text.index("sent.") + 5  # a hit there keeps it
+    assert end(before, hit_at, second) == text.index("sees.") + 5  # one on its title alone does not
     assert end(len(text), hit_at) == len(text) - 1  # more than a glance into it
     assert second < before
 

@@ -213,15 +213,29 @@ def _strong(hits: Sequence[Hit]) -> list[Hit]:
     return [h for h in hits if h.score >= STRONG_HIT * best] if best > 0 else list(hits)
 
 
+def _line_end(text: str, pos: int) -> int:
+    e = text.find("\n", pos)
+    return len(text) if e < 0 else e
+
+
 def _before_entered_section(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
     last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
-    when MIN_WORDS words remain before it."""
+    when MIN_WORDS words remain before it. A hit on the entered section's heading line alone
+    does not hold it: its title without its text tells a reader nothing."""
     if not hits:
         return end
     text = d.text
-    last = max(h.end for h in _strong(hits))
-    entered = next((h for h in headings_in(d, start, end) if h >= last), None)
+    heads = headings_in(d, start, end)
+
+    def bare(h: Hit) -> bool:  # a hit on a heading's line alone: a title, no word of its section
+        return any(p <= h.start and h.end <= _line_end(text, p) for p in heads)
+
+    bodied = [h for h in _strong(hits) if not bare(h)]
+    if not bodied:
+        return end
+    last = max(h.end for h in bodied)
+    entered = next((h for h in heads if h >= last), None)
     if entered is None or has_words(text, entered, end, SMALL_SECTION):
         return end
     cut = trim_end(text, start, entered)
