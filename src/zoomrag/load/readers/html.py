@@ -25,7 +25,11 @@ leads its first paragraph ("Note: …") rather than standing alone as a one-word
 opening a section that would swallow the text after the admonition, and a definition list's
 term leads its definition ("FULL: Selects full vacuum…"). A first heading that repeats the
 page's ``<title>`` beside sibling headings is their parent (one level up). Footnotes are
-rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`).
+rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`). A page with no
+heading element is titled by what it draws in bold or larger, and a paged one loses its page
+numbers, running heads and contents table (:mod:`.html_look`); a table's cells are laid on the
+columns that hold its data (:mod:`.grid`); an inline XBRL filing's cover facts are its metadata
+(:mod:`.filing`).
 """
 
 from __future__ import annotations
