@@ -77,8 +77,8 @@ _RUNNING = 3
 #: Share of a table's rows that link to a place in the page and end with a page number: a
 #: table of contents.
 _CONTENTS_SHARE = 0.6
-#: Titles of a table of contents, left out with it.
-_CONTENTS_TITLES = frozenset({"table of contents", "contents", "index", "toc"})
+#: Titles of a table of contents, left out with it ("INDEX TO FINANCIAL STATEMENTS" too).
+_CONTENTS_TITLE = re.compile(r"(?:table of )?contents|index(?: to\b.*)?|toc", re.I)
 #: Cells of a one-row table read as one block.
 _TITLE_CELLS = 4
 #: Blocks with text read on each side of a page break (a page number and a running head).
@@ -359,7 +359,7 @@ def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
             if b is not None and b.node.tag == "table" and b.node.mem_id in ids:
                 b.node.attrs[DROP_MARK] = ""
                 above = next((a for a in reversed(seq[:i]) if a is not None and a.leaf and a.text()), None)
-                if above is not None and above.text().lower().rstrip(":") in _CONTENTS_TITLES:
+                if above is not None and _CONTENTS_TITLE.fullmatch(above.text().rstrip(":")):
                     above.node.attrs[DROP_MARK] = ""
         sheet = class_styles(html) if "<style" in html else {}
     seq = _walk(root, blocks, dropped, sheet)
