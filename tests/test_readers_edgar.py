@@ -51,6 +51,18 @@ def test_a_submission_is_its_filing_titled_by_filer_and_form_with_each_document_
         "accession": "0000012345-24-000010", "not_text": ["logo.jpg (GRAPHIC)", "acme.xsd (EX-101.SCH)"]}
 
 
+def test_a_filing_in_plain_text_has_its_parts_and_items_as_titles():
+    body = ("ACME WIDGETS, INC.\n\nPART I\n\nITEM 1.  BUSINESS\n\nAcme makes widgets for aircraft. Item 3 below\n"
+            "says more.\n\nITEM 2.  PROPERTIES\n\nA plant in Ohio.\n\nPART II\n\nITEM 7.  MANAGEMENT'S DISCUSSION\n\n"
+            "Sales grew.")
+    doc = read_text(envelope(("10-K", "a.txt", "ANNUAL REPORT", body)), format="text")
+    assert [(b.level, doc.text[b.start:b.end]) for b in doc.blocks if b.type == "heading"] == [
+        (1, "# ACME WIDGETS, INC. — 10-K, period 2023-12-31"), (2, "## 10-K — ANNUAL REPORT"), (3, "### PART I"),
+        (4, "#### ITEM 1. BUSINESS"), (4, "#### ITEM 2. PROPERTIES"), (3, "### PART II"),
+        (4, "#### ITEM 7. MANAGEMENT'S DISCUSSION")]
+    assert "Acme makes widgets for aircraft. Item 3 below\nsays more." in doc.text  # not a title
+
+
 def test_a_text_file_that_only_mentions_the_envelope_is_plain_text():
     text = "Notes on EDGAR.\n\nA submission starts with <SEC-DOCUMENT> on its first line.\n"
     doc = read_text(text, format="text")
@@ -78,7 +90,8 @@ def test_a_submission_is_found_and_answered_from_by_its_item(tmp_path):
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["10-K", "EX-99", "GRAPHIC", "EX-101.INS"]),
-                          st.lists(st.sampled_from(list("ab <>/p\n#|$)") + ["<p>", "<b>", "</b>", "<TEXT>", "begin 644 x"]),
+                          st.lists(st.sampled_from(list("ab <>/p\n#|$)") + ["<p>", "<b>", "</b>", "<TEXT>", "begin 644 x",
+                                                    "\n\nPART I\n\n", "\n\nITEM 1. X\n\n", "Item 2."]),
                                    max_size=40).map("".join)), max_size=4))
 def test_any_submission_gives_ordered_blocks_within_its_text(documents):
     doc = read_text(envelope(*[(t, f"d{i}", t, body) for i, (t, body) in enumerate(documents)]), format="text")

@@ -11,7 +11,8 @@ tags.
 Here the filing is titled by its filer and form (``Apple Inc. — 10-K, period 2023-09-30``), and
 each document of text is a section titled by its type and description (``EX-21.1 — Subsidiaries
 of the Registrant``) over the document read as the HTML reader reads a page (so a 10-K's parts
-and items are its titles) or as the plain text it is. Encoded files and XBRL's machinery are
+and items are its titles) or as the plain text it is (its ``PART I`` and ``ITEM 1.`` lines as
+titles: filings before 2001 are text). Encoded files and XBRL's machinery are
 not text: they are left out and named in the metadata (``not_text``). The header's facts are
 metadata: ``company``, ``cik``, ``form``, ``period``, ``filed``, ``accession``.
 """
@@ -22,6 +23,7 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
+from ...text.markers import PLAIN, marker_rank
 from ..spans import paragraph_spans
 from .filing import filing_title, iso_date
 from .html import render_html
@@ -38,6 +40,9 @@ _HEADER = re.compile(r"^[ \t]*([A-Z][A-Z .'-]+?):[ \t]+(\S[^\n]*)$", re.M)
 _HTML = re.compile(r"<(?:html|body|div|p|table)\b", re.I)
 #: Types whose text is XBRL's, a picture's or an archive's, not a reader's.
 _NOT_TEXT_TYPES = re.compile(r"^(?:EX-101\.|GRAPHIC|ZIP|EXCEL|PDF|XML|JSON)", re.I)
+#: Markers of a plain-text filing's parts and items, and how long their lines may be.
+_NAMED = frozenset({"part", "chapter", "article", "item", "section"})
+_MAX_TITLE = 100
 _HEAD_FACTS = {
     "COMPANY CONFORMED NAME": "company", "CENTRAL INDEX KEY": "cik",
     "CONFORMED SUBMISSION TYPE": "form", "CONFORMED PERIOD OF REPORT": "period",
@@ -78,6 +83,42 @@ def _deeper(text: str, blocks: list[Block], by: int) -> tuple[str, list[Block]]:
     return "".join(parts), moved
 
 
+def _text_document(text: str) -> tuple[str, list[Block]]:
+    """A document of plain text (a filing from before HTML, an exhibit), its paragraphs, and its
+    parts and items as headings: a line of its own, between blank lines, opened by ``PART II``,
+    ``ITEM 7.``, ``ARTICLE IV`` or ``Section 2.1`` and not running on as a sentence; levels by
+    their rank, ``#`` written before them as the HTML documents' headings are."""
+    found: list[tuple[int, int, tuple[int, int]]] = []
+    for ls, m in PLAIN.finditer(text):
+        le = text.find("\n", ls)
+        le = len(text) if le < 0 else le
+        rest = text[m.end():le].strip()
+        family = m.lastgroup or ""
+        if (family in _NAMED and le - ls <= _MAX_TITLE and not rest[:1].islower()
+                and (ls == 0 or text[max(0, ls - 2):ls] == "\n\n") and (le + 1 >= len(text) or text[le + 1] == "\n")
+                and (rank := marker_rank(text[ls:le].strip())) is not None):
+            found.append((ls, le, rank))
+    levels = {r: i + 1 for i, r in enumerate(sorted({r for _, _, r in found}))}
+    parts: list[str] = []
+    pos = 0
+    heads: list[tuple[int, int, int]] = []  # start, end, level in the new text
+    at = 0
+    for ls, le, rank in found:
+        parts.append(text[pos:ls])
+        at += ls - pos
+        line = "#" * min(levels[rank], 6) + " " + " ".join(text[ls:le].split())
+        heads.append((at, at + len(line), min(levels[rank], 6)))
+        parts.append(line)
+        at += len(line)
+        pos = le
+    parts.append(text[pos:])
+    out = "".join(parts)
+    starts = {s: (e, lv) for s, e, lv in heads}
+    blocks = [Block(a, starts[a][0], "heading", starts[a][1]) if a in starts else Block(a, b, "text")
+              for a, b in paragraph_spans(out, 0, len(out))]
+    return out, blocks
+
+
 def read_submission(text: str, *, doc_id: str, source: str) -> Document:
     """The filing in ``text``: its documents of text as sections under its title."""
     first = text.find("<DOCUMENT>")
@@ -116,8 +157,7 @@ def read_submission(text: str, *, doc_id: str, source: str) -> Document:
             rendered, inner, _ = render_html(body)
             rendered = rendered.rstrip("\n")
         else:
-            rendered = body.strip("\n")
-            inner = [Block(a, b, "text") for a, b in paragraph_spans(rendered, 0, len(rendered))]
+            rendered, inner = _text_document(body.strip("\n"))
         if not rendered.strip():
             continue
         description = fields.get("DESCRIPTION", "")
