@@ -17,10 +17,11 @@ def page(title: str, body: str) -> str:
 
 def make_epub(pages: list[tuple[str, str | bytes]], *, title: str | None = "A Book", spine: list[str] | None = None,
               nonlinear: tuple[str, ...] = (), encrypted: tuple[str, ...] = (),
-              container: str = CONTAINER) -> bytes:
+              container: str = CONTAINER, files: dict[str, str] | None = None) -> bytes:
     """An .epub of ``pages`` (``(name, xhtml)``, stored under ``OEBPS/text/``), read in the order
     of ``spine`` (names; default: as given); a page named ``nav…`` is the navigation document; ``nonlinear`` pages are outside the reading order,
-    ``encrypted`` ones listed in ``META-INF/encryption.xml``."""
+    ``encrypted`` ones listed in ``META-INF/encryption.xml``; ``files`` more files by their path
+    under ``OEBPS/`` (a style sheet)."""
     order = spine or [name for name, _ in pages]
     nav = ' properties="nav"'
     items = "".join(f'<item id="{n}" href="text/{n}" media-type="application/xhtml+xml"{nav if n.startswith("nav") else ""}/>'
@@ -43,4 +44,6 @@ def make_epub(pages: list[tuple[str, str | bytes]], *, title: str | None = "A Bo
         z.writestr("OEBPS/content.opf", opf, compress_type=zipfile.ZIP_DEFLATED)
         for name, xhtml in pages:
             z.writestr(f"OEBPS/text/{name}", xhtml, compress_type=zipfile.ZIP_DEFLATED)
+        for name, data in (files or {}).items():
+            z.writestr(f"OEBPS/{name}", data, compress_type=zipfile.ZIP_DEFLATED)
     return buf.getvalue()

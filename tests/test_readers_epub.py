@@ -83,3 +83,17 @@ def test_an_e_book_indexed_and_asked_answers_from_its_chapter(tmp_path):
     first = json.loads(got.output)["contexts"][0]
     assert first["source"].endswith("tides.epub") and "Sun and moon in line" in first["text"]
     assert first["section_path"][:1] == ["Chapter 1. Tides"]
+
+
+def test_chapter_titles_drawn_by_the_books_style_sheet_are_headings(tmp_path):
+    """A book converted without heading elements (calibre's ``<p class="calibre5">``): its titles
+    are what its style sheet sets in bold and larger."""
+    chapter = ("<p class='ch'>Chapter One</p><p class='tx'>It was a bright cold day, and the clocks were "
+               "striking thirteen as he walked home.</p><p class='tx'>The hallway smelt of boiled cabbage.</p>")
+    path = tmp_path / "book.epub"
+    path.write_bytes(make_epub([("c1.xhtml", page("One", chapter)),
+                                ("c2.xhtml", page("Two", chapter.replace("One", "Two")))],
+                               files={"styles/book.css": ".ch { font-weight: bold; font-size: 1.6em }\n"
+                                                         ".tx { text-indent: 1em }"}))
+    doc = load_path(path)
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.type == "heading"] == ["# Chapter One", "# Chapter Two"]

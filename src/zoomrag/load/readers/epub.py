@@ -3,7 +3,9 @@
 a package file that lists them, so no library beyond the standard one is needed; spans point
 into the rendering, as for a web page or a Word document. The title is the book's own
 (``dc:title``); its contents page (the navigation document), pages the book marks as outside its
-reading order (``linear="no"``) and pages with no text (a cover image) are left out.
+reading order (``linear="no"``) and pages with no text (a cover image) are left out. The book's
+style sheets go with every page, so a title a converter set as a styled paragraph (calibre's
+``<p class="calibre5">``) is a heading as it looks.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ from .zipped import check_unpacked
 _CONTAINER = "META-INF/container.xml"
 _ENCRYPTION = "META-INF/encryption.xml"
 _PAGE_TYPES = frozenset({"application/xhtml+xml", "text/html"})
+
+
+_MAX_SHEET = 256 * 1024
+_MAX_SHEETS = 1024 * 1024
 
 
 def _local(tag: str) -> str:
@@ -72,6 +78,18 @@ def _encrypted(z: zipfile.ZipFile, pages: list[str]) -> bool:
     return any(p in listed for p in pages)
 
 
+def _style_sheets(z: zipfile.ZipFile) -> str:
+    """The book's style sheets, joined (each to 256 KiB, all to 1 MiB: a sheet is rules, not a
+    payload)."""
+    sheets: list[str] = []
+    total = 0
+    for info in z.infolist():
+        if info.filename.lower().endswith(".css") and info.file_size <= _MAX_SHEET and total + info.file_size <= _MAX_SHEETS:
+            sheets.append(z.read(info).decode("utf-8", errors="replace"))
+            total += info.file_size
+    return "\n".join(sheets)
+
+
 def read_epub(path: Path, doc_id: str) -> Document:
     source = str(path)
     try:
@@ -82,6 +100,9 @@ def read_epub(path: Path, doc_id: str) -> Document:
                                  "unencrypted EPUB files, so export or buy a DRM-free copy")
             check_unpacked(z, path, "e-book", pages)
             htmls = [decode(z.read(page), f"{source}: {page}") for page in pages]
+            css = _style_sheets(z)
+            if css:  # a title drawn by a class of the book's style sheets is one (html_look)
+                htmls = [f"<style>{css}</style>{h}" for h in htmls]
     except InputError:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, ElementTree.ParseError, OSError, RuntimeError,
