@@ -115,6 +115,7 @@ _PIECES = st.sampled_from([
     "\\ilvl1 ", "{\\footnote ", "{\\*\\fldinst TOC}", "{\\fldrslt ", "\\u-3913?", "\\u1234 ", "\\'e9",
     "\\uc0 ", "\\bin3 ", "\\v ", "\\v0 ", "\\tab ", "\\line ", "\\\n", "1.\\tab ", "{\\stylesheet{\\s1 heading 1;}",
     "{\\info{\\title T}", "\\", "word ", "é", "\\ansicpg932 ", "\\'82\\'a0", "\\s20 ", "{\\*\\x ",
+    "\\b ", "\\b0 ", "\\plain ", "Item 1.",
 ])
 
 
@@ -137,3 +138,18 @@ def test_a_context_from_rich_text_names_its_section(tmp_path):
     top = top_context(index_folder(folder, tmp_path), "trees transfer", "--expand", "none")
     assert top["section_path"] == ["Terms"] and "Keep the trees." in top["text"]
     assert "{" not in top["text"] and "\\" not in top["text"]
+
+
+def test_a_contract_titled_in_bold_has_its_titles_as_headings(tmp_path):
+    doc = _read(tmp_path, (
+        "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times New Roman;}}\n"
+        "\\pard\\plain {\\b MASTER SERVICES AGREEMENT}\\par\n"
+        "\\pard\\plain This Agreement is made between Northwind and Contoso on the first of March.\\par\n"
+        "\\pard\\plain \\b 1. Fees and Payment\\b0\\par\n"
+        "\\pard\\plain Customer pays each invoice within thirty days of its date, by bank transfer.\\par\n"
+        "\\pard\\plain {\\b Note:} fees exclude taxes, which the Customer pays as well.\\par\n"
+        "\\pard\\plain \\b 2. Term\\par\n"
+        "\\pard\\plain\\b0 The Agreement runs three years from the date above.\\par\n}"))
+    assert [doc.text[b.start:b.end] for b in doc.blocks if b.type == "heading"] == [
+        "# MASTER SERVICES AGREEMENT", "# 1. Fees and Payment", "# 2. Term"]
+    assert "Note: fees exclude taxes" in doc.text  # a bold lead-in stays in its paragraph

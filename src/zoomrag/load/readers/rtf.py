@@ -12,6 +12,8 @@ the strategies need. This reader keeps them:
 - lists from Word's list paragraphs (``\\ls``, ``\\ilvl``) or a marker and a tab (``1.\\tab``,
   ``•\\tab``), numbered where the marker is a number or a letter;
 - tables (``\\cell``, ``\\row``) with their first row as the header; footnotes as notes;
+- a paragraph all in bold (``\\b``) as bold, so a contract titled in bold has its titles
+  (:mod:`.html_look`);
 - characters by ``\\uN`` or by the document's code page (``\\ansicpgN``).
 
 Fonts, colours, styles' formatting, pictures, headers and footers, field instructions, hidden
@@ -70,6 +72,7 @@ class _Group:
     list_level: int = 0
     indent: int = 0
     font: int = -1
+    bold: bool = False
     dest: str = ""  # the destination this group is in (stylesheet, info, title, footnote, ...)
     opened: str = ""  # the destination this very group opened, closed with it
     starred: bool = False  # this very group began with \*: a destination to skip unless known
@@ -85,6 +88,7 @@ class _Para:
     title: bool
     marker: str = ""
     code: bool = False
+    bold: bool = False  # every letter in bold: a title by its look (html_look)
 
 
 @dataclass
@@ -121,6 +125,7 @@ class _Reader:
         self.font_entry: dict[str, object] = {}
         self.default_font = -1
         self.chars = [0, 0]  # characters of the paragraph in a fixed-width font, and in others
+        self.bold = [0, 0]  # letters of the paragraph not in bold, and in bold
 
     # -- text ---------------------------------------------------------------------------------
     def _flush(self, g: _Group) -> None:
@@ -151,6 +156,7 @@ class _Reader:
             self.buf.append(s)
             font = g.font if g.font >= 0 else self.default_font
             self.chars[font not in self.mono] += len(s) - s.count(" ")
+            self.bold[g.bold] += sum(c.isalpha() for c in s)
 
     def _font_name(self, s: str) -> None:
         """A font table's text: names, each ended by ``;``, of the font last numbered."""
@@ -168,10 +174,12 @@ class _Reader:
         text = "".join(self.buf)
         self.buf = []
         self.chars = [0, 0]
+        self.bold = [0, 0]
         return text
 
     def _paragraph(self, g: _Group) -> None:
         fixed = self.chars[0] > 0 and not self.chars[1]
+        bold = self.bold[1] > 0 and not self.bold[0]
         text = self._take()
         if g.in_table:
             self.cell.append(text)
@@ -189,7 +197,7 @@ class _Reader:
             self.title_para = " ".join(text.split())
         # a heading numbered by an outline list is a heading, not an item
         self.paras.append(_Para(text, min(level, 6), (g.listed or bool(m)) and not level, g.list_level, g.indent,
-                                g.style in self.styles.titles, marker.strip(), code))
+                                g.style in self.styles.titles, marker.strip(), code, bold))
         if not self.paras[-1].listed and not code:
             self._write_paras()
 
@@ -213,6 +221,8 @@ class _Reader:
                 run = []
             if p.level:
                 self.out.append(f"<h{p.level}>{_inline(p.text)}</h{p.level}>")
+            elif p.bold:
+                self.out.append(f"<p><b>{_inline(p.text)}</b></p>")
             else:
                 self.out.append(f"<p>{_inline(p.text)}</p>")
         if lines:
@@ -415,7 +425,9 @@ class _Reader:
         elif word == "v":
             g = replace(g, hidden=n != 0)
         elif word == "plain":
-            g = replace(g, hidden=False, font=-1)
+            g = replace(g, hidden=False, font=-1, bold=False)
+        elif word == "b":
+            g = replace(g, bold=n != 0)
         elif word == "f" and n is not None:
             g = replace(g, font=n)
         elif word == "deff" and n is not None:
