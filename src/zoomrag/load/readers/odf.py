@@ -6,7 +6,8 @@ spans point into the rendering, as for a Word document.
 
 - text: headings by their outline level, paragraphs, lists (numbered where the list's style
   numbers them), tables with their first row as the header, text boxes, pictures as their
-  alternative text, footnotes and endnotes as notes. The generated table of contents and
+  alternative text, footnotes and endnotes as notes, text a style sets in bold as bold (a
+  document titled in bold has its titles: :mod:`.html_look`). The generated table of contents and
   indexes, comments and tracked deletions are not the document's text and are left out;
 - spreadsheets: each sheet as an Excel sheet is read (:func:`.xlsx.sheet_html`): its name over
   its tables, cells as the sheet shows them;
@@ -49,6 +50,7 @@ _NS = {
     "manifest": "urn:oasis:names:tc:opendocument:xmlns:manifest:1.0",
     "chart": "urn:oasis:names:tc:opendocument:xmlns:chart:1.0",
     "xlink": "http://www.w3.org/1999/xlink",
+    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
 }
 
 
@@ -75,11 +77,12 @@ class _Body:
     """The HTML of a document body, with its notes collected to go after it."""
 
     def __init__(self, numbered: frozenset[tuple[str, int]], kinds: dict[str, int], budget: CellBudget,
-                 objects: dict[str, ElementTree.Element]) -> None:
+                 objects: dict[str, ElementTree.Element], bold: frozenset[str] = frozenset()) -> None:
         self.objects = objects  # embedded objects (charts, sheets) by their folder in the zip
         self.budget = budget  # cells of tables, repeats unrolled
         self.numbered = numbered  # (list style, level) where the style numbers its items
         self.kinds = kinds  # paragraph styles that make a heading (its level), code or the title
+        self.bold = bold  # paragraph and text styles that set their text in bold
         self.title: str | None = None
         self.notes: list[tuple[str, str]] = []
 
@@ -98,6 +101,8 @@ class _Body:
                 out.append(self._note(child))
             elif tag == _q("draw:frame"):
                 out.append(self._frame_text(child))
+            elif tag == _q("text:span") and child.get(_q("text:style-name"), "") in self.bold:
+                out.append(f"<b>{self.inline(child)}</b>")
             elif tag not in _SKIPPED:
                 out.append(self.inline(child))
             out.append(escape(child.tail or ""))
@@ -174,6 +179,8 @@ class _Body:
             frames = [self._frame(f) for f in _frames(el)
                       if f.find(_q("draw:text-box")) is not None or f.find(_q("draw:object")) is not None]
             text = self.inline(el)
+            if el.get(_q("text:style-name"), "") in self.bold:
+                text = f"<b>{text}</b>"  # a title drawn in bold (html_look)
             return (f"<p>{text}</p>" if text.strip() else "") + "".join(frames)
         if tag == _q("text:list"):
             return nested_list_html(self._items(el, el.get(_q("text:style-name"), ""), 1))
@@ -390,6 +397,30 @@ def _paragraph_styles(*roots: ElementTree.Element | None) -> dict[str, int]:
     return levels
 
 
+def _bold_styles(*roots: ElementTree.Element | None) -> frozenset[str]:
+    """Paragraph and text styles that set their text in bold (``fo:font-weight``), by their own
+    properties or the style they derive from."""
+    own: dict[str, bool] = {}
+    parents: dict[str, str] = {}
+    for root in roots:
+        for style in root.iter(_q("style:style")) if root is not None else ():
+            name = style.get(_q("style:name"), "")
+            props = style.find(_q("style:text-properties"))
+            weight = props.get(_q("fo:font-weight")) if props is not None else None
+            if weight is not None:
+                own[name] = weight == "bold" or weight.isdigit() and int(weight) >= 600
+            if style.get(_q("style:parent-style-name")):
+                parents[name] = style.get(_q("style:parent-style-name"), "")
+    bold = set()
+    for name in set(own) | set(parents):
+        at, hops = name, 0
+        while at not in own and at in parents and hops < 8:
+            at, hops = parents[at], hops + 1
+        if own.get(at):
+            bold.add(name)
+    return frozenset(bold)
+
+
 def _numbered_styles(*roots: ElementTree.Element | None) -> frozenset[tuple[str, int]]:
     """``(list style, level)`` for each level a list style numbers."""
     numbered: set[tuple[str, int]] = set()
@@ -439,7 +470,7 @@ def _read(path: Path, what: str, extension: str) -> tuple[ElementTree.Element, _
         raise InputError(f"{path}: this {what} has no body (content.xml without office:body); check that "
                          f"it is a complete .{extension} file")
     body_html = _Body(_numbered_styles(content, styles), _paragraph_styles(styles, content), CellBudget(str(path)),
-                      objects)
+                      objects, _bold_styles(styles, content))
     return body, body_html, title
 
 
