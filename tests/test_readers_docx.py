@@ -109,3 +109,19 @@ def test_headings_numbered_by_their_style_keep_their_numbers(tmp_path):
     doc = load_path(path)
     assert [doc.text[b.start:b.end] for b in doc.blocks if b.type == "heading"] == [
         "# 1. Scope", "## 1.1 Contractors", "# 2. Rules"]
+
+
+def test_numbered_clauses_keep_word_s_labels_where_a_list_would_number_them_otherwise(tmp_path):
+    path = tmp_path / "terms.docx"
+    path.write_bytes(make_docx([
+        ("num", (1, 0, "Payment", True)), ("p", "The Customer shall:"),
+        ("num", (1, 1, "pay each invoice in thirty days;", False)),
+        ("num", (1, 2, "by bank transfer;", False)), ("num", (1, 2, "in euros; and", False)),
+        ("num", (1, 1, "pay interest on late sums.", False)),
+        ("p", "Steps to dispute an invoice:"), ("num", (2, 0, "write to us", False)), ("num", (2, 0, "wait", False)),
+        ("p", "If that fails:"), ("num", (2, 0, "go to court", False)),
+    ]))
+    text = load_path(path).text
+    assert text == ("# 1. Payment\n\nThe Customer shall:\n\n- 1.1 pay each invoice in thirty days;\n"
+                    "  - (a) by bank transfer;\n  - (b) in euros; and\n- 1.2 pay interest on late sums.\n\n"
+                    "Steps to dispute an invoice:\n\n1. write to us\n2. wait\n\nIf that fails:\n\n- 3. go to court\n")
