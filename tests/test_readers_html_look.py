@@ -217,3 +217,10 @@ def test_page_numbers_in_their_forms_go_and_a_word_of_roman_letters_stays():
     text = read_text(page(body + "<p>Civil</p><hr style='page-break-after:always'><p>The end.</p>"),
                      format="html").text
     assert all(f"\n\n{n}\n\n" not in text for n in numbers) and "\n\nCivil\n\n" in text
+
+
+def test_page_breaks_written_in_capitals_are_page_breaks():
+    body = "".join(f"<P>Text of page {n}, long enough to be read.</P><P ALIGN=CENTER>{n}</P>"
+                   "<HR STYLE='PAGE-BREAK-AFTER: ALWAYS'>" for n in (1, 2))
+    text = read_text(page(body + "<P>The end.</P>"), format="html").text
+    assert text == "Text of page 1, long enough to be read.\n\nText of page 2, long enough to be read.\n\nThe end.\n"

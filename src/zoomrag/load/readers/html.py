@@ -218,7 +218,15 @@ def _dropped(node: LexborNode) -> bool:
         return not _in_content(node) and not _admonition(node) and not notes_aside(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
                             or role == "navigation" or role == "search" or DROP_MARK in attrs
-                            or _HIDDEN_STYLE.search(attrs.get("style") or "") is not None)
+                            or _hidden_style(attrs.get("style")))
+
+
+def _hidden_style(style: str | None) -> bool:
+    if not style:
+        return False
+    # the words looked for first: most elements' styles say neither
+    return ("none" in style or "idden" in style or "NONE" in style or "IDDEN" in style) \
+        and _HIDDEN_STYLE.search(style) is not None
 
 
 def _in_content(node: LexborNode) -> bool:
