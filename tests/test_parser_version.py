@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (69, "e0abc704eec5464aa4fd7e5c2adfc44d2f5ebac011c930d8df5df3bcc3e319e2")
+RECORDED = (70, "e0abc704eec5464aa4fd7e5c2adfc44d2f5ebac011c930d8df5df3bcc3e319e2")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))

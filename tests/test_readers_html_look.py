@@ -160,13 +160,16 @@ def test_a_table_of_contents_with_page_numbers_goes_with_its_title_but_a_table_o
                 "</table><p><a href='#i7'>Item 7. Results of Operations</a> 21</p>")
     summary = ("<table><tr><td><a href='#dumps'>dumps</a></td><td>Serialize obj to a JSON string.</td></tr>"
                "<tr><td><a href='#loads'>loads</a></td><td>Deserialize a JSON document.</td></tr></table>")
+    limits = ("<table><tr><td><a href='#max'>MAX_PREC</a></td><td>425000000</td></tr>"  # figures, not pages
+              "<tr><td><a href='#min'>MIN_EMIN</a></td><td>-425000000</td></tr></table>")
     statements = ("<p><b>INDEX TO CONSOLIDATED FINANCIAL STATEMENTS</b></p><table>"
                   "<tr><td><a href='#bs'>Balance Sheets</a></td><td>F-2</td></tr>"
                   "<tr><td><a href='#ops'>Statements of Operations</a></td><td>F-3</td></tr></table>")
     text = read_text(page(contents + "<p><b>Item 1. Business</b></p><p>Acme makes widgets.</p>" + summary
-                          + statements), format="html").text
+                          + statements + limits), format="html").text
     assert text == ("# Item 1. Business\n\nAcme makes widgets.\n\n| dumps | Serialize obj to a JSON string. |\n"
-                    "| --- | --- |\n| loads | Deserialize a JSON document. |\n")
+                    "| --- | --- |\n| loads | Deserialize a JSON document. |\n\n"
+                    "| MAX_PREC | 425000000 |\n| --- | --- |\n| MIN_EMIN | -425000000 |\n")
 
 
 def test_an_older_filings_bold_set_by_font_shorthand_and_font_tags():

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborNode
 
 from ...text.markers import marker_rank
+from .pdf_pages import PAGE_NUMBER
 
 __all__ = ["DROP_MARK", "HEADING_MARK", "mark_look"]
 
@@ -56,10 +57,6 @@ _BREAK_AFTER = re.compile(r"(?:page-)?break-after\s*:\s*(?:always|page|left|righ
 _WS = re.compile(r"[ \t\n\r\f\xa0]+")
 _LETTER = re.compile(r"[^\W\d_]")
 _NUMBER = re.compile(r"\d+")
-#: A page number alone, its digits masked: ``7``, ``- 7 -``, ``Page 7 of 90``, ``F-7``, ``vii``.
-_ROMAN = r"(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
-_PAGE_NUMBER = re.compile(rf"(?:page\s*)?(?:#|{_ROMAN})(?:\s*of\s*#)?|[-–—(]\s*#\s*[-–—)]|[a-z]{{1,2}}\s*-\s*#",
-                          re.I)
 #: Tags in whose text a title is not a section's: table cells, list items, terms, quotations.
 _NOT_TITLES = frozenset({"td", "th", "li", "dt", "dd", "pre", "blockquote", "figcaption", "caption",
                          "summary", "legend", "address"})
@@ -257,7 +254,7 @@ def _furniture(seq: list[_Block | None]) -> list[_Block]:
             while found < _EDGE and 0 <= j < len(texts) and (near := texts[j]) is not None:
                 if near[1] and not _linked(near[0]):  # a spacer paragraph is not the page's edge
                     found += 1
-                    if _PAGE_NUMBER.fullmatch(_mask(near[1])):
+                    if PAGE_NUMBER.fullmatch(near[1]):
                         numbers.append(near[0])
                     elif found == 1 and len(near[1].split()) <= _MAX_FURNITURE_WORDS:
                         nearest[id(near[0])] = near
@@ -338,7 +335,7 @@ def _contents_table(table: LexborNode) -> bool:
         cells = [c for c in cells if c]
         link = tr.css_first("a[href]")
         if (link is not None and (link.attributes.get("href") or "").startswith("#") and cells
-                and _PAGE_NUMBER.fullmatch(_mask(cells[-1]))):
+                and PAGE_NUMBER.fullmatch(cells[-1])):
             listed += 1
     return listed >= _CONTENTS_SHARE * len(rows)
 

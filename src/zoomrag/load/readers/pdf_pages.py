@@ -32,14 +32,19 @@ from ...text.lists import LEADER_LINE
 _DIGITS = re.compile(r"\d+")
 #: A number that opens or closes a line: where a head puts the page number ("Chapter 3: Utilities 7").
 _EDGE_NUMBERS = re.compile(r"^\s*(\d+)(?!\S)|(?<!\S)(\d+)\s*$")
-_PAGE_NUMBER = re.compile(r"(?:page\s*)?[-–—(\[]?\s*(?:\d+|[ivxlc]+)\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d+)?",
-                          re.IGNORECASE)
+#: Roman numerals as front matter numbers its pages (``iv``, ``xii``), not any word of their letters.
+_ROMAN = r"(?=[ivxlc])c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+#: A page number alone: ``12``, ``- 12 -``, ``[12]``, ``Page 3 of 9``, ``3/9``, ``iv``, and a
+#: statement's ``F-3`` (also what the HTML reader drops at a page break: :mod:`.html_look`); no
+#: document has ten thousand pages, so ``425000000`` in a table's last column is a figure.
+PAGE_NUMBER = re.compile(rf"(?:page\s*)?[-–—(\[]?\s*(?:\d{{1,4}}|{_ROMAN})\s*[-–—)\]]?(?:\s*(?:of|/)\s*\d{{1,4}})?"
+                         r"|[a-z]{1,2}\s*-\s*\d{1,4}", re.IGNORECASE)
 
 
 def _edge_key(line: str) -> str | None:
     """What a running head or foot keeps from page to page, or None for a line too plain to tell."""
     flat = " ".join(line.split())
-    if _PAGE_NUMBER.fullmatch(flat):
+    if PAGE_NUMBER.fullmatch(flat):
         return "#"
     key = _DIGITS.sub("#", flat.casefold())
     return key if sum(c.isalpha() for c in key) >= 3 else None
