@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (70, "e0abc704eec5464aa4fd7e5c2adfc44d2f5ebac011c930d8df5df3bcc3e319e2")
+RECORDED = (71, "7b7c247839f57b0e26a09cfeba6b2cce4930dd809188554ebb8445e695c66830")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -72,6 +72,9 @@ FILES = {
                 "第 2 章 More\n\n2.1.\u00a0How?\n\nLike so.\n\n3. 打开文件，打印到虚拟打印机\n"),
     "manual.rst": ("rst", "Manual\n======\n\nIntro text.\n\nUsage\n-----\n\nRun it with care::\n\n    tool --go\n\n"
                    "* a bullet\n* another\n\n.. x:example::\n\n    @tool.command()\n    def go():\n        run()\n\n.. function:: go(speed)\n\n   Goes.\n\nDetails\n~~~~~~~\n\n" + _LONG + "\n"),
+    "vim.txt": ("text", "*shelf.txt*\tNotes on a shelf\n\n1. Intro\t|shelf-intro|\n2. Use\t|shelf-use|\n\n" + "=" * 78
+                + "\n1. Intro\t\t*shelf-intro*\n\n" + _LONG + "\n\n\t\t\t*:Shelve*\n:Shelve [name]\tPut it away.  Like: >\n"
+                "\t:Shelve todo\n<\tDone.\n\nKeys ~\nkey\taction ~\ndd\tdrop\n\n vim:tw=78:ft=help:\n"),
     "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"
                  "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
                  "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"

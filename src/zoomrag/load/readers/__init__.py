@@ -30,6 +30,7 @@ from .rst import read_rst
 from .rtf import read_rtf
 from .texinfo import read_texinfo
 from .transcript import read_ass, read_sbv, read_srt, read_vtt
+from .vimhelp import read_vim_help
 from .xlsx import read_xlsx
 from .xmldata import read_xml_data
 from .xmldoc import read_xml
@@ -59,6 +60,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("text", FormatReader((".txt", ".text", ".log"), read=read_plain)),
     # found by content in a .txt (read_plain hands it over)
     ("edgar", FormatReader((), read=read_submission, renders="markdown")),
+    ("vimhelp", FormatReader((), read=read_vim_help, renders="markdown")),
     ("rst", FormatReader((".rst", ".rest"), read=read_rst)),
     ("asciidoc", FormatReader((".adoc", ".asciidoc"), read=read_asciidoc)),
     ("latex", FormatReader((".tex", ".latex", ".ltx"), read=read_latex)),

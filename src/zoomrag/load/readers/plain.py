@@ -11,6 +11,7 @@ from ..spans import paragraph_spans
 from ..tables import find_pipe_tables
 from .chat import message_spans
 from .edgar import is_submission, read_submission
+from .vimhelp import is_vim_help, read_vim_help
 
 
 def paragraph_blocks(text: str, start: int = 0, end: int | None = None,
@@ -51,9 +52,12 @@ def with_paragraphs(text: str, pieces: Iterable[tuple[int, int, Block | None]]) 
 
 def read_plain(text: str, *, doc_id: str, source: str) -> Document:
     """The text as it is, in paragraphs; a chat exported as text (WhatsApp's) in messages, as
-    it has no blank lines between them; an EDGAR submission as the filing it holds."""
+    it has no blank lines between them; an EDGAR submission as the filing it holds; a Vim help
+    file as the manual it is."""
     if is_submission(text):
         return read_submission(text, doc_id=doc_id, source=source)
+    if is_vim_help(text):
+        return read_vim_help(text, doc_id=doc_id, source=source)
     messages = message_spans(text)
     if messages is not None:
         blocks = [Block(s, e, "text") for s, e in messages]
