@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\]\[[^\]]*\]")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\[[^\]]*\]")
+#: A reference link not after a word: ``:ret[ab][!]`` (Vim's optional parts) is a name.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|(?<!\w)\[([^\]]*)\]\[[^\]]*\]")
 _HTML_IMG_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>", re.IGNORECASE)
 #: Inline HTML a heading may hold; other ``<…>`` is text (``Vec<T, A>``, ``<K, V>``).
 _TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|"
