@@ -10,6 +10,7 @@ from zoomrag import make_chunker
 from zoomrag.load import read_text
 from zoomrag.load.base import detect_format
 from zoomrag.parse.headings import find_headings
+from zoomrag.parse.router import chunker_for_profile
 
 DOC = """\
 =========
@@ -144,6 +145,7 @@ def test_rst_files_are_read_as_rst():
 _RST_PIECES = st.sampled_from([
     "Title", "=====", "-----", "~~~~~", "~~~", "==", "text::", "    code", "   :opt:", ".. code-block:: py",
     ".. code::", ".. note::", ".. x:example::", "    @d", "    f(x)", "  indented", "\n", "\n\n", " ", "\t", "中文。", "😀", "::",
+    "===  ===", " a    b", "+---+---+", "| a | b |", "+===+===+",
 ])
 
 
@@ -151,6 +153,51 @@ _RST_PIECES = st.sampled_from([
 @given(st.one_of(texts, st.lists(_RST_PIECES, max_size=40).map("\n".join)))
 def test_any_text_gives_ordered_blocks_inside_it(text):
     check_blocks(read_text(text, format="rst"), text, code_may_indent=True)
+
+
+def test_simple_and_grid_tables_are_table_blocks_cut_between_their_lines():
+    simple = ("=====  =========\n Flag   Meaning\n=====  =========\n" + "".join(
+        f"-{c}     {w} the files under the folder, one by one, and say so.\n" for c, w in zip("abcdefgh", (
+            "list", "copy", "move", "drop", "keep", "sort", "show", "hash"))) + "=====  =========\n")
+    grid = "+------+------+\n| Left | Right|\n+======+======+\n| a    | b    |\n+------+------+\n"
+    text = f"Flags\n=====\n\n{simple}\nThen a grid:\n\n  {grid.replace(chr(10), chr(10) + '  ').rstrip()}\n\nThe end.\n"
+    doc = read_text(text, format="rst")
+    tables = [doc.text[b.start:b.end] for b in doc.blocks if b.type == "table"]
+    assert tables == [simple.rstrip("\n"), grid.replace("\n", "\n  ").rstrip()]
+    tree = chunker_for_profile("default").chunk(doc)
+    rows = [(n.kind, text[n.start:n.end], n.embed_text) for n in tree.nodes if n.kind in ("header", "row")]
+    assert rows[:2] == [("header", " Flag   Meaning", "Flag | Meaning"),
+                        ("row", "-a     list the files under the folder, one by one, and say so.",
+                         "Flag: -a | Meaning: list the files under the folder, one by one, and say so.")]
+    assert rows[-2:] == [("header", "| Left | Right|", "Left | Right"), ("row", "| a    | b    |", "Left: a | Right: b")]
+    assert len(rows) == 11
+
+
+def test_a_simple_tables_row_may_run_over_lines_and_its_header_over_rows():
+    text = ("=====  ======  =========\nFlag   Since   What it\n               does\n=====  ======  =========\n"
+            "-a     1.0     lists the\n               files.\n-b     2.0     copies.\n=====  ======  =========\n")
+    doc = read_text(text, format="rst")
+    tree = chunker_for_profile("default").chunk(doc)
+    assert [(n.kind, n.embed_text) for n in tree.nodes if n.kind in ("header", "row")] == [
+        ("header", "Flag | Since | What it does"),
+        ("row", "Flag: -a | Since: 1.0 | What it does: lists the files."),
+        ("row", "Flag: -b | Since: 2.0 | What it does: copies.")]
+
+
+_TABLE_LINES = st.lists(st.sampled_from([
+    "===  ===", "=====  ==  ==", " a    b", "ab   cd  ef", "     c", "---  ---", "", "  ===  ===", "  x    y",
+    "+---+---+", "| a | b |", "|   | c |", "+===+===+", "  +---+", "  | a |", "text", "中文  表格"]), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TABLE_LINES)
+def test_any_table_lines_give_a_tree_of_exact_spans(lines):
+    from invariants import check_tree
+
+    text = "\n".join(lines)
+    doc = read_text(text, format="rst")
+    check_blocks(doc, text, code_may_indent=True)
+    check_tree(chunker_for_profile("default").chunk(doc), partition=False)
 
 
 def test_an_opening_field_list_is_metadata_and_names_the_title():

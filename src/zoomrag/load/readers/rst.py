@@ -1,5 +1,6 @@
 """reStructuredText: section titles as heading blocks, literal blocks, code directives and other
-directives whose body reads as code (``.. click:example::``) as code blocks, the rest as plain
+directives whose body reads as code (``.. click:example::``) as code blocks, simple and grid
+tables as table blocks (cut between their lines, never inside one), the rest as plain
 paragraphs (the text itself is kept as it is); a field list
 that opens the document (``:title: ...``) is its metadata.
 
@@ -23,6 +24,7 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
+from ..rst_tables import GRID_BORDER, SIMPLE_BORDER
 from ..spans import line_spans
 from .plain import with_paragraphs
 
@@ -60,6 +62,28 @@ _OBJECT = re.compile(
 _MODULE = re.compile(r"\.\.[ \t]+(?:py:)?(?:module|currentmodule)::[ \t]+(\S+)[ \t]*")
 #: Directives whose name takes the current module before it (methods and options do not).
 _MODULE_LEVEL = frozenset({"function", "class", "exception", "data", "decorator", "coroutinefunction"})
+
+
+#: How far a table is looked for its end (a border with no end is no table).
+_TABLE_LINES = 5000
+_GRID_LINE = re.compile(r"[ \t]*[|+].*[|+][ \t]*")
+_RST_TABLE = MappingProxyType({"syntax": "rst"})
+
+
+def _table_end(lines: _Lines, i: int) -> int | None:
+    """The last line of the simple or grid table whose top border is line ``i``."""
+    if GRID_BORDER.fullmatch(lines[i]):
+        j = i
+        while j + 1 < len(lines) and _GRID_LINE.fullmatch(lines[j + 1]):
+            j += 1
+        return j if j > i and GRID_BORDER.fullmatch(lines[j]) else None
+    if not SIMPLE_BORDER.fullmatch(lines[i]):
+        return None
+    # it ends at a border followed by a blank line (the header's border is followed by rows)
+    for j in range(i + 1, min(len(lines), i + _TABLE_LINES)):
+        if SIMPLE_BORDER.fullmatch(lines[j]) and lines.blank(j + 1):
+            return j
+    return None
 
 
 def _object_name(kind: str, signature: str, module: str) -> str:
@@ -157,6 +181,12 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
             i = last + 1
             continue
         line = lines[i]
+        end = _table_end(lines, i) if line.lstrip()[:1] in ("=", "+") else None
+        if end is not None:
+            marked.append((i, end, Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "table",
+                                                meta=_RST_TABLE)))
+            i = end + 1
+            continue
         named = _MODULE.fullmatch(line)
         if named is not None:
             module = named.group(1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import ConfigError
+from ...load.rst_tables import parse_rst_table
 from ...load.spans import paragraph_spans, trim
 from ...load.tables import Table, find_pipe_tables, parse_delimited, parse_pipe_table
 from ...model import Document
@@ -112,8 +113,12 @@ def _regions(document: Document) -> list[tuple[int, int, Table | None]]:
             table = None
             if b.type == "table":
                 delimiter = b.meta.get("delimiter")
-                table = (parse_delimited(text, b.start, b.end, delimiter) if delimiter
-                         else parse_pipe_table(text, b.start, b.end))
+                if delimiter:
+                    table = parse_delimited(text, b.start, b.end, delimiter)
+                elif b.meta.get("syntax") == "rst":
+                    table = parse_rst_table(text, b.start, b.end)
+                else:
+                    table = parse_pipe_table(text, b.start, b.end)
             out.append((b.start, b.end, table))
         return out
     if document.format in ("csv", "tsv"):
