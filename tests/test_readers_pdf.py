@@ -135,6 +135,17 @@ def test_a_line_on_two_pages_only_or_without_letters_is_kept():
     assert without_running_lines(["A\n1", "B\n2"]) == ["A\n1", "B\n2"]  # too few pages to tell
 
 
+def test_titles_at_page_tops_numbered_out_of_page_order_are_kept():
+    from zoomrag.load.readers.pdf_pages import without_running_lines
+
+    body = [f"Text of part {w}." for w in ("one", "two", "three", "four", "five", "six")]
+    # each part's notes restart at 1: titles, where a head's numbers stay or grow with the pages
+    titled = [f"Note {n}\n{b}" for n, b in zip((1, 2, 1, 2, 3, 1), body)]
+    assert without_running_lines(titled) == titled
+    heads = [f"Chapter {c}: Tools {p}\n{b}" for c, p, b in zip((1, 1, 2, 2, 3, 3), range(10, 16), body)]
+    assert without_running_lines(heads) == [heads[0], *body[1:]]
+
+
 def test_a_head_that_carries_its_page_number_goes_when_other_pages_print_theirs_alone():
     from zoomrag.load.readers.pdf_pages import without_running_lines
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborNode
 
 from ...text.markers import marker_rank
-from .pdf_pages import PAGE_NUMBER
+from .pdf_pages import PAGE_NUMBER, numbers_run
 
 __all__ = ["DROP_MARK", "HEADING_MARK", "mark_look"]
 
@@ -267,13 +267,8 @@ def _furniture(seq: list[_Block | None]) -> list[_Block]:
 
 def _running(group: list[tuple[_Block, str]]) -> bool:
     """Whether lines alike but for their numbers, in page order, are a running head: found at
-    enough breaks, each number the same throughout or counting up as pages do (``Note 5``,
-    ``Note 2`` at the tops of two pages are titles, not a head)."""
-    if len(group) < _RUNNING:
-        return False
-    numbers = [[int(n) for n in _NUMBER.findall(text)] for _, text in group]
-    return all(len(set(column)) == 1 or all(a < b for a, b in zip(column, column[1:]))
-               for column in zip(*numbers))
+    enough breaks, numbered as pages are (:func:`.pdf_pages.numbers_run`)."""
+    return len(group) >= _RUNNING and numbers_run([text for _, text in group])
 
 
 def _linked(block: _Block) -> bool:
@@ -368,8 +363,7 @@ def mark_look(root: LexborNode, html: str, blocks: frozenset[str],
                 above = next((a for a in reversed(seq[:i]) if a is not None and a.leaf and a.text()), None)
                 if above is not None and _CONTENTS_TITLE.fullmatch(above.text().rstrip(":")):
                     above.node.attrs[DROP_MARK] = ""
-        sheet = class_styles(html) if "<style" in html else {}
-    seq = _walk(root, blocks, dropped, sheet)
+        seq = _walk(root, blocks, dropped, sheet)  # without what was just dropped
     gone: set[int] = set()
     if paged:
         for block in _furniture(seq):

@@ -1,8 +1,8 @@
 """What a typeset page carries besides its running text, found in the text a PDF's pages give.
 
 Running heads and feet (:func:`without_running_lines`): a page's first or last line that recurs
-there on at least three pages and a fifth of them (digits aside: ``Chapter 4: Function
-reference 18``), and a page number alone (``12``, ``- 12 -``, ``Page 3 of 9``, ``iv``) where
+there on at least three pages and a fifth of them (digits aside, where they stay or grow from
+page to page: ``Chapter 4: Function reference 18``), and a page number alone (``12``, ``- 12 -``, ``Page 3 of 9``, ``iv``) where
 pages put one; behind a page number, the line next to it is looked at too (on a page of more
 than four lines). Where three pages or more print their number alone, the others' first or last
 line that opens or closes with that page's number is a head too (``Chapter 3: Utilities 7`` on
@@ -50,6 +50,14 @@ def _edge_key(line: str) -> str | None:
     return key if sum(c.isalpha() for c in key) >= 3 else None
 
 
+def numbers_run(lines: list[str]) -> bool:
+    """Whether lines alike but for their numbers, in page order, number as a running head or foot
+    does: each of their numbers the same from page to page or growing (``Chapter 4 … 18``, then
+    ``Chapter 5 … 25``). ``Note 5`` then ``Note 2`` at the tops of two pages are titles."""
+    columns = zip(*([int(n) for n in _DIGITS.findall(line)] for line in lines))
+    return all(all(a <= b for a, b in zip(column, column[1:])) for column in columns)
+
+
 def _edge_numbers(line: str) -> set[str]:
     return {g for pair in _EDGE_NUMBERS.findall(line) for g in pair if g}
 
@@ -61,6 +69,7 @@ def without_running_lines(pages: list[str]) -> list[str]:
     split = [page.split("\n") for page in pages]
     edges: list[list[tuple[int, str, str | None, bool]]] = []  # per page: (line, zone, key, outermost)
     counts: Counter[tuple[str, str]] = Counter()
+    said: dict[tuple[str, str], list[str]] = {}  # each edge's lines, in page order
     offsets: Counter[int] = Counter()  # printed page number less the page's place
     for number, lines in enumerate(split):
         filled = [i for i, line in enumerate(lines) if line.strip()]
@@ -76,15 +85,19 @@ def without_running_lines(pages: list[str]) -> list[str]:
                 if key != "#" or len(filled) <= 4:
                     break
         counts.update({(zone, key) for _, zone, key, _ in mine if key is not None})
+        for i, zone, key, _ in mine:
+            if key is not None:
+                said.setdefault((zone, key), []).append(lines[i])
         edges.append(mine)
     need = max(3, -(-len(pages) // 5))
+    running = {edge for edge, n in counts.items() if n >= need and (edge[1] == "#" or numbers_run(said[edge]))}
     offset, seen = offsets.most_common(1)[0] if offsets else (0, 0)
     out = []
     for number, (lines, mine) in enumerate(zip(split, edges)):
         printed = str(number + offset) if seen >= 3 else None
         drop = {i for i, zone, key, outer in mine
                 if not (number == 0 and zone == "head")
-                and ((key is not None and counts[zone, key] >= need)
+                and ((key is not None and (zone, key) in running)
                      or (outer and printed is not None and printed in _edge_numbers(lines[i])))}
         out.append("\n".join(line for i, line in enumerate(lines) if i not in drop).strip("\n") if drop else pages[number])
     return out
