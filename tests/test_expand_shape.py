@@ -303,6 +303,17 @@ def test_the_same_text_in_two_files_is_returned_once():
     assert [(c.doc_id, c.copies) for c in out] == [("a", ("b",))]
 
 
+def test_the_same_section_under_a_short_title_in_two_files_is_returned_once():
+    # npm's docs repeat each option's section in every command's page: `#### \`workspaces\`` …
+    text = "#### `workspaces`\n\n* Default: null\n\n" + prose(3, 4)
+    trees = [build_tree(Document(id=d, source=d, text=text), []) for d in ("run.md", "exec.md")]
+    s = text.index("dam")
+    cands = [Candidate(d, 0, len(text), score, (Hit(f"h{d}", d, s, s + 3, score),))
+             for d, score in (("run.md", 0.9), ("exec.md", 0.8))]
+    out = assemble(cands, Trees(*trees), 1000, chars)
+    assert [(c.doc_id, c.copies) for c in out] == [("run.md", ("exec.md",))]
+
+
 MIT = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software "
        "and associated documentation files, to deal in the Software without restriction, including "
        "without limitation the rights to use, copy, modify, merge, publish and distribute it.\n\n"

@@ -121,6 +121,8 @@ class _Span:
 
 
 ORDERS = ("score", "document")
+#: How far into a span :func:`_head` looks for a line long enough to find it by.
+_HEAD_LOOK = 400
 _VISIBLE = re.compile(r"\S")
 
 
@@ -137,15 +139,19 @@ def _flat(text: str) -> str:
 
 
 def _head(text: str, start: int, end: int) -> str:
-    """The first line of ``text[start:end]`` up to 60 characters (to find the same text
-    elsewhere quickly); "" when the span is shorter than a context may be."""
+    """A line of ``text[start:end]`` to find the same text elsewhere quickly: the first of 20
+    characters or more among its first lines (a short title such as ``#### `workspaces``` says
+    too little), up to 60 of them; "" when there is none."""
     s = start
-    while s < end and text[s].isspace():
-        s += 1
-    e = min(end, s + 60)
-    nl = text.find("\n", s, e)
-    head = text[s:e if nl < 0 else nl].rstrip()
-    return head if len(head) >= 20 else ""
+    limit = min(end, start + _HEAD_LOOK)
+    while s < limit:
+        nl = text.find("\n", s, end)
+        line_end = end if nl < 0 else nl
+        head = text[s:min(line_end, s + 60)].strip()
+        if len(head) >= 20:
+            return head
+        s = line_end + 1
+    return ""
 
 
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
