@@ -98,6 +98,16 @@ def test_a_help_file_is_found_by_its_modeline_and_titled_by_its_centred_line():
     assert user.text == "# Set your settings\n\nVim can be tuned."
 
 
+def test_columns_aligned_by_spaces_keep_their_lines_with_a_wrapped_cell():
+    text = ("*shelf.txt*\tShelf\n\n\t\t\t\t\t\t*'shelfkind'*\n'shelfkind'\tstring\t(default \"plain\")\n"
+            "\tKinds are:\n\t   plain      the note as written\n\t   wrapped    lines kept to the\n"
+            "\t\t      width of the window\n\t   md         markdown\n\tSet it per note.\n")
+    doc = read_text(text, format="text")
+    assert doc.text.endswith(
+        "Kinds are:\n\n```\nplain      the note as written\nwrapped    lines kept to the\n"
+        "           width of the window\nmd         markdown\n```\n\nSet it per note.")
+
+
 def test_text_that_only_mentions_a_help_tag_is_plain_text():
     text = "Notes.\n\nType *help.txt* to see how vim:ft=help works.\n"
     doc = read_text(text, format="text")

@@ -343,12 +343,16 @@ class _Writer:
         return i
 
     def _paragraph(self, block: list[str]) -> None:
-        """A block of lines: runs of two or more lines aligned in columns kept as written, the
-        rest paragraphs, a list item starting a new one."""
+        """A block of lines: a run of two or more lines aligned in columns kept as written, the
+        rest paragraphs, a list item starting a new one. A run starts at a line with a tab or
+        three spaces between words and goes on while lines have a gap ending where one of its
+        first line's does, or are set in as far (a cell's words wrapped)."""
         run: list[str] = []
+        starts: set[int] = set()
         text: list[str] = []
         for line in [*block, ""]:
-            if line and _GAP.search(line.strip()):
+            mine = _column_starts(line)
+            if run and line and (mine & starts or _indent(line.expandtabs(_TAB)) >= min(starts)):
                 run.append(line)
                 continue
             if len(run) >= 2:
@@ -358,7 +362,9 @@ class _Writer:
             else:
                 text += run
             run = []
-            if line:
+            if line and _GAP.search(line.strip()) and mine:
+                run, starts = [line], mine
+            elif line:
                 text.append(line)
         self._text(text)
 
@@ -385,6 +391,11 @@ class _Writer:
             words = " ".join(_plain(line) for line in part).strip()
             if words:
                 self.out.append(f"<p>{escape(words)}</p>")
+
+
+def _column_starts(line: str) -> set[int]:
+    """Where the words that follow a gap of two spaces or more start, tabs expanded."""
+    return {m.end() for m in re.finditer(r"(?<=\S) {2,}(?=\S)", line.expandtabs(_TAB))}
 
 
 def _heading_like(line: str) -> bool:
