@@ -140,6 +140,10 @@ def test_short_underlines_and_transitions_are_not_titles():
 def test_rst_files_are_read_as_rst():
     assert detect_format(__import__("pathlib").Path("guide.rst")) == "rst"
     assert detect_format(__import__("pathlib").Path("notes.txt")) == "text"
+    # Sphinx keeps each page's source beside it as text: read as the source it is
+    assert [detect_format(__import__("pathlib").Path(n)) for n in (
+        "_sources/json.rst.txt", "_sources/intro.md.txt", "notes.v2.txt", "report.pdf.txt", "ls.1.txt")] == [
+        "rst", "markdown", "text", "text", "text"]
 
 
 _RST_PIECES = st.sampled_from([

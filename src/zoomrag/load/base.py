@@ -107,6 +107,13 @@ def detect_format(path: PurePath) -> str:
     if inner is not None:
         return detect_format(inner)
     ext = path.suffix.lower()
+    if ext == ".txt" and PurePath(path.stem).suffix:
+        # a source saved as text (Sphinx's ``_sources/json.rst.txt``, ``intro.md.txt``) is its
+        # source, when that is read as written (``ls.1.txt`` is more often a page as ``man`` shows it)
+        inner_format = detect_format(PurePath(path.stem))
+        inner = FORMATS.get(inner_format)
+        if inner_format != "text" and inner.read is not None and not inner.renders:
+            return inner_format
     found = "text"
     for name, fmt in FORMATS.items():  # a later entry wins an extension
         if path.name in fmt.names:
