@@ -478,6 +478,11 @@ def test_lines_of_bare_html_tags_are_cut_from_a_contexts_edges():
     assert myst[s:e] == "## Validators\n\nText."
     assert is_markup(myst, 0, myst.index("##")) and not is_markup(myst, 0, myst.index("Text") + 4)
     assert not is_markup("<http://www.gnu.org/licenses/>", 0, 30)  # an autolink is text
+    # the index entries of the next entry (Python's docs), not the end of this one's text
+    rst = "   returns ``[]``.\n\n\n.. index::\n   single: universal newlines; str.splitlines method\n"
+    s, e = without_markup_edges(rst, 0, len(rst), 3, 10)
+    assert rst[s:e] == "   returns ``[]``."
+    assert not is_markup("single: a line of prose", 0, 23)  # only indented, under the directive
     for attrs in ("[source,sh]", "[quote, Albert Einstein]", "[[install]]", "[#id.role]"):
         assert is_markup(attrs, 0, len(attrs)), attrs  # AsciiDoc's, with or without spaces
     assert not is_markup("[see the manual]", 0, 16)  # words in brackets, no attribute list

@@ -432,20 +432,22 @@ def heading_starts(text: str, start: int = 0, end: int | None = None) -> list[in
 
 
 #: A line of markup and nothing else: HTML tags or comments (the frame of a centred logo or a
-#: badge row in a README), a MyST target ``(label)=``, a reStructuredText one ``.. _label:``,
+#: badge row in a README), a MyST target ``(label)=``, a reStructuredText one ``.. _label:``
+#: or index entry (``.. index::`` over ``single: …``, ``pair: …``, ``triple: …`` lines),
 #: an AsciiDoc anchor or attribute line (``[[label]]``, ``[source,sh]``, ``[quote, A. Author]``),
 #: or an Org keyword, drawer or table frame line (``#+FILETAGS: :work:``, ``:PROPERTIES:``,
 #: ``:ID: 42``, ``:END:``, ``|----+----|``; drawer names in capitals, so a reStructuredText
 #: field ``:param x:`` stays text).
 _MARKUP_LINE = re.compile(r"[ \t]*(?:(?:(?:<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>)[ \t]*)+"
-                          r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*|\[\[[^\[\]\s]+\]\][ \t]*"
+                          r"|\([^()\s]+\)=[ \t]*|\.\. _[^\n]*|\.\. index::[^\n]*|(?<=[ \t])(?:single|pair|triple)!?:[ \t][^\n]*"
+                          r"|\[\[[^\[\]\s]+\]\][ \t]*"
                           r"|\[[A-Za-z#.,%][^\[\]\s,]*(?:,[^\[\]\n]*)?\][ \t]*"
                           r"|#\+[A-Za-z_]+(?:\[[^\]\n]*\])?:[^\n]*|:[A-Z][A-Z0-9_-]*:(?:[ \t][^\n]*)?"
                           r"|\|-+(?:\+-+)+\|[ \t]*)(?=\n|$)")
 
 
 #: The first characters a line of markup can start with.
-_MARKUP_OPENERS = "<(.[#:|"
+_MARKUP_OPENERS = "<(.[#:|spt"
 
 
 def is_markup(text: str, start: int, end: int) -> bool:
