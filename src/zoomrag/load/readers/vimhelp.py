@@ -38,18 +38,22 @@ _TRAILING_TAGS = re.compile(r"(?:\s+\*[^*\s|]+\*)+\s*$")
 #: The manual's byline under the first line (``VIM REFERENCE MANUAL    by Bram Moolenaar``).
 _BYLINE = re.compile(r"^\s*N?VIM (?:REFERENCE|USER) MANUAL\b")
 _VERSION = re.compile(r"^(?:For |\s*)N?vim\b.*version", re.I)
+_VERSION_LINE = re.compile(r"^\s*For N?Vim version \d.*$", re.I)
 #: A line of a contents list: words, then a jump to where they are (or the jump, then its words).
 _CONTENTS = re.compile(r"^\s*(?:\S.*?[\s.]\|[^|\s]+\||\|[^|\s]+\|\s+\S.*?)(?:\s+\*[^*\s|]+\*)*\s*$")
 _NAVIGATION = re.compile(r"^\s*(?:Next chapter|Previous chapter|Table of contents):\s*\|")
 _NUMBERED = re.compile(r"^(?:\*)?\d+(?:\.\d+)+\*?\s+\S")
 #: A headline: capitals, then a tag (``CONFIGURATION    *foo-config*``).
-_HEADLINE = re.compile(r"^[A-Z][-A-Z0-9 .,()_'&/:]*[A-Z0-9)]\s+\*[^*\s|]+\*")
+_HEADLINE = re.compile(r"^[A-Z][-A-Z0-9 .,()_'&/:]*[A-Z0-9):]\s+\*[^*\s|]+\*")
 #: The end of a line that opens an example (``>``, or ``>vim``/``>lua`` in Neovim's files).
 _OPENS = re.compile(r"(?:^|\s)>(?:[a-z]\w*)?$")
 #: A description's columns: text, a gap of a tab (or three spaces or more), text.
 _GAP = re.compile(r"\S(?:\t|   )\s*\S")
 _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+\S")
 _TAB = 8
+#: Words of prose: a line at the margin with this many is a sentence, not an item.
+_WORDS = re.compile(r"(?<!\S)[a-z]+[,;]?(?!\S)")
+_PROSE_WORDS = 5
 
 
 def is_vim_help(text: str) -> bool:
@@ -63,6 +67,10 @@ def is_vim_help(text: str) -> bool:
 def read_vim_help(text: str, *, doc_id: str, source: str) -> Document:
     raw = [line.rstrip() for line in text.split("\n")]
     raw = [line for line in raw if not _MODELINE.match(line)]
+    # the byline and the version line go, wherever the head of the file has them
+    head = next((i for i, line in enumerate(raw) if _SEPARATOR.match(line)), len(raw))
+    raw = [line for i, line in enumerate(raw)
+           if i == 0 or i >= head or not (_BYLINE.match(line) or _VERSION_LINE.match(line))]
     name, title, start = _header(raw)
     writer = _Writer()
     writer.read(raw[start:])
@@ -223,7 +231,8 @@ class _Writer:
         if _indent(following) >= _TAB and following.strip():
             # a sentence leading in to an example set in without ``>`` is no item
             said = _plain(line)
-            return _OPENS.search(line.rstrip()) is None and not (" " in said and said[-1] in ".:;,")
+            prose = len(_WORDS.findall(said)) >= _PROSE_WORDS  # "For instructions on installing this file, type"
+            return _OPENS.search(line.rstrip()) is None and not prose and not (" " in said and said[-1] in ".:;,")
         # an item with its tags and nothing under it (``:se[t] all&``, ``'key'``)
         return bool(_TRAILING_TAGS.search(line)) and len(_plain(line)) <= 60 and not following.strip()
 
@@ -247,7 +256,8 @@ class _Writer:
                 terms.append(f"{_plain(term)} or")
                 continue
             terms.append(_plain(term))
-            beside = said
+            # the words beside it, set at their column: the lines under them go on with them
+            beside = " " * len(text[:text.find(said)].expandtabs(_TAB)) + said if said else ""
             nxt = lines[i] if i < len(lines) else ""
             if (said or not nxt.strip() or expanded[i][:1].isspace() or _SEPARATOR.match(nxt)
                     or not (_TRAILING_TAGS.search(nxt) or "\t" in nxt) or _heading_like(nxt)):
@@ -255,11 +265,11 @@ class _Writer:
         self._end_entry()
         term = " ".join(t for t in terms if t)
         if not term:  # the line was its tags and words beside nothing: text
-            return self._blocks(lines, expanded, i, inside=False, block=["\t\t\t" + beside] if beside else [])
+            return self._blocks(lines, expanded, i, inside=False, block=[beside] if beside else [])
         anchor = anchor or term.split()[0]
         self.out.append(f"<dl><dt id=\"{escape(anchor, quote=True)}\">{escape(term)}</dt><dd>")
         self._entry = True
-        return self._blocks(lines, expanded, i, inside=True, block=["\t\t\t" + beside] if beside else [])
+        return self._blocks(lines, expanded, i, inside=True, block=[beside] if beside else [])
 
     def _end_entry(self) -> None:
         if self._entry:
@@ -278,11 +288,15 @@ class _Writer:
         margin_block = not expanded[i][:1].isspace() if i < len(lines) else False
         carry: str | None = None  # the text after an example's closing ``<``
         while i < len(lines) or carry is not None:
+            carried = carry is not None
             line = carry if carry is not None else lines[i]
             wide = line.expandtabs(_TAB)
             if carry is None:
                 i += 1
             carry = None
+            if carried and _OPENS.search(line.rstrip()) is None:
+                block.append(line)  # the text after an example's ``<`` goes on from it
+                continue
             if not line.strip():
                 self._paragraph(block)
                 block = []
