@@ -112,11 +112,11 @@ def test_a_plugins_head_headlines_and_lead_ins_read_as_written():
     text = ("*shelf.txt*\tShelf\n\nFor instructions on installing this file, type\n\t`:help shelf-install`\n"
             "inside Vim.\n\nFor Vim version 8.2.  Last change:  2021 Dec 24\n\n\t\t  VIM REFERENCE MANUAL    by A. Author\n\n"
             + "=" * 78 + "\nMODES:\t\t\t*shelf-modes*\n\nIt works in Visual mode.  Example: >\n\tvip:Shelve\n"
-            "<  shelved ~\n\nSee |shelf-intro|.\n")
+            "<  shelved ~\n\nSee |shelf-intro|.\n\nLANGUAGES:\t\t*shelf-languages*\n\nShell and Vim.\n")
     doc = read_text(text, format="text")
     assert doc.text == ("# Shelf\n\nFor instructions on installing this file, type\n\n`:help shelf-install`\n\n"
                         "inside Vim.\n\n## MODES:\n\nIt works in Visual mode. Example:\n\n```\nvip:Shelve\n```\n\n"
-                        "shelved\n\nSee shelf-intro.")
+                        "shelved\n\nSee shelf-intro.\n\n### LANGUAGES:\n\nShell and Vim.")
 
 
 def test_text_that_only_mentions_a_help_tag_is_plain_text():
