@@ -99,13 +99,14 @@ _MD_PIECES = [
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(_MD_PIECES + [
     "第一章 概述", "一、总则", "（二）范围", "1.1 Scope", "12 Monkeys", "= = Title = =", "== A ==",
-    "Chapter 3", "§ 12 Terms", "  2. Two"]), texts), max_size=20), st.integers(0, 40))
+    "Chapter 3", "§ 12 Terms", "  2. Two", " -- Function: int f (x)", "int f (x) [Function]"]), texts),
+    max_size=20), st.integers(0, 40))
 def test_line_patterns_find_what_a_multiline_caret_finds(lines, start):
     # The heading scans look for their patterns at line starts only (after a newline, which
     # ``re`` finds fast); the matches must be those of the plain ^-anchored multiline pattern.
     text = "\n".join(lines)
     start = min(start, len(text))
-    for pattern in (plaintext.PLAIN, plaintext.WIKI):
+    for pattern in (plaintext.PLAIN, plaintext.WIKI, plaintext.DEFINITION):
         mine = [(ls, m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
                 for ls, m in pattern.finditer(text, start)]
         plain = [(m.start(), m.start(m.lastgroup or 0) if m.lastgroup else None, m.end(), m.lastgroup)
@@ -120,6 +121,7 @@ _LINE_PIECES = _MD_PIECES + [
     "Sections", "١ x", "۲. x", "四川", "《书》", "<br>x", "__init__", "~~~~", "**bold**", "___", " _ _ _",
     "7.3.\u00a0Why", "\u00a0\u00a0 1. x", "第 1 章 定义", "第 9 章使您", "第 2 节", "Chapter\u00a03",
     "5 Page headers", "6 Results 12", "2.1 Data . . . . 3", "\f", "(see", "7 Results",
+    " -- Function: int f (x)", "int f (x) [Function]", "[Variable]", "x [Macro]", " -- Macro: m",
 ]
 
 
@@ -514,6 +516,28 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)
     assert max((n.section_path for n in tree.nodes), key=len) == ("Tool CI", "See the docs")
+
+
+def test_texinfo_definitions_head_their_descriptions_titled_by_the_name_they_define():
+    # a GNU manual as a PDF gives its text (TeX sets the category at the right margin), and as
+    # makeinfo's plain text (the category leads); a reference made from comments names each
+    # function over its definition with spaces for underscores
+    pdf = ("4 Function reference\n\n4.1 Schema functions\n\nasn1 parser2tree\n"
+           "int asn1_parser2tree (const char * file, asn1 node * [Function]\ndefinitions, char * error)\n"
+           "Reads FILE.\n\nint opterr [Variable]\nSet to zero to be quiet.\n")
+    assert [(h.level, h.title, pdf[h.start:h.end]) for h in find_headings(plain(pdf))] == [
+        (1, "4 Function reference", "4 Function reference"), (2, "4.1 Schema functions", "4.1 Schema functions"),
+        (3, "asn1_parser2tree",
+         "asn1 parser2tree\nint asn1_parser2tree (const char * file, asn1 node * [Function]"),
+        (3, "opterr", "int opterr [Variable]")]
+    info = ("Chapter 1 Parsing\n\n -- Function: int foo_parse (const char *S)\n     Parses S.\n\n"
+            " -- Macro: FOO_MAX\n     The longest input.\n")
+    assert [(h.level, h.title, info[h.start:h.end]) for h in find_headings(plain(info))] == [
+        (1, "Chapter 1 Parsing", "Chapter 1 Parsing"), (2, "foo_parse", "-- Function: int foo_parse (const char *S)"),
+        (2, "FOO_MAX", "-- Macro: FOO_MAX")]
+    # brackets and dashes in prose are no definitions
+    prose = "See the note [Function] below.\nA line -- Function: this is prose.\n"
+    assert find_headings(plain(prose)) == []
 
 
 # -- manual pages and pydoc text --------------------------------------------------------------

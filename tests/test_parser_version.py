@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (72, "b717c80a3d0f9e82f6c131d85feeb1c9685bacf091d3f81b9ecb3487c7a1395c")
+RECORDED = (72, "ab6c78a7542602d94265cbef942ec18ee2faa432134245fa9114f6eae9e9dc0f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -75,6 +75,8 @@ FILES = {
     "vim.txt": ("text", "*shelf.txt*\tNotes on a shelf\n\n1. Intro\t|shelf-intro|\n2. Use\t|shelf-use|\n\n" + "=" * 78
                 + "\n1. Intro\t\t*shelf-intro*\n\n" + _LONG + "\n\n\t\t\t*:Shelve*\n:Shelve [name]\tPut it away.  Like: >\n"
                 "\t:Shelve todo\n<\tDone.\n\nKeys ~\nkey\taction ~\ndd\tdrop\n\n vim:tw=78:ft=help:\n"),
+    "libfoo.txt": ("text", "1 Functions\n\n1.1 Parsing\n\n -- Function: int foo_parse (const char *s)\n     Parses S.\n\n"
+                   "foo parse tree\nint foo_parse_tree (node *n, const [Function]\nchar *s)\n" + _LONG + "\n"),
     "help.txt": ("text", "Help on module shapes:\n\nNAME\n    shapes\n\nCLASSES\n    class Circle(builtins.object)\n"
                  "     |  Circle(r)\n     |  \n     |  Methods defined here:\n     |  \n     |  area(self)\n"
                  "     |      The area.\n     |  \n     |  " + "-" * 70 + "\n     |  Data descriptors defined here:\n"

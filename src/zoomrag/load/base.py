@@ -111,8 +111,8 @@ def detect_format(path: PurePath) -> str:
         # a source saved as text (Sphinx's ``_sources/json.rst.txt``, ``intro.md.txt``) is its
         # source, when that is read as written (``ls.1.txt`` is more often a page as ``man`` shows it)
         inner_format = detect_format(PurePath(path.stem))
-        inner = FORMATS.get(inner_format)
-        if inner_format != "text" and inner.read is not None and not inner.renders:
+        reader = FORMATS.get(inner_format)
+        if inner_format != "text" and reader.read is not None and not reader.renders:
             return inner_format
     found = "text"
     for name, fmt in FORMATS.items():  # a later entry wins an extension

@@ -24,7 +24,16 @@ from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
 from .manpages import manpage_headings
-from .plaintext import MAX_WIDTH, PLAIN, PLAIN_FIRST, WIKI, LinePattern, plain_headings, title_like
+from .plaintext import (
+    DEFINITION,
+    MAX_WIDTH,
+    PLAIN,
+    PLAIN_FIRST,
+    WIKI,
+    LinePattern,
+    plain_headings,
+    title_like,
+)
 from .titles import clean_title
 
 __all__ = ["Heading", "find_headings", "front_matter_end", "hidden_ranges", "section_spans"]
@@ -159,6 +168,8 @@ def _no_heading_line(text: str) -> bool:
     """True for a text of one line that no heading pattern matches (nor front matter, which
     needs a line feed): it has no headings. (markdown-it breaks lines at \r as well.)"""
     if "\n" in text or "\r" in text:
+        return False
+    if DEFINITION.first.match(text) is not None:
         return False
     if _MAY_START_HEADING.match(text) is None:
         return True

@@ -33,8 +33,8 @@ from bisect import bisect_right
 from ..text.lists import LEADER_LINE, LIST_ITEM
 from ..text.markers import MARKER_RANK, PLAIN, PLAIN_FIRST, LinePattern
 
-__all__ = ["LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "line_end", "plain_headings",
-           "title_like"]
+__all__ = ["DEFINITION", "LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "definitions", "line_end",
+           "plain_headings", "title_like"]
 
 
 def line_end(text: str, pos: int) -> int:
@@ -206,12 +206,14 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
             found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
     if hidden:
         found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
-    if not found:
-        return []
     found.sort()
-    found = _without_contents(text, found, twins)
+    found = _without_contents(text, found, twins) if found else found
     if bare:
         found = _bare_kept(text, found, twins, bare, paragraphs)
+    if "[" in text or " -- " in text:
+        found = sorted(found + [d for d in definitions(text) if not any(s <= d[0] < e for s, e in hidden)])
+    if not found:
+        return []
     # Levels are dense ranks of the families present: a document whose outermost headings
     # are "一、" gets level 1 for them, whatever the family's place in the full order.
     keys = sorted({f[2] for f in found})
@@ -220,6 +222,43 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
 
 
 _NUMBER = re.compile(r"\d+")
+
+#: The categories Texinfo sets definitions under.
+_CATEGORIES = ("Function|Macro|Variable|User Option|Command|Special Form|Constant|Data Type|Type|Method|Class"
+               "|Instance Variable|Library Function|Hook|Option|Special Variable|Generic Function|Prototype"
+               "|Structure|Procedure|Keyword")
+#: A definition as Texinfo sets one: TeX writes its category at the right margin
+#: (``int asn1_der_coding (asn1_node element, …) [Function]``, as a PDF's text has it),
+#: makeinfo's text before it (`` -- Function: int asn1_der_coding (…)``).
+DEFINITION = LinePattern(
+    rf"^(?:[ \t]*--[ \t]+(?P<lead>{_CATEGORIES}):[ \t]+(?P<said>\S[^\n]*)"
+    rf"|(?P<signature>\S[^\n]*?)[ \t]+\[(?P<tail>{_CATEGORIES})\])[ \t]*$")
+_CALLED = re.compile(r"([A-Za-z_][\w:.$]*)[ \t]*\(")
+_NAMED_LAST = frozenset({"Variable", "User Option", "Constant", "Special Variable", "Option"})
+#: A definition's rank: under every numbered or named title.
+DEFINITION_RANK = (99, 0)
+
+
+def definitions(text: str) -> list[tuple[int, int, tuple[int, int], str]]:
+    """Texinfo's definitions in a text (a PDF of a GNU manual, makeinfo's plain text) as
+    headings titled by the name they define (``asn1_der_coding``). The line over one that names
+    it with spaces for underscores (a reference generated from comments: ``asn1 der coding``)
+    is part of its heading."""
+    out = []
+    for ls, m in DEFINITION.finditer(text):
+        said = m.group("said") or m.group("signature")
+        category = m.group("lead") or m.group("tail")
+        called = _CALLED.search(said)
+        words = said.split()
+        name = called.group(1) if called else words[-1] if category in _NAMED_LAST else words[0]
+        start = ls
+        above = text.rfind("\n", 0, max(ls - 1, 0)) + 1 if ls else ls
+        if ls and " ".join(text[above:ls - 1].split()) == name.replace("_", " "):
+            start = above
+        out.append((start, line_end(text, ls), DEFINITION_RANK, name))
+    return out
+
+
 #: A contents entry's page number after its title.
 _PAGE_AFTER = re.compile(r"[ \t]+(?:\d{1,4}|[ivxlc]{1,6})$")
 #: A blank line: a section's text is set apart by one; a table of contents has none between its
