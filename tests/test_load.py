@@ -253,3 +253,18 @@ def test_a_site_sphinx_built_is_walked_as_its_pages_when_asked(tmp_path):
     assert {why for _, why in left} == {folders.SPHINX_SOURCE, folders.SPHINX_THEME}
     # without a place to say so, nothing is left out
     assert len(walk_folder(tmp_path)) == 9
+
+
+def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
+    # Node's documentation ships each page as Markdown, HTML and JSON side by side
+    _touch(tmp_path, "api/path.md", "api/path.html", "api/path.json.gz", "api/fs.md", "notes/todo.md",
+           "notes/todo.txt", "data/report.json", "data/report.csv")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    assert got == ["api/fs.md", "api/path.html", "data/report.csv", "data/report.json", "notes/todo.md",
+                   "notes/todo.txt"]
+    assert left == [("api/path.json.gz", "the page path.html beside it in another form (the page is read instead; "
+                     "name this file to read it)"),
+                    ("api/path.md", "the page path.html beside it in another form (the page is read instead; "
+                     "name this file to read it)")]

@@ -1,5 +1,6 @@
 """Which files a folder holds for reading: hidden names, caches, the folder's ``.gitignore``,
-the user's include and exclude patterns (:mod:`.ignore`) and Sphinx's copies left out."""
+the user's include and exclude patterns (:mod:`.ignore`), Sphinx's copies and a page's source
+beside it left out."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
+from . import compressed
 from .ignore import FileRules, FolderRules
 
 __all__ = ["SKIPPED_DIRS", "iter_paths", "walk_folder"]
@@ -62,7 +64,10 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     ``left_out`` with the rule. So does a site Sphinx built (a folder holding
     :data:`SPHINX_MARK`), read as its pages: the copies of their sources in ``_sources/`` (each
     beside the page built from it) and the theme in ``_static/`` go to ``left_out`` with the
-    reason, as a search engine would see the site; without ``left_out`` they are returned.
+    reason, as a search engine would see the site; so does a Markdown, reStructuredText,
+    AsciiDoc or JSON file beside an HTML page of the same name (``path.md``, ``path.json.gz``
+    beside ``path.html``, as Node's documentation ships), the same page in another form.
+    Without ``left_out`` they are returned.
     """
     files: list[Path] = []
     builds: list[Path] = []
@@ -106,7 +111,41 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
             else:
                 left_out(f, reason)
         files = kept
+    if left_out is not None:
+        pages = _pages_by_name(files)
+        kept = []
+        for f in files:
+            page = pages.get((f.parent, _page_name(f))) if _format(f) in _BUILT_FROM else None
+            if page is None:
+                kept.append(f)
+            else:
+                left_out(f, f"the page {page.name} beside it in another form (the page is read instead; "
+                            "name this file to read it)")
+        files = kept
     return files
+
+
+#: Formats a page beside them is built from (``path.md``, ``path.rst``) or built with
+#: (``path.json``: Node's documentation writes each page's JSON too).
+_BUILT_FROM = frozenset({"markdown", "rst", "asciidoc", "json"})
+
+
+def _format(f: Path) -> str:
+    from .base import detect_format  # base reads the registry, which imports the readers
+
+    return detect_format(f)
+
+
+def _page_name(f: Path) -> str:
+    """``f``'s name without its format's extension, or a compressed file's (``path.json.gz``)."""
+    inner = compressed.inner_name(f) or f
+    return inner.stem
+
+
+def _pages_by_name(files: list[Path]) -> dict[tuple[Path, str], Path]:
+    """The HTML pages among ``files`` by folder and name: a source or data file of the same
+    name beside one is a copy of the page in another form (the page is what a reader sees)."""
+    return {(f.parent, _page_name(f)): f for f in files if _format(f) == "html"}
 
 
 def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
