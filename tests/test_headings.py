@@ -512,6 +512,8 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     assert clean_title("![[diagram.png]] Overview of [[Infra]]") == "Overview of Infra"
     assert clean_title("Indexing `arr[[0, 1]]`") == "Indexing arr[[0, 1]]"
     assert clean_title(":[range]ret[ab][!] [new_tabstop]") == ":[range]ret[ab][!] [new_tabstop]"
+    assert clean_title(":[range]~[&][flags] [count]") == ":[range]~[&][flags] [count]"
+    assert clean_title("(see [the guide][g])") == "(see the guide)"
     assert clean_title("See [the guide][g]") == "See the guide"
     doc = read_text("# Tool [![CI](b.svg)](c)\n\n## See [the docs](d.md)\n\ntext here\n", format="markdown")
     tree = chunker_for_profile("default").chunk(doc)

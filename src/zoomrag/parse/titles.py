@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\]\[[^\]]*\]")
-#: A reference link not after a word: ``:ret[ab][!]`` (Vim's optional parts) is a name.
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|(?<!\w)\[([^\]]*)\]\[[^\]]*\]")
+#: A reference link after a space, an opening bracket or quote, or emphasis: ``:ret[ab][!]`` and
+#: ``:~[&][flags]`` (Vim's optional parts) are names.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|(?<![^\s(*_\"'“])\[([^\]]*)\]\[[^\]]*\]")
 _HTML_IMG_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>", re.IGNORECASE)
 #: Inline HTML a heading may hold; other ``<…>`` is text (``Vec<T, A>``, ``<K, V>``).
 _TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|"
