@@ -143,7 +143,7 @@ class _Writer:
                 i = self._section(lines, i)
                 continue
             if _TAGS_ONLY.match(line):
-                self._anchor = self._anchor or _TAG.search(line).group(1)  # type: ignore[union-attr]
+                self._anchor = self._anchor or _TAG.findall(line)[0]
                 i += 1
                 continue
             if not wide[:1].isspace() and line.endswith("~") and _GAP.search(line.strip()):
