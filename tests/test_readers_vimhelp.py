@@ -119,6 +119,20 @@ def test_a_plugins_head_headlines_and_lead_ins_read_as_written():
                         "shelved\n\nSee shelf-intro.\n\n### LANGUAGES:\n\nShell and Vim.")
 
 
+def test_a_plugin_written_with_spaces_has_its_commands_as_entries():
+    # most plugins' docs are written with 'expandtab': spaces where Vim's own use tabs
+    text = ("*myplug.txt*  Git from inside Vim\n\nCOMMANDS" + " " * 40 + "*myplug-commands*\n\n" + " " * 48
+            + "*myplug-:Gstatus*\n:Gstatus                Bring up a summary window.\n" + " " * 24
+            + "Press g? for help.\n\n" + " " * 48 + "*myplug-:Gcommit*\n:Gcommit [args]         A wrapper "
+            "around git-commit.  Example: >\n" + " " * 28 + ":Gcommit -m \"fix\"\n<\nThese maps work in the "
+            "summary.  They\nwork in every window.\n\n vim:tw=78:et:ft=help:norl:\n")
+    doc = read_text(text, format="text")
+    assert doc.text == (
+        "# Git from inside Vim\n\n### COMMANDS\n\n#### :Gstatus\n\nBring up a summary window. Press g? for help.\n\n"
+        "#### :Gcommit [args]\n\nA wrapper around git-commit. Example:\n\n```\n:Gcommit -m \"fix\"\n```\n\n"
+        "### COMMANDS\n\nThese maps work in the summary. They work in every window.")
+
+
 def test_text_that_only_mentions_a_help_tag_is_plain_text():
     text = "Notes.\n\nType *help.txt* to see how vim:ft=help works.\n"
     doc = read_text(text, format="text")

@@ -99,7 +99,9 @@ def _header(lines: list[str]) -> tuple[str, str, int]:
         own = _plain(line)
         centred = line.startswith(("\t", "    ")) and len(own) <= 60
         tagged = not line[:1].isspace() and _TRAILING_TAGS.search(line) is not None and len(own) <= 60
-        if (centred or tagged) and not _CONTENTS.match(line) and not _SEPARATOR.match(line):
+        # a centred line is the page's title (a second one repeats it); a tagged one at the
+        # margin is its title only when the first line gave none (else it is a headline)
+        if (centred or (tagged and not title)) and not _CONTENTS.match(line) and not _SEPARATOR.match(line):
             title = title or own
             i += 1
     return name, title or name, i
@@ -224,8 +226,8 @@ class _Writer:
         """Whether the line at the margin is a documented item: its description stands beside
         it past a tab or follows it indented (a line of prose goes on at the margin)."""
         line = lines[i]
-        head = _TRAILING_TAGS.sub("", line).split("\t", 1)
-        if len(head) == 2 and head[1].strip():
+        term, said = _beside(_TRAILING_TAGS.sub("", line))
+        if said and len(_WORDS.findall(term)) < _PROSE_WORDS:
             return True
         following = expanded[i + 1] if i + 1 < len(expanded) else ""
         if _indent(following) >= _TAB and following.strip():
@@ -249,7 +251,7 @@ class _Writer:
             anchor = anchor or (tags[0] if tags else "")
             text = _TRAILING_TAGS.sub("", line)
             # an option's line is its name, kind and default; a command's has its words beside it
-            term, _, said = (text, "", "") if text.startswith("'") else text.partition("\t")
+            term, said = (text, "") if text.startswith("'") else _beside(text)
             said = said.strip()
             i += 1
             if said == "or":  # ``["x]<Del>  or`` over ``["x]x``: two ways to say one command
@@ -265,11 +267,11 @@ class _Writer:
         self._end_entry()
         term = " ".join(t for t in terms if t)
         if not term:  # the line was its tags and words beside nothing: text
-            return self._blocks(lines, expanded, i, inside=False, block=[beside] if beside else [])
+            return self._blocks(lines, expanded, i, inside=False, lead=beside)
         anchor = anchor or term.split()[0]
         self.out.append(f"<dl><dt id=\"{escape(anchor, quote=True)}\">{escape(term)}</dt><dd>")
         self._entry = True
-        return self._blocks(lines, expanded, i, inside=True, block=[beside] if beside else [])
+        return self._blocks(lines, expanded, i, inside=True, lead=beside)
 
     def _end_entry(self) -> None:
         if self._entry:
@@ -278,15 +280,15 @@ class _Writer:
 
     # text
 
-    def _blocks(self, lines: list[str], expanded: list[str], i: int, *, inside: bool,
-                block: list[str] | None = None) -> int:
-        """Paragraphs, examples and column-aligned lines from line ``i``; returns the line after
-        them. An entry's description (``inside``) runs over blank lines to the next line at the
-        margin; other text is one block of lines, at the margin or indented."""
-        block = list(block or [])
+    def _blocks(self, lines: list[str], expanded: list[str], i: int, *, inside: bool, lead: str = "") -> int:
+        """Paragraphs, examples and column-aligned lines from line ``i``, after ``lead`` (the
+        words beside an item); returns the line after them. An entry's description (``inside``)
+        runs over blank lines to the next line at the margin; other text is one block of lines,
+        at the margin or indented."""
+        block: list[str] = []
         start = i
         margin_block = not expanded[i][:1].isspace() if i < len(lines) else False
-        carry: str | None = None  # the text after an example's closing ``<``
+        carry: str | None = lead or None  # the text after an example's closing ``<``, or the lead
         while i < len(lines) or carry is not None:
             carried = carry is not None
             line = carry if carry is not None else lines[i]
@@ -405,6 +407,22 @@ class _Writer:
             words = " ".join(_plain(line) for line in part).strip()
             if words:
                 self.out.append(f"<p>{escape(words)}</p>")
+
+
+#: Where an item's words beside it start: past a tab, or, in a file written with 'expandtab'
+#: (``:Gstatus                Bring up…``), past two spaces or more after a term that ends no
+#: sentence or field name, at a description's column (``Problem:    …`` in a log is a field).
+_BESIDE = re.compile(r"\t\s*|(?<![.!?:;,]) {2,}")
+_BESIDE_COLUMN = 16
+
+
+def _beside(text: str) -> tuple[str, str]:
+    """An item's line as its term and the words beside it ("" for none)."""
+    found = _BESIDE.search(text.rstrip(), 1)
+    if (found is None or not text[:found.start()].strip()
+            or ("\t" not in found.group() and found.end() < _BESIDE_COLUMN)):
+        return text, ""
+    return text[:found.start()], text[found.end():].strip()
 
 
 def _column_starts(line: str) -> set[int]:
