@@ -236,16 +236,30 @@ DEFINITION = LinePattern(
 _CALLED = re.compile(r"([A-Za-z_][\w:.$]*)[ \t]*\(")
 _NAMED_LAST = frozenset({"Variable", "User Option", "Constant", "Special Variable", "Option"})
 #: A definition's rank: under every numbered or named title.
-DEFINITION_RANK = (99, 0)
+_DEFINITION_RANK = (99, 0)
+
+
+#: A line led by two dashes, as makeinfo leads a definition (a fast scan; the line is read after).
+_LED_BY_DASHES = LinePattern(r"^[ \t]*--[ \t]")
+#: A category at a line's end, found by its bracket (a fast scan; the line is read after).
+_CATEGORY_AT_END = re.compile(rf"\[(?:{_CATEGORIES})\][ \t]*(?=\n|$)")
 
 
 def definitions(text: str) -> list[tuple[int, int, tuple[int, int], str]]:
     """Texinfo's definitions in a text (a PDF of a GNU manual, makeinfo's plain text) as
-    headings titled by the name they define (``asn1_der_coding``). The line over one that names
-    it with spaces for underscores (a reference generated from comments: ``asn1 der coding``)
-    is part of its heading."""
+    headings titled by the name they define (``asn1_der_coding``), where :data:`DEFINITION`
+    matches. The line over one that names it with spaces for underscores (a reference generated
+    from comments: ``asn1 der coding``) is part of its heading."""
+    lines = []
+    if "[" in text:
+        lines += [text.rfind("\n", 0, m.start()) + 1 for m in _CATEGORY_AT_END.finditer(text)]
+    if "-- " in text:
+        lines += [ls for ls, _ in _LED_BY_DASHES.finditer(text)]
     out = []
-    for ls, m in DEFINITION.finditer(text):
+    for ls in sorted(set(lines)):
+        m = DEFINITION.first.match(text, ls)
+        if m is None:
+            continue
         said = m.group("said") or m.group("signature")
         category = m.group("lead") or m.group("tail")
         called = _CALLED.search(said)
@@ -255,7 +269,7 @@ def definitions(text: str) -> list[tuple[int, int, tuple[int, int], str]]:
         above = text.rfind("\n", 0, max(ls - 1, 0)) + 1 if ls else ls
         if ls and " ".join(text[above:ls - 1].split()) == name.replace("_", " "):
             start = above
-        out.append((start, line_end(text, ls), DEFINITION_RANK, name))
+        out.append((start, line_end(text, ls), _DEFINITION_RANK, name))
     return out
 
 
