@@ -133,6 +133,15 @@ def test_a_plugin_written_with_spaces_has_its_commands_as_entries():
         "### COMMANDS\n\nThese maps work in the summary. They work in every window.")
 
 
+def test_neovims_examples_name_their_language():
+    text = ("*lsp.txt*  LSP client\n\n" + "=" * 78 + "\nQUICKSTART\t\t\t\t\t\t*lsp-quickstart*\n\n"
+            "Start a client in your config: >lua\n    vim.lsp.start({ name = 'x' })\n<\nIt attaches to the buffer.\n\n"
+            " vim:tw=78:ts=8:sw=4:sts=4:et:ft=help:norl:\n")
+    doc = read_text(text, format="text")
+    assert doc.text == ("# LSP client\n\n## QUICKSTART\n\nStart a client in your config:\n\n"
+                        "```lua\nvim.lsp.start({ name = 'x' })\n```\n\nIt attaches to the buffer.")
+
+
 def test_text_that_only_mentions_a_help_tag_is_plain_text():
     text = "Notes.\n\nType *help.txt* to see how vim:ft=help works.\n"
     doc = read_text(text, format="text")

@@ -46,7 +46,7 @@ _NUMBERED = re.compile(r"^(?:\*)?\d+(?:\.\d+)+\*?\s+\S")
 #: A headline: capitals, then a tag (``CONFIGURATION    *foo-config*``).
 _HEADLINE = re.compile(r"^[A-Z][-A-Z0-9 .,()_'&/:]*[A-Z0-9):]\s+\*[^*\s|]+\*")
 #: The end of a line that opens an example (``>``, or ``>vim``/``>lua`` in Neovim's files).
-_OPENS = re.compile(r"(?:^|\s)>(?:[a-z]\w*)?$")
+_OPENS = re.compile(r"(?:^|\s)>(?P<language>[a-z]\w*)?$")
 #: A description's columns: text, a gap of a tab (or three spaces or more), text.
 _GAP = re.compile(r"\S(?:\t|   )\s*\S")
 _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+\S")
@@ -330,7 +330,7 @@ class _Writer:
                     block.append(lead)
                 self._paragraph(block)
                 block = []
-                i = self._example(expanded, i)
+                i = self._example(expanded, i, opens.group("language") or "")
                 if i < len(lines) and lines[i].startswith("<"):
                     rest = lines[i][1:]
                     i += 1
@@ -341,8 +341,9 @@ class _Writer:
         self._paragraph(block)
         return i
 
-    def _example(self, expanded: list[str], i: int) -> int:
-        """An example's lines from ``i``, written as code; the line that ends it."""
+    def _example(self, expanded: list[str], i: int, language: str = "") -> int:
+        """An example's lines from ``i``, written as code (in ``language`` when its ``>`` names
+        one, as Neovim's ``>lua`` does); the line that ends it."""
         code: list[str] = []
         while i < len(expanded):
             wide = expanded[i]
@@ -355,7 +356,8 @@ class _Writer:
         shift = min((_indent(c) for c in code if c.strip()), default=0)
         body = "\n".join(c[shift:].removesuffix("~").rstrip() for c in code)
         if body.strip():
-            self.out.append(f"<pre>{escape(body)}</pre>")
+            named = f' class="language-{escape(language, quote=True)}"' if language else ""
+            self.out.append(f"<pre><code{named}>{escape(body)}</code></pre>")
         return i
 
     def _paragraph(self, block: list[str]) -> None:
