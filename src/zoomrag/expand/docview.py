@@ -24,7 +24,7 @@ from ..load.readers.org import org_blocks
 from ..load.readers.transcript import is_conversation, lead_before, turn_leads
 from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
-from ..load.spans import skip_space, trim_end
+from ..load.spans import line_end, skip_space, trim_end
 from ..model import Block, Document, Hit, Tree
 from ..parse.headings import find_headings
 from .base import TreeSource
@@ -213,11 +213,6 @@ def _strong(hits: Sequence[Hit]) -> list[Hit]:
     return [h for h in hits if h.score >= STRONG_HIT * best] if best > 0 else list(hits)
 
 
-def _line_end(text: str, pos: int) -> int:
-    e = text.find("\n", pos)
-    return len(text) if e < 0 else e
-
-
 def _before_entered_section(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
     """``end``, or the end of the text before a section that ``[start, end)`` only enters past its
     last hit: a heading and a sentence or two of another topic, fewer than SMALL_SECTION words,
@@ -229,7 +224,7 @@ def _before_entered_section(d: DocView, start: int, end: int, hits: Sequence[Hit
     heads = headings_in(d, start, end)
 
     def bare(h: Hit) -> bool:  # a hit on a heading's line alone: a title, no word of its section
-        return any(p <= h.start and h.end <= _line_end(text, p) for p in heads)
+        return any(p <= h.start and h.end <= line_end(text, p) for p in heads)
 
     bodied = [h for h in _strong(hits) if not bare(h)]
     if not bodied:

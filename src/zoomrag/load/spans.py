@@ -44,6 +44,12 @@ def trim_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def line_end(text: str, pos: int) -> int:
+    """Where the line holding ``pos`` ends: its newline, or the text's end."""
+    e = text.find("\n", pos)
+    return len(text) if e < 0 else e
+
+
 def line_spans(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """Each line of ``text[start:end]`` as ``(line_start, line_end)``, newline excluded.
 

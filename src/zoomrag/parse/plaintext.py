@@ -30,16 +30,12 @@ import re
 import unicodedata
 from bisect import bisect_right
 
+from ..load.spans import line_end
 from ..text.lists import LEADER_LINE, LIST_ITEM
 from ..text.markers import MARKER_RANK, PLAIN, PLAIN_FIRST, LinePattern
 
 __all__ = ["DEFINITION", "LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "definitions", "line_end",
            "plain_headings", "title_like"]
-
-
-def line_end(text: str, pos: int) -> int:
-    e = text.find("\n", pos)
-    return len(text) if e < 0 else e
 
 
 # "== Title ==" (MediaWiki) and "= = Title = =" (WikiText dumps): as many "=" on both sides.

@@ -22,6 +22,7 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
+from ..spans import line_end
 from .plain import with_paragraphs
 
 _RANKS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4,
@@ -186,11 +187,6 @@ def latex_title(raw: str) -> str:
 
 # -- blocks --------------------------------------------------------------------------------
 
-def _line_end(text: str, pos: int) -> int:
-    nl = text.find("\n", pos)
-    return len(text) if nl < 0 else nl
-
-
 #: Where the body begins: what comes before is the preamble, where a class defines commands.
 _DOCUMENT = re.compile(r"\\begin[ \t]*\{document\}")
 _TITLE = re.compile(r"\\title(?![A-Za-z])")
@@ -282,7 +278,7 @@ def _code_meta(env: str, masked: str, pos: int) -> MappingProxyType[str, str]:
         language = masked[arg[0]:arg[1]].strip()
     elif masked[pos:pos + 1] == "[":
         close = _group(masked, pos, "[", "]")
-        option = _LANGUAGE_OPTION.search(masked, pos, close or _line_end(masked, pos))
+        option = _LANGUAGE_OPTION.search(masked, pos, close or line_end(masked, pos))
         language = option.group(1) if option is not None else ""
     return MappingProxyType({"language": language_name(language)} if language else {})
 
