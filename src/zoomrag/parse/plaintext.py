@@ -32,7 +32,7 @@ from bisect import bisect_right
 
 from ..load.spans import line_end
 from ..text.lists import LEADER_LINE, LIST_ITEM
-from ..text.markers import MARKER_RANK, PLAIN, PLAIN_FIRST, LinePattern
+from ..text.markers import MARKER_RANK, NAMED, PLAIN, PLAIN_FIRST, LinePattern
 
 __all__ = ["DEFINITION", "LinePattern", "MAX_WIDTH", "PLAIN", "PLAIN_FIRST", "WIKI", "definitions", "line_end",
            "plain_headings", "title_like"]
@@ -46,7 +46,6 @@ WIKI = LinePattern(
 # Families whose title must read as a title, not as a sentence or a list item.
 _STRICT = {"cn_item", "cn_sub", "numbered"}
 # Families named by a word, which a sentence may begin with ("Section 6 states the terms…").
-_NAMED = {"part", "chapter", "article", "item", "section"}
 MAX_WIDTH = 80  # display columns of a heading line; CJK characters count twice
 _SENTENCE_BREAK = re.compile(r"[.!?][ \t]+\S|[。！？]\S")
 _LEADERS = re.compile(r"\.{4,}|…{2,}|·{4,}")
@@ -161,7 +160,7 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
                 titled = run_in_title = run_in.group(1)  # "2. Grant of Copyright License. Subject to…"
             if titled is not None:
                 rest, line = titled, f"{m.group('numbered')} {titled}"
-        elif family in _NAMED:
+        elif family in NAMED:
             if rest[:1].islower() and m.group(family)[-1] not in ".:":
                 continue  # "Section 6 states terms for distribution…" is a sentence
             if (run_in := _RUN_IN.match(rest)) and _title_case(run_in.group(1)):

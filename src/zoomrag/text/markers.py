@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["BLANK", "MARKER_RANK", "PLAIN", "PLAIN_FIRST", "LinePattern", "marker_rank"]
+__all__ = ["BLANK", "MARKER_RANK", "NAMED", "PLAIN", "PLAIN_FIRST", "LinePattern", "marker_rank"]
 
 
 class LinePattern:
@@ -60,6 +60,9 @@ PLAIN = LinePattern(
     rf"|(?P<numbered>\d{{1,3}}(?:[.．]\d{{1,3}})*[.．]?)(?={BLANK})"
     r")",
 )
+#: The families a word names (``Part``, ``Chapter``, ``Article``, ``Item``, ``Section``): a title
+#: when what follows it does not run on as a sentence.
+NAMED = frozenset({"part", "chapter", "article", "item", "section"})
 # Rank of each family: a lower rank is an outer level. Numbered headings add their depth.
 MARKER_RANK = {
     "cn_part": 10, "part": 10, "cn_chapter": 11, "chapter": 11, "cn_section": 12,

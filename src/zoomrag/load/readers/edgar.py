@@ -23,8 +23,8 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
-from ...text.markers import PLAIN, marker_rank
-from ..spans import paragraph_spans
+from ...text.markers import NAMED, PLAIN, marker_rank
+from ..spans import line_end, paragraph_spans
 from .filing import filing_title, iso_date
 from .html import render_html
 
@@ -40,8 +40,7 @@ _HEADER = re.compile(r"^[ \t]*([A-Z][A-Z .'-]+?):[ \t]+(\S[^\n]*)$", re.M)
 _HTML = re.compile(r"<(?:html|body|div|p|table)\b", re.I)
 #: Types whose text is XBRL's, a picture's or an archive's, not a reader's.
 _NOT_TEXT_TYPES = re.compile(r"^(?:EX-101\.|GRAPHIC|ZIP|EXCEL|PDF|XML|JSON)", re.I)
-#: Markers of a plain-text filing's parts and items, and how long their lines may be.
-_NAMED = frozenset({"part", "chapter", "article", "item", "section"})
+#: How long a plain-text filing's part or item line may be.
 _MAX_TITLE = 100
 _HEAD_FACTS = {
     "COMPANY CONFORMED NAME": "company", "CENTRAL INDEX KEY": "cik",
@@ -90,11 +89,10 @@ def _text_document(text: str) -> tuple[str, list[Block]]:
     their rank, ``#`` written before them as the HTML documents' headings are."""
     found: list[tuple[int, int, tuple[int, int]]] = []
     for ls, m in PLAIN.finditer(text):
-        le = text.find("\n", ls)
-        le = len(text) if le < 0 else le
+        le = line_end(text, ls)
         rest = text[m.end():le].strip()
         family = m.lastgroup or ""
-        if (family in _NAMED and le - ls <= _MAX_TITLE and not rest[:1].islower()
+        if (family in NAMED and le - ls <= _MAX_TITLE and not rest[:1].islower()
                 and (ls == 0 or text[max(0, ls - 2):ls] == "\n\n") and (le + 1 >= len(text) or text[le + 1] == "\n")
                 and (rank := marker_rank(text[ls:le].strip())) is not None):
             found.append((ls, le, rank))
