@@ -537,6 +537,9 @@ def test_texinfo_definitions_head_their_descriptions_titled_by_the_name_they_def
     assert [(h.level, h.title, info[h.start:h.end]) for h in find_headings(plain(info))] == [
         (1, "Chapter 1 Parsing", "Chapter 1 Parsing"), (2, "foo_parse", "-- Function: int foo_parse (const char *S)"),
         (2, "FOO_MAX", "-- Macro: FOO_MAX")]
+    # at the margin too (a text makeinfo wrote without its indent)
+    margin = "Chapter 1 Parsing\n\n-- Function: int foo_parse (const char *S)\n     Parses S.\n"
+    assert [h.title for h in find_headings(plain(margin))] == ["Chapter 1 Parsing", "foo_parse"]
     # brackets and dashes in prose are no definitions
     prose = "See the note [Function] below.\nA line -- Function: this is prose.\n"
     assert find_headings(plain(prose)) == []

@@ -199,14 +199,11 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
         title = m.group("title")
         if title_like(title, "wiki"):
             found.append((ls, m.end(), (0, m.group("eq").count("=")), title))
-    if hidden:
-        found = [f for f in found if not any(s <= f[0] < e for s, e in hidden)]
-    found.sort()
+    found = sorted(_visible(found, hidden))
     found = _without_contents(text, found, twins) if found else found
     if bare:
         found = _bare_kept(text, found, twins, bare, paragraphs)
-    if "[" in text or " -- " in text:
-        found = sorted(found + [d for d in definitions(text) if not any(s <= d[0] < e for s, e in hidden)])
+    found = sorted(found + _visible(definitions(text), hidden))
     if not found:
         return []
     # Levels are dense ranks of the families present: a document whose outermost headings
@@ -217,6 +214,12 @@ def plain_headings(text: str, hidden: list[tuple[int, int]]) -> list[tuple[int, 
 
 
 _NUMBER = re.compile(r"\d+")
+
+
+def _visible(found: list, hidden: list[tuple[int, int]]) -> list:
+    """The headings of ``found`` that start outside ``hidden`` (code, front matter)."""
+    return [f for f in found if not any(s <= f[0] < e for s, e in hidden)] if hidden else found
+
 
 #: The categories Texinfo sets definitions under.
 _CATEGORIES = ("Function|Macro|Variable|User Option|Command|Special Form|Constant|Data Type|Type|Method|Class"
