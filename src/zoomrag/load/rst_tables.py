@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .spans import line_spans, trim
+from .spans import indent_width, line_spans, trim
 from .tables import Cell, Row, Table
 
 SIMPLE_BORDER = re.compile(r"[ \t]*=+(?:[ \t]+=+)+[ \t]*")
@@ -33,14 +33,10 @@ def parse_rst_table(text: str, start: int, end: int) -> Table | None:
         return None
     # Columns count from the table's left edge, which each line has at its border's indent: a
     # block handed over on its own starts at its first border, the lines under it keep theirs.
-    indent = min((_indent(text[s:e]) for s, e in lines[1:] if border.fullmatch(text[s:e])),
-                 default=_indent(first))
-    edged = [(lines[0][0] + _indent(first), lines[0][1])] + [(min(s + indent, e), e) for s, e in lines[1:]]
+    indent = min((indent_width(text[s:e]) for s, e in lines[1:] if border.fullmatch(text[s:e])),
+                 default=indent_width(first))
+    edged = [(lines[0][0] + indent_width(first), lines[0][1])] + [(min(s + indent, e), e) for s, e in lines[1:]]
     return _grid(text, edged) if border is GRID_BORDER else _simple(text, edged)
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
 
 
 def _simple(text: str, lines: list[tuple[int, int]]) -> Table | None:

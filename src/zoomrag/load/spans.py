@@ -44,6 +44,11 @@ def trim_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def indent_width(line: str) -> int:
+    """How many spaces and tabs open ``line``."""
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def line_end(text: str, pos: int) -> int:
     """Where the line holding ``pos`` ends: its newline, or the text's end."""
     e = text.find("\n", pos)

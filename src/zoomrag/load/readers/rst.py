@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from ...model import Block, Document
 from ..rst_tables import GRID_BORDER, SIMPLE_BORDER
-from ..spans import line_spans
+from ..spans import indent_width, line_spans
 from .plain import with_paragraphs
 
 #: Characters RST accepts in adornment lines.
@@ -97,10 +97,6 @@ def _object_name(kind: str, signature: str, module: str) -> str:
     return name or signature
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
 class _Lines:
     def __init__(self, text: str):
         self.text = text
@@ -139,7 +135,7 @@ def _title_at(lines: _Lines, i: int) -> tuple[int, int, tuple[str, bool]] | None
             return i - 1, i + 1, (under, True)
         return None
     # an underlined title starts at the margin, after a blank line, and is underlined to its end
-    if _indent(title) or not lines.blank(i - 1) or len(lines[i + 1].rstrip()) < width:
+    if indent_width(title) or not lines.blank(i - 1) or len(lines[i + 1].rstrip()) < width:
         return None
     return i, i + 1, (under, False)
 
@@ -150,7 +146,7 @@ def _literal_end(lines: _Lines, i: int, base: int) -> int:
     j, last = i + 1, i
     while j < len(lines):
         if not lines.blank(j):
-            if _indent(lines[j]) <= base:
+            if indent_width(lines[j]) <= base:
                 break
             last = j
         j += 1
@@ -183,7 +179,7 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
         line = lines[i]
         end = _table_end(lines, i) if line.lstrip()[:1] in ("=", "+") else None
         if end is not None:
-            marked.append((i, end, Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "table",
+            marked.append((i, end, Block(lines.spans[i][0] + indent_width(line), lines.spans[end][1], "table",
                                                 meta=_RST_TABLE)))
             i = end + 1
             continue
@@ -207,19 +203,19 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
             continue
         directive = _CODE_DIRECTIVE.fullmatch(line)
         if directive is not None:
-            end = _literal_end(lines, i, _indent(line))
+            end = _literal_end(lines, i, indent_width(line))
             if end > i:
                 language = directive.group(1)
-                block = Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "code",
+                block = Block(lines.spans[i][0] + indent_width(line), lines.spans[end][1], "code",
                               meta=MappingProxyType({"language": language} if language else {}))
                 marked.append((i, end, block))
                 i = end + 1
                 continue
         other = _DIRECTIVE.fullmatch(line)
         if other is not None and other.group(1) not in _PROSE_DIRECTIVES:
-            end = _literal_end(lines, i, _indent(line))
+            end = _literal_end(lines, i, indent_width(line))
             if end > i and _reads_as_code([lines[k] for k in range(i + 1, end + 1) if not lines.blank(k)]):
-                marked.append((i, end, Block(lines.spans[i][0] + _indent(line), lines.spans[end][1], "code")))
+                marked.append((i, end, Block(lines.spans[i][0] + indent_width(line), lines.spans[end][1], "code")))
                 i = end + 1
                 continue
         if line.rstrip().endswith("::") and not line.lstrip().startswith(".."):
@@ -240,8 +236,8 @@ def _reads_as_code(body: list[str]) -> bool:
     body = [line for line in body if not _OPTION.match(line)]
     if not body:
         return False
-    base = min(map(_indent, body))
-    top = [line for line in body if _indent(line) == base]
+    base = min(map(indent_width, body))
+    top = [line for line in body if indent_width(line) == base]
     return 2 * sum(1 for line in top if _CODE_LINE.match(line)) >= len(top)
 
 
@@ -250,7 +246,7 @@ def _paragraph_indent(lines: _Lines, i: int) -> int:
     k = i
     while k > 0 and not lines.blank(k - 1):
         k -= 1
-    return _indent(lines[k])
+    return indent_width(lines[k])
 
 
 #: A field of a bibliographic field list (``:title: Return codes``).
