@@ -35,7 +35,7 @@ columns that hold its data (:mod:`.grid`); an inline XBRL filing's cover facts a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 from types import MappingProxyType
 
@@ -771,6 +771,16 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
         title = next((text[b.start + 2:b.end] for b in blocks if b.type == "heading"
                       and b.level == 1), "")
     return text, blocks, title or None
+
+
+def html_document(body: str, fmt: str, metadata: Mapping[str, object], *, doc_id: str,
+                  source: str) -> Document:
+    """The Document the HTML ``body`` a reader wrote (a manual page's, a help file's) renders to,
+    as format ``fmt``, its metadata without empty values; its text is empty when the body says
+    nothing (the reader then reads the file another way)."""
+    rendered, blocks, _ = render_pages([f"<html><body>{body}</body></html>"], "")
+    return Document(id=doc_id, source=source, text=rendered, format=fmt,
+                    metadata=MappingProxyType({k: v for k, v in metadata.items() if v}), blocks=tuple(blocks))
 
 
 def render_pages(pages: Iterable[str], separator: str, *,

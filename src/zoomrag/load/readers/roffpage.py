@@ -16,10 +16,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape, unescape
-from types import MappingProxyType
 
 from ...model import Document
-from .html import render_pages
+from .html import html_document
 from .plain import read_plain
 
 #: Marks a line break among a paragraph's words (no text holds it: readers drop NUL).
@@ -63,11 +62,8 @@ def page_document(page: RoffPage, text: str, fmt: str, metadata: Mapping[str, st
                   source: str) -> Document:
     """The Document ``page`` renders to (metadata without empty values); the source ``text``
     as plain text when the page says nothing."""
-    rendered, blocks, _ = render_pages([f"<html><body>{page.html()}</body></html>"], "")
-    if not rendered.strip():
-        return read_plain(text, doc_id=doc_id, source=source)
-    return Document(id=doc_id, source=source, text=rendered, format=fmt,
-                    metadata=MappingProxyType({k: v for k, v in metadata.items() if v}), blocks=tuple(blocks))
+    doc = html_document(page.html(), fmt, metadata, doc_id=doc_id, source=source)
+    return doc if doc.text.strip() else read_plain(text, doc_id=doc_id, source=source)
 
 
 @dataclass

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html import escape
-from types import MappingProxyType
 
 from ...model import Document
-from .html import render_pages
+from ..spans import indent_width
+from .html import html_document
 
 #: The first line of a help file names it: ``*change.txt*``, ``*fugitive.txt*  A Git wrapper…``.
 _FIRST = re.compile(r"\*([\w.+-]+\.txt)\*[ \t]*(.*)")
@@ -37,7 +37,7 @@ _TAGS_ONLY = re.compile(r"^\s*(?:\*[^*\s|]+\*\s*)+$")
 _TRAILING_TAGS = re.compile(r"(?:\s+\*[^*\s|]+\*)+\s*$")
 #: The manual's byline under the first line (``VIM REFERENCE MANUAL    by Bram Moolenaar``).
 _BYLINE = re.compile(r"^\s*N?VIM (?:REFERENCE|USER) MANUAL\b")
-_VERSION = re.compile(r"^(?:For |\s*)N?vim\b.*version", re.I)
+#: The line saying which version of Vim a file is for (``For Vim version 9.0.  Last change: …``).
 _VERSION_LINE = re.compile(r"^\s*For N?Vim version \d.*$", re.I)
 #: A line of a contents list: words, then a jump to where they are (or the jump, then its words).
 _CONTENTS = re.compile(r"^\s*(?:\S.*?[\s.]\|[^|\s]+\||\|[^|\s]+\|\s+\S.*?)(?:\s+\*[^*\s|]+\*)*\s*$")
@@ -74,25 +74,21 @@ def read_vim_help(text: str, *, doc_id: str, source: str) -> Document:
     name, title, start = _header(raw)
     writer = _Writer()
     writer.read(raw[start:])
-    body = writer.html()
-    page = (f"<h1>{escape(title)}</h1>" if title else "") + body
-    rendered, blocks, _ = render_pages([f"<html><body>{page}</body></html>"], "")
-    metadata = {"title": title, "help_file": name}
-    return Document(id=doc_id, source=source, text=rendered, format="vimhelp",
-                    metadata=MappingProxyType({k: v for k, v in metadata.items() if v}), blocks=tuple(blocks))
+    page = (f"<h1>{escape(title)}</h1>" if title else "") + writer.html()
+    return html_document(page, "vimhelp", {"title": title, "help_file": name}, doc_id=doc_id, source=source)
 
 
 def _header(lines: list[str]) -> tuple[str, str, int]:
-    """The file's name, its title and the line its text starts at: the first line, the byline
-    and a title line under them (centred, or at the margin with its tags) are the header."""
+    """The file's name, its title and the line its text starts at: the first line and a title
+    line under it (centred, or at the margin with its tags) are the header (the byline is gone)."""
     found = _FIRST.match(lines[0]) if lines else None
     if found is None:
         return "", "", 0
     name = found.group(1)
     said = _plain(found.group(2))
-    title = "" if not said or _VERSION.match(said) else said
+    title = "" if not said or _VERSION_LINE.match(said) else said
     i = 1
-    while i < len(lines) and (not lines[i].strip() or _BYLINE.match(lines[i])):
+    while i < len(lines) and not lines[i].strip():
         i += 1
     if i < len(lines) and (i + 1 >= len(lines) or not lines[i + 1].strip() or _TAGS_ONLY.match(lines[i + 1])):
         line = lines[i]
@@ -112,10 +108,6 @@ def _plain(line: str) -> str:
     line = _TAG.sub(" ", line)
     line = _LINK.sub(r"\1", line)
     return " ".join(line.removesuffix("~").split())
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 class _Writer:
@@ -213,7 +205,7 @@ class _Writer:
             if line.strip() and _CONTENTS.match(line) and not _SEPARATOR.match(line):
                 run.append(i)
                 continue
-            if line.strip() and run and _indent(line.expandtabs(_TAB)) > 0 and not _GAP.search(line.strip()):
+            if line.strip() and run and indent_width(line.expandtabs(_TAB)) > 0 and not _GAP.search(line.strip()):
                 run.append(i)  # a long entry's words wrapped onto the next line
                 continue
             if len(run) >= 2:
@@ -230,7 +222,7 @@ class _Writer:
         if said and len(_WORDS.findall(term)) < _PROSE_WORDS:
             return True
         following = expanded[i + 1] if i + 1 < len(expanded) else ""
-        if _indent(following) >= _TAB and following.strip():
+        if indent_width(following) >= _TAB and following.strip():
             # a sentence leading in to an example set in without ``>`` is no item
             said = _plain(line)
             prose = len(_WORDS.findall(said)) >= _PROSE_WORDS  # "For instructions on installing this file, type"
@@ -353,7 +345,7 @@ class _Writer:
             i += 1
         while code and not code[-1].strip():
             code.pop()
-        shift = min((_indent(c) for c in code if c.strip()), default=0)
+        shift = min((indent_width(c) for c in code if c.strip()), default=0)
         body = "\n".join(c[shift:].removesuffix("~").rstrip() for c in code)
         if body.strip():
             named = f' class="language-{escape(language, quote=True)}"' if language else ""
@@ -370,7 +362,7 @@ class _Writer:
         text: list[str] = []
         for line in [*block, ""]:
             mine = _column_starts(line)
-            if run and line and (mine & starts or _indent(line.expandtabs(_TAB)) >= min(starts)):
+            if run and line and (mine & starts or indent_width(line.expandtabs(_TAB)) >= min(starts)):
                 run.append(line)
                 continue
             if len(run) >= 2:
@@ -388,7 +380,7 @@ class _Writer:
 
     def _columns(self, run: list[str]) -> None:
         wide = [_TAG.sub("", line).expandtabs(_TAB).rstrip() for line in run]
-        shift = min((_indent(w) for w in wide if w.strip()), default=0)
+        shift = min((indent_width(w) for w in wide if w.strip()), default=0)
         body = "\n".join(_LINK.sub(r"\1", w[shift:]).removesuffix("~").rstrip() for w in wide)
         if body.strip():
             self.out.append(f"<pre>{escape(body)}</pre>")
@@ -398,11 +390,11 @@ class _Writer:
             return
         parts: list[list[str]] = [[]]
         for line in block:
-            at = _indent(line.expandtabs(_TAB))
+            at = indent_width(line.expandtabs(_TAB))
             if parts[-1]:
-                before = _indent(parts[-1][-1].expandtabs(_TAB))
+                before = indent_width(parts[-1][-1].expandtabs(_TAB))
                 # a list item, or text set a tab stop further out (an option's scope over its description)
-                if (_BULLET.match(line.strip()) and at <= _indent(parts[-1][0].expandtabs(_TAB))) or at <= before - _TAB:
+                if (_BULLET.match(line.strip()) and at <= indent_width(parts[-1][0].expandtabs(_TAB))) or at <= before - _TAB:
                     parts.append([])
             parts[-1].append(line)
         for part in parts:

@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from ...model import Document
 from .code import read_code
-from .html import read_html, render_pages
+from .html import html_document, read_html
 from .xmldata import read_xml_data
 
 #: Root elements of prose vocabularies (DocBook, JATS, TEI, DITA, the W3C's specifications).
@@ -131,11 +131,8 @@ def read_xml(text: str, *, doc_id: str, source: str) -> Document:
         page.block(root, 0)
     except RecursionError:  # thousands of elements deep: kept as written
         return _as_code(text, doc_id, source)
-    rendered, blocks, _ = render_pages([f"<html><body>{''.join(page.out)}</body></html>"], "")
-    if not rendered.strip():
-        return _as_code(text, doc_id, source)
-    return Document(id=doc_id, source=source, text=rendered, format="xml",
-                    metadata=MappingProxyType({"title": page.title}), blocks=tuple(blocks))
+    doc = html_document("".join(page.out), "xml", {"title": page.title}, doc_id=doc_id, source=source)
+    return doc if doc.text.strip() else _as_code(text, doc_id, source)
 
 
 #: Cross-references a processor writes the text of (DocBook's ``<xref linkend>``, the W3C
