@@ -129,7 +129,7 @@ class _Writer:
         contents = set(self._contents(lines))
         i = 0
         while i < len(lines):
-            line, wide = lines[i], expanded[i]
+            line, wide = lines[i], expanded[i]  # a line, and as its columns fall (tabs expanded)
             if i in contents or _NAVIGATION.match(line) or not line.strip():
                 i += 1
                 continue
@@ -140,18 +140,17 @@ class _Writer:
                 self._anchor = self._anchor or _TAG.findall(line)[0]
                 i += 1
                 continue
-            if not wide[:1].isspace() and line.endswith("~") and _GAP.search(line.strip()):
+            if wide[:1].isspace():  # indented text outside an entry's description
+                i = max(self._blocks(lines, expanded, i, inside=False), i + 1)
+            elif line.endswith("~") and _GAP.search(line.strip()):
                 i = self._table(lines, i)  # a table's column heads, its rows under them
-                continue
-            if not wide[:1].isspace() and self._heading(line):
+            elif self._heading(line):
                 i += 1
-                continue
-            if not wide[:1].isspace() and self._item_at(lines, expanded, i):
+            elif self._item_at(lines, expanded, i):
                 i = self._item(lines, expanded, i)
-                continue
-            if not wide[:1].isspace():
+            else:
                 self._end_entry()
-            i = max(self._blocks(lines, expanded, i, inside=False), i + 1)
+                i = max(self._blocks(lines, expanded, i, inside=False), i + 1)
 
     # structure
 
