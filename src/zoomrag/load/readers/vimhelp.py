@@ -217,7 +217,7 @@ class _Writer:
         """Whether the line at the margin is a documented item: its description stands beside
         it past a tab or follows it indented (a line of prose goes on at the margin)."""
         line = lines[i]
-        term, said = _beside(_TRAILING_TAGS.sub("", line))
+        term, said, _ = _beside(_TRAILING_TAGS.sub("", line))
         if said and len(_WORDS.findall(term)) < _PROSE_WORDS:
             return True
         following = expanded[i + 1] if i + 1 < len(expanded) else ""
@@ -242,15 +242,14 @@ class _Writer:
             anchor = anchor or (tags[0] if tags else "")
             text = _TRAILING_TAGS.sub("", line)
             # an option's line is its name, kind and default; a command's has its words beside it
-            term, said = (text, "") if text.startswith("'") else _beside(text)
-            said = said.strip()
+            term, said, at = (text, "", len(text)) if text.startswith("'") else _beside(text)
             i += 1
             if said == "or":  # ``["x]<Del>  or`` over ``["x]x``: two ways to say one command
                 terms.append(f"{_plain(term)} or")
                 continue
             terms.append(_plain(term))
             # the words beside it, set at their column: the lines under them go on with them
-            beside = " " * len(text[:text.find(said)].expandtabs(_TAB)) + said if said else ""
+            beside = " " * len(text[:at].expandtabs(_TAB)) + said if said else ""
             nxt = lines[i] if i < len(lines) else ""
             if (said or not nxt.strip() or expanded[i][:1].isspace() or _SEPARATOR.match(nxt)
                     or not (_TRAILING_TAGS.search(nxt) or "\t" in nxt) or _heading_like(nxt)):
@@ -409,13 +408,13 @@ _BESIDE = re.compile(r"\t\s*|(?<![.!?:;,]) {2,}")
 _BESIDE_COLUMN = 16
 
 
-def _beside(text: str) -> tuple[str, str]:
-    """An item's line as its term and the words beside it ("" for none)."""
+def _beside(text: str) -> tuple[str, str, int]:
+    """An item's line as its term, the words beside it ("" for none) and where they start."""
     found = _BESIDE.search(text.rstrip(), 1)
     if (found is None or not text[:found.start()].strip()
             or ("\t" not in found.group() and found.end() < _BESIDE_COLUMN)):
-        return text, ""
-    return text[:found.start()], text[found.end():].strip()
+        return text, "", len(text)
+    return text[:found.start()], text[found.end():].strip(), found.end()
 
 
 def _column_starts(line: str) -> set[int]:
