@@ -112,10 +112,11 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 left_out(f, reason)
         files = kept
     if left_out is not None:
-        pages = _pages_by_name(files)
+        formats = {f: _format(f) for f in files}
+        pages = {(f.parent, _page_name(f)): f for f in files if formats[f] == "html"}
         kept = []
         for f in files:
-            page = pages.get((f.parent, _page_name(f))) if _format(f) in _BUILT_FROM else None
+            page = pages.get((f.parent, _page_name(f))) if formats[f] in _BUILT_FROM else None
             if page is None:
                 kept.append(f)
             else:
@@ -126,7 +127,8 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
 
 
 #: Formats a page beside them is built from (``path.md``, ``path.rst``) or built with
-#: (``path.json``: Node's documentation writes each page's JSON too).
+#: (``path.json``: Node's documentation writes each page's JSON too): a copy of the page in
+#: another form, where the page is what a reader sees.
 _BUILT_FROM = frozenset({"markdown", "rst", "asciidoc", "json"})
 
 
@@ -140,12 +142,6 @@ def _page_name(f: Path) -> str:
     """``f``'s name without its format's extension, or a compressed file's (``path.json.gz``)."""
     inner = compressed.inner_name(f) or f
     return inner.stem
-
-
-def _pages_by_name(files: list[Path]) -> dict[tuple[Path, str], Path]:
-    """The HTML pages among ``files`` by folder and name: a source or data file of the same
-    name beside one is a copy of the page in another form (the page is what a reader sees)."""
-    return {(f.parent, _page_name(f)): f for f in files if _format(f) == "html"}
 
 
 def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
