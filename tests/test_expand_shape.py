@@ -888,3 +888,20 @@ def test_a_context_from_a_tables_last_rows_into_the_text_after_it_carries_the_he
     assert c.parts()[0] == (head_start, text.index("| Line 0") - 1)
     assert c.text.startswith("| Item | 2023 | 2022 |\n| --- | --- | --- |\n| Line 58")
     assert c.text.endswith("costs fell with them.") and "with its table's header row" in c.rule
+
+
+def test_a_context_does_not_end_on_a_tables_header_row_without_a_row_under_it():
+    text = ("# Restores\n\nA restore of the orders database takes about forty minutes, and it goes to a new "
+            "instance so that nothing running is touched.\n\nThe results are recorded below.\n\n"
+            "| Quarter | Restored by | Duration |\n| --- | --- | --- |\n| 2023 Q3 | Tom | 38 min |\n"
+            "| 2023 Q4 | Ana | 52 min |\n")
+    tree = chunker_for_profile("default").chunk(read_text(text, format="markdown", id="r"))
+    head_end = text.index("\n", text.index("| Quarter"))
+    h = Hit("h", "r", text.index("A restore"), text.index("touched.") + 8, 0.9)
+    weak = Hit("w", "r", text.index("| Quarter"), head_end, 0.2)
+    [c] = assemble([Candidate("r", 0, head_end, 0.9, (h, weak))], Trees(tree), 300, chars)
+    assert c.text.endswith("recorded below.") and "| Quarter" not in c.text
+    # a strong hit in the header row: the context goes on into the rows under it
+    strong = dataclasses.replace(weak, score=0.9)
+    [c] = assemble([Candidate("r", 0, head_end, 0.9, (h, strong))], Trees(tree), 300, chars)
+    assert "| 2023 Q3 | Tom | 38 min |" in c.text

@@ -30,6 +30,7 @@ from ..parse.headings import find_headings
 from .base import TreeSource
 from .bounds import (
     MIN_WORDS,
+    grow,
     has_words,
     heading_starts,
     is_markup,
@@ -38,6 +39,7 @@ from .bounds import (
     markup_edge,
     without_heading,
     without_markup_edges,
+    word_count,
 )
 from .footnotes import Footnotes, find_footnotes
 from .heads import DEFINITIONS
@@ -278,11 +280,31 @@ def _outside_code(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> tupl
     return (s, e) if s < e and has_words(text, s, e) else (start, end)
 
 
+def _past_header(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
+    """``end``, unless ``[start, end)`` enters a table only as far as its header row: column
+    names without a row under them say nothing. Then the end of the text before the table, or,
+    when a strong hit lies in the header, the end of enough rows under it to read."""
+    if not hits or not d.tables:
+        return end
+    i = bisect_left(d.tables, (end, -1, -1)) - 1
+    if i < 0:
+        return end
+    t0, t1, header = d.tables[i]
+    if not start < t0 < end <= header < t1:
+        return end
+    if any(h.end > t0 for h in _strong(hits)):
+        words = MIN_WORDS + word_count(d.text, t0, header)
+        return max(end, grow(d.text, header, header, True, words, within=(t0, t1))[1])
+    cut = trim_end(d.text, start, t0)
+    return cut if has_words(d.text, start, cut) else end
+
+
 def context_edges(d: DocView, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
     """A shaped prose span's edges, given its hits: no piece of a code block its hits lie
-    outside of, no lead-in left without what it leads to, no glance into the next section nor
-    tail of the one before, no line of bare markup."""
+    outside of, no table's header row without its rows, no lead-in left without what it leads
+    to, no glance into the next section nor tail of the one before, no line of bare markup."""
     s, e = _outside_code(d, s, e, hits)
+    e = _past_header(d, s, e, hits)
     e = _without_lead_in(d.text, s, e, hits)
     s, e = section_edges(d, s, e, hits)
     # a hit's own markup lines go too (a MyST label matched), as long as some of every other
@@ -297,7 +319,7 @@ def section_edges(d: DocView, s: int, e: int, hits: Sequence[Hit]) -> tuple[int,
     """``[s, e)`` without a glance into the next section nor the tail of the one before, for
     prose and for the lines of a table, list or code block in prose alike: a table's last rows
     over the next sheet's title are another table's rows without their header."""
-    e = _before_entered_section(d, s, e, hits)
+    e = _before_entered_section(d, s, _past_header(d, s, e, hits), hits)
     return _from_own_section(d, s, e, hits), e
 
 
