@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (72, "0e24b669ff9f21a5b63d538ff5db13a99d00c29bb7ae334103de05b656f50d03")
+RECORDED = (73, "b46583149684fbe6dc013a2ceddff2805f2a8208a5d39fbdb873f8e15fbc6ef7")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -45,6 +45,12 @@ FILES = {
                   "<p><a href='https://u.org/A.txt'>https://u.org/A.txt</a></p></aside>"
                   "<p>See <a class='footnote' href='#n'>the small print</a>.</p>"
                   f"<p>{_LONG}</p></body></html>"),
+    "Runbook_98306.html": ("html", "<title>Ops : Runbook</title><ol id='breadcrumbs'><li>Ops</li></ol><h1 id='title-heading'>"
+                           "<span id='title-text'>Ops : Runbook</span></h1><div class='page-metadata'>Created by "
+                           "<span class='author'>Tom</span> on Mar 12, 2024</div><div id=\"main-content\"><p>"
+                           f"{_LONG}</p><h2>Promote</h2><pre class='syntaxhighlighter-pre' data-syntaxhighlighter-"
+                           "params='brush: bash'>aws rds promote</pre></div><div class='pageSection'><h2 "
+                           "class='pageSectionTitle'>Attachments:</h2><a href='a.png'>a.png</a></div>"),
     "filing.htm": ("html", "<div style='display:none'><ix:header>0000012345</ix:header></div>"
                    "<p><b>PART I</b></p><p><b>Item 1.</b> <b>Business</b></p><p><b><i>Overview</i></b></p>"
                    f"<p>{_LONG}</p><p style='text-align:center'>3</p><hr style='page-break-after:always'>"

@@ -44,10 +44,12 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name
+from .confluence import confluence_page
 from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
 from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
+from .notion import html_page, is_notion_page
 
 #: Elements whose content is not document text.
 _DROP = frozenset({
@@ -72,7 +74,11 @@ _WS = re.compile(r"[ \t\n\r\f\xa0]+")
 #: An inline style that hides the element: a browser shows none of its text.
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _ESCAPED_PIPE = re.compile(r"(\\*)\|")
-_LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#.-]+)")
+_LANG_CLASS = re.compile(r"(?:^|\s)(?:language|lang|highlight)-([\w+#.-]+)")
+_BRUSH = re.compile(r"(?:^|[\s;])brush:\s*([\w+#.-]+)")
+#: Highlighters' names for "no language given": Sphinx's ``highlight-default`` is its
+#: configured one, ``none``/``text``/``plain`` are none.
+_NO_LANGUAGE = frozenset({"default", "none", "text", "plain", "plaintext", "nohighlight"})
 _MAX_LIST_DEPTH = 32
 _MAX_ADMONITIONS = 8
 
@@ -574,17 +580,28 @@ class _Renderer:
         code = _pre_text(node).replace("\xa0", " ").strip("\n").rstrip()
         if not code.strip():
             return
-        lang = ""
-        for el in (node, node.css_first("code")):
-            m = _LANG_CLASS.search((el.attributes.get("class") or "") if el is not None else "")
-            if m:
-                lang = m.group(1)
-                break
+        lang = _code_language(node)
         fence = "```"
         while fence in code:
             fence += "`"
         self.add(f"{fence}{lang}\n{code}\n{fence}", "code",
                  meta=MappingProxyType({"language": language_name(lang)}))
+
+
+def _code_language(pre: LexborNode) -> str:
+    """The language a ``pre`` is highlighted as: a ``language-x`` class on it or its ``code``
+    (Prism, highlight.js), ``highlight-x`` on the block around it (Sphinx, Pygments), or a
+    ``brush: x`` among its classes or parameters (SyntaxHighlighter, Confluence's code macro)."""
+    near = [pre, pre.css_first("code"), pre.parent, pre.parent.parent if pre.parent is not None else None]
+    for el in near:
+        if el is None:
+            continue
+        attrs = el.attributes
+        m = _LANG_CLASS.search(attrs.get("class") or "") or _BRUSH.search(
+            (attrs.get("class") or "") + ";" + (attrs.get("data-syntaxhighlighter-params") or ""))
+        if m and m.group(1) not in _NO_LANGUAGE:
+            return m.group(1)
+    return ""
 
 
 def _kept_text(node: LexborNode) -> str:
@@ -838,8 +855,17 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
+    page = confluence_page(text)  # a Confluence page: its content, its byline as metadata
+    if page is not None:
+        body, facts = page
+        rendered, blocks, title = render_html(f"<html><body>{body}</body></html>")
+        return Document(id=doc_id, source=source, text=rendered, format="html",
+                        metadata=MappingProxyType({"title": title, **facts}), blocks=tuple(blocks))
+    props: dict[str, object] = {}
+    if is_notion_page(source):  # a page of a Notion export: its properties as lines, and metadata
+        text, props = html_page(text)
     rendered, blocks, title = render_html(text)
-    facts = cover_facts(text)  # an inline XBRL filing's filer, form and period
+    facts = {**props, **cover_facts(text)}  # an inline XBRL filing's filer, form and period
     return Document(id=doc_id, source=source, text=rendered, format="html",
                     metadata=MappingProxyType({"title": filing_title(facts) or title, **facts}),
                     blocks=tuple(blocks))

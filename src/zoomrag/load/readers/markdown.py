@@ -20,6 +20,7 @@ from ...model import Block, Document
 from .. import frontmatter
 from ..spans import trim
 from .code import language_name
+from .notion import is_notion_page, page_title, properties
 
 # Only the block structure is needed: inline parsing (emphasis, links) is switched off, which
 # also makes the parse several times faster.
@@ -68,8 +69,22 @@ def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
             title = tokens[i + 1].content.strip() or None
         blocks.append(Block(s, e, kind, level, meta))
         prev_end = e
+    found: dict[str, object] = {"title": title}
+    if is_notion_page(source):  # a page of a Notion export: its properties under its title
+        found = {"title": title or page_title(source), **_notion_properties(text, blocks)}
     return Document(id=doc_id, source=source, text=text, format="markdown",
-                    metadata=MappingProxyType({"title": title}), blocks=tuple(blocks))
+                    metadata=MappingProxyType(found), blocks=tuple(blocks))
+
+
+def _notion_properties(text: str, blocks: list[Block]) -> dict[str, object]:
+    """The properties a Notion page lists in the paragraph right under its title."""
+    first = next((i for i, b in enumerate(blocks) if not b.meta.get("front_matter")), None)
+    if first is None or first + 1 >= len(blocks):
+        return {}
+    head, lines = blocks[first], blocks[first + 1]
+    if head.type != "heading" or head.level != 1 or lines.type != "text":
+        return {}
+    return {k: v for k, v in properties(text[lines.start:lines.end]).items() if k != "title"}
 
 
 def _classify(tok) -> tuple[str | None, int, MappingProxyType]:

@@ -1,0 +1,86 @@
+"""A page of a Confluence space exported as HTML, read as the page its readers see.
+
+Confluence's HTML export (Space tools › Export space › HTML) writes each page as a file of its
+own (``Database-Failover-Runbook_98306.html``) in one template: breadcrumbs to the page's
+parents, the title as ``Space : Page``, a byline (``Created by …, last modified by … on Mar 12,
+2024``), the page's content in ``#main-content``, then sections for its attachments and
+comments, and a footer. Read as any page, every context opened with the breadcrumbs as a
+numbered list and every title carried the space's name.
+
+The content is read from ``#main-content`` under the page's own title, followed by the
+comments; the rest becomes metadata: ``space``, ``breadcrumbs`` (the parents, top first),
+``author``, ``modified_by``, ``modified`` or ``created`` (an ISO date) and ``attachments`` (the
+files' names). ``--where space=Operations --where 'modified>=2024-01-01'`` then selects pages
+as Confluence's own search does. The space's overview page (``index.html``: its details and the
+tree of its pages) has no byline and is read as any page.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from .filing import iso_date
+
+__all__ = ["confluence_page"]
+
+#: Every page of an export has its content in ``#main-content`` and its byline in
+#: ``.page-metadata``: both present, the page is Confluence's.
+_MARKS = ('id="main-content"', "page-metadata")
+_WS = re.compile(r"\s+")
+#: The byline's date: the last ``on <date>`` of ``Created by A, last modified by B on <date>``.
+_ON_DATE = re.compile(r"\bon\s+([A-Z][a-z]{2,8}\.? \d{1,2}, \d{4})\s*$")
+
+
+def _text(node: LexborNode | None) -> str:
+    return _WS.sub(" ", node.text()).strip() if node is not None else ""
+
+
+def _section_title(section: LexborNode) -> str:
+    return _text(section.css_first(".pageSectionTitle")).rstrip(":").strip().lower()
+
+
+def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
+    """The page's content as HTML (its title as an ``h1`` over it, then its comments) and its
+    facts, when ``html`` is a page of a Confluence export; None for any other page."""
+    if not all(mark in html for mark in _MARKS):
+        return None
+    parser = LexborHTMLParser(html)
+    content = parser.css_first("#main-content")
+    byline = parser.css_first(".page-metadata")
+    if content is None or byline is None:
+        return None
+    facts: dict[str, Any] = {}
+    heading = _text(parser.css_first("#title-text")) or _text(parser.css_first("title"))
+    space, sep, title = heading.partition(" : ")
+    if sep:
+        facts["space"] = space
+    else:
+        title = heading
+    crumbs = [_text(li) for li in parser.css("#breadcrumbs li")]
+    if [c for c in crumbs if c]:
+        facts["breadcrumbs"] = [c for c in crumbs if c]
+    author, editor = _text(byline.css_first(".author")), _text(byline.css_first(".editor"))
+    if author:
+        facts["author"] = author
+    if editor:
+        facts["modified_by"] = editor
+    on = _ON_DATE.search(_text(byline))
+    if on is not None:
+        facts["modified" if "modified" in _text(byline) else "created"] = iso_date(on.group(1))
+    parts = [f"<h1>{_escape(title)}</h1>", content.html or ""]
+    for section in parser.css(".pageSection"):
+        name = _section_title(section)
+        if name == "attachments":
+            files = [_text(a) for a in section.css("a")]
+            if [f for f in files if f]:
+                facts["attachments"] = [f for f in files if f]
+        elif section.css_first("#main-content") is None and name:
+            parts.append(section.html or "")  # comments: what readers wrote under the page
+    return "".join(parts), facts
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

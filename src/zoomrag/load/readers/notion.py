@@ -1,0 +1,136 @@
+"""A page of a Notion export: its properties as metadata.
+
+Notion exports a workspace as Markdown (with a CSV file per database) or as HTML, every file
+named by its page's title and 32-hex-digit id (``Deploy process 1d2e…5f6a.md``). A database
+row's page lists the row's properties under its title, one ``Name: value`` line each in
+Markdown (``Status: Done``, ``Tags: payments, eu``, ``Date: March 4, 2024``), a table of
+class ``properties`` in HTML. They become the page's metadata, so that ``--where status=Done
+--where 'date>=2024-03-01'`` selects rows as the database's own filters do:
+
+- keys in lower case with spaces as underscores (``Last reviewed`` is ``last_reviewed``);
+- dates as ISO dates (``2024-03-04``, with the time when one is given), numbers as numbers,
+  a checkbox's ``Yes``/``No`` as true/false;
+- a value of short parts joined by ``, `` (a multi-select, people, relations) as a list, each
+  relation without the path of the page it links to.
+
+The lines stay in the text as well: they are what the page says (``Owner: Ana Silva``
+answers who owns it).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from html import escape
+from pathlib import PurePath
+from typing import Any
+from urllib.parse import unquote
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+__all__ = ["html_page", "is_notion_page", "page_title", "properties", "property_value"]
+
+#: A Notion export's file name: the page's title, a space, the page's id.
+_NAMED = re.compile(r"(.+?) [0-9a-f]{32}")
+#: A property line: a name (letters first, no markup) and its value.
+_PROPERTY = re.compile(r"([^\W\d_][\w .'()/&+?-]{0,39}?):[ \t]+(\S.*)")
+_DATES = (("%B %d, %Y %I:%M %p", True), ("%B %d, %Y %H:%M", True), ("%B %d, %Y", False),
+          ("%b %d, %Y", False), ("%Y/%m/%d", False), ("%Y-%m-%d", False), ("%m/%d/%Y", False))
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+#: A relation's value names each page with its path: ``Checkout 502 (../Incidents%20…/x.md)``.
+_LINKED = re.compile(r"\s*\([^()\s]*\.(?:md|html|csv)\)")
+#: The most words and characters of one part of a list value.
+_PART_WORDS = 4
+_PART_CHARS = 40
+
+
+def is_notion_page(source: str) -> bool:
+    """Whether ``source`` is named as Notion names an exported page."""
+    return _NAMED.fullmatch(PurePath(source).stem) is not None
+
+
+def page_title(source: str) -> str:
+    """The page's title from its file name (without its id); "" for another name."""
+    m = _NAMED.fullmatch(PurePath(source).stem)
+    return m.group(1) if m else ""
+
+
+def property_value(value: str) -> Any:
+    """A property's value typed as a filter compares it (the module's docstring)."""
+    v = _LINKED.sub("", value).strip()
+    for form, timed in _DATES:
+        try:
+            moment = datetime.strptime(v, form)
+        except ValueError:
+            continue
+        return moment.isoformat(timespec="minutes") if timed else moment.date().isoformat()
+    if v in ("Yes", "No"):
+        return v == "Yes"
+    if _NUMBER.fullmatch(v):
+        return float(v) if "." in v else int(v)
+    parts = [unquote(p).strip() for p in v.split(", ")]
+    if len(parts) > 1 and all(p and len(p) <= _PART_CHARS and len(p.split()) <= _PART_WORDS
+                              and p[-1] not in ".!?;:" for p in parts):
+        return parts
+    return v
+
+
+def properties(lines: str) -> dict[str, Any]:
+    """The properties of a block of ``Name: value`` lines; empty unless every line is one."""
+    found: dict[str, Any] = {}
+    for line in lines.splitlines():
+        m = _PROPERTY.fullmatch(line.strip())
+        if m is None:
+            return {}
+        key = "_".join(m.group(1).lower().split())
+        found.setdefault(key, property_value(m.group(2)))
+    return found
+
+
+#: Kinds of property whose value is a list of items, each an element of its own in HTML.
+_LISTED = {"multi_select": ".selected-value", "person": ".user", "relation": "a", "file": "a"}
+
+
+def _cell_text(node: LexborNode) -> str:
+    return " ".join(node.text().split())
+
+
+def html_page(html: str) -> tuple[str, dict[str, Any]]:
+    """A Notion page's HTML with the ``table.properties`` in its header written as the Markdown
+    export writes it (a ``Name: value`` line each: pills of a multi-select side by side read
+    ``paymentseu`` in a cell, a checkbox is an empty ``div``), and the properties."""
+    if 'class="properties"' not in html:
+        return html, {}
+    parser = LexborHTMLParser(html)
+    table = parser.css_first("table.properties")
+    if table is None:
+        return html, {}
+    found: dict[str, Any] = {}
+    lines: list[str] = []
+    for row in table.css("tr"):
+        th, td = row.css_first("th"), row.css_first("td")
+        if th is None or td is None or not _cell_text(th):
+            continue
+        name = _cell_text(th)
+        kind = next((c.removeprefix("property-row-") for c in (row.attributes.get("class") or "").split()
+                     if c.startswith("property-row-")), "")
+        box = td.css_first(".checkbox")
+        if kind == "checkbox" and box is not None:
+            value: Any = "checkbox-on" in (box.attributes.get("class") or "").split()
+            shown = "Yes" if value else "No"
+        elif kind in _LISTED and td.css_first(_LISTED[kind]) is not None:
+            items = [i for i in (_cell_text(n) for n in td.css(_LISTED[kind])) if i]
+            shown = ", ".join(items)
+            value = items[0] if len(items) == 1 else items  # one item, as Markdown's line reads
+        else:
+            shown = _cell_text(td).removeprefix("@")
+            value = property_value(shown)
+        key = "_".join(name.lower().split())
+        if shown:
+            lines.append(f"{escape(name)}: {escape(shown)}")
+        if key != "title" and value not in ("", []):
+            found.setdefault(key, value)
+    shown_as = LexborHTMLParser(f"<p>{'<br>'.join(lines)}</p>").css_first("p")
+    if shown_as is not None:
+        table.replace_with(shown_as)
+    return parser.html or html, found
