@@ -79,7 +79,7 @@ def test_a_confluence_page_is_its_content_under_its_title_and_its_byline_is_meta
         "Use this runbook when the primary is unreachable.\n\n"
         "## Promoting the replica\n\n"
         "```bash\naws rds promote-read-replica --db-instance-identifier orders-replica-1\n```\n\n"
-        "## Comments:\n\n"
+        "## Comments\n\n"
         "Check the replica's lag before you promote it.\n\n"
         "Posted by jweber at Mar 13, 2024 10:22\n"
     )
@@ -96,6 +96,20 @@ def test_a_page_with_the_same_ids_but_no_byline_is_read_as_any_page():
     page = CONFLUENCE.replace("page-metadata", "page-info")
     doc = read_text(page, format="html", id="c")
     assert doc.metadata["title"] == "Operations : Database Failover" and "space" not in doc.metadata
+
+
+def test_a_spaces_overview_is_its_details_without_the_tree_of_its_pages():
+    overview = """<html><head><title>Operations : Operations Home</title></head><body>
+    <div id="main-header"><h1 id="title-heading" class="pagetitle"><span id="title-text">Operations</span></h1></div>
+    <div id="content" class="view"><div id="main-content" class="pageSection">
+    <div class="pageSectionHeader"><h2 class="pageSectionTitle">Space Details:</h2></div>
+    <table class="confluenceTable"><tr><th>Key</th><td>OPS</td></tr><tr><th>Description</th><td>Runbooks</td></tr></table>
+    </div><div class="pageSection"><div class="pageSectionHeader"><h2 class="pageSectionTitle">Available Pages:</h2></div>
+    <ul><li><a href="Operations-Home_65537.html">Operations Home</a><ul><li><a href="Access-Policy_98311.html">
+    Access Policy</a></li></ul></li></ul></div></div></body></html>"""
+    doc = read_text(overview, format="html", id="index.html")
+    assert doc.text == "# Operations\n\n| Key | OPS |\n| --- | --- |\n| Description | Runbooks |\n"
+    assert dict(doc.metadata) == {"title": "Operations", "space": "Operations"}
 
 
 def test_highlighters_name_a_code_blocks_language():
@@ -165,7 +179,8 @@ NOTION_HTML = """<html><head><meta charset="utf-8"/><title>Checkout returned 502
 <tr class="property-row property-row-date"><th>Date</th><td><time>@March 4, 2024</time></td></tr>
 <tr class="property-row property-row-checkbox"><th>Postmortem written</th><td><div class="checkbox checkbox-off"></div></td></tr>
 </tbody></table></header>
-<div class="page-body"><h2 id="a1">What happened</h2><p id="a2">A certificate expired.</p></div></article></body></html>
+<div class="page-body"><h2 id="a1">What happened</h2><p id="a2">A certificate expired.</p>
+<figure class="block-color-gray_background callout" id="a5"><div style="font-size:1.5em"><span class="icon">💡</span></div><div style="width:100%">Certificates are listed in <code>certs.yaml</code>.</div></figure></div></article></body></html>
 """
 
 
@@ -176,7 +191,8 @@ def test_a_notion_html_pages_properties_read_as_the_markdown_export_writes_them(
     assert doc.text == ("# Checkout returned 502\n\n"
                         "Status: Done\nTags: payments, eu\nOwner: Ana Silva\nDate: March 4, 2024\n"
                         "Postmortem written: No\n\n"
-                        "## What happened\n\nA certificate expired.\n")
+                        "## What happened\n\nA certificate expired.\n\n"
+                        "💡 Certificates are listed in certs.yaml.\n")
     assert dict(doc.metadata) == {"title": "Checkout returned 502", "status": "Done", "tags": ["payments", "eu"],
                                   "owner": "Ana Silva", "date": "2024-03-04", "postmortem_written": False}
 

@@ -4,15 +4,16 @@ Confluence's HTML export (Space tools › Export space › HTML) writes each pag
 own (``Database-Failover-Runbook_98306.html``) in one template: breadcrumbs to the page's
 parents, the title as ``Space : Page``, a byline (``Created by …, last modified by … on Mar 12,
 2024``), the page's content in ``#main-content``, then sections for its attachments and
-comments, and a footer. Read as any page, every context opened with the breadcrumbs as a
-numbered list and every title carried the space's name.
+comments, and a footer; ``index.html`` is the space's overview: its details, then the tree of
+its pages as links. Read as any page, every context opened with the breadcrumbs as a numbered
+list, every title carried the space's name, and a question matched the tree of pages.
 
 The content is read from ``#main-content`` under the page's own title, followed by the
 comments; the rest becomes metadata: ``space``, ``breadcrumbs`` (the parents, top first),
 ``author``, ``modified_by``, ``modified`` or ``created`` (an ISO date) and ``attachments`` (the
 files' names). ``--where space=Operations --where 'modified>=2024-01-01'`` then selects pages
-as Confluence's own search does. The space's overview page (``index.html``: its details and the
-tree of its pages) has no byline and is read as any page.
+as Confluence's own search does. The overview is read as its details under the space's name,
+without the tree (every page it links to is read from its own file).
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from .filing import iso_date
 
 __all__ = ["confluence_page"]
 
-#: Every page of an export has its content in ``#main-content`` and its byline in
-#: ``.page-metadata``: both present, the page is Confluence's.
-_MARKS = ('id="main-content"', "page-metadata")
+#: Every page of an export has its title in ``#title-text`` and its content in
+#: ``#main-content``, and a byline (``.page-metadata``) or, the overview, the tree of the
+#: space's pages.
+_MARKS = ("title-text", "main-content")
+_PAGE_TREE = "available pages"
 _WS = re.compile(r"\s+")
 #: The byline's date: the last ``on <date>`` of ``Created by A, last modified by B on <date>``.
 _ON_DATE = re.compile(r"\bon\s+([A-Z][a-z]{2,8}\.? \d{1,2}, \d{4})\s*$")
@@ -50,8 +53,10 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
     parser = LexborHTMLParser(html)
     content = parser.css_first("#main-content")
     byline = parser.css_first(".page-metadata")
-    if content is None or byline is None:
+    if content is None or parser.css_first("#title-text") is None:
         return None
+    if byline is None:
+        return _overview(parser, content)
     facts: dict[str, Any] = {}
     heading = _text(parser.css_first("#title-text")) or _text(parser.css_first("title"))
     space, sep, title = heading.partition(" : ")
@@ -78,8 +83,23 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
             if [f for f in files if f]:
                 facts["attachments"] = [f for f in files if f]
         elif section.css_first("#main-content") is None and name:
+            title_node = section.css_first(".pageSectionTitle")
+            if title_node is not None:  # "Comments:" is a section's title, as any other
+                title_node.replace_with(LexborHTMLParser(f"<h2>{_escape(name.capitalize())}</h2>").css_first("h2")
+                                        or title_node)
             parts.append(section.html or "")  # comments: what readers wrote under the page
     return "".join(parts), facts
+
+
+def _overview(parser: LexborHTMLParser, content: LexborNode) -> tuple[str, dict[str, Any]] | None:
+    """The space's overview page: its details under the space's name, without the tree of its
+    pages; None for a page that is no overview."""
+    if not any(_section_title(s) == _PAGE_TREE for s in parser.css(".pageSection")):
+        return None
+    space = _text(parser.css_first("#title-text"))
+    details = content.css_first("table")
+    body = details.html if details is not None else ""
+    return f"<h1>{_escape(space)}</h1>{body}", ({"space": space} if space else {})
 
 
 def _escape(text: str) -> str:

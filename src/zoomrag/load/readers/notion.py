@@ -96,15 +96,26 @@ def _cell_text(node: LexborNode) -> str:
 
 
 def html_page(html: str) -> tuple[str, dict[str, Any]]:
-    """A Notion page's HTML with the ``table.properties`` in its header written as the Markdown
-    export writes it (a ``Name: value`` line each: pills of a multi-select side by side read
-    ``paymentseu`` in a cell, a checkbox is an empty ``div``), and the properties."""
-    if 'class="properties"' not in html:
+    """A Notion page's HTML as its Markdown export reads, and its properties: the
+    ``table.properties`` in its header written as a ``Name: value`` line each (pills of a
+    multi-select side by side read ``paymentseu`` in a cell, a checkbox is an empty ``div``), a
+    callout's icon at the start of its text rather than a paragraph of its own."""
+    if 'class="properties"' not in html and "callout" not in html:
         return html, {}
     parser = LexborHTMLParser(html)
+    for callout in parser.css("figure.callout"):
+        icon, body = callout.css_first(".icon"), callout.css_first("div:not(:first-child)")
+        if icon is None or body is None:
+            continue
+        mark = _cell_text(icon)
+        holder = icon.parent if icon.parent is not None and icon.parent is not callout else icon
+        holder.decompose()
+        first = body.css_first("p") or body
+        if mark and first.child is not None:
+            first.child.insert_before(mark + " ")
     table = parser.css_first("table.properties")
     if table is None:
-        return html, {}
+        return parser.html or html, {}
     found: dict[str, Any] = {}
     lines: list[str] = []
     for row in table.css("tr"):
