@@ -129,3 +129,27 @@ def test_a_new_title_alone_reembeds_the_units_and_other_metadata_does_not(tmp_pa
         emb.embedded.clear()
         assert ix.add([Document.from_text(text, id="a.txt", metadata={"title": "Other"})]).updated == 1
         assert emb.embedded == []  # without trails the title is not embedded
+
+
+def test_a_markdown_link_is_embedded_and_searched_as_its_text_while_the_span_keeps_it(tmp_path):
+    text = ("# Wiki\n\nSee [the deploy process](Wiki%209f1c2b3a/Deploy%20process%201d2e3f4a.md) before a "
+            "release, and [![CI](https://ci.example.org/badge.svg)](https://ci.example.org/wiki).\n\n"
+            "```python\nurl = '[x](y)'\n```\n")
+    write(tmp_path / "docs" / "wiki.md", text)
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([tmp_path / "docs"])
+        assert not ix.search("9f1c2b3a", mode="bm25", k=5)  # a target's words are not searched
+        [hit] = ix.search("deploy process", mode="bm25", k=5)
+    assert emb.embedded == ["# Wiki\n\nSee the deploy process before a release, and CI.\n\n```python\nurl = '[x](y)'\n```"]
+    assert text[hit.start:hit.end].startswith("# Wiki\n\nSee [the deploy process](Wiki%209f1c2b3a/")
+
+
+def test_link_targets_go_and_their_text_stays():
+    from zoomrag.text.links import without_link_targets as bare
+
+    assert bare("a [b](c.md) d ![e](f.png 'title') [g](<h i.md>)") == "a b d e g"
+    assert bare("[Python](https://en.wikipedia.org/wiki/Python_(language)) is") == "Python is"
+    assert bare("guidelines](Wiki%20a/Code%20review%20b.md) and [x][ref]") == "guidelines and [x][ref]"
+    assert bare("a [b] (c) and f(x)](y) stays") == "a [b] (c) and f(x)](y) stays"
+    assert bare("`[a](b)` and\n```\n[c](d)\n```\n[e](f)") == "`[a](b)` and\n```\n[c](d)\n```\ne"

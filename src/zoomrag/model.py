@@ -21,6 +21,8 @@ from .errors import SpanError
 
 #: Content types a reader gives to blocks; the router maps them to strategies.
 CONTENT_TYPES = ("text", "heading", "table", "code", "list")
+#: Kinds of the nodes that hold code: a code block, or a definition inside one.
+CODE_KINDS = frozenset({"code", "function", "method", "class"})
 
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from ..errors import ConfigError
 from ..load.base import is_paged
 from ..load.spans import trim_end
-from ..model import Context, Hit
+from ..model import CODE_KINDS, Context, Hit
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
@@ -60,7 +60,6 @@ from .bounds import (
 )
 from .cutting import cut_to_fit
 from .docview import (
-    CODE_KINDS,
     DocView,
     context_edges,
     doc_view,

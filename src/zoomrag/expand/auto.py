@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from ..errors import ConfigError
-from ..model import Hit, Tree
+from ..model import CODE_KINDS, Hit, Tree
 from ..registry import INTERNAL
 from .base import Candidate, Expander, TreeSource, expander_names, get_expander
 from .units import by_doc
@@ -45,7 +45,6 @@ KINDS = ("headed", "flat", "table", "code")
 #: Node kinds that only a heading structure produces.
 _STRUCTURE_KINDS = frozenset({"section"})
 _TABLE_KINDS = frozenset({"table"})
-_CODE_KINDS = frozenset({"code", "function", "method", "class"})
 
 
 def pin_value(policy: str, params: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -189,7 +188,7 @@ def document_kind(tree: Tree) -> str:
     present = {n.kind for n in tree.nodes}  # one cheap pass: most trees have neither kind
     headed = not present.isdisjoint(_STRUCTURE_KINDS)
     text_len = len(tree.document.text.strip()) or 1
-    for kind, kinds in (("table", _TABLE_KINDS), ("code", _CODE_KINDS)):
+    for kind, kinds in (("table", _TABLE_KINDS), ("code", CODE_KINDS)):
         if present.isdisjoint(kinds) or (kind == "code" and headed and tree.document.format != "code"):
             continue
         covered = 0

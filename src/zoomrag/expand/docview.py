@@ -25,7 +25,7 @@ from ..load.readers.transcript import is_conversation, lead_before, turn_leads
 from ..load.readers.xmldata import xml_data_blocks
 from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import line_end, skip_space, trim_end
-from ..model import Block, Document, Hit, Tree
+from ..model import CODE_KINDS, Block, Document, Hit, Tree
 from ..parse.headings import find_headings
 from .base import TreeSource
 from .bounds import (
@@ -46,7 +46,6 @@ from .heads import DEFINITIONS
 from .pertree import per_tree
 
 #: Node kinds whose lines are code: a line starting with ``-`` or ``1.`` there is no list item.
-CODE_KINDS = frozenset({"code", "function", "method", "class"})
 
 
 #: The ``|---|`` line under a pipe table's header row.

@@ -1,0 +1,49 @@
+"""Markdown links as a reader reads them: their text, without their targets.
+
+A unit's span keeps its markup (spans are exact), but what it embeds and what the full-text
+index holds need not: a target is a path or a URL that no question asks about, and it can be
+most of a unit's tokens. A page of a Notion export links each child page as
+``[Deploy process](Engineering%20Wiki%209f1c…/Deploy%20process%201d2e….md)``, 50 tokens of
+which 2 say anything; a README's badge line is URLs with a word each. Inline links and images
+become their text (``[![CI](badge.svg)](ci-url)`` is ``CI``), as LlamaIndex's Markdown reader
+does by default. A unit that starts inside a link's text (a long link cut between words) loses
+the target's tail too. Code stays as written, fenced or inline; so do reference links
+(``[text][ref]``) and bare URLs.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["without_link_targets"]
+
+#: A link's destination, bare or in angle brackets, with an optional title; a bare one may hold
+#: balanced parentheses (``https://en.wikipedia.org/wiki/Python_(language)``).
+_TARGET = r"\(\s*(?:<[^<>\n]*>|[^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
+_LINK = re.compile(r"(`+)[^`]*?\1|!?\[([^\[\]\n]*)\]" + _TARGET)
+#: A fenced code block: from a fence line to the same fence or the end.
+_FENCED = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n[ \t]{0,3}\1[ \t]*(?:\n|$)|.*)", re.M | re.S)
+#: The tail of a link whose ``[`` lies before the unit.
+_TAIL = re.compile(r"([^\[\]\n]*)\]" + _TARGET)
+
+
+def without_link_targets(text: str) -> str:
+    """``text`` with each inline link or image as its text (the module's docstring)."""
+    if "](" not in text:
+        return text
+    t = _TAIL.sub(r"\1", text, count=1) if _TAIL.match(text) else text
+    parts, at = [], 0
+    for m in _FENCED.finditer(t):
+        parts += [_prose(t[at:m.start()]), m.group()]
+        at = m.end()
+    parts.append(_prose(t[at:]))
+    return "".join(parts)
+
+
+def _prose(text: str) -> str:
+    for _ in range(3):  # an image inside a link: [![CI](badge.svg)](ci-url)
+        t = _LINK.sub(lambda m: m.group() if m.group(1) else m.group(2), text)
+        if t == text:
+            break
+        text = t
+    return text
