@@ -48,6 +48,7 @@ from ..expand.auto import KINDS, Choice, default_choice, document_kind
 from ..expand.measure import SpanMeasure, measure_of
 from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
+from ..text.links import LINKED_FORMATS, without_link_targets
 from ..text.sentences import paragraph_sentences
 from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
@@ -70,7 +71,7 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 5
+VERSION = 6
 #: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
 #: chosen for separately (:func:`bands_of`).
 BUDGETS = (512, 1024, 2048, 4096)
@@ -174,6 +175,8 @@ def _query_words(text: str, rng: random.Random) -> str:
 def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]],
                      size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
+    # asked as a reader reads it: a link's text, not its target (what units embed, too)
+    read = without_link_targets if tree.document.format in LINKED_FORMATS else str
     out: list[tuple[str, int, int]] = []
     for para in paragraph_sentences(text):
         long = None
@@ -188,7 +191,7 @@ def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, i
                 ps, pe = para[max(0, i - 2)][0], para[min(len(para) - 1, i + 2)][1]
                 if size(ps, pe) > MAX_EVIDENCE:
                     continue
-            out.append((text[s:e], ps, pe))
+            out.append((read(text[s:e]), ps, pe))
     return out
 
 

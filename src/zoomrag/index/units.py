@@ -23,15 +23,12 @@ from ..load.readers.transcript import is_conversation, lead_before, speaker_of, 
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
-from ..text.links import without_link_targets
+from ..text.links import LINKED_FORMATS, without_link_targets
 
 #: Between the headings of a trail.
 TRAIL_SEP = " > "
 #: Characters of a leaf's start searched for headings it already shows.
 _FIRST_LINE = 200
-#: Formats whose links are Markdown's: a unit embeds their text, not their targets
-#: (:mod:`zoomrag.text.links`); code keeps what it says.
-_LINKED = frozenset({"markdown", "notebook"})
 
 
 def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) -> tuple[Tree, list[str]]:
@@ -44,7 +41,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
-    linked = doc.format in _LINKED
+    linked = doc.format in LINKED_FORMATS  # code keeps what it says
     for i, (u, t) in enumerate(zip(units, texts)):
         label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
         if u.embed_text is not None:

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["without_link_targets"]
+__all__ = ["LINKED_FORMATS", "without_link_targets"]
+
+#: Formats whose links are Markdown's.
+LINKED_FORMATS = frozenset({"markdown", "notebook"})
 
 #: A link's destination, bare or in angle brackets, with an optional title; a bare one may hold
 #: balanced parentheses (``https://en.wikipedia.org/wiki/Python_(language)``).
