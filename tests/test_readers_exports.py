@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from zoomrag import Index
 from zoomrag.load import load_path, read_text
-from zoomrag.load.readers.notion import properties, property_value
+from zoomrag.load.readers.notion import properties
+from zoomrag.load.readers.properties import property_value
 
 CONFLUENCE = """<!DOCTYPE html>
 <html>
@@ -35,6 +36,10 @@ CONFLUENCE = """<!DOCTYPE html>
                     </div>
                     <div id="main-content" class="wiki-content group">
 <p>Use this runbook when the primary is unreachable.</p>
+<div class="plugin-tabmeta-details"><div class="table-wrap"><table class="confluenceTable"><tbody>
+<tr><th class="confluenceTh">Owner</th><td class="confluenceTd"><p><a class="confluence-userlink user-mention">Ana Silva</a></p></td></tr>
+<tr><th class="confluenceTh">Review date</th><td class="confluenceTd"><p><time datetime="2024-04-30" class="date-past">30 Apr 2024</time></p></td></tr>
+</tbody></table></div></div>
 <h2 id="DatabaseFailover-Promoting">Promoting the replica</h2>
 <div class="code panel pdl"><div class="codeContent panelContent pdl">
 <pre class="syntaxhighlighter-pre" data-syntaxhighlighter-params="brush: bash; gutter: false; theme: Confluence">aws rds promote-read-replica --db-instance-identifier orders-replica-1</pre>
@@ -77,6 +82,7 @@ def test_a_confluence_page_is_its_content_under_its_title_and_its_byline_is_meta
     assert doc.text == (
         "# Database Failover\n\n"
         "Use this runbook when the primary is unreachable.\n\n"
+        "Owner: Ana Silva\nReview date: 30 Apr 2024\n\n"
         "## Promoting the replica\n\n"
         "```bash\naws rds promote-read-replica --db-instance-identifier orders-replica-1\n```\n\n"
         "## Comments\n\n"
@@ -86,7 +92,7 @@ def test_a_confluence_page_is_its_content_under_its_title_and_its_byline_is_meta
     assert dict(doc.metadata) == {
         "title": "Database Failover", "space": "Operations", "breadcrumbs": ["Operations", "Operations Home"],
         "author": "Tom Becker", "modified_by": "Ana Silva", "modified": "2024-03-12",
-        "attachments": ["failover-diagram.png"],
+        "attachments": ["failover-diagram.png"], "owner": "Ana Silva", "review_date": "2024-04-30",
     }
     code = next(b for b in doc.blocks if b.type == "code")
     assert code.meta["language"] == "shell"
@@ -108,7 +114,7 @@ def test_a_spaces_overview_is_its_details_without_the_tree_of_its_pages():
     <ul><li><a href="Operations-Home_65537.html">Operations Home</a><ul><li><a href="Access-Policy_98311.html">
     Access Policy</a></li></ul></li></ul></div></div></body></html>"""
     doc = read_text(overview, format="html", id="index.html")
-    assert doc.text == "# Operations\n\n| Key | OPS |\n| --- | --- |\n| Description | Runbooks |\n"
+    assert doc.text == "# Operations\n\nKey: OPS\nDescription: Runbooks\n"
     assert dict(doc.metadata) == {"title": "Operations", "space": "Operations"}
 
 

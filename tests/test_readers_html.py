@@ -480,3 +480,16 @@ def test_a_tables_notes_and_links_that_only_look_like_notes():
     plain = ('<p>See <a class="para" href="#s2">section 2</a> and <a href="#fn">note</a> and '
              '<a class="footnote" href="#n">the small print</a>.</p>')
     assert read_text(PAGE.format(plain), format="html").text == "See section 2 and note and the small print.\n"
+
+
+def test_a_table_of_fields_reads_as_a_name_and_its_value_a_line():
+    fields = ("<table><tr><th>Owner</th><td>Ana <b>Silva</b></td></tr><tr><th>Status:</th><td>Done</td></tr>"
+              "<tr><th>Notes</th><td></td></tr></table>")
+    doc = read_text(fields, format="html", id="f")
+    assert doc.text == "Owner: Ana Silva\nStatus: Done\n"
+    assert [b.type for b in doc.blocks] == ["text"]
+    # a header row over the rows, or a value too long for a field: a table
+    headed = "<table><tr><th>Name</th><th>Role</th></tr><tr><th>Ann</th><td>lead</td></tr></table>"
+    assert read_text(headed, format="html", id="h").text.startswith("| Name | Role |")
+    long = f"<table><tr><th>Summary</th><td>{'word ' * 60}</td></tr><tr><th>Owner</th><td>Ann</td></tr></table>"
+    assert read_text(long, format="html", id="l").text.startswith("| Summary |")

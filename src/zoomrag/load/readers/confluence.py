@@ -10,8 +10,9 @@ list, every title carried the space's name, and a question matched the tree of p
 
 The content is read from ``#main-content`` under the page's own title, followed by the
 comments; the rest becomes metadata: ``space``, ``breadcrumbs`` (the parents, top first),
-``author``, ``modified_by``, ``modified`` or ``created`` (an ISO date) and ``attachments`` (the
-files' names). ``--where space=Operations --where 'modified>=2024-01-01'`` then selects pages
+``author``, ``modified_by``, ``modified`` or ``created`` (an ISO date), ``attachments`` (the
+files' names), and the fields of its Page Properties tables (``Owner``, ``Status``, ``Due date``
+as ``owner``, ``status``, ``due_date``: :mod:`.properties`), which stay in its text too. ``--where space=Operations --where 'modified>=2024-01-01'`` then selects pages
 as Confluence's own search does. The overview is read as its details under the space's name,
 without the tree (every page it links to is read from its own file).
 """
@@ -24,6 +25,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .filing import iso_date
+from .properties import property_key, property_value
 
 __all__ = ["confluence_page"]
 
@@ -75,6 +77,8 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
     on = _ON_DATE.search(_text(byline))
     if on is not None:
         facts["modified" if "modified" in _text(byline) else "created"] = iso_date(on.group(1))
+    for key, value in page_properties(content).items():
+        facts.setdefault(key, value)
     parts = [f"<h1>{_escape(title)}</h1>", content.html or ""]
     for section in parser.css(".pageSection"):
         name = _section_title(section)
@@ -89,6 +93,22 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
                                         or title_node)
             parts.append(section.html or "")  # comments: what readers wrote under the page
     return "".join(parts), facts
+
+
+def page_properties(content: LexborNode) -> dict[str, Any]:
+    """The fields of the page's Page Properties tables (``Owner``, ``Status``, ``Due date``), as
+    a Page Properties Report collects them; a date by its ``datetime``."""
+    found: dict[str, Any] = {}
+    for row in content.css(".plugin-tabmeta-details tr"):
+        th, td = row.css_first("th"), row.css_first("td")
+        if th is None or td is None or not _text(th):
+            continue
+        when = td.css_first("time[datetime]")
+        value = (when.attributes.get("datetime") or "") if when is not None else ""
+        value = value or property_value(_text(td))
+        if value not in ("", []) and property_key(_text(th)) != "title":
+            found.setdefault(property_key(_text(th)), value)
+    return found
 
 
 def _overview(parser: LexborHTMLParser, content: LexborNode) -> tuple[str, dict[str, Any]] | None:

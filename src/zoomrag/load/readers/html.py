@@ -563,8 +563,11 @@ class _Renderer:
         # DocBook puts a table's notes in a last ``tbody class="footnotes"``: they follow it as notes
         is_note = [tr.parent is not None and "footnotes" in classes(tr.parent) for tr in trs]
         noted = [tr for tr, n in zip(trs, is_note) if n]
-        rows = table_rows([_cells(tr) for tr, n in zip(trs, is_note) if not n])
+        fields = _fields([tr for tr, n in zip(trs, is_note) if not n])
+        rows = table_rows([_cells(tr) for tr, n in zip(trs, is_note) if not n]) if fields is None else []
         self.add(caption, "text")
+        if fields:  # a name and its value a line, as a reader reads them (no row is a header)
+            self.add("\n".join(f"{name}{_joint(name)}{value}" for name, value in fields), "text")
         if rows and rows[0]:
             width = len(rows[0])
             lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
@@ -686,6 +689,27 @@ def _cells(tr: LexborNode) -> list[tuple[str, int]]:
                 span = 1
             out.append((_inline(cell).render(one_line=True), min(max(span, 1), 64)))
     return out
+
+
+#: The longest value a table of fields holds in a cell (a longer one is a table's text).
+_FIELD_CHARS = 200
+
+
+def _fields(trs: list[LexborNode]) -> list[tuple[str, str]] | None:
+    """A table of fields — each row a header cell naming a value and a data cell holding it
+    (a wiki's page properties, a space's details) — as ``(name, value)`` pairs; None for any
+    other table. Read as a table, its first field would be every other one's header."""
+    out: list[tuple[str, str]] = []
+    for tr in trs:
+        cells = [c for c in tr.iter() if c.tag in ("td", "th")]
+        if len(cells) != 2 or cells[0].tag != "th" or cells[1].tag != "td":
+            return None
+        name, value = (_inline(c).render(one_line=True).strip() for c in cells)
+        if not name or len(value) > _FIELD_CHARS:
+            return None
+        if value:
+            out.append((name, value))
+    return out or None
 
 
 def _pipe_row(cells: list[str], width: int) -> str:

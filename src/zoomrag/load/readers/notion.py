@@ -5,13 +5,9 @@ named by its page's title and 32-hex-digit id (``Deploy process 1d2e…5f6a.md``
 row's page lists the row's properties under its title, one ``Name: value`` line each in
 Markdown (``Status: Done``, ``Tags: payments, eu``, ``Date: March 4, 2024``), a table of
 class ``properties`` in HTML. They become the page's metadata, so that ``--where status=Done
---where 'date>=2024-03-01'`` selects rows as the database's own filters do:
-
-- keys in lower case with spaces as underscores (``Last reviewed`` is ``last_reviewed``);
-- dates as ISO dates (``2024-03-04``, with the time when one is given), numbers as numbers,
-  a checkbox's ``Yes``/``No`` as true/false;
-- a value of short parts joined by ``, `` (a multi-select, people, relations) as a list, each
-  relation without the path of the page it links to.
+--where 'date>=2024-03-01'`` selects rows as the database's own filters do; keys and values
+as :mod:`.properties` makes them (``Last reviewed`` is ``last_reviewed``, a date an ISO date, a
+multi-select a list), a relation's pages by their titles without their paths.
 
 The lines stay in the text as well: they are what the page says (``Owner: Ana Silva``
 answers who owns it).
@@ -20,7 +16,6 @@ answers who owns it).
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from html import escape
 from pathlib import PurePath
 from typing import Any
@@ -28,21 +23,16 @@ from urllib.parse import unquote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["html_page", "is_notion_page", "page_title", "properties", "property_value"]
+from .properties import property_key, property_value
+
+__all__ = ["html_page", "is_notion_page", "notion_value", "page_title", "properties"]
 
 #: A Notion export's file name: the page's title, a space, the page's id.
 _NAMED = re.compile(r"(.+?) [0-9a-f]{32}")
 #: A property line: a name (letters first, no markup) and its value.
 _PROPERTY = re.compile(r"([^\W\d_][\w .'()/&+?-]{0,39}?):[ \t]+(\S.*)")
-_DATES = (("%B %d, %Y %I:%M %p", True), ("%B %d, %Y %H:%M", True), ("%B %d, %Y", False),
-          ("%b %d, %Y", False), ("%Y/%m/%d", False), ("%Y-%m-%d", False), ("%m/%d/%Y", False))
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 #: A relation's value names each page with its path: ``Checkout 502 (../Incidents%20…/x.md)``.
 _LINKED = re.compile(r"\s*\([^()\s]*\.(?:md|html|csv)\)")
-#: The most words and characters of one part of a list value.
-_PART_WORDS = 4
-_PART_CHARS = 40
-
 
 def is_notion_page(source: str) -> bool:
     """Whether ``source`` is named as Notion names an exported page."""
@@ -55,24 +45,10 @@ def page_title(source: str) -> str:
     return m.group(1) if m else ""
 
 
-def property_value(value: str) -> Any:
-    """A property's value typed as a filter compares it (the module's docstring)."""
-    v = _LINKED.sub("", value).strip()
-    for form, timed in _DATES:
-        try:
-            moment = datetime.strptime(v, form)
-        except ValueError:
-            continue
-        return moment.isoformat(timespec="minutes") if timed else moment.date().isoformat()
-    if v in ("Yes", "No"):
-        return v == "Yes"
-    if _NUMBER.fullmatch(v):
-        return float(v) if "." in v else int(v)
-    parts = [unquote(p).strip() for p in v.split(", ")]
-    if len(parts) > 1 and all(p and len(p) <= _PART_CHARS and len(p.split()) <= _PART_WORDS
-                              and p[-1] not in ".!?;:" for p in parts):
-        return parts
-    return v
+def notion_value(value: str) -> Any:
+    """A property's value as metadata (:func:`.properties.property_value`), a relation's pages
+    by their titles without their paths."""
+    return property_value(unquote(_LINKED.sub("", value)))
 
 
 def properties(lines: str) -> dict[str, Any]:
@@ -82,8 +58,7 @@ def properties(lines: str) -> dict[str, Any]:
         m = _PROPERTY.fullmatch(line.strip())
         if m is None:
             return {}
-        key = "_".join(m.group(1).lower().split())
-        found.setdefault(key, property_value(m.group(2)))
+        found.setdefault(property_key(m.group(1)), notion_value(m.group(2)))
     return found
 
 
@@ -135,8 +110,8 @@ def html_page(html: str) -> tuple[str, dict[str, Any]]:
             value = items[0] if len(items) == 1 else items  # one item, as Markdown's line reads
         else:
             shown = _cell_text(td).removeprefix("@")
-            value = property_value(shown)
-        key = "_".join(name.lower().split())
+            value = notion_value(shown)
+        key = property_key(name)
         if shown:
             lines.append(f"{escape(name)}: {escape(shown)}")
         if key != "title" and value not in ("", []):
