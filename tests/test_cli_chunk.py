@@ -134,7 +134,8 @@ def test_configuration_errors_exit_1_with_one_line(hello: Path, args: list[str],
 
 
 @pytest.mark.parametrize("data, message", [
-    (b"\x7fELF\x02\x01\x00\x00binary", "binary file (NUL bytes found)"),
+    (b"\x7fELF\x02\x01\x00\x00binary", "a program (ELF), not text"),
+    (b"\x01\x02\x00\x00binary", "binary file (NUL bytes found)"),
     (b"caf\xe9\n", "not valid UTF-8 (byte 0xe9 at offset 3"),
 ])
 def test_unreadable_files_exit_1_naming_the_file(tmp_path: Path, data: bytes, message: str):

@@ -66,7 +66,7 @@ def test_decode_names_the_encoding_a_file_most_likely_is_in():
 
 def test_decode_refuses_nul_bytes_as_binary():
     with pytest.raises(BinaryFileError, match=r"^img\.png: binary file \(NUL bytes found\)"):
-        decode(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "img.png")
+        decode(b"\x01\x02\x03\x00\x00\x00\rIHDR", "img.png")  # no kind its bytes name
 
 
 @pytest.mark.parametrize(("name", "kind", "into"), [
@@ -108,8 +108,8 @@ def test_directory_is_refused(tmp_path):
 def test_binary_file_is_refused_by_name(tmp_path):
     p = tmp_path / "photo.txt"
     p.write_bytes(b"\xff\xd8\xff\xe0\x00\x10JFIF\x00")
-    with pytest.raises(BinaryFileError, match=rf"^{p}: binary file"):
-        load_path(p)
+    with pytest.raises(BinaryFileError, match=rf"^{p}: a JPEG image, not text, which is what zoomrag reads; leave it out$"):
+        load_path(p)  # no --exclude '*.txt': other .txt files are text
 
 
 def test_latin1_file_is_refused_by_name(tmp_path):
@@ -268,3 +268,17 @@ def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
                      "name this file to read it)"),
                     ("api/path.md", "the page path.html beside it in another form (the page is read instead; "
                      "name this file to read it)")]
+
+
+@pytest.mark.parametrize("head, kind", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"),
+    (b"RIFF\x24\x00\x00\x00WEBPVP8 \x00", "a WebP image"),
+    (b"\x00\x00\x00\x18ftypmp42\x00\x00", "a video (MP4)"),
+    (b"wOF2\x00\x01\x00\x00", "a web font"),
+    (b"SQLite format 3\x00\x10\x00", "an SQLite database"),
+])
+def test_a_file_that_is_not_text_is_named_by_what_its_bytes_say_it_is(head, kind):
+    with pytest.raises(BinaryFileError) as e:
+        decode(head + b"\x00" * 64, "att/98310.bin")
+    assert str(e.value) == f"att/98310.bin: {kind}, not text, which is what zoomrag reads; leave it out (--exclude '*.bin')"

@@ -26,6 +26,7 @@ from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
 from ..model import Document, normalize_newlines
 from ..registry import Registry
 from . import compressed, frontmatter
+from .binary import binary_kind
 
 
 class Reader(Protocol):
@@ -205,14 +206,22 @@ def decode(data: bytes, source: str) -> str:
     if b"\x00\x08[" in data:  # an Info manual's index marks ("\0\b[index\0\b]"): not binary
         data = _INFO_MARK.sub(b"", data)
     head = data[:_SNIFF]
+    binary = b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)
     older = _UNREAD_FORMATS.get(PurePath(source).suffix.lower())
-    if older is not None and (b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)):
+    if older is not None and binary:
         kind, into = older
         raise BinaryFileError(f"{source}: {kind}, a format zoomrag does not read; save it as .{into} "
                               f"(LibreOffice converts it: soffice --headless --convert-to {into} FILE) and index that")
-    if (b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)) and _is_archive(source):
+    if binary and _is_archive(source):
         raise BinaryFileError(f"{source}: an archive, which zoomrag does not unpack; unpack it "
                               "(tar -xf FILE, unzip FILE) and index the folder")
+    what = binary_kind(head) if binary else None
+    if what is not None:  # a picture, a font, a program: named, so nothing seems lost
+        suffix = PurePath(source).suffix.lower()
+        # files named so are all of that kind, unless zoomrag reads that extension (a .txt)
+        read = any(suffix in fmt.extensions for _, fmt in FORMATS.items())
+        leave = f" (--exclude '*{suffix}')" if suffix and not read else ""
+        raise BinaryFileError(f"{source}: {what}, not text, which is what zoomrag reads; leave it out{leave}")
     if b"\x00" in head:
         raise BinaryFileError(f"{source}: binary file (NUL bytes found), not text; "
                               "skip it or convert it to text first")
