@@ -154,7 +154,7 @@ def test_a_notion_pages_properties_are_typed_metadata_and_stay_in_its_text(tmp_p
     doc = load_path(path)
     assert doc.text == NOTION_ROW
     assert dict(doc.metadata) == {
-        "title": "Checkout returned 502 for EU customers", "status": "Done", "severity": "SEV1",
+        "title": "Checkout returned 502 for EU customers", "breadcrumbs": ["Incidents"], "status": "Done", "severity": "SEV1",
         "owner": "Ana Silva", "tags": ["payments", "eu"], "date": "2024-03-04",
         "last_edited_time": "2024-03-05T10:12", "postmortem_written": True, "minutes_down": 47,
         "related": ["Certificate renewal", "Load balancers"],
@@ -219,3 +219,5 @@ def test_an_exported_wiki_is_filtered_by_what_its_pages_state(tmp_path):
         assert [c.metadata["title"] for c in got] == ["Checkout returned 502 for EU customers"]
         got = ix.query("promote the replica", where={"space": "Operations", "modified": {"$gte": "2024-03-01"}})
         assert {c.metadata["title"] for c in got} == {"Database Failover"}
+        got = ix.query("certificate expired", where={"breadcrumbs": "Incidents"})
+        assert {c.metadata["title"] for c in got} == {"Checkout returned 502 for EU customers", "Search lagged"}

@@ -49,7 +49,7 @@ from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
 from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
-from .notion import html_page, is_notion_page
+from .notion import html_page, is_notion_page, page_parents
 
 #: Elements whose content is not document text.
 _DROP = frozenset({
@@ -888,6 +888,9 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
     props: dict[str, object] = {}
     if is_notion_page(source):  # a page of a Notion export: its properties as lines, and metadata
         text, props = html_page(text)
+        crumbs = page_parents(source)
+        if crumbs:
+            props = {"breadcrumbs": crumbs, **props}
     rendered, blocks, title = render_html(text)
     facts = {**props, **cover_facts(text)}  # an inline XBRL filing's filer, form and period
     return Document(id=doc_id, source=source, text=rendered, format="html",

@@ -20,7 +20,7 @@ from ...model import Block, Document
 from .. import frontmatter
 from ..spans import trim
 from .code import language_name
-from .notion import is_notion_page, page_title, properties
+from .notion import is_notion_page, page_parents, page_title, properties
 
 # Only the block structure is needed: inline parsing (emphasis, links) is switched off, which
 # also makes the parse several times faster.
@@ -71,7 +71,9 @@ def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
         prev_end = e
     found: dict[str, object] = {"title": title}
     if is_notion_page(source):  # a page of a Notion export: its properties under its title
-        found = {"title": title or page_title(source), **_notion_properties(text, blocks)}
+        crumbs = page_parents(source)
+        found = {"title": title or page_title(source), **({"breadcrumbs": crumbs} if crumbs else {}),
+                 **_notion_properties(text, blocks)}
     return Document(id=doc_id, source=source, text=text, format="markdown",
                     metadata=MappingProxyType(found), blocks=tuple(blocks))
 

@@ -10,7 +10,9 @@ as :mod:`.properties` makes them (``Last reviewed`` is ``last_reviewed``, a date
 multi-select a list), a relation's pages by their titles without their paths.
 
 The lines stay in the text as well: they are what the page says (``Owner: Ana Silva``
-answers who owns it).
+answers who owns it). The pages above a page, named by the folders it lies in, are its
+``breadcrumbs`` (as a Confluence page's are), so ``--where breadcrumbs=Incidents`` asks one
+database's rows.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .properties import property_key, property_value
 
-__all__ = ["html_page", "is_notion_page", "notion_value", "page_title", "properties"]
+__all__ = ["html_page", "is_notion_page", "notion_value", "page_parents", "page_title", "properties"]
 
 #: A Notion export's file name: the page's title, a space, the page's id.
 _NAMED = re.compile(r"(.+?) [0-9a-f]{32}")
@@ -37,6 +39,13 @@ _LINKED = re.compile(r"\s*\([^()\s]*\.(?:md|html|csv)\)")
 def is_notion_page(source: str) -> bool:
     """Whether ``source`` is named as Notion names an exported page."""
     return _NAMED.fullmatch(PurePath(source).stem) is not None
+
+
+def page_parents(source: str) -> list[str]:
+    """The titles of the pages above this one, top first: the export puts a page's children in
+    a folder named as the page is (``Engineering Wiki 9f1c…/Incidents 7e6d…/row 3c4d….md``)."""
+    parents = [_NAMED.fullmatch(part) for part in PurePath(source).parent.parts]
+    return [m.group(1) for m in parents if m is not None]
 
 
 def page_title(source: str) -> str:
