@@ -750,6 +750,17 @@ def test_a_lead_in_ends_in_any_colon_or_is_left_open_over_a_code_block():
     assert one_context(OPEN, then + 4, hit).text.endswith("然后运行\n\n```\naptitude full-upgrade\n```")
 
 
+def test_a_question_leads_to_the_answer_set_in_below_it_and_not_in_running_prose():
+    faq = ("## First week\n\n- What if I break production?\n    \n    You will not be blamed; every deploy "
+           "rolls back in one command.\n    \n- Who approves my pull requests?\n    \n    Any engineer on the team.\n")
+    q = faq.index("- Who")
+    end = faq.index("requests?") + 9
+    assert lead_in(faq, 0, end) == q  # a toggle's question without its answer: left out
+    assert led_to(faq, end) == len(faq) - 1
+    prose = "Why does it matter? Because the cache is shared.\n\nNext paragraph here.\n"
+    assert lead_in(prose, 0, prose.index("?") + 1) == prose.index("?") + 1
+
+
 def test_a_short_lead_in_left_open_over_code_grows_forward_only():
     text = ("Some words before this point stand here.\n\nThen run\n\n```\nmake all\n```\n\n"
             "and check the output carefully afterwards for any errors at all.\n")

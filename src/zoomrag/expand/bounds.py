@@ -17,7 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
-from ..load.spans import skip_space, trim_end
+from ..load.spans import indent_width, line_end, skip_space, trim_end
 from ..text.leans import leans_back
 from ..text.lists import LIST_ITEM
 from ..text.sentences import sentence_bounds
@@ -244,6 +244,8 @@ def item_after(text: str, pos: int, end: int) -> int:
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 #: What ends a lead-in: a colon, ASCII or full-width ("运行以下命令：").
 _LEAD_MARKS = ":："
+#: A question leads to the answer set in below it (:func:`_answered_below`).
+_QUESTION_MARKS = "?？"
 #: What ends a sentence that leads nowhere; any other last character before a code block makes a
 #: lead-in too ("Then run" / "然后运行" over the command, with the sentence going on after it).
 _CLOSED = frozenset(".!?;。！？；…)]）」』”’\"'`*|")
@@ -268,10 +270,27 @@ def _leads(text: str, last: int, end: int) -> bool:
         return False
     if text[last] in _LEAD_MARKS:
         return True
+    if text[last] in _QUESTION_MARKS:
+        return _answered_below(text, last)
     if text[last] in _CLOSED:
         return False
     nxt = skip_space(text, end, min(len(text), end + 200))
     return nxt > end and "\n" in text[end:nxt] and _FENCE.match(text, nxt) is not None
+
+
+def _answered_below(text: str, last: int) -> bool:
+    """Whether the question ending at ``last`` ends its line and the next line holding text is
+    set in under it: a toggle's or an FAQ list's answer (Notion exports a toggle as a list item
+    with its content indented below). A question in running prose leads nowhere here."""
+    eol = line_end(text, last)
+    if text[last + 1:eol].strip():
+        return False
+    nxt = skip_space(text, eol, min(len(text), eol + 400))
+    if nxt >= len(text) or "\n" not in text[eol:nxt]:
+        return False
+    line = text.rfind("\n", 0, last) + 1
+    below = text.rfind("\n", 0, nxt) + 1
+    return indent_width(text[below:nxt + 1]) > indent_width(text[line:last])
 
 
 def lead_in(text: str, start: int, end: int) -> int:
