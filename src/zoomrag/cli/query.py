@@ -211,11 +211,14 @@ def _context_header(rank: int, ctx: Context) -> Text:
 
     head = Text()
     head.append(f"{rank}. ", style="bold")
-    head.append(terminal_safe(shown_path(ctx.source)), style="bold cyan")
+    file_part, _, record = ctx.doc_id.rpartition("#")
+    record = record if file_part.endswith(os.path.basename(ctx.source)) else ""  # a record of a file
+    head.append(terminal_safe(shown_path(ctx.source) + (f"#{record}" if record else "")), style="bold cyan")
     head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
-    if ctx.section_path:
-        head.append(terminal_safe("  " + " › ".join(ctx.section_path)), style="yellow")
+    title = ctx.metadata.get("title") if record and not ctx.section_path else None
+    if ctx.section_path or isinstance(title, str):
+        head.append(terminal_safe("  " + " › ".join(ctx.section_path or (str(title),))), style="yellow")
     if ctx.rule:
         head.append(f"  ({ctx.rule})", style="dim")
     return head

@@ -1,7 +1,9 @@
 """Loading: files to Documents."""
 
-from .base import decode, detect_format, formats, load_path, read_text
+from .base import decode, detect_format, file_text, formats, load_path, read_text
 from .folders import iter_paths
 from .ignore import FileRules
+from .records import Records, read_records
 
-__all__ = ["FileRules", "decode", "detect_format", "formats", "iter_paths", "load_path", "read_text"]
+__all__ = ["FileRules", "Records", "decode", "detect_format", "file_text", "formats", "iter_paths", "load_path",
+           "read_records", "read_text"]

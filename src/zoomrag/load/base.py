@@ -324,12 +324,21 @@ def load_path(path: str | Path, *, id: str | None = None, format: str | None = N
             if source != doc.source:
                 doc = replace(doc, source=source)
             return with_metadata(doc, dict(metadata or {}))
-        data = _read_bytes(p, where, max_bytes) if inner is None else _unpacked(p, where, max_bytes)
-        return read_text(decode(data, where), format=format, id=id, source=source, metadata=metadata,
-                         front_matter=front_matter)
+        return read_text(file_text(p, max_bytes=max_bytes), format=format, id=id, source=source,
+                         metadata=metadata, front_matter=front_matter)
     except RecursionError:  # a reader walks elements inside elements; a hostile file nests thousands deep
         raise InputError(f"{where}: nested too deeply to read (elements inside elements thousands deep); "
                          "save it again from the program that made it, or leave it out") from None
+
+
+def file_text(path: str | Path, *, max_bytes: int | None = MAX_FILE_BYTES) -> str:
+    """The text of the file at ``path`` (of the file inside, when it is compressed), decoded as
+    :func:`decode` does; errors name the file and say what to do."""
+    p = Path(path)
+    where = str(p)
+    _check_size(where, _regular_file(p, where).st_size, max_bytes)
+    data = _read_bytes(p, where, max_bytes) if compressed.inner_name(p) is None else _unpacked(p, where, max_bytes)
+    return decode(data, where)
 
 
 def file_size_text(n: int) -> str:
