@@ -84,3 +84,17 @@ def test_index_records_filter_by_their_fields_and_prune_the_ones_gone(tmp_path, 
     assert "0 added, 0 updated, 2 unchanged, 1 removed" in r.stdout
     r = runner.invoke(main, ["index", ".", "--records", "body"])
     assert r.exit_code != 0 and "is a folder: name its files" in r.stderr
+
+
+def test_a_crawlers_nested_fields_are_named_by_their_dotted_path(tmp_path):
+    pages = [{"markdown": "# Install\n\nRun the installer.", "metadata": {"title": "Install", "sourceURL": "https://x.org/a",
+                                                                           "language": "en"}}]
+    read = read_records(_jsonl(tmp_path / "crawl.jsonl", pages), text="markdown", id="metadata.sourceURL",
+                        title="metadata.title")
+    [doc] = read.documents
+    assert doc.id == "crawl.jsonl#https://x.org/a" and doc.text == "# Install\n\nRun the installer."
+    assert dict(doc.metadata) == {"metadata": {"title": "Install", "sourceURL": "https://x.org/a", "language": "en"},
+                                  "title": "Install"}
+    nested = read_records(_jsonl(tmp_path / "n.jsonl", [{"page": {"text": "Words here.", "lang": "en"}}]),
+                          text="page.text")
+    assert dict(nested.documents[0].metadata) == {"title": None, "page": {"lang": "en"}}

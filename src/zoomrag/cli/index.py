@@ -114,7 +114,7 @@ def _summary(report: AddReport, console: Console) -> None:
 @click.option("--records", "records_field", metavar="FIELD",
               help="Each PATH is a file of records (.jsonl, .json, .csv, .tsv), read as a document per record: "
                    "its text the FIELD field's, its id FILE#ID, its title the --record-title field, the other "
-                   "fields its metadata.")
+                   "fields its metadata; a nested field by its path (metadata.title).")
 @click.option("--record-id", default="id", show_default=True, metavar="FIELD",
               help="With --records: the field holding each record's id ('' numbers the records).")
 @click.option("--record-title", default="title", show_default=True, metavar="FIELD",

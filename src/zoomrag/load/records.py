@@ -10,6 +10,7 @@ one record's text among its neighbours' and cannot be filtered by a record's fie
 - its id is ``FILE#ID``: the file's id (its name, or its path under the folder given) and the
   record's ``id`` field, else its number from 1 (a line's, in JSON Lines);
 - its title is its ``title`` field;
+- a field may be named by its dotted path (``metadata.title``, as crawlers nest it);
 - every other field is its metadata: JSON's values as they are (numbers, booleans, lists,
   objects under dotted keys), a CSV cell's as a number when it is one (ISO dates compare as
   dates either way).
@@ -99,6 +100,27 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _field(record: dict[str, Any], name: str) -> Any:
+    """``record[name]``, or a nested field by its dotted path (``metadata.title``)."""
+    if name in record or "." not in name:
+        return record.get(name)
+    value: Any = record
+    for part in name.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _without(record: dict[str, Any], name: str) -> dict[str, Any]:
+    """``record`` without the field at ``name`` (a dotted path: the objects on it copied)."""
+    if name in record or "." not in name:
+        return {k: v for k, v in record.items() if k != name}
+    head, _, rest = name.partition(".")
+    inner = record.get(head)
+    if not isinstance(inner, dict):
+        return dict(record)
+    return {**record, head: _without(inner, rest)}
+
+
 def _text_of(value: Any) -> str | None:
     if isinstance(value, str):
         return value
@@ -134,13 +156,13 @@ def read_records(path: str | Path, *, text: str, id: str | None = "id", title: s
         if not isinstance(record, dict):
             skipped.append((source, f"{source}: {where} is not an object of fields; it was left out"))
             continue
-        body_text = _text_of(record.get(text))
+        body_text = _text_of(_field(record, text))
         if body_text is None or not body_text.strip():
             fields = ", ".join(list(record)[:8])
             skipped.append((source, f"{source}: {where} has no text in {text!r} (its fields: {fields}); "
                                     "it was left out"))
             continue
-        rid = record.get(id) if id is not None else None
+        rid = _field(record, id) if id is not None else None
         key = str(rid) if isinstance(rid, (str, int)) and not isinstance(rid, bool) and str(rid) else str(number)
         if key in first:
             raise InputError(f"{source}: {where} has the id {key!r} of {first[key]}; give each record its own "
@@ -148,10 +170,12 @@ def read_records(path: str | Path, *, text: str, id: str | None = "id", title: s
         first[key] = where
         fmt = record.get("format")
         fmt = fmt if isinstance(fmt, str) and fmt in FORMATS and FORMATS.get(fmt).read else DEFAULT_FORMAT
-        skip = {text, "format", *([id] if id else [])}
-        meta = {k: v for k, v in record.items() if k not in skip and v is not None}
-        if title is not None and title in meta:
-            named = meta.pop(title)
+        skip = {"format", *([id] if id else [])}
+        meta = {k: v for k, v in _without(record, text).items() if k not in skip and v is not None}
+        named = _field(record, title) if title is not None else None
+        if title is not None:
+            meta.pop(title, None)
+        if named is not None:
             meta["title"] = " ".join(str(named).split())
         docs.append(read_text(body_text, format=fmt, id=f"{base}#{key}", source=source, metadata=meta))
     return Records(tuple(docs), tuple(skipped))
