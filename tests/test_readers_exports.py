@@ -35,6 +35,7 @@ CONFLUENCE = """<!DOCTYPE html>
             Created by <span class='author'> Tom Becker</span>, last modified by <span class='editor'> Ana Silva</span> on Mar 12, 2024
                     </div>
                     <div id="main-content" class="wiki-content group">
+<p><div class="toc-macro client-side-toc-macro"><ul><li><a href="#DatabaseFailover-Promoting">Promoting the replica</a></li></ul></div></p>
 <p>Use this runbook when the primary is unreachable.</p>
 <div class="plugin-tabmeta-details"><div class="table-wrap"><table class="confluenceTable"><tbody>
 <tr><th class="confluenceTh">Owner</th><td class="confluenceTd"><p><a class="confluence-userlink user-mention">Ana Silva</a></p></td></tr>

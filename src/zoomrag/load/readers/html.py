@@ -100,9 +100,10 @@ _NAV_LEFTOVER = re.compile(r"[\W_]+")
 #: role: DocBook's header and footer tables (a chapter's title beside Prev / Next arrows) and its
 #: table of contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav
 #: boxes, rustdoc's version stamps and source links beside each item ("1.0.0 · Source", which
-#: would end every method's section) and its "Expand description" toggle.
+#: would end every method's section) and its "Expand description" toggle, Confluence's table of
+#: contents macro.
 _CHROME_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
-                             "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme"})
+                             "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme", "toc-macro"})
 
 
 #: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
