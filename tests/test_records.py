@@ -84,6 +84,8 @@ def test_index_records_filter_by_their_fields_and_prune_the_ones_gone(tmp_path, 
     assert "0 added, 0 updated, 2 unchanged, 1 removed" in r.stdout
     r = runner.invoke(main, ["index", ".", "--records", "body"])
     assert r.exit_code != 0 and "is a folder: name its files" in r.stderr
+    r = runner.invoke(main, ["index", "tickets.jsonl", "--records", "body", "--ray"])
+    assert r.exit_code != 0 and "without --ray" in r.stderr
 
 
 def test_a_crawlers_nested_fields_are_named_by_their_dotted_path(tmp_path):

@@ -148,6 +148,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
+    if records_field is not None and ray_address is not None:
+        raise click.UsageError("--records reads its files here: index them without --ray")
     if ray_address is not None:
         from ..index.distributed import require_many_writers
 
