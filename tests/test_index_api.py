@@ -278,7 +278,7 @@ def test_unreadable_files_are_skipped_with_the_reason_and_the_rest_indexed(tmp_p
         report = ix.add([corpus])
     reasons = dict(report.skipped)
     assert report.added == 2
-    assert "binary file" in reasons[str(corpus / "image.png")]
+    assert "a PNG image, not text" in reasons[str(corpus / "image.png")]
     assert "not valid UTF-8" in reasons[str(corpus / "latin1.txt")]
 
 
