@@ -37,6 +37,7 @@ CONFLUENCE = """<!DOCTYPE html>
                     <div id="main-content" class="wiki-content group">
 <p><div class="toc-macro client-side-toc-macro"><ul><li><a href="#DatabaseFailover-Promoting">Promoting the replica</a></li></ul></div></p>
 <p>Use this runbook when the primary is unreachable.</p>
+<div class="confluence-information-macro confluence-information-macro-warning"><span class="aui-icon aui-iconfont-error confluence-information-macro-icon"> </span><div class="confluence-information-macro-body"><p>Do not fail over during a migration.</p></div></div>
 <div class="plugin-tabmeta-details"><div class="table-wrap"><table class="confluenceTable"><tbody>
 <tr><th class="confluenceTh">Owner</th><td class="confluenceTd"><p><a class="confluence-userlink user-mention">Ana Silva</a></p></td></tr>
 <tr><th class="confluenceTh">Review date</th><td class="confluenceTd"><p><time datetime="2024-04-30" class="date-past">30 Apr 2024</time></p></td></tr>
@@ -83,6 +84,7 @@ def test_a_confluence_page_is_its_content_under_its_title_and_its_byline_is_meta
     assert doc.text == (
         "# Database Failover\n\n"
         "Use this runbook when the primary is unreachable.\n\n"
+        "Warning: Do not fail over during a migration.\n\n"
         "Owner: Ana Silva\nReview date: 30 Apr 2024\n\n"
         "## Promoting the replica\n\n"
         "```bash\naws rds promote-read-replica --db-instance-identifier orders-replica-1\n```\n\n"

@@ -4,7 +4,8 @@ Confluence's HTML export (Space tools › Export space › HTML) writes each pag
 own (``Database-Failover-Runbook_98306.html``) in one template: breadcrumbs to the page's
 parents, the title as ``Space : Page``, a byline (``Created by …, last modified by … on Mar 12,
 2024``), the page's content in ``#main-content``, then sections for its attachments and
-comments, and a footer; ``index.html`` is the space's overview: its details, then the tree of
+comments, and a footer (an information macro, a coloured panel, is read led by its kind:
+``Warning: …``); ``index.html`` is the space's overview: its details, then the tree of
 its pages as links. Read as any page, every context opened with the breadcrumbs as a numbered
 list, every title carried the space's name, and a question matched the tree of pages.
 
@@ -79,6 +80,7 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
         facts["modified" if "modified" in _text(byline) else "created"] = iso_date(on.group(1))
     for key, value in page_properties(content).items():
         facts.setdefault(key, value)
+    _label_panels(content)
     parts = [f"<h1>{_escape(title)}</h1>", content.html or ""]
     for section in parser.css(".pageSection"):
         name = _section_title(section)
@@ -93,6 +95,24 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
                                         or title_node)
             parts.append(section.html or "")  # comments: what readers wrote under the page
     return "".join(parts), facts
+
+
+#: The kinds of Confluence's information macros, and the label each is read with.
+_PANELS = {"information": "Info", "note": "Note", "tip": "Tip", "warning": "Warning"}
+
+
+def _label_panels(content: LexborNode) -> None:
+    """Each information macro (a coloured panel with an icon) as an admonition led by its kind:
+    ``Warning: Do not fail over while a migration is running.``"""
+    for panel in content.css(".confluence-information-macro"):
+        kinds = [c.removeprefix("confluence-information-macro-") for c in (panel.attributes.get("class") or "").split()]
+        label = next((_PANELS[k] for k in kinds if k in _PANELS), None)
+        body = panel.css_first(".confluence-information-macro-body")
+        title = LexborHTMLParser(f'<p class="admonition-title">{label}</p>').css_first("p")
+        if label is None or body is None or body.child is None or title is None:
+            continue
+        body.attrs["class"] = "admonition"
+        body.child.insert_before(title)
 
 
 def page_properties(content: LexborNode) -> dict[str, Any]:
