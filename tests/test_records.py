@@ -79,6 +79,8 @@ def test_index_records_filter_by_their_fields_and_prune_the_ones_gone(tmp_path, 
     r = run("query", "login page", "--where", "status=open", "--budget", "100")
     assert r.stdout.startswith("1. tickets.jsonl#SUP-102 [0, 45)") and "SSO login loops" in r.stdout
     assert "SUP-101" not in r.stdout
+    keys = dict(json.loads(run("stats", "--json").stdout)["metadata_keys"])  # what --where can ask
+    assert keys["status"] == 3 and keys["labels"] == 2 and keys["assignee.name"] == 1 and "body" not in keys
     _jsonl(tmp_path / "tickets.jsonl", TICKETS[1:])
     r = run("index", "tickets.jsonl", "--records", "body", "--prune")
     assert "0 added, 0 updated, 2 unchanged, 1 removed" in r.stdout

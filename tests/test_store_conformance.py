@@ -106,6 +106,8 @@ def test_documents_given_as_objects_keep_metadata(location):
         assert dict(ix.store.document_metadata_of("a")) == {"year": 2021}
         ix.update_metadata("b", {"lang": "de"})
         assert dict(ix.store.metadata_by_id(["b"])["b"]) == {"tags": ["x", "y"], "lang": "de"}
+        assert ix.store.metadata_keys(10) == [("lang", 1), ("tags", 1), ("year", 1)]
+        assert ix.stats().metadata_keys == (("lang", 1), ("tags", 1), ("year", 1))
         assert [r.origin for r in ix.documents()] == ["api", "api"]
         now = Reading("text", PARSER_VERSION)
         assert ix.store.document_readings() == {"a": now, "b": now}

@@ -331,6 +331,9 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         ("without vectors", f"{stats.bytes_without_vectors / 1e6:,.2f} MB ({ratio:.2f} bytes per character)"),
         ("embedder", stats.embedder), ("chunking", stats.chunking), ("expansion", expansion), ("ann", stats.ann),
     ]
+    if stats.metadata_keys:
+        rows.append(("metadata", ", ".join(f"{k} ({n:,})" for k, n in stats.metadata_keys)
+                     + "  (documents holding each; --where KEY=VALUE asks)"))
     if stats.older_readings:
         rows.append(("older readings", f"{stats.older_readings:,} document(s) read by an older zoomrag; "
                      "index their files (or add them) again to read them anew; unchanged units keep their vectors"))

@@ -13,6 +13,9 @@ from .dense import DenseSearch
 from .reports import CheckReport, IndexStats
 from .server_dense import ServerDense
 
+#: Metadata keys ``stats`` lists, at most.
+METADATA_KEYS = 40
+
 
 def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense, *, headings: bool) -> IndexStats:
     counts, sizes = store.counts(), store.table_bytes()
@@ -28,7 +31,8 @@ def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense, 
         chunking=(pins.describe_chunking() + ("; units embed their heading trails" if headings else ""))
         if pins else "not pinned yet",
         generation=generation, ann=dense.describe(generation),
-        older_readings=sum(r.parser < PARSER_VERSION for r in store.document_readings().values()))
+        older_readings=sum(r.parser < PARSER_VERSION for r in store.document_readings().values()),
+        metadata_keys=tuple(store.metadata_keys(METADATA_KEYS)))
 
 
 def check_of(store: Store, pins: Pins | None) -> CheckReport:

@@ -55,6 +55,8 @@ class IndexStats:
     #: Documents an older zoomrag read or chunked (``zoomrag.parse.PARSER_VERSION``): indexing
     #: their files again reads them anew, re-embedding only the units that changed.
     older_readings: int = 0
+    #: ``(key, documents holding it)`` of the metadata, the most held first: what ``where`` can ask.
+    metadata_keys: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

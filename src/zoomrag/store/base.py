@@ -192,6 +192,10 @@ class Store(Protocol):
 
     def counts(self) -> dict[str, int]: ...
 
+    def metadata_keys(self, limit: int) -> list[tuple[str, int]]:
+        """``(key, documents holding it)`` of the metadata, the most held first, at most ``limit``."""
+        ...
+
     def problems(self, dimension: int | None) -> list[str]: ...
 
 

@@ -627,3 +627,6 @@ class MilvusStore:
 
     def counts(self) -> dict[str, int]:
         return self.file.counts()
+
+    def metadata_keys(self, limit: int) -> list[tuple[str, int]]:
+        return self.file.metadata_keys(limit)

@@ -1145,6 +1145,10 @@ class PostgresStore:
         return {"documents": int(d), "characters": int(ch), "nodes": int(n), "units": int(u),
                 "embedded": int(e), "vectors": int(v)}
 
+    def metadata_keys(self, limit: int) -> list[tuple[str, int]]:
+        return [(k, int(n)) for k, n in self._rows(
+            "SELECT key, count(DISTINCT doc) AS n FROM doc_meta GROUP BY key ORDER BY n DESC, key LIMIT %s", (limit,))]
+
     def problems(self, dimension: int | None) -> list[str]:
         """Everything that breaks the store's invariants, as sentences, read in one snapshot;
         never raises."""

@@ -778,6 +778,10 @@ class SqliteStore:
             "vectors": c.execute("SELECT count(*) FROM vectors").fetchone()[0],
         }
 
+    def metadata_keys(self, limit: int) -> list[tuple[str, int]]:
+        return [(k, int(n)) for k, n in self.conn.execute(
+            "SELECT key, count(DISTINCT doc) AS n FROM doc_meta GROUP BY key ORDER BY n DESC, key LIMIT ?", (limit,))]
+
     def problems(self, dimension: int | None) -> list[str]:
         """Everything that breaks the store's invariants, as readable sentences; never raises.
 
