@@ -4,23 +4,25 @@ Confluence's HTML export (Space tools › Export space › HTML) writes each pag
 own (``Database-Failover-Runbook_98306.html``) in one template: breadcrumbs to the page's
 parents, the title as ``Space : Page``, a byline (``Created by …, last modified by … on Mar 12,
 2024``), the page's content in ``#main-content``, then sections for its attachments and
-comments, and a footer (an information macro, a coloured panel, is read led by its kind:
-``Warning: …``); ``index.html`` is the space's overview: its details, then the tree of
+comments, and a footer; ``index.html`` is the space's overview: its details, then the tree of
 its pages as links. Read as any page, every context opened with the breadcrumbs as a numbered
 list, every title carried the space's name, and a question matched the tree of pages.
 
 The content is read from ``#main-content`` under the page's own title, followed by the
-comments; the rest becomes metadata: ``space``, ``breadcrumbs`` (the parents, top first),
-``author``, ``modified_by``, ``modified`` or ``created`` (an ISO date), ``attachments`` (the
-files' names), and the fields of its Page Properties tables (``Owner``, ``Status``, ``Due date``
-as ``owner``, ``status``, ``due_date``: :mod:`.properties`), which stay in its text too. ``--where space=Operations --where 'modified>=2024-01-01'`` then selects pages
-as Confluence's own search does. The overview is read as its details under the space's name,
-without the tree (every page it links to is read from its own file).
+comments, an information macro (a coloured panel) led by its kind (``Warning: …``). The rest
+becomes metadata: ``space``, ``breadcrumbs`` (the parents, top first), ``author``,
+``modified_by``, ``modified`` or ``created`` (an ISO date), ``attachments`` (the files' names),
+and the fields of its Page Properties tables (``Owner``, ``Due date`` as ``owner``,
+``due_date``: :mod:`.properties`), which stay in its text too. ``--where space=Operations
+--where 'modified>=2024-01-01'`` then selects pages as Confluence's own search does. The
+overview is read as its details under the space's name, without the tree (every page it links
+to is read from its own file).
 """
 
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -67,9 +69,9 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
         facts["space"] = space
     else:
         title = heading
-    crumbs = [_text(li) for li in parser.css("#breadcrumbs li")]
-    if [c for c in crumbs if c]:
-        facts["breadcrumbs"] = [c for c in crumbs if c]
+    crumbs = [c for c in (_text(li) for li in parser.css("#breadcrumbs li")) if c]
+    if crumbs:
+        facts["breadcrumbs"] = crumbs
     author, editor = _text(byline.css_first(".author")), _text(byline.css_first(".editor"))
     if author:
         facts["author"] = author
@@ -81,18 +83,17 @@ def confluence_page(html: str) -> tuple[str, dict[str, Any]] | None:
     for key, value in page_properties(content).items():
         facts.setdefault(key, value)
     _label_panels(content)
-    parts = [f"<h1>{_escape(title)}</h1>", content.html or ""]
+    parts = [f"<h1>{escape(title)}</h1>", content.html or ""]
     for section in parser.css(".pageSection"):
         name = _section_title(section)
         if name == "attachments":
-            files = [_text(a) for a in section.css("a")]
-            if [f for f in files if f]:
-                facts["attachments"] = [f for f in files if f]
+            files = [f for f in (_text(a) for a in section.css("a")) if f]
+            if files:
+                facts["attachments"] = files
         elif section.css_first("#main-content") is None and name:
-            title_node = section.css_first(".pageSectionTitle")
-            if title_node is not None:  # "Comments:" is a section's title, as any other
-                title_node.replace_with(LexborHTMLParser(f"<h2>{_escape(name.capitalize())}</h2>").css_first("h2")
-                                        or title_node)
+            old, new = section.css_first(".pageSectionTitle"), _node(f"<h2>{escape(name.capitalize())}</h2>")
+            if old is not None and new is not None:  # "Comments:" is a section's title, as any other
+                old.replace_with(new)
             parts.append(section.html or "")  # comments: what readers wrote under the page
     return "".join(parts), facts
 
@@ -108,7 +109,7 @@ def _label_panels(content: LexborNode) -> None:
         kinds = [c.removeprefix("confluence-information-macro-") for c in (panel.attributes.get("class") or "").split()]
         label = next((_PANELS[k] for k in kinds if k in _PANELS), None)
         body = panel.css_first(".confluence-information-macro-body")
-        title = LexborHTMLParser(f'<p class="admonition-title">{label}</p>').css_first("p")
+        title = _node(f'<p class="admonition-title">{label}</p>')
         if label is None or body is None or body.child is None or title is None:
             continue
         body.attrs["class"] = "admonition"
@@ -139,8 +140,10 @@ def _overview(parser: LexborHTMLParser, content: LexborNode) -> tuple[str, dict[
     space = _text(parser.css_first("#title-text"))
     details = content.css_first("table")
     body = details.html if details is not None else ""
-    return f"<h1>{_escape(space)}</h1>{body}", ({"space": space} if space else {})
+    return f"<h1>{escape(space)}</h1>{body}", ({"space": space} if space else {})
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+def _node(html: str) -> LexborNode | None:
+    """The element ``html`` writes, to put into a page."""
+    body = LexborHTMLParser(html).body
+    return body.child if body is not None else None
