@@ -36,6 +36,7 @@ _PROPERTY = re.compile(r"([^\W\d_][\w .'()/&+?-]{0,39}?):[ \t]+(\S.*)")
 #: A relation's value names each page with its path: ``Checkout 502 (../Incidents%20…/x.md)``.
 _LINKED = re.compile(r"\s*\([^()\s]*\.(?:md|html|csv)\)")
 
+
 def is_notion_page(source: str) -> bool:
     """Whether ``source`` is named as Notion names an exported page."""
     return _NAMED.fullmatch(PurePath(source).stem) is not None
@@ -87,6 +88,13 @@ def html_page(html: str) -> tuple[str, dict[str, Any]]:
     if 'class="properties"' not in html and "callout" not in html:
         return html, {}
     parser = LexborHTMLParser(html)
+    _icons_into_text(parser)
+    table = parser.css_first("table.properties")
+    found = _properties_as_lines(table) if table is not None else {}
+    return parser.html or html, found
+
+
+def _icons_into_text(parser: LexborHTMLParser) -> None:
     for callout in parser.css("figure.callout"):
         icon, body = callout.css_first(".icon"), callout.css_first("div:not(:first-child)")
         if icon is None or body is None:
@@ -97,9 +105,10 @@ def html_page(html: str) -> tuple[str, dict[str, Any]]:
         first = body.css_first("p") or body
         if mark and first.child is not None:
             first.child.insert_before(mark + " ")
-    table = parser.css_first("table.properties")
-    if table is None:
-        return parser.html or html, {}
+
+
+def _properties_as_lines(table: LexborNode) -> dict[str, Any]:
+    """The properties ``table`` lists, the table replaced by their lines."""
     found: dict[str, Any] = {}
     lines: list[str] = []
     for row in table.css("tr"):
@@ -120,12 +129,11 @@ def html_page(html: str) -> tuple[str, dict[str, Any]]:
         else:
             shown = _cell_text(td).removeprefix("@")
             value = notion_value(shown)
-        key = property_key(name)
         if shown:
             lines.append(f"{escape(name)}: {escape(shown)}")
-        if key != "title" and value not in ("", []):
-            found.setdefault(key, value)
+        if property_key(name) != "title" and value not in ("", []):
+            found.setdefault(property_key(name), value)
     shown_as = LexborHTMLParser(f"<p>{'<br>'.join(lines)}</p>").css_first("p")
     if shown_as is not None:
         table.replace_with(shown_as)
-    return parser.html or html, found
+    return found
