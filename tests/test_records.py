@@ -47,9 +47,11 @@ def test_a_json_array_or_an_object_holding_one_and_csv_rows_are_records(tmp_path
     read = read_records(tmp_path / "faq.json", text="a", title="q", id=None)
     assert [(d.id, d.text, d.metadata["title"]) for d in read.documents] == [
         ("faq.json#1", "Like this.", "How?"), ("faq.json#2", "Because.", "Why?")]
-    (tmp_path / "products.csv").write_text("sku,name,price,description\nA1,Lamp,19.5,A desk lamp.\nB2,Mug,7,\n")
+    (tmp_path / "products.csv").write_text("sku,name,price,format,description\nA1,Lamp,19.5,boxed,A desk lamp.\n"
+                                           "B2,Mug,7,,\n")
     read = read_records(tmp_path / "products.csv", text="description", id="sku", title="name")
-    assert [(d.id, dict(d.metadata)) for d in read.documents] == [("products.csv#A1", {"price": 19.5, "title": "Lamp"})]
+    assert [(d.id, d.format, dict(d.metadata)) for d in read.documents] == [
+        ("products.csv#A1", "markdown", {"price": 19.5, "format": "boxed", "title": "Lamp"})]
     assert "line 3 has no text in 'description'" in read.skipped[0][1]
 
 

@@ -168,9 +168,10 @@ def read_records(path: str | Path, *, text: str, id: str | None = "id", title: s
             raise InputError(f"{source}: {where} has the id {key!r} of {first[key]}; give each record its own "
                              f"id, or number them (--record-id '')")
         first[key] = where
-        fmt = record.get("format")
-        fmt = fmt if isinstance(fmt, str) and fmt in FORMATS and FORMATS.get(fmt).read else DEFAULT_FORMAT
-        skip = {"format", *([id] if id else [])}
+        named_format = record.get("format")
+        read_as = isinstance(named_format, str) and named_format in FORMATS and FORMATS.get(named_format).read
+        fmt = str(named_format) if read_as else DEFAULT_FORMAT  # "format": "paperback" is a field like any other
+        skip = {*(["format"] if read_as else []), *([id] if id else [])}
         meta = {k: v for k, v in _without(record, text).items() if k not in skip and v is not None}
         named = _field(record, title) if title is not None else None
         if title is not None:
