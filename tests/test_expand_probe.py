@@ -295,3 +295,20 @@ def test_zoomrag_index_no_probe_and_recommend_probe(tmp_path):
     assert r.exit_code == 1 and "no index here; build it first with zoomrag index" in r.output
     r = invoke("recommend", "--probe", index, "--data", tmp_path)
     assert r.exit_code == 2 and "--probe measures without labelled questions" in r.output
+
+
+def test_the_probe_runs_again_only_once_a_share_of_the_index_was_written_since(tmp_path):
+    from zoomrag.evaluate.probe import STALE_SHARE, probe_due
+
+    docs = [Document.from_text(f"Note {i} says the river rises in spring number {i}.", id=f"n{i}.md") for i in range(40)]
+    with Index.open(tmp_path / "i.db", embedder="hash") as ix:
+        ix.add(docs)
+        assert probe_due(ix) == (True, "")  # never probed
+        probe_expansion(ix)
+        assert ix.auto_choice().documents == 40
+        ix.add([Document.from_text("Note 0 now says the river falls.", id="n0.md")])
+        due, why = probe_due(ix)
+        assert not due and why.startswith("auto: the probe of 40 documents is kept (1 written since;")
+        for i in range(1, int(STALE_SHARE * 40) + 1):
+            ix.add([Document.from_text(f"Note {i} now says the river falls.", id=f"n{i}.md")])
+        assert probe_due(ix) == (True, "")

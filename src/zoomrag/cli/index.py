@@ -171,11 +171,12 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                             include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
                             hidden=rules.hidden)
         changed = report.added or report.updated or report.removed
-        probed = None
+        probed, kept = None, ""
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
-            from ..evaluate.probe import probe_expansion  # evaluation loads only when it runs
+            from ..evaluate.probe import probe_due, probe_expansion  # evaluation loads only when it runs
 
-            probed = probe_expansion(ix)
+            due, kept = probe_due(ix)
+            probed = probe_expansion(ix) if due else None
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         folders = sum(source.endswith(os.sep) for source, _ in report.skipped)
@@ -205,6 +206,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         if probed is not None:
             Console(highlight=False).print(Text(terminal_safe(
                 f"auto probed in {probed.seconds:.1f}s:\n  " + probed.summary().replace("\n", "\n  "))))
+        elif kept:
+            Console(highlight=False).print(Text(terminal_safe(kept)))
 
 
 def _add_records(ix: Index, paths: Sequence[Path], field: str, record_id: str, record_title: str, *,

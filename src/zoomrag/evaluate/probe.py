@@ -367,6 +367,28 @@ def search_k(budget: int) -> int:
     return max(50, budget // 16)
 
 
+#: The probe runs again once the documents written since it ran exceed this share of the index
+#: (and always on an index of fewer than 1 / STALE_SHARE documents).
+STALE_SHARE = 0.05
+
+
+def probe_due(index: Index) -> tuple[bool, str]:
+    """Whether ``zoomrag index`` should probe again after a write, and why not when it should not:
+    the questions are drawn by a hash of each document (:func:`probe_questions`), so a few changed
+    documents among thousands change few of them, while the probe costs as much as on a new index
+    (27 s at 20,000 documents). It runs when none was recorded, and once the documents written
+    since it ran (the index's write generation, one a document) exceed :data:`STALE_SHARE` of the
+    documents it saw."""
+    choice = index.auto_choice()
+    if not choice.recorded or not choice.generation:
+        return True, ""
+    written = index.store.generation() - choice.generation
+    if written > STALE_SHARE * max(choice.documents, 1):
+        return True, ""
+    return False, (f"auto: the probe of {choice.documents:,} documents is kept ({written:,} written since; "
+                   f"it runs again past {STALE_SHARE:.0%}, or with zoomrag recommend --probe)")
+
+
 def probe_expansion(index: Index, *, mode: str = "hybrid", seed: int = 0, record: bool = True,
                     **options: Any) -> ProbeReport:
     """Choose ``auto``'s policy per kind of document in ``index`` (:func:`probe`) and, with

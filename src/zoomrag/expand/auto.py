@@ -120,6 +120,9 @@ class AutoChoice:
     note: str = ""
     #: True once a probe has been recorded (even one that chose nothing).
     recorded: bool = False
+    #: The index's documents and write generation when the probe was recorded (0: not known).
+    documents: int = 0
+    generation: int = 0
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, str]) -> AutoChoice:
@@ -130,22 +133,28 @@ class AutoChoice:
         probed: dict[str, Choice] = {}
         note = ""
         raw = meta.get(PROBE_KEY)
+        documents = generation = 0
         if raw:
             try:
                 value = json.loads(raw)
                 note = str(value.get("note") or "")
+                documents, generation = int(value.get("documents") or 0), int(value.get("generation") or 0)
                 for kind, c in (value.get("kinds") or {}).items():
                     probed[str(kind)] = Choice(str(c["policy"]), dict(c.get("params") or {}), str(c.get("why") or ""))
             except (ValueError, KeyError, TypeError, AttributeError, ConfigError):
                 probed, note = {}, "the probe record in the index cannot be read; run zoomrag recommend --probe"
-        return cls(pinned, MappingProxyType(probed), note, recorded=bool(raw))
+        return cls(pinned, MappingProxyType(probed), note, recorded=bool(raw), documents=documents,
+                   generation=generation)
 
 
-def probe_value(probed: Mapping[str, Choice], note: str = "") -> dict[str, str]:
-    """The ``index_meta`` entry that records the probe's choice per kind."""
+def probe_value(probed: Mapping[str, Choice], note: str = "", *, documents: int = 0,
+                generation: int = 0) -> dict[str, str]:
+    """The ``index_meta`` entry that records the probe's choice per kind, and the index's
+    documents and write generation it was made on (:func:`zoomrag.evaluate.probe.probe_due`)."""
     kinds = {k: c.to_dict() for k, c in sorted(probed.items(), key=lambda kv: _key_order(kv[0]))
              if _kind_of_key(k) in KINDS}
-    return {PROBE_KEY: json.dumps({"kinds": kinds, "note": note}, sort_keys=True, default=str)}
+    return {PROBE_KEY: json.dumps({"kinds": kinds, "note": note, "documents": documents, "generation": generation},
+                                  sort_keys=True, default=str)}
 
 
 def default_choice(budget: int | None) -> Choice:

@@ -151,7 +151,9 @@ class Index:
 
     def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
         """Record the probe's choice per kind of document (:func:`.evaluate.probe.probe_expansion`)."""
-        self._maintain.set_meta(probe_value(choices, note))
+        # the generation this record's own write brings the index to: writes after it count
+        self._maintain.set_meta(probe_value(choices, note, documents=self.store.counts()["documents"],
+                                            generation=self.store.generation() + 1))
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""
