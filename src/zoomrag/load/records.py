@@ -148,6 +148,8 @@ def read_records(path: str | Path, *, text: str, id: str | None = "id", title: s
         found = _json_records(body, source)
     else:
         found = _csv_records(body, "\t" if kind == ".tsv" else ",")
+    if not found:
+        return Records((), ((source, f"{source}: holds no records; nothing was read from it"),))
     base = file_id if file_id is not None else p.name
     docs: list[Document] = []
     skipped: list[tuple[str, str]] = []
