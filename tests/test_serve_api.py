@@ -211,7 +211,7 @@ def test_where_and_doc_reach_the_index_query_or_are_refused_plainly(http):
 def test_stats_check_and_health(http, index):
     stats = http.get("/stats").json()
     assert stats["path"] == str(index) and stats["documents"] >= 3 and stats["embedder"].startswith("hash")
-    assert stats["older_readings"] == 0
+    assert stats["older_readings"] == 0 and [k for k, _ in stats["metadata_keys"]][:1] == ["title"]
     assert http.get("/check").json()["ok"] is True
     health = http.get("/health").json()
     assert health["status"] == "ok" and "auto" in health["policies"] and health["defaults"]["expand"] == "auto"

@@ -174,6 +174,8 @@ class StatsResponse(BaseModel):
     generation: int
     ann: str
     older_readings: int
+    #: ``[key, documents holding it]`` of the metadata, the most held first: what ``where`` can ask.
+    metadata_keys: list[tuple[str, int]] = []
 
 
 class CheckResponse(BaseModel):
