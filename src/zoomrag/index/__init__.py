@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Self
 from ..defaults import DEFAULT_PATH
 from ..embed.base import Embedder, embed_queries
 from ..expand import Expander
-from ..expand.auto import AutoChoice, Choice, pin_value, probe_value
+from ..expand.auto import AutoChoice, Choice, pin_value
 from ..load import FileRules
 from ..load.base import MAX_FILE_BYTES
 from ..model import Context, Document, Hit, Tree
@@ -151,9 +151,7 @@ class Index:
 
     def record_probe(self, choices: Mapping[str, Choice], note: str = "") -> None:
         """Record the probe's choice per kind of document (:func:`.evaluate.probe.probe_expansion`)."""
-        # the generation this record's own write brings the index to: writes after it count
-        self._maintain.set_meta(probe_value(choices, note, documents=self.store.counts()["documents"],
-                                            generation=self.store.generation() + 1))
+        self._maintain.record_probe(choices, note)
 
     def prune(self, roots: Iterable[str | Path] | None = None) -> int:
         """Remove stored files that are gone from disk (only under ``roots`` when given)."""

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
+from ..expand.auto import Choice, probe_value
 from ..store import Store, WriteLock
 from .dense import DenseSearch
 from .server_dense import ServerDense
@@ -38,6 +39,15 @@ class Maintenance:
         with self.lock:
             with self.store.transaction():
                 self.store.set_meta(value)
+            self.dense.refresh()
+
+    def record_probe(self, choices: Mapping[str, Choice], note: str) -> None:
+        """The probe's choice, with the documents it saw and the write generation its own record
+        brings the index to (the writes after it are what ``probe_due`` counts)."""
+        with self.lock:
+            with self.store.transaction():
+                self.store.set_meta(probe_value(choices, note, documents=self.store.counts()["documents"],
+                                                generation=self.store.generation() + 1))
             self.dense.refresh()
 
     def prune(self, roots: Iterable[str | Path] | None) -> int:
