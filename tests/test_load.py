@@ -270,6 +270,18 @@ def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
                      "name this file to read it)")]
 
 
+def test_a_notion_databases_view_beside_all_its_rows_is_read_once(tmp_path):
+    db = "wiki/Tasks 7e6d5c4b3a29180f7e6d5c4b3a291800"
+    _touch(tmp_path, f"{db}.csv", f"{db}_all.csv", "data/sales.csv", "data/sales_all.csv")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    assert got == ["data/sales.csv", "data/sales_all.csv", f"{db}_all.csv"]  # only Notion's names say so
+    assert left == [(f"{db}.csv", "a view of the Notion database whose rows are all in Tasks "
+                     "7e6d5c4b3a29180f7e6d5c4b3a291800_all.csv beside it (that file is read instead; name this "
+                     "file to read it)")]
+
+
 @pytest.mark.parametrize("head, kind", [
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"),
     (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"),

@@ -1,10 +1,11 @@
 """Which files a folder holds for reading: hidden names, caches, the folder's ``.gitignore``,
 the user's include and exclude patterns (:mod:`.ignore`), Sphinx's copies and a page's source
-beside it left out."""
+beside it left out, and a Notion database's view beside all its rows."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     beside the page built from it) and the theme in ``_static/`` go to ``left_out`` with the
     reason, as a search engine would see the site; so does a Markdown, reStructuredText,
     AsciiDoc or JSON file beside an HTML page of the same name (``path.md``, ``path.json.gz``
-    beside ``path.html``, as Node's documentation ships), the same page in another form.
+    beside ``path.html``, as Node's documentation ships), the same page in another form, and the
+    CSV of a Notion database's view beside the CSV of all its rows.
     Without ``left_out`` they are returned.
     """
     files: list[Path] = []
@@ -123,7 +125,20 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 left_out(f, f"the page {page.name} beside it in another form (the page is read instead; "
                             "name this file to read it)")
         files = kept
+        whole = {f for f in files if _NOTION_ALL.fullmatch(f.name)}
+        kept = []
+        for f in files:
+            if f.suffix == ".csv" and f.with_name(f"{f.stem}_all.csv") in whole:
+                left_out(f, f"a view of the Notion database whose rows are all in {f.stem}_all.csv beside it "
+                            "(that file is read instead; name this file to read it)")
+            else:
+                kept.append(f)
+        files = kept
     return files
+
+
+#: A Notion database exported whole beside its view (``Tasks 1a2b…_all.csv`` by ``Tasks 1a2b….csv``).
+_NOTION_ALL = re.compile(r".+ [0-9a-f]{32}_all\.csv")
 
 
 #: Formats a page beside them is built from (``path.md``, ``path.rst``) or built with
