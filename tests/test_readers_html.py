@@ -173,13 +173,32 @@ _HTML_PIECES = st.sampled_from([
     "7", "<hr style='page-break-after:always'>", "<div style='break-before:page'>",
     "<td>$</td>", "<td>)</td>", "<td>(12</td>", "<td>%</td>", "<span style='display:none'>",
     "<table><tr><td><b>Item 2.</b></td><td><b>Properties</b></td></tr></table>",
+    # wikis exported: a Confluence page's template and macros, a Notion page's properties and callouts
+    "<span id='title-text'>Ops : Runbook</span>", "<div id='main-content'>", "<ol id='breadcrumbs'><li>Top</li></ol>",
+    "<div class='page-metadata'>Created by <span class='author'>Ann</span> on Mar 1, 2024</div>",
+    "<div class='pageSection'><h2 class='pageSectionTitle'>Comments:</h2>", "<div class='toc-macro'>",
+    "<div class='confluence-information-macro confluence-information-macro-note'>",
+    "<div class='confluence-information-macro-body'>", "<div class='plugin-tabmeta-details'>",
+    "<table><tr><th>Owner</th><td>Ann</td></tr><tr><th>Status</th><td>Done</td></tr></table>",
+    "<figure class='callout'><div><span class='icon'>💡</span></div><div>", "</figure>",
+    "<table class='properties'><tr class='property-row property-row-multi_select'><th>Tags</th><td>"
+    "<span class='selected-value'>a</span><span class='selected-value'>b</span></td></tr></table>",
 ])
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(st.lists(_HTML_PIECES, max_size=50).map("".join), st.text(max_size=200)))
 def test_any_html_gives_ordered_blocks_and_well_formed_tables(html):
-    doc = read_text(html, format="html")
+    _ordered_blocks(read_text(html, format="html"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_HTML_PIECES, max_size=40).map("".join))
+def test_any_page_of_a_notion_export_gives_ordered_blocks(html):
+    _ordered_blocks(read_text(html, format="html", source="Page 3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f.html"))
+
+
+def _ordered_blocks(doc):
     text = doc.text
     assert text == "" or (text.endswith("\n") and not text.endswith("\n\n"))
     prev = 0
