@@ -23,7 +23,7 @@ from zoomrag.parse.boundaries import (
     is_glued,
     joins,
 )
-from zoomrag.parse.sizing import split_range, split_recursive
+from zoomrag.parse.sizing import link_spans, split_range, split_recursive
 from zoomrag.text.sentences import sentence_spans
 from zoomrag.text.tokens import CharCounter, Measure, get_counter
 
@@ -99,6 +99,13 @@ def test_a_single_word_longer_than_size_is_one_piece_in_fixed_and_cut_in_recursi
     assert cut(f"ab {word} cd", size=10) == ["ab", word, "cd"]
     # recursive packs greedily: the end of the long word and the next word share a piece
     assert rcut(f"ab {word} cd", size=10) == ["ab", "x" * 10, "x" * 10, "xxxxx cd"]
+
+
+def test_a_markdown_link_is_one_word_to_the_fixed_splitter_and_not_to_the_recursive_one():
+    link = "[Code review guidelines](Wiki%209f1c/Code%20review%200b1c.md)"
+    assert cut(f"See the {link} page.", size=30) == ["See the", link, "page."]
+    assert cut(f"{link} and more words here", size=20) == [link, "and more words here"]
+    assert all(len(p) <= 20 for p in rcut(f"See the {link} page.", size=20))
 
 
 def test_a_short_piece_without_words_joins_a_neighbour_that_has_room():
@@ -278,7 +285,11 @@ units = st.sampled_from(["chars", "approx", "tokens"])
 def check_pieces(text: str, m: Measure, start: int, end: int, pieces: list[tuple[int, int]], *,
                  size: int, overlap: int, words_whole: bool) -> None:
     """The contract of both splitters (see sizing's docstring)."""
-    allowed = can_cut if words_whole else grapheme_cut
+    links = link_spans(text) if words_whole else []
+
+    def allowed(text: str, p: int) -> bool:  # a Markdown link is one word to the fixed splitter
+        return (can_cut(text, p) and not any(x < p < y for x, y in links)) if words_whole else grapheme_cut(text, p)
+
     for a, b in pieces:
         assert start <= a < b <= end
         assert not text[a].isspace() and not text[b - 1].isspace()
@@ -342,6 +353,17 @@ def test_split_recursive_contract(case):
     pieces = split_recursive(text, m, start, end, size=size, overlap=overlap)
     check_pieces(text, m, start, end, pieces, size=size, overlap=overlap, words_whole=False)
     assert split_recursive(text, m, start, end, size=size, overlap=overlap) == pieces
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["[a b](x%20y.md)", "![c d](i.png)", "[e](f)", "word", "two words", " ", "\n",
+                                 "](", "[", ". ", "長い"]), max_size=30).map("".join), st.integers(1, 30),
+       st.sampled_from(["chars", "approx"]), st.integers(0, 3))
+def test_split_range_contract_with_markdown_links(text, size, unit, overlap):
+    m = Measure(text, get_counter(unit))
+    overlap = min(overlap, size - 1)
+    pieces = split_range(text, m, 0, len(text), size=size, overlap=overlap)
+    check_pieces(text, m, 0, len(text), pieces, size=size, overlap=overlap, words_whole=True)
 
 
 @settings(max_examples=100, deadline=None)

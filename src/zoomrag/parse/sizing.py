@@ -11,8 +11,10 @@ the previous one, otherwise pieces do not overlap.
 
 - :func:`split_range` (``fixed``) ends each piece at the best boundary among the cuts that keep
   at least ``1 - lookback`` of the window: paragraph break, sentence end, line break, word gap,
-  gap between CJK characters. It never cuts inside a word, so a single word longer than
-  ``size`` is the one case of a piece bigger than ``size``.
+  gap between CJK characters. It never cuts inside a word, nor between the words of a Markdown
+  link's text (``[Code review](…)``: the link is one word, its target often most of its
+  tokens), so a single word or link longer than ``size`` is the one case of a piece bigger
+  than ``size``.
 - :func:`split_recursive` (``recursive``) ends each piece at the last boundary of the coarsest
   kind present anywhere in the window: paragraph, line, sentence, word, then character. That is
   the recursive-separator rule (split at the coarsest separator, merge neighbours while they
@@ -23,6 +25,7 @@ the previous one, otherwise pieces do not overlap.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from ..errors import ConfigError
 from ..load.spans import skip_space, trim_end
@@ -31,6 +34,7 @@ from .boundaries import (
     FIXED_ORDER,
     RECURSIVE_ORDER,
     best_cut,
+    can_cut,
     first_gap,
     first_grapheme,
     last_gap,
@@ -145,6 +149,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: i
             return pieces
         i, last = tokens
     mark = marks.append if marks is not None and measure.spaceless and not overlap else None
+    links: list[tuple[int, int]] | None = None  # found at the first cut: most ranges need none
     # Every cut must pass ``floor``: the first character the previous piece did not take, so
     # overlapping pieces still advance and each one brings new text.
     floor = s
@@ -190,6 +195,15 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: i
             if earlier < 0:
                 break
             c = earlier
+        if not split_words:  # a Markdown link is one word (recursive's pieces are never over size)
+            if links is None:
+                links = link_spans(text)
+            moved = _outside_link(text, links, c, floor, e) if links else c
+            if moved > c and s < floor:  # the overlap would glue the previous words to the link: drop it
+                s = floor
+                i = index(s)
+                continue
+            c = moved
         pieces.append((s, trim_end(text, s, c)))
         if c >= e:
             if mark is not None:
@@ -204,6 +218,40 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: i
         floor = skip_space(text, c, e)
         s = floor if nxt == c else skip_space(text, nxt, e)  # the same offset without overlap
         i = index(s)
+
+
+#: A Markdown link or image whose text has a space in it: ``[Code review](Wiki%20…/Code….md)``.
+_LINK = re.compile(r"!?\[[^\[\]\n]*\s[^\[\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
+#: The last text searched for links and what was found: the pieces of one text are cut in turn.
+_FOUND: tuple[str, list[tuple[int, int]]] = ("", [])
+
+
+def link_spans(text: str) -> list[tuple[int, int]]:
+    """Where each Markdown link whose text holds a space lies in ``text``, in order."""
+    global _FOUND
+    found = _FOUND
+    if found[0] is text:
+        return found[1]
+    spans = [m.span() for m in _LINK.finditer(text)] if "](" in text else []
+    _FOUND = (text, spans)
+    return spans
+
+
+def _outside_link(text: str, links: list[tuple[int, int]], c: int, floor: int, e: int) -> int:
+    """``c``, or, when it cuts a Markdown link between the words of its text, the link's start
+    (the link goes whole into the next piece), or its end when the piece brings nothing new
+    before it (``floor``: the first character the previous piece did not take): a link is one
+    word, as long as its target (a Notion page's path is most of its tokens), and its text cut
+    in two reads ``[Code review`` and ``guidelines](…)``."""
+    i = bisect_right(links, (c, 1 << 62)) - 1
+    if i < 0:
+        return c
+    a, b = links[i]
+    if not a < c < b:
+        return c
+    if a > floor:
+        return a if can_cut(text, a) else c
+    return b if b == e or can_cut(text, b) else c  # glued to a word: that word's gaps
 
 
 def _check_sizes(size: int, overlap: int, min_size: int, lookback: float) -> None:
