@@ -146,10 +146,14 @@ def test_a_markdown_link_is_embedded_and_searched_as_its_text_while_the_span_kee
 
 
 def test_link_targets_go_and_their_text_stays():
-    from zoomrag.text.links import without_link_targets as bare
+    from zoomrag.text.markup import as_read as bare
 
     assert bare("a [b](c.md) d ![e](f.png 'title') [g](<h i.md>)") == "a b d e g"
     assert bare("[Python](https://en.wikipedia.org/wiki/Python_(language)) is") == "Python is"
     assert bare("guidelines](Wiki%20a/Code%20review%20b.md) and [x][ref]") == "guidelines and [x][ref]"
     assert bare("a [b] (c) and f(x)](y) stays") == "a [b] (c) and f(x)](y) stays"
     assert bare("`[a](b)` and\n```\n[c](d)\n```\n[e](f)") == "`[a](b)` and\n```\n[c](d)\n```\ne"
+    html = '<p align="center"><img src="logo.svg" alt="Acme logo" width="200"></p>\n<aside>\n💡 Read <b>this</b> first.\n</aside>'
+    assert bare(html) == 'Acme logo\n\n💡 Read this first.\n'
+    assert bare("Use `<b>` and <https://x.org>, not <!-- a note -->this.") == "Use `<b>` and <https://x.org>, not this."
+    assert bare('<p><img src="x.png"></p>') == '<p><img src="x.png"></p>'  # nothing left to read: as it was

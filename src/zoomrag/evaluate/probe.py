@@ -48,7 +48,7 @@ from ..expand.auto import KINDS, Choice, default_choice, document_kind
 from ..expand.measure import SpanMeasure, measure_of
 from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
-from ..text.links import LINKED_FORMATS, without_link_targets
+from ..text.markup import MARKDOWN_FORMATS, as_read
 from ..text.sentences import paragraph_sentences
 from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
@@ -175,8 +175,8 @@ def _query_words(text: str, rng: random.Random) -> str:
 def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, int]],
                      size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
-    # asked as a reader reads it: a link's text, not its target (what units embed, too)
-    read = without_link_targets if tree.document.format in LINKED_FORMATS else str
+    # asked as a reader reads it: a link's text, not its target, no tags (what units embed, too)
+    read = as_read if tree.document.format in MARKDOWN_FORMATS else str
     out: list[tuple[str, int, int]] = []
     for para in paragraph_sentences(text):
         long = None

@@ -4,8 +4,9 @@ A leaf is embedded as its own text, cut into pieces first when one unbreakable r
 than the model's window. With ``headings`` (every new index), a leaf embeds its trail before its
 text: the document's title (metadata ``title``: a Markdown file's first ``#`` heading, an HTML
 ``<title>``, a PDF's title, a dataset's title field) and the headings above the leaf,
-``Guide > Install > Linux`` and a newline, stored as the node's ``embed_text``; a Markdown
-link is embedded as its text, without its target (:mod:`zoomrag.text.links`). A paragraph that
+``Guide > Install > Linux`` and a newline, stored as the node's ``embed_text``; Markdown is
+embedded as it reads, a link as its text and inline HTML without its tags
+(:mod:`zoomrag.text.markup`). A paragraph that
 says "run the script" is then found by a question about installing on Linux, and a short
 article's paragraph by a question naming the article, by dense search and by BM25 alike. The
 trail may take at most half of the unit's tokens (:func:`~zoomrag.embed.with_prefix`); the
@@ -23,7 +24,7 @@ from ..load.readers.transcript import is_conversation, lead_before, speaker_of, 
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
-from ..text.links import LINKED_FORMATS, without_link_targets
+from ..text.markup import MARKDOWN_FORMATS, as_read
 
 #: Between the headings of a trail.
 TRAIL_SEP = " > "
@@ -41,7 +42,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
-    linked = doc.format in LINKED_FORMATS  # code keeps what it says
+    markdown = doc.format in MARKDOWN_FORMATS  # code keeps what it says
     for i, (u, t) in enumerate(zip(units, texts)):
         label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
         if u.embed_text is not None:
@@ -51,7 +52,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
         trail = heading_trail(u, title) if headings else ""
         if leads:
             trail = TRAIL_SEP.join(p for p in (trail, _speaker(doc.text, leads, u.start)) if p)
-        read = without_link_targets(t) if linked and u.kind not in CODE_KINDS else t
+        read = as_read(t) if markdown and u.kind not in CODE_KINDS else t
         if trail:
             texts[i] = trails[u.id] = with_prefix(emb, trail, read, label=label, warn=False)
         elif read != t:
