@@ -150,6 +150,7 @@ def test_link_targets_go_and_their_text_stays():
 
     assert bare("a [b](c.md) d ![e](f.png 'title') [g](<h i.md>)") == "a b d e g"
     assert bare("[Python](https://en.wikipedia.org/wiki/Python_(language)) is") == "Python is"
+    assert bare("the [issue\ntracker](https://x.org/issues) and [a\n\nb](c)") == "the issue\ntracker and [a\n\nb](c)"
     assert bare("guidelines](Wiki%20a/Code%20review%20b.md) and [x][ref]") == "guidelines and [x][ref]"
     assert bare("a [b] (c) and f(x)](y) stays") == "a [b] (c) and f(x)](y) stays"
     assert bare("`[a](b)` and\n```\n[c](d)\n```\n[e](f)") == "`[a](b)` and\n```\n[c](d)\n```\ne"

@@ -286,7 +286,7 @@ def _answered_below(text: str, last: int) -> bool:
     if text[last + 1:eol].strip():
         return False
     nxt = skip_space(text, eol, min(len(text), eol + 400))
-    if nxt >= len(text) or "\n" not in text[eol:nxt]:
+    if nxt >= len(text):
         return False
     line = text.rfind("\n", 0, last) + 1
     below = text.rfind("\n", 0, nxt) + 1

@@ -45,9 +45,6 @@ from .footnotes import Footnotes, find_footnotes
 from .heads import DEFINITIONS
 from .pertree import per_tree
 
-#: Node kinds whose lines are code: a line starting with ``-`` or ``1.`` there is no list item.
-
-
 #: The ``|---|`` line under a pipe table's header row.
 _DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -33,12 +32,12 @@ from ..errors import ConfigError, InputError
 from ..model import Document
 from . import compressed
 from .base import FORMATS, file_text, read_text
+from .readers.properties import as_number
 
 __all__ = ["RECORD_SUFFIXES", "Records", "read_records"]
 
 #: The files read as records, by extension (inside a compressed file: ``x.jsonl.gz``).
 RECORD_SUFFIXES = (".jsonl", ".ndjson", ".json", ".csv", ".tsv")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 #: The format a record's text is read as when it names none.
 DEFAULT_FORMAT = "markdown"
 
@@ -94,10 +93,8 @@ def _csv_records(text: str, delimiter: str) -> list[tuple[str, Any]]:
 
 
 def _cell(value: Any) -> Any:
-    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
-        v = value.strip()
-        return float(v) if "." in v else int(v)
-    return value
+    number = as_number(value) if isinstance(value, str) else None
+    return value if number is None else number
 
 
 def _field(record: dict[str, Any], name: str) -> Any:

@@ -29,6 +29,7 @@ from bisect import bisect_right
 
 from ..errors import ConfigError
 from ..load.spans import skip_space, trim_end
+from ..text.markup import INLINE_LINK
 from ..text.tokens import Measure
 from .boundaries import (
     FIXED_ORDER,
@@ -220,8 +221,7 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: i
         i = index(s)
 
 
-#: A Markdown link or image whose text has a space in it: ``[Code review](Wiki%20…/Code….md)``.
-_LINK = re.compile(r"!?\[[^\[\]\n]*\s[^\[\]\n]*\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
+_SPACE = re.compile(r"\s")
 #: The last text searched for links and what was found: the pieces of one text are cut in turn.
 _FOUND: tuple[str, list[tuple[int, int]]] = ("", [])
 
@@ -232,7 +232,7 @@ def link_spans(text: str) -> list[tuple[int, int]]:
     found = _FOUND
     if found[0] is text:
         return found[1]
-    spans = [m.span() for m in _LINK.finditer(text)] if "](" in text else []
+    spans = [m.span() for m in INLINE_LINK.finditer(text) if _SPACE.search(m.group(1))] if "](" in text else []
     _FOUND = (text, spans)
     return spans
 

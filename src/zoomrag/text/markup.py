@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MARKDOWN_FORMATS", "as_read"]
+__all__ = ["INLINE_LINK", "MARKDOWN_FORMATS", "as_read"]
 
 #: Formats whose text is Markdown.
 MARKDOWN_FORMATS = frozenset({"markdown", "notebook"})
@@ -25,7 +25,9 @@ MARKDOWN_FORMATS = frozenset({"markdown", "notebook"})
 #: A link's destination, bare or in angle brackets, with an optional title; a bare one may hold
 #: balanced parentheses (``https://en.wikipedia.org/wiki/Python_(language)``).
 _TARGET = r"\(\s*(?:<[^<>\n]*>|[^()\s<>]*(?:\([^()\s]*\)[^()\s<>]*)*)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
-_LINK = re.compile(r"(`+)[^`]*?\1|!?\[([^\[\]\n]*)\]" + _TARGET)
+#: An inline link or image: its text (wrapped over lines, never over a blank one), then its target.
+INLINE_LINK = re.compile(r"!?\[((?:[^\[\]\n]|\n(?![ \t]*\n))*)\]" + _TARGET)
+_LINK = re.compile(r"(`+)[^`]*?\1|" + INLINE_LINK.pattern)
 #: Inline HTML outside code: a comment, an image (its ``alt`` kept), any other tag.
 _HTML = re.compile(r"(`+)[^`]*?\1|<!--.*?-->|<img\b[^<>]*?\balt\s*=\s*[\"']([^\"'<>]*)[\"'][^<>]*>"
                    r"|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>", re.S)

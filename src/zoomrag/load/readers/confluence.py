@@ -27,8 +27,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .filing import iso_date
-from .properties import property_key, property_value
+from .properties import iso_date, property_key, property_value
 
 __all__ = ["confluence_page"]
 

@@ -25,8 +25,9 @@ from types import MappingProxyType
 from ...model import Block, Document
 from ...text.markers import NAMED, PLAIN, marker_rank
 from ..spans import line_end, paragraph_spans
-from .filing import filing_title, iso_date
+from .filing import filing_title
 from .html import render_html
+from .properties import iso_date
 
 __all__ = ["is_submission", "read_submission"]
 

@@ -11,8 +11,9 @@ the filing is titled ``Acme Inc. — 10-K, period 2023-12-31`` rather than by it
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from html import unescape
+
+from .properties import iso_date
 
 __all__ = ["cover_facts", "filing_title", "iso_date"]
 
@@ -20,18 +21,6 @@ _DEI = re.compile(r"<ix:nonnumeric\b[^>]*?\bname=[\"']dei:(\w+)[\"'][^>]*>(.*?)<
 _TAG = re.compile(r"<[^>]*>")
 _FACTS = {"EntityRegistrantName": "company", "EntityCentralIndexKey": "cik", "DocumentType": "form",
           "DocumentPeriodEndDate": "period", "DocumentFiscalYearFocus": "fiscal_year"}
-_DATES = ("%Y%m%d", "%Y-%m-%d", "%B %d, %Y", "%b %d, %Y", "%b. %d, %Y", "%m/%d/%Y", "%d %B %Y")
-
-
-def iso_date(value: str) -> str:
-    """``value`` as ``YYYY-MM-DD`` when it is a date in a form filings write, else as it is."""
-    v = " ".join(value.replace("\xa0", " ").split())
-    for form in _DATES:
-        try:
-            return datetime.strptime(v, form).date().isoformat()
-        except ValueError:
-            continue
-    return v
 
 
 def cover_facts(html: str) -> dict[str, str]:

@@ -564,8 +564,9 @@ class _Renderer:
         # DocBook puts a table's notes in a last ``tbody class="footnotes"``: they follow it as notes
         is_note = [tr.parent is not None and "footnotes" in classes(tr.parent) for tr in trs]
         noted = [tr for tr, n in zip(trs, is_note) if n]
-        fields = _fields([tr for tr, n in zip(trs, is_note) if not n])
-        rows = table_rows([_cells(tr) for tr, n in zip(trs, is_note) if not n]) if fields is None else []
+        body = [tr for tr, n in zip(trs, is_note) if not n]
+        fields = _fields(body)
+        rows = table_rows([_cells(tr) for tr in body]) if fields is None else []
         self.add(caption, "text")
         if fields:  # a name and its value a line, as a reader reads them (no row is a header)
             self.add("\n".join(f"{name}{_joint(name)}{value}" for name, value in fields), "text")
