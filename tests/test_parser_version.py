@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (73, "b46583149684fbe6dc013a2ceddff2805f2a8208a5d39fbdb873f8e15fbc6ef7")
+RECORDED = (73, "1d0b1997f066002542fce204df95a2fe68cb199ce6e01e2c7fe70e8ee1314c37")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -139,6 +139,9 @@ FILES = {
                  "Runs C<EXPR>.\n\n    run(1);\n\n=item stop\n\nStops.\n\n=back\n"),
     "tool.texi": ("texinfo", "@node Top\n@top Tool\n\nIt runs @code{tool @var{file}}.\n\n@table @option\n"
                   "@item -v\nTalk more.\n@end table\n\n@deffn Command run @var{x}\nRuns.\n@end deffn\n"),
+    "hinweise.md": ("markdown", "# Hinweise\n\n" + " ".join(
+        f"Schritt {i} nutzt z. B. das Paket gcc bzw. Kap. {i} der Anleitung. Am {i % 28 + 1}. Oktober "
+        f"erschien die Version {i}, d. h. eine neue Ausgabe." for i in range(40)) + "\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -1,4 +1,4 @@
-"""Sentence segmentation with exact spans, for English-like and CJK text.
+"""Sentence segmentation with exact spans, for English and other alphabetic languages and CJK text.
 
 ``sentence_spans(text, start, end)`` returns ordered, non-overlapping ``(start, end)`` pairs
 inside [start, end), trimmed of surrounding whitespace, that together cover every
@@ -20,9 +20,16 @@ docs/text.md):
   - after an abbreviation that may end one (``etc.``, ``Inc.``, ``U.S.``, ``a.m.``, ``Fig.``),
     or a single capital (``J. R. R. Tolkien``), it ends only before a capital word that
     usually opens a sentence (``The``, ``It``, ``However``): ``the U.S. Congress`` goes on;
-  - after a list number at the start of a line (``1. Open the lid``) it goes on;
+  - after a list number at the start of a line (``1. Open the lid``), or a day before a German
+    month (``am 3. Oktober``), it goes on;
+  - the abbreviations of German, French, Spanish, Italian, Portuguese, Dutch and Russian are
+    known too (``z. B.``, ``bzw.``, ``p. ex.``, ``Sr.``, ``т. е.``), and the words that open
+    their sentences;
   - any other ``.`` ends it, even before a lower-case word (lower-cased corpora exist).
-  Tokenised text (``the game . It``) follows the same rules.
+  Tokenised text (``the game . It``) follows the same rules, and so do French closing
+  guillemets set off by a space (``« Partez ! » dit-il.``).
+* The stops of scripts without capitals (``।`` ``॥`` ``؟`` ``۔`` ``։`` ``።``) end a sentence
+  before a space, as ``!`` and ``?`` do.
 * A single line break ends a sentence unless the next line starts in lower case (a hard-wrapped
   paragraph), also after inline markup (``*putmask*``, ```code```, ``_x_``, ``[link]``; not a
   ``* `` bullet), and the line is not a table row (``|``). A long line (``WRAP`` characters or
@@ -58,9 +65,12 @@ _CJK_END = re.compile(rf"[{_CJK_STOP}][{_CJK_STOP}!?…]*[{_CLOSE_CLASS}]*")
 # Kept apart from parse.boundaries' stop lists: these are the stops the rules below were measured
 # with (docs/text.md), and here "．" is a Latin stop ("3．5" is not an end), while the chunker's
 # cut tier ends a sentence after it anywhere but between two digits (its DECIMAL_POINT), and also
-# at ‼ and Devanagari and Arabic stops. One list would move either sentences or chunks.
-_LATIN_STOPS = ".!?‽…．"
-_LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{CJK_CHARS}]))"
+# at ‼. One list would move either sentences or chunks. The stops of scripts without case
+# (Devanagari's dandas, Arabic's question mark, Urdu's full stop, Armenian and Ethiopic ones)
+# follow the rules of "!" and "?": before a space they end a sentence.
+_LATIN_STOPS = ".!?‽…．।॥؟۔։።"
+# French sets its closing guillemets off by a space: « Partez ! » dit-il.
+_LATIN_TAIL = rf"[{_CLOSE_CLASS}]*(?:[ \u00a0\u202f][»›])?(?=(\s+)[{_OPEN_CLASS}]*(\S)|\s*\Z|([{CJK_CHARS}]))"
 _LATIN_END = re.compile(rf"[{_LATIN_STOPS}]+{_LATIN_TAIL}")
 # The same pattern split by its first character. ``re`` tests a leading character class at
 # every offset of the text but finds a leading literal at C speed, so scanning once per stop
@@ -89,6 +99,8 @@ _CJK_GOES_ON = "と、，,"
 _NEVER = frozenset("""
     mr mrs ms mx dr prof sen rep gov gen col lt capt cmdr sgt maj adm hon fr st mt messrs mme
     mlle pres supt e.g i.e cf vs v viz approx ca al esp
+    bzw vgl ggf evtl sog bspw insb z.b d.h u.a s.o s.u o.ä u.u hrsg
+    cfr dott sig sigg avv sra srta dra p.ej p.ex bijv d.w.z o.a т.е т.д т.п т.к
 """.split())
 # Abbreviations that may end a sentence: they end one before a capital letter.
 _MAYBE = frozenset("""
@@ -96,6 +108,8 @@ _MAYBE = frozenset("""
     pp ch chap sec sect art ref refs tab ed eds ser suppl ave blvd rd min max hr hrs incl excl
     misc govt natl intl jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat
     sun op cit ibid resp et seq ph.d
+    usw kap abschn jh env éd coll ex ej aprox pág págs núm ecc pag enz
+    рис табл им тыс руб ул
 """.split())
 # Words that open sentences far more often than they follow an abbreviation inside one.
 _STARTERS = frozenset("""
@@ -103,8 +117,25 @@ _STARTERS = frozenset("""
     so if when while after before his her their our my your as for however also some many most
     all not no one what why how who which where each both such to from with by during although
     though since because yet thus hence therefore meanwhile instead still even only here now
+    der die das den dem ein eine es er sie wir ich man dies diese dieser dieses dann danach daher
+    deshalb denn doch wenn weil aber und oder auch im am zum zur bei mit für nach vor wie was
+    warum wo wer hier dort jetzt nun zudem außerdem allerdings jedoch trotzdem sonst falls
+    le la les un une des il elle ils elles nous vous je on ce cette ces cela ceci mais et ou donc
+    alors ensuite puis si quand lorsque pour dans en sur avec par après avant comme pourquoi
+    comment où qui que ici voici cependant toutefois enfin
+    el los las una unos unas este esta estos estas eso esto pero y cuando para con por después
+    antes porque aquí entonces lo gli questo questa è ma se dopo prima perché qui quindi poi
+    os um uma isso isto mas em depois então het een deze er hij zij wij ik maar als daarna dan
+    это этот эта эти он она они мы я вы но и или если когда для в на с после до как почему здесь
+    тогда затем однако также поэтому так
 """.split())
-_VOWELS = frozenset("aeiouyAEIOUY")
+#: German months, which an ordinal day precedes with a stop ("3. Oktober").
+_MONTHS = frozenset("januar jänner februar märz april mai juni juli august september oktober november "
+                    "dezember".split())
+#: Vowels of the Latin, Greek and Cyrillic alphabets, where a short word without one is an
+#: abbreviation (Mr, Ltd, pp, гл, стр); other scripts have no such rule.
+_VOWELS = frozenset("aeiouyáàâäãåæéèêëíìîïóòôöõøœúùûüýÿ" "αεηιουωάέήίόύώ" "аеёиоуыэюя")
+_ALPHABETIC = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+")
 _WORD = re.compile(r"[^\W\d_]+")
 _AFTER_CJK = re.compile(rf"[^{CJK_CHARS}]*\Z")
 _DOTTED = re.compile(r"[^\W\d_]{1,2}(?:\.[^\W\d_]{1,2})+")
@@ -300,19 +331,33 @@ def _latin_cut(text: str, m: re.Match[str], lo: int, hi: int) -> int:
     if low in _NEVER:
         return -1
     if len(word) == 1 and word.isalpha():
-        if lower or nxt.isdigit():
-            return -1  # p. 42, P. falciparum
+        if lower or nxt.isdigit() or _letter_and_stop(text, m.start(2), hi):
+            return -1  # p. 42, P. falciparum, z. B., т. е.
         if word.isupper():  # an initial (J. R. R. Tolkien) unless a sentence clearly starts
             return end if _starts_sentence(text, m.start(2), hi) else -1
         return end  # a variable: "from -π to π. Profiles were ..."
-    if low in _MAYBE or ("." in word and _DOTTED.fullmatch(word)) or _consonants_only(word):
+    if (low in _MAYBE or ("." in word and _DOTTED.fullmatch(word)) or _consonants_only(word)
+            or low.endswith("str")):  # a German street: Hauptstr. 5
         # etc., Inc., U.S., a.m.: "the U.S. Congress" goes on, "the U.S. It was" ends.
         if lower or nxt.isdigit():
             return -1
         return end if not nxt.isalpha() or _starts_sentence(text, m.start(2), hi) else -1
     if word.isdigit() and len(word) <= 3 and _starts_line(text, s - len(word), lo):
         return -1  # "1. Open the lid": a list number, not the end of a sentence
+    if word.isdigit() and len(word) <= 2 and _month(text, m.start(2), hi):
+        return -1  # a German date: "am 3. Oktober"
     return end
+
+
+def _letter_and_stop(text: str, pos: int, hi: int) -> bool:
+    """A single letter and a stop at ``pos``: the second half of "z. B.", "d. h.", "т. е."."""
+    return pos + 1 < hi and text[pos + 1] == "." and text[pos].isalpha() and (
+        pos + 2 >= hi or not text[pos + 2].isalpha())
+
+
+def _month(text: str, pos: int, hi: int) -> bool:
+    wm = _WORD.match(text, pos, hi)
+    return wm is not None and wm.group().lower() in _MONTHS
 
 
 def _starts_sentence(text: str, pos: int, hi: int) -> bool:
@@ -345,7 +390,11 @@ def _word_before(text: str, s: int, lo: int) -> str:
 def _consonants_only(word: str) -> bool:
     # Short all-consonant words are abbreviations: Mr, Ltd, Jr, pp. Capitals only are acronyms
     # (BBC, DNA), which end sentences as often as any word.
-    return len(word) <= 4 and word.isalpha() and not word.isupper() and not _VOWELS.intersection(word)
+    if len(word) > 4 or word.isupper():
+        return False
+    if word.isascii():
+        return word.isalpha() and not _VOWELS.intersection(word.lower())
+    return _ALPHABETIC.fullmatch(word) is not None and not _VOWELS.intersection(word.lower())
 
 
 def _starts_line(text: str, k: int, lo: int) -> bool:
