@@ -122,6 +122,8 @@ _LINE_PIECES = _MD_PIECES + [
     "7.3.\u00a0Why", "\u00a0\u00a0 1. x", "第 1 章 定义", "第 9 章使您", "第 2 节", "Chapter\u00a03",
     "5 Page headers", "6 Results 12", "2.1 Data . . . . 3", "\f", "(see", "7 Results",
     " -- Function: int f (x)", "int f (x) [Function]", "[Variable]", "x [Macro]", " -- Macro: m",
+    "Kapitel 1. Grundlagen", "KAPITEL 2", "Глава 3. Выбор", "Chapitre\u00a04.\u00a0x", "Teil II", "Kapitelweise",
+    "Раздел 2.1 Как", "Artículo 5", "Hoofdstuk", "Deelnemers 3",
 ]
 
 
@@ -202,6 +204,16 @@ def test_a_table_of_contents_is_not_the_outline_and_spaced_chapters_are():
     # the same numbered lines without a later twin are headings: a contents needs its chapters
     alone = FAQ_TEXT[:FAQ_TEXT.index("---")]
     assert [h.title for h in find_headings(plain(alone))][:2] == ["1. 定义和概览", "1.1. 本 FAQ 文档是什么？"]
+
+
+def test_chapters_named_in_other_languages():
+    """A translated manual's text version names its chapters in its language: they were body
+    text, and the first numbered section stood for its chapter."""
+    text = ("Kapitel 1. Grundlagen\n\n1.1. Was ist das?\n\nEin Werkzeug.\n\nKapitel 2. Mehr\n\n"
+            "2.1. Wie?\n\nSo.\n\nГлава 3. Выбор\n\n3.1. Как?\n\nТак.\n\nKapitelweise geht es weiter.\n")
+    assert [(h.level, h.title) for h in find_headings(plain(text))] == [
+        (1, "Kapitel 1. Grundlagen"), (2, "1.1. Was ist das?"), (1, "Kapitel 2. Mehr"), (2, "2.1. Wie?"),
+        (1, "Глава 3. Выбор"), (2, "3.1. Как?")]
 
 
 def test_chinese_list_sentences_are_not_headings():

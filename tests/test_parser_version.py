@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (73, "1d0b1997f066002542fce204df95a2fe68cb199ce6e01e2c7fe70e8ee1314c37")
+RECORDED = (74, "3f0ce05b78b4d35f8af17803dd7a2612c58f3660109f9fa91bd7c314c011a8b8")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -142,6 +142,8 @@ FILES = {
     "hinweise.md": ("markdown", "# Hinweise\n\n" + " ".join(
         f"Schritt {i} nutzt z. B. das Paket gcc bzw. Kap. {i} der Anleitung. Am {i % 28 + 1}. Oktober "
         f"erschien die Version {i}, d. h. eine neue Ausgabe." for i in range(40)) + "\n"),
+    "faq.de.txt": ("text", "Die FAQ\n\nKapitel 1. Grundlagen\n\n1.1. Was ist das?\n\nEin Werkzeug.\n\n"
+                   "Kapitel 2. Mehr\n\n2.1. Wie?\n\nSo.\n\nГлава 3. Выбор\n\n3.1. Как?\n\nТак.\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"

@@ -1,5 +1,6 @@
-"""Numbering markers that open a title line: ``PART II``, ``Chapter 3``, ``ARTICLE IV``, a
-filing's ``Item 1A.``, ``Section 2.1``, ``第三章``, ``一、``, ``2.3``; and how they rank."""
+"""Numbering markers that open a title line: ``PART II``, ``Chapter 3`` (``Kapitel 3``,
+``Глава 3``), ``ARTICLE IV``, a filing's ``Item 1A.``, ``Section 2.1``, ``第三章``, ``一、``,
+``2.3``; and how they rank."""
 
 from __future__ import annotations
 
@@ -37,7 +38,24 @@ _CN_NUM = "零〇一二三四五六七八九十百千两"
 _ROMAN = "IVXLC"
 # One alternative per family; the marker is the group, the rest of the line is the title.
 # Every family starts with one of these characters (see headings._MAY_START_HEADING).
-PLAIN_FIRST = rf"[第PBCAIS§{_CN_NUM}（(\d]"
+# The words that name a part, a chapter, an article or a section in English, German, French,
+# Spanish, Italian, Portuguese, Dutch, Polish and Russian: DocBook and Sphinx write a translated
+# manual's text version with them ("Kapitel 1.", "Глава 2.").
+_WORDS = {
+    "part": "Part Book Teil Buch Partie Livre Parte Libro Deel Część Часть Книга",
+    "chapter": "Chapter Kapitel Chapitre Capítulo Capitolo Hoofdstuk Rozdział Глава",
+    "article": "Article Artikel Artículo Articolo Artigo Статья",
+    "section": "Section Abschnitt Sección Sezione Seção Secção Раздел",
+}
+
+
+def _named(family: str) -> str:
+    """The words of a family as an alternation, each also in capitals (``Chapter|CHAPTER``)."""
+    words = _WORDS[family].split()
+    return "|".join(w for word in words for w in (word, word.upper()))
+
+
+PLAIN_FIRST = rf"[第PBCAIS§{_CN_NUM}（(\d{''.join(sorted({w[0] for ws in _WORDS.values() for w in ws.split()} - set('PBCAIS')))}]"
 # Blanks around a marker: a text dumped from HTML (w3m, lynx, a DocBook ".txt") keeps the page's
 # no-break spaces, as in "7.3.\u00a0Why…" and a paragraph indented by "\u00a0\u00a0\u00a0 ".
 BLANK = r"[ \t\u3000\u00a0]"
@@ -50,11 +68,11 @@ PLAIN = LinePattern(
     rf"(?P<cn_part>第(?:[{_CN_NUM}\d]+[编篇部卷]|{_SPACED}[编篇部卷]{_THEN}))"
     rf"|(?P<cn_chapter>第(?:[{_CN_NUM}\d]+[章回]|{_SPACED}[章回]{_THEN}))"
     rf"|(?P<cn_section>第(?:[{_CN_NUM}\d]+节|{_SPACED}节{_THEN}))"
-    rf"|(?P<part>(?:Part|PART|Book|BOOK){BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
-    rf"|(?P<chapter>(?:Chapter|CHAPTER){BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
-    rf"|(?P<article>(?:Article|ARTICLE|Art\.){BLANK}*(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
+    rf"|(?P<part>(?:{_named('part')}){BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
+    rf"|(?P<chapter>(?:{_named('chapter')}){BLANK}+(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
+    rf"|(?P<article>(?:{_named('article')}|Art\.){BLANK}*(?:\d+|[{_ROMAN}]+)[.:]?)(?={BLANK}|$)"
     rf"|(?P<item>(?:Item|ITEM){BLANK}+\d+[A-Z]?[.:]?)(?={BLANK}|$)"
-    rf"|(?P<section>(?:Section|SECTION|Sec\.|§§?){BLANK}*\d+(?:\.\d+)*[a-z]?[.:]?)(?={BLANK}|$)"
+    rf"|(?P<section>(?:{_named('section')}|Sec\.|§§?){BLANK}*\d+(?:\.\d+)*[a-z]?[.:]?)(?={BLANK}|$)"
     rf"|(?P<cn_item>[{_CN_NUM}]+、)"
     rf"|(?P<cn_sub>[（(][{_CN_NUM}]+[)）])"
     rf"|(?P<numbered>\d{{1,3}}(?:[.．]\d{{1,3}})*[.．]?)(?={BLANK})"
