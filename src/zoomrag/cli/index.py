@@ -79,6 +79,9 @@ def _summary(report: AddReport, console: Console) -> None:
         f"in {report.seconds:.1f}s ({mb_min:.2f} MB/min)",
         highlight=False,
     )
+    if report.embedder:
+        name, _, why = report.embedder.partition(": ")
+        console.print(f"embedder {name}, chosen because {why} (name another with --embedder)", highlight=False)
     if report.reread:
         console.print(f"{report.reread} of the updated were read again unchanged: an older zoomrag had "
                       "read or chunked them; their unchanged units kept their vectors", highlight=False)

@@ -11,7 +11,15 @@ from .guards import (
     fit_derived,
     with_prefix,
 )
-from .language import LanguageWarning, check_language, choose_embedder_name, cjk_ratio, detect_language
+from .language import (
+    LanguageWarning,
+    check_language,
+    choose_embedder_name,
+    cjk_ratio,
+    detect_language,
+    language_of,
+    languages,
+)
 from .pipeline import EmbedPipeline
 from .registry import (
     available_embedders,
@@ -44,6 +52,8 @@ __all__ = [
     "cjk_ratio",
     "default_embedder_name",
     "detect_language",
+    "language_of",
+    "languages",
     "embedder_names",
     "fit_derived",
     "get_embedder",

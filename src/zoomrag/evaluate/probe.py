@@ -71,7 +71,7 @@ CANDIDATES: Mapping[str, tuple[str, Mapping[str, Any]]] = {
 }
 DEFAULT = "density"
 #: Changes when the questions, candidates or rule change (results cached under it are re-run).
-VERSION = 6
+VERSION = 7
 #: Budgets the probe measures at (tokens of the index's counter); the lower and the upper half are
 #: chosen for separately (:func:`bands_of`).
 BUDGETS = (512, 1024, 2048, 4096)
@@ -100,6 +100,17 @@ more most my myself no nor not now of off on once only or other our ours ourselv
 she should so some such than that the their theirs them themselves then there these they this those
 through to too under until up very was we were what when where which while who whom why will with
 would you your yours yourself yourselves one two may might must shall upon its many much however
+der das und ist ein eine einen einem einer eines nicht sie auf für von dem des sich auch wird werden
+sind oder wie bei nach kann können aus zum zur wenn dann noch nur über diese dieser dieses haben
+wurde sein ihr ihre wir ich sollte damit dass
+les des une est pour dans que qui sur avec pas par sont ces cette aux plus peut vous nous ils elle
+être avoir mais ont leur été comme vos votre
+los las una del por para como más pero sus este esta esto está puede
+che della delle degli dei una sono non anche più questo questa
+não uma com mais dos das pelo pela
+het een van zijn voor niet ook bij wordt aan worden deze
+это как для что или его она они так при если чтобы может быть есть все уже только также который
+которые которая этот эта эти где когда
 """.split())
 _WORD = re.compile(r"\w+", re.UNICODE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")

