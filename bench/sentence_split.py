@@ -112,6 +112,10 @@ CASES: list[tuple[str, str, str]] = [
     ("lines", "en", "Q: What is it? ␞A: A test."),
     ("lines", "en", "1) First point.\n␞2) Second point."),
     ("lines", "en", "Dear John,\n\n␞Thanks for the letter.\n\n␞Best,\n␞Mary"),
+    ("lines", "en", ("OpenSSH was forked from the original free release by a team led by\n"
+                     "Theo de Raadt and Markus Friedl. ␞It is widely used.")),
+    ("lines", "de", ("Wenn Sie das, was Sie suchen, in dieser FAQ nicht finden, werfen\n"
+                     "Sie einen Blick in Abschnitt 12.1. ␞Dort steht mehr.")),
     # -- Other languages: their abbreviations, dates and stops
     ("other languages", "de", "Das gilt z. B. für Pakete wie gcc. ␞Danach folgt mehr."),
     ("other languages", "de", "Siehe Abschnitt 12.1 bzw. Kap. 3 für Details. ␞Dann geht es weiter."),

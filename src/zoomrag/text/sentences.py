@@ -34,9 +34,11 @@ docs/text.md):
   paragraph), also after inline markup (``*putmask*``, ```code```, ``_x_``, ``[link]``; not a
   ``* `` bullet), and the line is not a table row (``|``). A long line (``WRAP`` characters or
   more) that ends in a word or a comma is wrapped prose too, whatever the next line starts
-  with ("…will be given this\nMIME type", "…value is\n50, and…"), unless either line is a
-  title or a list of names (half its words capitalised) or the next one opens a list item (``-``, ``1.``, ``(a)``),
-  a table row, a heading or a rule (``#``, ``=``), a quote or a fence.
+  with ("…will be given this\nMIME type", "…value is\n50, and…"), unless the next line opens a
+  list item (``-``, ``1.``, ``(a)``), a table row, a heading or a rule (``#``, ``=``), a quote
+  or a fence, or the line is a title or a list of names (half its words capitalised, no
+  sentence ending in it), or it ends in a capitalised word and the next line is one. A line that ends in an article or a conjunction (``the``, ``und``,
+  ``et``) always goes on: German capitalises its nouns, so "…eine\nMenge" is one sentence.
 """
 
 from __future__ import annotations
@@ -406,6 +408,17 @@ def _starts_line(text: str, k: int, lo: int) -> bool:
 
 
 _GOES_ON, _SENTENCE, _PARAGRAPH = 0, 1, 2
+#: Articles and conjunctions (and prepositions that are never a verb's particle): no sentence
+#: ends in one, so a line that does goes on in the next, whatever that starts with.
+_DANGLING = frozenset("""
+    a an the and or but nor
+    der die das den dem des ein eine einer einem einen eines und oder aber sondern dass ob weil für von
+    le la les un une des du et ou mais que qui avec pour par dans sur
+    el los las unos unas y o con para por del al
+    il lo gli della delle degli
+    het een en
+    и а но или что для из от по на в с к о
+""".split())
 #: A line this long that ends without a stop was wrapped where the width ran out.
 WRAP = 60
 #: What opens a line that is a block of its own, not the rest of a wrapped one.
@@ -418,14 +431,29 @@ def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
     # a wrap falls after a word or a comma; a line ending in a number is a row or a reference
     if len(line) < WRAP or not (line[-1].isalpha() or line[-1] in ",-") or "|" in line:
         return False
-    titled = _titled(line)
+    if _BLOCK_START.match(text, i + 1, hi) is not None:
+        return False
+    if line.rpartition(" ")[2] in _DANGLING:
+        return True  # "… the" / "file": an article or a conjunction ends no sentence
+    titled = _titled(line) and not _ends_sentence(line)
     shouted = titled and _shouted(line)  # a line in capitals is titled too: looked at only then
-    if (titled and not shouted) or _BLOCK_START.match(text, i + 1, hi) is not None:
+    if titled and not shouted:
         return False
     nl = text.find("\n", i + 1, hi)
     nxt = text[i + 1:hi if nl < 0 else nl][:80]
+    if not titled and line.rpartition(" ")[2][:1].islower():
+        return True
     # a disclaimer in capitals goes on in capitals: "…EXPRESS OR" / "IMPLIED, INCLUDING…"
-    return not _titled(nxt) or (shouted and nxt.upper() == nxt)
+    return not _titled(nxt) or _ends_sentence(nxt) or (shouted and nxt.upper() == nxt)
+
+
+_STOP_AFTER_WORD = re.compile(r"[^\W\d_]{2}[.!?](?=\s|\Z)")
+
+
+def _ends_sentence(line: str) -> bool:
+    """A lower-case word and a stop in ``line`` ("…GNU/Linux. Die", "Dienstleistungen."): the
+    rest of a sentence, not a title or a list of names (whose stops follow initials)."""
+    return any(m.group()[:2].islower() for m in _STOP_AFTER_WORD.finditer(line))
 
 
 def _titled(line: str) -> bool:
