@@ -83,7 +83,7 @@ def test_add_list_tree_and_delete_a_document(http):
     doc = {"source": "notes/kiwi.md", "text": "# Kiwi\n\nKiwis are fuzzy brown fruit.\n", "format": "markdown",
            "metadata": {"year": 2024}}
     report = http.post("/documents", json={"documents": [doc]}).json()
-    assert (report["added"], report["units"] > 0) == (1, True)
+    assert (report["added"], report["units"] > 0, report["embedder"]) == (1, True, "")  # the index existed
     again = http.post("/documents", json={"documents": [doc]}).json()
     assert (again["added"], again["unchanged"]) == (0, 1)
     listed = {d["source"] for d in http.get("/documents").json()["documents"]}

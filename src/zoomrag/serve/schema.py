@@ -117,6 +117,8 @@ class AddResponse(BaseModel):
     empty: list[str] = []
     #: (source, pages without text, pages) of PDFs with many scanned pages among their text.
     scanned: list[tuple[str, int, int]] = []
+    #: The embedder ``auto`` chose for a new index, and why ("" when the index existed).
+    embedder: str = ""
 
 
 class DocumentOut(BaseModel):
