@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zoomrag.errors import DecodeError
 from zoomrag.load import load_path, read_text
 from zoomrag.load.tables import parse_pipe_table
 from zoomrag.parse import make_chunker
@@ -512,3 +514,23 @@ def test_a_table_of_fields_reads_as_a_name_and_its_value_a_line():
     assert read_text(headed, format="html", id="h").text.startswith("| Name | Role |")
     long = f"<table><tr><th>Summary</th><td>{'word ' * 60}</td></tr><tr><th>Owner</th><td>Ann</td></tr></table>"
     assert read_text(long, format="html", id="l").text.startswith("| Summary |")
+
+
+def test_a_page_is_read_in_the_charset_its_meta_declares(tmp_path):
+    """Older pages in German, French or Russian are saved in a code page their <meta> names, as
+    browsers read them; they were refused as "not valid UTF-8"."""
+    f = tmp_path / "alt.html"
+    # declared ISO-8859-1 with windows-1252's quotes and euro sign: read as a browser does
+    f.write_bytes('<html><head><meta charset="iso-8859-1"><title>Preise</title></head><body><h1>Über uns</h1>'
+                  '<p>Größe „Maße“ für 5 €.</p></body></html>'.encode("cp1252"))
+    assert load_path(f).text.strip() == "# Über uns\n\nGröße „Maße“ für 5 €."
+    f.write_bytes('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1251">'
+                  '</head><body><h1>Глава 1</h1><p>Текст страницы.</p></body></html>'.encode("cp1251"))
+    assert load_path(f).text.strip() == "# Глава 1\n\nТекст страницы."
+    # UTF-8 wins over a declaration that is wrong about it; no declaration: refused, named
+    f.write_bytes('<html><head><meta charset="iso-8859-1"></head><body><p>Größe</p></body></html>'.encode())
+    assert load_path(f).text.strip() == "Größe"
+    f.write_bytes("<html><body><p>Größe und Maße der Pakete für die Benutzer, schöne Grüße</p></body></html>"
+                  .encode("latin-1"))
+    with pytest.raises(DecodeError, match=r"alt.html: not valid UTF-8 \(byte 0xf6 at offset 17, line 1\)"):
+        load_path(f)

@@ -156,16 +156,31 @@ def _is_archive(source: str) -> bool:
 _XML_DECLARATION = re.compile(rb"""\A\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z][\w.:-]*)["']""")
 
 
+#: An HTML page's ``<meta charset>`` or ``http-equiv`` Content-Type, in its first 1,024 bytes
+#: (where a browser's prescan looks for it).
+_META_CHARSET = re.compile(rb"""<meta\s[^>]*?charset\s*=\s*["']?\s*([A-Za-z][\w.:-]*)""", re.I)
+#: Code pages a browser reads a page declared in as their wider superset (the WHATWG Encoding
+#: Standard): a page "in ISO-8859-1" with „quotes“ or € is windows-1252, as its author saw it.
+_AS_BROWSERS_READ = {"iso8859-1": "cp1252", "ascii": "cp1252", "iso8859-9": "cp1254", "gb2312": "gbk",
+                     "euc_kr": "cp949", "tis-620": "cp874"}
+
+
 def _declared_encoding(head: bytes) -> str | None:
-    """The encoding an XML declaration names, when Python knows it and it is not UTF-8."""
+    """The encoding an XML declaration or an HTML page's meta charset names, when Python knows
+    it and it is not UTF-8."""
     m = _XML_DECLARATION.match(head)
-    if m is None:
-        return None
+    html = m is None
+    if html:
+        m = _META_CHARSET.search(head, 0, 1024)
+        if m is None:
+            return None
     try:
         name = codecs.lookup(m.group(1).decode("ascii")).name
     except LookupError:
         return None
-    return None if name in ("utf-8", "utf-16", "utf-32") else name
+    if name in ("utf-8", "utf-16", "utf-32", "utf-16-le", "utf-16-be"):
+        return None
+    return _AS_BROWSERS_READ.get(name, name) if html else name
 
 
 #: How makeinfo opens the mark of an index node, the only NUL bytes a text file holds.
@@ -190,8 +205,8 @@ def _likely_encoding(data: bytes) -> str | None:
 
 
 def decode(data: bytes, source: str) -> str:
-    """UTF-8 (with or without BOM), UTF-16/32 with BOM, or the encoding an XML declaration names;
-    binary data is refused by name."""
+    """UTF-8 (with or without BOM), UTF-16/32 with BOM, or the encoding an XML declaration or an
+    HTML page's meta charset names; binary data is refused by name."""
     for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
                        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
         # UTF-32 LE's BOM starts with UTF-16 LE's, so UTF-32 is tried first.
