@@ -285,3 +285,31 @@ def test_a_corpus_in_another_language_gets_the_multilingual_model_and_says_why(t
     # the choice holds for the index: adding more says nothing of it
     write(tmp_path / "wiki" / "mehr.md", GERMAN_PAGE.replace("Pakete", "Mehr Pakete"))
     assert "chosen because" not in run("index", "wiki").stdout
+
+
+ENGLISH_PAGE = ("# Holding packages\n\nTo keep a package from being upgraded, mark it as held back with apt-mark "
+                "hold. The package manager then leaves it at its installed version until the hold is removed "
+                "again, even when a newer version is available.\n")
+
+
+def test_each_document_says_its_language_and_a_question_can_ask_for_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "wiki" / "pakete.md", GERMAN_PAGE)
+    write(tmp_path / "wiki" / "packages.md", ENGLISH_PAGE)
+    write(tmp_path / "wiki" / "hold.py", "def hold(package):\n    '''Keep the package at its version.'''\n"
+                                          "    return run(['apt-mark', 'hold', package])\n" * 3)
+    write(tmp_path / "wiki" / "short.md", "# Note\n\nKurz.\n")
+    run("index", "wiki", "--embedder", "hash", "--no-probe")
+    stats = json.loads(run("stats", "--json").stdout)
+    assert dict(stats["metadata_keys"])["lang"] == 2  # code and a text too short to tell say none
+    question = ("query", "apt-mark hold", "--mode", "bm25", "--budget", "300", "--json")
+    found = json.loads(run(*question, "--where", "lang=de").stdout)["contexts"]
+    assert [(c["doc_id"], c["metadata"]["lang"]) for c in found] == [("pakete.md", "de")]
+    assert {c["doc_id"] for c in json.loads(run(*question).stdout)["contexts"]} >= {"pakete.md", "packages.md"}
+    # nothing changed: nothing is read as changed (the language is kept, not told again)
+    assert "0 added, 0 updated, 4 unchanged" in " ".join(run("index", "wiki", "--no-probe").stdout.split())
+    # a language the user states wins over the one told from the text
+    write(tmp_path / "ch" / "seite.md", GERMAN_PAGE)
+    run("index", "ch", "--meta", "lang=de-CH", "--no-probe")
+    found = json.loads(run(*question, "--where", "lang=de-CH").stdout)["contexts"]
+    assert [c["doc_id"] for c in found] == ["seite.md"]

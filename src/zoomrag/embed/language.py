@@ -72,6 +72,13 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE)
 
 
+#: The metadata key of the language a document is written in (``--where lang=de``); "language"
+#: is a code file's programming language.
+LANG_KEY = "lang"
+#: Formats whose text is code or configuration, not a language's prose.
+NOT_PROSE = frozenset({"code", "toml", "ini", "yaml", "xmldata"})
+
+
 def language_of(text: str) -> str | None:
     """The ISO 639-1 code of the language ``text`` is written in, or None when it has fewer
     than :data:`MIN_LETTERS` letters (a heading, a table of numbers, a line of code)."""
@@ -128,9 +135,10 @@ def auto_choice(sample: Iterable[str]) -> tuple[str, str]:
             f"the first documents are in {said or 'English'}")
 
 
-def check_language(embedder: object, texts: str | Iterable[str], label: str | None = None) -> float:
+def check_language(embedder: object, texts: str | Iterable[str], label: str | None = None, *,
+                   language: str | None = None) -> float:
     """Refuse CJK text for an English-only embedder, and warn about some CJK text or a text in
-    another language; returns the CJK share."""
+    another language (``language``, when already told; else the texts'); returns the CJK share."""
     texts = [texts] if isinstance(texts, str) else list(texts)
     share = cjk_ratio(texts)
     if getattr(embedder, "multilingual", True):
@@ -146,7 +154,7 @@ def check_language(embedder: object, texts: str | Iterable[str], label: str | No
             raise EmbedError(f"{message}; {fix}")
         warnings.warn(message + "; their meaning is lost in the vectors", LanguageWarning, stacklevel=2)
         return share
-    code = language_of("\n".join(texts))
+    code = language or language_of("\n".join(texts))
     if code is not None and code != "en":
         # Without the file's name: shown once per language, not once per document.
         language = NAMES.get(code, f"language {code!r}")

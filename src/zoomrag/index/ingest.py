@@ -24,6 +24,7 @@ from ..embed import (
     MemoryCache,
     cache_key,
 )
+from ..embed.language import LANG_KEY, NOT_PROSE, language_of
 from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
 from ..load import FileRules, load_path
@@ -182,6 +183,8 @@ class Ingest:
             if same_text and reading == Reading(doc.format, PARSER_VERSION):
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 before = dict(stored.get(doc.id, {}))
+                if LANG_KEY in before and LANG_KEY not in given:
+                    given[LANG_KEY] = before[LANG_KEY]  # told when this same text was read
                 if given == before:
                     report.unchanged += 1
                     continue
@@ -196,7 +199,7 @@ class Ingest:
                 report.empty.append(str(src))  # a scanned PDF: its pages hold no text to search
             elif isinstance(src, Path) and (scanned := _scanned_pages(doc)):
                 report.scanned.append((str(src), *scanned))
-            yield doc, origin
+            yield with_language(doc), origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
         emb = self.settings.embedder
@@ -270,6 +273,15 @@ def _scanned_pages(doc: Document) -> tuple[int, int] | None:
     if not isinstance(blank, int) or not isinstance(pages, int) or blank < 2 or 10 * blank < pages:
         return None
     return blank, pages
+
+
+def with_language(doc: Document) -> Document:
+    """``doc`` with the language its text is written in as ``lang`` metadata, unless it states
+    one, is code or configuration, or is too short to tell."""
+    if LANG_KEY in doc.metadata or doc.format in NOT_PROSE:
+        return doc
+    code = language_of(doc.text)
+    return doc if code is None else with_metadata(doc, {LANG_KEY: code})
 
 
 def _has_bytes(path: Path) -> bool:

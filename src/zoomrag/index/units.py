@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..embed import check_language, check_window, fit_derived, with_prefix
 from ..embed.base import Embedder
+from ..embed.language import LANG_KEY
 from ..load.readers.transcript import is_conversation, lead_before, speaker_of, turn_leads
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
@@ -38,7 +39,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     tree = _fit_window(tree, emb)
     units = tree.leaves()
     texts = [unit_text(u) for u in units]
-    check_language(emb, texts, label=doc.source)
+    check_language(emb, texts, label=doc.source, language=doc.metadata.get(LANG_KEY))
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []

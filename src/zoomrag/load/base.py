@@ -170,10 +170,9 @@ def _declared_encoding(head: bytes) -> str | None:
     it and it is not UTF-8."""
     m = _XML_DECLARATION.match(head)
     html = m is None
-    if html:
-        m = _META_CHARSET.search(head, 0, 1024)
-        if m is None:
-            return None
+    m = m or _META_CHARSET.search(head, 0, 1024)
+    if m is None:
+        return None
     try:
         name = codecs.lookup(m.group(1).decode("ascii")).name
     except LookupError:
