@@ -85,7 +85,7 @@ def test_every_context_satisfies_the_filter_fits_the_budget_and_fills_it(ix, whe
     used = sum(len(c.text) for c in out)  # CharCounter: a token is a character
     assert used <= budget
     for c in out:
-        assert dict(c.metadata) == dict(docs[c.doc_id].metadata)
+        assert dict(c.metadata) == {**docs[c.doc_id].metadata, "lang": "en"}  # told by the index
         assert docs[c.doc_id].text[c.start:c.end] == c.text
     # a selective filter still fills the budget when its documents hold enough text (dense ranks all)
     room = sum(len(docs[i].text) for i in allowed)

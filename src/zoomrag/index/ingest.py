@@ -184,7 +184,10 @@ class Ingest:
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 before = dict(stored.get(doc.id, {}))
                 if LANG_KEY in before and LANG_KEY not in given:
-                    given[LANG_KEY] = before[LANG_KEY]  # told when this same text was read
+                    # told again, not carried over: a language the user stated before may be gone
+                    told = with_language(doc).metadata.get(LANG_KEY)
+                    if told is not None:
+                        given[LANG_KEY] = told
                 if given == before:
                     report.unchanged += 1
                     continue
