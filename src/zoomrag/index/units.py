@@ -39,7 +39,8 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     tree = _fit_window(tree, emb)
     units = tree.leaves()
     texts = [unit_text(u) for u in units]
-    check_language(emb, texts, label=doc.source, language=doc.metadata.get(LANG_KEY))
+    # the language is told as the document is read (index.ingest.with_language): none is code
+    check_language(emb, texts, label=doc.source, language=doc.metadata.get(LANG_KEY), tell=False)
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
