@@ -15,6 +15,7 @@ from zoomrag.model import Document, node_id
 from zoomrag.parse import make_chunker
 from zoomrag.parse.base import measure_for
 from zoomrag.parse.boundaries import grapheme_cut
+from zoomrag.text.wordpiece import minilm_counter
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -105,3 +106,13 @@ def test_real_prose_from_chroma_general():
     assert max(sizes) <= 200
     # Paragraphs are packed: chunks are not paragraph-sized crumbs.
     assert sum(sizes) / len(sizes) >= 100
+
+
+def test_a_character_of_more_units_than_the_size_is_a_piece_of_its_own():
+    # MiniLM's tokenizer reads a Hangul syllable as two word pieces: with size=1 the splitter
+    # found no cut and looped for ever.
+    if minilm_counter() is None:
+        pytest.skip("the MiniLM tokenizer is not installed here")
+    chunker = make_chunker("recursive", {"size": 1, "unit": "tokens"})
+    tree = chunker.chunk(Document.from_text("가나 다라", id="ko"))
+    assert [(n.start, n.end) for n in tree.leaves()] == [(0, 1), (1, 2), (3, 4), (4, 5)]

@@ -163,10 +163,14 @@ def _split(text: str, measure: Measure, start: int, end: int, size: int, keep: i
                 mark(last)
             return pieces
         hard = starts(i + size)  # the furthest cut: ``size`` units from s
-        if hard <= floor:  # the overlap leaves no room for new text: drop it
-            s = floor
-            i = index(s)
-            continue
+        if hard <= floor:
+            if s < floor:  # the overlap leaves no room for new text: drop it
+                s = floor
+                i = index(s)
+                continue
+            # One character of more than ``size`` units (a Hangul syllable is two word pieces):
+            # the piece takes it whole (below), or the loop would never move on.
+            hard = floor
         if min_tail and last - min_tail < i + size:  # leave the tail its min_size units
             hard = max(starts(max(last - min_tail, i + 1)), floor + 1)
         lo = min(max(starts(i + keep - 1) + 1, floor + 1), hard)
