@@ -55,7 +55,8 @@ def _named(family: str) -> str:
     return "|".join(w for word in words for w in (word, word.upper()))
 
 
-PLAIN_FIRST = rf"[第PBCAIS§{_CN_NUM}（(\d{''.join(sorted({w[0] for ws in _WORDS.values() for w in ws.split()} - set('PBCAIS')))}]"
+_INITIALS = "".join(sorted({w[0] for words in _WORDS.values() for w in words.split()} - set("PBCAIS")))
+PLAIN_FIRST = rf"[第PBCAIS§{_CN_NUM}（(\d{_INITIALS}]"
 # Blanks around a marker: a text dumped from HTML (w3m, lynx, a DocBook ".txt") keeps the page's
 # no-break spaces, as in "7.3.\u00a0Why…" and a paragraph indented by "\u00a0\u00a0\u00a0 ".
 BLANK = r"[ \t\u3000\u00a0]"

@@ -37,8 +37,9 @@ docs/text.md):
   with ("…will be given this\nMIME type", "…value is\n50, and…"), unless the next line opens a
   list item (``-``, ``1.``, ``(a)``), a table row, a heading or a rule (``#``, ``=``), a quote
   or a fence, or the line is a title or a list of names (half its words capitalised, no
-  sentence ending in it), or it ends in a capitalised word and the next line is one. A line that ends in an article or a conjunction (``the``, ``und``,
-  ``et``) always goes on: German capitalises its nouns, so "…eine\nMenge" is one sentence.
+  sentence ending in it), or it ends in a capitalised word and the next line is one. A line
+  that ends in an article or a conjunction (``the``, ``und``, ``et``) always goes on: German
+  capitalises its nouns, so "…eine\nMenge" is one sentence.
 """
 
 from __future__ import annotations
@@ -433,7 +434,8 @@ def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
         return False
     if _BLOCK_START.match(text, i + 1, hi) is not None:
         return False
-    if line.rpartition(" ")[2] in _DANGLING:
+    last = line.rpartition(" ")[2]
+    if last in _DANGLING:
         return True  # "… the" / "file": an article or a conjunction ends no sentence
     titled = _titled(line) and not _ends_sentence(line)
     shouted = titled and _shouted(line)  # a line in capitals is titled too: looked at only then
@@ -441,8 +443,8 @@ def _wrapped(text: str, lo: int, i: int, hi: int) -> bool:
         return False
     nl = text.find("\n", i + 1, hi)
     nxt = text[i + 1:hi if nl < 0 else nl][:80]
-    if not titled and line.rpartition(" ")[2][:1].islower():
-        return True
+    if not titled and last[:1].islower():
+        return True  # prose ends in a lower-case word: the next line goes on, capital or not
     # a disclaimer in capitals goes on in capitals: "…EXPRESS OR" / "IMPLIED, INCLUDING…"
     return not _titled(nxt) or _ends_sentence(nxt) or (shouted and nxt.upper() == nxt)
 
