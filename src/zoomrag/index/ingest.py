@@ -185,9 +185,12 @@ class Ingest:
                 given = json.loads(json.dumps(dict(doc.metadata), ensure_ascii=False, default=str))
                 before = dict(stored.get(doc.id, {}))
                 if LANG_KEY in before and LANG_KEY not in given:
-                    # told again, not carried over: a language the user stated before may be gone
-                    told = with_language(doc).metadata.get(LANG_KEY)
-                    if told is not None:
+                    # The same text is in the language stored (told again it costs a re-run 40 %).
+                    # When the rest of the metadata changed, a language the user stated before
+                    # and leaves out now goes with it: told again.
+                    if given == {k: v for k, v in before.items() if k != LANG_KEY}:
+                        given[LANG_KEY] = before[LANG_KEY]
+                    elif (told := with_language(doc).metadata.get(LANG_KEY)) is not None:
                         given[LANG_KEY] = told
                 if given == before:
                     report.unchanged += 1
