@@ -256,18 +256,20 @@ class ZoomragConfig:
     """A :class:`zoomrag.evaluate.Retriever` over one index and one policy."""
 
     def __init__(self, name: str, tree: str, policy: str, params: Mapping[str, Any], indexes: Indexes,
-                 mode: str, probe: dict[str, Any] | None = None):
+                 mode: str, probe: dict[str, Any] | None = None, fusion: str = "convex"):
         self.name = name
         self.embedder = f"{indexes.embedder.name}@{indexes.embedder.version}"
         self.tree = tree
         self.expander = get_expander(policy, params)
         self.indexes = indexes
         self.mode = mode
+        self.fusion = fusion
         self.index: Index | None = None
         #: For ``auto``: None clears any probe record (defaults only); a dict runs the probe
         #: (as ``zoomrag index`` does) and receives its report.
         self.probe = probe
         self.settings = {"tree": tree, "policy": policy, "params": dict(params), "mode": mode,
+                         **({"fusion": fusion} if mode == "hybrid" else {}),
                          "probe": probe is not None}
 
     def build(self, dataset: Dataset) -> BuildStats:
@@ -291,7 +293,7 @@ class ZoomragConfig:
     def retrieve(self, query: EvalQuery, budget: int) -> list:
         assert self.index is not None
         k = max(50, budget // 16)
-        return self.index.query(query.query, budget=budget, top=None, mode=self.mode,
+        return self.index.query(query.query, budget=budget, top=None, mode=self.mode, fusion=self.fusion,
                                 expand=self.expander, k=k)
 
 
@@ -525,6 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--probe-auto-only", action="store_true",
                     help="with --probe: run the probe for auto but not every candidate beside it")
     ap.add_argument("--mode", default="dense", choices=("dense", "bm25", "hybrid"))
+    ap.add_argument("--fusion", default="convex", choices=("convex", "rrf"), help="how hybrid mode joins its rankings")
     ap.add_argument("--embedder", help="override the embedder for every dataset")
     ap.add_argument("--cache-dir", type=Path, default=OUT)
     ap.add_argument("--build-only", action="store_true", help="build the indexes (warm the cache) and stop")
@@ -577,7 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 continue
             probe_report: dict[str, Any] = {}
             retrievers: list[Any] = [ZoomragConfig(n, t, p, prm, indexes, args.mode,
-                                                   probe_report if args.probe else None)
+                                                   probe_report if args.probe else None, args.fusion)
                                      for n, (t, p, prm) in configs.items()]
             retrievers += peer_list
 

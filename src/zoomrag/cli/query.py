@@ -80,7 +80,10 @@ def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Contexts to return at most.")
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True,
-              help="Dense vectors, BM25, or both fused by reciprocal rank.")
+              help="Dense vectors, BM25, or both: a weighted sum of their scaled scores.")
+@click.option("--bm25-weight", type=click.FloatRange(0, 1), default=None, metavar="W",
+              help="In hybrid mode, BM25's share of the fused score, 0 to 1 (dense gets the rest)  [default: 0.3]; "
+                   "raise it for questions made of names, codes and identifiers.")
 @click.option("--expand", "expand", type=PolicyChoice(), default="auto", show_default=True,
               help="Expansion policy: how matched units grow into contexts; auto uses the policy pinned by `zoomrag recommend --pin`, else the measured best (see docs/expansion.md).")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
@@ -102,7 +105,8 @@ def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
               help="Ask the zoomrag serve at URL (also $ZOOMRAG_SERVER); by default a server running on "
                    "the same index is asked when there is one ($ZOOMRAG_API_KEY is sent as its key).")
 @click.option("--no-server", is_flag=True, help="Answer here even when a server runs on this index.")
-def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, expand: str,
+def query_command(text: str, index_path: Path, budget: int, top: int, mode: str, bm25_weight: float | None,
+                  expand: str,
                   settings: tuple[str, ...], order: str, rerank: bool, where: tuple[str, ...],
                   where_json: str | None, docs: tuple[str, ...], explain: bool, as_json: bool,
                   server_url: str | None, no_server: bool) -> None:
@@ -113,21 +117,17 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
     condition = _where(where, where_json) if where or where_json is not None else None
     request = QueryRequest(text=text, budget=budget, top=top, mode=mode, expand=expand, params=params,
                            order=order, explain=explain, rerank=rerank, where=condition,
-                           doc=list(docs) or None)
+                           doc=list(docs) or None, bm25_weight=bm25_weight)
     # A server store's server is asked only when named (--server): no file beside it says where it runs.
     local = no_server or (is_server(index_path) and server_url is None)
     contexts = None if local else _ask_server(server_url, index_path, request)
     notes: list[str] = []
     if contexts is None:
-        from ..expand import get_expander
         from ..index import Index
-        from ..rerank import HTTPReranker
+        from ..serve.query import run_query
 
-        expander = get_expander(expand, params)
-        reranker = HTTPReranker() if rerank else None
         with Index.open(index_path, create=False) as ix:
-            contexts = ix.query(text, budget=budget, top=top, mode=mode, expand=expander, rerank=reranker,
-                                order=order, explain=explain, where=condition, doc=list(docs) or None)
+            contexts = run_query(ix, request)
             notes = ix.filter_notes(condition, list(docs) or None) if explain or not contexts else []
     if as_json:
         payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}

@@ -176,11 +176,12 @@ class Index:
         return self._dense.refresh()
 
     # -- reading ------------------------------------------------------------------------
-    def search(self, text: str, *, mode: str = "hybrid", k: int = 50, rrf_k: float = 60.0,
-               weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
+    def search(self, text: str, *, mode: str = "hybrid", k: int = 50, fusion: str = "convex",
+               rrf_k: float = 60.0, weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
                doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
-        """The ``k`` best units for ``text``, unexpanded (``where``, ``doc``, ``vector``: see :meth:`query`)."""
-        return self._searcher.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights,
+        """The ``k`` best units for ``text``, unexpanded (``fusion``, ``weights``, ``where``,
+        ``doc``, ``vector``: see :meth:`query`)."""
+        return self._searcher.search(text, mode=mode, k=k, fusion=fusion, rrf_k=rrf_k, weights=weights,
                                      where=parse_filter(where, doc), vector=vector)
 
     def grow(self, text: str, hits: Sequence[Hit], *, budget: int = 2048, top: int | None = 10,
@@ -192,8 +193,8 @@ class Index:
                                    order=order, explain=explain)
 
     def query(self, text: str, *, budget: int = 2048, top: int | None = 10, mode: str = "hybrid",
-              expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
-              weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
+              expand: str | Expander = "auto", k: int | None = None, fusion: str = "convex",
+              rrf_k: float = 60.0, weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
               order: str = "score", explain: bool = False, where: Mapping[str, Any] | Filter | None = None,
               doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Context]:
@@ -207,9 +208,12 @@ class Index:
         ``where`` (a filter dict, :mod:`zoomrag.search.filters`) and ``doc`` (ids or source
         paths, exact or glob) keep only some documents, which both rankers search alone, so the
         budget is still filled. ``vector``: the query's embedding, if known (:meth:`embed_queries`).
+        In ``hybrid`` mode ``fusion`` joins the two rankings: ``convex``, a weighted sum of each
+        ranker's scores scaled to [0, 1] (``weights``, default dense 0.7, bm25 0.3), or ``rrf``,
+        reciprocal ranks (``rrf_k``, ``weights`` default 1 each) (:mod:`zoomrag.search.fusion`).
         """
         return self._searcher.query(text, vector, budget=budget, top=top, mode=mode, expand=expand, k=k,
-                                    rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
+                                    fusion=fusion, rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
                                     rerank_depth=rerank_depth, fill=fill, order=order, explain=explain,
                                     where=parse_filter(where, doc))
 

@@ -27,7 +27,7 @@ from ..model import Context, Hit, Tree
 from ..search.bm25 import bm25_search
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
-from ..search.fusion import reciprocal_rank_fusion, single_ranking
+from ..search.fusion import FUSIONS, fuse, single_ranking
 from ..search.scope import Scopes
 from ..store import Store, UnitRow
 from ..store.meta import Pins
@@ -74,6 +74,7 @@ class Searcher:
         return AutoChoice.from_meta(self.store.meta())
 
     def search(self, text: str, *, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
+               fusion: str = "convex",
                where: Filter | None = None, vector: np.ndarray | None = None,
                partial: dict[str, Tree] | None = None) -> list[Hit]:
         """The ``k`` best units. ``partial``: also load the hits' partial trees into it
@@ -82,14 +83,16 @@ class Searcher:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
+        if fusion not in FUSIONS:
+            raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
         if not text.strip():
             raise ConfigError("the query is empty; give a question or some words to search for")
         if self.settings.pins is None:
             return []
         with self.store.snapshot():
-            return self._ranked(text, mode, k, rrf_k, weights, where, vector, partial)
+            return self._ranked(text, mode, k, fusion, rrf_k, weights, where, vector, partial)
 
-    def _ranked(self, text: str, mode: str, k: int, rrf_k: float, weights: Mapping[str, float] | None,
+    def _ranked(self, text: str, mode: str, k: int, fusion: str, rrf_k: float, weights: Mapping[str, float] | None,
                 where: Filter | None, vector: np.ndarray | None, partial: dict[str, Tree] | None) -> list[Hit]:
         generation = self.store.generation()
         if mode != "bm25" and generation != self._embedder_checked:
@@ -119,7 +122,7 @@ class Searcher:
                 rankings["dense"] = dense()
             rankings["bm25"] = self._one_per_text(found, k, copies)
         if mode == "hybrid":
-            fused = reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)[:k]
+            fused = fuse(rankings, fusion, weights, rrf_k)[:k]
         else:
             fused = single_ranking(mode, rankings[mode])
         rows: list[int] = [f.key for f in fused]  # type: ignore[misc]
@@ -173,8 +176,8 @@ class Searcher:
         return [self.query(t, v, where=where, **options) for t, v in zip(texts, vectors)]
 
     def query(self, text: str, vector: np.ndarray | None, *, budget: int = 2048, top: int | None = 10,
-              mode: str = "hybrid", expand: str | Expander = "auto", k: int | None = None, rrf_k: float = 60.0,
-              weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
+              mode: str = "hybrid", expand: str | Expander = "auto", k: int | None = None, fusion: str = "convex",
+              rrf_k: float = 60.0, weights: Mapping[str, float] | None = None, params: Mapping[str, Any] | None = None,
               rerank: Reranker | None = None, rerank_depth: int | None = None, fill: bool = True,
               order: str = "score", explain: bool = False, where: Filter | None = None) -> list[Context]:
         if budget < 1:
@@ -189,8 +192,8 @@ class Searcher:
         # with the hits themselves.
         partial: dict[str, Tree] | None = {} if reads_ancestors_only(expander) else None
         with collector_paused(), self.store.snapshot():
-            hits = self.search(text, mode=mode, k=k, rrf_k=rrf_k, weights=weights, where=where, vector=vector,
-                               partial=partial)
+            hits = self.search(text, mode=mode, k=k, fusion=fusion, rrf_k=rrf_k, weights=weights, where=where,
+                               vector=vector, partial=partial)
             if not hits:
                 return []
             return self._grown(text, hits, partial, budget=budget, top=top, expander=expander, rerank=rerank,

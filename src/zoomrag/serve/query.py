@@ -43,6 +43,8 @@ class QueryRequest:
     where: Mapping[str, Any] | None = None
     #: Only these documents (an id, source path or glob, or a list of them).
     doc: str | list[str] | None = None
+    #: In hybrid mode, BM25's share of the fused score, 0 to 1 (None: the default, 0.3).
+    bm25_weight: float | None = None
 
 
 def _accepts(index: Index, name: str) -> bool:
@@ -62,6 +64,13 @@ def run_query(index: Index, req: QueryRequest) -> list[Context]:
             raise ConfigError(f"this zoomrag's Index.query has no {name!r} filter yet; "
                               f"leave {name!r} out of the request")
         extra[name] = value
+    if req.bm25_weight is not None:
+        if req.mode != "hybrid":
+            raise ConfigError(f"bm25_weight applies to hybrid mode, not {req.mode!r}; leave it out or "
+                              "ask with mode 'hybrid'")
+        from ..search.fusion import bm25_weights
+
+        extra["weights"] = bm25_weights(req.bm25_weight)
     reranker = None
     if req.rerank:
         from ..rerank import HTTPReranker
@@ -76,7 +85,7 @@ def request_body(req: QueryRequest) -> dict[str, Any]:
     """The JSON body of ``POST /query`` for this request (options left at None are left out)."""
     body = {"text": req.text, "budget": req.budget, "top": req.top, "mode": req.mode, "expand": req.expand,
             "params": dict(req.params), "order": req.order, "explain": req.explain, "rerank": req.rerank,
-            "where": req.where, "doc": req.doc}
+            "where": req.where, "doc": req.doc, "bm25_weight": req.bm25_weight}
     return {k: v for k, v in body.items() if v is not None}
 
 

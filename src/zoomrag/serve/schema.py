@@ -33,11 +33,15 @@ class QueryBody(_Strict):
         None, description='Metadata filter, chromadb/Qdrant style, e.g. {"year": {"$gte": 2020}}.')
     doc: str | list[str] | None = Field(
         None, description="Search only these documents: an id, a source path or a glob, or a list of them.")
+    bm25_weight: float | None = Field(
+        None, ge=0, le=1, description="In hybrid mode, BM25's share of the fused score (dense search gets the "
+                                      "rest); default 0.3. Raise it for questions made of names, codes and "
+                                      "identifiers.")
 
     def request(self) -> QueryRequest:
         return QueryRequest(text=self.text, budget=self.budget, top=self.top, mode=self.mode,
                             expand=self.expand, params=self.params, order=self.order, explain=self.explain,
-                            rerank=self.rerank, where=self.where, doc=self.doc)
+                            rerank=self.rerank, where=self.where, doc=self.doc, bm25_weight=self.bm25_weight)
 
 
 class HitOut(BaseModel):
