@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 
 import pytest
@@ -92,3 +93,34 @@ def test_haystack_component_in_a_pipeline(index, expected):
     # the component round-trips through Haystack's serialisation
     again = haystack.Pipeline.loads(pipe.dumps(), allowed_modules=["zoomrag.integrations.haystack"])
     assert again.get_component("retriever").index == str(index)
+
+
+def test_each_adapter_passes_its_bm25_weight_on(index):
+    with Index.open(index, create=False) as ix:
+        want = [c.text for c in ix.query(QUESTION, budget=1024, top=10, mode="hybrid",
+                                         weights={"dense": 0.0, "bm25": 1.0})]
+        default = [c.text for c in ix.query(QUESTION, budget=1024, top=10, mode="hybrid")]
+    assert want != default  # the weight changes the answer here, so each check below can fail
+    ran = 0
+    if importlib.util.find_spec("langchain_core"):
+        from zoomrag.integrations.langchain import ZoomragRetriever as LangChain
+
+        retriever = LangChain.from_index(index, bm25_weight=1.0)
+        assert [d.page_content for d in retriever.invoke(QUESTION)] == want
+        retriever.searcher.close()
+        ran += 1
+    if importlib.util.find_spec("llama_index"):
+        from zoomrag.integrations.llamaindex import ZoomragRetriever as Llama
+
+        llama = Llama(index, bm25_weight=1.0)
+        assert [n.node.get_content() for n in llama.retrieve(QUESTION)] == want
+        llama.searcher.close()
+        ran += 1
+    if importlib.util.find_spec("haystack"):
+        from zoomrag.integrations.haystack import ZoomragRetriever as Haystack
+
+        component = Haystack.from_dict(Haystack(str(index), bm25_weight=1.0).to_dict())
+        assert [d.content for d in component.run(QUESTION)["documents"]] == want
+        ran += 1
+    if not ran:
+        pytest.skip("needs one of the 'langchain', 'llamaindex' or 'haystack' extras")

@@ -90,7 +90,7 @@ class DensityExpansion:
 
     def gaps(self, hits: Sequence[Hit]) -> list[float]:
         """Each hit's score gap to the best hit, in units of the median gap of the first 50 hits
-        (so that the scale of the scores, cosine or fused ranks, does not matter)."""
+        (so that the scale of the scores, cosine, fused or BM25, does not matter)."""
         if not self.score_decay or len(hits) < 2:
             return [0.0] * len(hits)
         top = max(h.score for h in hits)

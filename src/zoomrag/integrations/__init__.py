@@ -56,10 +56,12 @@ class Searcher:
     """
 
     def __init__(self, index: Index | str | Path, *, budget: int = DEFAULT_BUDGET, top: int | None = DEFAULT_TOP,
-                 mode: str = DEFAULT_MODE, expand: str = DEFAULT_EXPAND, where: Mapping[str, Any] | None = None):
+                 mode: str = DEFAULT_MODE, expand: str = DEFAULT_EXPAND, where: Mapping[str, Any] | None = None,
+                 bm25_weight: float | None = None):
         self.owned = not isinstance(index, Index)
         self.index = index if isinstance(index, Index) else Index.open(index, create=False)
         self.budget, self.top, self.mode, self.expand, self.where = budget, top, mode, expand, where
+        self.bm25_weight = bm25_weight
         self._lock = threading.Lock()
 
     @property
@@ -69,7 +71,8 @@ class Searcher:
     def search(self, text: str, *, budget: int | None = None, top: int | None = None,
                where: Mapping[str, Any] | None = None) -> list[Context]:
         req = QueryRequest(text=text, budget=budget or self.budget, top=top or self.top, mode=self.mode,
-                           expand=self.expand, where=where if where is not None else self.where)
+                           expand=self.expand, where=where if where is not None else self.where,
+                           bm25_weight=self.bm25_weight)
         with self._lock:
             return run_query(self.index, req)
 

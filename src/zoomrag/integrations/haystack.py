@@ -25,15 +25,16 @@ class ZoomragRetriever:
     """
 
     def __init__(self, index: str, budget: int = 1024, top: int = 10, mode: str = "hybrid",
-                 expand: str = "auto"):
+                 expand: str = "auto", bm25_weight: float | None = None):
         self.index, self.budget, self.top, self.mode, self.expand = str(index), budget, top, mode, expand
+        self.bm25_weight = bm25_weight
         self._searcher: Searcher | None = None
 
     def warm_up(self) -> None:
         """Open the index (a Pipeline calls this before the first run)."""
         if self._searcher is None:
             self._searcher = Searcher(Path(self.index), budget=self.budget, top=self.top, mode=self.mode,
-                                      expand=self.expand)
+                                      expand=self.expand, bm25_weight=self.bm25_weight)
 
     @component.output_types(documents=list[Document])
     def run(self, query: str, top_k: int | None = None, budget: int | None = None,
@@ -46,7 +47,7 @@ class ZoomragRetriever:
 
     def to_dict(self) -> dict[str, Any]:
         return default_to_dict(self, index=self.index, budget=self.budget, top=self.top, mode=self.mode,
-                               expand=self.expand)
+                               expand=self.expand, bm25_weight=self.bm25_weight)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ZoomragRetriever:

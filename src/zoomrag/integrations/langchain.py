@@ -35,10 +35,11 @@ class ZoomragRetriever(BaseRetriever):
     @classmethod
     def from_index(cls, index: Index | str | Path, *, budget: int = 1024, top: int | None = 10,
                    mode: str = "hybrid", expand: str = "auto", where: Mapping[str, Any] | None = None,
-                   **kwargs: Any) -> ZoomragRetriever:
-        """``index`` is an open :class:`~zoomrag.Index` or the path of an index file."""
-        return cls(searcher=Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where),
-                   **kwargs)
+                   bm25_weight: float | None = None, **kwargs: Any) -> ZoomragRetriever:
+        """``index`` is an open :class:`~zoomrag.Index` or the path of an index file;
+        ``bm25_weight``: BM25's share of a hybrid score, 0 to 1 (default 0.3)."""
+        return cls(searcher=Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where,
+                                     bm25_weight=bm25_weight), **kwargs)
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         return [Document(page_content=c.text, metadata=span_metadata(c), id=f"{c.doc_id}:{c.start}-{c.end}")

@@ -44,8 +44,9 @@ class ZoomragRetriever(BaseRetriever):
 
     def __init__(self, index: Index | str | Path, *, budget: int = 1024, top: int | None = 10,
                  mode: str = "hybrid", expand: str = "auto", where: Mapping[str, Any] | None = None,
-                 **kwargs: Any):
-        self.searcher = Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where)
+                 bm25_weight: float | None = None, **kwargs: Any):
+        self.searcher = Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where,
+                                 bm25_weight=bm25_weight)
         super().__init__(**kwargs)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
