@@ -76,15 +76,15 @@ QUESTIONS = 64
 #: made, recorded and used.
 SEED = 6
 #: What the probe measured on this corpus and tree (hash embedder, hybrid search).
-FLAT_WHY = ("parent (recall 0.939 against density's 0.891 on 64 probe questions, 512-1024 tokens; "
-            "gain at least +0.008 at 95 %)")
+FLAT_WHY = ("parent (recall 0.950 against density's 0.890 on 64 probe questions, 512-1024 tokens; "
+            "gain at least +0.013 at 95 %)")
 FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 64 probe questions, 2048-4096 tokens; "
                   "best other density (score_decay=1.0) +0.000, under the 0.02 margin)")
-HEADED_WHY = "density kept (recall 0.969 on 64 probe questions, 512-1024 tokens)"
-#: What ``zoomrag index`` (24 questions per kind, seed 0) measures on it: a sentence's window
-#: leads, but not beyond noise.
-INDEX_FLAT_WHY = ("density kept (recall 0.883 on 24 probe questions, 512-1024 tokens; best other window (n=1) "
-                  "+0.042, not beyond noise (95 % bound -0.019))")
+HEADED_WHY = ("density kept (recall 0.969 on 64 probe questions, 512-1024 tokens; best other density "
+              "(score_decay=1.0) +0.000, under the 0.02 margin)")
+#: What ``zoomrag index`` (24 questions per kind, seed 0) measures on it: nothing leads by the margin.
+INDEX_FLAT_WHY = ("density kept (recall 0.958 on 24 probe questions, 512-1024 tokens; best other density "
+                  "(trim=0.04) +0.008, under the 0.02 margin)")
 
 
 @pytest.fixture(scope="module")
@@ -287,7 +287,7 @@ def test_zoomrag_index_no_probe_and_recommend_probe(tmp_path):
     r = invoke("recommend", "--probe", index)
     assert r.exit_code == 0, r.output
     assert "probed in " in r.output and "(hybrid):" in r.output
-    assert "flat recall: density 0.941, density-large 0.957, " in r.output
+    assert "flat recall: density 0.979, density-large 0.983, " in r.output
     assert f"recorded in {index}: `zoomrag query --expand auto` uses it from now on" in r.output
     with Index.open(index, create=False) as ix:
         assert ix.auto_choice().probed["flat"].why == INDEX_FLAT_WHY

@@ -77,8 +77,9 @@ def test_every_mode_keeps_each_rankers_score_and_rank(tmp_path, corpus, mode):
     expected = {"dense": {"dense"}, "bm25": {"bm25"}, "hybrid": {"dense", "bm25"}}[mode]
     assert set().union(*(h.ranks for h in hits)) == expected
     top = hits[0]
-    if mode == "hybrid":
-        assert top.score == pytest.approx(sum(1 / (60 + r) for _, r in top.ranks.values()))
+    if mode == "hybrid":  # scaled scores, 0.7 dense + 0.3 bm25: each ranker's first counts 1 there
+        first_in_both = all(top.ranks.get(name, (0, 0))[1] == 1 for name in ("dense", "bm25"))
+        assert 0 < top.score <= 1 and (top.score == pytest.approx(1.0)) == first_in_both
     else:
         assert top.ranks[mode] == (top.score, 1)
 

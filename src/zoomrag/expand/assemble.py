@@ -721,7 +721,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
     hits = sorted((h for s in group for h in s.hits.values()), key=lambda h: (h.start, h.end))
     rules = [r for s in group for r in s.rules]
     parts = [(s.start, s.end) for s in group]
-    rule = _explained(b.rule, rules) if explain else b.rule
+    rule = _explained(b.rule, rules) + _ranked(hits) if explain else b.rule
     if isinstance(key, tuple) and len(key) == 3 and not isinstance(key[0], str):
         t_start, _, h_end = key
         if parts[0][0] > h_end:
@@ -778,6 +778,14 @@ def _copied_hits(text: str, hits: Sequence[Hit]) -> list[str]:
             held[x] = held.get(x, 0) + n
     total = sum(words)
     return sorted((x for x, n in held.items() if n >= MIN_WORDS and 2 * n >= total), key=lambda x: -held[x])
+
+
+def _ranked(hits: Sequence[Hit]) -> str:
+    """Where each ranker placed the context's best hit (``--explain``): why it came first."""
+    top = max(hits, key=lambda h: h.score, default=None)
+    if top is None or not top.ranks:
+        return ""
+    return "; best hit " + ", ".join(f"{name} #{rank}" for name, (_, rank) in top.ranks.items())
 
 
 def _explained(best: str, rules: list[str]) -> str:
