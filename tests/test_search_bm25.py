@@ -74,7 +74,7 @@ def test_hostile_queries_do_not_raise(tmp_path, query):
     with Index.open(tmp_path / "i.db", embedder=CountingEmbedder(), strategy=CharWindows(40)) as ix:
         ix.add([Document.from_text("AND OR NEAR are words here. col: a:b (x) ^y -z *", id="d")])
         if not query.strip():  # an empty query is refused by name (any mode), never searched
-            with pytest.raises(ConfigError, match="the query is empty"):
+            with pytest.raises(ConfigError, match="the query text is empty"):
                 ix.query(query, mode="bm25")
             return
         ix.query(query, mode="bm25")

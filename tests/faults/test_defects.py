@@ -150,7 +150,7 @@ def test_an_empty_query_is_refused(indexed):
     _, db = indexed
     for q in ("", "   \n"):
         code, _, err = run("query", q, "--index", str(db), "--mode", "dense")
-        assert code == 1 and "the query is empty" in err
+        assert code == 1 and "the query text is empty" in err
 
 
 def test_the_budget_bounds_a_run_without_spaces(tmp_path):

@@ -86,7 +86,7 @@ class Searcher:
         if fusion not in FUSIONS:
             raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
         if not text.strip():
-            raise ConfigError("the query is empty; give a question or some words to search for")
+            raise ConfigError("the query text is empty; give a question or some words to search for")
         if self.settings.pins is None:
             return []
         with self.store.snapshot():
