@@ -87,3 +87,13 @@ def test_the_cli_takes_a_bm25_weight(tmp_path):
                                       "--bm25-weight", "0.5"])
     assert wrong.exit_code != 0 and "bm25_weight applies to hybrid mode, not 'bm25'" in wrong.output
     assert "Traceback" not in wrong.output
+
+
+def test_explain_says_where_each_ranker_placed_the_best_hit(ix):
+    contexts = ix.query("red fox", budget=60, top=3, expand="none", explain=True)
+    hits = {h.node_id: h for h in ix.search("red fox", k=50)}
+    best = max(hits.values(), key=lambda h: h.score)
+    first = next(c for c in contexts if c.start == best.start)
+    said = ", ".join(f"{name} #{rank}" for name, (_, rank) in best.ranks.items())
+    assert f"; best hit {said}" in first.rule
+    assert "best hit" not in ix.query("red fox", budget=60, top=3, expand="none")[0].rule

@@ -721,7 +721,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
     hits = sorted((h for s in group for h in s.hits.values()), key=lambda h: (h.start, h.end))
     rules = [r for s in group for r in s.rules]
     parts = [(s.start, s.end) for s in group]
-    rule = _explained(b.rule, rules) + _ranked(hits) if explain else b.rule
+    rule = _explained(b.rule, rules) if explain else b.rule
     if isinstance(key, tuple) and len(key) == 3 and not isinstance(key[0], str):
         t_start, _, h_end = key
         if parts[0][0] > h_end:
@@ -730,6 +730,8 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
             else:
                 parts.insert(0, (t_start, h_end))
             rule = f"{rule}, with its table's header row"
+    if explain:
+        rule += _ranked(hits)
     extra = [c for s in group for c in s.companions]
     if extra:
         merged: list[tuple[int, int]] = []
