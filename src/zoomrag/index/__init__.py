@@ -179,8 +179,7 @@ class Index:
     def search(self, text: str, *, mode: str = "hybrid", k: int = 50, fusion: str = "convex",
                rrf_k: float = 60.0, weights: Mapping[str, float] | None = None, where: Mapping[str, Any] | Filter | None = None,
                doc: str | Sequence[str] | None = None, vector: np.ndarray | None = None) -> list[Hit]:
-        """The ``k`` best units for ``text``, unexpanded (``fusion``, ``weights``, ``where``,
-        ``doc``, ``vector``: see :meth:`query`)."""
+        """The ``k`` best units for ``text``, unexpanded (other options: see :meth:`query`)."""
         return self._searcher.search(text, mode=mode, k=k, fusion=fusion, rrf_k=rrf_k, weights=weights,
                                      where=parse_filter(where, doc), vector=vector)
 
@@ -208,9 +207,7 @@ class Index:
         ``where`` (a filter dict, :mod:`zoomrag.search.filters`) and ``doc`` (ids or source
         paths, exact or glob) keep only some documents, which both rankers search alone, so the
         budget is still filled. ``vector``: the query's embedding, if known (:meth:`embed_queries`).
-        In ``hybrid`` mode ``fusion`` joins the two rankings: ``convex``, a weighted sum of each
-        ranker's scores scaled to [0, 1] (``weights``, default dense 0.7, bm25 0.3), or ``rrf``,
-        reciprocal ranks (``rrf_k``, ``weights`` default 1 each) (:mod:`zoomrag.search.fusion`).
+        ``fusion``, ``weights``, ``rrf_k``: how ``hybrid`` joins its rankings (:mod:`zoomrag.search.fusion`).
         """
         return self._searcher.query(text, vector, budget=budget, top=top, mode=mode, expand=expand, k=k,
                                     fusion=fusion, rrf_k=rrf_k, weights=weights, params=params, rerank=rerank,
