@@ -156,7 +156,7 @@ def _head(text: str, start: int, end: int) -> str:
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
              top: int | None = None, *, fill: bool = False, order: str = "score",
              explain: bool = False, sizes: SpanCount | None = None, stop: float = STOP,
-             shape: bool = True) -> list[Context]:
+             shape: bool = True, words: frozenset[str] = frozenset()) -> list[Context]:
     """Contexts best first, at most ``top`` of them, with at most ``budget`` tokens in all.
 
     ``sizes(doc_id, start, end)``, when given, sizes spans instead of ``count`` on their text
@@ -164,6 +164,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     ``stop`` (0 to spend the whole budget) is the evidence-per-token floor, relative to the best.
     ``shape=False`` packs the spans as the policy gave them (no widening to boundaries, no
     minimum size): the packing alone, for tests and for callers that shape spans themselves.
+    ``words``: the question's words (:func:`~.docview.question_words`), which keep a lead-in
+    that holds one the rest of its context lacks.
     """
     reshape = shape
     if order not in ORDERS:
@@ -216,11 +218,11 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         # has none to move but its sections' (a configuration file's keys)
         if not d.lines or d.sections:
             lines = lines_for(c)
-            edge_key = (s, e, lines, tuple((h.start, h.end, h.score) for h in c.hits))
+            edge_key = (s, e, lines, tuple((h.start, h.end, h.score) for h in c.hits), words)
             edges = d.edges.get(edge_key)
             if edges is None:
-                rule = section_edges if lines else context_edges
-                edges = bounded(d.edges)[edge_key] = rule(d, s, e, c.hits)
+                edges = bounded(d.edges)[edge_key] = (section_edges(d, s, e, c.hits) if lines else
+                                                      context_edges(d, s, e, c.hits, words))
             s, e = edges
         if (s, e) == (c.start, c.end):
             return c

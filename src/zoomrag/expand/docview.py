@@ -80,9 +80,9 @@ class DocView:
     turns: list[tuple[int, int]] = field(default_factory=list)
     #: The document, for its headings.
     document: Document | None = None
-    #: ``(start, end, lines, hits)`` of a shaped span -> its edges (:func:`context_edges`,
-    #: :func:`section_edges`), kept as :attr:`shapes` is.
-    edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...]], tuple[int, int]] = \
+    #: ``(start, end, lines, hits, question words)`` of a shaped span -> its edges
+    #: (:func:`context_edges`, :func:`section_edges`), kept as :attr:`shapes` is.
+    edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...], frozenset[str]], tuple[int, int]] = \
         field(default_factory=dict)
 
 
@@ -295,13 +295,15 @@ def _past_header(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
     return cut if has_words(d.text, start, cut) else end
 
 
-def context_edges(d: DocView, s: int, e: int, hits: Sequence[Hit]) -> tuple[int, int]:
+def context_edges(d: DocView, s: int, e: int, hits: Sequence[Hit],
+                  words: frozenset[str] = frozenset()) -> tuple[int, int]:
     """A shaped prose span's edges, given its hits: no piece of a code block its hits lie
     outside of, no table's header row without its rows, no lead-in left without what it leads
-    to, no glance into the next section nor tail of the one before, no line of bare markup."""
+    to (unless it holds a word of the question, ``words``, that the rest does not), no glance
+    into the next section nor tail of the one before, no line of bare markup."""
     s, e = _outside_code(d, s, e, hits)
     e = _past_header(d, s, e, hits)
-    e = _without_lead_in(d.text, s, e, hits)
+    e = _without_lead_in(d.text, s, e, hits, words)
     s, e = section_edges(d, s, e, hits)
     # a hit's own markup lines go too (a MyST label matched), as long as some of every other
     # hit stays
@@ -348,6 +350,15 @@ def table_read_under(doc: DocView, start: int, end: int) -> tuple[int, int, int]
     return None
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def question_words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` (runs of letters and digits; ``set_trace_callback`` is
+    three), as a question's words are matched against a context's."""
+    return frozenset(_WORD.findall(text.lower()))
+
+
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
 
@@ -371,14 +382,19 @@ def heading_start(d: DocView, start: int) -> int:
     return between[-1] if between else got[0]
 
 
-def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit]) -> int:
+def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit],
+                     words: frozenset[str] = frozenset()) -> int:
     """``end``, or the end of the sentence before a last one that leads on (:func:`lead_in`)
     when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
     heading right over it goes with it. A hit that starts in the lead-in keeps it, unless hits
     before it score higher and it opens a section the context only enters (heading and lead-in
-    alone)."""
+    alone). So does a word of the question (``words``, lower case) that only the lead-in holds:
+    "…is an `IndexMismatchError` that says how to rebuild:" is what a question naming the error
+    matched, and assembly then grows it to what it leads to when that fits."""
     lead = lead_in(text, start, end)
     if lead == end:
+        return end
+    if words and (words & question_words(text[lead:end])) - question_words(text[start:lead]):
         return end
     kept = trim_end(text, start, lead)
     cut = without_heading(text, start, kept)

@@ -13,6 +13,7 @@ from ..model import Context, Hit
 from ..text.tokens import TokenCounter
 from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
+from .docview import question_words
 from .measure import SpanSizer
 
 if TYPE_CHECKING:
@@ -40,4 +41,5 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
         return []
     candidates = expander.expand(hits, trees, budget)
     sizes = SpanSizer(trees, counter).size
-    return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes)
+    return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes,
+                    words=question_words(query) if query else frozenset())
