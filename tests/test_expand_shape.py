@@ -31,7 +31,6 @@ from zoomrag.expand.bounds import (
     word_count,
     words_upto,
 )
-from zoomrag.expand.docview import question_words
 from zoomrag.load import read_text
 from zoomrag.load.readers.delimited import read_csv
 from zoomrag.load.spans import skip_space, trim_end
@@ -39,6 +38,7 @@ from zoomrag.model import Document, Hit
 from zoomrag.parse import make_chunker
 from zoomrag.parse.base import build_tree
 from zoomrag.parse.router import chunker_for_profile
+from zoomrag.store.fts import query_terms
 
 SENTENCES = [
     "The river rises in the hills north of the town.",
@@ -627,23 +627,25 @@ def test_a_context_does_not_end_with_a_lead_in_whose_list_it_leaves_out():
     assert one_context(short, short.index(":") + 1, [(0, 5, 0.9)]).text.endswith("is:\n\n* a) a folder")
 
 
+def _terms(question: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(query_terms(question)))
+
+
 def test_a_lead_in_holding_a_word_of_the_question_stays_with_what_it_leads_to():
     end = LEAD_IN.index(":") + 1
     hit = [(LEAD_IN.index("that both"), end, 0.9)]  # one leaf over the sentence before and the lead-in
     listed = "A package is:\n\n* a) a folder with a manifest file\n* b) a gzipped tarball of (a)"
     # "package" is in the lead-in alone ("packages" before it is another word): it stays, and
     # the list it leads to comes with it
-    assert one_context(LEAD_IN, end, hit, words=question_words("What is a package?")).text.endswith(listed)
+    assert one_context(LEAD_IN, end, hit, words=_terms("What is a package?")).text.endswith(listed)
     # a word the sentences before hold too ("manifest" is in the list, not the kept text; "clean"
     # is before the lead-in) does not keep it, nor does a question without such a word
     for question in ("clean install command", "how do I install", ""):
-        got = one_context(LEAD_IN, end, hit, words=question_words(question))
+        got = one_context(LEAD_IN, end, hit, words=_terms(question))
         assert got.text.endswith("instead of this one."), question
     # where what it leads to does not fit, the lead-in still ends the context (it holds the match)
-    small = one_context(LEAD_IN, end, hit, budget=end + 10, words=question_words("What is a package?"))
+    small = one_context(LEAD_IN, end, hit, budget=end + 10, words=_terms("What is a package?"))
     assert small.text.endswith("A package is:")
-    assert question_words("set_trace_callback(x) IndexMismatchError") == {"set", "trace", "callback", "x",
-                                                                        "indexmismatcherror"}
 
 
 TEMPDIR = ("## tempdir\n\nWhen set to a value other than None, this variable defines the default value "

@@ -156,7 +156,7 @@ def _head(text: str, start: int, end: int) -> str:
 def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, count: TokenCount,
              top: int | None = None, *, fill: bool = False, order: str = "score",
              explain: bool = False, sizes: SpanCount | None = None, stop: float = STOP,
-             shape: bool = True, words: frozenset[str] = frozenset()) -> list[Context]:
+             shape: bool = True, words: tuple[str, ...] = ()) -> list[Context]:
     """Contexts best first, at most ``top`` of them, with at most ``budget`` tokens in all.
 
     ``sizes(doc_id, start, end)``, when given, sizes spans instead of ``count`` on their text
@@ -164,8 +164,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     ``stop`` (0 to spend the whole budget) is the evidence-per-token floor, relative to the best.
     ``shape=False`` packs the spans as the policy gave them (no widening to boundaries, no
     minimum size): the packing alone, for tests and for callers that shape spans themselves.
-    ``words``: the question's words (:func:`~.docview.question_words`), which keep a lead-in
-    that holds one the rest of its context lacks.
+    ``words``: the question's BM25 terms (:func:`zoomrag.store.fts.query_terms`), which keep a
+    lead-in that holds one the rest of its context lacks.
     """
     reshape = shape
     if order not in ORDERS:

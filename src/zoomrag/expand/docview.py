@@ -27,6 +27,7 @@ from ..load.readers.yamldata import yaml_blocks
 from ..load.spans import line_end, skip_space, trim_end
 from ..model import CODE_KINDS, Block, Document, Hit, Tree
 from ..parse.headings import find_headings
+from ..store import fts
 from .base import TreeSource
 from .bounds import (
     MIN_WORDS,
@@ -80,9 +81,9 @@ class DocView:
     turns: list[tuple[int, int]] = field(default_factory=list)
     #: The document, for its headings.
     document: Document | None = None
-    #: ``(start, end, lines, hits, question words)`` of a shaped span -> its edges
+    #: ``(start, end, lines, hits, question terms)`` of a shaped span -> its edges
     #: (:func:`context_edges`, :func:`section_edges`), kept as :attr:`shapes` is.
-    edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...], frozenset[str]], tuple[int, int]] = \
+    edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...], tuple[str, ...]], tuple[int, int]] = \
         field(default_factory=dict)
 
 
@@ -296,10 +297,10 @@ def _past_header(d: DocView, start: int, end: int, hits: Sequence[Hit]) -> int:
 
 
 def context_edges(d: DocView, s: int, e: int, hits: Sequence[Hit],
-                  words: frozenset[str] = frozenset()) -> tuple[int, int]:
+                  words: tuple[str, ...] = ()) -> tuple[int, int]:
     """A shaped prose span's edges, given its hits: no piece of a code block its hits lie
     outside of, no table's header row without its rows, no lead-in left without what it leads
-    to (unless it holds a word of the question, ``words``, that the rest does not), no glance
+    to (unless it holds a term of the question, ``words``, that the rest does not), no glance
     into the next section nor tail of the one before, no line of bare markup."""
     s, e = _outside_code(d, s, e, hits)
     e = _past_header(d, s, e, hits)
@@ -350,15 +351,6 @@ def table_read_under(doc: DocView, start: int, end: int) -> tuple[int, int, int]
     return None
 
 
-_WORD = re.compile(r"[^\W_]+")
-
-
-def question_words(text: str) -> frozenset[str]:
-    """The lower-case words of ``text`` (runs of letters and digits; ``set_trace_callback`` is
-    three), as a question's words are matched against a context's."""
-    return frozenset(_WORD.findall(text.lower()))
-
-
 #: A span that starts at most this far (characters) into its section may start at its heading.
 HEAD_REACH = 400
 
@@ -383,18 +375,19 @@ def heading_start(d: DocView, start: int) -> int:
 
 
 def _without_lead_in(text: str, start: int, end: int, hits: Sequence[Hit],
-                     words: frozenset[str] = frozenset()) -> int:
+                     words: tuple[str, ...] = ()) -> int:
     """``end``, or the end of the sentence before a last one that leads on (:func:`lead_in`)
     when MIN_WORDS words remain: a lead-in without what it leads to is a dangling fragment. A
     heading right over it goes with it. A hit that starts in the lead-in keeps it, unless hits
     before it score higher and it opens a section the context only enters (heading and lead-in
-    alone). So does a word of the question (``words``, lower case) that only the lead-in holds:
+    alone). So does a term of the question (``words``: BM25's, :func:`~zoomrag.store.fts.query_terms`)
+    that only the lead-in holds:
     "…is an `IndexMismatchError` that says how to rebuild:" is what a question naming the error
     matched, and assembly then grows it to what it leads to when that fits."""
     lead = lead_in(text, start, end)
     if lead == end:
         return end
-    if words and (words & question_words(text[lead:end])) - question_words(text[start:lead]):
+    if words and set(fts.frequencies(text[lead:end], words)) - set(fts.frequencies(text[start:lead], words)):
         return end
     kept = trim_end(text, start, lead)
     cut = without_heading(text, start, kept)

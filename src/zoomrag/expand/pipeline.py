@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..model import Context, Hit
+from ..store import fts
 from ..text.tokens import TokenCounter
 from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
-from .docview import question_words
 from .measure import SpanSizer
 
 if TYPE_CHECKING:
@@ -42,4 +42,4 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
     candidates = expander.expand(hits, trees, budget)
     sizes = SpanSizer(trees, counter).size
     return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes,
-                    words=question_words(query) if query else frozenset())
+                    words=tuple(dict.fromkeys(fts.query_terms(query))) if query else ())
