@@ -27,7 +27,7 @@ from ..model import Context, Hit, Tree
 from ..search.bm25 import bm25_search
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
-from ..search.fusion import FUSIONS, fuse, single_ranking
+from ..search.fusion import check_fusion, fuse, single_ranking
 from ..search.scope import Scopes
 from ..store import Store, UnitRow
 from ..store.meta import Pins
@@ -83,8 +83,7 @@ class Searcher:
             raise ConfigError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
         if k < 1:
             raise ConfigError(f"k={k} must be at least 1")
-        if fusion not in FUSIONS:
-            raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
+        check_fusion(fusion)
         if not text.strip():
             raise ConfigError("the query text is empty; give a question or some words to search for")
         if self.settings.pins is None:

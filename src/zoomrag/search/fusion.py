@@ -106,15 +106,19 @@ def bm25_weights(bm25_weight: float) -> dict[str, float]:
     return {"dense": 1.0 - bm25_weight, "bm25": float(bm25_weight)}
 
 
+def check_fusion(fusion: str) -> None:
+    if fusion not in FUSIONS:
+        raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
+
+
 def fuse(rankings: Mapping[str, Sequence[tuple[Hashable, float]]], fusion: str = "convex",
          weights: Mapping[str, float] | None = None, rrf_k: float = 60.0) -> list[Fused]:
     """Fuse by ``fusion``: ``convex`` (:func:`convex_fusion`) or ``rrf``
     (:func:`reciprocal_rank_fusion`)."""
+    check_fusion(fusion)
     if fusion == "convex":
         return convex_fusion(rankings, weights)
-    if fusion == "rrf":
-        return reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)
-    raise ConfigError(f"unknown fusion {fusion!r}; choose one of: {', '.join(FUSIONS)}")
+    return reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)
 
 
 def single_ranking(name: str, ranked: Sequence[tuple[Hashable, float]]) -> list[Fused]:
