@@ -74,6 +74,21 @@ def test_convex_scale_does_not_change_with_the_list_length():
     assert all(long[f"d{i}"] == 0 for i in range(DEPTH, 400))
 
 
+def test_a_ranker_that_found_everything_scales_down_to_its_own_floor():
+    # a rare name in two units: without BM25's floor the second would count as holding none of it
+    dense = [("a", 0.62), ("b", 0.60), ("c", 0.55), ("d", 0.30)]
+    bm25 = [("c", 9.0), ("d", 6.0)]
+    plain = {f.key: f.score for f in convex_fusion({"dense": dense, "bm25": bm25})}
+    floored = {f.key: f.score for f in convex_fusion({"dense": dense, "bm25": bm25}, floors={"bm25": 0.0})}
+    assert plain["d"] == pytest.approx(0.0)
+    assert floored["d"] == pytest.approx(0.3 * 6 / 9)
+    assert floored["c"] == plain["c"] and floored["a"] == plain["a"]
+    # a list as long as the depth keeps its score there; a floor above the last is not used
+    full = [(f"u{i}", 100.0 - i) for i in range(DEPTH)]
+    assert convex_fusion({"bm25": full}, floors={"bm25": 0.0})[-1].score == 0
+    assert convex_fusion({"bm25": bm25}, floors={"bm25": 7.0})[-1].score == 0
+
+
 def test_convex_weights_and_edges():
     fused = convex_fusion({"dense": [("a", 0.5)], "bm25": [("b", 3.0)]}, weights={"dense": 0.2, "bm25": 0.8})
     assert [(f.key, f.score) for f in fused] == [("b", 0.8), ("a", pytest.approx(0.2))]

@@ -130,7 +130,9 @@ def query_command(text: str, index_path: Path, budget: int, top: int, mode: str,
             contexts = run_query(ix, request)
             notes = ix.filter_notes(condition, list(docs) or None) if explain or not contexts else []
     if as_json:
-        payload = {"query": text, "budget": budget, "contexts": [c.to_dict() for c in contexts]}
+        # --explain: each context says why it was chosen, as the terminal view does
+        payload = {"query": text, "budget": budget,
+                   "contexts": [c.to_dict() | ({"rule": c.rule} if explain else {}) for c in contexts]}
         if condition is not None or docs:
             payload["where"] = condition
             payload["doc"] = list(docs)

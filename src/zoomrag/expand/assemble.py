@@ -789,7 +789,9 @@ def _ranked(hits: Sequence[Hit]) -> str:
     top = max(hits, key=lambda h: h.score, default=None)
     if top is None or not top.ranks:
         return ""
-    return "; best hit " + ", ".join(f"{name} #{rank}" for name, (_, rank) in top.ranks.items())
+    where = [f"{name} #{rank}" for name, (_, rank) in top.ranks.items() if name != "name"]
+    defines = ", defines the name asked" if "name" in top.ranks else ""
+    return ("; best hit " + ", ".join(where) if where else "; best hit") + defines
 
 
 def _explained(best: str, rules: list[str]) -> str:

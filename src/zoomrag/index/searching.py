@@ -28,6 +28,7 @@ from ..search.bm25 import bm25_search
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
 from ..search.fusion import check_fusion, fuse, single_ranking
+from ..search.names import asked_name, definitions, definitions_first
 from ..search.scope import Scopes
 from ..store import Store, UnitRow
 from ..store.meta import Pins
@@ -103,6 +104,7 @@ class Searcher:
         # each ranker returns 2k so that k remain after copies of one text are dropped (dedupe.py)
         rankings: dict[str, list[tuple[int, float]]] = {}
         copies: dict[int, list[int]] = {}
+        floors: dict[str, float] | None = None
         if mode in ("dense", "hybrid"):
             q = vector if vector is not None else self.settings.embedder.embed_query(text)
         if mode == "dense":
@@ -120,10 +122,18 @@ class Searcher:
             if mode == "hybrid":
                 rankings["dense"] = dense()
             rankings["bm25"] = self._one_per_text(found, k, copies)
+            # fewer found than asked for: every unit holding a term of the question is here, and
+            # any other scores 0 (fusion.py's floors)
+            floors = {"bm25": 0.0} if len(found) < 2 * k else None
         if mode == "hybrid":
-            fused = fuse(rankings, fusion, weights, rrf_k)[:k]
+            fused = fuse(rankings, fusion, weights, rrf_k, floors)
         else:
             fused = single_ranking(mode, rankings[mode])
+        name = asked_name(text)
+        if name is not None:  # a name asked alone: where it is defined comes first (names.py)
+            texts = self.store.unit_texts(f.key for f in fused)  # type: ignore[misc]
+            fused = definitions_first(fused, definitions(texts, name))  # type: ignore[arg-type]
+        fused = fused[:k]
         rows: list[int] = [f.key for f in fused]  # type: ignore[misc]
         if partial is None:
             units = self.store.units(rows)

@@ -2,7 +2,9 @@
 
 **Convex** (the default): each ranker's scores are scaled to [0, 1] between its top score and
 its score at rank :data:`DEPTH` (lower ones clamp at 0, so the scale does not change with how
-many candidates were asked for), and a unit's fused score is ``sum_r w_r * scaled_r(d)``, a
+many candidates were asked for; in a shorter list, its last score, or the ranker's own floor
+when the list holds every unit it scores above it: ``floors``, BM25's 0 for a unit holding
+none of the query's terms, when it found fewer units than were asked for), and a unit's fused score is ``sum_r w_r * scaled_r(d)``, a
 ranker that did not return it adding 0; weights :data:`WEIGHTS`, dense 0.7 and BM25 0.3. A
 score keeps how far apart two units are, which a rank throws away: a question worded as its
 asker would word it, sharing few words with the passage that answers it, gets BM25 hits that
@@ -75,9 +77,14 @@ def _ordered(total: dict[Hashable, float], ranks: dict[Hashable, dict[str, tuple
 
 
 def convex_fusion(rankings: Mapping[str, Sequence[tuple[Hashable, float]]],
-                  weights: Mapping[str, float] | None = None, depth: int = DEPTH) -> list[Fused]:
+                  weights: Mapping[str, float] | None = None, depth: int = DEPTH,
+                  floors: Mapping[str, float] | None = None) -> list[Fused]:
     """Fuse ranked lists (best first) by their scores scaled to [0, 1] (this module's first
-    part); ties broken by the best single rank, then first seen."""
+    part); ties broken by the best single rank, then first seen. ``floors``: the score below
+    which a ranker (named) returned nothing, for a list shorter than ``depth``.
+
+    Without a floor, the last of a short list scales to 0: when BM25 finds a rare name in two
+    units, the second would count as if it held none of it."""
     if depth < 1:
         raise ConfigError(f"fusion depth={depth} must be at least 1")
     if weights is None:  # the defaults for the rankers here; any other gets an equal share
@@ -89,7 +96,11 @@ def convex_fusion(rankings: Mapping[str, Sequence[tuple[Hashable, float]]],
         w = weights.get(name, 0.0)
         if not ranked:
             continue
-        top, floor = float(ranked[0][1]), float(ranked[min(depth, len(ranked)) - 1][1])
+        top = float(ranked[0][1])
+        if len(ranked) < depth and floors is not None and name in floors:
+            floor = min(float(floors[name]), float(ranked[-1][1]))
+        else:
+            floor = float(ranked[min(depth, len(ranked)) - 1][1])
         span = top - floor
         for rank, (key, score) in enumerate(ranked, start=1):
             scaled = 1.0 if span <= 0 else min(1.0, max(0.0, (float(score) - floor) / span))
@@ -112,12 +123,13 @@ def check_fusion(fusion: str) -> None:
 
 
 def fuse(rankings: Mapping[str, Sequence[tuple[Hashable, float]]], fusion: str = "convex",
-         weights: Mapping[str, float] | None = None, rrf_k: float = 60.0) -> list[Fused]:
-    """Fuse by ``fusion``: ``convex`` (:func:`convex_fusion`) or ``rrf``
+         weights: Mapping[str, float] | None = None, rrf_k: float = 60.0,
+         floors: Mapping[str, float] | None = None) -> list[Fused]:
+    """Fuse by ``fusion``: ``convex`` (:func:`convex_fusion`, with ``floors``) or ``rrf``
     (:func:`reciprocal_rank_fusion`)."""
     check_fusion(fusion)
     if fusion == "convex":
-        return convex_fusion(rankings, weights)
+        return convex_fusion(rankings, weights, floors=floors)
     return reciprocal_rank_fusion(rankings, k=rrf_k, weights=weights)
 
 

@@ -1,0 +1,167 @@
+"""A question that is a name finds where the name is defined.
+
+Pasted alone, ``format_file_contents``, ``csv.reader``, ``BracketTracker.mark``, ``--where``
+or ``CACHE_DIR`` asks what that name is. Both rankings see it badly: BM25 splits an identifier
+into its words and ranks every call of a function as high as its definition (more so when it is
+called often), and a dense model reads a name as a few common words. So among the candidates
+either ranking returned, a unit that defines the name comes first (:func:`definitions`).
+
+A unit defines a name when one of its lines (as indexed: the trail of headings, then the text)
+starts with it as a definition starts, the name written in full or with its qualifiers:
+
+- after a keyword that defines: ``def``, ``class``, ``fn``, ``function``, ``struct``,
+  ``interface``, ``const``, ``coroutine``, ``exception``, ``@`` … (code, API references);
+- after markup that opens an entry: a heading's ``#``, ``help()``'s ``|``, a directive's
+  ``.. function::``, and as the last heading of the unit's trail (a section titled by it);
+- as a top-level assignment (``CACHE_DIR = …``, ``COMMA_PRIORITY: Final = 18``);
+- an option at the start of a line (``  --where KEY=VALUE …``).
+
+A call (``format_str(src)``), an indented assignment and a mention in prose are not
+definitions. Measured on names asked of the Python library's reference and of a codebase
+(``bench/names_set.py``; docs/benchmarks.md, "Names").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from .fusion import Fused
+
+#: A name as typed: dotted or ``::`` parts (a trailing ``()`` and backticks allowed), or an option.
+_NAME = re.compile(r"`?(-{1,2}[A-Za-z0-9][\w-]*|[A-Za-z_$][\w$-]*(?:(?:\.|::|#)[A-Za-z_$][\w$-]*)*)(?:\(\))?`?")
+_PART = re.compile(r"\.|::|#")
+_KEYWORDS = frozenset(
+    "def async class fn func function sub struct enum interface trait type const let var module macro "
+    "coroutine classmethod staticmethod abstractmethod exception property method attribute data "
+    "final static public private protected export pub abstract".split())
+# Markup that opens an entry: a heading (a decorator shown in it), help()'s bars, a reST directive.
+_MARKUP = re.compile(r"(?:#{1,6}\s+@?|\|\s*|\.\.\s+[\w:-]+::\s*)+")
+_PATH = re.compile(r"`?([A-Za-z_$][\w$-]*(?:(?:\.|::|#)[A-Za-z_$][\w$-]*)*)`?")
+# ``NAME = …`` or ``NAME: type = …`` (not ``name=value``, a keyword argument's continuation line)
+_ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
+# After a name in a heading or an entry: its signature, its type, or nothing (not prose).
+_ENTRY_END = re.compile(r"\s*(?:$|[(\[<:=])")
+_WORD = re.compile(r"([A-Za-z]+)\s+")
+_ASSIGNED = "\0="  # marks an assignment's parts (no name part holds a NUL)
+#: The share of a score that defining the name asked gives (:func:`definitions_first`).
+NAME_SHARE = 0.5
+#: The trail before a unit's text (index/units.py): headings joined by this.
+_TRAIL = " > "
+
+
+def asked_name(query: str) -> tuple[str, ...] | None:
+    """The parts of the name the query is, or None when it is not one name."""
+    m = _NAME.fullmatch(query.strip())
+    if m is None:
+        return None
+    name = m.group(1)
+    return (name,) if name.startswith("-") else tuple(_PART.split(name))
+
+
+def _parts(path: str, fold: bool) -> tuple[str, ...]:
+    return tuple(p.lower() if fold else p for p in _PART.split(path))
+
+
+def _defined_at(line: str, *, titled: bool, fold: bool) -> tuple[str, ...] | None:
+    """The name ``line`` starts by defining, as parts (``titled``: the line is a heading)."""
+    stripped = line.lstrip()
+    if stripped.startswith("-"):  # an option
+        m = re.match(r"-{1,2}[A-Za-z0-9][\w-]*", stripped)
+        return (m.group().lower() if fold else m.group(),) if m and not titled else None
+    m = _MARKUP.match(stripped)
+    marked = titled or m is not None
+    rest = stripped[m.end():] if m else stripped
+    keyword = False
+    while (word := _WORD.match(rest)) is not None and word.group(1).lower() in _KEYWORDS:
+        keyword, rest = True, rest[word.end():]
+    path = _PATH.match(rest)
+    if path is None:
+        return None
+    after = rest[path.end():]
+    if keyword:
+        ok = not after or not (after[0].isalnum() or after[0] in "_$-")
+    elif marked:  # a table's row (``| os.chmod() | Path.chmod() |``) is not an entry
+        ok = _ENTRY_END.match(after) is not None and not (stripped[0] == "|" and stripped.rstrip().endswith("|"))
+    else:  # a top-level assignment, of the name as written (no qualifiers from the trail)
+        ok = len(stripped) == len(line) and _ASSIGN.match(after) is not None
+        return (_ASSIGNED, *_parts(path.group(1), fold)) if ok else None
+    return _parts(path.group(1), fold) if ok else None
+
+
+def _trail_parts(first: str, fold: bool) -> list[tuple[str, ...]]:
+    """The name each heading of a trail line (maybe) gives, outermost first."""
+    out = []
+    for heading in first.split(_TRAIL):
+        m = _PATH.match(heading.strip())
+        out.append(_parts(m.group(1), fold) if m else ())
+    return out
+
+
+def defines(text: str, name: tuple[str, ...], *, fold: bool = False) -> bool:
+    """Whether a unit's indexed text (the trail of its headings first) defines ``name``, in its
+    own case (``fold``: in any case). A definition may name fewer qualifiers than were asked for
+    when the trail's headings hold the rest (``pathlib.Path.mkdir``: ``Path.mkdir(…)`` under
+    ``pathlib — …``; ``Cache.write``: ``def write`` under ``Cache``)."""
+    want = tuple(p.lower() for p in name) if fold else name
+    lines = text.split("\n")
+    trail = _trail_parts(lines[0], fold)
+    if _TRAIL in lines[0]:
+        last = _defined_at(lines[0].rsplit(_TRAIL, 1)[-1], titled=True, fold=fold)
+        if last is not None and _matches(last, want, [p for parts in trail[:-1] for p in parts]):
+            return True
+    qualifiers = [p for parts in trail for p in parts]
+    for line in lines:
+        found = _defined_at(line, titled=False, fold=fold) if line.strip() else None
+        if found is not None and _matches(found, want, qualifiers):
+            return True
+    return False
+
+
+def _matches(own: tuple[str, ...], want: tuple[str, ...], qualifiers: list[str]) -> bool:
+    """A definition of ``own`` is one of ``want``: ``own`` ends with ``want``, or ``want`` ends
+    with ``own`` and its other parts are among ``qualifiers``, in order (not for an assignment:
+    a variable in a document's example is not its section's)."""
+    if own[0] == _ASSIGNED:
+        own = own[1:]
+        return len(own) >= len(want) and own[-len(want):] == want
+    if len(own) >= len(want):
+        return own[-len(want):] == want
+    if want[-len(own):] != own:
+        return False
+    rest = iter(qualifiers)
+    return all(any(q == p for q in rest) for p in want[:-len(own)])
+
+
+def definitions(texts: Mapping[int, str], name: tuple[str, ...]) -> set[int]:
+    """The rows among ``texts`` (row → indexed text) whose unit defines ``name``: in the case it
+    was asked in, or in any case when nothing defines it so."""
+    for fold in (False, True):
+        found = {row for row, text in texts.items() if defines(text, name, fold=fold)}
+        if found:
+            return found
+    return set()
+
+
+def definitions_first(fused: Sequence[Fused], defining: set[object]) -> list[Fused]:
+    """``fused`` (best first) led by the units in ``defining``, each marked as the ``name``
+    ranker's (score 1, rank among them).
+
+    Every score is then the list's own, scaled between its last (0) and its best (1), halved,
+    and 0.5 more for a unit that defines the name: definitions score 0.5 to 1 in their order,
+    the rest below them in theirs. Scores still fall as the list goes on, and expansion reads
+    them as the chance that a unit holds evidence.
+    """
+    if not defining.intersection(f.key for f in fused):
+        return list(fused)
+    top, low = fused[0].score, min(f.score for f in fused)
+    span = top - low
+
+    def scaled(f: Fused) -> float:
+        return 1.0 if span <= 0 else (f.score - low) / span
+
+    first = [replace(f, score=NAME_SHARE + (1 - NAME_SHARE) * scaled(f), ranks={**f.ranks, "name": (1.0, i)})
+             for i, f in enumerate((f for f in fused if f.key in defining), start=1)]
+    rest = [replace(f, score=(1 - NAME_SHARE) * scaled(f)) for f in fused if f.key not in defining]
+    return first + rest

@@ -1,0 +1,155 @@
+"""A question that is a name: where the name is defined comes first."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zoomrag.search.fusion import Fused
+from zoomrag.search.names import asked_name, defines, definitions, definitions_first
+
+
+@pytest.mark.parametrize(("query", "parts"), [
+    ("format_str", ("format_str",)),
+    ("  csv.reader() ", ("csv", "reader")),
+    ("`BracketTracker.mark`", ("BracketTracker", "mark")),
+    ("std::vector", ("std", "vector")),
+    ("--bm25-weight", ("--bm25-weight",)),
+    ("apt-mark", ("apt-mark",)),
+    ("How do I pin a package?", None),
+    ("apt-mark hold", None),
+    ("机器学习", None),
+    ("", None),
+])
+def test_a_name_is_one_identifier_with_its_qualifiers(query, parts):
+    assert asked_name(query) == parts
+
+
+CODE = '''def main():
+    format_str(src)
+    result = format_str(src, mode=mode)
+
+def format_str(src: str) -> str:
+    return src
+'''
+
+
+@pytest.mark.parametrize(("text", "name", "found"), [
+    # code: a definition, not a call or a local variable
+    ("def format_str(src: str) -> str:\n    return src", "format_str", True),
+    ("    format_str(src)\n    result = format_str(src)", "format_str", False),
+    ("async def fetch(url):", "fetch", True),
+    ("class FileData(NamedTuple):", "FileData", True),
+    ("@dont_increase_indentation\ndef delimiter_split(line):", "dont_increase_indentation", False),
+    ("CACHE_DIR = get_cache_dir()", "CACHE_DIR", True),
+    ("COMMA_PRIORITY: Final = 18", "COMMA_PRIORITY", True),
+    ("    cache_dir = user_cache_dir()", "cache_dir", False),
+    ("if CACHE_DIR == other:", "CACHE_DIR", False),
+    ("drop_whitespace=True, break_on_hyphens=True)", "drop_whitespace", False),
+    ("# STANDALONE_COMMENT happens when a comment stands alone", "STANDALONE_COMMENT", False),
+    # the case asked for: PREVIEW is not the class Preview
+    ("class Preview(Enum):", "PREVIEW", False),
+    # a method under its class, the class given by the trail
+    ("Cache > write\n    def write(self, sources):", "Cache.write", True),
+    ("Cache\n    @staticmethod\n    def hash_digest(path):", "Cache.hash_digest", True),
+    ("Report\n    def done(self):", "Cache.done", False),
+    # references: headings, help()'s bars, directives, the trail's last heading
+    ("pathlib > Methods\n#### Path.mkdir(mode=0o777, parents=False)", "pathlib.Path.mkdir", True),
+    ("pathlib > Methods\n#### Path.mkdir(mode=0o777, parents=False)", "Path.mkdir", True),
+    ("csv — CSV File Reading > Module Contents > csv.reader\nChanged in version 3.10.", "csv.reader", True),
+    ("csv — CSV File Reading > Module Contents > csv.reader\nChanged in version 3.10.", "reader", True),
+    ("### class csv.Dialect", "Dialect", True),
+    ("### @contextlib.contextmanager", "contextmanager", True),
+    (" |  iterdump(self, /)\n |      Returns iterator to the dump of the database.", "iterdump", True),
+    (".. function:: dumps(obj, *, skipkeys=False)", "json.dumps", False),
+    (".. function:: dumps(obj, *, skipkeys=False)", "dumps", True),
+    ("## Reader Objects\nReader objects have the following methods:", "reader", False),
+    ("| os.chmod() | Path.chmod() |", "chmod", False),
+    ("csv > Examples\nreader = csv.reader(f)", "csv.reader", False),
+    # options at the start of a line
+    ("  --where KEY=VALUE   Keep documents whose metadata matches.", "--where", True),
+    ("Use --where to keep some documents.", "--where", False),
+])
+def test_a_definition_starts_its_line(text, name, found):
+    assert defines(text, asked_name(name)) is found
+
+
+def test_definitions_prefer_the_case_asked_and_fall_back_to_any():
+    texts = {1: "class Preview(Enum):", 2: 'PREVIEW = "X-Preview"', 3: "x = Preview.FEATURE"}
+    assert definitions(texts, ("PREVIEW",)) == {2}
+    assert definitions(texts, ("preview",)) == {1, 2}
+    assert definitions({1: CODE}, ("format_str",)) == {1}
+    assert definitions({1: CODE}, ("mode",)) == set()
+
+
+def _fused(*scores):
+    return [Fused(key, s, {"dense": (s, i)}) for i, (key, s) in enumerate(scores, start=1)]
+
+
+def test_definitions_come_first_scores_still_falling():
+    fused = _fused(("call", 0.9), ("doc", 0.8), ("def", 0.5), ("other", 0.4), ("def2", 0.1))
+    out = definitions_first(fused, {"def", "def2"})
+    assert [f.key for f in out] == ["def", "def2", "call", "doc", "other"]
+    # scaled between the last (0.1) and the best (0.9), halved; 0.5 more for a definition
+    assert [round(f.score, 4) for f in out] == [0.75, 0.5, 0.5, 0.4375, 0.1875]
+    assert out[0].ranks == {"dense": (0.5, 3), "name": (1.0, 1)}
+    assert out[1].ranks["name"] == (1.0, 2)
+    assert definitions_first(fused, set()) == fused
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=30).map(lambda xs: sorted(xs, reverse=True)),
+       st.sets(st.integers(0, 29)))
+def test_definitions_first_reorders_and_keeps_scores_non_increasing(scores, chosen):
+    fused = _fused(*((i, s) for i, s in enumerate(scores)))
+    out = definitions_first(fused, chosen)
+    assert sorted(f.key for f in out) == [f.key for f in fused]
+    first = [f.key for f in out[:len(chosen & set(range(len(scores))))]]
+    assert set(first) == chosen & set(range(len(scores)))
+    assert first == sorted(first)  # in their fused order
+    assert all(a.score >= b.score - 1e-12 for a, b in zip(out, out[1:]))
+    assert all(0 <= f.score <= 1 for f in out)
+    assert all(f.score >= 0.5 for f in out[:len(first)])
+
+
+def _folder(tmp_path):
+    """A codebase where a function is called far more often than it is defined, and its docs."""
+    src = tmp_path / "proj"
+    src.mkdir()
+    calls = "\n\n".join(f'def step_{i}(text):\n    """Step {i} of the run."""\n    text = normalize_text(text)\n'
+                        f'    return normalize_text(text.strip())' for i in range(12))
+    (src / "pipeline.py").write_text(f'"""The run."""\n\n{calls}\n', encoding="utf-8")
+    (src / "text.py").write_text(
+        '"""Text helpers."""\n\nMAX_LINE = 120\n\n\ndef normalize_text(text: str) -> str:\n'
+        '    """Fold runs of white space into one space."""\n    return " ".join(text.split())\n',
+        encoding="utf-8")
+    (src / "guide.md").write_text(
+        "# Guide\n\n## Steps\n\nEvery step calls normalize_text first, then its own work. "
+        "Lines longer than MAX_LINE are folded.\n", encoding="utf-8")
+    return src
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "bm25", "dense"])
+def test_a_name_asked_alone_finds_its_definition_first(tmp_path, mode):
+    import json
+
+    from click.testing import CliRunner
+
+    from zoomrag.cli import main
+
+    index = str(tmp_path / "i.db")
+    got = CliRunner().invoke(main, ["index", str(_folder(tmp_path)), "--index", index, "--embedder", "hash"])
+    assert got.exit_code == 0, got.output
+    for name, where in (("normalize_text", "def normalize_text"), ("normalize_text()", "def normalize_text"),
+                        ("MAX_LINE", "MAX_LINE = 120")):
+        got = CliRunner().invoke(main, ["query", name, "--index", index, "--mode", mode, "--budget", "60",
+                                        "--json", "--explain"])
+        assert got.exit_code == 0, got.output
+        first = json.loads(got.output)["contexts"][0]
+        assert first["source"].endswith("text.py") and where in first["text"], (name, first)
+        assert "defines the name asked" in first["rule"]
+    # a question in words is ranked as before: no definition is singled out
+    got = CliRunner().invoke(main, ["query", "how is text normalized", "--index", index, "--mode", mode,
+                                    "--json", "--explain"])
+    assert got.exit_code == 0, got.output
+    assert all("defines the name" not in c["rule"] for c in json.loads(got.output)["contexts"])
