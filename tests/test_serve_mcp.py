@@ -40,12 +40,14 @@ def payload(result) -> dict:
 
 def test_search_and_read_through_the_sdk_client(tmp_path):
     index = build_index(tmp_path)
-    names, (found, read, bad, listed) = call(
+    names, (found, read, bad, listed, weighted, refused) = call(
         index,
         ("search", {"query": "Backups copy", "budget": 200, "top": 2, "mode": "bm25"}),
         ("read", {"document": str(tmp_path / "docs" / "guide.md"), "start": 0, "end": 9}),
         ("read", {"document": "nothing.md"}),
         ("documents", {}),
+        ("search", {"query": "Backups copy", "budget": 200, "top": 3, "bm25_weight": 1.0}),
+        ("search", {"query": "Backups copy", "mode": "dense", "bm25_weight": 0.5}),
     )
     assert names == ["documents", "read", "search"]
     assert not found.is_error
@@ -58,3 +60,8 @@ def test_search_and_read_through_the_sdk_client(tmp_path):
     assert payload(read)["text"] == "# Install"
     assert bad.is_error and "no document 'nothing.md'" in bad.content[0].text
     assert len(payload(listed)["documents"]) == 3
+    # BM25 alone in hybrid mode: the order BM25 gives, with hybrid's scores
+    with Index.open(index, create=False) as ix:
+        req = QueryRequest(text="Backups copy", budget=200, top=3, bm25_weight=1.0)
+        assert payload(weighted) == query_payload(req, run_query(ix, req))
+    assert refused.is_error and "hybrid" in refused.content[0].text

@@ -2,7 +2,7 @@
 
 Tools:
 
-- ``search(query, budget, top, mode, where, doc)``: contexts as the HTTP API returns them (source,
+- ``search(query, budget, top, mode, where, doc, bm25_weight)``: contexts as the HTTP API returns them (source,
   exact span, section path, score, hits), through :func:`zoomrag.serve.query.run_query`;
 - ``read(document, start, end)``: the exact text of a span, to read around a context;
 - ``documents()``: what the index holds.
@@ -61,7 +61,8 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
     @server.tool()
     async def search(query: str, budget: int = 1024, top: int = 10,
                      mode: Literal["dense", "bm25", "hybrid"] = "hybrid",
-                     where: dict[str, Any] | None = None, doc: str | None = None) -> dict[str, Any]:
+                     where: dict[str, Any] | None = None, doc: str | None = None,
+                     bm25_weight: float | None = None) -> dict[str, Any]:
         """Find the passages that best answer `query`, at most `budget` tokens in all.
 
         Each context has `source` (the document), `start`/`end` (its exact character span),
@@ -69,11 +70,14 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
         documents holding the same text, left out for it) and, in a PDF or a slide deck, `pages`
         (its first and last page or slide, to cite). `where` filters on
         document metadata, e.g. {"year": {"$gte": 2020}}; `doc` searches one document only.
+        A name alone (`parse_args`, `Cache.write`) finds where it is defined first; in hybrid
+        mode `bm25_weight` (0 to 1, default 0.3) gives exact words more say, e.g. 0.6 for a
+        query made of names or error codes.
         """
         if budget < 1 or top < 1:
             raise ToolError("error: budget and top must be at least 1")
         req = QueryRequest(text=query, budget=budget, top=top, mode=mode, expand=DEFAULT_EXPAND,
-                           where=where, doc=doc)
+                           where=where, doc=doc, bm25_weight=bm25_weight)
         return query_payload(req, await owner.call(lambda ix: run_query(ix, req)))
 
     @server.tool()
