@@ -70,6 +70,9 @@ def format_str(src: str) -> str:
     # options at the start of a line
     ("  --where KEY=VALUE   Keep documents whose metadata matches.", "--where", True),
     ("Use --where to keep some documents.", "--where", False),
+    ("       -v, --verbose\n              Say more.", "--verbose", True),
+    ("  -q, --quiet  Say less. See --verbose.", "--verbose", False),
+    ("-x = 3", "x", False),
 ])
 def test_a_definition_starts_its_line(text, name, found):
     assert defines(text, asked_name(name)) is found
@@ -153,3 +156,12 @@ def test_a_name_asked_alone_finds_its_definition_first(tmp_path, mode):
                                     "--json", "--explain"])
     assert got.exit_code == 0, got.output
     assert all("defines the name" not in c["rule"] for c in json.loads(got.output)["contexts"])
+
+
+@given(st.text(max_size=300), st.text(max_size=40))
+def test_any_text_and_query_are_read_without_error(text, query):
+    name = asked_name(query)
+    if name is not None:
+        assert all(name) and " " not in "".join(name)
+        assert isinstance(defines(text, name), bool)
+        assert definitions({1: text}, name) <= {1}

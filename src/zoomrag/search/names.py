@@ -43,6 +43,7 @@ _PATH = re.compile(r"`?([A-Za-z_$][\w$-]*(?:(?:\.|::|#)[A-Za-z_$][\w$-]*)*)`?")
 _ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
 # After a name in a heading or an entry: its signature, its type, or nothing (not prose).
 _ENTRY_END = re.compile(r"\s*(?:$|[(\[<:=])")
+_OPTION = re.compile(r"-{1,2}[A-Za-z0-9][\w-]*")
 _WORD = re.compile(r"([A-Za-z]+)\s+")
 _ASSIGNED = "\0="  # marks an assignment's parts (no name part holds a NUL)
 #: The share of a score that defining the name asked gives (:func:`definitions_first`).
@@ -67,9 +68,11 @@ def _parts(path: str, fold: bool) -> tuple[str, ...]:
 def _defined_at(line: str, *, titled: bool, fold: bool) -> tuple[str, ...] | None:
     """The name ``line`` starts by defining, as parts (``titled``: the line is a heading)."""
     stripped = line.lstrip()
-    if stripped.startswith("-"):  # an option
-        m = re.match(r"-{1,2}[A-Za-z0-9][\w-]*", stripped)
-        return (m.group().lower() if fold else m.group(),) if m and not titled else None
+    if stripped.startswith("-"):  # an option, or several spelled as one (``-v, --verbose``)
+        if titled or not _OPTION.match(stripped):
+            return None
+        column = re.split(r"\s{2,}|\t", stripped, maxsplit=1)[0]
+        return tuple(o.lower() if fold else o for o in _OPTION.findall(column))
     m = _MARKUP.match(stripped)
     marked = titled or m is not None
     rest = stripped[m.end():] if m else stripped
@@ -114,7 +117,12 @@ def defines(text: str, name: tuple[str, ...], *, fold: bool = False) -> bool:
     qualifiers = [p for parts in trail for p in parts]
     for line in lines:
         found = _defined_at(line, titled=False, fold=fold) if line.strip() else None
-        if found is not None and _matches(found, want, qualifiers):
+        if found is None:
+            continue
+        if want[0].startswith("-"):
+            if want[0] in found and found[0].startswith("-"):
+                return True
+        elif _matches(found, want, qualifiers):
             return True
     return False
 
