@@ -84,6 +84,14 @@ def test_definitions_prefer_the_case_asked_and_fall_back_to_any():
     assert definitions(texts, ("preview",)) == {1, 2}
     assert definitions({1: CODE}, ("format_str",)) == {1}
     assert definitions({1: CODE}, ("mode",)) == set()
+    # a qualifier nothing here names is dropped; one the trail names is kept
+    assert definitions({1: CODE}, ("text", "format_str")) == {1}
+    texts = {1: "class Reader\n    def read(self):", 2: "class Writer\n    def read(self):"}
+    assert definitions(texts, ("Writer", "read")) == {2}
+    assert definitions(texts, ("pkg", "Writer", "read")) == {2}
+    assert definitions(texts, ("Other", "read")) == {1, 2}
+    help_text = "CLASSES > class ArgumentParser(_ActionsContainer) > Methods defined here\n |  parse_known_args(self)"
+    assert definitions({1: help_text}, ("ArgumentParser", "parse_known_args")) == {1}
 
 
 def _fused(*scores):

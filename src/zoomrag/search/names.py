@@ -97,7 +97,10 @@ def _trail_parts(first: str, fold: bool) -> list[tuple[str, ...]]:
     """The name each heading of a trail line (maybe) gives, outermost first."""
     out = []
     for heading in first.split(_TRAIL):
-        m = _PATH.match(heading.strip())
+        rest = heading.strip()
+        while (word := _WORD.match(rest)) is not None and word.group(1).lower() in _KEYWORDS:
+            rest = rest[word.end():]  # ``class ArgumentParser(…)``: the class's name
+        m = _PATH.match(rest)
         out.append(_parts(m.group(1), fold) if m else ())
     return out
 
@@ -144,11 +147,13 @@ def _matches(own: tuple[str, ...], want: tuple[str, ...], qualifiers: list[str])
 
 def definitions(texts: Mapping[int, str], name: tuple[str, ...]) -> set[int]:
     """The rows among ``texts`` (row → indexed text) whose unit defines ``name``: in the case it
-    was asked in, or in any case when nothing defines it so."""
-    for fold in (False, True):
-        found = {row for row, text in texts.items() if defines(text, name, fold=fold)}
-        if found:
-            return found
+    was asked in, else in any case; when nothing defines it, with fewer of its qualifiers
+    (``click.echo``: ``def echo`` in a file the trail does not call ``click``)."""
+    for n in range(len(name), 0, -1):
+        for fold in (False, True):
+            found = {row for row, text in texts.items() if defines(text, name[-n:], fold=fold)}
+            if found:
+                return found
     return set()
 
 
