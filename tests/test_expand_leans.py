@@ -61,13 +61,42 @@ def test_lean_start_does_not_reach_into_a_list_a_table_code_or_past_a_gap():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["But it held.", "This is so.", "The cache is warm.", "- an item here",
                                  "| a | b |", "```", "", "Words go on and", "THE END", "因此需要重启。",
-                                 "它很快。"]), max_size=10), st.data())
+                                 "它很快。", "then it stops:", "x = 1"]), max_size=10), st.data())
 def test_lean_start_moves_back_one_sentence_only_to_prose(lines, data):
     text, start, got = moved_back(lean_start, lines, data)
     if got < start:
         first = text.index(text[start:].lstrip()[:1], start)
-        assert leans_back(text, first) and clean_start(text, got) and clean_start(text, first)
-        assert text[got] not in "|-`" and "```" not in text[got:first]
+        assert text[got] not in "|-`"
+        if "```" in text[got:first]:  # through the code block the sentence before led into
+            assert text[first].islower() or leans_back(text, first)
+            assert text[got:first].rstrip().endswith("```") and text[got:first].count("```") % 2 == 0
+            assert text[:got].count("```") % 2 == 0  # prose, not inside code
+        else:
+            assert leans_back(text, first) and clean_start(text, got) and clean_start(text, first)
+
+
+FROM_TO = ("## 7.12. How do I put a package on hold?\n\nWith dpkg, export the selections with:\n\n"
+           "```\ndpkg --get-selections > selections.txt\n```\n\nThen edit the resulting file, change the line "
+           "containing the package, e.g. libc6, from this:\n\n```\nlibc6   install\n```\n\nto this:\n\n"
+           "```\nlibc6   hold\n```\n\nSave the file, and reload it.\n")
+
+
+def test_lean_start_takes_back_the_start_of_a_sentence_a_code_block_interrupted():
+    rest = FROM_TO.index("to this:")
+    assert lean_start(FROM_TO, rest) == FROM_TO.index("Then edit")
+    # "Then" leans on what came before: the command the sentence before led into, and that sentence
+    assert lean_start(FROM_TO, FROM_TO.index("Then edit")) == FROM_TO.index("With dpkg")
+    save = FROM_TO.index("Save the file")
+    assert lean_start(FROM_TO, save) == save  # a sentence of its own
+    for text in ("Run it.\n\n```\nx\n```\n\nthen stop.\n",  # the line above the block ends a sentence
+                 "Run\n\n```\nx\n```\n\n\nthen stop.\n",  # two blank lines after the block
+                 "Some words run on\nthen stop.\n",  # no block between
+                 "```\nx\n```\nthen stop.\n"):  # nothing above the block
+        s = text.index("then")
+        assert lean_start(text, s) == s, text
+    chain = "Use\n```\nx\n```\nor\n```\ny\n```\nand done"
+    assert lean_start(chain, chain.index("and")) == chain.index("or\n")
+    assert lean_start(chain, chain.index("or\n")) == 0
 
 
 def test_a_context_opening_with_a_leaning_sentence_takes_the_one_before_when_it_fits():

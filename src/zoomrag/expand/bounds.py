@@ -336,9 +336,16 @@ def lean_start(text: str, start: int) -> int:
     takes that sentence when it is prose in the same or the paragraph before (not a list item,
     a table row or code; at most one blank line between) and at most LEAD_CHARS long. One
     sentence a call: it says what "this" or "but" refers to; assembly asks again while the
-    sentence taken leans too."""
+    sentence taken leans too. A context opening on the rest of a sentence a code block
+    interrupted takes the block and the sentence's start (:func:`_continued_from`)."""
     first = skip_space(text, start, min(len(text), start + 200))
-    if first >= len(text) or not leans_back(text, first):
+    if first >= len(text):
+        return start
+    leans = leans_back(text, first)
+    begin = _continued_from(text, first, leans)
+    if begin is not None:
+        return begin
+    if not leans:
         return start
     starts = _sentences(text).starts(first)
     if len(starts) < 2 or starts[-1] != first:
@@ -349,6 +356,54 @@ def lean_start(text: str, start: int) -> int:
             or LIST_ITEM.match(text, begin) or text.startswith("|", begin) or not has_words(text, begin, first, 3):
         return start
     return begin
+
+
+def _continued_from(text: str, first: int, leans: bool = False) -> int | None:
+    """Where the sentence begins that a line starting at ``first`` in lower case continues after
+    a fenced code block ("change the line from this: [code] to this: [code]"), or that a line
+    leaning on what came before (``leans``: "Then edit the file") follows through the block it
+    led into ("export the list with: [code]"); None otherwise.
+
+    The line must follow the block's closing fence with at most one blank line between, and
+    the block the sentence's first part, ending without a full stop, with at most one blank
+    line between; the block and the sentence's start together at most LED_TO_CHARS."""
+    line = text.rfind("\n", 0, first) + 1
+    if not (text[first].islower() or leans) or line == 0 or text[line:first].strip():
+        return None
+    close = _previous_line(text, first)
+    if close is None or not _FENCE.fullmatch(text, *close) or not _inside_fence(text, close[0] - 1):
+        return None
+    fences = _sentences(text).fences or []
+    i = bisect_left(fences, close[0])
+    if i == 0 or close[0] - fences[i - 1] > LED_TO_CHARS:
+        return None
+    lead = _previous_line(text, fences[i - 1])
+    if lead is None or _FENCE.match(text, lead[0]):
+        return None
+    last = trim_end(text, lead[0], lead[1]) - 1
+    if last < 0 or text[last] in _CLOSED:
+        return None
+    starts = _sentences(text).starts(last)
+    # not before the block above, whose text the sentence index may have run on into this line
+    floor = fences[i - 2] if i >= 2 else 0
+    begin = starts[-1] if starts and starts[-1] > floor else lead[0]
+    return begin if first - begin <= LED_TO_CHARS else None
+
+
+def _previous_line(text: str, pos: int) -> tuple[int, int] | None:
+    """The span of the last non-blank line before the line holding ``pos``, with at most one
+    blank line between (None otherwise)."""
+    end = text.rfind("\n", 0, pos)
+    blanks = 0
+    while end > 0:
+        line = text.rfind("\n", 0, end) + 1
+        if text[line:end].strip():
+            return line, end
+        blanks += 1
+        if blanks > 1:
+            return None
+        end = line - 1
+    return None
 
 
 #: What a lead-in leads to is taken only when it is at most this long (characters).
