@@ -514,6 +514,10 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
         "pub fn with_capacity_in(n: usize) -> Vec<T, A>")
     assert clean_title("impl<T> From<T> for _Private") == "impl<T> From<T> for _Private"
     assert clean_title("The _quick_ guide to snake_case") == "The quick guide to snake_case"
+    # a Python dunder name is a name, not bold: help()'s and API references' entries
+    assert clean_title("__exit__(self, type, value, traceback, /)") == "__exit__(self, type, value, traceback, /)"
+    assert clean_title("x __init__.py and _em_") == "x __init__.py and em"
+    assert clean_title("__Bold__ title") == "Bold title"
     # reStructuredText roles: their text, without a link target or a tilde
     assert clean_title(":mod:`json` --- JSON encoder") == "json --- JSON encoder"
     assert clean_title("See :ref:`the guide <guide-start>` and :py:func:`~json.dumps`") == (
@@ -604,11 +608,17 @@ def test_pydoc_text_has_sections_classes_and_member_groups():
         (1, "NAME", "NAME"), (1, "CLASSES", "CLASSES"),
         (2, "class Circle(builtins.object)", "class Circle(builtins.object)"),
         (3, "Methods defined here", "|  Methods defined here:"),
+        (4, "area(self)", "|  area(self)"),  # described: an entry of its own
         (3, "Data descriptors inherited from Shape", "|  Data descriptors inherited from Shape:"),
         (1, "FUNCTIONS", "FUNCTIONS"),
+        (4, "unit() -> Circle", "unit() -> Circle"),
     ]
-    leaf = next(n for n in tree_of(PYDOC).leaves() if "area(self)" in n.text)
-    assert leaf.section_path == ("CLASSES", "class Circle(builtins.object)", "Methods defined here")
+    leaf = next(n for n in tree_of(PYDOC).leaves() if n.text == "area.")
+    assert leaf.section_path == ("CLASSES", "class Circle(builtins.object)", "Methods defined here", "area(self)")
+    # the class's own signature line, before its first group, and a member without a
+    # description, are text
+    assert "Circle(r)" not in [h.title for h in find_headings(plain(PYDOC))]
+    assert "name" not in [h.title for h in find_headings(plain(PYDOC))]
 
 
 def test_a_manual_page_has_sections_and_subsections():
@@ -622,13 +632,14 @@ def test_capitals_lines_of_other_texts_are_not_taken_for_a_manual_page():
     # help() on one class: no sections, the class is the outermost heading
     one = PYDOC[PYDOC.index("    class"):PYDOC.index("FUNCTIONS")]
     assert [h[:2] for h in found(plain("Help on class Circle:\n\n" + one))] == [
-        (1, "class Circle(builtins.object)"), (2, "Methods defined here"),
+        (1, "class Circle(builtins.object)"), (2, "Methods defined here"), (3, "area(self)"),
         (2, "Data descriptors inherited from Shape")]
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(["NAME", "CLASSES", "    class A(B)", "     |  Methods defined here:",
-                                 "     |  text", "", "    ", "   Sub part", "       body", "plain"]),
+                                 "     |  text", "", "    ", "   Sub part", "       body", "plain",
+                                 "     |  area(self)", "     |      The area.", "FUNCTIONS", "    unit()"]),
                 max_size=25))
 def test_manual_page_headings_are_ordered_spans_of_their_titles(lines):
     text = "\n".join(lines)

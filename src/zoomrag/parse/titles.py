@@ -29,8 +29,11 @@ _ROLE_TARGET = re.compile(r"\s*<[^<>]*>$")
 #: Not after a word: ``arr[[0, 1]]`` is an index.
 _WIKILINK = re.compile(r"(?<![\w\[\]])(!?)\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
 _EMPHASIS = re.compile(r"(\*\*|\*|~~|`+)(?=\S)(.+?)(?<=\S)\1")
-#: Underscores mark emphasis only at word edges (``snake_case`` is a name, as in CommonMark).
+#: Underscores mark emphasis only at word edges (``snake_case`` is a name, as in CommonMark),
+#: and not around a Python dunder name (``__init__(self)``, ``__dict__``), which a heading of an
+#: API reference or of ``help()`` text names far more often than it means bold.
 _UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
+_DUNDER = re.compile(r"(?<![\w])__[a-z][a-z0-9_]*?[a-z0-9]__(?![A-Za-z0-9])")
 
 
 def clean_title(title: str) -> str:
@@ -46,7 +49,10 @@ def clean_title(title: str) -> str:
         if t2 == t:
             break
         t = t2
-    t = _UNDERSCORES.sub(r"\2", _EMPHASIS.sub(r"\2", t))
+    t = _EMPHASIS.sub(r"\2", t)
+    names = [m.span() for m in _DUNDER.finditer(t)]
+    t = _UNDERSCORES.sub(lambda m: m.group(0) if any(s < m.end() and m.start() < e for s, e in names)
+                         else m.group(2), t)
     t = " ".join(t.split())
     return t or " ".join(title.split())
 
