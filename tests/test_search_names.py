@@ -21,6 +21,9 @@ from zoomrag.search.names import asked_name, defines, definitions, definitions_f
     ("apt-mark hold", None),
     ("机器学习", None),
     ("", None),
+    ("a." * 8 + "b", None),  # more parts than any name has
+    ("x" * 300, None),
+    ("a.b.c.d.e.f.g.h", tuple("abcdefgh")),
 ])
 def test_a_name_is_one_identifier_with_its_qualifiers(query, parts):
     assert asked_name(query) == parts

@@ -52,13 +52,23 @@ NAME_SHARE = 0.5
 _TRAIL = " > "
 
 
+#: A name longer than this (characters) or of more parts is not taken for one: the look-up tries
+#: each shorter qualification in turn over every candidate's lines.
+MAX_NAME = 200
+MAX_PARTS = 8
+
+
 def asked_name(query: str) -> tuple[str, ...] | None:
     """The parts of the name the query is, or None when it is not one name."""
-    m = _NAME.fullmatch(query.strip())
+    query = query.strip()
+    if len(query) > MAX_NAME:
+        return None
+    m = _NAME.fullmatch(query)
     if m is None:
         return None
     name = m.group(1)
-    return (name,) if name.startswith("-") else tuple(_PART.split(name))
+    parts = (name,) if name.startswith("-") else tuple(_PART.split(name))
+    return parts if len(parts) <= MAX_PARTS else None
 
 
 def _parts(path: str, fold: bool) -> tuple[str, ...]:
