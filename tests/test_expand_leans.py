@@ -91,7 +91,8 @@ def test_lean_start_takes_back_the_start_of_a_sentence_a_code_block_interrupted(
     for text in ("Run it.\n\n```\nx\n```\n\nthen stop.\n",  # the line above the block ends a sentence
                  "Run\n\n```\nx\n```\n\n\nthen stop.\n",  # two blank lines after the block
                  "Some words run on\nthen stop.\n",  # no block between
-                 "```\nx\n```\nthen stop.\n"):  # nothing above the block
+                 "```\nx\n```\nthen stop.\n",  # nothing above the block
+                 "- an item here\n```\nx\n```\nthen stop.\n"):  # a list item above it
         s = text.index("then")
         assert lean_start(text, s) == s, text
     chain = "Use\n```\nx\n```\nor\n```\ny\n```\nand done"

@@ -254,12 +254,17 @@ _CLOSED = frozenset(".!?;。！？；…)]）」』”’\"'`*|")
 _FENCE_LINE = re.compile("^" + _FENCE.pattern, re.M)
 
 
-def _inside_fence(text: str, pos: int) -> bool:
-    """Whether ``pos`` lies inside a fenced code block: after an odd number of fence lines."""
+def _fence_lines(text: str) -> list[int]:
+    """Where each fence line of the text starts, in order (found once per text)."""
     idx = _sentences(text)
     if idx.fences is None:
         idx.fences = [m.start() for m in _FENCE_LINE.finditer(text)] if "```" in text or "~~~" in text else []
-    return bisect_left(idx.fences, pos) % 2 == 1
+    return idx.fences
+
+
+def _inside_fence(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a fenced code block: after an odd number of fence lines."""
+    return bisect_left(_fence_lines(text), pos) % 2 == 1
 
 
 def _leads(text: str, last: int, end: int) -> bool:
@@ -365,20 +370,22 @@ def _continued_from(text: str, first: int, leans: bool = False) -> int | None:
     led into ("export the list with: [code]"); None otherwise.
 
     The line must follow the block's closing fence with at most one blank line between, and
-    the block the sentence's first part, ending without a full stop, with at most one blank
-    line between; the block and the sentence's start together at most LED_TO_CHARS."""
+    the block the sentence's first part, prose (not a list item or a table row) ending without a
+    full stop, with at most one blank line between; the block and the sentence's start together
+    at most LED_TO_CHARS."""
     line = text.rfind("\n", 0, first) + 1
     if not (text[first].islower() or leans) or line == 0 or text[line:first].strip():
         return None
     close = _previous_line(text, first)
-    if close is None or not _FENCE.fullmatch(text, *close) or not _inside_fence(text, close[0] - 1):
+    if close is None or not _FENCE.fullmatch(text, *close):
         return None
-    fences = _sentences(text).fences or []
-    i = bisect_left(fences, close[0])
-    if i == 0 or close[0] - fences[i - 1] > LED_TO_CHARS:
+    fences = _fence_lines(text)
+    i = bisect_left(fences, close[0])  # the closing fence is fences[i], its opening fences[i - 1]
+    if i % 2 == 0 or close[0] - fences[i - 1] > LED_TO_CHARS:
         return None
     lead = _previous_line(text, fences[i - 1])
-    if lead is None or _FENCE.match(text, lead[0]):
+    if lead is None or _FENCE.match(text, lead[0]) or LIST_ITEM.match(text, lead[0]) \
+            or text[lead[0]:lead[1]].lstrip().startswith("|"):  # prose only, as for a leaning sentence
         return None
     last = trim_end(text, lead[0], lead[1]) - 1
     if last < 0 or text[last] in _CLOSED:

@@ -16,6 +16,7 @@ description (an attribute's name alone) stays its group's text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 #: A capitals line of at most five words after a blank line, with indented text under it.
 _SECTION = re.compile(r"\n[ \t]*\n([A-Z][A-Z0-9]*(?:[ /&-][A-Z0-9]+){0,4})[ \t]*\n(?=[ \t]+\S)")
@@ -65,10 +66,11 @@ def _members(text: str, sections: list[tuple[int, int, int, str]], classes: list
     if groups:
         # a member belongs to the group before it; a line before the class's first group is the
         # class's own signature or docstring
-        opens = sorted([(s, kind) for s, _, kind, _ in classes + groups])
+        opens = sorted((s, kind) for s, _, kind, _ in classes + groups)
+        starts = [s for s, _ in opens]
         for m in _MEMBER.finditer(text):
-            before = [kind for s, kind in opens if s < m.start(1)]
-            if before and before[-1] == 3:
+            i = bisect_left(starts, m.start(1))
+            if i and opens[i - 1][1] == 3:
                 out.append((m.start(1), m.end(1), 4, m.group(2)))
     for i, (s, _, _, title) in enumerate(sections):
         if title == "FUNCTIONS":

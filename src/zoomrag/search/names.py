@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .fusion import Fused
 
@@ -45,7 +45,6 @@ _ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
 _ENTRY_END = re.compile(r"\s*(?:$|[(\[<:=])")
 _OPTION = re.compile(r"-{1,2}[A-Za-z0-9][\w-]*")
 _WORD = re.compile(r"([A-Za-z]+)\s+")
-_ASSIGNED = "\0="  # marks an assignment's parts (no name part holds a NUL)
 #: The share of a score that defining the name asked gives (:func:`definitions_first`).
 NAME_SHARE = 0.5
 #: The trail before a unit's text (index/units.py): headings joined by this.
@@ -71,18 +70,25 @@ def asked_name(query: str) -> tuple[str, ...] | None:
     return parts if len(parts) <= MAX_PARTS else None
 
 
-def _parts(path: str, fold: bool) -> tuple[str, ...]:
-    return tuple(p.lower() if fold else p for p in _PART.split(path))
+@dataclass(frozen=True, slots=True)
+class _Definition:
+    """A name a unit's line defines, as written, with the trail's names it may be qualified by."""
+
+    own: tuple[str, ...]
+    qualifiers: tuple[str, ...] = ()
+    #: A top-level assignment: no qualifiers from the trail (a page's example variable is not
+    #: its section's).
+    assigned: bool = False
 
 
-def _defined_at(line: str, *, titled: bool, fold: bool) -> tuple[str, ...] | None:
-    """The name ``line`` starts by defining, as parts (``titled``: the line is a heading)."""
+def _defined_at(line: str, *, titled: bool) -> _Definition | tuple[str, ...] | None:
+    """What ``line`` starts by defining (``titled``: the line is a heading): a name, the options
+    of an option line (a tuple), or nothing."""
     stripped = line.lstrip()
     if stripped.startswith("-"):  # an option, or several spelled as one (``-v, --verbose``)
         if titled or not _OPTION.match(stripped):
             return None
-        column = re.split(r"\s{2,}|\t", stripped, maxsplit=1)[0]
-        return tuple(o.lower() if fold else o for o in _OPTION.findall(column))
+        return tuple(_OPTION.findall(re.split(r"\s{2,}|\t", stripped, maxsplit=1)[0]))
     m = _MARKUP.match(stripped)
     marked = titled or m is not None
     rest = stripped[m.end():] if m else stripped
@@ -93,17 +99,18 @@ def _defined_at(line: str, *, titled: bool, fold: bool) -> tuple[str, ...] | Non
     if path is None:
         return None
     after = rest[path.end():]
+    own = tuple(_PART.split(path.group(1)))
     if keyword:
         ok = not after or not (after[0].isalnum() or after[0] in "_$-")
     elif marked:  # a table's row (``| os.chmod() | Path.chmod() |``) is not an entry
         ok = _ENTRY_END.match(after) is not None and not (stripped[0] == "|" and stripped.rstrip().endswith("|"))
-    else:  # a top-level assignment, of the name as written (no qualifiers from the trail)
+    else:  # a top-level assignment
         ok = len(stripped) == len(line) and _ASSIGN.match(after) is not None
-        return (_ASSIGNED, *_parts(path.group(1), fold)) if ok else None
-    return _parts(path.group(1), fold) if ok else None
+        return _Definition(own, assigned=True) if ok else None
+    return _Definition(own) if ok else None
 
 
-def _trail_parts(first: str, fold: bool) -> list[tuple[str, ...]]:
+def _trail_parts(first: str) -> list[tuple[str, ...]]:
     """The name each heading of a trail line (maybe) gives, outermost first."""
     out = []
     for heading in first.split(_TRAIL):
@@ -111,8 +118,29 @@ def _trail_parts(first: str, fold: bool) -> list[tuple[str, ...]]:
         while (word := _WORD.match(rest)) is not None and word.group(1).lower() in _KEYWORDS:
             rest = rest[word.end():]  # ``class ArgumentParser(…)``: the class's name
         m = _PATH.match(rest)
-        out.append(_parts(m.group(1), fold) if m else ())
+        out.append(tuple(_PART.split(m.group(1))) if m else ())
     return out
+
+
+def _found(text: str) -> tuple[list[_Definition], set[str]]:
+    """The names a unit's indexed text (the trail of its headings first) defines, and the
+    options it describes."""
+    lines = text.split("\n")
+    trail = _trail_parts(lines[0])
+    names: list[_Definition] = []
+    options: set[str] = set()
+    if _TRAIL in lines[0]:
+        last = _defined_at(lines[0].rsplit(_TRAIL, 1)[-1], titled=True)
+        if isinstance(last, _Definition):
+            names.append(_Definition(last.own, tuple(p for parts in trail[:-1] for p in parts)))
+    qualifiers = tuple(p for parts in trail for p in parts)
+    for line in lines:
+        got = _defined_at(line, titled=False) if line.strip() else None
+        if isinstance(got, _Definition):
+            names.append(got if got.assigned else _Definition(got.own, qualifiers))
+        elif got:
+            options.update(got)
+    return names, options
 
 
 def defines(text: str, name: tuple[str, ...], *, fold: bool = False) -> bool:
@@ -120,36 +148,26 @@ def defines(text: str, name: tuple[str, ...], *, fold: bool = False) -> bool:
     own case (``fold``: in any case). A definition may name fewer qualifiers than were asked for
     when the trail's headings hold the rest (``pathlib.Path.mkdir``: ``Path.mkdir(…)`` under
     ``pathlib — …``; ``Cache.write``: ``def write`` under ``Cache``)."""
-    want = tuple(p.lower() for p in name) if fold else name
-    lines = text.split("\n")
-    trail = _trail_parts(lines[0], fold)
-    if _TRAIL in lines[0]:
-        last = _defined_at(lines[0].rsplit(_TRAIL, 1)[-1], titled=True, fold=fold)
-        if last is not None and _matches(last, want, [p for parts in trail[:-1] for p in parts]):
-            return True
-    qualifiers = [p for parts in trail for p in parts]
-    for line in lines:
-        found = _defined_at(line, titled=False, fold=fold) if line.strip() else None
-        if found is None:
-            continue
-        if want[0].startswith("-"):
-            if want[0] in found and found[0].startswith("-"):
-                return True
-        elif _matches(found, want, qualifiers):
-            return True
-    return False
+    return _defines(_found(text), name, fold)
 
 
-def _matches(own: tuple[str, ...], want: tuple[str, ...], qualifiers: list[str]) -> bool:
+def _defines(found: tuple[list[_Definition], set[str]], name: tuple[str, ...], fold: bool) -> bool:
+    names, options = found
+    key = str.lower if fold else str
+    want = tuple(key(p) for p in name)
+    if want[0].startswith("-"):
+        return want[0] in {key(o) for o in options}
+    return any(_matches(tuple(key(p) for p in d.own), want, [key(q) for q in d.qualifiers], d.assigned)
+               for d in names)
+
+
+def _matches(own: tuple[str, ...], want: tuple[str, ...], qualifiers: list[str], assigned: bool) -> bool:
     """A definition of ``own`` is one of ``want``: ``own`` ends with ``want``, or ``want`` ends
-    with ``own`` and its other parts are among ``qualifiers``, in order (not for an assignment:
-    a variable in a document's example is not its section's)."""
-    if own[0] == _ASSIGNED:
-        own = own[1:]
-        return len(own) >= len(want) and own[-len(want):] == want
+    with ``own`` and its other parts are among ``qualifiers``, in order (not for an
+    assignment)."""
     if len(own) >= len(want):
         return own[-len(want):] == want
-    if want[-len(own):] != own:
+    if assigned or want[-len(own):] != own:
         return False
     rest = iter(qualifiers)
     return all(any(q == p for q in rest) for p in want[:-len(own)])
@@ -158,12 +176,14 @@ def _matches(own: tuple[str, ...], want: tuple[str, ...], qualifiers: list[str])
 def definitions(texts: Mapping[int, str], name: tuple[str, ...]) -> set[int]:
     """The rows among ``texts`` (row → indexed text) whose unit defines ``name``: in the case it
     was asked in, else in any case; when nothing defines it, with fewer of its qualifiers
-    (``click.echo``: ``def echo`` in a file the trail does not call ``click``)."""
+    (``click.echo``: ``def echo`` in a file the trail does not call ``click``). Each text's
+    lines are read once."""
+    found = {row: _found(text) for row, text in texts.items()}
     for n in range(len(name), 0, -1):
         for fold in (False, True):
-            found = {row for row, text in texts.items() if defines(text, name[-n:], fold=fold)}
-            if found:
-                return found
+            rows = {row for row, f in found.items() if _defines(f, name[-n:], fold)}
+            if rows:
+                return rows
     return set()
 
 
