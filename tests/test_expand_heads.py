@@ -52,9 +52,12 @@ def test_a_decorators_arguments_are_no_head_however_many_lines_they_take():
     odd = '@route(\n    "/a(",  # see (\n)\ndef a():\n    pass\n'
     s, e = head_of(odd, 0, len(odd))
     assert odd[s:e] == "def a():"
-    # comments alone are looked past for a dozen lines only
+    # comments alone are looked past for a dozen lines only, a doc comment whole
     long = "# c\n" * 20 + "def f():\n    pass\n"
     assert head_of(long, 0, len(long)) == (0, 0)
+    jsdoc = "  /**\n" + "   * says more\n" * 20 + "   */\n\n  parse(argv) {\n    run()\n  }\n"
+    s, e = head_of(jsdoc, 0, len(jsdoc))
+    assert jsdoc[s:e] == "parse(argv) {"
 
 
 def test_the_innermost_definition_past_its_head():

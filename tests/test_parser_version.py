@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (76, "03ab0d890ad5686eb06f1b11fbc981c26ad36ae4e6332062b39e588815877902")
+RECORDED = (77, "1aab9b82a4146d6431057915d9e8a0ae554a166654ddaab610996b237e461309")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -114,7 +114,9 @@ FILES = {
     "Makefile": ("code", "VENV := .venv\n\ntest: venv\n\t$(VENV)/bin/pytest\n\nvenv:\n\tpython3 -m venv $(VENV)\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
-                "  return x + 1\n}\n\nmodule.exports = Tool\n"),
+                "  return x + 1\n}\n\nmodule.exports = Tool\n\n/**\n * Adds one.\n */\n\nexports.inc =\n"
+                "exports.plusOne = function (x) {\n"
+                + "".join(f"  total += x * weight{i} + offset{i}\n" for i in range(30)) + "  return total\n}\n"),
     "manual.xml": ("xml", "<?xml version='1.0'?><!DOCTYPE book [<!ENTITY p 'Frob'>]><book><info><title>&p; guide</title>"
                    "</info><chapter><title>Install</title><para>Run <command>make</command>:<programlisting>make all"
                    "\nmake install</programlisting>then check it&mdash;twice.</para><note><para>Root is needed.</para>"

@@ -321,6 +321,30 @@ def test_javascript_without_semicolons_keeps_calls_and_exports_out_of_definition
                      ("function", "const helper = (x) => {", ("helper",))}  # no "module.exports", no "await"
 
 
+def test_a_doc_comment_a_blank_line_above_a_definition_leads_into_it():
+    body = "".join(f"  total += weight{i}\n" for i in range(8))
+    src = ("/**\n * Module dependencies.\n */\n\nvar send = require('send')\n\n"
+           "/**\n * Send a response.\n *\n * @param {string} body\n */\n\n"
+           "res.send = function send(body) {\n" + body + "}\n\n"
+           "/**\n * Set the type.\n */\n\nres.contentType =\nres.type = function contentType(type) {\n" + body + "}\n\n"
+           "View.prototype.lookup = async (name) => {\n" + body + "}\n\n"
+           "exports.etag = function (body) {\n" + body + "}\n\n"
+           "/* not a doc comment */\n\nfunction helper (x) {\n" + body + "}\n")
+    doc = Document.from_text(src, id="r.js", source="r.js", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 0, "unit": "tokens"}).chunk(doc)
+    top = [(n.kind, src[n.start:n.end].split("\n")[0], n.section_path) for n in tree.nodes if n.level == 1]
+    assert top == [
+        ("code", "/**", ()),  # a doc comment above an import documents no definition
+        ("code", "var send = require('send')", ()),
+        ("function", "/**", ("res.send",)),
+        ("function", "/**", ("res.contentType",)),  # an assignment that runs on to the next line
+        ("function", "View.prototype.lookup = async (name) => {", ("View.lookup",)),
+        ("function", "exports.etag = function (body) {", ("etag",)),
+        ("code", "/* not a doc comment */", ()),
+        ("function", "function helper (x) {", ("helper",)),
+    ]
+
+
 @pytest.mark.parametrize(("line", "name"), [
     ("pub fn run(&self) -> u8 {", "run"), ("func (s *Server) Start() error {", "Start"),
     ("int main(void) {", "main"), ("static void *worker(void *arg)", "worker"),

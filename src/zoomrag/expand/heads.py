@@ -20,7 +20,8 @@ from .pertree import per_tree
 __all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_cut", "head_of"]
 
 #: A signature is looked for over at most this many lines from its node's start, or from the end
-#: of its decorators, which may take up to MAX_LEAD_LINES (a command-line tool's options).
+#: of its decorators and comments, which may take up to MAX_LEAD_LINES (a command-line tool's
+#: options, a JSDoc comment).
 MAX_LINES = 12
 MAX_LEAD_LINES = 400
 #: String literals on one line: their brackets are text (``help="(default: 1)"``).
@@ -60,6 +61,8 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         line = text[pos:end if nl < 0 else nl]
         if not depth and line.strip() and not LEAD_LINE.match(line):
             break
+        if line.lstrip().startswith("/**"):  # a doc comment may run long too (JSDoc over a method)
+            decorated = True
         if depth or line.lstrip().startswith("@"):  # ``@click.option(`` opens lines of arguments
             decorated = True
             depth = _balance(_STRINGS.sub("", line).split("#")[0], depth)

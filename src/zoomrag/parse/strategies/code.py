@@ -96,6 +96,12 @@ def _join_fences(text: str, spans: list[Span]) -> list[Span]:
 _DEFINED = re.compile(
     r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|"
     r"module|namespace|record|object|protocol)[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+# A function assigned to a member or a variable: named by what it is assigned to, as callers
+# write it (``res.cookie``, ``Router.handle`` of ``Router.prototype.handle``, ``etag`` of
+# ``exports.etag``).
+_ASSIGNED = re.compile(r"[ \t]*(?:(?:export|const|let|var)[ \t]+)*([\w$]+(?:\.[\w$]+)*)[ \t]*=[ \t]*"
+                       r"(?:[\w$]+(?:\.[\w$]+)*[ \t]*=[ \t]*)*(?:async[ \t]*)?(?:function\b|\(|[\w$]+[ \t]*=>)")
+_NOT_OWNERS = frozenset({"module", "exports", "prototype", "this"})
 _LINE = re.compile(r"[^\n]+")
 _CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
 
@@ -115,10 +121,18 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> No
 
 def _definition_name(text: str, start: int, end: int) -> str:
     """The name a definition's first line that is no comment or decorator gives, or ''."""
+    pending = ""  # an unfinished assignment's first line(s) (``res.type =``)
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         if LEAD_LINE.match(line) or not line.strip():
             continue
+        if _UNFINISHED.search(line) and len(pending) < _KIND_PREFIX:
+            pending += line + " "
+            continue
+        line, pending = pending + line.lstrip() if pending else line, ""
+        assigned = _ASSIGNED.match(line)
+        if assigned:
+            return ".".join(p for p in assigned[1].split(".") if p not in _NOT_OWNERS)
         found = _DEFINED.match(line) or _CALLED.search(line)
         return found[1] if found else ""
     return ""
@@ -371,9 +385,13 @@ _FUNCTION_LIKE = re.compile(
     r"|(?:[\w:<>,*&\[\]]+[ \t]+)+[*&]*\w+[ \t]*\([^;]*$"
     # JS/TS method shorthand: "name(args) {" or "name(args): Type {"
     r"|\w+[ \t]*\([^;]*\)[ \t]*(?::[^{;]*)?\{[ \t]*$"
-    r"|(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:function\b|\([^)]*\)[ \t]*=>|\w+[ \t]*=>))"
+    # a function assigned to a variable or a member: "const f = (x) =>", "res.send = function send("
+    r"|(?:(?:const|let|var)[ \t]+)?(?:[\w$]+(?:\.[\w$]+)*[ \t]*=[ \t]*)+(?:async[ \t]*)?"
+    r"(?:function\b|\([^)]*\)[ \t]*=>|\w+[ \t]*=>))"
 )
 _KIND_PREFIX = 300  # characters of a head line that the kind patterns look at
+# A line ending in an assignment's "=": the statement goes on at the next line's indentation.
+_UNFINISHED = re.compile(r"[^=!<>]=[ \t]*$")
 # Statements whose first word is a keyword: "await f(x)" in JavaScript without semicolons is a
 # call, not "type name(args)".
 _CONTROL = re.compile(r"[ \t]*(?:if|for|while|switch|return|else|do|try|catch|await|yield|throw|new|delete|"
@@ -395,24 +413,38 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
             continue
         line = lines.rows[i]
         top = lines.indent(i) <= base
-        if units and (not top or _CONTINUES.match(line)):
+        if units and (not top or _CONTINUES.match(line) or _UNFINISHED.search(lines.rows[units[-1].last])):
             units[-1].last = i
             continue
         units.append(_Unit("code", i, i, head=i))
-    # Comments and decorators right above a unit lead into it.
+    # Comments and decorators right above a unit lead into it; so does a doc comment one blank
+    # line above a definition (``/** … */`` documents what follows it, and many projects leave a
+    # line between them).
     merged: list[_Unit] = []
     for u in units:
         prev = merged[-1] if merged else None
-        if prev is not None and prev.last + 1 == u.first and _is_lead(lines, prev):
+        if prev is not None and _is_lead(lines, prev) and (
+                prev.last + 1 == u.first or (prev.last + 2 == u.first and _documents(lines, prev, u))):
             prev.last, prev.head = u.last, u.head
         else:
             merged.append(u)
     for u in merged:
-        head = lines.rows[u.head]
-        if u.head < u.last and lines.rows[u.head + 1].lstrip().startswith("{"):
-            head += " {"  # Allman style: the brace opens on the next line
-        u.kind = _layout_kind(head)
+        u.kind = _layout_kind(_head_text(lines, u))
     return merged
+
+
+def _head_text(lines: _Lines, unit: _Unit) -> str:
+    """The line a unit's kind is read from: its head, with the lines an unfinished assignment
+    runs on to (``res.type =`` / ``res.contentType = function (type) {``) and an opening brace
+    on the next line (Allman style)."""
+    i = unit.head
+    head = lines.rows[i]
+    while i < unit.last and _UNFINISHED.search(head) and len(head) < _KIND_PREFIX:
+        i += 1
+        head = f"{head} {lines.rows[i].strip()}"
+    if i < unit.last and lines.rows[i + 1].lstrip().startswith("{"):
+        head += " {"
+    return head
 
 
 def _is_lead(lines: _Lines, unit: _Unit) -> bool:
@@ -422,6 +454,14 @@ def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     base = lines.indent(unit.first)
     return all(lines.blanks[i] or LEAD_LINE.match(lines.rows[i]) or lines.indent(i) > base
                for i in range(unit.first + 1, unit.last + 1))
+
+
+def _documents(lines: _Lines, lead: _Unit, unit: _Unit) -> bool:
+    """Whether ``lead`` is a doc comment (``/** … */`` and nothing else) and ``unit`` a
+    definition it documents."""
+    first, last = lines.rows[lead.first].lstrip(), lines.rows[lead.last].rstrip()
+    return (first.startswith("/**") and last.endswith("*/") and "*/" not in first[2:-2]
+            and _layout_kind(_head_text(lines, unit)) != "code")
 
 
 def _layout_kind(line: str) -> str:
