@@ -76,6 +76,19 @@ def format_str(src: str) -> str:
     ("       -v, --verbose\n              Say more.", "--verbose", True),
     ("  -q, --quiet  Say less. See --verbose.", "--verbose", False),
     ("-x = 3", "x", False),
+    # JavaScript: a method's signature opening its body, accessors; not locals, imports or calls
+    ("  addCommand(cmd, opts) {", "addCommand", True),
+    ("Command\n  addCommand(cmd, opts) {", "Command.addCommand", True),
+    ("  get isPaused() {\n    return this._paused;\n  }", "isPaused", True),
+    ("  static parse(text): Tree {", "parse", True),
+    ("const DEPTH = 100", "DEPTH", True),
+    ("res.cookie = function (name, value, options) {", "res.cookie", True),
+    ("  const opts = { ...options };", "opts", False),
+    ("res.cookie\n  var opts = { ...options };", "res.cookie.opts", False),
+    ("var parse = require('parseurl');", "parse", False),
+    ("  if (signed && !secret) {", "if", False),
+    ("app.get('/', function (req, res) {", "app.get", False),
+    ("  this.run(args) {", "run", True),
 ])
 def test_a_definition_starts_its_line(text, name, found):
     assert defines(text, asked_name(name)) is found
@@ -167,6 +180,42 @@ def test_a_name_asked_alone_finds_its_definition_first(tmp_path, mode):
                                     "--json", "--explain"])
     assert got.exit_code == 0, got.output
     assert all("defines the name" not in c["rule"] for c in json.loads(got.output)["contexts"])
+
+
+def test_a_name_asked_alone_returns_its_whole_definition_when_it_fits(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from zoomrag.cli import main
+
+    body = "".join(f"  total += weight{i} * value{i}\n" for i in range(30))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "res.js").write_text(
+        "'use strict'\n\n/**\n * Set cookie `name` to `value`.\n *\n * @param {String} name\n */\n\n"
+        "res.cookie = function (name, value) {\n" + body + "  return this\n}\n\n"
+        "/**\n * Clear cookie `name`.\n */\n\nres.clearCookie = function (name) {\n" + body + "}\n",
+        encoding="utf-8")
+    index = str(tmp_path / "i.db")
+    got = CliRunner().invoke(main, ["index", str(src), "--index", index, "--embedder", "hash"])
+    assert got.exit_code == 0, got.output
+    text = (src / "res.js").read_text(encoding="utf-8")
+    whole = text[text.index("/**\n * Set cookie"):text.index("  return this\n}") + len("  return this\n}")]
+
+    def first(budget: int) -> dict:
+        got = CliRunner().invoke(main, ["query", "res.cookie", "--index", index, "--budget", str(budget),
+                                        "--mode", "bm25", "--json", "--explain"])
+        assert got.exit_code == 0, got.output
+        return json.loads(got.output)["contexts"][0]
+
+    # the doc comment, the signature and the body: not the leaf that defines it alone
+    found = first(400)
+    assert found["text"].startswith(whole) and found["rule"].startswith("the whole definition of the name asked")
+    # too big for the budget: the policy's own context, which still holds the definition's line
+    small = first(150)
+    assert "res.cookie = function" in small["text"] and small["text"] != whole
+    assert "whole definition" not in small["rule"]
 
 
 @given(st.text(max_size=300), st.text(max_size=40))

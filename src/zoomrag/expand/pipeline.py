@@ -15,6 +15,7 @@ from ..text.tokens import TokenCounter
 from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
 from .measure import SpanSizer
+from .named import whole_definitions
 
 if TYPE_CHECKING:
     from ..rerank.base import Reranker
@@ -41,5 +42,7 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
         return []
     candidates = expander.expand(hits, trees, budget)
     sizes = SpanSizer(trees, counter).size
+    if any("name" in h.ranks for h in hits):
+        candidates = whole_definitions(candidates, trees, budget, sizes)
     return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes,
                     words=tuple(dict.fromkeys(fts.query_terms(query))) if query else ())

@@ -13,11 +13,13 @@ starts with it as a definition starts, the name written in full or with its qual
   ``interface``, ``const``, ``coroutine``, ``exception``, ``@`` … (code, API references);
 - after markup that opens an entry: a heading's ``#``, ``help()``'s ``|``, a directive's
   ``.. function::``, and as the last heading of the unit's trail (a section titled by it);
-- as a top-level assignment (``CACHE_DIR = …``, ``COMMA_PRIORITY: Final = 18``);
+- as a method's signature opening its body (``  addCommand(cmd, opts) {``, ``get isPaused() {``);
+- as a top-level assignment or declaration (``CACHE_DIR = …``, ``COMMA_PRIORITY: Final = 18``,
+  ``const DEPTH = 100``; not ``var parse = require(…)``, an import);
 - an option at the start of a line (``  --where KEY=VALUE …``).
 
-A call (``format_str(src)``), an indented assignment and a mention in prose are not
-definitions. Measured on names asked of the Python library's reference and of a codebase
+A call (``format_str(src)``), an indented assignment or declaration (``  let opts = …``, a
+local) and a mention in prose are not definitions. Measured on names asked of the Python library's reference and of a codebase
 (``bench/names_set.py``; docs/benchmarks.md, "Names").
 """
 
@@ -44,6 +46,16 @@ _ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
 # After a name in a heading or an entry: its signature, its type, or nothing (not prose).
 _ENTRY_END = re.compile(r"\s*(?:$|[(\[<:=])")
 _OPTION = re.compile(r"-{1,2}[A-Za-z0-9][\w-]*")
+# Declarations that make locals when indented (``  const opts = {…}`` inside a function).
+_LOCAL = frozenset({"let", "var", "const"})
+# A getter or setter: ``get isPaused() {``.
+_ACCESSOR = re.compile(r"(?:get|set)\s+[A-Za-z_$][\w$]*\s*\(")
+# A method's signature opening its body: ``  addCommand(cmd, opts) {``, ``parse(argv): this {``
+# (no parentheses inside: ``app.get('/', function (req, res) {`` is a call).
+_OPENS_BODY = re.compile(r"\s*\([^()]*\)\s*(?::[^{;=()]*)?\{\s*$")
+_CONTROL = frozenset({"if", "for", "while", "switch", "catch", "with", "function", "return"})
+# An import bound to a name is not its definition (``var parse = require('parseurl')``).
+_IMPORT = re.compile(r"\s*=\s*(?:await\s+)?(?:require|import)\s*\(")
 _WORD = re.compile(r"([A-Za-z]+)\s+")
 #: The share of a score that defining the name asked gives (:func:`definitions_first`).
 NAME_SHARE = 0.5
@@ -92,20 +104,27 @@ def _defined_at(line: str, *, titled: bool) -> _Definition | tuple[str, ...] | N
     m = _MARKUP.match(stripped)
     marked = titled or m is not None
     rest = stripped[m.end():] if m else stripped
-    keyword = False
-    while (word := _WORD.match(rest)) is not None and word.group(1).lower() in _KEYWORDS:
-        keyword, rest = True, rest[word.end():]
+    keywords: list[str] = []
+    while (word := _WORD.match(rest)) is not None and (
+            word.group(1).lower() in _KEYWORDS or _ACCESSOR.match(rest) is not None):
+        keywords.append(word.group(1).lower())
+        rest = rest[word.end():]
     path = _PATH.match(rest)
     if path is None:
         return None
     after = rest[path.end():]
     own = tuple(_PART.split(path.group(1)))
-    if keyword:
+    if keywords and set(keywords) <= _LOCAL and not marked:  # ``const X = …``: as an assignment
+        ok = len(stripped) == len(line) and _IMPORT.match(after) is None
+        return _Definition(own, assigned=True) if ok else None
+    if keywords:
         ok = not after or not (after[0].isalnum() or after[0] in "_$-")
     elif marked:  # a table's row (``| os.chmod() | Path.chmod() |``) is not an entry
         ok = _ENTRY_END.match(after) is not None and not (stripped[0] == "|" and stripped.rstrip().endswith("|"))
+    elif _OPENS_BODY.match(after) and own[-1] not in _CONTROL:  # a method: ``  parse(argv) {``
+        ok = True
     else:  # a top-level assignment
-        ok = len(stripped) == len(line) and _ASSIGN.match(after) is not None
+        ok = len(stripped) == len(line) and _ASSIGN.match(after) is not None and _IMPORT.match(after) is None
         return _Definition(own, assigned=True) if ok else None
     return _Definition(own) if ok else None
 

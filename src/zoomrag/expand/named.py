@@ -1,0 +1,48 @@
+"""A name asked alone comes back with its whole definition.
+
+Pasting ``usage`` or ``res.cookie`` into ``zoomrag query`` asks what that function is: its
+doc comment, its signature and its body. Search puts the unit that defines the name first
+(:mod:`zoomrag.search.names`, which marks the hit's ``ranks["name"]``), but a policy grows a
+context by where the hits are, and the body of a function holds no other hit: the context
+would stop at its first leaf. So the candidate holding such a hit becomes the innermost
+definition around it (a method, not its class), whole, when that fits the budget; the policy's
+own candidate stays its fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from ..model import TreeSource
+from .base import Candidate
+from .heads import DEFINITIONS
+
+#: Why such a candidate was proposed (``--explain``).
+RULE = "the whole definition of the name asked"
+
+
+def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
+                      sizes: Callable[[str, int, int], int]) -> list[Candidate]:
+    """``candidates`` with each one holding a hit that defines the name asked widened to that
+    hit's innermost definition, when the definition is in a code tree and fits ``budget``."""
+    out = []
+    for c in candidates:
+        named = [h for h in c.hits if "name" in h.ranks]
+        node = None
+        if named:
+            tree = trees.tree(c.doc_id)
+            node = min((n for n in tree.nodes if n.kind in DEFINITIONS
+                        and n.start <= named[0].start and named[0].end <= n.end),
+                       key=lambda n: n.end - n.start, default=None)
+        if node is None or (c.start <= node.start and node.end <= c.end):
+            out.append(c)
+            continue
+        start, end = min(node.start, c.start), max(node.end, c.end)
+        if sizes(c.doc_id, start, end) > budget:
+            out.append(c)
+            continue
+        out.append(replace(c, start=start, end=end, section_path=node.section_path, level=node.level,
+                           kind=node.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
+                           fallback=(c,)))
+    return out
