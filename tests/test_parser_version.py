@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (77, "1aab9b82a4146d6431057915d9e8a0ae554a166654ddaab610996b237e461309")
+RECORDED = (77, "8e1ec5b50492d9b9003c7d4f2a337e31f37efd816ebbfa9aa775f18d3074800b")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -113,7 +113,9 @@ FILES = {
     "tox.ini": ("ini", "[tox]\nenvlist = py311\n\n[testenv]\ncommands =\n    pytest\n    [not a section]\n"),
     "Makefile": ("code", "VENV := .venv\n\ntest: venv\n\t$(VENV)/bin/pytest\n\nvenv:\n\tpython3 -m venv $(VENV)\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
-                "  async exec () {\n    await this.run()\n    return 1\n  }\n}\n\nfunction helper (x) {\n"
+                "  async exec () {\n    await this.run()\n    return 1\n  }\n\n  usage () {\n    return `Usage:\n"
+                "- tool [options]\n`\n  }\n\n  stop () {\n" + "".join(f"    this.count += {i}\n" for i in range(40))
+                + "  }\n}\n\nfunction helper (x) {\n"
                 "  return x + 1\n}\n\nmodule.exports = Tool\n\n/**\n * Adds one.\n */\n\nexports.inc =\n"
                 "exports.plusOne = function (x) {\n"
                 + "".join(f"  total += x * weight{i} + offset{i}\n" for i in range(30)) + "  return total\n}\n"),

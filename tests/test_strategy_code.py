@@ -345,6 +345,22 @@ def test_a_doc_comment_a_blank_line_above_a_definition_leads_into_it():
     ]
 
 
+def test_a_string_running_over_lines_does_not_end_its_definition():
+    body = "".join(f"    total += weight{i}\n" for i in range(8))
+    src = ("class Command {\n  restore() {\n    if (this.stored)\n      throw new Error(`Can not parse again.\n"
+           "- either make a new Command, or stop storing options`);\n" + body + "  }\n\n"
+           "  usage(str) {\n    const re = /^[a-z`]+$/;\n    return `usage: ${str}`;\n  }\n}\n\n"
+           "function help() {\n  return `\nUsage:\n  tool [options]\n`;\n}\n")
+    doc = Document.from_text(src, id="c.js", source="c.js", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 0, "unit": "tokens"}).chunk(doc)
+    top = [(n.kind, n.section_path) for n in tree.nodes if n.level == 1]
+    # the template literal's line at column 0 is inside restore(), not a unit of the file; a
+    # backquote in a regular expression opens no string
+    assert top == [("class", ("Command",)), ("function", ("help",))]
+    methods = [n.section_path for n in tree.nodes if n.kind == "method"]
+    assert methods == [("Command", "restore"), ("Command", "usage")]
+
+
 @pytest.mark.parametrize(("line", "name"), [
     ("pub fn run(&self) -> u8 {", "run"), ("func (s *Server) Start() error {", "Start"),
     ("int main(void) {", "main"), ("static void *worker(void *arg)", "worker"),

@@ -176,6 +176,14 @@ class _Lines:
         self.starts = list(accumulate((len(row) + 1 for row in self.rows[:-1]), initial=0))
         self.blanks = [not row.strip() for row in self.rows]
         self._indents: dict[int, int] = {}
+        self._in_string: frozenset[int] | None = None
+
+    def in_string(self, i: int) -> bool:
+        """Whether line ``i`` starts inside a string opened on a line before it (a template
+        literal's or a text block's lines, which may start at any column)."""
+        if self._in_string is None:
+            self._in_string = _string_lines(self.rows)
+        return i in self._in_string
 
     def end(self, i: int) -> int:
         """Offset of the end of line ``i`` (its newline excluded)."""
@@ -195,6 +203,52 @@ class _Lines:
                     break
             self._indents[i] = col
         return col
+
+
+# What a line is read by for strings: an escaped character, the quotes that may run over lines
+# (JavaScript's and Go's backquote, triple quotes), one-line strings and regular expressions,
+# whose quotes are text, and a line comment, which ends what is code.
+_TRIPLES = ('"""', "'''")
+_TOKENS = re.compile(r"""\\.|`|"{3}|'{3}|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|//"""
+                     r"""|(?:^|(?<=[=(,:;!&|?{}\[]))[ \t]*/(?![/*])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/""")
+
+
+def _closing(row: str, pos: int, quote: str) -> int:
+    """Where the string that ``quote`` opened ends on ``row`` from ``pos`` (past its closing
+    quote), or -1 when it runs on."""
+    while (i := row.find(quote, pos)) >= 0:
+        slashes = i - len(row[:i].rstrip("\\"))
+        if slashes % 2 == 0:
+            return i + len(quote)
+        pos = i + 1
+    return -1
+
+
+def _string_lines(rows: list[str]) -> frozenset[int]:
+    """The lines that start inside a string an earlier line opened; none when the quotes do not
+    pair up by the end (then they were not strings: a stray quote in a comment)."""
+    inside: list[int] = []
+    quote = ""
+    for i, row in enumerate(rows):
+        if quote:
+            inside.append(i)
+        elif ("`" not in row and not any(t in row for t in _TRIPLES)) or LEAD_LINE.match(row):
+            continue  # most lines: nothing in them opens a string that runs on
+        pos = 0
+        while pos < len(row):
+            if quote:
+                pos = _closing(row, pos, quote)
+                if pos < 0:
+                    break
+                quote = ""
+                continue
+            m = _TOKENS.search(row, pos)
+            if m is None or m.group() == "//":
+                break
+            pos = m.end()
+            if m.group() == "`" or m.group() in _TRIPLES:
+                quote = m.group()
+    return frozenset() if quote else frozenset(inside)
 
 
 #: A statement (or an ``except`` / ``case`` clause): what carries line numbers.
@@ -402,7 +456,7 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
     """Units of lines first..last by indentation: see the module docstring."""
     # The block's indentation is that of its shallowest line that opens something; closing
     # lines such as "}" may sit further left (the enclosing block's closer).
-    rows = [i for i in range(first, last + 1) if not lines.blanks[i]]
+    rows = [i for i in range(first, last + 1) if not lines.blanks[i] and not lines.in_string(i)]
     openers = [lines.indent(i) for i in rows if not _CONTINUES.match(lines.rows[i])]
     if not rows:
         return []
@@ -412,7 +466,7 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
         if lines.blanks[i]:
             continue
         line = lines.rows[i]
-        top = lines.indent(i) <= base
+        top = lines.indent(i) <= base and not lines.in_string(i)
         if units and (not top or _CONTINUES.match(line) or _UNFINISHED.search(lines.rows[units[-1].last])):
             units[-1].last = i
             continue
