@@ -14,6 +14,7 @@ from ..store import fts
 from ..text.tokens import TokenCounter
 from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
+from .contents import without_contents
 from .measure import SpanSizer
 from .named import whole_definitions
 
@@ -40,7 +41,7 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
         hits = rerank_hits(reranker, query, hits, trees, rerank_depth)
     if not hits:
         return []
-    candidates = expander.expand(hits, trees, budget)
+    candidates = without_contents(expander.expand(hits, trees, budget), trees)
     sizes = SpanSizer(trees, counter).size
     if any("name" in h.ranks for h in hits):
         candidates = whole_definitions(candidates, trees, budget, sizes)
