@@ -72,6 +72,18 @@ def test_contexts_and_evidence_objects_are_accepted():
     assert s.evidence_recall == approx(0.5)
 
 
+def test_the_reciprocal_rank_counts_contexts_not_their_spans():
+    # the first context is a definition's head and a piece of its body (two spans), the second
+    # holds the evidence: rank 2, not 3
+    head = Context(doc_id="d", source="d", start=0, end=60, text="x" * 60, score=1.0, spans=((0, 10), (40, 60)))
+    second = Context(doc_id="d", source="d", start=100, end=120, text="y" * 20, score=0.5)
+    taken = TokenBudget({"d": "z" * 200}, CharCounter()).take_ranked([head, second], 1000)
+    assert taken == [(("d", 0, 10), 1), (("d", 40, 60), 1), (("d", 100, 120), 2)]
+    spans, ranks = [span for span, _ in taken], [k for _, k in taken]
+    assert score_query("q", spans, [("d", 105, 110)], ranks=ranks).reciprocal_rank == approx(1 / 2)
+    assert score_query("q", spans, [("d", 105, 110)]).reciprocal_rank == approx(1 / 3)  # spans alone
+
+
 def test_query_without_evidence_cannot_be_scored():
     with pytest.raises(EvalError, match="no evidence characters"):
         score_query("q7", [("d", 0, 5)], [])

@@ -159,3 +159,29 @@ def test_runner_on_a_slice_of_real_data():
     assert large.mean("evidence_recall") == 1.0 and large.mean("mrr") == 1.0
     assert small.mean("evidence_recall") < large.mean("evidence_recall")
     assert 0 < large.mean("precision") < 1
+
+
+@dataclass
+class TwoSpanDistractor(Oracle):
+    """A distractor of two spans (a head and a piece of its body) before the evidence."""
+
+    name: str = "two-span"
+
+    def retrieve(self, query: EvalQuery, budget: int):
+        from zoomrag.model import Context
+
+        self.calls.append((query.id, budget))
+        head = Context(doc_id="a", source="a", start=24, end=40, text="", score=1.0, spans=((24, 28), (32, 40)))
+        return [head] + [(e.doc_id, e.start, e.end) for e in query.evidence]
+
+
+def test_a_context_of_several_spans_ranks_once_also_from_the_cache(tmp_path, tiny):
+    path = tmp_path / "cache.sqlite"
+    with ResultCache(path) as cache:
+        first = run_eval(tiny, [TwoSpanDistractor()], [1000], cache=cache, counter=CharCounter())
+    again = TwoSpanDistractor()
+    with ResultCache(path) as cache:
+        second = run_eval(tiny, [again], [1000], cache=cache, counter=CharCounter())
+    assert again.calls == []
+    # the evidence is the second context, not the third span
+    assert first.get("two-span", 1000).mean("mrr") == second.get("two-span", 1000).mean("mrr") == pytest.approx(0.5)

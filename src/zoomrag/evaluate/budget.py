@@ -42,25 +42,29 @@ class TokenBudget:
 
     def take(self, contexts: Sequence[SpanLike], budget: int) -> list[DocSpan]:
         """The longest rank-order prefix of ``contexts`` within ``budget`` tokens, the last one cut."""
+        return [span for span, _ in self.take_ranked(contexts, budget)]
+
+    def take_ranked(self, contexts: Sequence[SpanLike], budget: int) -> list[tuple[DocSpan, int]]:
+        """:meth:`take`, each span with the rank (from 1) of the context it is part of."""
         if budget <= 0:
             raise EvalError(f"budget {budget} is not positive; give budgets in tokens, e.g. 512,1024,2048")
-        out: list[DocSpan] = []
+        out: list[tuple[DocSpan, int]] = []
         left = budget
-        for doc_id, s, e in _parts(contexts):
+        for doc_id, s, e, rank in _parts(contexts):
             m = self.measure(doc_id)
             if not 0 <= s <= e <= len(m.text):
                 raise EvalError(f"returned context [{s}, {e}) lies outside document {doc_id!r} "
                                 f"(length {len(m.text)})")
             size = m.size(s, e)
             if size <= left:
-                out.append((doc_id, s, e))
+                out.append(((doc_id, s, e), rank))
                 left -= size
             else:
                 cut = min(e, m.offset_after(s, left))
                 while cut > s and m.text[cut - 1].isspace():
                     cut -= 1
                 if cut > s:
-                    out.append((doc_id, s, cut))
+                    out.append(((doc_id, s, cut), rank))
                 left = 0
             if left == 0:
                 break
@@ -69,11 +73,12 @@ class TokenBudget:
 
 def _parts(contexts: Sequence[SpanLike]):
     """Every exact span of each context in order: a context of several spans (a table's header
-    row and its rows, :meth:`zoomrag.model.Context.parts`) is charged and scored span by span."""
-    for c in contexts:
+    row and its rows, :meth:`zoomrag.model.Context.parts`) is charged and scored span by span,
+    each with its context's rank."""
+    for rank, c in enumerate(contexts, 1):
         parts = None if isinstance(c, tuple) else getattr(c, "spans", None)
         if parts and not isinstance(c, tuple):
             for s, e in parts:
-                yield (c.doc_id, s, e)
+                yield (c.doc_id, s, e, rank)
         else:
-            yield as_span(c)
+            yield (*as_span(c), rank)

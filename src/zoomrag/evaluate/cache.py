@@ -116,6 +116,8 @@ class RunKey:
 class CachedResult:
     returned: tuple[DocSpan, ...]
     seconds: float
+    #: The rank (from 1) of the context each returned span is part of; empty: each span its own.
+    ranks: tuple[int, ...] = ()
 
 
 def query_hash(q: EvalQuery) -> str:
@@ -162,8 +164,10 @@ class ResultCache:
         out: dict[str, CachedResult] = {}
         for qid, qh, returned, seconds in rows:
             if wanted.get(qid) == qh:
-                spans = tuple((str(d), int(s), int(e)) for d, s, e in json.loads(returned))
-                out[qid] = CachedResult(spans, float(seconds))
+                items = [tuple(r) for r in json.loads(returned)]
+                spans = tuple((str(r[0]), int(r[1]), int(r[2])) for r in items)
+                ranks = tuple(int(r[3]) for r in items) if items and all(len(r) == 4 for r in items) else ()
+                out[qid] = CachedResult(spans, float(seconds), ranks)
         return out
 
     def put(self, key: RunKey, query: EvalQuery, result: CachedResult) -> None:
@@ -172,7 +176,9 @@ class ResultCache:
         if run not in self._runs:
             self._runs[run] = json.dumps(key.to_dict(), sort_keys=True, ensure_ascii=False, default=str)
         self._pending.append((run, query.id, query_hash(query),
-                              json.dumps([list(r) for r in result.returned], ensure_ascii=False),
+                              json.dumps([[*r, k] for r, k in zip(result.returned, result.ranks)]
+                                         if result.ranks else [list(r) for r in result.returned],
+                                         ensure_ascii=False),
                               result.seconds))
         if len(self._pending) >= self._batch:
             self.flush()

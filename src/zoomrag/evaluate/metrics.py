@@ -91,8 +91,11 @@ class QueryScores:
     evidence_chars: int = 0
 
 
-def score_query(query_id: str, returned: Sequence[SpanLike], evidence: Sequence[SpanLike]) -> QueryScores:
-    """Every metric of one query (see the module docstring for the definitions)."""
+def score_query(query_id: str, returned: Sequence[SpanLike], evidence: Sequence[SpanLike], *,
+                ranks: Sequence[int] | None = None) -> QueryScores:
+    """Every metric of one query (see the module docstring for the definitions). ``ranks``: the
+    rank of the context each returned span is part of (a context of several spans, a head and
+    its body, ranks once); by default each span is a context of its own."""
     ret = [as_span(r) for r in returned]
     ev = sp.by_doc(as_span(e) for e in evidence)
     e_len = sp.doc_length(ev)
@@ -103,9 +106,9 @@ def score_query(query_id: str, returned: Sequence[SpanLike], evidence: Sequence[
     paid = sum(max(0, e - s) for _, s, e in ret)
     missed = e_len - hit
     rr = 0.0
-    for rank, (doc_id, s, e) in enumerate(ret, 1):
+    for i, (doc_id, s, e) in enumerate(ret):
         if any(sp.overlaps((s, e), iv) for iv in ev.get(doc_id, ())):
-            rr = 1.0 / rank
+            rr = 1.0 / (ranks[i] if ranks is not None else i + 1)
             break
     return QueryScores(
         query_id=query_id,

@@ -118,8 +118,9 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
                 t0 = time.perf_counter()
                 contexts = r.retrieve(q, b)
                 seconds = time.perf_counter() - t0
-                spans = filler.take(contexts, b) if enforce_budget else [as_span(c) for c in contexts]
-                res = CachedResult(tuple(spans), seconds)
+                taken = filler.take_ranked(contexts, b) if enforce_budget else [
+                    (as_span(c), k) for k, c in enumerate(contexts, 1)]
+                res = CachedResult(tuple(span for span, _ in taken), seconds, tuple(k for _, k in taken))
                 cache.put(keys[b], q, res)
                 done[b][q.id] = res
                 if progress is not None:
@@ -127,7 +128,8 @@ def run_eval(dataset: Dataset, retrievers: Sequence[Retriever], budgets: Sequenc
         finally:
             cache.flush()  # keep what finished, even on Ctrl-C or a failing retriever
         for b in budgets:
-            scores = [score_query(q.id, done[b][q.id].returned, q.evidence) for q in dataset.queries]
+            scores = [score_query(q.id, done[b][q.id].returned, q.evidence, ranks=done[b][q.id].ranks or None)
+                      for q in dataset.queries]
             results.append(aggregate(r.name, b, scores, resamples=resamples, seed=seed))
             shape[(r.name, b)] = measure_shape((done[b][q.id].returned for q in dataset.queries), dataset.texts,
                                                lined)

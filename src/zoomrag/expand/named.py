@@ -4,9 +4,9 @@ Pasting ``usage`` or ``res.cookie`` into ``zoomrag query`` asks what that functi
 doc comment, its signature and its body. Search puts the unit that defines the name first
 (:mod:`zoomrag.search.names`, which marks the hit's ``ranks["name"]``), but a policy grows a
 context by where the hits are, and the body of a function holds no other hit: the context
-would stop at its first leaf. So the candidate holding such a hit becomes the innermost
-definition around it (a method, not its class), whole, when that fits the budget; the policy's
-own candidate stays its fallback.
+would stop at its first leaf, or take in the end of the function before it. So the candidate
+holding such a hit becomes the innermost definition around it (a method, not its class), whole
+and nothing else, when that fits the budget; the policy's own candidate stays its fallback.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ RULE = "the whole definition of the name asked"
 
 def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
                       sizes: Callable[[str, int, int], int]) -> list[Candidate]:
-    """``candidates`` with each one holding a hit that defines the name asked widened to that
-    hit's innermost definition, when the definition is in a code tree and fits ``budget``."""
+    """``candidates`` with each one holding a hit that defines the name asked made that hit's
+    innermost definition, when the definition is in a code tree and fits ``budget``."""
     out = []
     for c in candidates:
         named = [h for h in c.hits if "name" in h.ranks]
@@ -35,14 +35,16 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
             node = min((n for n in tree.nodes if n.kind in DEFINITIONS
                         and n.start <= named[0].start and named[0].end <= n.end),
                        key=lambda n: n.end - n.start, default=None)
-        if node is None or (c.start <= node.start and node.end <= c.end):
+        if node is None or (c.start, c.end) == (node.start, node.end):
             out.append(c)
             continue
-        start, end = min(node.start, c.start), max(node.end, c.end)
-        if sizes(c.doc_id, start, end) > budget:
+        if sizes(c.doc_id, node.start, node.end) > budget:
             out.append(c)
             continue
-        out.append(replace(c, start=start, end=end, section_path=node.section_path, level=node.level,
-                           kind=node.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
+        # the definition alone: what the policy took beside it (the end of the function before)
+        # is not what was asked for
+        hits = tuple(h for h in c.hits if h.start < node.end and node.start < h.end)
+        out.append(replace(c, start=node.start, end=node.end, hits=hits, section_path=node.section_path,
+                           level=node.level, kind=node.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
                            fallback=(c,)))
     return out
