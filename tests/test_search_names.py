@@ -225,3 +225,24 @@ def test_any_text_and_query_are_read_without_error(text, query):
         assert all(name) and " " not in "".join(name)
         assert isinstance(defines(text, name), bool)
         assert definitions({1: text}, name) <= {1}
+
+
+def test_an_option_asked_alone_is_searched_after_dashes_and_the_error_says_so(tmp_path):
+    from click.testing import CliRunner
+
+    from zoomrag.cli import main
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "fetch.txt").write_text(
+        "FETCH\n\nOptions:\n\n  --no-show-forced-updates\n      Skip the check for forced updates.\n\n"
+        "  --depth N\n      Fetch only the last N commits.\n", encoding="utf-8")
+    index = str(tmp_path / "i.db")
+    assert CliRunner().invoke(main, ["index", str(tmp_path / "docs"), "--index", index, "--embedder", "hash"]).exit_code == 0
+    got = CliRunner().invoke(main, ["query", "--no-show-forced-updates", "--index", index])
+    assert got.exit_code == 2
+    assert "put -- before it" in got.output and "zoomrag query --top 3 -- --no-show-forced-updates" in got.output
+    # a misspelt option still gets click's suggestion, not the hint
+    got = CliRunner().invoke(main, ["query", "x", "--index", index, "--buget", "3"])
+    assert got.exit_code == 2 and "--budget" in got.output and "put --" not in got.output
+    got = CliRunner().invoke(main, ["query", "--index", index, "--top", "1", "--", "--no-show-forced-updates"])
+    assert got.exit_code == 0 and "Skip the check for forced updates" in got.output

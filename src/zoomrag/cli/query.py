@@ -71,8 +71,21 @@ def _where(where: tuple[str, ...], where_json: str | None) -> dict | None:
     return filters.combine(conditions)
 
 
+class _QueryCommand(click.Command):
+    """``query``, whose text may itself be an option's name: an unknown option says how to ask
+    for one (``zoomrag query -- --no-show-forced-updates``)."""
 
-@main.command("query")
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as e:
+            if e.option_name and e.option_name.startswith("-") and not e.possibilities:
+                e.message += (f" To search for {e.option_name} itself, put -- before it, and any "
+                              f"options before that: zoomrag query --top 3 -- {e.option_name}")
+            raise
+
+
+@main.command("query", cls=_QueryCommand)
 @click.argument("text")
 @index_option
 @click.option("--budget", type=click.IntRange(min=1), default=2048, show_default=True,
