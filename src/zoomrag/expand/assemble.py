@@ -789,9 +789,13 @@ def _ranked(hits: Sequence[Hit]) -> str:
     top = max(hits, key=lambda h: h.score, default=None)
     if top is None or not top.ranks:
         return ""
-    where = [f"{name} #{rank}" for name, (_, rank) in top.ranks.items() if name != "name"]
-    defines = ", defines the name asked" if "name" in top.ranks else ""
-    return ("; best hit " + ", ".join(where) if where else "; best hit") + defines
+    where = [f"{name} #{rank}" for name, (_, rank) in top.ranks.items() if name not in _MARKS]
+    marks = "".join(said for mark, said in _MARKS.items() if mark in top.ranks)
+    return ("; best hit " + ", ".join(where) if where else "; best hit") + marks
+
+
+#: What a hit's mark from search says (search/names.py, search/verbatim.py).
+_MARKS = {"name": ", defines the name asked", "verbatim": ", holds the question word for word"}
 
 
 def _explained(best: str, rules: list[str]) -> str:

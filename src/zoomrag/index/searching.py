@@ -30,6 +30,7 @@ from ..search.filters import Filter
 from ..search.fusion import check_fusion, fuse, single_ranking
 from ..search.names import asked_name, definitions, definitions_first
 from ..search.scope import Scopes
+from ..search.verbatim import holding, quoted
 from ..store import Store, UnitRow
 from ..store.meta import Pins
 from .dense import DenseSearch
@@ -130,9 +131,13 @@ class Searcher:
         else:
             fused = single_ranking(mode, rankings[mode])
         name = asked_name(text)
+        said = quoted(text) if name is None else None
         if name is not None:  # a name asked alone: where it is defined comes first (names.py)
             texts = self.store.unit_texts(f.key for f in fused)  # type: ignore[misc]
             fused = definitions_first(fused, definitions(texts, name))  # type: ignore[arg-type]
+        elif said is not None:  # pasted text: where it is written word for word (verbatim.py)
+            texts = self.store.unit_texts(f.key for f in fused)  # type: ignore[misc]
+            fused = definitions_first(fused, holding(texts, said), "verbatim")  # type: ignore[arg-type]
         fused = fused[:k]
         rows: list[int] = [f.key for f in fused]  # type: ignore[misc]
         if partial is None:

@@ -206,8 +206,8 @@ def definitions(texts: Mapping[int, str], name: tuple[str, ...]) -> set[int]:
     return set()
 
 
-def definitions_first(fused: Sequence[Fused], defining: set[object]) -> list[Fused]:
-    """``fused`` (best first) led by the units in ``defining``, each marked as the ``name``
+def definitions_first(fused: Sequence[Fused], defining: set[object], mark: str = "name") -> list[Fused]:
+    """``fused`` (best first) led by the units in ``defining``, each marked as the ``mark``
     ranker's (score 1, rank among them).
 
     Every score is then the list's own, scaled between its last (0) and its best (1), halved,
@@ -223,7 +223,7 @@ def definitions_first(fused: Sequence[Fused], defining: set[object]) -> list[Fus
     def scaled(f: Fused) -> float:
         return 1.0 if span <= 0 else (f.score - low) / span
 
-    first = [replace(f, score=NAME_SHARE + (1 - NAME_SHARE) * scaled(f), ranks={**f.ranks, "name": (1.0, i)})
+    first = [replace(f, score=NAME_SHARE + (1 - NAME_SHARE) * scaled(f), ranks={**f.ranks, mark: (1.0, i)})
              for i, f in enumerate((f for f in fused if f.key in defining), start=1)]
     rest = [replace(f, score=(1 - NAME_SHARE) * scaled(f)) for f in fused if f.key not in defining]
     return first + rest
