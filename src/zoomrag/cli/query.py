@@ -80,8 +80,11 @@ class _QueryCommand(click.Command):
             return super().parse_args(ctx, args)
         except click.NoSuchOption as e:
             if e.option_name and e.option_name.startswith("-") and not e.possibilities:
-                e.message += (f" To search for {e.option_name} itself, put -- before it, and any "
-                              f"options before that: zoomrag query --top 3 -- {e.option_name}")
+                raise click.NoSuchOption(
+                    e.option_name, ctx=e.ctx,
+                    message=(f"No such option: {e.option_name}. To search for {e.option_name} itself, put -- "
+                             f"before it, and any options before that: zoomrag query --top 3 -- {e.option_name}"),
+                ) from None
             raise
 
 
