@@ -246,3 +246,22 @@ def test_an_option_asked_alone_is_searched_after_dashes_and_the_error_says_so(tm
     assert got.exit_code == 2 and "--budget" in got.output and "put --" not in got.output
     got = CliRunner().invoke(main, ["query", "--index", index, "--top", "1", "--", "--no-show-forced-updates"])
     assert got.exit_code == 0 and "Skip the check for forced updates" in got.output
+
+
+def test_a_name_asked_of_help_text_returns_its_entry_and_not_the_next(tmp_path):
+    from zoomrag import Index
+
+    entries = "".join(f" |  {name}(self, /)\n |      {what}\n |  \n" for name, what in (
+        ("set_authorizer", "Sets authorizer callback."),
+        ("set_trace_callback", "Sets a trace callback called for each SQL statement."),
+        ("setlimit", "Set connection run-time limits for this connection and every cursor of it.")))
+    text = ("Help on class Connection in module sqlite3:\n\nclass Connection(builtins.object)\n"
+            " |  SQLite database connection object.\n |  \n |  Methods defined here:\n |  \n" + entries)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conn.txt").write_text(text, encoding="utf-8")
+    index = Index.open(tmp_path / "i.db", embedder="hash")
+    index.add(tmp_path / "docs")
+    first = index.query("set_trace_callback", budget=300, mode="bm25")[0]
+    # the entry alone, however short: not grown into setlimit's lines to make 15 words
+    assert first.text.startswith("|  set_trace_callback(self, /)") and "setlimit" not in first.text
+    assert "each SQL statement" in first.text

@@ -206,12 +206,14 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         # a candidate that did not fit is shaped again by fill, its fallbacks often share its
         # edges, and other calls ask about the same spans: the shape is kept with the document
         shapes = doc(c.doc_id).shapes
-        key = (c.start, c.end, c.kind)
+        key = (c.start, c.end, c.kind, c.whole)
         got = shapes.get(key)
         if got is None:
             got = bounded(shapes)[key] = _shape(c)
         s, e = got
         d = doc(c.doc_id)
+        if c.whole:  # its edges are the definition's or entry's own
+            return c if (s, e) == (c.start, c.end) else dataclasses.replace(c, start=s, end=e)
         if d.definitions:
             e = _before_next_head(c, s, e)
         # the edges depend on the hits: kept by the hits' spans and scores; a document of lines
@@ -247,6 +249,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         d = doc(c.doc_id)
         lines = lines_for(c)
         s, e = snap(d.text, c.start, c.end, lines)
+        if c.whole:  # a definition or entry asked for by name: complete, however short
+            return s, e
         if d.tiny or has_words(d.text, s, e):
             small = None
         elif d.lines and d.sections:

@@ -43,6 +43,9 @@ class Candidate:
     #: Expected evidence it holds, in tokens, when the policy knows it (``density``); else
     #: assembly estimates it from the hits' ranks (:mod:`zoomrag.expand.evidence`).
     evidence: float | None = None
+    #: A whole definition or entry (:mod:`zoomrag.expand.named`): complete however short, so
+    #: assembly does not grow it into its neighbours.
+    whole: bool = False
 
 
 @runtime_checkable

@@ -62,7 +62,7 @@ class DocView:
     tiny: bool
     #: ``(start, end, kind)`` of a candidate -> its shaped ``(start, end)``: kept with the tree
     #: (:mod:`.pertree`), since a probe or an evaluation shapes the same spans in every call.
-    shapes: dict[tuple[int, int, str], tuple[int, int]] = field(default_factory=dict)
+    shapes: dict[tuple[int, int, str, bool], tuple[int, int]] = field(default_factory=dict)
     #: Line starts of its list items (:func:`~.bounds.item_lines`), found when first needed.
     items: list[int] | None = None
     #: ``(start, end)`` of its sections, by start (sections nest: none overlaps another partly).

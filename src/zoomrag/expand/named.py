@@ -5,8 +5,9 @@ doc comment, its signature and its body. Search puts the unit that defines the n
 (:mod:`zoomrag.search.names`, which marks the hit's ``ranks["name"]``), but a policy grows a
 context by where the hits are, and the body of a function holds no other hit: the context
 would stop at its first leaf, or take in the end of the function before it. So the candidate
-holding such a hit becomes the innermost definition around it (a method, not its class), whole
-and nothing else, when that fits the budget; the policy's own candidate stays its fallback.
+holding such a hit becomes the innermost definition or section around it (a method, not its
+class; a ``help()`` page's entry, not its neighbours), whole and nothing else, when that fits
+the budget; the policy's own candidate stays its fallback.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from .heads import DEFINITIONS
 
 #: Why such a candidate was proposed (``--explain``).
 RULE = "the whole definition of the name asked"
+#: What a definition is: a function, method or class of code, or a section (an API reference's
+#: entry, a ``help()`` page's method, a heading titled by the name).
+_WHOLE = DEFINITIONS | {"section"}
 
 
 def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
@@ -32,7 +36,7 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
         node = None
         if named:
             tree = trees.tree(c.doc_id)
-            node = min((n for n in tree.nodes if n.kind in DEFINITIONS
+            node = min((n for n in tree.nodes if n.kind in _WHOLE
                         and n.start <= named[0].start and named[0].end <= n.end),
                        key=lambda n: n.end - n.start, default=None)
         if node is None or (c.start, c.end) == (node.start, node.end):
@@ -46,5 +50,5 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
         hits = tuple(h for h in c.hits if h.start < node.end and node.start < h.end)
         out.append(replace(c, start=node.start, end=node.end, hits=hits, section_path=node.section_path,
                            level=node.level, kind=node.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
-                           fallback=(c,)))
+                           fallback=(c,), whole=True))
     return out
