@@ -265,3 +265,12 @@ def test_a_name_asked_of_help_text_returns_its_entry_and_not_the_next(tmp_path):
     # the entry alone, however short: not grown into setlimit's lines to make 15 words
     assert first.text.startswith("|  set_trace_callback(self, /)") and "setlimit" not in first.text
     assert "each SQL statement" in first.text
+
+
+@pytest.mark.parametrize(("query", "part"), [
+    ("res.cookie()", "cookie"), ("`csv.reader`", "reader"), ("std::vector", "vector"), ("--where", "--where"),
+    ("set_trace_callback", "set_trace_callback")])
+def test_the_name_a_section_title_must_hold_is_the_last_part_asked(query, part):
+    from zoomrag.expand.named import last_part
+
+    assert last_part(query) == part

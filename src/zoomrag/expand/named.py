@@ -12,6 +12,7 @@ the budget; the policy's own candidate stays its fallback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -21,22 +22,29 @@ from .heads import DEFINITIONS
 
 #: Why such a candidate was proposed (``--explain``).
 RULE = "the whole definition of the name asked"
-#: What a definition is: a function, method or class of code, or a section (an API reference's
-#: entry, a ``help()`` page's method, a heading titled by the name).
-_WHOLE = DEFINITIONS | {"section"}
+_PARTS = re.compile(r"\.|::|#")
+
+
+def last_part(query: str) -> str:
+    """The name a query asks for without its qualifiers (``cookie`` of ``res.cookie()``)."""
+    return _PARTS.split(query.strip().strip("`").removesuffix("()"))[-1]
 
 
 def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
-                      sizes: Callable[[str, int, int], int]) -> list[Candidate]:
+                      sizes: Callable[[str, int, int], int], name: str) -> list[Candidate]:
     """``candidates`` with each one holding a hit that defines the name asked made that hit's
-    innermost definition, when the definition is in a code tree and fits ``budget``."""
+    innermost definition, when it fits ``budget``: a function, method or class of code, or a
+    section whose title holds ``name`` (:func:`last_part`; not the section around an option's
+    line or an assignment)."""
     out = []
     for c in candidates:
         named = [h for h in c.hits if "name" in h.ranks]
         node = None
         if named:
             tree = trees.tree(c.doc_id)
-            node = min((n for n in tree.nodes if n.kind in _WHOLE
+            node = min((n for n in tree.nodes
+                        if (n.kind in DEFINITIONS or (n.kind == "section" and n.section_path
+                                                      and name in n.section_path[-1]))
                         and n.start <= named[0].start and named[0].end <= n.end),
                        key=lambda n: n.end - n.start, default=None)
         if node is None or (c.start, c.end) == (node.start, node.end):

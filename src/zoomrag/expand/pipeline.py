@@ -16,7 +16,7 @@ from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
 from .contents import without_contents
 from .measure import SpanSizer
-from .named import whole_definitions
+from .named import last_part, whole_definitions
 
 if TYPE_CHECKING:
     from ..rerank.base import Reranker
@@ -44,6 +44,6 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
     candidates = without_contents(expander.expand(hits, trees, budget), trees)
     sizes = SpanSizer(trees, counter).size
     if any("name" in h.ranks for h in hits):
-        candidates = whole_definitions(candidates, trees, budget, sizes)
+        candidates = whole_definitions(candidates, trees, budget, sizes, last_part(query or ""))
     return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes,
                     words=tuple(dict.fromkeys(fts.query_terms(query))) if query else ())
