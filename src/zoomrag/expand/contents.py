@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..model import TreeSource
+from ..text.markup import MARKDOWN_FORMATS
 from .base import Candidate
 
 #: A list item that is one link to a place in the same page, nothing else.
@@ -62,12 +63,15 @@ def without_contents(candidates: Sequence[Candidate], trees: TreeSource) -> list
     nothing else, or no hit outside one, is left out (unless nothing else is left)."""
     kept = []
     for c in candidates:
-        text = trees.tree(c.doc_id).document.text
-        start, end = trim_contents(text, c.start, c.end)
+        document = trees.tree(c.doc_id).document
+        if document.format not in MARKDOWN_FORMATS:  # where such lists are written by hand
+            kept.append(c)
+            continue
+        start, end = trim_contents(document.text, c.start, c.end)
         if (start, end) == (c.start, c.end):
             kept.append(c)
             continue
         hits = tuple(h for h in c.hits if h.start < end and start < h.end)
-        if hits:
+        if start < end and hits:
             kept.append(replace(c, start=start, end=end, hits=hits, fallback=()))
     return kept if kept else list(candidates)

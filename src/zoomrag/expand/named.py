@@ -47,8 +47,11 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
                                                       and name in n.section_path[-1]))
                         and n.start <= named[0].start and named[0].end <= n.end),
                        key=lambda n: n.end - n.start, default=None)
-        if node is None or (c.start, c.end) == (node.start, node.end):
+        if node is None:
             out.append(c)
+            continue
+        if (c.start, c.end) == (node.start, node.end):
+            out.append(replace(c, whole=True))
             continue
         if sizes(c.doc_id, node.start, node.end) > budget:
             out.append(c)
