@@ -19,8 +19,9 @@ starts with it as a definition starts, the name written in full or with its qual
 - an option at the start of a line (``  --where KEY=VALUE …``).
 
 A call (``format_str(src)``), an indented assignment or declaration (``  let opts = …``, a
-local) and a mention in prose are not definitions. Measured on names asked of the Python library's reference and of a codebase
-(``bench/names_set.py``; docs/benchmarks.md, "Names").
+local) and a mention in prose are not definitions. Measured on names asked of the Python
+library's reference and of codebases in Python and JavaScript (``bench/names_set.py``,
+``bench/names_js.py``; docs/benchmarks.md, "Names asked alone").
 """
 
 from __future__ import annotations
