@@ -274,3 +274,20 @@ def test_the_name_a_section_title_must_hold_is_the_last_part_asked(query, part):
     from zoomrag.expand.named import last_part
 
     assert last_part(query) == part
+
+
+def test_a_signature_heading_with_no_body_of_its_own_is_not_taken_alone(tmp_path):
+    from zoomrag import Index
+
+    page = ("# bisect — Array bisection algorithm\n\n### bisect.bisect_left(a, x)\n\nLocate the insertion point "
+            "for x in a to maintain sorted order, before any existing entries of x.\n\n"
+            "### bisect.bisect_right(a, x)\n\n### bisect.bisect(a, x)\n\nSimilar to bisect_left(), but returns an "
+            "insertion point which comes after any existing entries of x in a.\n\n### bisect.insort_left(a, x)\n\n"
+            "Insert x in a in sorted order, keeping it sorted as it grows.\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "bisect.md").write_text(page, encoding="utf-8")
+    index = Index.open(tmp_path / "i.db", embedder="hash")
+    index.add(tmp_path / "docs")
+    first = index.query("bisect.bisect_right", budget=300, mode="bm25")[0]
+    # two signatures written one above the other share the description under the second
+    assert "bisect.bisect_right(a, x)" in first.text and "comes after any existing entries" in first.text

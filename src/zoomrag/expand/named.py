@@ -30,6 +30,13 @@ def last_part(query: str) -> str:
     return _PARTS.split(query.strip().strip("`").removesuffix("()"))[-1]
 
 
+def _has_body(text: str, start: int, end: int) -> bool:
+    """Whether a section holds more than its title line: one of two signatures written one above
+    the other (``bisect_right``, then ``bisect`` and their description) is a title alone."""
+    nl = text.find("\n", start, end)
+    return nl >= 0 and not text[nl:end].isspace()
+
+
 def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
                       sizes: Callable[[str, int, int], int], name: str) -> list[Candidate]:
     """``candidates`` with each one holding a hit that defines the name asked made that hit's
@@ -42,9 +49,11 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
         node = None
         if named:
             tree = trees.tree(c.doc_id)
+            text = tree.document.text
             node = min((n for n in tree.nodes
                         if (n.kind in DEFINITIONS or (n.kind == "section" and n.section_path
-                                                      and name in n.section_path[-1]))
+                                                      and name in n.section_path[-1]
+                                                      and _has_body(text, n.start, n.end)))
                         and n.start <= named[0].start and named[0].end <= n.end),
                        key=lambda n: n.end - n.start, default=None)
         if node is None:
