@@ -291,3 +291,23 @@ def test_a_signature_heading_with_no_body_of_its_own_is_not_taken_alone(tmp_path
     first = index.query("bisect.bisect_right", budget=300, mode="bm25")[0]
     # two signatures written one above the other share the description under the second
     assert "bisect.bisect_right(a, x)" in first.text and "comes after any existing entries" in first.text
+
+
+def test_a_getter_and_its_setter_both_come_back_whole(tmp_path):
+    from zoomrag import Index
+
+    # small getters merge into one unit (no definition node of their own); the setter is big
+    small = "".join(f"  get part{i} () {{\n    return this._part{i}\n  }},\n\n" for i in range(3))
+    more = "".join(f"  method{k} () {{\n" + "".join(f"    this.value{i} += {k}\n" for i in range(20)) + "  },\n\n"
+                   for k in range(8))
+    pad = "".join(f"    this.count{i} = original.count{i} + {i}\n" for i in range(30))
+    src = ("'use strict'\n\nmodule.exports = {\n" + small + "  get body () {\n    return this._body\n  },\n\n"
+           "  /**\n   * Set response body.\n   */\n\n  set body (val) {\n    const original = this._body\n"
+           + pad + "    this._body = val\n  },\n\n" + more + "}\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "response.js").write_text(src, encoding="utf-8")
+    index = Index.open(tmp_path / "i.db", embedder="hash")
+    index.add(tmp_path / "src")
+    got = "\n".join(c.text for c in index.query("body", budget=600, mode="bm25"))
+    assert "get body () {\n    return this._body\n  }" in got
+    assert "set body (val) {\n    const original = this._body\n" in got and "    this._body = val\n  }" in got

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ..model import TreeSource
+from ..model import Hit, Node, Tree, TreeSource
 from .base import Candidate
 from .heads import DEFINITIONS
 
@@ -39,36 +39,43 @@ def _has_body(text: str, start: int, end: int) -> bool:
 
 def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget: int,
                       sizes: Callable[[str, int, int], int], name: str) -> list[Candidate]:
-    """``candidates`` with each one holding a hit that defines the name asked made that hit's
-    innermost definition, when it fits ``budget``: a function, method or class of code, or a
-    section whose title holds ``name`` (:func:`last_part`; not the section around an option's
-    line or an assignment)."""
+    """``candidates`` with each one holding hits that define the name asked made those hits'
+    innermost definitions (from the first's start to the last's end: a getter and its setter;
+    a hit in no definition of its own counts as its unit), when that fits ``budget``: a function, method or class of code, or a section whose title
+    holds ``name`` (:func:`last_part`; not the section around an option's line or an
+    assignment)."""
     out = []
     for c in candidates:
-        named = [h for h in c.hits if "name" in h.ranks]
-        node = None
-        if named:
-            tree = trees.tree(c.doc_id)
-            text = tree.document.text
-            node = min((n for n in tree.nodes
-                        if (n.kind in DEFINITIONS or (n.kind == "section" and n.section_path
-                                                      and name in n.section_path[-1]
-                                                      and _has_body(text, n.start, n.end)))
-                        and n.start <= named[0].start and named[0].end <= n.end),
-                       key=lambda n: n.end - n.start, default=None)
-        if node is None:
+        named = [(h, _innermost(trees.tree(c.doc_id), h, name)) for h in c.hits if "name" in h.ranks]
+        nodes = [n for _, n in named if n is not None]
+        if not nodes:
             out.append(c)
             continue
-        if (c.start, c.end) == (node.start, node.end):
+        # a defining hit with no definition node of its own (a getter merged with its
+        # neighbours into one unit) stays in, as its unit
+        start = min(n.start if n is not None else h.start for h, n in named)
+        end = max(n.end if n is not None else h.end for h, n in named)
+        if (c.start, c.end) == (start, end):
             out.append(replace(c, whole=True))
             continue
-        if sizes(c.doc_id, node.start, node.end) > budget:
+        if sizes(c.doc_id, start, end) > budget:
             out.append(c)
             continue
-        # the definition alone: what the policy took beside it (the end of the function before)
-        # is not what was asked for
-        hits = tuple(h for h in c.hits if h.start < node.end and node.start < h.end)
-        out.append(replace(c, start=node.start, end=node.end, hits=hits, section_path=node.section_path,
-                           level=node.level, kind=node.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
+        # the definitions alone: what the policy took beside them (the end of the function
+        # before) is not what was asked for
+        first = min(nodes, key=lambda n: n.start)
+        hits = tuple(h for h in c.hits if h.start < end and start < h.end)
+        out.append(replace(c, start=start, end=end, hits=hits, section_path=first.section_path,
+                           level=first.level, kind=first.kind, rule=f"{RULE}; {c.rule}" if c.rule else RULE,
                            fallback=(c,), whole=True))
     return out
+
+
+def _innermost(tree: Tree, hit: Hit, name: str) -> Node | None:
+    """The innermost definition, or section titled by ``name`` with a body, holding ``hit``."""
+    text = tree.document.text
+    return min((n for n in tree.nodes
+                if (n.kind in DEFINITIONS or (n.kind == "section" and n.section_path
+                                              and name in n.section_path[-1] and _has_body(text, n.start, n.end)))
+                and n.start <= hit.start and hit.end <= n.end),
+               key=lambda n: n.end - n.start, default=None)
