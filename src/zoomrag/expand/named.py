@@ -13,12 +13,14 @@ the budget; the policy's own candidate stays its fallback.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..model import Hit, Node, Tree, TreeSource
 from .base import Candidate
 from .heads import DEFINITIONS
+from .pertree import per_tree
 
 #: Why such a candidate was proposed (``--explain``).
 RULE = "the whole definition of the name asked"
@@ -71,11 +73,25 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
     return out
 
 
+def _wholes(tree: Tree) -> tuple[list[tuple[int, int]], list[Node]]:
+    """The tree's definitions and sections by start (a child after its parent), with their keys."""
+    nodes = sorted((n for n in tree.nodes if n.kind in DEFINITIONS or n.kind == "section"),
+                   key=lambda n: (n.start, -n.end))
+    return [(n.start, -n.end) for n in nodes], nodes
+
+
 def _innermost(tree: Tree, hit: Hit, name: str) -> Node | None:
     """The innermost definition, or section titled by ``name`` with a body, holding ``hit``."""
+    keys, nodes = per_tree(tree, "wholes", _wholes)
     text = tree.document.text
-    return min((n for n in tree.nodes
-                if (n.kind in DEFINITIONS or (n.kind == "section" and n.section_path
-                                              and name in n.section_path[-1] and _has_body(text, n.start, n.end)))
-                and n.start <= hit.start and hit.end <= n.end),
-               key=lambda n: n.end - n.start, default=None)
+    # the latest-starting node that reaches the hit's end is the innermost (nodes nest)
+    i = bisect_right(keys, (hit.start, 1))
+    while i > 0:
+        i -= 1
+        n = nodes[i]
+        if n.end < hit.end:
+            continue
+        if n.kind in DEFINITIONS or (n.section_path and name in n.section_path[-1]
+                                     and _has_body(text, n.start, n.end)):
+            return n
+    return None
