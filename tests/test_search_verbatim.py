@@ -19,6 +19,10 @@ from zoomrag.search.verbatim import holding, quoted
     ("`Unexpected end of input here`", "unexpected end of input here"),
     ("database is locked", "database is locked"),
     ("is locked", None),  # too short to be a quotation
+    ("How are token sizes counted?", None),  # a question wants its answer, not its quotations
+    ("how do I set a cookie on a response", None),
+    ("Can not call parse again when storeOptionsAsProperties is true",
+     "can not call parse again when storeoptionsasproperties is true"),
     ("normalize_text_and_lines", None),  # one word: a name, looked up as a definition
     ("", None),
 ])
@@ -55,6 +59,13 @@ def test_a_pasted_error_message_finds_the_line_that_raises_it_first(tmp_path):
         assert "holds the question word for word" in first["rule"]
     # a question in words is ranked as before
     got = CliRunner().invoke(main, ["query", "why are standalone comments refused", "--index", index,
+                                    "--json", "--explain"])
+    assert all("word for word" not in c["rule"] for c in json.loads(got.output)["contexts"])
+    # a question written in the text as an example (a search tool's docs) is not a quotation
+    (src / "faq.md").write_text("# Asking\n\n```sh\nzoomrag query \"cannot append standalone comments?\"\n```\n",
+                                encoding="utf-8")
+    assert CliRunner().invoke(main, ["index", str(src), "--index", index, "--embedder", "hash"]).exit_code == 0
+    got = CliRunner().invoke(main, ["query", "cannot append standalone comments?", "--index", index,
                                     "--json", "--explain"])
     assert all("word for word" not in c["rule"] for c in json.loads(got.output)["contexts"])
 

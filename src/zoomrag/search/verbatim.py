@@ -10,7 +10,10 @@ quotes dropped), comes first (:func:`zoomrag.search.names.definitions_first`, ma
 ``ranks["verbatim"]``).
 
 A query of a few characters is not taken as a quotation: a word or two is held by many units
-(and a name alone is looked up as a definition, :mod:`zoomrag.search.names`).
+(and a name alone is looked up as a definition, :mod:`zoomrag.search.names`). Nor is a question
+(one ending in ``?``, or opening with *how*, *what*, *why* …): its asker wants the answer, and
+a page that writes the same question is more often an example of asking it (a search tool's
+docs quote their sample questions) than where it is answered.
 """
 
 from __future__ import annotations
@@ -23,14 +26,18 @@ MIN_CHARS = 16
 MIN_WORDS = 3
 _QUOTES = "\"'`“”‘’«»"
 _SPACE = re.compile(r"\s+")
+_ASKING = frozenset("how what why when where which who whom whose".split())
 
 
 def quoted(query: str) -> str | None:
     """The query as a quotation to look for (folded, white space collapsed), or None when it is
     too short to be one."""
     said = _SPACE.sub(" ", query).strip().strip(_QUOTES).strip()
-    if len(said) < MIN_CHARS or len(said.split(" ")) < MIN_WORDS:
+    words = said.split(" ")
+    if len(said) < MIN_CHARS or len(words) < MIN_WORDS:
         return None
+    if said.endswith(("?", "？")) or words[0].casefold() in _ASKING:
+        return None  # a question, not a quotation
     return said.casefold()
 
 
