@@ -259,6 +259,9 @@ _CODE_PIECES = [
     "", "", "x = 1; y = 2", "if x:", "    y = 2", "else:", '"""doc"""', "    '''inner'''", "}", "};",
     "function g() {", "  return 1;", "async def h():", "    await z", "try:", "except E:", "\tx",
     "        deep = 1", "/* c */", " * more", "```", "~~~", "x" * 120, "a\u0301" * 3, "中文 = 1",
+    # JavaScript: doc comments a blank line above, member functions, strings over lines
+    "/**", " */", "res.cookie = function (a) {", "res.type =", "  get body () {", "  throw new Error(`no",
+    "- inside the template`);", "const re = /[`]/;", "`", 'x = """',
 ]
 
 
