@@ -99,6 +99,22 @@ def test_add_list_tree_and_delete_a_document(http):
     assert gone.status_code == 404 and "no document 'notes/kiwi.md'" in gone.json()["error"]
 
 
+def test_a_pasted_log_line_finds_where_it_is_written(http):
+    docs = [{"source": "logs/backup.log", "format": "text",
+             "text": "12:00 backup started\n12:04 quota exceeded on /srv\n12:05 backup stopped\n"},
+            {"source": "notes/quota.md", "format": "markdown",
+             "text": "# Quotas\n\nWhen a quota on /srv is exceeded, backups stop; raise the quota.\n"}]
+    assert http.post("/documents", json={"documents": docs}).json()["added"] == 2
+    try:
+        got = http.post("/query", json={"text": "quota exceeded on /srv", "mode": "bm25",
+                                        "explain": True}).json()["contexts"]
+        assert got[0]["source"] == "logs/backup.log" and "12:04 quota exceeded on /srv" in got[0]["text"]
+        assert "holds the question word for word" in got[0]["rule"]
+    finally:
+        for d in docs:
+            http.delete("/documents", params={"doc": d["source"]})
+
+
 def test_a_text_in_two_documents_comes_back_once_naming_the_other(http):
     licence = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software "
                "to deal in it without restriction, provided this notice is kept in every copy of it.\n")
