@@ -70,9 +70,10 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
         documents holding the same text, left out for it) and, in a PDF or a slide deck, `pages`
         (its first and last page or slide, to cite). `where` filters on
         document metadata, e.g. {"year": {"$gte": 2020}}; `doc` searches one document only.
-        A name alone (`parse_args`, `Cache.write`) finds where it is defined first; in hybrid
-        mode `bm25_weight` (0 to 1, default 0.3) gives exact words more say, e.g. 0.6 for a
-        query made of names or error codes.
+        A name alone (`parse_args`, `Cache.write`) finds where it is defined first, the whole
+        definition when it fits; text pasted from a document (an error message, a log line)
+        finds where it is written word for word; in hybrid mode `bm25_weight` (0 to 1, default
+        0.3) gives exact words more say, e.g. 0.6 for a query made of names or error codes.
         """
         if budget < 1 or top < 1:
             raise ToolError("error: budget and top must be at least 1")
