@@ -269,11 +269,11 @@ def test_a_name_asked_of_help_text_returns_its_entry_and_not_the_next(tmp_path):
 
 @pytest.mark.parametrize(("query", "part"), [
     ("res.cookie()", "cookie"), ("`csv.reader`", "reader"), ("std::vector", "vector"), ("--where", "--where"),
-    ("set_trace_callback", "set_trace_callback")])
+    ("set_trace_callback", "set_trace_callback"), ("How do I pin a package?", "")])
 def test_the_name_a_section_title_must_hold_is_the_last_part_asked(query, part):
-    from zoomrag.expand.named import last_part
+    from zoomrag.search.names import asked_unqualified
 
-    assert last_part(query) == part
+    assert asked_unqualified(query) == part
 
 
 def test_a_signature_heading_with_no_body_of_its_own_is_not_taken_alone(tmp_path):

@@ -49,6 +49,7 @@ from ..expand.auto import KINDS, Choice, default_choice, document_kind
 from ..expand.measure import SpanMeasure, measure_of
 from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
+from ..search.names import asked_unqualified
 from ..text.markup import MARKDOWN_FORMATS, as_read
 from ..text.sentences import paragraph_sentences
 from ..text.tokens import TokenCounter
@@ -377,7 +378,8 @@ class _ProbeRetriever:
     def retrieve(self, query: EvalQuery, budget: int) -> list:
         hits = self.hits[query.id][:search_k(budget)]
         return expand_hits(hits, self.trees, budget, self.count, expand=self.policy, params=self.params,
-                           top=None, query=query.query, counter=self.counter)
+                           top=None, query=query.query, counter=self.counter,
+                           name=asked_unqualified(query.query))
 
 
 def search_k(budget: int) -> int:

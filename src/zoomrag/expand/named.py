@@ -12,7 +12,6 @@ the budget; the policy's own candidate stays its fallback.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -24,12 +23,6 @@ from .pertree import per_tree
 
 #: Why such a candidate was proposed (``--explain``).
 RULE = "the whole definition of the name asked"
-_PARTS = re.compile(r"\.|::|#")
-
-
-def last_part(query: str) -> str:
-    """The name a query asks for without its qualifiers (``cookie`` of ``res.cookie()``)."""
-    return _PARTS.split(query.strip().strip("`").removesuffix("()"))[-1]
 
 
 def _has_body(text: str, start: int, end: int) -> bool:
@@ -44,11 +37,12 @@ def whole_definitions(candidates: Sequence[Candidate], trees: TreeSource, budget
     """``candidates`` with each one holding hits that define the name asked made those hits'
     innermost definitions (from the first's start to the last's end: a getter and its setter;
     a hit in no definition of its own counts as its unit), when that fits ``budget``: a function, method or class of code, or a section whose title
-    holds ``name`` (:func:`last_part`; not the section around an option's line or an
+    holds ``name`` (the name asked, unqualified; not the section around an option's line or an
     assignment)."""
     out = []
     for c in candidates:
-        named = [(h, _innermost(trees.tree(c.doc_id), h, name)) for h in c.hits if "name" in h.ranks]
+        tree = trees.tree(c.doc_id)
+        named = [(h, _innermost(tree, h, name)) for h in c.hits if "name" in h.ranks]
         nodes = [n for _, n in named if n is not None]
         if not nodes:
             out.append(c)

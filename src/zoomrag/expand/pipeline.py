@@ -16,7 +16,7 @@ from .assemble import TokenCount, assemble
 from .base import Expander, TreeSource, get_expander
 from .contents import without_contents
 from .measure import SpanSizer
-from .named import last_part, whole_definitions
+from .named import whole_definitions
 
 if TYPE_CHECKING:
     from ..rerank.base import Reranker
@@ -26,11 +26,13 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
                 expand: str | Expander = "none", params: Mapping[str, Any] | None = None,
                 top: int | None = None, query: str | None = None, reranker: Reranker | None = None,
                 rerank_depth: int | None = None, fill: bool = True, order: str = "score",
-                explain: bool = False, counter: TokenCounter | None = None) -> list[Context]:
+                explain: bool = False, counter: TokenCounter | None = None, name: str = "") -> list[Context]:
     """Contexts for ranked ``hits`` within ``budget`` tokens (see :func:`assemble` for the options).
 
     Spans are sized with one token measure per document (``counter``: the default counter when
-    None, which must be the counter behind ``count``).
+    None, which must be the counter behind ``count``). ``name``: the name the query asks for
+    alone, without its qualifiers (:func:`zoomrag.search.names.asked_unqualified`); hits that
+    define it then come back as their whole definitions (:mod:`zoomrag.expand.named`).
     """
     expander = get_expander(expand, params)
     if reranker is not None:
@@ -43,7 +45,7 @@ def expand_hits(hits: Sequence[Hit], trees: TreeSource, budget: int, count: Toke
         return []
     candidates = without_contents(expander.expand(hits, trees, budget), trees)
     sizes = SpanSizer(trees, counter).size
-    if any("name" in h.ranks for h in hits):
-        candidates = whole_definitions(candidates, trees, budget, sizes, last_part(query or ""))
+    if name and any("name" in h.ranks for h in hits):
+        candidates = whole_definitions(candidates, trees, budget, sizes, name)
     return assemble(candidates, trees, budget, count, top, fill=fill, order=order, explain=explain, sizes=sizes,
                     words=tuple(dict.fromkeys(fts.query_terms(query))) if query else ())

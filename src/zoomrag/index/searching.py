@@ -28,7 +28,7 @@ from ..search.bm25 import bm25_search
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
 from ..search.fusion import check_fusion, fuse, single_ranking
-from ..search.names import asked_name, definitions, definitions_first
+from ..search.names import asked_name, asked_unqualified, definitions, definitions_first
 from ..search.scope import Scopes
 from ..search.verbatim import holding, quoted
 from ..store import Store, UnitRow
@@ -240,7 +240,7 @@ class Searcher:
             trees = self.trees
         out = expand_hits(list(hits), trees, budget, self.settings.count, expand=expander, top=top, query=text,
                           reranker=rerank, rerank_depth=rerank_depth, fill=fill, order=order,
-                          explain=explain, counter=self.settings.counter)
+                          explain=explain, counter=self.settings.counter, name=asked_unqualified(text))
         # Metadata as stored now: cached trees are kept while their text is unchanged, and
         # update_metadata changes no text.
         current = self.store.metadata_by_id({c.doc_id for c in out})

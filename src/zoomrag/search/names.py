@@ -83,6 +83,13 @@ def asked_name(query: str) -> tuple[str, ...] | None:
     return parts if len(parts) <= MAX_PARTS else None
 
 
+def asked_unqualified(query: str) -> str:
+    """The last part of the name the query is (``cookie`` of ``res.cookie()``), '' when it is no
+    name: what a section's title must hold to be the name's definition (:mod:`zoomrag.expand.named`)."""
+    parts = asked_name(query)
+    return parts[-1] if parts else ""
+
+
 @dataclass(frozen=True, slots=True)
 class _Definition:
     """A name a unit's line defines, as written, with the trail's names it may be qualified by."""
