@@ -43,7 +43,7 @@ FILES = {f"{pkg}/lib/{m}.js": f"{pkg}/lib/{m}.js" for pkg, mods in PACKAGES.item
 _FUNCTIONS = {"function_expression", "arrow_function", "function", "generator_function"}
 
 
-def _parser():  # type: ignore[no-untyped-def]
+def js_parser():  # type: ignore[no-untyped-def]
     try:
         import tree_sitter
         import tree_sitter_javascript
@@ -130,7 +130,7 @@ def definitions(source: bytes, parser) -> list[tuple[str, str, int, int]]:  # ty
 
 
 def questions(sources: dict[str, bytes]) -> list[tuple[str, str, int, int]]:
-    parser = _parser()
+    parser = js_parser()
     found = [(bare, q, path, s, e) for path, src in sources.items() for bare, q, s, e in definitions(src, parser)]
     asked = Counter(q for _, q, *_ in found)
     bare = Counter(b for b, *_ in found)

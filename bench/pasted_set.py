@@ -24,7 +24,7 @@ from pathlib import Path
 from code_set import FILES as BLACK_FILES
 from heldout import write_set
 from names_js import FILES as JS_FILES
-from names_js import _parser
+from names_js import js_parser
 
 ROOT = Path(__file__).resolve().parent
 OUT = ROOT / "out" / "derived" / "pasted_errors"
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     docs = {name: (args.black / path).read_text(encoding="utf-8") for name, path in BLACK_FILES.items()}
     found = [(q, name, s, e) for name, text in docs.items() for q, s, e in python_errors(text)]
-    parser = _parser()
+    parser = js_parser()
     for name in JS_FILES:
         raw = (args.js / name).read_bytes()
         docs[name] = raw.decode("utf-8")
