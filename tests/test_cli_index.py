@@ -86,7 +86,8 @@ def test_pdfs_with_scanned_pages_among_their_text_are_named(project):
 def test_files_that_hold_no_text_are_named(project):
     (project / "docs" / "empty.txt").write_text("")  # empty on disk: nothing to say
     write(project / "docs" / "page.html", "<html><script>draw()</script></html>")
-    names = ["docs/page.html"]
+    write(project / "docs" / "logo.svg", '<svg xmlns="http://www.w3.org/2000/svg"><path d="M1,2l3,4"/></svg>')
+    names = ["docs/page.html", "docs/logo.svg"]
     if importlib.util.find_spec("pypdfium2") is not None:
         from test_readers_pdf import make_pdf
 
@@ -96,6 +97,7 @@ def test_files_that_hold_no_text_are_named(project):
     assert f"{len(names)} file(s) hold no text to search, although not empty:" in r.stderr
     assert all(f"  {name}" in r.stderr for name in names) and "empty.txt" not in r.stderr
     assert ("OCR" in r.stderr) == ("docs/scan.pdf" in names)
+    assert "a drawing's shapes are not text" in r.stderr
     assert "hold no text" not in run("index", "docs").stderr  # unchanged: said once
 
 

@@ -155,7 +155,7 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "edgar", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "texinfo", "text", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
+                         "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "svg", "texinfo", "text", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
                          "xmldata", "yaml"]
 
 

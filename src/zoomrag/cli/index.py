@@ -195,6 +195,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         if any(source.lower().endswith(".pdf") for source in report.empty):
             err.print("  a PDF of scanned pages has no text layer: add one with OCR (e.g. ocrmypdf) and index "
                       "it again")
+        if any(source.lower().endswith(".svg") for source in report.empty):
+            err.print("  a drawing's shapes are not text: only its title, descriptions and the text it draws "
+                      "are read")
     if report.scanned:
         err.print(f"{len(report.scanned)} PDF(s) have pages with no text, scanned as images: add a text layer "
                   "with OCR (e.g. ocrmypdf) and index them again:")

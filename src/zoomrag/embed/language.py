@@ -79,12 +79,14 @@ def _identifier() -> Any:
 
 def language_of(text: str) -> str | None:
     """The ISO 639-1 code of the language ``text`` is written in, or None when it has fewer
-    than :data:`MIN_LETTERS` letters (a heading, a table of numbers, a line of code)."""
+    than :data:`MIN_LETTERS` letters (a heading, a table of numbers, a line of code) or no words
+    of any language."""
     sample = text[:SAMPLE_CHARS]
     if _letters(sample) < MIN_LETTERS:
         return None
     code: str = _identifier().classify(sample)[0]
-    return code
+    # "zxx", no linguistic content: the identifier's answer for path data, hashes, numbers
+    return None if code == "zxx" else code
 
 
 def languages(texts: str | Iterable[str]) -> dict[str, float]:

@@ -28,6 +28,7 @@ from .pod import read_pod
 from .pptx import read_pptx
 from .rst import read_rst
 from .rtf import read_rtf
+from .svg import read_svg
 from .texinfo import read_texinfo
 from .transcript import read_ass, read_sbv, read_srt, read_vtt
 from .vimhelp import read_vim_help
@@ -81,4 +82,5 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
                           ".vbproj", ".fsproj", ".props", ".targets", ".nuspec", ".resx", ".xsd", ".wsdl",
                           ".plist", ".xlf", ".xliff"), read=read_xml, renders="markdown")),
     ("xmldata", FormatReader((), read=read_xml_data, lined=True)),
+    ("svg", FormatReader((".svg",), read=read_svg, renders="markdown")),
 )

@@ -118,8 +118,8 @@ _MAX_LEVEL = 6
 def read_xml(text: str, *, doc_id: str, source: str) -> Document:
     if len(text) > MAX_UNKNOWN and _root_name(text) not in PROSE_ROOTS:
         return _as_code(text, doc_id, source)  # a data dump: not worth a tree to find out
-    root = _parse(text)
-    if root is not None and _local(root.tag) == "html":  # XHTML
+    root = parse_xml(text)
+    if root is not None and local_name(root.tag) == "html":  # XHTML
         return replace(read_html(text, doc_id=doc_id, source=source), format="html")
     if root is None:
         return _as_code(text, doc_id, source)
@@ -145,7 +145,7 @@ def _name_cross_references(root: ET.Element) -> None:
     """An empty cross-reference given its target's ``xreflabel`` or title (``see <xref
     linkend="install"/>`` reads "see Installing"), as a processor would print; else it stays
     empty."""
-    refs = [el for el in root.iter() if _local(el.tag) in _XREFS and not (el.text or "").strip() and not len(el)]
+    refs = [el for el in root.iter() if local_name(el.tag) in _XREFS and not (el.text or "").strip() and not len(el)]
     if not refs:
         return
     ids: dict[str, ET.Element] = {}
@@ -154,7 +154,7 @@ def _name_cross_references(root: ET.Element) -> None:
         if key:
             ids.setdefault(key, el)
     for el in refs:
-        target = ids.get(el.get(_XREFS[_local(el.tag)]) or "")
+        target = ids.get(el.get(_XREFS[local_name(el.tag)]) or "")
         if target is None or target is el:
             continue
         title = _title_of(target)
@@ -178,7 +178,7 @@ def _as_code(text: str, doc_id: str, source: str) -> Document:
     return replace(doc, metadata=meta, blocks=tuple(replace(b, meta=meta) for b in doc.blocks))
 
 
-def _parse(text: str) -> ET.Element | None:
+def parse_xml(text: str) -> ET.Element | None:
     """The tree, or None when the text is not well-formed XML. Entities a DTD would define
     (``&mdash;``, ``&nbsp;``) are HTML's; others are kept as written; no DTD is read."""
     parser = ET.XMLParser()
@@ -192,7 +192,7 @@ def _parse(text: str) -> ET.Element | None:
         return None
 
 
-def _local(tag: object) -> str:
+def local_name(tag: object) -> str:
     """The element's name without its namespace, lower case; "" for comments and instructions."""
     if not isinstance(tag, str):
         return ""
@@ -202,7 +202,7 @@ def _local(tag: object) -> str:
 def _is_prose(root: ET.Element) -> bool:
     """A known prose vocabulary, or text mostly in runs of words (not short values and
     attributes) with markup inside it (``<p>see <b>this</b></p>``), which data never has."""
-    if _local(root.tag) in PROSE_ROOTS:
+    if local_name(root.tag) in PROSE_ROOTS:
         return True
     total = prose = mixed = attributes = 0
     for el in root.iter():
@@ -217,18 +217,18 @@ def _is_prose(root: ET.Element) -> bool:
 
 
 def _children(el: ET.Element) -> Iterator[ET.Element]:
-    return (c for c in el if _local(c.tag) and _local(c.tag) not in _DROP)
+    return (c for c in el if local_name(c.tag) and local_name(c.tag) not in _DROP)
 
 
 def _title_of(el: ET.Element) -> ET.Element | None:
     """The title element that opens ``el``: a first child, or inside the front matter before
     its content (DocBook's ``info``, JATS's ``front``, TEI's ``teiHeader``); None without one."""
     for c in el:
-        name = _local(c.tag)
+        name = local_name(c.tag)
         if name in _TITLES:
             return c
         if name in _INFO or name in _FRONT:
-            found = next((t for t in c.iter() if _local(t.tag) in _TITLES), None)
+            found = next((t for t in c.iter() if local_name(t.tag) in _TITLES), None)
             if found is not None:
                 return found
         elif name and name not in _DROP and name != "label":
@@ -239,7 +239,7 @@ def _title_of(el: ET.Element) -> ET.Element | None:
 def _inline(el: ET.Element) -> str:
     """The escaped text of ``el`` and all within it."""
     parts = [escape(el.text or "")]
-    fielded = _local(el.tag) in _FIELDED
+    fielded = local_name(el.tag) in _FIELDED
     for c in el:
         parts.append(_inline_child(c, fielded))
         parts.append(escape(c.tail or ""))
@@ -249,7 +249,7 @@ def _inline(el: ET.Element) -> str:
 def _inline_child(c: ET.Element, fielded: bool) -> str:
     """A child's text inside a paragraph: a footnote in brackets, a line break a space, blocks
     and the fields of a name or reference (``<surname>``, ``<given-names>``) apart by a space."""
-    name = _local(c.tag)
+    name = local_name(c.tag)
     if name in _BREAKS:
         return " "
     if not name or name in _DROP:
@@ -272,7 +272,7 @@ def _has_blocks(el: ET.Element) -> bool:
         return False
     kids = list(_children(el))
     return bool(kids) and all(not (c.tail or "").strip() for c in kids) and any(
-        _local(c.tag) in _BLOCKISH or _has_blocks(c) for c in kids)
+        local_name(c.tag) in _BLOCKISH or _has_blocks(c) for c in kids)
 
 
 class _Page:
@@ -288,7 +288,7 @@ class _Page:
         self.out.append(f"<h{n}>{text}</h{n}>")
 
     def block(self, el: ET.Element, level: int) -> None:
-        name = _local(el.tag)
+        name = local_name(el.tag)
         title = _title_of(el)
         if title is not None and id(title) in self.used:
             title = None
@@ -307,7 +307,7 @@ class _Page:
             self.used.add(id(title))
             text = _text(title)
             if text:
-                label = next((c for c in el if _local(c.tag) == "label"), None)
+                label = next((c for c in el if local_name(c.tag) == "label"), None)
                 if label is not None:  # a section's number (JATS)
                     self.used.add(id(label))
                     text = f"{_text(label)} {text}".strip()
@@ -321,7 +321,7 @@ class _Page:
         elif el.get("name") and name not in _BLOCKISH:
             # data with documentation (a D-Bus interface's methods and properties): the names
             # and attributes are what it is about
-            said = escape(", ".join(f"{_local(k)} {v}" for k, v in el.attrib.items() if _local(k) not in _UNSAID))
+            said = escape(", ".join(f"{local_name(k)} {v}" for k, v in el.attrib.items() if local_name(k) not in _UNSAID))
             if len(el) or (el.text or "").strip():
                 level += 1
                 self.h(level, escape(f"{name} {el.get('name')}"))
@@ -334,7 +334,7 @@ class _Page:
             self.out.append(f"<pre>{escape(''.join(el.itertext()).strip(chr(10)))}</pre>")
         elif name in _TABLES and self._table(el):
             pass
-        elif name in _LISTS and any(_local(c.tag) in _ITEMS for c in _children(el)):
+        elif name in _LISTS and any(local_name(c.tag) in _ITEMS for c in _children(el)):
             self._list(el, _LISTS[name], level, skip=title)
         elif name in _DEFINITIONS:
             self._definitions(el, _DEFINITIONS[name], level, skip=title)
@@ -362,7 +362,7 @@ class _Page:
 
     def _caption(self, el: ET.Element, title: ET.Element | None) -> None:
         """A table's or figure's label, title and caption, as one paragraph above it."""
-        parts = [c for c in el if _local(c.tag) in _CAPTIONS and id(c) not in self.used]
+        parts = [c for c in el if local_name(c.tag) in _CAPTIONS and id(c) not in self.used]
         if title is not None and id(title) not in self.used:
             parts.insert(0, title)
         self.used.update(id(c) for c in parts)
@@ -381,9 +381,9 @@ class _Page:
     def _paragraph(self, el: ET.Element, level: int) -> None:
         """``el``'s text as paragraphs, with the lists and listings it holds between them."""
         run = [escape(el.text or "")]
-        fielded = _local(el.tag) in _FIELDED
+        fielded = local_name(el.tag) in _FIELDED
         for c in el:
-            if _local(c.tag) in _IN_PARAGRAPH:
+            if local_name(c.tag) in _IN_PARAGRAPH:
                 self._flush(run)
                 self.block(c, level)
                 run = []
@@ -424,7 +424,7 @@ class _Page:
         for c in el:
             if not _kept(c) or c is skip or id(c) in self.used:
                 pass
-            elif _local(c.tag) != entry and _local(c.tag) not in _ENTRIES:
+            elif local_name(c.tag) != entry and local_name(c.tag) not in _ENTRIES:
                 self.out.append("</dl>")
                 self.block(c, level)
                 self.out.append("<dl>")
@@ -433,7 +433,7 @@ class _Page:
                 for part in c:
                     if not _kept(part):
                         pass
-                    elif _local(part.tag) in _TERMS:
+                    elif local_name(part.tag) in _TERMS:
                         self.out.append(f"<dt>{_text(part)}</dt>")
                     else:
                         self.out.append("<dd>")
@@ -450,30 +450,30 @@ class _Page:
     def _table(self, el: ET.Element) -> bool:
         """Write ``el``'s rows as a table, and any text outside its cells after it; False when
         it has no rows."""
-        rows = [r for r in el.iter() if _local(r.tag) in _ROWS]
+        rows = [r for r in el.iter() if local_name(r.tag) in _ROWS]
         if not rows:
             return False
-        heads = {id(r) for h in el.iter() if _local(h.tag) in _HEAD_ROWS for r in h.iter() if _local(r.tag) in _ROWS}
+        heads = {id(r) for h in el.iter() if local_name(h.tag) in _HEAD_ROWS for r in h.iter() if local_name(r.tag) in _ROWS}
         self.out.append("<table>")
         for r in rows:
-            cell = "th" if id(r) in heads or _local(r.tag) in _HEAD_ROWS else "td"
-            cells = [_text(c) for c in r if _local(c.tag) in _CELLS]
+            cell = "th" if id(r) in heads or local_name(r.tag) in _HEAD_ROWS else "td"
+            cells = [_text(c) for c in r if local_name(c.tag) in _CELLS]
             self.out.append("<tr>" + "".join(f"<{cell}>{c}</{cell}>" for c in cells) + "</tr>")
         self.out.append("</table>")
         self._flush(self._outside_cells(el))
         return True
 
     def _outside_cells(self, el: ET.Element, in_row: bool = False) -> list[str]:
-        if (in_row and _local(el.tag) in _CELLS) or id(el) in self.used:
+        if (in_row and local_name(el.tag) in _CELLS) or id(el) in self.used:
             return []
         run = [escape(el.text or "")]
         for c in el:
             if _kept(c):
-                run.extend(self._outside_cells(c, _local(el.tag) in _ROWS))
+                run.extend(self._outside_cells(c, local_name(el.tag) in _ROWS))
             run.append(escape(c.tail or ""))
         return run
 
 
 def _kept(el: ET.Element) -> bool:
-    name = _local(el.tag)
+    name = local_name(el.tag)
     return bool(name) and name not in _DROP
