@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (77, "8e1ec5b50492d9b9003c7d4f2a337e31f37efd816ebbfa9aa775f18d3074800b")
+RECORDED = (78, "d36e4382d24c65ba69a42b855638f252a5ec17e0335c5f0de07636e0ec85b006")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -26,6 +26,10 @@ FILES = {
                  "```python\ndef f():\n    return 1\n```\n\n| Name | Role |\n|------|------|\n| Ann | lead |\n"
                  "| Bob | dev |\n\n## Long part\n\n" + _LONG + "\n\n### Deeper\n\nShort closing words.\n\n```python\n"
                  "def add(values):\n" + "".join(f"    total += values[{i}] * weight_{i}\n" for i in range(40)) + "```\n"),
+    "myst.md": ("markdown", "(options)=\n\n# Options\n\n```{eval-rst}\n.. currentmodule:: click\n```\n\nUse the "
+                "{func}`option` decorator.\n\n```{contents}\n:depth: 2\n```\n\n## Required\n\nSet it like this:\n\n"
+                "```{code-block} python\n@click.option('--n', required=True)\n```\n\n```{note}\nA flag is never "
+                "required.\n```\n\n```{versionadded} 8.0\n```\n"),
     "notes.txt": ("text", "NOTES\n\nFirst paragraph, two lines\nof plain text.\n\n1. one\n2. two\n\n" + _LONG
                   + "\n\nThere are two ways:\n\n1. Download the installer\nfrom the site.\n\n2. Build it\nwith make."
                   + "\n\nLast words.\n"),

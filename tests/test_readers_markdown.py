@@ -109,6 +109,8 @@ _MD_PIECES = st.sampled_from([
     "# H", "## H2", "Setext\n===", "---", "- item", "1. one", "> quote", "```py", "```", "    code",
     "| a | b |", "|---|---|", "| 1 | 2 |", "<div>", "</div>", "[r]: /u", "+++", "title: x", "\n", "\n\n",
     "text", " ", "\t", "\u00a0", "\u2028", "\x00", "😀", "中文。",
+    "```{note}", "```{contents}", ":depth: 2", "```{eval-rst}", ".. currentmodule:: x", "(label)=",
+    "```{code-block} python", "{func}`f`",
 ])
 
 

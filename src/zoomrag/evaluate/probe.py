@@ -50,7 +50,7 @@ from ..expand.measure import SpanMeasure, measure_of
 from ..expand.pipeline import expand_hits
 from ..model import Hit, Tree
 from ..search.names import asked_unqualified
-from ..text.markup import MARKDOWN_FORMATS, as_read
+from ..text.markup import reading
 from ..text.sentences import paragraph_sentences
 from ..text.tokens import TokenCounter
 from .dataset import Dataset, EvalDocument, EvalQuery, Evidence
@@ -195,7 +195,7 @@ def _sentence_probes(tree: Tree, rng: random.Random, skip: Sequence[tuple[int, i
                      size: Callable[[int, int], int]) -> list[tuple[str, int, int]]:
     text = tree.document.text
     # asked as a reader reads it: a link's text, not its target, no tags (what units embed, too)
-    read = as_read if tree.document.format in MARKDOWN_FORMATS else str
+    read = reading(tree.document.format)
     out: list[tuple[str, int, int]] = []
     for para in paragraph_sentences(text):
         long = None

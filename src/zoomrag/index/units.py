@@ -25,7 +25,7 @@ from ..load.readers.transcript import is_conversation, lead_before, speaker_of, 
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
-from ..text.markup import MARKDOWN_FORMATS, as_read
+from ..text.markup import reading
 
 #: Between the headings of a trail.
 TRAIL_SEP = " > "
@@ -44,7 +44,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
-    markdown = doc.format in MARKDOWN_FORMATS  # code keeps what it says
+    read_as = reading(doc.format)
     for i, (u, t) in enumerate(zip(units, texts)):
         label = f"{doc.source} [{u.start}:{u.end}] ({u.kind})"
         if u.embed_text is not None:
@@ -54,7 +54,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
         trail = heading_trail(u, title) if headings else ""
         if leads:
             trail = TRAIL_SEP.join(p for p in (trail, _speaker(doc.text, leads, u.start)) if p)
-        read = as_read(t) if markdown and u.kind not in CODE_KINDS else t
+        read = read_as(t) if u.kind not in CODE_KINDS else t  # code keeps what it says
         if trail:
             texts[i] = trails[u.id] = with_prefix(emb, trail, read, label=label, warn=False)
         elif read != t:

@@ -3,8 +3,8 @@
 A heading's line keeps its markup in the document (spans are exact), but ``section_path`` is
 shown above every context and given to models, so ``# zoomrag [![CI](https://…/badge.svg)](…)``
 becomes ``zoomrag CI``: images become their alt text, links their text, inline HTML tags, code
-ticks, emphasis marks and ``{#anchor}`` attributes go, a reStructuredText role becomes
-its text (``:mod:`json``` → ``json``), and a wiki link (Obsidian, Foam, MediaWiki) its alias or
+ticks, emphasis marks and ``{#anchor}`` attributes go, a Sphinx role becomes
+its text (``:mod:`json``` and ``{mod}`json``` → ``json``), and a wiki link (Obsidian, Foam, MediaWiki) its alias or
 its target (``[[Kafka migration|the move]]`` → ``the move``, ``[[Payments#Refunds]]`` →
 ``Payments > Refunds``, an embed ``![[diagram.png]]`` → nothing).
 """
@@ -12,6 +12,8 @@ its target (``[[Kafka migration|the move]]`` → ``the move``, ``[[Payments#Refu
 from __future__ import annotations
 
 import re
+
+from ..text import roles
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\]\[[^\]]*\]")
 #: A reference link after a space, an opening bracket or quote, or emphasis: ``:ret[ab][!]`` and
@@ -22,9 +24,6 @@ _HTML_IMG_ALT = re.compile(r"<img\b[^>]*?\balt\s*=\s*[\"']([^\"']*)[\"'][^>]*>",
 _TAG = re.compile(r"</?(?:a|abbr|b|br|code|del|em|font|i|img|ins|kbd|mark|picture|s|small|source|span|"
                   r"strong|sub|sup|u)\b[^<>]*>", re.IGNORECASE)
 _ANCHOR = re.compile(r"\s*\{#[^}]*\}\s*$")
-#: A reStructuredText role (``:mod:`json```, ``:ref:`the guide <guide>```): its text.
-_ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[\w.+-]+)*:`([^`]+)`")
-_ROLE_TARGET = re.compile(r"\s*<[^<>]*>$")
 #: ``[[target]]``, ``[[target|alias]]``, ``[[target#heading]]``; ``!`` before it embeds the target.
 #: Not after a word: ``arr[[0, 1]]`` is an index.
 _WIKILINK = re.compile(r"(?<![\w\[\]])(!?)\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
@@ -39,7 +38,7 @@ _DUNDER = re.compile(r"(?<![\w])__[a-z][a-z0-9_]*?[a-z0-9]__(?![A-Za-z0-9])")
 def clean_title(title: str) -> str:
     """``title`` without markup; the title itself when nothing readable would be left."""
     t = _ANCHOR.sub("", title)
-    t = _ROLE.sub(lambda m: _ROLE_TARGET.sub("", m.group(1)).lstrip("~!") or m.group(1), t)
+    t = roles.as_text(t)
     t = _WIKILINK.sub(_wikilink_text, t)
     t = _HTML_IMG_ALT.sub(r" \1 ", t)
     t = _TAG.sub(" ", t)

@@ -10,14 +10,19 @@ does by default. A unit that starts inside a link's text (a long link cut betwee
 the target's tail too. Inline HTML (a README's ``<p align="center">``, a Notion callout's
 ``<aside>``) is read as a browser shows it: its tags go, an image becomes its ``alt`` text. Code
 stays as written, fenced or inline; so do reference links (``[text][ref]``), autolinks and bare
-URLs. A unit that would read as nothing (markup alone) is left as it is.
+URLs. Sphinx's MyST directives and roles read as the built page shows them (:mod:`.myst`,
+:mod:`.roles`): a note is its text after ``Note:``, a table of contents is nothing. A unit
+that would read as nothing (markup alone) is left as it is.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-__all__ = ["INLINE_LINK", "MARKDOWN_FORMATS", "as_read"]
+from . import myst, roles
+
+__all__ = ["INLINE_LINK", "MARKDOWN_FORMATS", "as_read", "reading"]
 
 #: Formats whose text is Markdown.
 MARKDOWN_FORMATS = frozenset({"markdown", "notebook"})
@@ -37,6 +42,14 @@ _FENCED = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n(?:.*?\n[ \t]{0,3}\1[ \t]
 _TAIL = re.compile(r"([^\[\]\n]*)\]" + _TARGET)
 
 
+def reading(fmt: str) -> Callable[[str], str]:
+    """How a unit of a document of format ``fmt`` reads: Markdown by :func:`as_read`,
+    reStructuredText with its roles as their text; others as written."""
+    if fmt in MARKDOWN_FORMATS:
+        return as_read
+    return roles.as_text if fmt == "rst" else str
+
+
 def as_read(text: str) -> str:
     """``text`` as a reader reads it (the module's docstring)."""
     read = _as_read(text)
@@ -44,18 +57,20 @@ def as_read(text: str) -> str:
 
 
 def _as_read(text: str) -> str:
-    if "](" not in text and "<" not in text:
+    if "](" not in text and "<" not in text and "`" not in text and ")=" not in text:
         return text
     t = _TAIL.sub(r"\1", text, count=1) if _TAIL.match(text) else text
     parts, at = [], 0
     for m in _FENCED.finditer(t):
-        parts += [_prose(t[at:m.start()]), m.group()]
+        directive = myst.as_read_block(m.group())
+        parts += [_prose(t[at:m.start()]), m.group() if directive is None else _prose(directive)]
         at = m.end()
     parts.append(_prose(t[at:]))
     return "".join(parts)
 
 
 def _prose(text: str) -> str:
+    text = roles.as_text(myst.LABEL.sub("", text)) if "`" in text or ")=" in text else text
     if "<" in text:
         text = _HTML.sub(lambda m: m.group() if m.group(1) else m.group(2) or "", text)
     for _ in range(3):  # an image inside a link: [![CI](badge.svg)](ci-url)

@@ -3,7 +3,10 @@
 markdown-it gives every block token a line map ``[first, last)``; lines become character offsets
 here, trimmed of surrounding blank space (code keeps the indentation of its first line). Blocks
 are the top-level constructs only (a table inside a list is part of the list block); thematic
-breaks and link reference definitions are syntax, not content, and get no block. Front matter
+breaks and link reference definitions are syntax, not content, and get no block. Sphinx's MyST
+directives are blocks of what they hold (:mod:`zoomrag.text.myst`): a note or a version note is
+text, ```` ```{code-block} python ```` code, a table of contents or an include nothing, as a MyST
+target label (``(options)=``) is. Front matter
 (``---`` YAML or ``+++`` TOML at the very start) is a text block with ``{"front_matter": True}``
 when it reaches the reader: by default :func:`zoomrag.load.read_text` moves it into the metadata
 first (:mod:`zoomrag.load.frontmatter`), and only ``front_matter="text"`` keeps it in the text.
@@ -17,6 +20,7 @@ from types import MappingProxyType
 from markdown_it import MarkdownIt
 
 from ...model import Block, Document
+from ...text import myst
 from .. import frontmatter
 from ..spans import trim
 from .code import language_name
@@ -55,8 +59,8 @@ def read_markdown(text: str, *, doc_id: str, source: str) -> Document:
         if tok.level != 0 or tok.nesting == -1 or tok.map is None:
             continue
         kind, level, meta = _classify(tok)
-        if kind is None:
-            continue
+        if kind is None or (tok.type == "paragraph_open" and myst.LABEL.fullmatch(tokens[i + 1].content)):
+            continue  # syntax, or a MyST target label, ``(options)=``
         first, last = tok.map
         s = starts[first] if first < len(starts) else n
         e = starts[last] if last < len(starts) else n
@@ -101,7 +105,13 @@ def _classify(tok) -> tuple[str | None, int, MappingProxyType]:
         return "table", 0, _EMPTY
     if t == "fence":
         info = tok.info.strip()
-        lang = language_name(info.split()[0]) if info else ""
+        held = myst.kind(info, tok.content)
+        if held == "markup":  # a table of contents, autodoc: nothing to read on this page
+            return None, 0, _EMPTY
+        if held == "prose":  # a note, a version note (text/myst.py)
+            return "text", 0, MappingProxyType({"directive": (myst.directive(info) or ("",))[0]})
+        named = myst.code_language(info) if held else info.split()[0] if info else ""
+        lang = language_name(named) if named else ""
         return "code", 0, MappingProxyType({"language": lang, "info": info})
     if t == "code_block":
         return "code", 0, MappingProxyType({"language": ""})
