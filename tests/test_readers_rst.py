@@ -254,3 +254,12 @@ def test_sphinx_object_directives_are_entries_titled_by_their_names():
     tree = make_chunker("hierarchical", {"unit": "chars"}).chunk(doc)
     paths = {n.section_path for n in tree if n.kind == "section"}
     assert ("json --- JSON", "Basic Usage", "json.JSONEncoder", "default") in paths
+
+
+def test_a_lone_top_section_titles_the_document_and_a_changelog_of_many_does_not():
+    changelog = ("Version 3.1.3\n-------------\n\nReleased 2026-02-18\n\n-   A fix.\n\n"
+                 "Version 3.1.2\n-------------\n\n-   Another fix.\n")
+    assert read_text(changelog, format="rst").metadata.get("title") is None
+    page = "Configuration\n=============\n\nIntro.\n\nBuiltin values\n--------------\n\nText.\n"
+    assert read_text(page, format="rst").metadata["title"] == "Configuration"
+    assert read_text("=====\nGuide\n=====\n\nText.\n", format="rst").metadata["title"] == "Guide"

@@ -154,11 +154,13 @@ def _literal_end(lines: _Lines, i: int, base: int) -> int:
 
 
 def rst_blocks(text: str) -> tuple[list[Block], str | None]:
-    """The blocks of an RST text, and its title (the first section title)."""
+    """The blocks of an RST text, and its title: the first section title when no other title
+    is of its style (a lone top-level section)."""
     lines = _Lines(text)
     styles: dict[tuple[str, bool], int] = {}
     marked: list[tuple[int, int, Block]] = []  # (first line, last line, block)
     title: str | None = None
+    tops = 0  # titles of the first style: the first is the document's when it is alone
     section = 0  # the level of the last title: object entries go under it
     entries: list[int] = []  # the indents of the object directives whose bodies are open
     module = ""
@@ -172,8 +174,9 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
             name = lines[i].strip()  # the block spans its adornment too: the title is said here
             marked.append((first, last, Block(lines.spans[first][0], lines.spans[last][1], "heading", level,
                                               MappingProxyType({"title": name}))))
-            if title is None:
-                title = name
+            if level == 1:
+                tops += 1
+                title = title or name
             i = last + 1
             continue
         line = lines[i]
@@ -227,7 +230,9 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
                 continue
         i += 1
     # the text before a block ends where its first line begins (an indented title's indent aside)
-    return with_paragraphs(text, ((lines.spans[first][0], b.end, b) for first, _, b in marked)), title
+    # as docutils lifts it: a changelog's many "Version 3.1.3" sections are not its title
+    return with_paragraphs(text, ((lines.spans[first][0], b.end, b) for first, _, b in marked)), \
+        title if tops == 1 else None
 
 
 def _reads_as_code(body: list[str]) -> bool:
