@@ -20,10 +20,6 @@ __all__ = ["LABEL", "Kind", "as_read_block", "code_language", "directive", "kind
 
 Kind = Literal["code", "prose", "markup"]
 
-_CODE = frozenset("""
-    code-block code sourcecode code-cell doctest testcode testsetup testcleanup testoutput ipython
-    jupyter-execute eval-rst math
-""".split())
 #: Admonitions: read with their name as the lead (``Note:``).
 _ADMONITIONS = frozenset("attention caution danger error hint important note tip warning".split())
 #: Boxes whose argument is their title (``{admonition} Why not argparse?``).
