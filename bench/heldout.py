@@ -95,7 +95,9 @@ def cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mappin
               "that has them)", file=sys.stderr)
         return 1
     n = build(args.source, args.out)
-    print(f"wrote {len(files)} documents and {n} questions to {args.out}")
+    with (args.out / "corpus.jsonl").open(encoding="utf-8") as f:
+        documents = sum(1 for _ in f)
+    print(f"wrote {documents} documents and {n} questions to {args.out}")
     return 0
 
 
