@@ -31,6 +31,7 @@ from ..load import FileRules, load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
 from ..parse import PARSER_VERSION
+from ..parse.changelog import CHANGELOG_KEY, is_changelog
 from ..store import Reading, Store, UnitToWrite, WriteLock, to_blob, vector_key
 from .dense import DenseSearch
 from .reports import AddReport, Counts
@@ -179,6 +180,7 @@ class Ingest:
                     continue
                 origin = "file"
             report.seen.add(doc.id)
+            doc = with_changelog(doc)
             tick("read", n, len(sources))
             same_text, reading = hashes.get(doc.id) == doc.content_hash, readings.get(doc.id)
             if same_text and reading == Reading(doc.format, PARSER_VERSION):
@@ -280,6 +282,14 @@ def _scanned_pages(doc: Document) -> tuple[int, int] | None:
     if not isinstance(blank, int) or not isinstance(pages, int) or blank < 2 or 10 * blank < pages:
         return None
     return blank, pages
+
+
+def with_changelog(doc: Document) -> Document:
+    """``doc`` marked ``changelog: true`` when its sections are releases (parse/changelog.py),
+    unless it says whether it is one."""
+    if CHANGELOG_KEY in doc.metadata or doc.format in NOT_PROSE or not is_changelog(doc):
+        return doc
+    return with_metadata(doc, {CHANGELOG_KEY: True})
 
 
 def with_language(doc: Document) -> Document:

@@ -24,7 +24,10 @@ from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
 from ..model import Context, Hit, Tree
+from ..parse.changelog import CHANGELOG_KEY
+from ..search import scope
 from ..search.bm25 import bm25_search
+from ..search.changes import asks_about_change, changelogs_after
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
 from ..search.fusion import check_fusion, fuse, single_ranking
@@ -41,7 +44,8 @@ from .treecache import AncestorTrees, TreeCache
 if TYPE_CHECKING:
     from ..rerank import Reranker
 
-
+#: The documents marked as changelogs when indexed (parse/changelog.py).
+CHANGELOGS = scope.parse({CHANGELOG_KEY: True}, None)
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
@@ -130,6 +134,8 @@ class Searcher:
             fused = fuse(rankings, fusion, weights, rrf_k, floors)
         else:
             fused = single_ranking(mode, rankings[mode])
+        if not asks_about_change(text):  # a changelog's lines answer what changed (changes.py)
+            fused = changelogs_after(fused, self.scopes.select(CHANGELOGS, generation))  # type: ignore[arg-type]
         name = asked_name(text)
         said = quoted(text) if name is None else None
         if name is not None:  # a name asked alone: where it is defined comes first (names.py)
