@@ -24,6 +24,7 @@ from zoomrag.expand.bounds import (
     item_start,
     lead_in,
     lead_start,
+    leads_on,
     led_to,
     snap,
     without_heading,
@@ -816,6 +817,21 @@ def test_a_matched_lead_in_is_placed_with_its_example_when_that_fits():
     # room for all: the next hit joins it, one passage
     got = assemble([first, second], Trees(tree), len(EXAMPLE), chars, stop=0)
     assert [c.text for c in got] == [EXAMPLE.rstrip()]
+
+
+def test_a_candidate_that_is_only_a_lead_in_is_placed_with_its_example():
+    """A unit that is the lead-in sentence and nothing else ("If you are not happy with the
+    default prompt string, you can ask for a different one:", its own paragraph over the
+    example) grows to the example as one that ends with it does."""
+    text = ("Prompts ask for what is missing.\n\nIf you are not happy with the default prompt string, "
+            "you can ask for a different one:\n\n```python\n@click.option('--name', prompt='Your name')\n```\n\n"
+            "The prompt shows the default in brackets.\n")
+    tree = build_tree(Document(id="x", source="x.md", text=text), [])
+    s, colon = text.index("If you"), text.index(":") + 1
+    only = Candidate("x", s, colon, 0.9, (Hit("h", "x", s, colon, 0.9),))
+    got = assemble([only], Trees(tree), len(text), chars, stop=0, explain=True)
+    assert [c.text for c in got] == [text[s:text.index("```\n\n") + 3]] and "leads to" in got[0].rule
+    assert leads_on(text, s, colon) and lead_in(text, s, colon) == colon  # nothing to cut: all lead-in
 
 
 def test_lead_start_finds_the_sentence_leading_to_the_block_a_context_opens_with():

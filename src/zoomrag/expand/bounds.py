@@ -298,15 +298,24 @@ def _answered_below(text: str, last: int) -> bool:
     return indent_width(text[below:nxt + 1]) > indent_width(text[line:last])
 
 
-def lead_in(text: str, start: int, end: int) -> int:
-    """Where the last sentence of ``[start, end)`` begins when it leads to what follows ``end``
-    (:func:`_leads`: ``A `package` is:``, or an open "Then run" over a command) and so is left
-    without it; ``end`` otherwise."""
+def leads_on(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` ends with a sentence that leads to what follows ``end``
+    (:func:`_leads`: ``A `package` is:``, or an open "Then run" over a command)."""
     last = end - 1
     while last > start and text[last].isspace():
         last -= 1
-    if end <= start or not text[end:end + 200].strip() or not _leads(text, last, end):
+    return end > start and bool(text[end:end + 200].strip()) and _leads(text, last, end)
+
+
+def lead_in(text: str, start: int, end: int) -> int:
+    """Where the last sentence of ``[start, end)`` begins when it leads to what follows ``end``
+    (:func:`leads_on`) and so is left without it; ``end`` otherwise, and when that sentence is
+    all of the span."""
+    if not leads_on(text, start, end):
         return end
+    last = end - 1
+    while last > start and text[last].isspace():
+        last -= 1
     starts = _sentences(text).starts(last)
     return starts[-1] if starts and starts[-1] > start else end
 

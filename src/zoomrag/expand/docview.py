@@ -36,6 +36,7 @@ from .bounds import (
     heading_starts,
     is_markup,
     lead_in,
+    leads_on,
     led_to,
     markup_edge,
     without_heading,
@@ -356,8 +357,9 @@ HEAD_REACH = 400
 
 
 def led_end(text: str, start: int, end: int) -> int:
-    """``end``, or the end of the block a last sentence leads to (:func:`lead_in`, :func:`led_to`)."""
-    if lead_in(text, start, end) == end:
+    """``end``, or the end of the block a last sentence leads to (:func:`leads_on`,
+    :func:`led_to`), also when that sentence is all of the span."""
+    if not leads_on(text, start, end):
         return end
     to = led_to(text, end)
     return end if to is None else to
