@@ -114,5 +114,8 @@ def test_a_how_to_question_finds_the_guide_and_a_change_the_changelog(tmp_path):
     assert top_context(index, "hide the password input while typing")["doc_id"] == "docs/options.md"
     assert top_context(index, "which release added hiding the password input")["doc_id"] == "CHANGES.md"
     assert top_context(index, "password input", "--where", "changelog=true")["doc_id"] == "CHANGES.md"
+    again = CliRunner().invoke(main, ["index", str(folder), "--index", index])
+    assert "0 added, 0 updated, 2 unchanged" in again.output, again.output  # still one, not re-read
+    assert top_context(index, "password input", "--where", "changelog=true")["doc_id"] == "CHANGES.md"
     got = CliRunner().invoke(main, ["stats", "--index", index, "--json"])
     assert got.exit_code == 0 and ["changelog", 1] in json.loads(got.output)["metadata_keys"], got.output

@@ -180,7 +180,6 @@ class Ingest:
                     continue
                 origin = "file"
             report.seen.add(doc.id)
-            doc = with_changelog(doc)
             tick("read", n, len(sources))
             same_text, reading = hashes.get(doc.id) == doc.content_hash, readings.get(doc.id)
             if same_text and reading == Reading(doc.format, PARSER_VERSION):
@@ -194,6 +193,8 @@ class Ingest:
                         given[LANG_KEY] = before[LANG_KEY]
                     elif (told := with_language(doc).metadata.get(LANG_KEY)) is not None:
                         given[LANG_KEY] = told
+                if CHANGELOG_KEY in before and CHANGELOG_KEY not in given:  # the same text: still one
+                    given[CHANGELOG_KEY] = before[CHANGELOG_KEY]
                 if given == before:
                     report.unchanged += 1
                     continue
@@ -208,7 +209,7 @@ class Ingest:
                 report.empty.append(str(src))  # a scanned PDF: its pages hold no text to search
             elif isinstance(src, Path) and (scanned := _scanned_pages(doc)):
                 report.scanned.append((str(src), *scanned))
-            yield with_language(doc), origin
+            yield with_changelog(with_language(doc)), origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:
         emb = self.settings.embedder

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 #: The documents marked as changelogs when indexed (parse/changelog.py).
 CHANGELOGS = scope.parse({CHANGELOG_KEY: True}, None)
 
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for one query, when it was on (an application
