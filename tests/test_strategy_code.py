@@ -300,6 +300,19 @@ def test_a_source_files_definitions_are_its_section_path():
     assert all(n.section_path == () for n in make_chunker("code").chunk(md).nodes)
 
 
+def test_a_decorated_method_split_into_pieces_is_not_nested_in_itself():
+    # as Flask's: a docstring too long for one unit under the decorator and the def line
+    doc_lines = "".join(f"        Line {i} of the docstring says what the hook does before request {i}.\n"
+                        for i in range(20))
+    src = (f"class Scaffold:\n    @setupmethod\n    def before_request(self, f):\n        \"\"\"Register a hook.\n\n"
+           f"{doc_lines}        \"\"\"\n        self.funcs.append(f)\n        return f\n")
+    doc = Document.from_text(src, id="s.py", source="s.py", format="code")
+    tree = make_chunker("code", {"max_size": 80, "min_size": 40, "unit": "tokens"}).chunk(doc)
+    inside = [n for n in tree.nodes if n.start >= src.index("    @setupmethod")]
+    assert len(inside) > 2  # the method is cut into pieces, its def line found again in one
+    assert {n.section_path for n in inside} == {("Scaffold", "before_request")}
+
+
 def test_a_functions_first_lines_merged_with_a_helper_inside_it_are_its_code():
     src = ("def outer(url):\n    \"\"\"Checks a URL.\"\"\"\n\n    def get(key):\n        return key\n\n"
            + "".join(f"    if url.startswith('s{i}://'):\n        return get('v{i}')\n" for i in range(6)))

@@ -106,17 +106,29 @@ _LINE = re.compile(r"[^\n]+")
 _CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
 
 
-def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...]) -> None:
+def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head: int = -1) -> None:
     """``section_path`` of each class, function and method: its qualified name (``TextWrapper``,
     ``_handle_long_word``), which its parts inherit, so a context from inside a method says where
-    it is as a heading trail does in prose."""
+    it is as a heading trail does in prose. A definition found again inside a piece of itself (a
+    decorated method too long for one unit: its ``def`` line under the decorator) is not nested
+    in itself: ``Scaffold › before_request``, not ``… › before_request › before_request``."""
     for span in spans:
-        inner = path
+        inner, inner_head = path, head
         if span.kind in DEFINITIONS:
             name = _definition_name(text, span.start, span.end)
-            if name:
-                inner = span.section_path = (*path, name)
-        _name_definitions(text, span.children, inner)
+            own = _head_line(text, span.start, span.end)
+            if name and own != head:
+                inner, inner_head = (*path, name), own
+            span.section_path = inner if name else span.section_path
+        _name_definitions(text, span.children, inner, inner_head)
+
+
+def _head_line(text: str, start: int, end: int) -> int:
+    """Where a definition's first line that is no comment or decorator starts, or -1."""
+    for m in _LINE.finditer(text, start, end):
+        if not LEAD_LINE.match(m.group()[:_KIND_PREFIX]) and m.group().strip():
+            return m.start()
+    return -1
 
 
 def _definition_name(text: str, start: int, end: int) -> str:
