@@ -39,13 +39,14 @@ def asks_about_change(query: str) -> bool:
 
 def changelogs_after(fused: Sequence[Fused], changelogs: Selection) -> list[Fused]:
     """``fused`` with the units of the documents in ``changelogs`` at :data:`SHARE` of their
-    score, in score order again (units are rows; a document's are ``first .. first + count``)."""
+    score, in score order again (units are rows; a document's are ``first .. first + count``);
+    unchanged when they are all from changelogs."""
     if not len(changelogs):
         return list(fused)
     rows = np.fromiter((int(f.key) for f in fused), dtype=np.int64, count=len(fused))  # type: ignore[call-overload]
     at = np.searchsorted(changelogs.first, rows, side="right") - 1
     inside = (at >= 0) & (rows < changelogs.first[at] + changelogs.count[at])
-    if not inside.any():
+    if not inside.any() or inside.all():  # none, or all (``--where changelog=true``): as they are
         return list(fused)
     scored = [Fused(f.key, f.score * SHARE, f.ranks) if hit else f for f, hit in zip(fused, inside.tolist())]
     return sorted(scored, key=lambda f: -f.score)
