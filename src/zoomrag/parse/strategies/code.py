@@ -115,39 +115,33 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head:
     for span in spans:
         inner, inner_head = path, head
         if span.kind in DEFINITIONS:
-            name = _definition_name(text, span.start, span.end)
-            own = _head_line(text, span.start, span.end)
+            name, own = _definition_name(text, span.start, span.end)
             if name and own != head:
                 inner, inner_head = (*path, name), own
-            span.section_path = inner if name else span.section_path
+            if name:
+                span.section_path = inner
         _name_definitions(text, span.children, inner, inner_head)
 
 
-def _head_line(text: str, start: int, end: int) -> int:
-    """Where a definition's first line that is no comment or decorator starts, or -1."""
-    for m in _LINE.finditer(text, start, end):
-        if not LEAD_LINE.match(m.group()[:_KIND_PREFIX]) and m.group().strip():
-            return m.start()
-    return -1
-
-
-def _definition_name(text: str, start: int, end: int) -> str:
-    """The name a definition's first line that is no comment or decorator gives, or ''."""
-    pending = ""  # an unfinished assignment's first line(s) (``res.type =``)
+def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
+    """The name a definition's first line that is no comment or decorator gives, or '', and
+    where that line starts (-1 when there is none)."""
+    pending, head = "", -1  # an unfinished assignment's first line(s) (``res.type =``)
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         if LEAD_LINE.match(line) or not line.strip():
             continue
+        head = m.start() if head < 0 else head
         if _UNFINISHED.search(line) and len(pending) < _KIND_PREFIX:
             pending += line + " "
             continue
         line, pending = pending + line.lstrip() if pending else line, ""
         assigned = _ASSIGNED.match(line)
         if assigned:
-            return ".".join(p for p in assigned[1].split(".") if p not in _NOT_OWNERS)
+            return ".".join(p for p in assigned[1].split(".") if p not in _NOT_OWNERS), head
         found = _DEFINED.match(line) or _CALLED.search(line)
-        return found[1] if found else ""
-    return ""
+        return (found[1] if found else ""), head
+    return "", head
 
 
 # -- language ------------------------------------------------------------------------------
