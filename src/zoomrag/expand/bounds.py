@@ -298,13 +298,18 @@ def _answered_below(text: str, last: int) -> bool:
     return indent_width(text[below:nxt + 1]) > indent_width(text[line:last])
 
 
-def leads_on(text: str, start: int, end: int) -> bool:
-    """Whether ``[start, end)`` ends with a sentence that leads to what follows ``end``
-    (:func:`_leads`: ``A `package` is:``, or an open "Then run" over a command)."""
+def _last_char(text: str, start: int, end: int) -> int:
+    """The last character of ``[start, end)`` that is not white space (``start`` at least)."""
     last = end - 1
     while last > start and text[last].isspace():
         last -= 1
-    return end > start and bool(text[end:end + 200].strip()) and _leads(text, last, end)
+    return last
+
+
+def leads_on(text: str, start: int, end: int) -> bool:
+    """Whether ``[start, end)`` ends with a sentence that leads to what follows ``end``
+    (:func:`_leads`: ``A `package` is:``, or an open "Then run" over a command)."""
+    return end > start and bool(text[end:end + 200].strip()) and _leads(text, _last_char(text, start, end), end)
 
 
 def lead_in(text: str, start: int, end: int) -> int:
@@ -313,10 +318,7 @@ def lead_in(text: str, start: int, end: int) -> int:
     all of the span."""
     if not leads_on(text, start, end):
         return end
-    last = end - 1
-    while last > start and text[last].isspace():
-        last -= 1
-    starts = _sentences(text).starts(last)
+    starts = _sentences(text).starts(_last_char(text, start, end))
     return starts[-1] if starts and starts[-1] > start else end
 
 
