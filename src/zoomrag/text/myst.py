@@ -16,27 +16,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from .directives import ADMONITIONS, MARKUP, PROSE, TITLED, VERSIONS
+
 __all__ = ["LABEL", "Kind", "as_read_block", "code_language", "directive", "kind"]
 
 Kind = Literal["code", "prose", "markup"]
-
-#: Admonitions: read with their name as the lead (``Note:``).
-_ADMONITIONS = frozenset("attention caution danger error hint important note tip warning".split())
-#: Boxes whose argument is their title (``{admonition} Why not argparse?``).
-_TITLED = frozenset("admonition topic sidebar rubric dropdown tab-item card grid-item-card margin".split())
-#: Version notes: their lead, then the version given.
-_VERSIONS = {"versionadded": "New in version", "versionchanged": "Changed in version",
-             "versionremoved": "Removed in version", "deprecated": "Deprecated since version"}
-_PROSE = _ADMONITIONS | _TITLED | set(_VERSIONS) | frozenset("""
-    seealso epigraph highlights pull-quote glossary tab-set tabs grid container only figure table
-    list-table csv-table centered hlist compound
-""".split())
-#: Directives with nothing to read on the page they sit in.
-_MARKUP = frozenset("""
-    contents toctree include literalinclude currentmodule module autofunction autoclass automodule
-    autodata automethod autoattribute autoexception autoproperty autodecorator autosummary image
-    towncrier-draft-entries tableofcontents program index highlight default-domain default-role
-""".split())
 
 _FENCE_INFO = re.compile(r"\{([A-Za-z][\w.:+-]*)\}[ \t]*(.*)")
 #: A target label on a line of its own: ``(options)=``.
@@ -66,10 +50,10 @@ def kind(info: str, body: str = "") -> Kind | None:
         return None
     name = found[0]
     if name == "eval-rst" and body.strip() and all(
-            not line.strip() or _OPTION.fullmatch(line) or ((m := _RST_DIRECTIVE.match(line)) and m.group(1).lower() in _MARKUP)
+            not line.strip() or _OPTION.fullmatch(line) or ((m := _RST_DIRECTIVE.match(line)) and m.group(1).lower() in MARKUP)
             for line in body.split("\n")):
         return "markup"
-    return "prose" if name in _PROSE else "markup" if name in _MARKUP else "code"
+    return "prose" if name in PROSE else "markup" if name in MARKUP else "code"
 
 
 def code_language(info: str) -> str:
@@ -108,12 +92,12 @@ def as_read_block(fenced: str) -> str | None:
 
 
 def _lead(name: str, argument: str) -> str:
-    if name in _VERSIONS:
-        return f"{_VERSIONS[name]} {argument}." if argument else f"{_VERSIONS[name]}."
-    if name in _ADMONITIONS:
+    if name in VERSIONS:
+        return f"{VERSIONS[name]} {argument}." if argument else f"{VERSIONS[name]}."
+    if name in ADMONITIONS:
         return f"{name.capitalize()}:"
     if name == "seealso":
         return "See also:"
-    if name in _TITLED and argument:
+    if name in TITLED and argument:
         return argument if argument[-1] in ".:?!" else f"{argument}:"
     return ""

@@ -24,6 +24,7 @@ import re
 from types import MappingProxyType
 
 from ...model import Block, Document
+from ...text.directives import NOT_CODE
 from ..rst_tables import GRID_BORDER, SIMPLE_BORDER
 from ..spans import indent_width, line_spans
 from .plain import with_paragraphs
@@ -37,13 +38,6 @@ _CODE_DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:code-block|code|sourcecode|doc
                              r"testcleanup|testoutput|ipython|jupyter-execute)::[ \t]*(\S*)[ \t]*")
 #: Any other directive (``.. click:example::``): its body is code when its lines read as code.
 _DIRECTIVE = re.compile(r"[ \t]*\.\.[ \t]+(?:[\w.-]+:)?([\w.-]+)::.*")
-#: Directives whose body is prose, tables or markup whatever it looks like.
-_PROSE_DIRECTIVES = frozenset("""
-    attention caution danger error hint important note tip warning admonition seealso versionadded
-    versionchanged deprecated topic sidebar rubric epigraph highlights pull-quote compound container
-    only glossary centered hlist table csv-table list-table figure image math raw include toctree
-    productionlist tab tabs tab-set tab-item card grid grid-item grid-item-card dropdown
-""".split())
 #: A line of code: a decorator, a definition or import, a prompt, a comment, a call or an
 #: assignment, a closing bracket, or a compound statement's header.
 _CODE_LINE = re.compile(r"[ \t]*(?:@\w|(?:async )?def |class |import |from [\w.]+ import |>>>|\$ |#|"
@@ -215,7 +209,7 @@ def rst_blocks(text: str) -> tuple[list[Block], str | None]:
                 i = end + 1
                 continue
         other = _DIRECTIVE.fullmatch(line)
-        if other is not None and other.group(1) not in _PROSE_DIRECTIVES:
+        if other is not None and other.group(1) not in NOT_CODE:
             end = _literal_end(lines, i, indent_width(line))
             if end > i and _reads_as_code([lines[k] for k in range(i + 1, end + 1) if not lines.blank(k)]):
                 marked.append((i, end, Block(lines.spans[i][0] + indent_width(line), lines.spans[end][1], "code")))
