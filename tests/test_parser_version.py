@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (78, "d36e4382d24c65ba69a42b855638f252a5ec17e0335c5f0de07636e0ec85b006")
+RECORDED = (79, "38fa9f821a4aa7b3419e3e1754001c7172273acbd373a70ae96f09ea7967ddd7")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -116,6 +116,10 @@ FILES = {
                        "line-length = 110\n[tool.ruff.lint]\nselect = ['E']\nx = \"\"\"\n[not.a.table]\n\"\"\"\n"),
     "tox.ini": ("ini", "[tox]\nenvlist = py311\n\n[testenv]\ncommands =\n    pytest\n    [not a section]\n"),
     "Makefile": ("code", "VENV := .venv\n\ntest: venv\n\t$(VENV)/bin/pytest\n\nvenv:\n\tpython3 -m venv $(VENV)\n"),
+    "lib.rs": ("code", "impl Command {\n    /// Adds an [argument].\n    ///\n    /// # Examples\n    ///\n"
+               "    /// ```\n    /// Command::new(\"x\")\n    /// ```\n    #[must_use]\n"
+               "    pub fn arg<F>(self, f: F) -> Self\n    where\n        F: Fn(),\n    {\n"
+               + "".join(f"        self.count += {i};\n" for i in range(30)) + "    }\n}\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n\n  usage () {\n    return `Usage:\n"
                 "- tool [options]\n`\n  }\n\n  stop () {\n" + "".join(f"    this.count += {i}\n" for i in range(40))

@@ -389,3 +389,94 @@ def test_definitions_of_other_languages_are_named_in_the_section_path(line, name
     tree = make_chunker("code", {"max_size": 200, "min_size": 0, "unit": "chars", "language": "c"}).chunk(doc)
     defs = [n for n in tree.nodes if n.kind in ("class", "function", "method")]
     assert defs and defs[0].section_path == (name,)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("type Flag struct {", "Flag"), ("impl<'a> Deserializer<'a> {", "Deserializer"),
+    ("impl Display for Error {", "Display for Error"),
+    ("impl<T, E> Context<T, E> for Result<T, E> {", "Context for Result"),
+    ("macro_rules! json {", "json"), ("mod tests {", "tests"),
+])
+def test_go_and_rust_declarations_are_named_as_their_docs_name_them(line, name):
+    test_definitions_of_other_languages_are_named_in_the_section_path(line, name)
+
+
+GO = '''package cobra
+
+import "fmt"
+
+// Command is just that, a command for your application.
+// E.g.  'go run ...' - 'run' is the command.
+type Command struct {
+	// Use is the one-line usage message.
+	// Recommended syntax is as follows:
+	Use string
+}
+
+// RangeArgs returns an error if the number of args is not within the expected range.
+func RangeArgs(min int, max int) PositionalArgs {
+	return func(cmd *Command, args []string) error {
+		return fmt.Errorf("accepts between %d and %d arg(s)", min, max)
+	}
+}
+'''
+
+
+def test_a_comment_of_many_line_comments_leads_into_what_it_documents():
+    doc = Document.from_text(GO, id="c.go", source="c.go", format="code")
+    tree = make_chunker("code", {"max_size": 200, "min_size": 0, "unit": "chars"}).chunk(doc)
+    top = [(n.kind, n.text.split("\n")[0], n.section_path) for n in tree.nodes if n.level == 1]
+    assert top == [
+        ("code", "package cobra", ()), ("code", 'import "fmt"', ()),
+        ("class", "// Command is just that, a command for your application.", ("Command",)),
+        ("function", "// RangeArgs returns an error if the number of args is not within the expected range.",
+         ("RangeArgs",)),
+    ]
+    field = next(n for n in tree.nodes if n.kind == "code" and n.text.lstrip().startswith("// Use is"))
+    assert field.text.endswith("Use string\n}")  # a field's comment leads into it (the "}" closes the last part)
+
+
+RUST = '''impl Command {
+    /// Adds an [argument] to the list of valid possibilities.
+    ///
+    /// It is checked when the command is built:
+    /// a name given twice panics.
+    ///
+    /// # Examples
+    ///
+    /// ```no_run
+    /// # use clap::{Command, Arg};
+    /// Command::new("myprog")
+    ///
+    ///     .arg(Arg::new("debug"))
+    /// # ;
+    /// ```
+    #[must_use]
+    pub fn mut_arg<F>(mut self, arg_id: impl AsRef<str>, f: F) -> Self
+    where
+        F: FnOnce(Arg) -> Arg,
+    {
+        let id = arg_id.as_ref();
+        self.args.push(f(id));
+        self
+    }
+}
+'''
+
+
+def test_a_long_doc_comment_is_cut_at_its_paragraphs_and_a_signature_runs_to_its_brace():
+    doc = Document.from_text(RUST, id="c.rs", source="c.rs", format="code")
+    tree = make_chunker("code", {"max_size": 60, "min_size": 0, "unit": "tokens"}).chunk(doc)
+    leaves = [n.text.strip() for n in tree.leaves()]
+    lines = RUST.split("\n")
+    # paragraphs between blank comment lines; a heading with what it heads; the example whole
+    # (its own blank line inside the fence too) as far as the size allows, cut at lines
+    assert leaves[1:3] == ["/// Adds an [argument] to the list of valid possibilities.",
+                           "/// It is checked when the command is built:\n    /// a name given twice panics."]
+    example = [t for t in leaves if t.startswith("/// # Examples")]
+    assert example and "/// ```no_run" in example[0]
+    # the signature with its where clause and the brace that opens the body is one piece
+    signature = next(t for t in leaves if "pub fn mut_arg" in t)
+    assert signature.startswith("pub fn mut_arg") and signature.endswith("\n".join(lines[17:20]).strip())
+    assert all(n.section_path == ("Command", "mut_arg") for n in tree.nodes
+               if n.level >= 2 and n.start >= RUST.index("    /// Adds"))

@@ -25,6 +25,7 @@ from ..load.readers.transcript import is_conversation, lead_before, speaker_of, 
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
 from ..store import unit_text
+from ..text import comments
 from ..text.markup import reading
 
 #: Between the headings of a trail.
@@ -54,7 +55,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
         trail = heading_trail(u, title) if headings else ""
         if leads:
             trail = TRAIL_SEP.join(p for p in (trail, _speaker(doc.text, leads, u.start)) if p)
-        read = read_as(t) if u.kind not in CODE_KINDS else t  # code keeps what it says
+        read = read_as(t) if u.kind not in CODE_KINDS else comments.as_read(t)  # code keeps its words
         if trail:
             texts[i] = trails[u.id] = with_prefix(emb, trail, read, label=label, warn=False)
         elif read != t:

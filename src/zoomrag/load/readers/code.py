@@ -37,6 +37,7 @@ FILE_NAMES: dict[str, str] = {
     "Makefile": "makefile", "makefile": "makefile", "GNUmakefile": "makefile",
     "Dockerfile": "dockerfile", "Containerfile": "dockerfile", "CMakeLists.txt": "cmake",
     "Jenkinsfile": "groovy", "Vagrantfile": "ruby", "Gemfile": "ruby", "Rakefile": "ruby",
+    "go.mod": "gomod", "go.work": "gomod",  # a Go module's requirements, not prose
 }
 
 #: Fence info strings and other spellings -> the names above.

@@ -94,8 +94,12 @@ def _join_fences(text: str, spans: list[Span]) -> list[Span]:
 # A definition's name: after its keyword (``def``, ``class``, ``function``, ``fn``, ``struct``…), else
 # the word before its first "(" (``async exec () {``, ``int main(void)``, ``const f = (x) =>``).
 _DEFINED = re.compile(
-    r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|"
-    r"module|namespace|record|object|protocol)[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+    r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|type|mod|"
+    r"module|namespace|record|object|protocol|macro_rules!)"
+    r"(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?"  # Rust's generics: "impl<'a> Deserializer<'a>"
+    r"[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+# Rust's implementation of a trait for a type, named as rustdoc shows it: "Display for Error".
+_IMPL_FOR = re.compile(r"[ \t]*(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?[ \t]+for[ \t]+(\w+)")
 # A function assigned to a member or a variable: named by what it is assigned to, as callers
 # write it (``res.cookie``, ``Router.handle`` of ``Router.prototype.handle``, ``etag`` of
 # ``exports.etag``).
@@ -139,8 +143,12 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
         assigned = _ASSIGNED.match(line)
         if assigned:
             return ".".join(p for p in assigned[1].split(".") if p not in _NOT_OWNERS), head
-        found = _DEFINED.match(line) or _CALLED.search(line)
-        return (found[1] if found else ""), head
+        defined = _DEFINED.match(line)
+        if defined:
+            trait = _IMPL_FOR.match(line, defined.end()) if line.lstrip().startswith("impl") else None
+            return (f"{defined[1]} for {trait[1]}" if trait else defined[1]), head
+        called = _CALLED.search(line)
+        return (called[1] if called else ""), head
     return "", head
 
 
@@ -272,6 +280,8 @@ class _Unit:
     nodes: list[_Stmt] = field(default_factory=list)
     #: First line after the unit's leading comments and decorators (its signature).
     head: int = -1
+    #: A doc comment's paragraph: opened by its lines, not read for definitions.
+    prose: bool = False
 
 
 # -- Python through ast ----------------------------------------------------------------------
@@ -377,12 +387,45 @@ def _fill_gaps(lines: _Lines, units: list[_Unit], first: int, last: int) -> list
     return out
 
 
+# A comment line with nothing after its marker (``///``, ``//!``, ``//``, `` *``, ``#``): a doc
+# comment's blank line, which ends its paragraph; and a comment line that opens or closes a fenced
+# example, inside which such lines are the example's own.
+_EMPTY_COMMENT = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)[ \t]*$")
+_COMMENT_HEADING = re.compile(r"[ \t]*(?://[/!]?|\*)[ \t]?#{1,6}[ \t]+\S")
+_COMMENT_FENCE = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)?[ \t]*(?:`{3,}|~{3,})")
+
+
 def _blank_separated(lines: _Lines, first: int, last: int) -> list[_Unit]:
     """``code`` units for the runs of non-blank lines in first..last."""
+    return _separated(lines, first, last, lines.blanks)
+
+
+def _comment_paragraphs(lines: _Lines, first: int, last: int) -> list[_Unit]:
+    """``code`` units for a doc comment's paragraphs in first..last: the runs between its blank
+    comment lines, a fenced example whole (Rust's ``///`` and ``//!``, Go's ``//`` and Javadoc's
+    `` *`` comments are Markdown or close to it)."""
+    breaks = [False] * (last + 1)
+    fenced = heading = False
+    for i in range(first, last + 1):
+        row = lines.rows[i]
+        if _COMMENT_FENCE.match(row):
+            fenced = not fenced
+        empty = not fenced and bool(_EMPTY_COMMENT.match(row))
+        # a heading (``/// # Examples``) stays with what it heads
+        breaks[i] = lines.blanks[i] or (empty and not heading)
+        heading = (heading and empty) or (not fenced and bool(_COMMENT_HEADING.match(row)))
+    parts = _separated(lines, first, last, breaks)
+    for part in parts:
+        part.prose = True
+    return parts
+
+
+def _separated(lines: _Lines, first: int, last: int, breaks: Sequence[bool]) -> list[_Unit]:
+    """``code`` units for the runs of lines in first..last that are not ``breaks``."""
     out: list[_Unit] = []
     start = None
     for i in range(first, last + 1):
-        if lines.blanks[i]:
+        if breaks[i]:
             if start is not None:
                 out.append(_Unit("code", start, i - 1, head=start))
                 start = None
@@ -426,21 +469,21 @@ def _python_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
 # Lines at the block's indentation that continue the unit above rather than start one.
 _CONTINUES = re.compile(
     r"[ \t]*(?:[})\]]|\{|(?:else|elif|elsif|except|finally|catch|end|fi|done|esac|until|rescue|"
-    r"ensure|when|then|do)\b(?![ \t]*(?:=(?!=)|[.(\[])))"
+    r"ensure|when|then|do|where)\b(?![ \t]*(?:=(?!=)|[.(\[])))"
 )
 # Lines that lead into the unit below: comments, decorators and annotations.
 #: A line of a comment or decorator, which leads to the code after it.
 LEAD_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
 _CLASS_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
-    r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|namespace|"
+    r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|mod|namespace|"
     r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface))\b"
     r"(?![ \t]*[.=(\[:])"  # "module.exports = CI" and "object = x" use the word, they define nothing
 )
 _FUNCTION_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|static|async|pub(?:\([^)]*\))?|"
     r"unsafe|extern|inline|virtual|override|final|default|const|local)[ \t]+)*"
-    r"(?:function\b|func\b|fn\b|def\b|sub\b|proc\b|fun\b"
+    r"(?:function\b|func\b|fn\b|def\b|sub\b|proc\b|fun\b|macro_rules!"
     # C, Java, C#: "type name(args) {" -- words separated by blanks, so no backtracking blow-up
     r"|(?:[\w:<>,*&\[\]]+[ \t]+)+[*&]*\w+[ \t]*\([^;]*$"
     # JS/TS method shorthand: "name(args) {" or "name(args): Type {"
@@ -485,7 +528,8 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
         prev = merged[-1] if merged else None
         if prev is not None and _is_lead(lines, prev) and (
                 prev.last + 1 == u.first or (prev.last + 2 == u.first and _documents(lines, prev, u))):
-            prev.last, prev.head = u.last, u.head
+            # A comment of many "//" lines (Go, Rust, C) is one lead: its head stays its first line.
+            prev.last, prev.head = u.last, (prev.head if _is_lead(lines, u) else u.head)
         else:
             merged.append(u)
     for u in merged:
@@ -536,8 +580,8 @@ def _layout_kind(line: str) -> str:
 def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     """The parts of a unit read by layout: its head lines, then its indented body's units
     (closing lines at the unit's own indentation, such as ``}``, stay with the last part)."""
-    head = max(unit.head, unit.first)
-    own = lines.indent(head)
+    head = _signature_end(lines, max(unit.head, unit.first), unit.last)
+    own = lines.indent(max(unit.head, unit.first))
     body_last = unit.last
     while body_last > head and (lines.blanks[body_last] or lines.indent(body_last) <= own):
         body_last -= 1
@@ -550,7 +594,27 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     if unit.kind == "class":
         for u in body:
             u.kind = "method" if u.kind == "function" else u.kind
-    return [_Unit("code", unit.first, head, head=unit.first)] + body
+    # the head part's head is its signature: opened, it is not read as a definition with a body
+    return [_Unit("code", unit.first, head, head=max(unit.head, unit.first))] + body
+
+
+_SIGNATURE_LINES = 30  # a signature longer than this is read as its first line
+
+
+def _signature_end(lines: _Lines, head: int, last: int) -> int:
+    """The line a signature that runs on ends on: the one that opens the body with ``{`` after
+    parameters one per line, a ``) -> T {``, Rust's ``where`` clause or a brace on its own line;
+    else the head line."""
+    if lines.rows[head].rstrip().endswith(("{", ":")):
+        return head
+    own = lines.indent(head)
+    for j in range(head + 1, min(last, head + _SIGNATURE_LINES) + 1):
+        row = lines.rows[j]
+        if lines.blanks[j] or (lines.indent(j) <= own and not _CONTINUES.match(row)):
+            return head
+        if row.rstrip().endswith("{"):
+            return j
+    return head
 
 
 # -- sizes -------------------------------------------------------------------------------------
@@ -604,10 +668,15 @@ class _Sizer:
 
     def open(self, unit: _Unit) -> list[Span]:
         """Children of a unit over the limit: its structure, else blank-line groups and lines."""
+        if unit.prose:
+            return self.by_lines(unit.first, unit.last)
         parts = _python_children(self.lines, unit) if unit.nodes else _layout_children(self.lines, unit)
         if parts:
             return self.fit(parts)
         groups = _blank_separated(self.lines, unit.first, unit.last)
+        if len(groups) > 1:
+            return self.fit(groups)
+        groups = _comment_paragraphs(self.lines, unit.first, unit.last)
         if len(groups) > 1:
             return self.fit(groups)
         return self.by_lines(unit.first, unit.last)
