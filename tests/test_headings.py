@@ -518,6 +518,9 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     assert clean_title("__exit__(self, type, value, traceback, /)") == "__exit__(self, type, value, traceback, /)"
     assert clean_title("x __init__.py and _em_") == "x __init__.py and em"
     assert clean_title("__Bold__ title") == "Bold title"
+    # character references and backslash escapes are the characters they stand for
+    assert clean_title("Anyhow&ensp;¯\\\\\\_(ツ)\\_/¯") == "Anyhow ¯\\_(ツ)_/¯"
+    assert clean_title("R&amp;D for AT&T: \\*not\\* bold") == "R&D for AT&T: *not* bold"
     # reStructuredText roles: their text, without a link target or a tilde
     assert clean_title(":mod:`json` --- JSON encoder") == "json --- JSON encoder"
     assert clean_title("See :ref:`the guide <guide-start>` and :py:func:`~json.dumps`") == (

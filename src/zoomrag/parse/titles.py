@@ -6,11 +6,14 @@ becomes ``zoomrag CI``: images become their alt text, links their text, inline H
 ticks, emphasis marks and ``{#anchor}`` attributes go, a Sphinx role becomes
 its text (``:mod:`json``` and ``{mod}`json``` → ``json``), and a wiki link (Obsidian, Foam, MediaWiki) its alias or
 its target (``[[Kafka migration|the move]]`` → ``the move``, ``[[Payments#Refunds]]`` →
-``Payments > Refunds``, an embed ``![[diagram.png]]`` → nothing).
+``Payments > Refunds``, an embed ``![[diagram.png]]`` → nothing). Character references and
+backslash escapes read as the characters they stand for (``Tom&amp;Jerry`` → ``Tom&Jerry``,
+``snake\\_case`` → ``snake_case``).
 """
 
 from __future__ import annotations
 
+import html
 import re
 
 from ..text import roles
@@ -33,11 +36,16 @@ _EMPHASIS = re.compile(r"(\*\*|\*|~~|`+)(?=\S)(.+?)(?<=\S)\1")
 #: API reference or of ``help()`` text names far more often than it means bold.
 _UNDERSCORES = re.compile(r"(?<![^\W_])(__|_)(?=\S)(.+?)(?<=\S)\1(?![^\W_])")
 _DUNDER = re.compile(r"(?<![\w])__[a-z][a-z0-9_]*?[a-z0-9]__(?![A-Za-z0-9])")
+#: A Markdown backslash escape: the punctuation after it is itself, never markup.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: Escaped characters stand in the Private Use Area while markup is read.
+_STAND_IN = 0xF0000
+_STOOD_IN = re.compile(r"[\U000F0021-\U000F007E]")
 
 
 def clean_title(title: str) -> str:
     """``title`` without markup; the title itself when nothing readable would be left."""
-    t = _ANCHOR.sub("", title)
+    t = _ESCAPE.sub(lambda m: chr(_STAND_IN + ord(m.group(1))), _ANCHOR.sub("", title))
     t = roles.as_text(t)
     t = _WIKILINK.sub(_wikilink_text, t)
     t = _HTML_IMG_ALT.sub(r" \1 ", t)
@@ -52,6 +60,7 @@ def clean_title(title: str) -> str:
     names = [m.span() for m in _DUNDER.finditer(t)]
     t = _UNDERSCORES.sub(lambda m: m.group(0) if any(s < m.end() and m.start() < e for s, e in names)
                          else m.group(2), t)
+    t = html.unescape(_STOOD_IN.sub(lambda m: chr(ord(m.group()) - _STAND_IN), t))
     t = " ".join(t.split())
     return t or " ".join(title.split())
 
