@@ -557,6 +557,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     counts: dict[str, int] = {}
     located: dict[str, dict[str, Any]] = {}
     probes: dict[str, dict[str, Any]] = {}
+    recalls: dict[str, dict[str, dict[str, float]]] = {}
     for ds_name in args.datasets.split(","):
         full = load_dataset(args.data / ds_name)
         ds = subset(full, args.limit_queries, args.docs.split(",") if args.docs else None)
@@ -595,6 +596,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             indexes.close()
         label = ds.name  # the subset's own name under --docs
         payload[label] = [with_shape(m.to_row(), run.shape.get((m.config, m.budget))) for m in run.results]
+        # each question's recall, to see which questions a change moved
+        recalls[label] = {f"{m.config}@{m.budget}": {s.query_id: round(s.evidence_recall, 4) for s in m.scores}
+                          for m in run.results}
         counts[label] = len(ds.queries)
         if probe_report:
             probes[label] = probe_report
@@ -609,7 +613,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
     if args.json and payload:
         args.json.write_text(json.dumps({"queries": counts, "results": payload, "peers": located,
-                                         "probe": probes, "mode": args.mode}, indent=1),
+                                         "probe": probes, "mode": args.mode, "recall_per_query": recalls},
+                                        indent=1),
                              encoding="utf-8")
     if args.out and blocks:
         write_block(args.out, report(payload, counts, tables=False))

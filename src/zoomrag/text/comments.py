@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
-_MARKER = re.compile(r"^([ \t]*)(?://[/!]?|/\*\*?|\*/|\*(?=[ \t]|$))[ \t]?", re.MULTILINE)
+#: A line's comment marker after its indentation (group 1), with the blank after it.
+MARKER = re.compile(r"^([ \t]*)(?://[/!]?|/\*\*?|\*/|\*(?=[ \t]|$))[ \t]?", re.MULTILINE)
 
 
 def as_read(text: str) -> str:
     """``text`` with its comment markers left out (indentation kept)."""
     if "//" not in text and "*" not in text:
         return text
-    return _MARKER.sub(r"\1", text)
+    return MARKER.sub(r"\1", text)

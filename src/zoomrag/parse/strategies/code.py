@@ -20,6 +20,7 @@ from pathlib import PurePath
 
 from ...load.spans import trim_end
 from ...model import Document
+from ...text import comments
 from ...text.tokens import Measure
 from ..base import Chunker, Span, measure_for, unwrap
 from ..params import check_int, check_unit
@@ -391,6 +392,7 @@ def _fill_gaps(lines: _Lines, units: list[_Unit], first: int, last: int) -> list
 # comment's blank line, which ends its paragraph; and a comment line that opens or closes a fenced
 # example, inside which such lines are the example's own.
 _EMPTY_COMMENT = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)[ \t]*$")
+_COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*)")
 _COMMENT_HEADING = re.compile(r"[ \t]*(?://[/!]?|\*)[ \t]?#{1,6}[ \t]+\S")
 _COMMENT_FENCE = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)?[ \t]*(?:`{3,}|~{3,})")
 
@@ -414,9 +416,18 @@ def _comment_paragraphs(lines: _Lines, first: int, last: int) -> list[_Unit]:
         # a heading (``/// # Examples``) stays with what it heads
         breaks[i] = lines.blanks[i] or (empty and not heading)
         heading = (heading and empty) or (not fenced and bool(_COMMENT_HEADING.match(row)))
-    parts = _separated(lines, first, last, breaks)
-    for part in parts:
-        part.prose = True
+    parts = []
+    for part in _separated(lines, first, last, breaks):
+        # the declaration after the comment is a part of its own, which merges with the
+        # comment's last paragraph only when both fit: a long example is not cut to take it
+        code = next((i for i in range(part.first, part.last + 1) if not _COMMENT_LINE.match(lines.rows[i])),
+                    part.first)
+        if code > part.first:
+            parts += [_Unit("code", part.first, code - 1, head=part.first, prose=True),
+                      _Unit("code", code, part.last, head=code, prose=True)]
+        else:
+            part.prose = True
+            parts.append(part)
     return parts
 
 
@@ -628,10 +639,29 @@ class _Sizer:
         self.measure = measure
         self.max_size = max_size
         self.min_size = min_size
+        self._marks: list[int] | None = None
 
     def span_of(self, first: int, last: int) -> tuple[int, int]:
         s = self.lines.starts[first]
         return s, trim_end(self.text, s, self.lines.end(last))
+
+    def size(self, first: int, last: int) -> int:
+        """Size of lines first..last as a unit embeds them: without their comment markers
+        (:mod:`...text.comments`), so a doc comment's ``///`` column costs nothing."""
+        if self._marks is None:
+            self._marks = self._marker_sizes()
+        return self.measure.size(*self.span_of(first, last)) - (self._marks[last + 1] - self._marks[first])
+
+    def _marker_sizes(self) -> list[int]:
+        """Running total, by line, of the size of the comment marker each line starts with."""
+        running, total = [0], 0
+        for i, row in enumerate(self.lines.rows):
+            m = comments.MARKER.match(row) if ("/" in row or "*" in row) else None
+            if m and m.end() > m.end(1):
+                start = self.lines.starts[i]
+                total += self.measure.size(start + m.end(1), start + m.end())
+            running.append(total)
+        return running
 
     def fit(self, units: list[_Unit]) -> list[Span]:
         out = []
@@ -642,7 +672,7 @@ class _Sizer:
                 continue
             unit = group[0]
             span = Span(unit.kind, s, e)
-            if self.measure.size(s, e) > self.max_size:
+            if self.size(unit.first, unit.last) > self.max_size:
                 span.children = unwrap(span, self.open(unit))
             out.append(span)
         return out
@@ -651,19 +681,17 @@ class _Sizer:
         """Consecutive units merged while one of them is smaller than ``min_size`` and the whole
         still fits (with ``math.inf``, greedy packing: lines carry no structure of their own)."""
         groups: list[list[_Unit]] = []
-        size = self.measure.size
-        group_start = group_size = 0
+        group_first = group_size = 0
         for u in units:
-            s, e = self.span_of(u.first, u.last)
-            own = size(s, e)
+            own = self.size(u.first, u.last)
             if groups and (group_size < min_size or own < min_size):
-                joined = size(group_start, e)
+                joined = self.size(group_first, u.last)
                 if joined <= self.max_size:
                     groups[-1].append(u)
                     group_size = joined
                     continue
             groups.append([u])
-            group_start, group_size = s, own
+            group_first, group_size = u.first, own
         return groups
 
     def open(self, unit: _Unit) -> list[Span]:
@@ -688,7 +716,7 @@ class _Sizer:
         for group in self.merge(single, math.inf):
             s, e = self.span_of(group[0].first, group[-1].last)
             span = Span("code", s, e)
-            if len(group) == 1 and self.measure.size(s, e) > self.max_size:
+            if len(group) == 1 and self.size(group[0].first, group[0].last) > self.max_size:
                 span.children = unwrap(span, [
                     Span("code", a, b)
                     for a, b in split_recursive(self.text, self.measure, s, e, size=self.max_size)
