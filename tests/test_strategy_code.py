@@ -491,3 +491,13 @@ def test_a_long_doc_comment_is_cut_at_its_paragraphs_and_a_signature_runs_to_its
     assert signature == "\n".join(lines[15:20]).strip()
     assert all(n.section_path == ("Command", "mut_arg") for n in tree.nodes
                if n.level >= 2 and n.start >= RUST.index("    /// Adds"))
+
+
+def test_a_match_in_a_rust_function_is_its_code_not_a_definition():
+    body = "".join(f"        Some(x) if x > {i} => x,\n" for i in range(12))
+    src = ("pub(crate) fn did_you_mean_flag(arg: &str) -> Option<String> {\n"
+           "    match did_you_mean(arg, longs).pop() {\n" + body + "        _ => None,\n    }\n}\n")
+    doc = Document.from_text(src, id="s.rs", source="s.rs", format="code")
+    tree = make_chunker("code", {"max_size": 60, "min_size": 0, "unit": "tokens"}).chunk(doc)
+    assert [(n.kind, n.section_path) for n in tree.nodes if n.kind in ("class", "function", "method")] == [
+        ("function", ("did_you_mean_flag",))]

@@ -509,7 +509,7 @@ _UNFINISHED = re.compile(r"[^=!<>]=[ \t]*$")
 # Statements whose first word is a keyword: "await f(x)" in JavaScript without semicolons is a
 # call, not "type name(args)".
 _CONTROL = re.compile(r"[ \t]*(?:if|for|while|switch|return|else|do|try|catch|await|yield|throw|new|delete|"
-                      r"void|typeof|raise|assert|del|go|defer|echo|print)\b")
+                      r"void|typeof|raise|assert|del|go|defer|echo|print|match|loop)\b")
 
 
 def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
