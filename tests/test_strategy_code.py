@@ -501,3 +501,15 @@ def test_a_match_in_a_rust_function_is_its_code_not_a_definition():
     tree = make_chunker("code", {"max_size": 60, "min_size": 0, "unit": "tokens"}).chunk(doc)
     assert [(n.kind, n.section_path) for n in tree.nodes if n.kind in ("class", "function", "method")] == [
         ("function", ("did_you_mean_flag",))]
+
+
+def test_a_licence_header_is_a_unit_of_its_own():
+    licence = "// Copyright 2013 The Authors\n//\n// Licensed under the Apache License, Version 2.0.\n\n"
+    src = licence + "package cobra\n\nimport \"fmt\"\n\ntype PositionalArgs func(args []string) error\n"
+    doc = Document.from_text(src, id="a.go", source="a.go", format="code")
+    tree = make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(doc)
+    assert [n.text for n in tree.leaves()] == [licence.strip(), src[len(licence):].strip()]
+    # a comment that is no licence merges as any small unit does
+    other = src.replace("Copyright 2013 The Authors", "Helpers").replace("Licensed under the Apache License", "Shared")
+    assert len(make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(
+        Document.from_text(other, id="a.go", source="a.go", format="code")).leaves()) == 1

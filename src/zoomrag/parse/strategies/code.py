@@ -63,6 +63,10 @@ class CodeChunker(Chunker):
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
+        if units and _is_lead(lines, units[0]) and _LICENCE.search(text, 0, lines.end(units[0].last)):
+            # a licence header alone: merged with the package line and imports after it, it made
+            # every file's first unit say the same, and that unit won questions about them
+            units[0].alone = True
         sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size)
         spans = _join_fences(text, sizer.fit(units))
         if document.format == "code":  # a source file: its definitions are its sections
@@ -155,6 +159,7 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
 
 # -- language ------------------------------------------------------------------------------
 
+_LICENCE = re.compile(r"copyright|licen[cs]e|spdx-", re.IGNORECASE)
 _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.MULTILINE)
 
 
@@ -283,6 +288,8 @@ class _Unit:
     head: int = -1
     #: A doc comment's paragraph: opened by its lines, not read for definitions.
     prose: bool = False
+    #: Never merged with its neighbours (a file's licence header).
+    alone: bool = False
 
 
 # -- Python through ast ----------------------------------------------------------------------
@@ -684,7 +691,7 @@ class _Sizer:
         group_first = group_size = 0
         for u in units:
             own = self.size(u.first, u.last)
-            if groups and (group_size < min_size or own < min_size):
+            if groups and (group_size < min_size or own < min_size) and not (u.alone or groups[-1][-1].alone):
                 joined = self.size(group_first, u.last)
                 if joined <= self.max_size:
                     groups[-1].append(u)
