@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (80, "4740e376f337e86ecc7dc6fbe7dd77cdd8506e65841805dbb2424791fb0ab100")
+RECORDED = (81, "f9eb1dd81603c60b44dd45c68fccd6b313c5b6759b298400c674581365468345")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -116,7 +116,8 @@ FILES = {
                        "line-length = 110\n[tool.ruff.lint]\nselect = ['E']\nx = \"\"\"\n[not.a.table]\n\"\"\"\n"),
     "tox.ini": ("ini", "[tox]\nenvlist = py311\n\n[testenv]\ncommands =\n    pytest\n    [not a section]\n"),
     "Makefile": ("code", "VENV := .venv\n\ntest: venv\n\t$(VENV)/bin/pytest\n\nvenv:\n\tpython3 -m venv $(VENV)\n"),
-    "lib.rs": ("code", "impl Command {\n    /// Adds an [argument].\n    ///\n    /// # Examples\n    ///\n"
+    "lib.rs": ("code", "// Copyright 2024 The Authors\n// Licensed under the MIT licence.\n\nuse std::fmt;\n\n"
+               "impl Command {\n    /// Adds an [argument].\n    ///\n    /// # Examples\n    ///\n"
                "    /// ```\n    /// Command::new(\"x\")\n    /// ```\n    #[must_use]\n"
                "    pub fn arg<F>(self, f: F) -> Self\n    where\n        F: Fn(),\n    {\n"
                + "".join(f"        self.count += {i};\n" for i in range(30)) + "    }\n}\n"),
