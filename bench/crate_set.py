@@ -17,6 +17,9 @@ from the packages. Test files are left out.
     for f in *.deb; do dpkg-deb -x "$f" x; done
     python bench/crate_set.py --source x
     python bench/quality.py --data bench/out/derived --datasets crate_docs --peers
+
+``--with-tests`` adds the projects' tests (``crate_docs_tests``): how far a folder's tests push
+the answers down.
 """
 
 from __future__ import annotations
@@ -110,19 +113,24 @@ QUESTIONS_RUST = (
 )
 
 
-def files(src: Path) -> dict[str, Path]:
+#: With ``--with-tests``: the projects' tests too (``crate_docs_tests``), as a user's folder holds them.
+TESTS = {"cobra": ("*_test.go", "doc/*_test.go"), "pflag": ("*_test.go",),
+         "serde_json-1.0.87": ("tests/**/*.rs",), "anyhow-1.0.69": ("tests/**/*.rs",)}
+
+
+def files(src: Path, tests: bool = False) -> dict[str, Path]:
     """Document id (``project/path``, so its reader follows from it) → file."""
     found: dict[str, Path] = {}
     for project, (folder, patterns) in PROJECTS.items():
-        for pattern in patterns:
+        for pattern in (*patterns, *(TESTS.get(project, ()) if tests else ())):
             for path in sorted((src / folder).glob(pattern)):
-                if not path.name.endswith("_test.go"):
+                if tests or not path.name.endswith("_test.go"):
                     found[f"{project}/{path.relative_to(src / folder).as_posix()}"] = path
     return found
 
 
-def build(src: Path, dest: Path) -> int:
-    sources = {name: path.read_text(encoding="utf-8") for name, path in files(src).items()}
+def build(src: Path, dest: Path, tests: bool = False) -> int:
+    sources = {name: path.read_text(encoding="utf-8") for name, path in files(src, tests).items()}
     questions = (*QUESTIONS_GO, *QUESTIONS_RUST)
     found = [(q, name, *find(sources[name], first, last)) for q, name, first, last in questions]
     write_set(dest, sources, {name: detect_format(Path(name)) for name in sources}, found)
@@ -132,6 +140,8 @@ def build(src: Path, dest: Path) -> int:
 if __name__ == "__main__":
     needed = {p: f"{folder}/{'go.mod' if folder.startswith(_GO) else 'README.md'}"
               for p, (folder, _) in PROJECTS.items()}
-    sys.exit(cli(None, __doc__, SOURCE, OUT, needed,
+    with_tests = "--with-tests" in sys.argv
+    argv = [a for a in sys.argv[1:] if a != "--with-tests"]
+    sys.exit(cli(argv, __doc__, SOURCE, OUT.with_name(OUT.name + "_tests") if with_tests else OUT, needed,
                  "apt-get download the five Debian packages above and unpack them with dpkg-deb -x",
-                 build))
+                 lambda src, dest: build(src, dest, with_tests)))

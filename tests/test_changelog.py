@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from zoomrag.cli import main
 from zoomrag.load import read_text
 from zoomrag.parse.changelog import is_changelog, is_release
-from zoomrag.search.changes import SHARE, asks_about_change, changelogs_after
 from zoomrag.search.fusion import Fused
+from zoomrag.search.secondary import SHARE, asks_about_change, secondary_after
 from zoomrag.store.rows import Selection
 
 CHANGES = """\
@@ -96,7 +96,7 @@ def test_changelog_units_lose_share_and_the_rest_keep_their_scores(scores, gaps)
         docs.append((at + gap, count))
         at += gap + count
     fused = [Fused(row, s, {}) for row, s in enumerate(sorted(scores, reverse=True))]
-    got = changelogs_after(fused, _selection(docs))
+    got = secondary_after(fused, _selection(docs))
     assert sorted(f.key for f in got) == [f.key for f in fused]
     assert all(a.score >= b.score for a, b in zip(got, got[1:]))
     inside = {r for first, count in docs for r in range(first, first + count)}

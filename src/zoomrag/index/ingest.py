@@ -32,6 +32,7 @@ from ..load.base import MAX_FILE_BYTES, with_metadata
 from ..model import Document, Tree
 from ..parse import PARSER_VERSION
 from ..parse.changelog import CHANGELOG_KEY, is_changelog
+from ..parse.testfiles import TEST_KEY, is_test_file
 from ..store import Reading, Store, UnitToWrite, WriteLock, to_blob, vector_key
 from .dense import DenseSearch
 from .reports import AddReport, Counts
@@ -179,6 +180,7 @@ class Ingest:
                     tick("read", n, len(sources))
                     continue
                 origin = "file"
+            doc = with_test(doc)
             report.seen.add(doc.id)
             tick("read", n, len(sources))
             same_text, reading = hashes.get(doc.id) == doc.content_hash, readings.get(doc.id)
@@ -283,6 +285,14 @@ def _scanned_pages(doc: Document) -> tuple[int, int] | None:
     if not isinstance(blank, int) or not isinstance(pages, int) or blank < 2 or 10 * blank < pages:
         return None
     return blank, pages
+
+
+def with_test(doc: Document) -> Document:
+    """``doc`` marked ``test: true`` when it is a source file of tests (parse/testfiles.py),
+    unless it says whether it is one."""
+    if TEST_KEY in doc.metadata or doc.format != "code" or not is_test_file(doc.id):
+        return doc
+    return with_metadata(doc, {TEST_KEY: True})
 
 
 def with_changelog(doc: Document) -> Document:

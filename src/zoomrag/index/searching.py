@@ -25,14 +25,15 @@ from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
 from ..model import Context, Hit, Tree
 from ..parse.changelog import CHANGELOG_KEY
+from ..parse.testfiles import TEST_KEY
 from ..search import scope
 from ..search.bm25 import bm25_search
-from ..search.changes import asks_about_change, changelogs_after
 from ..search.dedupe import first_of_each_text
 from ..search.filters import Filter
 from ..search.fusion import check_fusion, fuse, single_ranking
 from ..search.names import asked_name, asked_unqualified, definitions, definitions_first
 from ..search.scope import Scopes
+from ..search.secondary import asks_about_change, asks_about_tests, secondary_after
 from ..search.verbatim import holding, quoted
 from ..store import Store, UnitRow
 from ..store.meta import Pins
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 
 #: The documents marked as changelogs when indexed (parse/changelog.py).
 CHANGELOGS = scope.parse({CHANGELOG_KEY: True}, None)
+#: The source files marked as tests when indexed (parse/testfiles.py).
+TESTS = scope.parse({TEST_KEY: True}, None)
 
 
 @contextmanager
@@ -135,8 +138,11 @@ class Searcher:
             fused = fuse(rankings, fusion, weights, rrf_k, floors)
         else:
             fused = single_ranking(mode, rankings[mode])
-        if not asks_about_change(text):  # a changelog's lines answer what changed (changes.py)
-            fused = changelogs_after(fused, self.scopes.select(CHANGELOGS, generation))  # type: ignore[arg-type]
+        # a changelog's lines answer what changed, a test's how it is tested (secondary.py)
+        if not asks_about_change(text):
+            fused = secondary_after(fused, self.scopes.select(CHANGELOGS, generation))  # type: ignore[arg-type]
+        if not asks_about_tests(text):
+            fused = secondary_after(fused, self.scopes.select(TESTS, generation))  # type: ignore[arg-type]
         name = asked_name(text)
         said = quoted(text) if name is None else None
         if name is not None:  # a name asked alone: where it is defined comes first (names.py)

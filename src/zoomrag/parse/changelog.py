@@ -5,7 +5,7 @@ A project's changelog names every feature in a line of its own, so a question ab
 ("How do I add a --version option?") finds the line that says it was added before the page that
 says how. Indexing marks such a document ``changelog: true`` (:func:`is_changelog`), and search
 ranks its lines below others' for a question that does not ask what changed
-(:mod:`zoomrag.search.changes`); ``--where changelog=true`` searches the changelogs alone.
+(:mod:`zoomrag.search.secondary`); ``--where changelog=true`` searches the changelogs alone.
 
 A document is a changelog when, at the outermost level that has a release heading, at least
 :data:`MIN_RELEASES` headings are releases and they are two thirds of that level's headings. A
