@@ -18,7 +18,7 @@ from zoomrag.search.secondary import asks_about_tests
     ("pflag/count_test.go", True), ("tests/test_cli.py", True), ("pkg/x_test.py", True),
     ("src/conftest.py", True), ("web/app.spec.ts", True), ("ui/Button.test.jsx", True),
     ("src/test/java/FooTest.java", True), ("serde_json/tests/map.rs", True), ("spec/user_spec.rb", True),
-    ("src/__tests__/a.js", True),
+    ("src/__tests__/a.js", True), ("clap/src/builder/tests.rs", True),
     ("click/testing.py", False), ("pflag/count.go", False), ("contest/rules.py", False),
     ("src/attest.py", False), ("latest/notes.go", False), ("tests.md", False),
 ])

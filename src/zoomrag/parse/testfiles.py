@@ -7,8 +7,9 @@ ask about tests (:mod:`zoomrag.search.secondary`); ``--where test=true`` searche
 
 A source file is a test when its name is one a test runner collects (``test_x.py``,
 ``x_test.py``, ``x_test.go``, ``x.test.ts``, ``x.spec.js``, ``XTest.java``, ``x_spec.rb``,
-``conftest.py``) or a folder on its path below the indexed folder is one a project keeps its
-tests in (``tests``, ``test``, ``__tests__``, ``spec``). ``testing.py`` is a module, not a test.
+``conftest.py``, Rust's ``tests.rs``) or a folder on its path below the indexed folder is one a
+project keeps its tests in (``tests``, ``test``, ``__tests__``, ``spec``). ``testing.py`` is a
+module, not a test.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ __all__ = ["TEST_KEY", "is_test_file"]
 
 #: The metadata key that marks test code.
 TEST_KEY = "test"
-_NAME = re.compile(r"test_\w+\.py|\w+_tests?\.(?:py|go|rs|rb|exs?|c|cc|cpp)|conftest\.py|"
+_NAME = re.compile(r"test_\w+\.py|\w+_tests?\.(?:py|go|rs|rb|exs?|c|cc|cpp)|conftest\.py|tests\.rs|"
                    r"[\w.-]+\.(?:test|spec)\.[cm]?[jt]sx?|\w+Tests?\.(?:java|kt|scala|cs|swift|php)|\w+_spec\.rb")
 _FOLDERS = frozenset({"tests", "test", "__tests__", "spec", "specs"})
 
