@@ -35,7 +35,8 @@ class CodeChunker(Chunker):
     """Definition-first chunking of source code.
 
     Parameters:
-        max_size: largest leaf, in ``unit`` (a single unbreakable token may exceed it).
+        max_size: largest leaf, in ``unit``, its comment markers (``///``, ``//``) not counted (a
+            single unbreakable token may exceed it).
         min_size: units smaller than this are merged with their neighbours (0 = never merge).
         unit: ``tokens`` (the default embedder's tokenizer), ``chars`` or ``approx``.
         language: force a language (``python`` uses :mod:`ast`); empty = from the document's
