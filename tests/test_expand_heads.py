@@ -58,6 +58,11 @@ def test_a_decorators_arguments_are_no_head_however_many_lines_they_take():
     jsdoc = "  /**\n" + "   * says more\n" * 20 + "   */\n\n  parse(argv) {\n    run()\n  }\n"
     s, e = head_of(jsdoc, 0, len(jsdoc))
     assert jsdoc[s:e] == "parse(argv) {"
+    # and Rust's and Go's doc comments, line comments with their attributes
+    rust = "    /// Wraps.\n" + "    /// says more\n" * 20 + "    #[must_use]\n    pub fn context<C>(self, c: C) -> Self\n" \
+        "    where\n        C: Display,\n    {\n        wrap(c)\n    }\n"
+    s, e = head_of(rust, 0, len(rust))
+    assert rust[s:e] == "pub fn context<C>(self, c: C) -> Self"
 
 
 def test_the_innermost_definition_past_its_head():

@@ -61,7 +61,7 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         line = text[pos:end if nl < 0 else nl]
         if not depth and line.strip() and not LEAD_LINE.match(line):
             break
-        if line.lstrip().startswith("/**"):  # a doc comment may run long too (JSDoc over a method)
+        if line.lstrip().startswith(("/**", "//")):  # a doc comment may run long (JSDoc, Rust, Go)
             decorated = True
         if depth or line.lstrip().startswith("@"):  # ``@click.option(`` opens lines of arguments
             decorated = True
