@@ -521,6 +521,9 @@ def test_section_path_titles_lose_badges_images_links_and_emphasis():
     # character references and backslash escapes are the characters they stand for
     assert clean_title("Anyhow&ensp;¯\\\\\\_(ツ)\\_/¯") == "Anyhow ¯\\_(ツ)_/¯"
     assert clean_title("R&amp;D for AT&T: \\*not\\* bold") == "R&D for AT&T: *not* bold"
+    # a badge by shortcut reference, as crates' READMEs write them
+    assert clean_title("Serde JSON [![Build Status]][travis] [![Latest Version]][crates.io]") == (
+        "Serde JSON Build Status Latest Version")
     # reStructuredText roles: their text, without a link target or a tilde
     assert clean_title(":mod:`json` --- JSON encoder") == "json --- JSON encoder"
     assert clean_title("See :ref:`the guide <guide-start>` and :py:func:`~json.dumps`") == (

@@ -18,7 +18,9 @@ import re
 
 from ..text import roles
 
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\]\[[^\]]*\]")
+#: An image, inline (``![alt](src)``), by reference (``![alt][ref]``) or shortcut (``![alt]``,
+#: a README's badge: ``[![Build Status]][travis]``).
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|!\[([^\]]*)\](?:\[[^\]]*\]|(?![(\[]))")
 #: A reference link after a space, an opening bracket or quote, or emphasis: ``:ret[ab][!]`` and
 #: ``:~[&][flags]`` (Vim's optional parts) are names.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)|(?<![^\s(*_\"'“])\[([^\]]*)\]\[[^\]]*\]")
