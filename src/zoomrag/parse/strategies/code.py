@@ -543,14 +543,17 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
     # line above a definition (``/** … */`` documents what follows it, and many projects leave a
     # line between them).
     merged: list[_Unit] = []
+    leading = False  # whether the last merged unit is a lead, known without reading it again
     for u in units:
-        prev = merged[-1] if merged else None
-        if prev is not None and _is_lead(lines, prev) and (
-                prev.last + 1 == u.first or (prev.last + 2 == u.first and _documents(lines, prev, u))):
+        lead = _is_lead(lines, u)
+        if leading and (merged[-1].last + 1 == u.first
+                        or (merged[-1].last + 2 == u.first and _documents(lines, merged[-1], u))):
             # A comment of many "//" lines (Go, Rust, C) is one lead: its head stays its first line.
-            prev.last, prev.head = u.last, (prev.head if _is_lead(lines, u) else u.head)
+            prev = merged[-1]
+            prev.last, prev.head, leading = u.last, (prev.head if lead else u.head), lead
         else:
             merged.append(u)
+            leading = lead
     for u in merged:
         u.kind = _layout_kind(_head_text(lines, u))
     return merged
@@ -663,11 +666,15 @@ class _Sizer:
     def _marker_sizes(self) -> list[int]:
         """Running total, by line, of the size of the comment marker each line starts with."""
         running, total = [0], 0
+        known: dict[str, int] = {}  # a marker costs the same on every line: measured once
         for i, row in enumerate(self.lines.rows):
             m = comments.MARKER.match(row) if ("/" in row or "*" in row) else None
             if m and m.end() > m.end(1):
-                start = self.lines.starts[i]
-                total += self.measure.size(start + m.end(1), start + m.end())
+                marker = m.group()[m.end(1):]
+                if marker not in known:
+                    start = self.lines.starts[i]
+                    known[marker] = self.measure.size(start + m.end(1), start + m.end())
+                total += known[marker]
             running.append(total)
         return running
 
