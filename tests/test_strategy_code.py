@@ -392,6 +392,11 @@ def test_a_string_running_over_lines_does_not_end_its_definition():
     ("int main(void) {", "main"), ("static void *worker(void *arg)", "worker"),
     ("export default class Foo extends Bar {", "Foo"), ("public static String name(int x) {", "name"),
     ("function foo(a, b) {", "foo"), ("const baz = async function () {", "baz"),
+    # Go's and Rust's declarations as their docs name them
+    ("type Flag struct {", "Flag"), ("impl<'a> Deserializer<'a> {", "Deserializer"),
+    ("impl Display for Error {", "Display for Error"),
+    ("impl<T, E> Context<T, E> for Result<T, E> {", "Context for Result"),
+    ("macro_rules! json {", "json"), ("mod tests {", "tests"),
 ])
 def test_definitions_of_other_languages_are_named_in_the_section_path(line, name):
     src = f"{line}\n    body(1)\n}}\n"
@@ -399,16 +404,6 @@ def test_definitions_of_other_languages_are_named_in_the_section_path(line, name
     tree = make_chunker("code", {"max_size": 200, "min_size": 0, "unit": "chars", "language": "c"}).chunk(doc)
     defs = [n for n in tree.nodes if n.kind in ("class", "function", "method")]
     assert defs and defs[0].section_path == (name,)
-
-
-@pytest.mark.parametrize(("line", "name"), [
-    ("type Flag struct {", "Flag"), ("impl<'a> Deserializer<'a> {", "Deserializer"),
-    ("impl Display for Error {", "Display for Error"),
-    ("impl<T, E> Context<T, E> for Result<T, E> {", "Context for Result"),
-    ("macro_rules! json {", "json"), ("mod tests {", "tests"),
-])
-def test_go_and_rust_declarations_are_named_as_their_docs_name_them(line, name):
-    test_definitions_of_other_languages_are_named_in_the_section_path(line, name)
 
 
 GO = '''package cobra

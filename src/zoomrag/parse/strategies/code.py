@@ -396,13 +396,15 @@ def _fill_gaps(lines: _Lines, units: list[_Unit], first: int, last: int) -> list
     return out
 
 
-# A comment line with nothing after its marker (``///``, ``//!``, ``//``, `` *``, ``#``): a doc
-# comment's blank line, which ends its paragraph; and a comment line that opens or closes a fenced
-# example, inside which such lines are the example's own.
-_EMPTY_COMMENT = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)[ \t]*$")
-_COMMENT_LINE = re.compile(r"[ \t]*(?://|/\*|\*)")
-_COMMENT_HEADING = re.compile(r"[ \t]*(?://[/!]?|\*)[ \t]?#{1,6}[ \t]+\S")
-_COMMENT_FENCE = re.compile(r"[ \t]*(?://[/!]?|\*|#|--)?[ \t]*(?:`{3,}|~{3,})")
+# A doc comment line's marker (``//``, ``///``, ``//!``, `` *``). A comment line with nothing after
+# its marker (or after ``#`` or ``--``) is a doc comment's blank line, which ends its paragraph; a
+# comment line that opens or closes a fenced example holds lines that are the example's own. A
+# line of ``#`` is never a doc line: in Rust it is an attribute (``#[derive]``), code.
+_LINE_MARK = r"(?://[/!]?|\*)"
+_EMPTY_COMMENT = re.compile(rf"[ \t]*(?:{_LINE_MARK}|#|--)[ \t]*$")
+_COMMENT_LINE = re.compile(rf"[ \t]*(?:{_LINE_MARK}|/\*)")
+_COMMENT_HEADING = re.compile(rf"[ \t]*{_LINE_MARK}[ \t]?#{{1,6}}[ \t]+\S")
+_COMMENT_FENCE = re.compile(rf"[ \t]*(?:{_LINE_MARK}|#|--)?[ \t]*(?:`{{3,}}|~{{3,}})")
 
 
 def _blank_separated(lines: _Lines, first: int, last: int) -> list[_Unit]:
