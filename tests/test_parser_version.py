@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (82, "f9eb1dd81603c60b44dd45c68fccd6b313c5b6759b298400c674581365468345")
+RECORDED = (83, "f9eb1dd81603c60b44dd45c68fccd6b313c5b6759b298400c674581365468345")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))

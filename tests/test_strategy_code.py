@@ -239,7 +239,7 @@ def _without_fences(text: str, start: int, end: int) -> tuple[int, int]:
     """A leaf's span without the fence lines of a fenced block, which join the code beside them
     past the size limit."""
     lines = text[start:end].split("\n")
-    if text.lstrip("\n").startswith(("```", "~~~")) and len(lines) > 1:
+    if text.lstrip("\n").lstrip(" \t").startswith(("```", "~~~")) and len(lines) > 1:  # indented too
         if start == len(text) - len(text.lstrip("\n")) and lines[0].lstrip().startswith(("```", "~~~")):
             start += len(lines[0]) + 1
             while start < end and text[start] == "\n":  # blank lines under the fence join it too

@@ -29,7 +29,7 @@ LANGUAGES: dict[str, str] = {
     ".ml": "ocaml", ".fs": "fsharp", ".zig": "zig", ".nim": "nim", ".ps1": "powershell",
     ".m": "objectivec", ".mm": "objectivec", ".vb": "vbnet", ".groovy": "groovy",
     ".mk": "makefile", ".dockerfile": "dockerfile", ".cmake": "cmake", ".tf": "hcl", ".hcl": "hcl",
-    ".proto": "protobuf", ".css": "css", ".scss": "scss", ".gradle": "groovy", ".xsl": "xslt", ".xslt": "xslt",
+    ".proto": "protobuf", ".graphql": "graphql", ".graphqls": "graphql", ".gql": "graphql", ".css": "css", ".scss": "scss", ".gradle": "groovy", ".xsl": "xslt", ".xslt": "xslt",
 }
 
 #: Files named for their job rather than by an extension -> language.

@@ -39,6 +39,7 @@ from ...errors import InputError
 from ...model import Block, Document
 from .chat import chats_of, write_chats
 from .html import render_pages
+from .openapi import is_openapi, reshape
 from .transcript import segment_cues, transcript_page
 
 #: Fields that name a record, in order of preference.
@@ -297,6 +298,19 @@ def _conversation(data: Any, source: str) -> tuple[str, tuple[Block, ...], dict[
     return transcript_page(cues, "", {"transcript": kind, **({"language": language} if isinstance(language, str) else {})})
 
 
+def _api_page(w: _Writer, api: dict[str, Any]) -> None:
+    """An API's page: its keys as any object's, but each operation a section, however small
+    (a one-line operation of short values read as a line of braces, untitled)."""
+    for key, value in api.items():
+        if key != "paths" or not isinstance(value, dict):
+            w.object({key: value}, 0)
+            continue
+        w.heading(str(key), 1)
+        for title, operation in value.items():
+            w.heading(title, 2)
+            w.value(operation, 2)
+
+
 def read_json(text: str, *, doc_id: str, source: str) -> Document:
     data = _parsed(text, source)
     conversation = _conversation(data, source)
@@ -305,7 +319,11 @@ def read_json(text: str, *, doc_id: str, source: str) -> Document:
         return Document(id=doc_id, source=source, text=page, format="json", metadata=MappingProxyType(fields),
                         blocks=blocks)
     title = None
-    if isinstance(data, dict):
+    if is_openapi(data):  # an API: its operations under their titles (:mod:`.openapi`)
+        info = data.get("info")
+        title = info.get("title") if isinstance(info, dict) and _short(info.get("title"), CELL) else None
+        page = _html(lambda w: _api_page(w, reshape(data)))
+    elif isinstance(data, dict):
         named = title_of(data)
         title = named[1] if named else None
         page = _html(lambda w: w.object(data, 0))

@@ -26,6 +26,7 @@ from typing import Any
 from ...model import Block, Document
 from ..spans import line_spans, trim, trim_end
 from .configfile import section_blocks
+from .openapi import METHODS, looks_openapi, operation_title
 
 #: A key is a heading when its value spans at least this many lines below it.
 MIN_LINES = 3
@@ -34,6 +35,8 @@ MAX_LEVEL = 4
 #: A larger text (a lock file of thousands of packages) is read as code by its layout: its
 #: outline is not worth parsing it again for every query that lands in it (the edge rules scan stored files).
 MAX_OUTLINE = 1_000_000
+#: An API's description is outlined up to this size: its operations are what it is read for.
+MAX_API_OUTLINE = 32_000_000
 #: A list item without a ``name`` is named by its first key when that key is one of these.
 _NAME_KEYS = ("title", "id")
 
@@ -45,8 +48,9 @@ _Heading = tuple[int, int, int, str]
 class _Outline:
     """The headings of one YAML text, found from PyYAML's node tree."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, api: bool = False) -> None:
         self.text = text
+        self.api = api  # an OpenAPI description: its operations are headed (:mod:`.openapi`)
         self.line_starts = [s for s, _ in line_spans(text)] or [0]
         self.headings: list[_Heading] = []
         self.seen: set[int] = set()  # an alias repeats a node: walked once
@@ -103,8 +107,28 @@ class _Outline:
             if headed or (own and _is_block(value) and self.lines_below(key, value) >= MIN_LINES):
                 self.heading(key, level, str(key.value))
                 headed = True
-                if own and _is_block(value):
+                if own and self.api and level == 1 and key.value == "paths" and value.id == "mapping":
+                    self.operations(value, level + 1)
+                elif own and _is_block(value):
                     self.walk(value, level + 1)
+
+    def operations(self, paths: Any, level: int) -> None:
+        """Each operation of an API a heading titled by its method, path and summary: on its
+        path's line for the path's first operation (the path is the operation's), else on its
+        method's line; then its parameters, request body and responses below it."""
+        for path, item in paths.value:
+            if path.id != "scalar" or item.id != "mapping" or item.flow_style:
+                continue
+            first = True
+            for method, op in item.value:
+                if method.id != "scalar" or str(method.value).lower() not in METHODS or op.id != "mapping":
+                    continue
+                summary = _scalar(op, "summary") or _scalar(op, "operationId")
+                self.heading(path if first else method, level, operation_title(str(method.value),
+                                                                                str(path.value), summary))
+                first = False
+                if _is_block(op) and level < MAX_LEVEL:
+                    self.keys(op.value, level + 1, method.start_mark.line)
 
     def first_line(self, node: Any) -> str:
         """The text of ``node``'s first line from where it begins (an item without a name)."""
@@ -144,7 +168,7 @@ def _document_title(root: Any) -> str:
     kind, name = _scalar(root, "kind"), _scalar(root, "metadata", "name")
     if kind or name:
         return " ".join(x for x in (kind, name) if x)
-    return _scalar(root, "name") or _scalar(root, "title")
+    return _scalar(root, "name") or _scalar(root, "title") or _scalar(root, "info", "title")
 
 
 def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
@@ -152,11 +176,13 @@ def yaml_blocks(text: str) -> tuple[list[Block], str | None]:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, when built with it: 2.5x
+    api = looks_openapi(text)
     try:
-        roots = [] if len(text) > MAX_OUTLINE else [r for r in yaml.compose_all(text, Loader=loader) if r is not None]
+        roots = [] if len(text) > (MAX_API_OUTLINE if api else MAX_OUTLINE) else [
+            r for r in yaml.compose_all(text, Loader=loader) if r is not None]
     except (yaml.YAMLError, RecursionError, ValueError):
         roots = []  # not YAML PyYAML reads: one code block, as the code reader gives
-    outline = _Outline(text)
+    outline = _Outline(text, api=api and len(roots) == 1)
     several = len(roots) > 1
     for n, root in enumerate(roots, 1):
         if several:

@@ -101,7 +101,7 @@ def _join_fences(text: str, spans: list[Span]) -> list[Span]:
 # the word before its first "(" (``async exec () {``, ``int main(void)``, ``const f = (x) =>``).
 _DEFINED = re.compile(
     r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|type|mod|"
-    r"module|namespace|record|object|protocol|macro_rules!)"
+    r"module|namespace|record|object|protocol|macro_rules!|input|scalar|union|message|service|rpc|oneof)"
     r"(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?"  # Rust's generics: "impl<'a> Deserializer<'a>"
     r"[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
 # Rust's implementation of a trait for a type, named as rustdoc shows it: "Display for Error".
@@ -116,30 +116,43 @@ _LINE = re.compile(r"[^\n]+")
 _CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
 
 
-def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head: int = -1) -> None:
+def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head: int = -1,
+                      in_type: bool = False) -> None:
     """``section_path`` of each class, function and method: its qualified name (``TextWrapper``,
     ``_handle_long_word``), which its parts inherit, so a context from inside a method says where
     it is as a heading trail does in prose. A definition found again inside a piece of itself (a
     decorated method too long for one unit: its ``def`` line under the decorator) is not nested
-    in itself: ``Scaffold › before_request``, not ``… › before_request › before_request``."""
+    in itself: ``Scaffold › before_request``, not ``… › before_request › before_request``. A
+    piece of a type's body that declares one member is named by it (``Mutation › addStar``,
+    ``RetryInfo › retry_delay``)."""
     for span in spans:
-        inner, inner_head = path, head
+        inner, inner_head, inner_type = path, head, False
         if span.kind in DEFINITIONS:
             name, own = _definition_name(text, span.start, span.end)
             if name and own != head:
                 inner, inner_head = (*path, name), own
             if name:
                 span.section_path = inner
-        _name_definitions(text, span.children, inner, inner_head)
+            inner_type = span.kind == "class"
+        elif in_type and path:
+            member = _member_name(text, span.start, span.end)
+            if member:
+                inner = span.section_path = (*path, member)
+        _name_definitions(text, span.children, inner, inner_head, inner_type)
 
 
 def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
     """The name a definition's first line that is no comment or decorator gives, or '', and
     where that line starts (-1 when there is none)."""
     pending, head = "", -1  # an unfinished assignment's first line(s) (``res.type =``)
+    quoted = False  # inside a description in triple quotes (GraphQL's) that leads into it
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
-        if LEAD_LINE.match(line) or not line.strip():
+        stripped = line.strip()
+        if stripped.startswith(_TRIPLES):
+            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
+            continue
+        if quoted or LEAD_LINE.match(line) or not stripped:
             continue
         head = m.start() if head < 0 else head
         if _UNFINISHED.search(line) and len(pending) < _KIND_PREFIX:
@@ -156,6 +169,38 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
         called = _CALLED.search(line)
         return (called[1] if called else ""), head
     return "", head
+
+
+# A member of a type, named by its first word: a GraphQL field (``addStar(input: …): …``,
+# ``name: String!``), a TypeScript property, a protobuf field (``repeated string names = 1;``) or
+# an enum's value (``UNAVAILABLE = 14;``, ``COLLABORATOR``).
+_MEMBER = re.compile(
+    r"[ \t]*(?:(\w+)(?:\(|:(?!:)[ \t]*\S)"
+    r"|(?:(?:repeated|optional|required)[ \t]+)?[\w.]+(?:<[^>\n]*>)?[ \t]+(\w+)[ \t]*=[ \t]*\d+"
+    r"|([A-Z][A-Z0-9_]*)[ \t]*(?:=[ \t]*-?\d+[ \t]*)?[;,]?[ \t]*(?:[@\[].*)?$)")
+
+
+def _member_name(text: str, start: int, end: int) -> str:
+    """The name of the one member that a piece of a type's body declares, or '' (none, or more
+    than one: merged neighbours are not named by one of them)."""
+    name, quoted, base = "", False, -1
+    for m in _LINE.finditer(text, start, end):
+        line = m.group()
+        stripped = line.strip()
+        if stripped.startswith(_TRIPLES):  # a description's quotes; both on one line: one line
+            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
+            continue
+        if quoted or not stripped or LEAD_LINE.match(line) or _CONTINUES.match(line):
+            continue
+        indent = len(line) - len(line.lstrip())
+        base = indent if base < 0 else base
+        if indent > base:
+            continue
+        member = _MEMBER.match(line[:_KIND_PREFIX])
+        if name or indent < base or not member or _CONTROL.match(line):
+            return ""
+        name = next(g for g in member.groups() if g)
+    return name
 
 
 # -- language ------------------------------------------------------------------------------
@@ -253,7 +298,8 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
     for i, row in enumerate(rows):
         if quote:
             inside.append(i)
-        elif ("`" not in row and not any(t in row for t in _TRIPLES)) or LEAD_LINE.match(row):
+        elif ("`" not in row and not any(t in row for t in _TRIPLES)) or (
+                LEAD_LINE.match(row) and not row.lstrip().startswith(_TRIPLES)):
             continue  # most lines: nothing in them opens a string that runs on
         pos = 0
         while pos < len(row):
@@ -291,6 +337,10 @@ class _Unit:
     prose: bool = False
     #: Never merged with its neighbours (a file's licence header).
     alone: bool = False
+    #: A member of a type read by layout (a field, an enum's value: :data:`_MEMBER`).
+    member: bool = False
+    #: A definition or a member with a doc comment of its own: not merged with another such.
+    documented: bool = False
 
 
 # -- Python through ast ----------------------------------------------------------------------
@@ -498,7 +548,10 @@ LEAD_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
 _CLASS_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
     r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|mod|namespace|"
-    r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface))\b"
+    r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface)"
+    # GraphQL's types (``type Query implements Node {``, ``extend type``), protobuf's messages
+    r"|(?:extend\s+)?(?:type\s+\w+(?=\s+implements\b|\s*(?:@\w+(?:\([^)\n]*\))?\s*)*\{)|input|scalar|union)"
+    r"|message|service|oneof)\b"
     r"(?![ \t]*[.=(\[:])"  # "module.exports = CI" and "object = x" use the word, they define nothing
 )
 _FUNCTION_LIKE = re.compile(
@@ -553,6 +606,7 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
             # A comment of many "//" lines (Go, Rust, C) is one lead: its head stays its first line.
             prev = merged[-1]
             prev.last, prev.head, leading = u.last, (prev.head if lead else u.head), lead
+            prev.documented = not lead
         else:
             merged.append(u)
             leading = lead
@@ -580,8 +634,9 @@ def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     if unit.head != unit.first or not LEAD_LINE.match(lines.rows[unit.first]):
         return False
     base = lines.indent(unit.first)
+    # a description in triple quotes (GraphQL's, Julia's docstrings) leads too, its lines included
     return all(lines.blanks[i] or LEAD_LINE.match(lines.rows[i]) or lines.indent(i) > base
-               for i in range(unit.first + 1, unit.last + 1))
+               or lines.in_string(i) for i in range(unit.first + 1, unit.last + 1))
 
 
 def _documents(lines: _Lines, lead: _Unit, unit: _Unit) -> bool:
@@ -615,13 +670,22 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     if not body:
         return None
     body[-1].last = unit.last
+    if all(lines.blanks[i] or _KEY_LINE.match(lines.rows[i]) for i in range(unit.first, head + 1)):
+        # a YAML key over a block too big for one unit leads into its first part: alone, each
+        # level's key line (``content:``, ``application/json:``) was a unit of one word
+        body[0].first = unit.first
+        return body
     if unit.kind == "class":
         for u in body:
             u.kind = "method" if u.kind == "function" else u.kind
+            u.member = u.kind == "code" and bool(_MEMBER.match(lines.rows[u.head][:_KIND_PREFIX])) \
+                and not _CONTROL.match(lines.rows[u.head])
     # the head part's head is its signature: opened, it is not read as a definition with a body
     return [_Unit("code", unit.first, head, head=max(unit.head, unit.first))] + body
 
 
+#: A line that is a key opening a block: ``  responses:``, ``- name:``, ``'200':``.
+_KEY_LINE = re.compile(r"[ \t]*(?:-[ \t]+)?(?:[\w./{}$@-]+|'[^'\n]*'|\"[^\"\n]*\"):[ \t]*$")
 _SIGNATURE_LINES = 30  # a signature longer than this is read as its first line
 
 
@@ -699,16 +763,22 @@ class _Sizer:
         still fits (with ``math.inf``, greedy packing: lines carry no structure of their own)."""
         groups: list[list[_Unit]] = []
         group_first = group_size = 0
+        group_documented = False
         for u in units:
             own = self.size(u.first, u.last)
-            if groups and (group_size < min_size or own < min_size) and not (u.alone or groups[-1][-1].alone):
+            # a documented definition or member is named by its comment and its line: merged
+            # with another, the unit was neither's (``Mutation › addStar``, a Go function)
+            documented = u.documented and (u.kind in DEFINITIONS or u.member)
+            if groups and (group_size < min_size or own < min_size) and not (u.alone or groups[-1][-1].alone) \
+                    and not (documented and group_documented):
                 joined = self.size(group_first, u.last)
                 if joined <= self.max_size:
                     groups[-1].append(u)
                     group_size = joined
+                    group_documented = group_documented or documented
                     continue
             groups.append([u])
-            group_first, group_size = u.first, own
+            group_first, group_size, group_documented = u.first, own, documented
         return groups
 
     def open(self, unit: _Unit) -> list[Span]:

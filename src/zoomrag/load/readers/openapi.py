@@ -1,0 +1,77 @@
+"""OpenAPI and Swagger descriptions: each operation titled as its users name it.
+
+An API's description is a tree of keys (``paths`` › ``/servers/{id}/actions/shutdown`` ›
+``post`` › ``description``), and many are written, or converted, with their keys in alphabetical
+order: an operation's ``summary`` (what it does, in a few words) comes last, after its
+parameters and responses. Read as any YAML or JSON, a context from an operation opened on the
+summary of the operation before it, and its trail said ``paths › /servers/{id}/actions/shutdown
+› post``. Here each operation is a section titled ``POST /servers/{id}/actions/shutdown —
+Shutdown a Server``, its method, its path and its summary (else its ``operationId``), so the
+trail a unit embeds says what the operation does, wherever the summary stands.
+
+The YAML reader (:mod:`.yamldata`) keeps the file as written and heads each operation there; the
+JSON reader (:mod:`.jsondata`) writes its page from :func:`reshape`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+#: The keys of a path item that are operations.
+METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
+#: The first line of a YAML description of an API (``openapi: 3.1.0``, ``swagger: "2.0"``).
+_VERSION_LINE = re.compile(r"^(?:openapi|swagger)[ \t]*:", re.MULTILINE)
+#: How far into a YAML file its version line is looked for (after comments, ``info`` first).
+_HEAD = 4096
+#: An operation's keys that say what it is, written first in its section.
+_FIRST = ("summary", "description", "operationId", "tags", "deprecated")
+
+
+def is_openapi(data: Any) -> bool:
+    """Whether parsed JSON or YAML is an OpenAPI (or Swagger) description: an object with an
+    ``openapi`` or ``swagger`` version and ``paths``."""
+    return isinstance(data, Mapping) and ("openapi" in data or "swagger" in data) and "paths" in data
+
+
+def looks_openapi(text: str) -> bool:
+    """Whether a YAML text says, near its top, that it is an OpenAPI description."""
+    return _VERSION_LINE.search(text, 0, _HEAD) is not None
+
+
+def operation_title(method: str, path: str, summary: str) -> str:
+    """``POST /servers — Create a Server``: the method, the path and the summary, if any."""
+    title = f"{method.upper()} {path}"
+    summary = " ".join(summary.split())
+    return f"{title} — {summary}" if summary else title
+
+
+def _summary(operation: Mapping[str, Any]) -> str:
+    for key in ("summary", "operationId"):
+        value = operation.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+    return ""
+
+
+def reshape(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with its ``paths`` as one object of operations, each under its title and with
+    its summary and description first: the page the JSON reader writes from it. A path's own
+    keys (``parameters`` shared by its operations, a ``$ref``) stay under the path."""
+    operations: dict[str, Any] = {}
+    for path, item in data["paths"].items() if isinstance(data["paths"], Mapping) else ():
+        if not isinstance(item, Mapping):
+            operations[str(path)] = item
+            continue
+        shared = {k: v for k, v in item.items() if str(k).lower() not in METHODS}
+        if shared:
+            operations[str(path)] = shared
+        for method, operation in item.items():
+            if str(method).lower() not in METHODS or not isinstance(operation, Mapping):
+                continue
+            ordered = {k: operation[k] for k in _FIRST if k in operation}
+            ordered.update((k, v) for k, v in operation.items() if k not in ordered)
+            operations[operation_title(str(method), str(path), _summary(operation))] = ordered
+    return {k: (operations if k == "paths" else v) for k, v in data.items()}
+
