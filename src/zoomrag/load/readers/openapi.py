@@ -65,8 +65,9 @@ def reshape(data: Mapping[str, Any]) -> dict[str, Any]:
             operations[str(path)] = item
             continue
         shared = {k: v for k, v in item.items() if str(k).lower() not in METHODS}
-        if shared:
-            operations[str(path)] = shared
+        if shared:  # titled by the path and its own summary, as the path's operations are
+            summary = _summary(shared)
+            operations[f"{path} — {' '.join(summary.split())}" if summary else str(path)] = shared
         for method, operation in item.items():
             if str(method).lower() not in METHODS or not isinstance(operation, Mapping):
                 continue
