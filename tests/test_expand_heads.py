@@ -160,3 +160,12 @@ def test_a_short_piece_of_code_grows_inside_its_function_not_into_the_next():
 @given(RAW_CANDIDATES, st.integers(20, 900))
 def test_signatures_carried_never_repeat_a_character_nor_pass_the_budget(raw, budget):
     assemble_anywhere(_tree(), raw, budget, kind="code")
+
+
+def test_the_head_of_a_graphql_type_is_past_its_description():
+    text = '"""\nThe root query for implementing GraphQL mutations.\n"""\ntype Mutation {\n  addStar: Int\n}\n'
+    s, e = head_of(text, 0, len(text))
+    assert text[s:e] == "type Mutation {"
+    one_line = '  """Adds a star."""\n  addStar(input: AddStarInput!): AddStarPayload\n'
+    s, e = head_of(one_line, 0, len(one_line))
+    assert one_line[s:e] == "addStar(input: AddStarInput!): AddStarPayload"

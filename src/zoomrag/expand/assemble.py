@@ -553,8 +553,9 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         """From what the budget has left, best spans first: a span from inside a function, method
         or class takes its signature; a span from inside a turn of a conversation takes its time
         and speaker; a span holding a footnote takes the sentence that cites it,
-        and a span citing a footnote takes the note; each where no other span holds that text (a
-        piece beside its span widens it instead)."""
+        and a span citing a footnote takes the note; a span naming a type its schema defines (or
+        a ``$ref``) takes that definition; each where no other span holds that text (a piece
+        beside its span widens it instead)."""
         nonlocal used
         order = sorted(((sp.best.score, doc_id, i) for doc_id, spans in chosen.items()
                         for i, sp in enumerate(spans)), key=lambda t: -t[0])
@@ -574,6 +575,10 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                            and not sp.start <= ref[0] < sp.end]
                 wanted += [(d.notes.notes[label], _NOTE) for label in d.notes.cited_in(sp.start, sp.end)
                            if not sp.start <= d.notes.notes[label][0] < sp.end]
+            if d.refs.targets:
+                hit = max(sp.hits.values(), key=lambda h: h.score, default=None)
+                wanted += [(target, _REFERRED) for target in d.refs.cited_in(
+                    d.text, sp.start, sp.end, None if hit is None else (hit.start, hit.end))]
             for (s, e), rule in wanted:
                 sp = chosen[doc_id][i]
                 if used >= budget:
@@ -690,6 +695,7 @@ _DEF_HEAD = "its definition's signature"
 _SPEAKER = "its turn's time and speaker"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
+_REFERRED = "the definition it refers to"
 #: The most sentences a context opening on a leaning one takes back, one at a time.
 LEAN_STEPS = 3
 

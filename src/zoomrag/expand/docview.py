@@ -46,6 +46,7 @@ from .bounds import (
 from .footnotes import Footnotes, find_footnotes
 from .heads import DEFINITIONS
 from .pertree import per_tree
+from .references import References, find_references
 
 #: The ``|---|`` line under a pipe table's header row.
 _DELIMITER_LINE = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
@@ -82,6 +83,8 @@ class DocView:
     turns: list[tuple[int, int]] = field(default_factory=list)
     #: The document, for its headings.
     document: Document | None = None
+    #: The definitions its spans refer to by name: a schema's types, an API's components.
+    refs: References = field(default_factory=References)
     #: ``(start, end, lines, hits, question terms)`` of a shaped span -> its edges
     #: (:func:`context_edges`, :func:`section_edges`), kept as :attr:`shapes` is.
     edges: dict[tuple[int, int, bool, tuple[tuple[int, int, float], ...], tuple[str, ...]], tuple[int, int]] = \
@@ -116,7 +119,8 @@ def _view_of(tree: Tree) -> DocView:
     return DocView(text, is_lined(document.format), tables,
                 not has_words(text, 0, len(text)), sections=sections, notes=find_footnotes(text),
                 definitions=definitions, code=outermost,
-                turns=turn_leads(text) if is_conversation(document) else [], document=document)
+                turns=turn_leads(text) if is_conversation(document) else [], document=document,
+                refs=find_references(tree))
 
 
 def turn_lead(d: DocView, start: int) -> tuple[int, int] | None:

@@ -29,6 +29,7 @@ _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 #: Openers and closers a signature's lines must balance (not braces: ``{`` opens a body).
 _PAIRS = {"(": ")", "[": "]"}
 _CLOSERS = frozenset(_PAIRS.values())
+_TRIPLES = ('"""', "'''")
 
 
 def _balance(line: str, depth: int) -> int:
@@ -53,13 +54,17 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
     found."""
     pos = start
     lines = depth = 0
-    decorated = False
+    decorated = quoted = False
     while True:  # over comments, blank lines and decorators with the lines their brackets span
         if pos >= end or lines >= (MAX_LEAD_LINES if decorated else MAX_LINES):
             return start, start
         nl = text.find("\n", pos, end)
         line = text[pos:end if nl < 0 else nl]
-        if not depth and line.strip() and not LEAD_LINE.match(line):
+        stripped = line.strip()
+        if stripped.startswith(_TRIPLES):  # a description in triple quotes (GraphQL's) above it
+            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
+            decorated = True
+        elif not depth and not quoted and stripped and not LEAD_LINE.match(line):
             break
         if line.lstrip().startswith(("/**", "//")):  # a doc comment may run long (JSDoc, Rust, Go)
             decorated = True
