@@ -604,10 +604,43 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                     sp.companions.extend(pieces)
                     sp.rules.append(rule)
 
-    for cand in candidates:
+    def referred(c: Candidate) -> Candidate | None:
+        """The definition a placed candidate of a schema or an API names nearest its best hit
+        (:mod:`.references`), as a candidate placed right after it: what the field's type holds
+        (an input's fields, an enum's values) answers more than the next-best match. Only for
+        the first :data:`REFERRING` contexts, and a definition of at most :data:`REFERRED_SHARE`
+        of the budget."""
+        d = doc(c.doc_id)
+        if not d.refs.targets or not c.hits:
+            return None
+        hit = max(c.hits, key=lambda h: h.score)
+        taken = [(sp.start, sp.end) for sp in chosen.get(c.doc_id, [])]
+        for s, e in d.refs.cited_in(d.text, c.start, c.end, (hit.start, hit.end)):
+            if (s, e) in referred_to or any(a < e and b > s for a, b in taken):
+                continue
+            referred_to.add((s, e))
+            if tokens(c.doc_id, s, e) > REFERRED_SHARE * budget:
+                return None
+            score = hit.score * 0.99  # ranked right under what refers to it
+            return Candidate(c.doc_id, s, e, score, (dataclasses.replace(hit, start=s, end=e, score=score),),
+                             section_path=d.refs.path_of((s, e)), kind="class", whole=True,
+                             rule=f"the definition {' › '.join(c.section_path)} refers to" if c.section_path
+                             else _REFERRED)
+        return None
+
+    pending = list(candidates)[::-1]  # a stack: a definition referred to goes on top
+    referred_to: set[tuple[int, int]] = set()
+    referring = 0
+    while pending:
+        cand = pending.pop()
         if used >= budget:
             break
-        if not place(cand) and fill and plan(shaped(cand)) is not None:
+        if place(cand):
+            if referring < REFERRING and not cand.rule.startswith("the definition") \
+                    and (ref := referred(cand)) is not None:
+                referring += 1
+                pending.append(ref)
+        elif fill and plan(shaped(cand)) is not None:
             left_out.append(cand)  # too big even as its fallbacks: a piece of it may still fit
     if reshape:
         close_gaps()
@@ -696,6 +729,10 @@ _SPEAKER = "its turn's time and speaker"
 _NOTE = "the footnote it cites"
 _CITING = "the sentence citing its footnote"
 _REFERRED = "the definition it refers to"
+#: How many of the best contexts bring the definition they refer to (:mod:`.references`) before
+#: the next candidates, and the largest share of the budget such a definition may take.
+REFERRING = 3
+REFERRED_SHARE = 0.25
 #: The most sentences a context opening on a leaning one takes back, one at a time.
 LEAN_STEPS = 3
 

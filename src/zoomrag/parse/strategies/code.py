@@ -28,6 +28,9 @@ from ..sizing import split_recursive
 
 #: Node kinds of definitions: what a section is to prose (assembly carries their signatures).
 DEFINITIONS = frozenset({"class", "function", "method"})
+#: Languages of schemas, whose types are read for their members: each member a unit of its own
+#: (a GraphQL field, a protocol buffer's field or enum value, with its description).
+SCHEMA_LANGUAGES = frozenset({"graphql", "protobuf"})
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,8 @@ class CodeChunker(Chunker):
             return []
         lines = _Lines(text)
         units = None
-        if language_of(document, self.language) == "python":
+        language = language_of(document, self.language)
+        if language == "python":
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
@@ -68,7 +72,8 @@ class CodeChunker(Chunker):
             # a licence header alone: merged with the package line and imports after it, it made
             # every file's first unit say the same, and that unit won questions about them
             units[0].alone = True
-        sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size)
+        sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size,
+                       members=language in SCHEMA_LANGUAGES)
         spans = _join_fences(text, sizer.fit(units))
         if document.format == "code":  # a source file: its definitions are its sections
             _name_definitions(text, spans, ())
@@ -710,12 +715,16 @@ def _signature_end(lines: _Lines, head: int, last: int) -> int:
 class _Sizer:
     """Turns units into spans: merge small neighbours, open up big units."""
 
-    def __init__(self, text: str, lines: _Lines, measure: Measure, max_size: int, min_size: int):
+    def __init__(self, text: str, lines: _Lines, measure: Measure, max_size: int, min_size: int,
+                 members: bool = False):
         self.text = text
         self.lines = lines
         self.measure = measure
         self.max_size = max_size
         self.min_size = min_size
+        # a schema's type opens into its documented members even when it fits one unit: a
+        # question about one field matches that field's description, not the type's average
+        self.members = members
         self._marks: list[int] | None = None
 
     def span_of(self, first: int, last: int) -> tuple[int, int]:
@@ -755,6 +764,10 @@ class _Sizer:
             span = Span(unit.kind, s, e)
             if self.size(unit.first, unit.last) > self.max_size:
                 span.children = unwrap(span, self.open(unit))
+            elif self.members and unit.kind == "class":
+                parts = _layout_children(self.lines, unit)
+                if parts and sum(p.member and p.documented for p in parts) >= 2:
+                    span.children = unwrap(span, self.fit(parts))
             out.append(span)
         return out
 
