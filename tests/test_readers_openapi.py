@@ -126,6 +126,20 @@ def test_a_json_apis_page_has_a_section_per_operation_with_its_summary_first():
     assert doc.metadata["title"] == "Cloud API"
 
 
+def test_a_json_apis_parameters_are_a_line_each_saying_where_what_and_whether_required():
+    api = {"openapi": "3.0.0", "paths": {"/issues": {"get": {"summary": "List issues", "parameters": [
+        {"name": "state", "in": "query", "description": "whether issue is open or closed",
+         "schema": {"type": "string", "enum": ["closed", "open", "all"], "default": "open"}},
+        {"name": "owner", "in": "path", "required": True, "description": "owner of the repo",
+         "schema": {"type": "string"}},
+        {"$ref": "#/components/parameters/page"}]}}}}
+    doc = read_text(json.dumps(api), format="json", source="api.json")
+    assert "state: query, string, one of closed, open, all, default open — whether issue is open or closed" \
+        in doc.text
+    assert "owner: path, string, required — owner of the repo" in doc.text
+    assert "page: $ref: #/components/parameters/page" in doc.text  # a pointer stays one, for references
+
+
 def test_a_swagger_description_is_read_the_same_way():
     swagger = {"swagger": "2.0", "info": {"title": "Pets"}, "paths": {"/pets": {"get": {"summary": "List pets"}}}}
     doc = read_text(json.dumps(swagger), format="json", source="pets.json")

@@ -55,6 +55,51 @@ def _summary(operation: Mapping[str, Any]) -> str:
     return ""
 
 
+def _parameter(p: Mapping[str, Any]) -> str:
+    """A parameter as its reference page writes it: ``query, string, one of closed, open, all,
+    required — whether issue is open or closed`` (a ``$ref`` kept as the pointer it is)."""
+    found = p.get("schema")
+    schema: Mapping[str, Any] = found if isinstance(found, Mapping) else p  # Swagger 2: on the parameter
+    kind = schema.get("type") or schema.get("$ref") or ""
+    parts = [str(x) for x in (p.get("in"), kind) if x]
+    enum = schema.get("enum")
+    if isinstance(enum, list) and 0 < len(enum) <= 12:
+        parts.append("one of " + ", ".join(str(v) for v in enum))
+    if "default" in schema and not isinstance(schema["default"], (dict, list)):
+        parts.append(f"default {schema['default']}")
+    if p.get("required") is True:
+        parts.append("required")
+    if p.get("deprecated") is True:
+        parts.append("deprecated")
+    description = " ".join(str(p.get("description") or "").split())
+    return ", ".join(parts) + (f" — {description}" if description else "")
+
+
+def _parameters(value: Any) -> Any:
+    """A list of parameters as ``name → what it is`` (:func:`_parameter`), when each is named
+    (or a ``$ref``); any other value as it is."""
+    if not isinstance(value, list) or not all(isinstance(p, Mapping) and (isinstance(p.get("name"), str)
+                                                                          or "$ref" in p) for p in value):
+        return value
+    out: dict[str, Any] = {}
+    for p in value:
+        if "$ref" in p and "name" not in p:
+            out[str(p["$ref"]).rsplit("/", 1)[-1]] = f"$ref: {p['$ref']}"
+        else:
+            key = str(p["name"]) if str(p["name"]) not in out else f"{p['name']} ({p.get('in', '')})"
+            out[key] = _parameter(p)
+    return out
+
+
+def _operation(operation: Mapping[str, Any]) -> dict[str, Any]:
+    """An operation's keys, what it is first, its parameters one line each."""
+    ordered = {k: operation[k] for k in _FIRST if k in operation}
+    ordered.update((k, v) for k, v in operation.items() if k not in ordered)
+    if "parameters" in ordered:
+        ordered["parameters"] = _parameters(ordered["parameters"])
+    return ordered
+
+
 def reshape(data: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` with its ``paths`` as one object of operations, each under its title and with
     its summary and description first: the page the JSON reader writes from it. A path's own
@@ -66,13 +111,12 @@ def reshape(data: Mapping[str, Any]) -> dict[str, Any]:
             continue
         shared = {k: v for k, v in item.items() if str(k).lower() not in METHODS}
         if shared:  # titled by the path and its own summary, as the path's operations are
+            shared = _operation(shared)
             summary = _summary(shared)
             operations[f"{path} — {' '.join(summary.split())}" if summary else str(path)] = shared
         for method, operation in item.items():
             if str(method).lower() not in METHODS or not isinstance(operation, Mapping):
                 continue
-            ordered = {k: operation[k] for k in _FIRST if k in operation}
-            ordered.update((k, v) for k, v in operation.items() if k not in ordered)
-            operations[operation_title(str(method), str(path), _summary(operation))] = ordered
+            operations[operation_title(str(method), str(path), _summary(operation))] = _operation(operation)
     return {k: (operations if k == "paths" else v) for k, v in data.items()}
 
