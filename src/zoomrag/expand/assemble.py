@@ -636,7 +636,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
         if used >= budget:
             break
         if place(cand):
-            if referring < REFERRING and not cand.rule.startswith("the definition") \
+            # a definition brought in brings no other: the reader follows one step
+            if referring < REFERRING and (cand.start, cand.end) not in referred_to \
                     and (ref := referred(cand)) is not None:
                 referring += 1
                 pending.append(ref)
