@@ -635,3 +635,16 @@ def test_a_yaml_key_over_a_big_block_leads_into_its_first_part():
     leaves = [n.text for n in tree.leaves()]
     assert leaves[0].startswith("responses:\n  '200':\n    content:\n      field_0:")  # no leaf of one key
     assert all(len(t.split()) > 2 for t in leaves)
+
+
+def test_a_description_opening_and_closing_on_its_text_lines_still_leads_into_its_field():
+    src = ('type Mutation {\n  """Adds a star\n  to a Starrable."""\n  addStar(input: AddStarInput!): Int\n\n'
+           '  """Removes a star\n  from a Starrable."""\n  removeStar(input: RemoveStarInput!): Int\n}\n')
+    doc = Document.from_text(src, id="m.graphql", source="m.graphql", format="code")
+    tree = make_chunker("code", {"max_size": 12, "min_size": 0, "unit": "chars"}).chunk(doc)
+    first = {}
+    for n in tree.nodes:
+        first.setdefault(n.section_path, n.text)
+    assert first[("Mutation",)].startswith("type Mutation {")
+    assert first[("Mutation", "addStar")].lstrip().startswith('"""Adds a star')
+    assert first[("Mutation", "removeStar")].lstrip().startswith('"""Removes a star')

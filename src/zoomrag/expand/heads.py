@@ -14,7 +14,7 @@ import re
 from bisect import bisect_right
 
 from ..model import Tree
-from ..parse.strategies.code import DEFINITIONS, LEAD_LINE
+from ..parse.strategies.code import DEFINITIONS, LEAD_LINE, in_description
 from .pertree import per_tree
 
 __all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_cut", "head_of"]
@@ -29,7 +29,6 @@ _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 #: Openers and closers a signature's lines must balance (not braces: ``{`` opens a body).
 _PAIRS = {"(": ")", "[": "]"}
 _CLOSERS = frozenset(_PAIRS.values())
-_TRIPLES = ('"""', "'''")
 
 
 def _balance(line: str, depth: int) -> int:
@@ -61,10 +60,10 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         nl = text.find("\n", pos, end)
         line = text[pos:end if nl < 0 else nl]
         stripped = line.strip()
-        if stripped.startswith(_TRIPLES):  # a description in triple quotes (GraphQL's) above it
-            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
+        described, quoted = in_description(stripped, quoted)  # GraphQL's, above what it describes
+        if described:
             decorated = True
-        elif not depth and not quoted and stripped and not LEAD_LINE.match(line):
+        elif not depth and stripped and not LEAD_LINE.match(line):
             break
         if line.lstrip().startswith(("/**", "//")):  # a doc comment may run long (JSDoc, Rust, Go)
             decorated = True

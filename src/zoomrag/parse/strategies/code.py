@@ -154,10 +154,8 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         stripped = line.strip()
-        if stripped.startswith(_TRIPLES):
-            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
-            continue
-        if quoted or LEAD_LINE.match(line) or not stripped:
+        described, quoted = in_description(stripped, quoted)
+        if described or LEAD_LINE.match(line) or not stripped:
             continue
         head = m.start() if head < 0 else head
         if _UNFINISHED.search(line) and len(pending) < _KIND_PREFIX:
@@ -176,6 +174,18 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
     return "", head
 
 
+def in_description(stripped: str, quoted: bool) -> tuple[bool, bool]:
+    """Whether a line (``stripped`` of its blanks) is part of a description in triple quotes
+    that leads into what follows it (GraphQL's), given whether one was open before it; and
+    whether one is open after it. One opens on a line starting with the quotes and closes on a
+    line ending with them (a one-line description does both)."""
+    if quoted:
+        return True, not stripped.endswith(_TRIPLES)
+    if stripped.startswith(_TRIPLES):
+        return True, not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
+    return False, False
+
+
 # A member of a type, named by its first word: a GraphQL field (``addStar(input: …): …``,
 # ``name: String!``), a TypeScript property, a protobuf field (``repeated string names = 1;``) or
 # an enum's value (``UNAVAILABLE = 14;``, ``COLLABORATOR``).
@@ -192,10 +202,8 @@ def _member_name(text: str, start: int, end: int) -> str:
     for m in _LINE.finditer(text, start, end):
         line = m.group()
         stripped = line.strip()
-        if stripped.startswith(_TRIPLES):  # a description's quotes; both on one line: one line
-            quoted ^= not (len(stripped) > 3 and stripped.endswith(stripped[:3]))
-            continue
-        if quoted or not stripped or LEAD_LINE.match(line) or _CONTINUES.match(line):
+        described, quoted = in_description(stripped, quoted)
+        if described or not stripped or LEAD_LINE.match(line) or _CONTINUES.match(line):
             continue
         indent = len(line) - len(line.lstrip())
         base = indent if base < 0 else base
