@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_expand_support import RAW_CANDIDATES, Trees, assemble_anywhere, chars
@@ -169,3 +170,19 @@ def test_the_head_of_a_graphql_type_is_past_its_description():
     one_line = '  """Adds a star."""\n  addStar(input: AddStarInput!): AddStarPayload\n'
     s, e = head_of(one_line, 0, len(one_line))
     assert one_line[s:e] == "addStar(input: AddStarInput!): AddStarPayload"
+
+
+@pytest.mark.parametrize(("src", "head"), [
+    # a block comment of any length, its lines with or without a leading "*"
+    ("/*\n" + "** the busy handler sleeps.\n" * 40 + "*/\nSQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);\n",
+     "SQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);"),
+    ("/*!\n@brief macro\nDefines to_json and from_json.\n*/\n#define NLOHMANN_X(Type, ...) \\\n  friend void f();\n",
+     "#define NLOHMANN_X(Type, ...) \\"),
+    # a template's head of many lines is no signature
+    ("/** Formats. */\ntemplate <typename OutputIt, typename... T,\n          FMT_ENABLE_IF(is_it<OutputIt>::value)>\n"
+     "auto format_to_n(OutputIt out, size_t n) -> R {\n  return r;\n}\n",
+     "auto format_to_n(OutputIt out, size_t n) -> R {"),
+])
+def test_the_head_of_a_c_declaration_is_past_its_comment_and_template(src, head):
+    s, e = head_of(src, 0, len(src))
+    assert src[s:e] == head

@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (86, "9445cc89b75a43ea78143ef1ef9cb417afca5bd194cd59669c8e8e18ab6253b9")
+RECORDED = (87, "c51fc18e145b6ed7a337a163579021452c080ee5266de586ca5f7dbc00b40169")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -130,6 +130,16 @@ FILES = {
                  "              schema:\n                $ref: '#/components/schemas/Server'\n"
                  "      summary: Get all Servers\ncomponents:\n  schemas:\n    Server:\n      properties:\n"
                  "        id:\n          type: integer\n"),
+    "api.h": ("code", "/*\n * Copyright (C) the authors.\n */\n#ifndef API_H\n#define API_H\n\n/**\n * Clone a remote.\n"
+              " */\nGIT_EXTERN(int) git_clone(\n\tgit_repository **out,\n\tconst char *url);\n\n"
+              "ZEXTERN uLong ZEXPORT crc32 OF((uLong crc, const Bytef *buf));\n/*\n     Update a CRC-32.\n*/\n\n"
+              "typedef enum {\n  /* Time-out connect operations */\n  CURLOPT(CURLOPT_CONNECTTIMEOUT, LONG, 78),\n"
+              "  /* Store headers */\n  CURLOPT(CURLOPT_HEADERFUNCTION, FUNC, 79),\n} CURLoption;\n"
+              "#define MAX_OF(a, b) ((a) > (b) ? (a) : (b))\n#endif\n"),
+    "json.hpp": ("code", "class basic_json\n{\n  public:\n    /// @brief access an element\n"
+                 "    template<class KeyType, detail::enable_if_t<\n        is_key<KeyType>::value, int> = 0>\n"
+                 "    reference operator[](KeyType && key)\n    {\n#if JSON_DIAGNOSTICS\n        set_parents();\n"
+                 "#endif\n" + "".join(f"        m_count += {i};\n" for i in range(30)) + "    }\n};\n"),
     "tool.js": ("code", "const fs = require('fs')\n\nclass Tool extends Base {\n  static name = 'tool'\n\n"
                 "  async exec () {\n    await this.run()\n    return 1\n  }\n\n  usage () {\n    return `Usage:\n"
                 "- tool [options]\n`\n  }\n\n  stop () {\n" + "".join(f"    this.count += {i}\n" for i in range(40))

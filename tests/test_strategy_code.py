@@ -648,3 +648,189 @@ def test_a_description_opening_and_closing_on_its_text_lines_still_leads_into_it
     assert first[("Mutation",)].startswith("type Mutation {")
     assert first[("Mutation", "addStar")].lstrip().startswith('"""Adds a star')
     assert first[("Mutation", "removeStar")].lstrip().startswith('"""Removes a star')
+
+
+HEADER = '''/*
+** CAPI3REF: Set A Busy Timeout
+**
+** This routine sets a busy handler that sleeps for a specified amount of time
+** when a table is locked.
+*/
+SQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);
+
+/*
+** CAPI3REF: Open A New Database Connection
+*/
+SQLITE_API int sqlite3_open(const char *filename, sqlite3 **ppDb);
+SQLITE_API int sqlite3_open16(const void *filename, sqlite3 **ppDb);
+
+ZEXTERN uLong ZEXPORT crc32 OF((uLong crc, const Bytef *buf, uInt len));
+/*
+     Update a running CRC-32 with the bytes buf[0..len-1] and return the
+   updated CRC-32.
+*/
+
+/*
+ZEXTERN int ZEXPORT deflateInit2 OF((z_streamp strm, int level));
+
+     This is another version of deflateInit with more compression options.
+*/
+
+/**
+ * Clone a remote repository.
+ */
+GIT_EXTERN(int) git_clone(
+	git_repository **out,
+	const char *url);
+
+/** The signature of a function that creates a remote. */
+typedef int GIT_CALLBACK(git_remote_create_cb)(
+	git_remote **out,
+	void *payload);
+
+typedef int (*git_transfer_progress_cb)(const git_indexer_progress *stats, void *payload);
+
+/** Clone options structure */
+typedef struct git_clone_options {
+	unsigned int version;
+	/**
+	 * Set to zero (false) to create a standard repo, or non-zero
+	 * for a bare repo
+	 */
+	int bare;
+	/** The name of the branch to checkout. */
+	const char *checkout_branch;
+} git_clone_options;
+
+/** Options for bypassing the git-aware transport on clone. */
+typedef enum {
+	/** Auto-detect (default) */
+	GIT_CLONE_LOCAL_AUTO,
+	/** Bypass the git-aware transport even for a `file://` url. */
+	GIT_CLONE_LOCAL
+} git_clone_local_t;
+
+typedef enum {
+  /* Time-out connect operations after this amount of seconds */
+  CURLOPT(CURLOPT_CONNECTTIMEOUT, CURLOPTTYPE_LONG, 78),
+  /* Function that will be called to store headers */
+  CURLOPT(CURLOPT_HEADERFUNCTION, CURLOPTTYPE_FUNCTIONPOINT, 79),
+} CURLoption;
+
+/* The larger of two numbers. */
+#define MAX_OF(a, b) ((a) > (b) ? (a) : (b))
+'''
+
+
+def _first_nodes(tree: Tree) -> dict[tuple[str, ...], str]:
+    first: dict[tuple[str, ...], str] = {}
+    for n in tree.nodes:
+        first.setdefault(n.section_path, n.text)
+    return first
+
+
+def test_a_headers_declarations_are_definitions_named_with_their_comments():
+    doc = Document.from_text(HEADER, id="h.h", source="h.h", format="code")
+    tree = make_chunker("code", {"max_size": 24, "min_size": 0}).chunk(doc)
+    first = _first_nodes(tree)
+    # a comment above a declaration, or right under it with a blank line after (zlib's), is its own
+    assert first[("sqlite3_busy_timeout",)].startswith("/*\n** CAPI3REF: Set A Busy Timeout")
+    assert first[("sqlite3_busy_timeout",)].endswith("SQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);")
+    assert first[("crc32",)].startswith("ZEXTERN uLong ZEXPORT crc32 OF((")
+    assert first[("crc32",)].endswith("updated CRC-32.\n*/")
+    # declarations under one comment are one definition, named by the first
+    assert first[("sqlite3_open",)].endswith("SQLITE_API int sqlite3_open16(const void *filename, sqlite3 **ppDb);")
+    assert ("sqlite3_open16",) not in first
+    # a declaration shown in a comment (a macro), macros around types and callback types
+    assert first[("deflateInit2",)].startswith("/*\nZEXTERN int ZEXPORT deflateInit2")
+    assert first[("git_clone",)].startswith("/**\n * Clone a remote repository.")
+    assert first[("git_remote_create_cb",)].startswith("/** The signature")
+    assert first[("git_transfer_progress_cb",)].startswith("typedef int (*git_transfer_progress_cb)")
+    assert first[("MAX_OF",)] == "/* The larger of two numbers. */\n#define MAX_OF(a, b) ((a) > (b) ? (a) : (b))"
+    # a typedef's name on its closing line; fields and values with their comments, a member a
+    # macro declares by its first argument
+    assert first[("git_clone_options",)].startswith("/** Clone options structure */")
+    assert first[("git_clone_options", "bare")].lstrip().startswith("/**\n\t * Set to zero")
+    assert first[("git_clone_options", "checkout_branch")].lstrip().startswith("/** The name of the branch")
+    assert first[("git_clone_local_t", "GIT_CLONE_LOCAL")].lstrip().startswith("/** Bypass")
+    assert first[("CURLoption", "CURLOPT_HEADERFUNCTION")].lstrip().startswith("/* Function that")
+
+
+CPP = '''namespace nlohmann {
+
+class basic_json
+{
+  public:
+    /// @brief access specified array element
+    /// @sa https://json.nlohmann.me/api/basic_json/operator%5B%5D/
+    reference operator[](size_type idx)
+    {
+        // implicitly convert null value to an empty array
+        if (is_null())
+        {
+            m_type = value_t::array;
+        }
+#if JSON_DIAGNOSTICS
+        set_parents();
+#endif
+        return m_value.array->operator[](idx);
+    }
+
+    /// @brief access specified object element with bounds checking
+    template<class KeyType, detail::enable_if_t<
+                 detail::is_usable_as_basic_json_key_type<basic_json_t, KeyType>::value, int> = 0>
+    reference at(KeyType && key)
+    {
+        std::lock_guard<std::mutex> guard(m_mutex);
+        return set_parent(m_value.object->at(key));
+    }
+
+    /// @brief the type of a value
+    enum class value_t : std::uint8_t
+    {
+        null,
+        object
+    };
+};
+
+}  // namespace nlohmann
+'''
+
+
+def test_cpp_members_are_named_past_templates_and_preprocessor_lines():
+    doc = Document.from_text(CPP, id="json.hpp", source="json.hpp", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 0}).chunk(doc)
+    first = _first_nodes(tree)
+    # an access label leads into the member after it; the preprocessor's lines at column 0 do
+    # not cut the method they sit in
+    assert first[("basic_json", "operator[]")].lstrip().startswith("public:\n    /// @brief access specified array")
+    assert "return m_value.array->operator[](idx);\n    }" in "".join(
+        n.text for n in tree.nodes if n.section_path[-1:] == ("operator[]",))
+    # a template's head leads into what it declares; a statement is no definition
+    assert first[("basic_json", "at")].lstrip().startswith("/// @brief access specified object")
+    assert not any(n.section_path[-1:] == ("guard",) for n in tree.nodes)
+    assert ("basic_json", "value_t") in first
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("SQLITE_API int sqlite3_close(sqlite3*);", "sqlite3_close"),
+    ("GIT_EXTERN(int) git_repository_open(git_repository **out, const char *path);", "git_repository_open"),
+    ("ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));", "deflate"),
+    ("CURL_EXTERN CURLcode curl_easy_perform(CURL *curl);", "curl_easy_perform"),
+    ("typedef void (*free_fn)(void *);", "free_fn"),
+    ("bool operator==(const json& a, const json& b) noexcept;", "operator=="),
+    ("static inline uint32_t hash_u32(uint32_t x);", "hash_u32"),
+])
+def test_a_declaration_is_named_by_its_function(line, name):
+    src = f"/* what it does */\n{line}\n\nint other(void);\n"
+    doc = Document.from_text(src, id="m.h", source="m.h", format="code")
+    tree = make_chunker("code", {"max_size": 12, "min_size": 0, "unit": "chars"}).chunk(doc)
+    assert any(n.section_path == (name,) and n.text.startswith("/* what it does */") for n in tree.nodes)
+
+
+def test_declarations_are_definitions_only_where_functions_are_declared():
+    src = "int f(int x);\n\nINSERT INTO users (id, name) VALUES (1, 'a');\n"
+    for source, kinds in (("m.c", {"function"}), ("m.sql", set())):
+        doc = Document.from_text(src, id=source, source=source, format="code")
+        tree = make_chunker("code", {"max_size": 8, "min_size": 0, "unit": "chars"}).chunk(doc)
+        assert {n.kind for n in tree.nodes[1:]} & {"function"} == kinds

@@ -16,7 +16,7 @@ differs from another contract's in one name differs where it matters. Tokens are
 the final spans, so the returned contexts never exceed the budget together. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
-(:mod:`zoomrag.expand.heads`), one holding a footnote the sentence that cites it, one citing a
+(:mod:`zoomrag.expand.heads`; from the comment above a C declaration, the declaration after it), one holding a footnote the sentence that cites it, one citing a
 note the note (:mod:`zoomrag.expand.footnotes`), and one opening on a sentence that leans on
 the one before ("But…") that sentence.
 
@@ -76,7 +76,7 @@ from .docview import (
     worded_section,
 )
 from .evidence import hit_ranks, per_token
-from .heads import enclosing, enclosing_head, head_cut
+from .heads import declared_after, enclosing, enclosing_head, head_cut
 from .innermost import innermost
 from .pertree import bounded
 
@@ -551,7 +551,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
 
     def add_companions() -> None:
         """From what the budget has left, best spans first: a span from inside a function, method
-        or class takes its signature; a span from inside a turn of a conversation takes its time
+        or class takes its signature (from the comment above a C declaration, the declaration
+        after it); a span from inside a turn of a conversation takes its time
         and speaker; a span holding a footnote takes the sentence that cites it,
         and a span citing a footnote takes the note; a span naming a type its schema defines (or
         a ``$ref``) takes that definition; each where no other span holds that text (a piece
@@ -564,7 +565,8 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             sp = chosen[doc_id][i]
             wanted: list[tuple[tuple[int, int], str]] = []
             if d.definitions:
-                head = enclosing_head(trees.tree(doc_id), sp.start)
+                tree = trees.tree(doc_id)
+                head = enclosing_head(tree, sp.start) or declared_after(tree, sp.start, sp.end)
                 if head is not None:
                     wanted.append((head, _DEF_HEAD))
             if d.turns and (lead := turn_lead(d, sp.start)) is not None:

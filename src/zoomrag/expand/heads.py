@@ -14,10 +14,17 @@ import re
 from bisect import bisect_right
 
 from ..model import Tree
-from ..parse.strategies.code import DEFINITIONS, LEAD_LINE, in_description
+from ..parse.strategies.code import (
+    DEFINITIONS,
+    LEAD_LINE,
+    MACRO_DEFINITION,
+    in_block_comment,
+    in_description,
+    template_head,
+)
 from .pertree import per_tree
 
-__all__ = ["DEFINITIONS", "enclosing", "enclosing_head", "head_cut", "head_of"]
+__all__ = ["DEFINITIONS", "declared_after", "enclosing", "enclosing_head", "head_cut", "head_of"]
 
 #: A signature is looked for over at most this many lines from its node's start, or from the end
 #: of its decorators and comments, which may take up to MAX_LEAD_LINES (a command-line tool's
@@ -52,8 +59,8 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
     until its brackets balance, without the line break after it; ``(start, start)`` when none is
     found."""
     pos = start
-    lines = depth = 0
-    decorated = quoted = False
+    lines = depth = angles = 0
+    decorated = quoted = commented = False
     while True:  # over comments, blank lines and decorators with the lines their brackets span
         if pos >= end or lines >= (MAX_LEAD_LINES if decorated else MAX_LINES):
             return start, start
@@ -61,11 +68,16 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         line = text[pos:end if nl < 0 else nl]
         stripped = line.strip()
         described, quoted = in_description(stripped, quoted)  # GraphQL's, above what it describes
-        if described:
+        inside, commented = in_block_comment(stripped, commented)
+        if inside:
             decorated = True
-        elif not depth and stripped and not LEAD_LINE.match(line):
+        elif described:
+            decorated = True
+        elif (inside := template_head(line, angles)) >= 0:  # a C++ template's head, maybe of many lines
+            angles, decorated = inside, True
+        elif not depth and stripped and (not LEAD_LINE.match(line) or MACRO_DEFINITION.match(line)):
             break
-        if line.lstrip().startswith(("/**", "//")):  # a doc comment may run long (JSDoc, Rust, Go)
+        if line.lstrip().startswith(("/*", "//")):  # a doc comment may run long (JSDoc, Rust, Go, C)
             decorated = True
         if depth or line.lstrip().startswith("@"):  # ``@click.option(`` opens lines of arguments
             decorated = True
@@ -119,6 +131,16 @@ def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
         return None
     hs, he = _head(tree, best)
     return (hs, he) if hs < he <= pos else None
+
+
+def declared_after(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
+    """The head of the innermost definition that holds ``[start, end)`` in the comment above
+    its head, or None: a C header's declaration comes after the comment that documents it."""
+    best = enclosing(tree, start, end)
+    if best is None:
+        return None
+    hs, he = _head(tree, best)
+    return (hs, he) if end <= hs < he else None
 
 
 def head_cut(tree: Tree, start: int, end: int) -> int | None:

@@ -31,6 +31,10 @@ DEFINITIONS = frozenset({"class", "function", "method"})
 #: Languages of schemas, whose types are read for their members: each member a unit of its own
 #: (a GraphQL field, a protocol buffer's field or enum value, with its description).
 SCHEMA_LANGUAGES = frozenset({"graphql", "protobuf"})
+#: Languages whose functions may be declared without a body (``int f(void);``: a header's API)
+#: and whose struct fields are ``Type name;``; in C, C++ and Objective-C a line starting with
+#: ``#`` is the preprocessor's, and ``#define NAME(args)`` defines a macro.
+DECLARING = frozenset({"c", "cpp", "objectivec", "java", "csharp"})
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,9 @@ class CodeChunker(Chunker):
         text = document.text
         if not text.strip():
             return []
-        lines = _Lines(text)
-        units = None
         language = language_of(document, self.language)
+        lines = _Lines(text, declares=language in DECLARING)
+        units = None
         if language == "python":
             units = python_units(text, lines)
         if units is None:
@@ -76,7 +80,7 @@ class CodeChunker(Chunker):
                        members=language in SCHEMA_LANGUAGES)
         spans = _join_fences(text, sizer.fit(units))
         if document.format == "code":  # a source file: its definitions are its sections
-            _name_definitions(text, spans, ())
+            _name_definitions(text, spans, (), declares=lines.declares)
         return spans
 
 
@@ -108,7 +112,7 @@ _DEFINED = re.compile(
     r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|type|mod|"
     r"module|namespace|record|object|protocol|macro_rules!|input|scalar|union|message|service|rpc|oneof)"
     r"(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?"  # Rust's generics: "impl<'a> Deserializer<'a>"
-    r"[ \t]+(?:\([^)]*\)[ \t]*)?(\w+)", re.MULTILINE)
+    r"[ \t]+(?:\([^)]*\)[ \t]*)?(?:(?:class|struct)[ \t]+(?=\w))?(\w+)", re.MULTILINE)  # C++'s "enum class"
 # Rust's implementation of a trait for a type, named as rustdoc shows it: "Display for Error".
 _IMPL_FOR = re.compile(r"[ \t]*(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?[ \t]+for[ \t]+(\w+)")
 # A function assigned to a member or a variable: named by what it is assigned to, as callers
@@ -119,10 +123,62 @@ _ASSIGNED = re.compile(r"[ \t]*(?:(?:export|const|let|var)[ \t]+)*([\w$]+(?:\.[\
 _NOT_OWNERS = frozenset({"module", "exports", "prototype", "this"})
 _LINE = re.compile(r"[^\n]+")
 _CALLED = re.compile(r"(?:^|[ \t*&])(\w+)[ \t]*(?:=[ \t]*(?:async[ \t]*)?(?:function\b|\()|\()")
+#: A word in capitals called before the name: a macro around a return type (``GIT_EXTERN(int)``)
+#: or the parameters (zlib's ``OF((…))``), or one that declares a member (``CURLOPT(NAME, …)``).
+_MACRO_WORD = re.compile(r"[A-Z][A-Z0-9_]+")
+#: A C++ operator's name (``operator[]``, ``operator==``, ``operator()``).
+_OPERATOR = re.compile(r"(?:^|[ \t*&:])operator[ \t]*(\(\)|[^\w\s(]+)[ \t]*\(")
+#: The name a callback type declares: ``(*name)(`` or ``GIT_CALLBACK(name)(``.
+_POINTER_NAME = re.compile(r"[ \t]*\*?[ \t]*(\w+)[ \t]*\)[ \t]*\(")
+#: A C macro's definition (``#define MAX(a, b)``): a definition, where other lines starting with
+#: ``#`` (``#include``, ``#ifndef``, a constant's ``#define``) lead into what follows as comments do.
+MACRO_DEFINITION = re.compile(r"[ \t]*#[ \t]*define[ \t]+(\w+)\(")
+#: A C++ template's head (``template <typename T>``), which may run over lines: it leads into
+#: the declaration after it as a decorator does.
+TEMPLATE = re.compile(r"[ \t]*template[ \t]*<")
+
+
+def template_head(line: str, angles: int) -> int:
+    """The depth of a C++ template head's angle brackets after ``line``, given their depth
+    before it; -1 when the line is not (a part of) a template head alone (``template <class T>``,
+    not ``template <class T> void f(T x) {``)."""
+    if not angles and not TEMPLATE.match(line):
+        return -1
+    depth = angles + line.count("<") - line.count(">")
+    return max(0, depth) if angles or depth > 0 or line.rstrip().endswith(">") else -1
+
+#: A typedef's name on the line that closes its body: ``} git_clone_local_t;``.
+_CLOSING_NAME = re.compile(r"\}[ \t]*(\w+)[ \t]*;[ \t]*$")
+
+
+def _called_name(line: str) -> str:
+    """The name of what a line calls or declares: the first word before a "(" (or assigned a
+    function), past a macro in capitals around its type (``GIT_EXTERN(int) git_clone(``), the
+    word before one around its parameters (``deflate OF((…))``), the name in a callback type's
+    parentheses (``int (*git_cb)(``)."""
+    operator = _OPERATOR.search(line)
+    if operator:
+        return "operator" + operator[1]
+    called = list(_CALLED.finditer(line))
+    for k, m in enumerate(called):
+        word = m[1]
+        if line[m.end() - 1] != "(":
+            return word  # a function assigned to a name
+        pointer = _POINTER_NAME.match(line, m.end())
+        if pointer and (_MACRO_WORD.fullmatch(word) or line[m.end():].lstrip().startswith("*")):
+            return pointer[1]
+        if _MACRO_WORD.fullmatch(word):
+            if line.startswith("(", m.end()):
+                before = re.findall(r"\w+", line[:m.start(1)])
+                return before[-1] if before else word
+            if k + 1 < len(called):
+                continue
+        return word
+    return ""
 
 
 def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head: int = -1,
-                      in_type: bool = False) -> None:
+                      in_type: bool = False, declares: bool = False) -> None:
     """``section_path`` of each class, function and method: its qualified name (``TextWrapper``,
     ``_handle_long_word``), which its parts inherit, so a context from inside a method says where
     it is as a heading trail does in prose. A definition found again inside a piece of itself (a
@@ -133,27 +189,49 @@ def _name_definitions(text: str, spans: list[Span], path: tuple[str, ...], head:
     for span in spans:
         inner, inner_head, inner_type = path, head, False
         if span.kind in DEFINITIONS:
-            name, own = _definition_name(text, span.start, span.end)
+            name, own = _definition_name(text, span.start, span.end, declares)
+            if not name and span.kind == "class":  # typedef struct { … } name;
+                closing = _CLOSING_NAME.search(text, max(span.start, text.rfind("\n", span.start, span.end)), span.end)
+                name = closing[1] if closing else ""
             if name and own != head:
                 inner, inner_head = (*path, name), own
             if name:
                 span.section_path = inner
             inner_type = span.kind == "class"
         elif in_type and path:
-            member = _member_name(text, span.start, span.end)
+            member = _member_name(text, span.start, span.end, declares)
             if member:
                 inner = span.section_path = (*path, member)
-        _name_definitions(text, span.children, inner, inner_head, inner_type)
+        _name_definitions(text, span.children, inner, inner_head, inner_type, declares)
 
 
-def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
-    """The name a definition's first line that is no comment or decorator gives, or '', and
-    where that line starts (-1 when there is none)."""
+def _definition_name(text: str, start: int, end: int, declares: bool = False) -> tuple[str, int]:
+    """The name a definition's first line that is no comment, decorator or template head
+    gives, or '', and where that line starts (-1 when there is none)."""
     pending, head = "", -1  # an unfinished assignment's first line(s) (``res.type =``)
-    quoted = False  # inside a description in triple quotes (GraphQL's) that leads into it
+    quoted = commented = False  # inside a description in triple quotes (GraphQL's), a comment
+    angles = 0  # inside a template's head (``template <typename T,`` / ``  typename U>``)
+    shown: tuple[str, int] = ("", -1)  # a declaration shown in a comment: a macro (zlib's deflateInit2)
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         stripped = line.strip()
+        opened = commented
+        inside, commented = in_block_comment(stripped, commented)
+        if inside:
+            if declares and opened and m.start() > start and text[start:m.start()].strip() == "/*" \
+                    and _DECLARATION.match(line):
+                shown = (_called_name(line), m.start())
+            continue
+        if declares:
+            inside = template_head(line, angles)
+            if inside >= 0:
+                angles = inside
+                continue
+            define = MACRO_DEFINITION.match(line)
+            if define:
+                return define[1], m.start()
+            if _NEUTRAL.match(line):  # an access label (``public:``) above a member
+                continue
         described, quoted = in_description(stripped, quoted)
         if described or LEAD_LINE.match(line) or not stripped:
             continue
@@ -169,9 +247,18 @@ def _definition_name(text: str, start: int, end: int) -> tuple[str, int]:
         if defined:
             trait = _IMPL_FOR.match(line, defined.end()) if line.lstrip().startswith("impl") else None
             return (f"{defined[1]} for {trait[1]}" if trait else defined[1]), head
-        called = _CALLED.search(line)
-        return (called[1] if called else ""), head
-    return "", head
+        return _called_name(line), head
+    return shown if shown[0] else ("", head)
+
+
+def in_block_comment(stripped: str, commented: bool) -> tuple[bool, bool]:
+    """Whether a line (``stripped`` of its blanks) is a line of a ``/* … */`` comment that
+    starts a line, given whether one was open before it; and whether one is open after it."""
+    if commented:
+        return True, "*/" not in stripped
+    if stripped.startswith("/*"):
+        return True, "*/" not in stripped[2:]
+    return False, False
 
 
 def in_description(stripped: str, quoted: bool) -> tuple[bool, bool]:
@@ -195,13 +282,37 @@ _MEMBER = re.compile(
     r"|([A-Z][A-Z0-9_]*)[ \t]*(?:=[ \t]*-?\d+[ \t]*)?[;,]?[ \t]*(?:[@\[].*)?$)")
 
 
-def _member_name(text: str, start: int, end: int) -> str:
+#: A field of a C-like type: ``unsigned int version;``, ``const char *branch;``, ``int x[4] = {0};``.
+_FIELD = re.compile(r"[ \t]*(?:[\w:<>,*&]+[ \t]+)+[*&]*(\w+)(?:\[[^\]\n]*\])*[ \t]*(?:=[^;\n]*)?;")
+#: A member a macro declares, named by its first argument in capitals (``CURLOPT(CURLOPT_NOSIGNAL, …),``).
+_MACRO_MEMBER = re.compile(r"[ \t]*[A-Z][A-Z0-9_]+\([ \t]*([A-Z_][A-Z0-9_]*)[ \t]*,")
+
+
+def _member_of(line: str, declares: bool) -> str:
+    """The name of the member a line of a type's body declares, or ''."""
+    if _CONTROL.match(line):
+        return ""
+    if declares:
+        called = _MACRO_MEMBER.match(line)
+        if called:
+            return called[1]
+    member = _MEMBER.match(line)
+    if member:
+        return next(g for g in member.groups() if g)
+    field = _FIELD.match(line) if declares else None
+    return field[1] if field else ""
+
+
+def _member_name(text: str, start: int, end: int, declares: bool = False) -> str:
     """The name of the one member that a piece of a type's body declares, or '' (none, or more
     than one: merged neighbours are not named by one of them)."""
-    name, quoted, base = "", False, -1
+    name, quoted, commented, base = "", False, False, -1
     for m in _LINE.finditer(text, start, end):
         line = m.group()
         stripped = line.strip()
+        inside, commented = in_block_comment(stripped, commented)
+        if inside:
+            continue
         described, quoted = in_description(stripped, quoted)
         if described or not stripped or LEAD_LINE.match(line) or _CONTINUES.match(line):
             continue
@@ -209,10 +320,10 @@ def _member_name(text: str, start: int, end: int) -> str:
         base = indent if base < 0 else base
         if indent > base:
             continue
-        member = _MEMBER.match(line[:_KIND_PREFIX])
-        if name or indent < base or not member or _CONTROL.match(line):
+        member = _member_of(line[:_KIND_PREFIX], declares)
+        if name or indent < base or not member:
             return ""
-        name = next(g for g in member.groups() if g)
+        name = member
     return name
 
 
@@ -248,8 +359,10 @@ class _Lines:
     Lines, their blankness and offsets are computed once, in bulk; indentation on demand.
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, declares: bool = False):
         self.text = text
+        #: Whether the language is one of :data:`DECLARING`.
+        self.declares = declares
         self.rows = text.split("\n")
         self.count = len(self.rows)
         self.starts = list(accumulate((len(row) + 1 for row in self.rows[:-1]), initial=0))
@@ -258,10 +371,11 @@ class _Lines:
         self._in_string: frozenset[int] | None = None
 
     def in_string(self, i: int) -> bool:
-        """Whether line ``i`` starts inside a string opened on a line before it (a template
-        literal's or a text block's lines, which may start at any column)."""
+        """Whether line ``i`` starts inside a string or a block comment opened on a line before
+        it (a template literal's or a text block's lines, which may start at any column; a
+        ``/* … */`` comment's text, which zlib indents and closes at column 0)."""
         if self._in_string is None:
-            self._in_string = _string_lines(self.rows)
+            self._in_string = _string_lines(self.rows) | _comment_lines(self.rows, self.declares)
         return i in self._in_string
 
     def end(self, i: int) -> int:
@@ -269,8 +383,17 @@ class _Lines:
         return self.starts[i] + len(self.rows[i])
 
     def indent(self, i: int) -> int:
-        """Indentation in columns (a tab advances to the next multiple of 4)."""
+        """Indentation in columns (a tab advances to the next multiple of 4). A C preprocessor
+        line, written at column 0 however deep it sits, has the indentation of the code it
+        opens (``#if``, ``#define``) or of the code it follows (``#else``, ``#endif``); a C++
+        access label (``  public:``), of the members it opens."""
         col = self._indents.get(i)
+        if col is None and self.declares and (neutral := _NEUTRAL.match(self.rows[i])):
+            step = -1 if neutral[1] in ("else", "elif", "endif") else 1
+            j = i + step
+            while 0 <= j < self.count and (self.blanks[j] or _NEUTRAL.match(self.rows[j]) or self.in_string(j)):
+                j += step
+            col = self._indents[i] = self.indent(j) if 0 <= j < self.count else 0
         if col is None:
             col = 0
             for ch in self.rows[i]:
@@ -329,6 +452,32 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
             if m.group() == "`" or m.group() in _TRIPLES:
                 quote = m.group()
     return frozenset() if quote else frozenset(inside)
+
+
+#: Lines whose indentation says nothing of where they sit: a C preprocessor line (by its
+#: directive) and a C++ access label, which both lead into the code after them.
+_NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|define|undef|include|pragma|error|warning|line)\b"
+                      r"|(?:public|protected|private)(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$|(?:signals|Q_SIGNALS)[ \t]*:[ \t]*$)")
+
+
+def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
+    """The lines inside a block comment that a line starting with ``/*`` opened (its closing
+    line included); none for a comment not closed by the end. With ``after_code`` (C and its
+    kin), a comment opened after code (``#ifndef X /* why``) too, outside quotes."""
+    inside: list[int] = []
+    opened = -1
+    for i, row in enumerate(rows):
+        if opened >= 0:
+            if "*/" in row:
+                inside.extend(range(opened + 1, i + 1))
+                opened = -1
+            continue
+        at = row.find("/*")
+        if at < 0 or "*/" in row[at + 2:]:
+            continue
+        if not row[:at].strip() or (after_code and row.count('"', 0, at) % 2 == 0 and row.count("'", 0, at) % 2 == 0):
+            opened = i
+    return frozenset(inside)
 
 
 #: A statement (or an ``except`` / ``case`` clause): what carries line numbers.
@@ -560,7 +709,7 @@ _CONTINUES = re.compile(
 LEAD_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
 _CLASS_LIKE = re.compile(
     r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
-    r"default|declare|open|data)\s+)*(?:class|struct|interface|trait|impl|enum|module|mod|namespace|"
+    r"default|declare|open|data|typedef)\s+)*(?:class|struct|interface|trait|impl|enum|module|mod|namespace|"
     r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface)"
     # GraphQL's types (``type Query implements Node {``, ``extend type``), protobuf's messages
     r"|(?:extend\s+)?(?:type\s+\w+(?=\s+implements\b|\s*(?:@\w+(?:\([^)\n]*\))?\s*)*\{)|input|scalar|union)"
@@ -572,13 +721,19 @@ _FUNCTION_LIKE = re.compile(
     r"unsafe|extern|inline|virtual|override|final|default|const|local)[ \t]+)*"
     r"(?:function\b|func\b|fn\b|def\b|sub\b|proc\b|fun\b|macro_rules!"
     # C, Java, C#: "type name(args) {" -- words separated by blanks, so no backtracking blow-up
-    r"|(?:[\w:<>,*&\[\]]+[ \t]+)+[*&]*\w+[ \t]*\([^;]*$"
+    r"|(?:[\w:<>,*&\[\]]+[ \t]+)+[*&]*(?:\w+|operator[ \t]*(?:\(\)|[^\w\s(]+))[ \t]*\([^;]*$"
     # JS/TS method shorthand: "name(args) {" or "name(args): Type {"
     r"|\w+[ \t]*\([^;]*\)[ \t]*(?::[^{;]*)?\{[ \t]*$"
     # a function assigned to a variable or a member: "const f = (x) =>", "res.send = function send("
     r"|(?:(?:const|let|var)[ \t]+)?(?:[\w$]+(?:\.[\w$]+)*[ \t]*=[ \t]*)+(?:async[ \t]*)?"
     r"(?:function\b|\([^)]*\)[ \t]*=>|\w+[ \t]*=>))"
 )
+# A function declared without a body in C, C++, Java or C# (``SQLITE_API int f(sqlite3*);``,
+# ``GIT_EXTERN(int) git_clone(``, a callback type ``typedef int (*git_cb)(``), in DECLARING only:
+# elsewhere "word word(…);" is a statement.
+_DECLARATION = re.compile(
+    r"[ \t]*(?=[\w~])(?:(?:[\w:<>,*&\[\]~]+|\w+\([^()\n]*\))[ \t]+)+[*&]*"
+    r"(?:\w+|operator[ \t]*(?:\(\)|[^\w\s(]+)|\([ \t]*\*[ \t]*\w+[ \t]*\))[ \t]*\(")
 _KIND_PREFIX = 300  # characters of a head line that the kind patterns look at
 # A line ending in an assignment's "=": the statement goes on at the next line's indentation.
 _UNFINISHED = re.compile(r"[^=!<>]=[ \t]*$")
@@ -614,6 +769,17 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
     leading = False  # whether the last merged unit is a lead, known without reading it again
     for u in units:
         lead = _is_lead(lines, u)
+        if lead and merged and not leading and merged[-1].last + 1 == u.first \
+                and (u.last == last or lines.blanks[u.last + 1]) and _declaration(lines, merged[-1]):
+            # a comment right under a declaration, a blank line below it, documents it (zlib's)
+            merged[-1].last = u.last
+            merged[-1].documented = True
+            continue
+        if not lead and merged and not leading and merged[-1].documented and merged[-1].last + 1 == u.first \
+                and _declaration(lines, merged[-1]) and _declaration(lines, u):
+            # declarations under one comment (sqlite3_open, sqlite3_open16, sqlite3_open_v2)
+            merged[-1].last = u.last
+            continue
         if leading and (merged[-1].last + 1 == u.first
                         or (merged[-1].last + 2 == u.first and _documents(lines, merged[-1], u))):
             # A comment of many "//" lines (Go, Rust, C) is one lead: its head stays its first line.
@@ -624,7 +790,11 @@ def layout_units(lines: _Lines, first: int, last: int) -> list[_Unit]:
             merged.append(u)
             leading = lead
     for u in merged:
-        u.kind = _layout_kind(_head_text(lines, u))
+        head = _head_text(lines, u)
+        if lines.declares and u.first < u.last and lines.rows[u.first].strip() == "/*" \
+                and not LEAD_LINE.match(lines.rows[u.first + 1]):
+            head = lines.rows[u.first + 1]  # a declaration shown in a comment: a macro (zlib's deflateInit2)
+        u.kind = _layout_kind(head, lines.declares)
     return merged
 
 
@@ -643,8 +813,15 @@ def _head_text(lines: _Lines, unit: _Unit) -> str:
 
 
 def _is_lead(lines: _Lines, unit: _Unit) -> bool:
-    """A unit of comment or decorator lines only (a decorator's arguments may run on)."""
-    if unit.head != unit.first or not LEAD_LINE.match(lines.rows[unit.first]):
+    """A unit of comment or decorator lines only (a decorator's arguments may run on), or a C++
+    template's head; not a C macro's definition (``#define MAX(a, b)``)."""
+    row = lines.rows[unit.first]
+    if lines.declares and unit.first == unit.last and _NEUTRAL.match(row) and not row.lstrip().startswith("#"):
+        return True  # an access label
+    if lines.declares and (MACRO_DEFINITION.match(row) or (
+            TEMPLATE.match(row) and lines.rows[unit.last].rstrip().endswith(">"))):
+        return not MACRO_DEFINITION.match(row)
+    if unit.head != unit.first or not LEAD_LINE.match(row):
         return False
     base = lines.indent(unit.first)
     # a description in triple quotes (GraphQL's, Julia's docstrings) leads too, its lines included
@@ -657,16 +834,24 @@ def _documents(lines: _Lines, lead: _Unit, unit: _Unit) -> bool:
     definition it documents."""
     first, last = lines.rows[lead.first].lstrip(), lines.rows[lead.last].rstrip()
     return (first.startswith("/**") and last.endswith("*/") and "*/" not in first[2:-2]
-            and _layout_kind(_head_text(lines, unit)) != "code")
+            and _layout_kind(_head_text(lines, unit), lines.declares) != "code")
 
 
-def _layout_kind(line: str) -> str:
+def _layout_kind(line: str, declares: bool = False) -> str:
     line = line[:_KIND_PREFIX]
     if _CLASS_LIKE.match(line):
         return "class"
-    if not _CONTROL.match(line) and _FUNCTION_LIKE.match(line):
+    if not _CONTROL.match(line) and (_FUNCTION_LIKE.match(line) or (declares and (
+            _DECLARATION.match(line) or MACRO_DEFINITION.match(line)))):
         return "function"
     return "code"
+
+
+def _declaration(lines: _Lines, unit: _Unit) -> bool:
+    """Whether a unit declares a function without a body (``int f(void);``), in a language of
+    :data:`DECLARING`."""
+    return (lines.declares and lines.rows[unit.last].rstrip().endswith(";")
+            and _layout_kind(_head_text(lines, unit), True) == "function")
 
 
 def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
@@ -683,6 +868,10 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     if not body:
         return None
     body[-1].last = unit.last
+    if unit.kind in ("function", "method") and lines.declares:
+        for u in body:  # in a function's body, "Type x(…);" is a statement, not a declaration
+            if u.kind == "function" and _declaration(lines, u):
+                u.kind = "code"
     if all(lines.blanks[i] or _KEY_LINE.match(lines.rows[i]) for i in range(unit.first, head + 1)):
         # a YAML key over a block too big for one unit leads into its first part: alone, each
         # level's key line (``content:``, ``application/json:``) was a unit of one word
@@ -691,8 +880,7 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
     if unit.kind == "class":
         for u in body:
             u.kind = "method" if u.kind == "function" else u.kind
-            u.member = u.kind == "code" and bool(_MEMBER.match(lines.rows[u.head][:_KIND_PREFIX])) \
-                and not _CONTROL.match(lines.rows[u.head])
+            u.member = u.kind == "code" and bool(_member_of(lines.rows[u.head][:_KIND_PREFIX], lines.declares))
     # the head part's head is its signature: opened, it is not read as a definition with a body
     return [_Unit("code", unit.first, head, head=max(unit.head, unit.first))] + body
 
