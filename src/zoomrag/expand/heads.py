@@ -68,10 +68,8 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
         line = text[pos:end if nl < 0 else nl]
         stripped = line.strip()
         described, quoted = in_description(stripped, quoted)  # GraphQL's, above what it describes
-        inside, commented = in_block_comment(stripped, commented)
-        if inside:
-            decorated = True
-        elif described:
+        in_comment, commented = in_block_comment(stripped, commented)
+        if in_comment or described:
             decorated = True
         elif (inside := template_head(line, angles)) >= 0:  # a C++ template's head, maybe of many lines
             angles, decorated = inside, True

@@ -216,8 +216,8 @@ def _definition_name(text: str, start: int, end: int, declares: bool = False) ->
         line = m.group()[:_KIND_PREFIX]
         stripped = line.strip()
         opened = commented
-        inside, commented = in_block_comment(stripped, commented)
-        if inside:
+        in_comment, commented = in_block_comment(stripped, commented)
+        if in_comment:
             if declares and opened and m.start() > start and text[start:m.start()].strip() == "/*" \
                     and _DECLARATION.match(line):
                 shown = (_called_name(line), m.start())
