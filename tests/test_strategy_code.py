@@ -508,6 +508,12 @@ def test_a_licence_header_is_a_unit_of_its_own():
     other = src.replace("Copyright 2013 The Authors", "Helpers").replace("Licensed under the Apache License", "Shared")
     assert len(make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(
         Document.from_text(other, id="a.go", source="a.go", format="code")).leaves()) == 1
+    # nor with a C header's guard right under it: alone, the licence is the same in every file
+    header = "/*\n * Copyright (C) the libgit2 contributors.\n * Licensed under GPL v2.\n */\n"
+    src = header + "#ifndef INCLUDE_git_clone_h__\n#define INCLUDE_git_clone_h__\n\n#include \"common.h\"\n"
+    doc = Document.from_text(src, id="clone.h", source="clone.h", format="code")
+    tree = make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(doc)
+    assert [n.text for n in tree.leaves()] == [header.strip(), src[len(header):].strip()]
 
 
 GRAPHQL = '''"""

@@ -76,6 +76,10 @@ class CodeChunker(Chunker):
             # a licence header alone: merged with the package line and imports after it, it made
             # every file's first unit say the same, and that unit won questions about them
             units[0].alone = True
+            comment_end = _first_comment_end(lines, units[0].first, units[0].last)
+            if comment_end < units[0].last:  # nor with a C header's guard (``#ifndef git_clone_h``)
+                units[1:1] = [_Unit("code", comment_end + 1, units[0].last, head=comment_end + 1)]
+                units[0].last = units[0].head = comment_end
         sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size,
                        members=language in SCHEMA_LANGUAGES)
         spans = _join_fences(text, sizer.fit(units))
@@ -149,6 +153,22 @@ def template_head(line: str, angles: int) -> int:
 
 #: A typedef's name on the line that closes its body: ``} git_clone_local_t;``.
 _CLOSING_NAME = re.compile(r"\}[ \t]*(\w+)[ \t]*;[ \t]*$")
+
+
+def _first_comment_end(lines: _Lines, first: int, last: int) -> int:
+    """The last line of the comment lines ``first`` starts (a ``/* … */`` block, a run of ``//``
+    or ``#`` lines), at most ``last``."""
+    commented = False
+    for i in range(first, last + 1):
+        stripped = lines.rows[i].strip()
+        in_comment, commented = in_block_comment(stripped, commented)
+        if in_comment:
+            if not commented:
+                return i
+            continue
+        if not stripped.startswith(("//", "#")) or (lines.declares and _NEUTRAL.match(stripped)):
+            return max(first, i - 1)
+    return last
 
 
 def _called_name(line: str) -> str:
