@@ -263,6 +263,10 @@ _CODE_PIECES = [
     # JavaScript: doc comments a blank line above, member functions, strings over lines
     "/**", " */", "res.cookie = function (a) {", "res.type =", "  get body () {", "  throw new Error(`no",
     "- inside the template`);", "const re = /[`]/;", "`", 'x = """',
+    # C and C++ headers: declarations, comments under them, directives, labels, templates
+    "SQLITE_API int f(sqlite3*);", "GIT_EXTERN(int) git_clone(", "\tconst char *url);", "/*", "*/",
+    "#ifndef X_H", "#define MAX(a, b) \\", "#endif", "  public:", "template <typename T,", "  typename U>",
+    "typedef enum {", "} name_t;", "  CURLOPT(CURLOPT_X, LONG, 1),", "x /* open", "int (*cb)(void *);",
 ]
 
 
@@ -277,7 +281,7 @@ def _read_size(text: str, measure, start: int, end: int) -> int:
 
 @settings(max_examples=150, deadline=None)
 @given(st.one_of(texts, st.lists(st.sampled_from(_CODE_PIECES), max_size=40).map("\n".join)),
-       st.sampled_from(["python", "javascript", ""]), st.sampled_from([(1, 0), (8, 4), (40, 20), (160, 80)]),
+       st.sampled_from(["python", "javascript", "c", "cpp", ""]), st.sampled_from([(1, 0), (8, 4), (40, 20), (160, 80)]),
        st.sampled_from(["chars", "approx"]))
 def test_invariants(text, language, sizes, unit):
     max_size, min_size = sizes
