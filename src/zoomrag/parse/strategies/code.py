@@ -250,7 +250,7 @@ def _definition_name(text: str, start: int, end: int, declares: bool = False) ->
             define = MACRO_DEFINITION.match(line)
             if define:
                 return define[1], m.start()
-            if _NEUTRAL.match(line):  # an access label (``public:``) above a member
+            if _NEUTRAL.match(line):  # a label (``public:``) above a member
                 continue
         described, quoted = in_description(stripped, quoted)
         if described or LEAD_LINE.match(line) or not stripped:
@@ -475,9 +475,10 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
 
 
 #: Lines whose indentation says nothing of where they sit: a C preprocessor line (by its
-#: directive) and a C++ access label, which both lead into the code after them.
+#: directive) and a label (C++'s ``public:``, a macro's ``JSON_PRIVATE_UNLESS_TESTED:``, C's
+#: ``out:``), which both lead into the code after them.
 _NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|define|undef|include|pragma|error|warning|line)\b"
-                      r"|(?:public|protected|private)(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$|(?:signals|Q_SIGNALS)[ \t]*:[ \t]*$)")
+                      r"|\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$)")
 
 
 def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
@@ -837,7 +838,7 @@ def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     template's head; not a C macro's definition (``#define MAX(a, b)``)."""
     row = lines.rows[unit.first]
     if lines.declares and unit.first == unit.last and _NEUTRAL.match(row) and not row.lstrip().startswith("#"):
-        return True  # an access label
+        return True  # a label (``public:``)
     if lines.declares and (MACRO_DEFINITION.match(row) or (
             TEMPLATE.match(row) and lines.rows[unit.last].rstrip().endswith(">"))):
         return not MACRO_DEFINITION.match(row)
