@@ -186,3 +186,24 @@ def test_the_head_of_a_graphql_type_is_past_its_description():
 def test_the_head_of_a_c_declaration_is_past_its_comment_and_template(src, head):
     s, e = head_of(src, 0, len(src))
     assert src[s:e] == head
+
+
+def test_code_that_opens_with_the_tail_of_a_definition_starts_after_it():
+    src = ("template <typename OutputIt>\nauto vformat_to_n(OutputIt out, size_t n, string_view fmt) {\n"
+           + "".join(f"  auto step_{i} = detail::prepare(out, n, {i});\n" for i in range(12))
+           + "  return {buf.out(), buf.count()};\n}\n\n"
+           "/**\n  Formats ``args``, writes up to ``n`` characters of the result to the output iterator\n"
+           "  ``out`` and returns the total (not truncated) output size.\n */\n"
+           "template <typename OutputIt, typename... T>\n"
+           "auto format_to_n(OutputIt out, size_t n, T&&... args) -> format_to_n_result<OutputIt> {\n"
+           "  return vformat_to_n(out, n, fmt);\n}\n")
+    doc = Document.from_text(src, id="core.h", source="core.h", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 10}).chunk(doc)
+    tail, doc_start = src.index("  return {buf.out()"), src.index("/**\n  Formats")
+    h = Hit("h", "core.h", doc_start + 5, doc_start + 60, 0.9)
+    [c] = assemble([Candidate("core.h", tail, len(src) - 1, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert c.text.startswith("/**\n  Formats") and "vformat_to_n(OutputIt out" not in c.text
+    # a hit in the tail keeps it
+    h = Hit("h", "core.h", tail, doc_start - 3, 0.9)
+    [c] = assemble([Candidate("core.h", tail, len(src) - 1, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert "return {buf.out(), buf.count()};" in c.text

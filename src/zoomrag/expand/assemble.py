@@ -13,7 +13,8 @@ of the list item it starts in; one that does not fit is replaced by its fallback
 context); one whose text another document already gave is skipped (the same file twice is
 returned once, naming the other in ``Context.copies``). A near copy is returned: a clause that
 differs from another contract's in one name differs where it matters. Tokens are counted on
-the final spans, so the returned contexts never exceed the budget together. A context inside a table
+the final spans, so the returned contexts never exceed the budget together. Code that opens
+with another definition's last lines (none of its hits) starts after them. A context inside a table
 carries the table's header row as a second span (charged once per table). From what the budget
 has left, a context from inside a function, method or class takes its signature
 (:mod:`zoomrag.expand.heads`; from the comment above a C declaration, the declaration after it), one holding a footnote the sentence that cites it, one citing a
@@ -216,6 +217,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return c if (s, e) == (c.start, c.end) else dataclasses.replace(c, start=s, end=e)
         if d.definitions:
             e = _before_next_head(c, s, e)
+            s = _after_previous_tail(c, s, e)
         # the edges depend on the hits: kept by the hits' spans and scores; a document of lines
         # has none to move but its sections' (a configuration file's keys)
         if not d.lines or d.sections:
@@ -244,6 +246,22 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
             return before
         after = enclosing(tree, cut, cut + 1)
         return trim_end(text, s, after[1]) if after is not None and after[1] - cut <= NEXT_DEFINITION else e
+
+    def _after_previous_tail(c: Candidate, s: int, e: int) -> int:
+        """``s``, or for code that opens with the last lines of a definition (none of its head,
+        none of the hits) and goes on past its end: where the code after it starts, when that
+        holds 15 words; a reader was handed ``return {buf.out(), buf.count()}; }`` under the
+        signature of a function the question was not about."""
+        tree = trees.tree(c.doc_id)
+        box = enclosing(tree, s, s + 1)
+        if box is None or not s < box[1] < e or any(h.start < box[1] for h in c.hits) \
+                or enclosing_head(tree, s) is None:
+            return s
+        text = doc(c.doc_id).text
+        after = box[1]
+        while after < e and text[after].isspace():
+            after += 1
+        return after if has_words(text, after, e) else s
 
     def _shape(c: Candidate) -> tuple[int, int]:
         d = doc(c.doc_id)
