@@ -77,6 +77,16 @@ def test_a_signature_and_the_code_from_inside_its_definition_are_one_context():
     assert (s.contexts, s.fragments) == (1, 0)
 
 
+def test_a_comment_and_the_c_declaration_it_leads_into_are_one_context():
+    header = ("/*\n" + "".join(f"** The busy handler sleeps for a while, step {i} of the wait.\n" for i in range(6))
+              + "*/\nSQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);\n")
+    middle = header.index("** The busy handler sleeps for a while, step 2")
+    decl = header.index("SQLITE_API")
+    spans = [("h", middle, header.index("** The busy", middle + 5) + 40), ("h", decl, len(header) - 1)]
+    s = measure_shape([spans], {"h": header}, lined={"h"})
+    assert (s.contexts, s.fragments) == (1, 0)
+
+
 def test_rows_of_one_table_carried_with_a_note_are_one_context():
     text = ("| System | Support |\n| --- | --- |\n| Windows | Experimental[^4] |\n| Linux | Tier 1 |\n"
             "| macOS | Tier 1 [^5] |\n\nSome words about the table and what it shows to every reader of it.\n\n"

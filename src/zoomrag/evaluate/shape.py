@@ -14,7 +14,8 @@ Per configuration and budget, over every context returned for every query:
 Contexts are the returned spans. A span of one or two lines directly followed by a later span of
 the same document is taken as the header row (and ``|---|`` line) that assembly puts before a
 table context's rows, and counted with them as one context, as are rows of one table; so is a
-definition's signature before a span from inside it (:mod:`zoomrag.expand.heads`), a footnote
+definition's signature before a span from inside it (:mod:`zoomrag.expand.heads`) or after the
+comment leading into it (a C declaration), a footnote
 with the span before it that cites it, and a span with the note it cites after it
 (:mod:`zoomrag.expand.footnotes`).
 """
@@ -119,8 +120,8 @@ def _joins(group: Sequence[DocSpan], nxt: DocSpan, texts: Mapping[str, str],
     if nd != doc or ns <= e:
         return False
     text = texts[doc]
-    if len(group) == 1 and (text[s:e].strip().count("\n") <= 1 or head_of(text, s, len(text)) == (s, e)):
-        return True  # a header row, a one-line citing sentence or a signature before the rest
+    if len(group) == 1 and (text[s:e].strip().count("\n") <= 1 or head_of(text, s, len(text)) in ((s, e), (ns, ne))):
+        return True  # a header row, a one-line citing sentence or a signature before the rest (after a C comment)
     if _table_rows(text, s, ne):
         return True  # rows of one table are one context
     found = notes.get(doc)
