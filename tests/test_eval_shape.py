@@ -82,7 +82,7 @@ def test_a_comment_and_the_c_declaration_it_leads_into_are_one_context():
               + "*/\nSQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);\n")
     middle = header.index("** The busy handler sleeps for a while, step 2")
     decl = header.index("SQLITE_API")
-    spans = [("h", middle, header.index("** The busy", middle + 5) + 40), ("h", decl, len(header) - 1)]
+    spans = [("h", middle, header.index("step 5") + 6), ("h", decl, len(header) - 1)]
     s = measure_shape([spans], {"h": header}, lined={"h"})
     assert (s.contexts, s.fragments) == (1, 0)
 
