@@ -518,6 +518,15 @@ def test_a_licence_header_is_a_unit_of_its_own():
     doc = Document.from_text(src, id="clone.h", source="clone.h", format="code")
     tree = make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(doc)
     assert [n.text for n in tree.leaves()] == [header.strip(), src[len(header):].strip()]
+    # or with Java's package line; a class's own doc comment naming a licence stays its own
+    java = "/*\n * Copyright (C) 2011 The Guava Authors\n */\npackage com.google.common.cache;\n"
+    doc = Document.from_text(java, id="C.java", source="C.java", format="code")
+    tree = make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(doc)
+    assert [n.text for n in tree.leaves()] == [java[:java.index("package") - 1], "package com.google.common.cache;"]
+    parser = "/** Reads licence files. */\npublic class LicenceParser {\n  int x;\n}\n"
+    doc = Document.from_text(parser, id="L.java", source="L.java", format="code")
+    tree = make_chunker("code", {"max_size": 160, "min_size": 80, "unit": "tokens"}).chunk(doc)
+    assert [n.text for n in tree.leaves()] == [parser.strip()]
 
 
 GRAPHQL = '''"""

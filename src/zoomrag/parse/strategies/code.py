@@ -72,14 +72,18 @@ class CodeChunker(Chunker):
             units = python_units(text, lines)
         if units is None:
             units = layout_units(lines, 0, lines.count - 1)
-        if units and _is_lead(lines, units[0]) and _LICENCE.search(text, 0, lines.end(units[0].last)):
+        first = units[0] if units and not units[0].nodes else None
+        if first is not None and LEAD_LINE.match(lines.rows[first.first]):
             # a licence header alone: merged with the package line and imports after it, it made
-            # every file's first unit say the same, and that unit won questions about them
-            units[0].alone = True
-            comment_end = _first_comment_end(lines, units[0].first, units[0].last)
-            if comment_end < units[0].last:  # nor with a C header's guard (``#ifndef git_clone_h``)
-                units[1:1] = [_Unit("code", comment_end + 1, units[0].last, head=comment_end + 1)]
-                units[0].last = units[0].head = comment_end
+            # every file's first unit say the same, and that unit won questions about them; nor
+            # with the line it leads into (Java's ``package``, a C header's ``#ifndef`` guard)
+            comment_end = _first_comment_end(lines, first.first, first.last)
+            attached = comment_end < first.last  # a doc comment may name a licence; it says no copyright
+            if (_COPYRIGHT if attached else _LICENCE).search(text, 0, lines.end(comment_end)):
+                if attached:
+                    rest = _Unit(first.kind, comment_end + 1, first.last, head=max(first.head, comment_end + 1))
+                    units[:1] = [_Unit("code", first.first, comment_end, head=first.first), rest]
+                units[0].alone = True
         sizer = _Sizer(text, lines, measure_for(document, self.unit), self.max_size, self.min_size,
                        members=language in SCHEMA_LANGUAGES)
         spans = _join_fences(text, sizer.fit(units))
@@ -350,6 +354,7 @@ def _member_name(text: str, start: int, end: int, declares: bool = False) -> str
 # -- language ------------------------------------------------------------------------------
 
 _LICENCE = re.compile(r"copyright|licen[cs]e|spdx-", re.IGNORECASE)
+_COPYRIGHT = re.compile(r"copyright|spdx-", re.IGNORECASE)
 _PYTHON_HINT = re.compile(r"^(?:def|class|import|from|async def|if __name__)\b", re.MULTILINE)
 
 
