@@ -176,6 +176,9 @@ def test_the_head_of_a_graphql_type_is_past_its_description():
     # a block comment of any length, its lines with or without a leading "*"
     ("/*\n" + "** the busy handler sleeps.\n" * 40 + "*/\nSQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);\n",
      "SQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);"),
+    # from the middle of one (a context's span)
+    ("** the busy handler sleeps.\n" * 40 + "*/\nSQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);\n",
+     "SQLITE_API int sqlite3_busy_timeout(sqlite3*, int ms);"),
     ("/*!\n@brief macro\nDefines to_json and from_json.\n*/\n#define NLOHMANN_X(Type, ...) \\\n  friend void f();\n",
      "#define NLOHMANN_X(Type, ...) \\"),
     # a template's head of many lines is no signature

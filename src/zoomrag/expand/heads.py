@@ -75,7 +75,7 @@ def head_of(text: str, start: int, end: int) -> tuple[int, int]:
             angles, decorated = inside, True
         elif not depth and stripped and (not LEAD_LINE.match(line) or MACRO_DEFINITION.match(line)):
             break
-        if line.lstrip().startswith(("/*", "//")):  # a doc comment may run long (JSDoc, Rust, Go, C)
+        if line.lstrip().startswith(("/*", "//", "*")):  # a doc comment may run long (JSDoc, Rust, Go, C)
             decorated = True
         if depth or line.lstrip().startswith("@"):  # ``@click.option(`` opens lines of arguments
             decorated = True
