@@ -853,3 +853,18 @@ def test_declarations_are_definitions_only_where_functions_are_declared():
         doc = Document.from_text(src, id=source, source=source, format="code")
         tree = make_chunker("code", {"max_size": 8, "min_size": 0, "unit": "chars"}).chunk(doc)
         assert {n.kind for n in tree.nodes[1:]} & {"function"} == kinds
+
+
+def test_a_macro_over_lines_is_one_definition_and_the_next_starts_its_own():
+    src = ("/*!\n@brief macro\n@def NLOHMANN_DEFINE_TYPE_INTRUSIVE\n*/\n"
+           "#define NLOHMANN_DEFINE_TYPE_INTRUSIVE(Type, ...)  \\\n"
+           "    friend void to_json(nlohmann::json& j, const Type& t) { NLOHMANN_JSON_TO(__VA_ARGS__) } \\\n"
+           "    friend void from_json(const nlohmann::json& j, Type& t) { NLOHMANN_JSON_FROM(__VA_ARGS__) }\n\n"
+           "#define NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Type, ...)  \\\n"
+           "    inline void to_json(nlohmann::json& j, const Type& t) { NLOHMANN_JSON_TO(__VA_ARGS__) }\n")
+    doc = Document.from_text(src, id="macro_scope.hpp", source="macro_scope.hpp", format="code")
+    tree = make_chunker("code", {"max_size": 30, "min_size": 0}).chunk(doc)
+    named = {n.section_path for n in tree.nodes if n.kind in ("function", "method", "class")}
+    assert named == {("NLOHMANN_DEFINE_TYPE_INTRUSIVE",), ("NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE",)}
+    first = _first_nodes(tree)
+    assert first[("NLOHMANN_DEFINE_TYPE_INTRUSIVE",)].startswith("/*!\n@brief macro")

@@ -410,7 +410,8 @@ class _Lines:
     def indent(self, i: int) -> int:
         """Indentation in columns (a tab advances to the next multiple of 4). A C preprocessor
         line, written at column 0 however deep it sits, has the indentation of the code it
-        opens (``#if``, ``#define``) or of the code it follows (``#else``, ``#endif``); a C++
+        opens (``#if``) or of the code it follows (``#else``, ``#endif``), not ``#define``,
+        whose own lines come next; a C++
         access label (``  public:``), of the members it opens."""
         col = self._indents.get(i)
         if col is None and self.declares and (neutral := _NEUTRAL.match(self.rows[i])):
@@ -482,7 +483,7 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
 #: Lines whose indentation says nothing of where they sit: a C preprocessor line (by its
 #: directive) and a label (C++'s ``public:``, a macro's ``JSON_PRIVATE_UNLESS_TESTED:``, C's
 #: ``out:``), which both lead into the code after them.
-_NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|define|undef|include|pragma|error|warning|line)\b"
+_NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|undef|include|pragma|error|warning|line)\b"
                       r"|\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$)")
 
 
@@ -895,8 +896,9 @@ def _layout_children(lines: _Lines, unit: _Unit) -> list[_Unit] | None:
         return None
     body[-1].last = unit.last
     if unit.kind in ("function", "method") and lines.declares:
-        for u in body:  # in a function's body, "Type x(…);" is a statement, not a declaration
-            if u.kind == "function" and _declaration(lines, u):
+        macro = bool(MACRO_DEFINITION.match(lines.rows[max(unit.head, unit.first)]))
+        for u in body:  # in a function's body, "Type x(…);" is a statement, not a declaration;
+            if macro or (u.kind == "function" and _declaration(lines, u)):  # in a macro's, all is its text
                 u.kind = "code"
     if all(lines.blanks[i] or _KEY_LINE.match(lines.rows[i]) for i in range(unit.first, head + 1)):
         # a YAML key over a block too big for one unit leads into its first part: alone, each
