@@ -868,3 +868,15 @@ def test_a_macro_over_lines_is_one_definition_and_the_next_starts_its_own():
     assert named == {("NLOHMANN_DEFINE_TYPE_INTRUSIVE",), ("NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE",)}
     first = _first_nodes(tree)
     assert first[("NLOHMANN_DEFINE_TYPE_INTRUSIVE",)].startswith("/*!\n@brief macro")
+
+
+def test_a_block_comment_opened_after_code_runs_to_its_end_but_not_one_in_a_line_comment():
+    src = ("#ifndef CURL_NO_OLDIES /* define this to test if your app builds with all\n"
+           "                          the obsolete stuff removed! */\n\n"
+           "int first(void);\n\n"
+           "// sources: src/*.c\n"
+           "int second(void);\n\n"
+           "/* a comment */\nint third(void);\n")
+    doc = Document.from_text(src, id="c.h", source="c.h", format="code")
+    tree = make_chunker("code", {"max_size": 8, "min_size": 0, "unit": "chars"}).chunk(doc)
+    assert {n.section_path for n in tree.nodes if n.kind == "function"} == {("first",), ("second",), ("third",)}

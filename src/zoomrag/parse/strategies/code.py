@@ -490,7 +490,8 @@ _NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|undef|i
 def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
     """The lines inside a block comment that a line starting with ``/*`` opened (its closing
     line included); none for a comment not closed by the end. With ``after_code`` (C and its
-    kin), a comment opened after code (``#ifndef X /* why``) too, outside quotes."""
+    kin), a comment opened after code (``#ifndef X /* why``) too, outside quotes and line
+    comments (``// src/*.c``)."""
     inside: list[int] = []
     opened = -1
     for i, row in enumerate(rows):
@@ -502,7 +503,9 @@ def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
         at = row.find("/*")
         if at < 0 or "*/" in row[at + 2:]:
             continue
-        if not row[:at].strip() or (after_code and row.count('"', 0, at) % 2 == 0 and row.count("'", 0, at) % 2 == 0):
+        before = row[:at]
+        if not before.strip() or (after_code and "//" not in before and before.count('"') % 2 == 0
+                                  and before.count("'") % 2 == 0):
             opened = i
     return frozenset(inside)
 
