@@ -410,14 +410,14 @@ class _Lines:
     def indent(self, i: int) -> int:
         """Indentation in columns (a tab advances to the next multiple of 4). A C preprocessor
         line, written at column 0 however deep it sits, has the indentation of the code it
-        opens (``#if``) or of the code it follows (``#else``, ``#endif``), not ``#define``,
-        whose own lines come next; a C++
+        opens (``#if``, a ``#define`` of one line) or of the code it follows (``#else``,
+        ``#endif``), not a macro's ``#define`` whose own lines come next; a C++
         access label (``  public:``), of the members it opens."""
         col = self._indents.get(i)
-        if col is None and self.declares and (neutral := _NEUTRAL.match(self.rows[i])):
+        if col is None and self.declares and (neutral := _neutral(self.rows[i])):
             step = -1 if neutral[1] in ("else", "elif", "endif") else 1
             j = i + step
-            while 0 <= j < self.count and (self.blanks[j] or _NEUTRAL.match(self.rows[j]) or self.in_string(j)):
+            while 0 <= j < self.count and (self.blanks[j] or _neutral(self.rows[j]) or self.in_string(j)):
                 j += step
             col = self._indents[i] = self.indent(j) if 0 <= j < self.count else 0
         if col is None:
@@ -485,6 +485,15 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
 #: ``out:``), which both lead into the code after them.
 _NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|undef|include|pragma|error|warning|line)\b"
                       r"|\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$)")
+
+
+_ONE_LINE_DEFINE = re.compile(r"[ \t]*#[ \t]*(define)\b.*(?<!\\)$")
+
+
+def _neutral(row: str) -> re.Match[str] | None:
+    """A line of :data:`_NEUTRAL`, or a ``#define`` of one line (``CURLOPT_PROGRESSDATA`` inside
+    an enum), with the directive as its group 1."""
+    return _NEUTRAL.match(row) or _ONE_LINE_DEFINE.match(row)
 
 
 def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
