@@ -267,6 +267,7 @@ _CODE_PIECES = [
     "SQLITE_API int f(sqlite3*);", "GIT_EXTERN(int) git_clone(", "\tconst char *url);", "/*", "*/",
     "#ifndef X_H", "#define MAX(a, b) \\", "#endif", "  public:", "template <typename T,", "  typename U>",
     "typedef enum {", "} name_t;", "  CURLOPT(CURLOPT_X, LONG, 1),", "x /* open", "int (*cb)(void *);",
+    "#define ONE 1", "    #undef ONE", "template <> struct S<int> {", "// glob src/*.c", "JSON_PRIVATE:",
 ]
 
 

@@ -117,7 +117,7 @@ def _join_fences(text: str, spans: list[Span]) -> list[Span]:
 # A definition's name: after its keyword (``def``, ``class``, ``function``, ``fn``, ``struct``…), else
 # the word before its first "(" (``async exec () {``, ``int main(void)``, ``const f = (x) =>``).
 _DEFINED = re.compile(
-    r"^[ \t]*(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|type|mod|"
+    r"^[ \t]*(?:template[ \t]*<[^\n]*?>[ \t]*)?(?:[\w()]+[ \t]+)*?(?:def|class|function|func|fn|sub|struct|interface|trait|enum|impl|type|mod|"
     r"module|namespace|record|object|protocol|macro_rules!|input|scalar|union|message|service|rpc|oneof)"
     r"(?:<(?:[^<>\n]|<[^<>\n]*>)*>)?"  # Rust's generics: "impl<'a> Deserializer<'a>"
     r"[ \t]+(?:\([^)]*\)[ \t]*)?(?:(?:class|struct)[ \t]+(?=\w))?(\w+)", re.MULTILINE)  # C++'s "enum class"
@@ -416,10 +416,13 @@ class _Lines:
         col = self._indents.get(i)
         if col is None and self.declares and (neutral := _neutral(self.rows[i])):
             step = -1 if neutral[1] in ("else", "elif", "endif") else 1
-            j = i + step
-            while 0 <= j < self.count and (self.blanks[j] or _neutral(self.rows[j]) or self.in_string(j)):
+            j, seen = i + step, 0
+            while 0 <= j < self.count and seen < _NEUTRAL_REACH and (
+                    self.blanks[j] or _neutral(self.rows[j]) or self.in_string(j)):
+                seen += not (self.blanks[j] or self.in_string(j))
                 j += step
-            col = self._indents[i] = self.indent(j) if 0 <= j < self.count else 0
+            if 0 <= j < self.count and seen < _NEUTRAL_REACH:
+                col = self._indents[i] = self.indent(j)
         if col is None:
             col = 0
             for ch in self.rows[i]:
@@ -487,6 +490,9 @@ _NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|undef|i
                       r"|\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$)")
 
 
+#: Lines looked past for the code a preprocessor line stands by; a file of directives alone
+#: (hedley.hpp) keeps them where they are written.
+_NEUTRAL_REACH = 8
 _ONE_LINE_DEFINE = re.compile(r"[ \t]*#[ \t]*(define)\b.*(?<!\\)$")
 
 
@@ -747,7 +753,8 @@ _CONTINUES = re.compile(
 #: A line of a comment or decorator, which leads to the code after it.
 LEAD_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|--|@|;|%|\"\"\"|''')")
 _CLASS_LIKE = re.compile(
-    r"[ \t]*(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
+    r"[ \t]*(?:template[ \t]*<[^\n]*?>[ \t]*)?"  # C++: "template <> struct cache_accessor<double> {"
+    r"(?:(?:export|public|private|protected|internal|abstract|final|sealed|static|pub(?:\([^)]*\))?|"
     r"default|declare|open|data|typedef)\s+)*(?:class|struct|interface|trait|impl|enum|module|mod|namespace|"
     r"object|record|protocol|extension|type\s+\w+\s+(?:struct|interface)"
     # GraphQL's types (``type Query implements Node {``, ``extend type``), protobuf's messages
