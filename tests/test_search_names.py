@@ -89,6 +89,11 @@ def format_str(src: str) -> str:
     ("  if (signed && !secret) {", "if", False),
     ("app.get('/', function (req, res) {", "app.get", False),
     ("  this.run(args) {", "run", True),
+    # C: a preprocessor definition at any depth, not its use
+    ("#define CURL_WRITEFUNC_PAUSE 0x10000001", "CURL_WRITEFUNC_PAUSE", True),
+    ("  #  define MAX_OF(a, b) ((a) > (b) ? (a) : (b))", "MAX_OF", True),
+    ("  return CURL_WRITEFUNC_PAUSE;", "CURL_WRITEFUNC_PAUSE", False),
+    ("#ifdef CURL_WRITEFUNC_PAUSE", "CURL_WRITEFUNC_PAUSE", False),
 ])
 def test_a_definition_starts_its_line(text, name, found):
     assert defines(text, asked_name(name)) is found

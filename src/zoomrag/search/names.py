@@ -15,7 +15,8 @@ starts with it as a definition starts, the name written in full or with its qual
   ``.. function::``, and as the last heading of the unit's trail (a section titled by it);
 - as a method's signature opening its body (``  addCommand(cmd, opts) {``, ``get isPaused() {``);
 - as a top-level assignment or declaration (``CACHE_DIR = …``, ``COMMA_PRIORITY: Final = 18``,
-  ``const DEPTH = 100``; not ``var parse = require(…)``, an import);
+  ``const DEPTH = 100``; not ``var parse = require(…)``, an import), or a C preprocessor
+  definition at any depth (``#define CURL_WRITEFUNC_PAUSE 0x10000001``, ``# define MAX(a, b)``);
 - an option at the start of a line (``  --where KEY=VALUE …``).
 
 A call (``format_str(src)``), an indented assignment or declaration (``  let opts = …``, a
@@ -47,6 +48,8 @@ _ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
 # After a name in a heading or an entry: its signature, its type, or nothing (not prose).
 _ENTRY_END = re.compile(r"\s*(?:$|[(\[<:=])")
 _OPTION = re.compile(r"-{1,2}[A-Za-z0-9][\w-]*")
+# A C preprocessor definition: ``#define NAME …``, ``#  define NAME(args) …``.
+_DEFINE = re.compile(r"#[ \t]*define[ \t]+([A-Za-z_]\w*)")
 # Declarations that make locals when indented (``  const opts = {…}`` inside a function).
 _LOCAL = frozenset({"let", "var", "const"})
 # A getter or setter: ``get isPaused() {``.
@@ -105,6 +108,8 @@ def _defined_at(line: str, *, titled: bool) -> _Definition | tuple[str, ...] | N
     """What ``line`` starts by defining (``titled``: the line is a heading): a name, the options
     of an option line (a tuple), or nothing."""
     stripped = line.lstrip()
+    if not titled and (define := _DEFINE.match(stripped)) is not None:
+        return _Definition((define.group(1),), assigned=True)
     if stripped.startswith("-"):  # an option, or several spelled as one (``-v, --verbose``)
         if titled or not _OPTION.match(stripped):
             return None
