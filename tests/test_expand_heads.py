@@ -210,3 +210,18 @@ def test_code_that_opens_with_the_tail_of_a_definition_starts_after_it():
     h = Hit("h", "core.h", tail, doc_start - 3, 0.9)
     [c] = assemble([Candidate("core.h", tail, len(src) - 1, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
     assert "return {buf.out(), buf.count()};" in c.text
+
+
+def test_code_whose_hit_runs_into_a_signature_takes_the_rest_of_it():
+    src = ("/*\n" + "".join(f"** sqlite3_prepare_v2() compiles statement {i} of the batch it is given.\n"
+                            for i in range(8))
+           + "*/\nSQLITE_API int sqlite3_prepare(\n  sqlite3 *db,            /* Database handle */\n"
+           "  const char *zSql,       /* SQL statement, UTF-8 encoded */\n  int nByte\n);\n"
+           "SQLITE_API int sqlite3_prepare_v2(\n  sqlite3 *db,\n  const char *zSql\n);\n")
+    doc = Document.from_text(src, id="s.h", source="s.h", format="code")
+    tree = make_chunker("code", {"max_size": 40, "min_size": 10}).chunk(doc)
+    first_line = src.index("SQLITE_API int sqlite3_prepare(") + len("SQLITE_API int sqlite3_prepare(")
+    start = src.index("** sqlite3_prepare_v2() compiles statement 5")
+    h = Hit("h", "s.h", start, first_line, 0.9)
+    [c] = assemble([Candidate("s.h", start, first_line, 0.9, (h,), kind="code")], Trees(tree), 1000, chars)
+    assert c.text.endswith("int nByte\n);")

@@ -77,7 +77,7 @@ from .docview import (
     worded_section,
 )
 from .evidence import hit_ranks, per_token
-from .heads import declared_after, enclosing, enclosing_head, head_cut
+from .heads import declared_after, enclosing, enclosing_head, head_cut, head_span
 from .innermost import innermost
 from .pertree import bounded
 
@@ -235,11 +235,17 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
     def _before_next_head(c: Candidate, s: int, e: int) -> int:
         """``e``, or for code that ends with the next definition's signature and none of its
         body: the end of the code before it; when that is under 15 words (a fragment), the end of
-        that definition if it is short (a few lines cost little of a small budget), else ``e``."""
+        that definition if it is short (a few lines cost little of a small budget), else ``e``.
+        Code whose hits run into the signature it ends inside takes the rest of the signature
+        (``SQLITE_API int sqlite3_prepare(`` is no place to stop) when that is short."""
         tree = trees.tree(c.doc_id)
         cut = head_cut(tree, s, e)
-        if cut is None or cut <= s or any(h.end > cut for h in c.hits):
+        if cut is None or cut <= s:
             return e
+        if any(h.end > cut for h in c.hits):
+            box = enclosing(tree, cut, cut + 1)
+            head_end = head_span(tree, box)[1] if box is not None else e
+            return head_end if e < head_end <= e + NEXT_DEFINITION else e
         text = doc(c.doc_id).text
         before = trim_end(text, s, cut)
         if has_words(text, s, before):

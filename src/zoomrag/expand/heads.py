@@ -24,7 +24,7 @@ from ..parse.strategies.code import (
 )
 from .pertree import per_tree
 
-__all__ = ["DEFINITIONS", "declared_after", "enclosing", "enclosing_head", "head_cut", "head_of"]
+__all__ = ["DEFINITIONS", "declared_after", "enclosing", "enclosing_head", "head_cut", "head_of", "head_span"]
 
 #: A signature is looked for over at most this many lines from its node's start, or from the end
 #: of its decorators and comments, which may take up to MAX_LEAD_LINES (a command-line tool's
@@ -110,7 +110,7 @@ def enclosing(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
     return None
 
 
-def _head(tree: Tree, definition: tuple[int, int]) -> tuple[int, int]:
+def head_span(tree: Tree, definition: tuple[int, int]) -> tuple[int, int]:
     """:func:`head_of` a definition of ``tree``, worked out once per tree: assembly asks about
     the same few definitions for every candidate, and a decorator stack may take hundreds of
     lines to pass."""
@@ -127,7 +127,7 @@ def enclosing_head(tree: Tree, pos: int) -> tuple[int, int] | None:
     best = enclosing(tree, pos, pos + 1)
     if best is None:
         return None
-    hs, he = _head(tree, best)
+    hs, he = head_span(tree, best)
     return (hs, he) if hs < he <= pos else None
 
 
@@ -137,7 +137,7 @@ def declared_after(tree: Tree, start: int, end: int) -> tuple[int, int] | None:
     best = enclosing(tree, start, end)
     if best is None:
         return None
-    hs, he = _head(tree, best)
+    hs, he = head_span(tree, best)
     return (hs, he) if end <= hs < he else None
 
 
@@ -148,5 +148,5 @@ def head_cut(tree: Tree, start: int, end: int) -> int | None:
     best = enclosing(tree, max(start, end - 1), end)
     if best is None:
         return None
-    hs, he = _head(tree, best)
+    hs, he = head_span(tree, best)
     return hs if start <= hs < end and (end < he or (end == he and start < hs)) else None
