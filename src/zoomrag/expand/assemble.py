@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ConfigError
 from ..load.base import is_paged
-from ..load.spans import trim_end
+from ..load.spans import skip_space, trim_end
 from ..model import CODE_KINDS, Context, Hit
 from .base import Candidate, TreeSource
 from .bounds import (
@@ -264,9 +264,7 @@ def assemble(candidates: Iterable[Candidate], trees: TreeSource, budget: int, co
                 or enclosing_head(tree, s) is None:
             return s
         text = doc(c.doc_id).text
-        after = box[1]
-        while after < e and text[after].isspace():
-            after += 1
+        after = skip_space(text, box[1], e)
         return after if has_words(text, after, e) else s
 
     def _shape(c: Candidate) -> tuple[int, int]:

@@ -161,7 +161,7 @@ _CLOSING_NAME = re.compile(r"\}[ \t]*(\w+)[ \t]*;[ \t]*$")
 
 def _first_comment_end(lines: _Lines, first: int, last: int) -> int:
     """The last line of the comment lines ``first`` starts (a ``/* … */`` block, a run of ``//``
-    or ``#`` lines), at most ``last``."""
+    or, outside C and its kin, ``#`` lines), at most ``last``."""
     commented = False
     for i in range(first, last + 1):
         stripped = lines.rows[i].strip()
@@ -170,8 +170,8 @@ def _first_comment_end(lines: _Lines, first: int, last: int) -> int:
             if not commented:
                 return i
             continue
-        if not stripped.startswith(("//", "#")) or (lines.declares and _NEUTRAL.match(stripped)):
-            return max(first, i - 1)
+        if not stripped.startswith("//") and (lines.declares or not stripped.startswith("#")):
+            return max(first, i - 1)  # in C, a line starting with "#" is the preprocessor's
     return last
 
 
@@ -239,11 +239,9 @@ def _definition_name(text: str, start: int, end: int, declares: bool = False) ->
     for m in _LINE.finditer(text, start, end):  # on the text: a big class is not copied per level
         line = m.group()[:_KIND_PREFIX]
         stripped = line.strip()
-        opened = commented
         in_comment, commented = in_block_comment(stripped, commented)
         if in_comment:
-            if declares and opened and m.start() > start and text[start:m.start()].strip() == "/*" \
-                    and _DECLARATION.match(line):
+            if declares and text[start:m.start()].strip() == "/*" and _DECLARATION.match(line):
                 shown = (_called_name(line), m.start())
             continue
         if declares:
@@ -254,7 +252,7 @@ def _definition_name(text: str, start: int, end: int, declares: bool = False) ->
             define = MACRO_DEFINITION.match(line)
             if define:
                 return define[1], m.start()
-            if _NEUTRAL.match(line):  # a label (``public:``) above a member
+            if _LABEL.match(line):  # ``public:`` above a member
                 continue
         described, quoted = in_description(stripped, quoted)
         if described or LEAD_LINE.match(line) or not stripped:
@@ -414,11 +412,11 @@ class _Lines:
         ``#endif``), not a macro's ``#define`` whose own lines come next; a C++
         access label (``  public:``), of the members it opens."""
         col = self._indents.get(i)
-        if col is None and self.declares and (neutral := _neutral(self.rows[i])):
-            step = -1 if neutral[1] in ("else", "elif", "endif") else 1
+        if col is None and self.declares and (neutral := _neutral(self.rows[i])) is not None:
+            step = -1 if neutral in ("else", "elif", "endif") else 1
             j, seen = i + step, 0
             while 0 <= j < self.count and seen < _NEUTRAL_REACH and (
-                    self.blanks[j] or _neutral(self.rows[j]) or self.in_string(j)):
+                    self.blanks[j] or _neutral(self.rows[j]) is not None or self.in_string(j)):
                 seen += not (self.blanks[j] or self.in_string(j))
                 j += step
             if 0 <= j < self.count and seen < _NEUTRAL_REACH:
@@ -483,23 +481,25 @@ def _string_lines(rows: list[str]) -> frozenset[int]:
     return frozenset() if quote else frozenset(inside)
 
 
-#: Lines whose indentation says nothing of where they sit: a C preprocessor line (by its
-#: directive) and a label (C++'s ``public:``, a macro's ``JSON_PRIVATE_UNLESS_TESTED:``, C's
-#: ``out:``), which both lead into the code after them.
-_NEUTRAL = re.compile(r"[ \t]*(?:#[ \t]*(if|ifdef|ifndef|else|elif|endif|undef|include|pragma|error|warning|line)\b"
-                      r"|\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$)")
-
-
+# Lines whose indentation says nothing of where they sit, and which lead into the code after
+# them: a C preprocessor line (a ``#define`` of one line too: ``CURLOPT_PROGRESSDATA`` inside an
+# enum; a macro's ``#define`` has its own lines next) and a label (C++'s ``public:``, a macro's
+# ``JSON_PRIVATE_UNLESS_TESTED:``, C's ``out:``).
+_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(?:(if|ifdef|ifndef|else|elif|endif|undef|include|pragma|error|warning|line)\b"
+                        r"|(define)\b.*(?<!\\)$)")
+_LABEL = re.compile(r"[ \t]*\w+(?:[ \t]+(?:slots|Q_SLOTS))?[ \t]*:[ \t]*$")
 #: Lines looked past for the code a preprocessor line stands by; a file of directives alone
 #: (hedley.hpp) keeps them where they are written.
 _NEUTRAL_REACH = 8
-_ONE_LINE_DEFINE = re.compile(r"[ \t]*#[ \t]*(define)\b.*(?<!\\)$")
 
 
-def _neutral(row: str) -> re.Match[str] | None:
-    """A line of :data:`_NEUTRAL`, or a ``#define`` of one line (``CURLOPT_PROGRESSDATA`` inside
-    an enum), with the directive as its group 1."""
-    return _NEUTRAL.match(row) or _ONE_LINE_DEFINE.match(row)
+def _neutral(row: str) -> str | None:
+    """The directive of a preprocessor line whose indentation says nothing (``endif``), '' for
+    a label, None for any other line."""
+    directive = _DIRECTIVE.match(row)
+    if directive:
+        return directive[1] or directive[2]
+    return "" if _LABEL.match(row) else None
 
 
 def _comment_lines(rows: list[str], after_code: bool = False) -> frozenset[int]:
@@ -862,11 +862,12 @@ def _is_lead(lines: _Lines, unit: _Unit) -> bool:
     """A unit of comment or decorator lines only (a decorator's arguments may run on), or a C++
     template's head; not a C macro's definition (``#define MAX(a, b)``)."""
     row = lines.rows[unit.first]
-    if lines.declares and unit.first == unit.last and _NEUTRAL.match(row) and not row.lstrip().startswith("#"):
-        return True  # a label (``public:``)
-    if lines.declares and (MACRO_DEFINITION.match(row) or (
-            TEMPLATE.match(row) and lines.rows[unit.last].rstrip().endswith(">"))):
-        return not MACRO_DEFINITION.match(row)
+    if lines.declares:
+        if MACRO_DEFINITION.match(row):
+            return False
+        if (unit.first == unit.last and _LABEL.match(row)) or (
+                TEMPLATE.match(row) and lines.rows[unit.last].rstrip().endswith(">")):
+            return True
     if unit.head != unit.first or not LEAD_LINE.match(row):
         return False
     base = lines.indent(unit.first)
