@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (87, "3944a49330cc713f3b8f8020e67b0fff9758b4e54b51945a93555f15ec947367")
+RECORDED = (88, "a5d0089542b5e07bda2a0688ad42fbccc64fb9aaed2197fc1f62f229a65bf70f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
@@ -177,6 +177,19 @@ FILES = {
     "faq.de.txt": ("text", "Die FAQ\n\nKapitel 1. Grundlagen\n\n1.1. Was ist das?\n\nEin Werkzeug.\n\n"
                    "Kapitel 2. Mehr\n\n2.1. Wie?\n\nSo.\n\nГлава 3. Выбор\n\n3.1. Как?\n\nТак.\n"),
     "people.csv": ("csv", "name,role,city\n" + "".join(f"person {i},role {i % 4},city {i % 7}\n" for i in range(80))),
+    "javadoc.html": ("html", "<main><div class='sub-title'><span>Package</span> <a href='p.html'>org.x</a></div>"
+                     "<h1>Class Range</h1><ul class='summary-list'><li><section><h2>Method Summary</h2>"
+                     "<div class='summary-table two-column-summary'><div class='table-header col-first'>Method</div>"
+                     "<div class='table-header col-last'>Description</div><div class='col-first'>fit(T)</div>"
+                     "<div class='col-last'>Fits it.</div></div></section></li><li><section><h2>Method Details</h2>"
+                     f"<h3>fit</h3><p>{_LONG}</p><dl><dt>See Also:</dt><dd><a href='#c'>contains(T)</a></dd></dl>"
+                     "</section></li></ul></main>"),
+    "Range.src.html": ("html", "<html><head><meta name='description' content='source: package: org.x, class: "
+                       "Range'></head><body><div class='source-container'><pre>"
+                       + "\n".join(f"<span class='source-line-no'>{i:03}</span><span>{line}</span>" for i, line in
+                                   enumerate(["package org.x;", "public class Range {", "    /** Fits. */",
+                                              "    public int fit(int v) {", "        return v;", "    }", "}"], 1))
+                       + "</pre></div></body></html>"),
     "tool.py": ("code", '"""A small tool."""\n\nimport os\n\n\nclass Tool:\n    """Does things."""\n\n'
                 "    def run(self, x):\n        return x + 1\n\n    def stop(self):\n        pass\n\n\n"
                 "def outer(url):\n    \"\"\"Checks a URL.\"\"\"\n\n    def get(key):\n        return key.upper()\n\n"

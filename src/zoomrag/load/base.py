@@ -184,6 +184,17 @@ def _declared_encoding(head: bytes) -> str | None:
 
 #: How makeinfo opens the mark of an index node, the only NUL bytes a text file holds.
 _INFO_MARK = re.compile(rb"\x00\x08\[[^\x00]{0,64}\x00\x08\]")
+#: At most one NUL byte in this many of a text file's first bytes (:func:`_stray_nuls`).
+_NUL_RARITY = 2048
+
+
+def _stray_nuls(head: bytes) -> bool:
+    """Whether the NUL bytes in a file's first bytes are a few single characters in text, as a
+    generator writes a NUL it documents (javadoc's page of ``'\\0'``), not a binary file's
+    runs of zeros or UTF-16's every other byte."""
+    return b"\x00\x00" not in head and head.count(b"\x00") <= max(1, len(head) // _NUL_RARITY)
+
+
 #: Bytes outside ASCII a file must hold for its encoding to be guessed.
 _GUESS_BYTES = 20
 
@@ -205,13 +216,14 @@ def _likely_encoding(data: bytes) -> str | None:
 
 def decode(data: bytes, source: str) -> str:
     """UTF-8 (with or without BOM), UTF-16/32 with BOM, or the encoding an XML declaration or an
-    HTML page's meta charset names; binary data is refused by name."""
+    HTML page's meta charset names; binary data is refused by name. A few single NUL bytes in
+    text are not binary: each is read as U+FFFD."""
     for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
                        (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
         # UTF-32 LE's BOM starts with UTF-16 LE's, so UTF-32 is tried first.
         if data.startswith(bom):
             try:
-                return normalize_newlines(data.decode(codec))
+                return _text(data.decode(codec))
             except UnicodeDecodeError as e:
                 raise DecodeError(
                     f"{source}: {codec.upper()} byte order mark but invalid {codec.upper()} at byte "
@@ -220,7 +232,7 @@ def decode(data: bytes, source: str) -> str:
     if b"\x00\x08[" in data:  # an Info manual's index marks ("\0\b[index\0\b]"): not binary
         data = _INFO_MARK.sub(b"", data)
     head = data[:_SNIFF]
-    binary = b"\x00" in head or len(head.translate(None, _CONTROL)) < 0.9 * len(head)
+    binary = (b"\x00" in head and not _stray_nuls(head)) or len(head.translate(None, _CONTROL)) < 0.9 * len(head)
     older = _UNREAD_FORMATS.get(PurePath(source).suffix.lower())
     if older is not None and binary:
         kind, into = older
@@ -236,7 +248,7 @@ def decode(data: bytes, source: str) -> str:
         read = any(suffix in fmt.extensions for _, fmt in FORMATS.items())
         leave = f" (--exclude '*{suffix}')" if suffix and not read else ""
         raise BinaryFileError(f"{source}: {what}, not text, which is what zoomrag reads; leave it out{leave}")
-    if b"\x00" in head:
+    if binary and b"\x00" in head:
         raise BinaryFileError(f"{source}: binary file (NUL bytes found), not text; "
                               "skip it or convert it to text first")
     if head and len(head.translate(None, _CONTROL)) < 0.9 * len(head):
@@ -250,7 +262,7 @@ def decode(data: bytes, source: str) -> str:
         declared = _declared_encoding(head)
         if declared is not None:
             try:
-                return normalize_newlines(data.decode(declared))
+                return _text(data.decode(declared))
             except UnicodeDecodeError as d:
                 raise DecodeError(f"{source}: neither UTF-8 nor the {declared} it declares (byte "
                                   f"0x{data[d.start]:02x} at offset {d.start}); fix the declaration or "
@@ -262,7 +274,13 @@ def decode(data: bytes, source: str) -> str:
         raise DecodeError(
             f"{source}: not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start}, line {line}); {how}"
         ) from None
-    return normalize_newlines(text)
+    return _text(text)
+
+
+def _text(decoded: str) -> str:
+    # A stray NUL becomes U+FFFD, the character that says one was there: browsers show none, and
+    # PostgreSQL stores none.
+    return normalize_newlines(decoded.replace("\x00", "\ufffd") if "\x00" in decoded else decoded)
 
 
 def read_text(text: str, *, format: str = "text", id: str = "doc", source: str = "<text>",

@@ -43,6 +43,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
+from ..spans import trim
 from .code import language_name
 from .confluence import confluence_page
 from .filing import cover_facts, filing_title
@@ -94,8 +95,16 @@ _CONTENT = frozenset({"main", "article"})
 #: Words of navigation lines besides their links ("Previous: … Up: … [Index]").
 _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top", "back", "contents",
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
-                        "menu", "search", "modules", "more"})
+                        "menu", "search", "modules", "more",
+                        # javadoc's line above a class's title: "Package org.apache.commons.io"
+                        "package", "module"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
+#: Classes (in lower case, as compared) of a code listing's line numbers (javadoc's source pages, old and new; Doxygen's;
+#: Pygments' spans and table column; highlight.js' plugin): the gutter beside the code, which
+#: would glue ``017`` to ``package org.apache…`` in the text.
+_GUTTERS = ("source-line-no", "sourcelineno", "lineno", "linenos", "linenodiv", "hljs-ln-numbers",
+            # javadoc 8–15's tabs above a summary table ("All Methods Static Methods …")
+            "tabletab", "activetabletab")
 #: Classes generators give their navigation and page chrome when they do not use ``nav`` or its
 #: role: DocBook's header and footer tables (a chapter's title beside Prev / Next arrows) and its
 #: table of contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav
@@ -103,7 +112,8 @@ _NAV_LEFTOVER = re.compile(r"[\W_]+")
 #: would end every method's section) and its "Expand description" toggle, Confluence's table of
 #: contents macro.
 _CHROME_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
-                             "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme", "toc-macro"})
+                             "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme", "toc-macro",
+                             *_GUTTERS})
 
 
 #: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
@@ -425,8 +435,10 @@ class _Renderer:
 
     def _paragraph(self, inline: _Inline) -> None:
         body = inline.render()
-        # navigation lines are not content; a note that is a link (a URL it cites) is
-        if self.label.startswith("[^") or not _link_only(body, inline.links):
+        # navigation lines are not content; a note that is a link (a URL it cites) is, and so
+        # are the links a term introduces (javadoc's "See Also: byteCountToDisplaySize(long)")
+        if self.label.startswith("[^") or (self.label and self.term and not self.nav) \
+                or not _link_only(body, inline.links):
             self.add(body, "text")
 
     def _special(self, node: LexborNode, tag: str) -> bool:
@@ -503,16 +515,19 @@ class _Renderer:
             self._table(node, rows)
         elif tag == "pre":
             self._code(node)
+        elif _grid(node) and (grid := _grid_rows(node)):
+            self._pipe_table(table_rows(grid))
         elif tag != "hr":
             return False
         return True
 
     def _list(self, node: LexborNode) -> None:
-        """A list as one block, or, when items hold code or tables (a manual's examples), as
-        the run of its items' lines with each such item's blocks after its first line: the
-        example stays a code block under the line that leads to it, not a line of run-on words."""
+        """A list as one block, or, when items hold code, tables or headings (a manual's
+        examples; javadoc's pages, a list of sections), as the run of its items' lines with each
+        such item's blocks after its first line: the example stays a code block under the line
+        that leads to it, not a line of run-on words, and a heading stays a heading."""
         meta = _ORDERED[node.tag == "ol"]
-        if self.nested >= _MAX_ADMONITIONS or node.css_first("pre, table") is None:
+        if self.nested >= _MAX_ADMONITIONS or node.css_first(_ITEM_BLOCKS) is None:
             self.add("\n".join(_list_lines(node, 0)), "list", meta=meta)
             return
         number, pending = _list_start(node), []
@@ -521,7 +536,7 @@ class _Renderer:
                 continue
             kids = _children(item)
             cut = next((i for i, k in enumerate(kids) if k.is_element_node
-                        and (k.tag in ("pre", "table") or k.css_first("pre, table") is not None)), None)
+                        and (k.tag in _ITEM_BLOCK_TAGS or _grid(k) or k.css_first(_ITEM_BLOCKS) is not None)), None)
             if cut is None:
                 pending += _list_lines(node, 0, items=[item], start=number)
                 number += bool(_item_parts(item, 0)[0])  # an item of only a list takes no number
@@ -570,16 +585,20 @@ class _Renderer:
         self.add(caption, "text")
         if fields:  # a name and its value a line, as a reader reads them (no row is a header)
             self.add("\n".join(f"{name}{_joint(name)}{value}" for name, value in fields), "text")
-        if rows and rows[0]:
-            width = len(rows[0])
-            lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
-            lines.extend(_pipe_row(r, width) for r in rows[1:])
-            self.add("\n".join(lines), "table")
+        self._pipe_table(rows)
         for tr in noted:
             for note in tr.css("div.footnote"):
                 label = note_label(note)
                 if label is not None:
                     self._note(note, label)
+
+    def _pipe_table(self, rows: list[list[str]]) -> None:
+        """Rows as a pipe table, the first its header."""
+        if rows and rows[0]:
+            width = len(rows[0])
+            lines = [_pipe_row(rows[0], width), "| " + " | ".join(["---"] * width) + " |"]
+            lines.extend(_pipe_row(r, width) for r in rows[1:])
+            self.add("\n".join(lines), "table")
 
     def _code(self, node: LexborNode) -> None:
         code = _pre_text(node).replace("\xa0", " ").strip("\n").rstrip()
@@ -674,6 +693,28 @@ def _layout(table: LexborNode, rows: list[LexborNode]) -> bool:
         return True
     headed = any(c.tag == "th" for r in cells for c in r) or table.css_first("thead") is not None
     return not headed and any(c.css_first(_CELL_BLOCKS) is not None for r in cells for c in r)
+
+
+#: Blocks a list item is not read as one line of: code, tables (and javadoc's tables drawn with
+#: ``div`` elements), headings.
+_ITEM_BLOCK_TAGS = frozenset({"pre", "table", *_HEADINGS})
+_ITEM_BLOCKS = ", ".join(sorted(_ITEM_BLOCK_TAGS)) + ", div.summary-table"
+
+
+def _grid(node: LexborNode) -> bool:
+    """A table javadoc (16 and later) draws with ``div`` elements on a CSS grid: its header
+    cells (``table-header``), then each row's cells, as the elements inside it."""
+    return node.tag == "div" and "summary-table" in classes(node)
+
+
+def _grid_rows(node: LexborNode) -> list[list[tuple[str, int]]]:
+    """A grid's rows of cells (text, columns spanned), its header cells first."""
+    cells = [c for c in _children(node) if c.is_element_node and c.tag == "div" and not _dropped(c)]
+    width = sum(1 for c in cells if "table-header" in classes(c))
+    if width < 1:
+        return []
+    texts = [(_inline(c).render(one_line=True), 1) for c in cells]
+    return [texts[i:i + width] for i in range(0, len(texts), width)]
 
 
 #: Blocks whose presence in a cell marks a table without header cells as layout.
@@ -816,6 +857,29 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
     return text, blocks, title or None
 
 
+#: javadoc's description of a class's source page (``-linksource``), all titled "Source code".
+_SOURCE_PAGE = re.compile(r"source: package: ([\w.]+), (?:class|interface|enum|record|annotation type): (\w+)")
+#: How a javadoc source page's listing sits in it (javadoc 16 and later; before).
+_SOURCE_LISTING = "div.source-container > pre, div.sourceContainer > pre"
+
+
+def _javadoc_source(html: str) -> tuple[str, str] | None:
+    """A javadoc source page's Java code, without its line numbers, and title: the file it
+    shows ("Range.java (org.apache.commons.lang3)"; a nested class's page shows its outer
+    class's file). None for any other page."""
+    if "source" not in html[:4096].lower():
+        return None  # javadoc's source pages say so in their title and class names
+    parser = LexborHTMLParser(html)
+    listing = parser.css(_SOURCE_LISTING)
+    if len(listing) != 1:
+        return None
+    meta = parser.css_first('meta[name="description"]')
+    m = _SOURCE_PAGE.match(meta.attributes.get("content") or "") if meta is not None else None
+    title_node = parser.css_first("title")
+    title = f"{m[2]}.java ({m[1]})" if m else _WS.sub(" ", title_node.text()).strip() if title_node else ""
+    return _pre_text(listing[0]).replace("\xa0", " ").strip("\n").rstrip() + "\n", title
+
+
 def html_document(body: str, fmt: str, metadata: Mapping[str, object], *, doc_id: str,
                   source: str) -> Document:
     """The Document the HTML ``body`` a reader wrote (a manual page's, a help file's) renders to,
@@ -881,6 +945,14 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
+    listing = _javadoc_source(text)
+    if listing is not None:  # a class's source file, read as the code it is
+        code, title = listing
+        language = MappingProxyType({"language": "java"})
+        s, e = trim(code, 0, len(code))
+        return Document(id=doc_id, source=source, text=code, format="code",
+                        metadata=MappingProxyType({"language": "java", "title": title} if title else language),
+                        blocks=(Block(code.rfind("\n", 0, s) + 1, e, "code", meta=language),) if s < e else ())
     page = confluence_page(text)  # a Confluence page: its content, its byline as metadata
     if page is not None:
         body, facts = page

@@ -1,0 +1,215 @@
+"""Javadoc's pages read as a Java developer reads them: members as sections, summaries as tables,
+source pages as the Java files they show."""
+
+from __future__ import annotations
+
+from html import escape
+
+from zoomrag.load import load_path, read_text
+from zoomrag.parse import make_chunker
+
+#: A class page as javadoc 11 writes it: members in nested lists, an ``h4`` each.
+JAVADOC_11 = """<html><head><title>Tailer (IO API)</title></head><body>
+<header role="banner"><nav role="navigation"><ul class="navList"><li><a href="../index.html">Overview</a></li></ul></nav></header>
+<main role="main">
+<div class="header">
+<div class="subTitle"><span class="packageLabelInType">Package</span>&nbsp;<a href="package-summary.html">org.example.io</a></div>
+<h2 title="Class Tailer" class="title">Class Tailer</h2>
+</div>
+<div class="contentContainer">
+<div class="description"><ul class="blockList"><li class="blockList">
+<pre>public class Tailer extends java.lang.Object</pre>
+<div class="block">Follows the end of a file, as <code>tail -f</code> does.</div>
+</li></ul></div>
+<div class="summary"><ul class="blockList"><li class="blockList">
+<section role="region"><ul class="blockList"><li class="blockList">
+<h3>Method Summary</h3>
+<table class="memberSummary">
+<caption><span id="t0" class="activeTableTab"><span>All Methods</span></span><span id="t1" class="tableTab"><span><a href="javascript:show(1);">Static Methods</a></span></span></caption>
+<tr><th class="colFirst" scope="col">Modifier and Type</th><th class="colSecond" scope="col">Method</th><th class="colLast" scope="col">Description</th></tr>
+<tr class="altColor"><td class="colFirst"><code>void</code></td><th class="colSecond" scope="row"><code><a href="#stop()">stop</a>()</code></th><td class="colLast"><div class="block">Stops following.</div></td></tr>
+</table>
+</li></ul></section>
+</li></ul></div>
+<div class="details"><ul class="blockList"><li class="blockList">
+<section role="region"><ul class="blockList"><li class="blockList">
+<h3>Method Detail</h3>
+<a id="stop()"><!-- --></a>
+<ul class="blockListLast"><li class="blockList">
+<h4>stop</h4>
+<pre class="methodSignature">public void stop()</pre>
+<div class="block">Stops following the file; the thread ends after its next poll.</div>
+<dl><dt><span class="seeLabel">See Also:</span></dt><dd><a href="#run()"><code>run()</code></a></dd></dl>
+</li></ul>
+</li></ul></section>
+</li></ul></div>
+</div></main></body></html>"""
+
+#: A class page as javadoc 17 writes it: summaries laid out as ``div`` grids.
+JAVADOC_17 = """<html><head><title>Range (Lang API)</title></head><body class="class-declaration-page">
+<main role="main">
+<div class="header">
+<div class="sub-title"><span class="package-label-in-type">Package</span>&nbsp;<a href="package-summary.html">org.example.lang</a></div>
+<h1 title="Class Range" class="title">Class Range</h1>
+</div>
+<section class="class-description" id="class-description">
+<div class="block">An immutable range of values.</div>
+</section>
+<section class="summary">
+<ul class="summary-list">
+<li>
+<section class="method-summary" id="method-summary">
+<h2>Method Summary</h2>
+<div id="method-summary-table">
+<div class="table-tabs" role="tablist"><button role="tab" class="active-table-tab">All Methods</button></div>
+<div class="summary-table three-column-summary">
+<div class="table-header col-first">Modifier and Type</div>
+<div class="table-header col-second">Method</div>
+<div class="table-header col-last">Description</div>
+<div class="col-first even-row-color"><code>boolean</code></div>
+<div class="col-second even-row-color"><code><a href="#contains(T)" class="member-name-link">contains</a><wbr>(T&nbsp;element)</code></div>
+<div class="col-last even-row-color"><div class="block">Checks whether the element occurs within the range.</div></div>
+<div class="col-first odd-row-color"><code>T</code></div>
+<div class="col-second odd-row-color"><code><a href="#fit(T)" class="member-name-link">fit</a><wbr>(T&nbsp;element)</code></div>
+<div class="col-last odd-row-color"><div class="block">Fits the element into the range.</div></div>
+</div>
+</div>
+</section>
+</li>
+</ul>
+</section>
+<section class="details">
+<ul class="details-list">
+<li>
+<section class="method-details" id="method-detail">
+<h2>Method Details</h2>
+<ul class="member-list">
+<li>
+<section class="detail" id="contains(T)">
+<h3>contains</h3>
+<div class="member-signature"><span class="modifiers">public</span>&nbsp;<span class="return-type">boolean</span>&nbsp;<span class="element-name">contains</span><wbr><span class="parameters">(T&nbsp;element)</span></div>
+<div class="block">Checks whether the element occurs within the range, using the comparator.</div>
+</section>
+</li>
+<li>
+<section class="detail" id="fit(T)">
+<h3>fit</h3>
+<div class="member-signature"><span class="modifiers">public</span>&nbsp;<span class="return-type">T</span>&nbsp;<span class="element-name">fit</span><wbr><span class="parameters">(T&nbsp;element)</span></div>
+<div class="block">Fits the element into the range: the minimum below it, the maximum above it.</div>
+</section>
+</li>
+</ul>
+</section>
+</li>
+</ul>
+</section>
+</main></body></html>"""
+
+#: A source page of javadoc -linksource: each line numbered in a span of its own.
+SOURCE_PAGE = """<!DOCTYPE HTML>
+<html><head><title>Source code</title>
+<meta name="description" content="source: package: org.example.lang, class: Range, class: Bounds">
+<meta name="generator" content="javadoc/SourceToHTMLConverter">
+</head><body class="source-page"><main role="main"><div class="source-container">
+<pre><span class="source-line-no">001</span><span id="line-1">package org.example.lang;</span>
+<span class="source-line-no">002</span><span id="line-2"></span>
+<span class="source-line-no">003</span><span id="line-3">public final class Range&lt;T&gt; {</span>
+<span class="source-line-no">004</span><span id="line-4">    /** Whether {@code element} is inside. */</span>
+<span class="source-line-no">005</span><span id="line-5">    public boolean contains(final T element) {</span>
+<span class="source-line-no">006</span><span id="line-6">        return element != null &amp;&amp; compare(element) == 0;</span>
+<span class="source-line-no">007</span><span id="line-7">    }</span>
+<span class="source-line-no">008</span><span id="line-8">}</span>
+</pre></div></main></body></html>"""
+
+
+def test_javadoc_11_members_are_sections_and_the_package_line_and_tabs_are_navigation():
+    doc = read_text(JAVADOC_11, format="html")
+    assert doc.text == (
+        "## Class Tailer\n\n"
+        "```\npublic class Tailer extends java.lang.Object\n```\n\n"
+        "Follows the end of a file, as tail -f does.\n\n"
+        "### Method Summary\n\n"
+        "| Modifier and Type | Method | Description |\n| --- | --- | --- |\n| void | stop() | Stops following. |\n\n"
+        "### Method Detail\n\n"
+        "#### stop\n\n"
+        "```\npublic void stop()\n```\n\n"
+        "Stops following the file; the thread ends after its next poll.\n\n"
+        "See Also: run()\n")
+    assert [b.type for b in doc.blocks if b.type == "heading"] == ["heading"] * 4
+
+
+def test_javadoc_17_summaries_drawn_with_divs_are_tables_and_members_sections():
+    doc = read_text(JAVADOC_17, format="html")
+    assert doc.text == (
+        "# Class Range\n\n"
+        "An immutable range of values.\n\n"
+        "## Method Summary\n\n"
+        "| Modifier and Type | Method | Description |\n| --- | --- | --- |\n"
+        "| boolean | contains(T element) | Checks whether the element occurs within the range. |\n"
+        "| T | fit(T element) | Fits the element into the range. |\n\n"
+        "## Method Details\n\n"
+        "### contains\n\n"
+        "public boolean contains(T element)\n\n"
+        "Checks whether the element occurs within the range, using the comparator.\n\n"
+        "### fit\n\n"
+        "public T fit(T element)\n\n"
+        "Fits the element into the range: the minimum below it, the maximum above it.\n")
+    tables = [b for b in doc.blocks if b.type == "table"]
+    assert len(tables) == 1 and doc.text[tables[0].start:tables[0].end].count("\n") == 3
+
+
+def test_a_list_item_holding_a_heading_is_read_as_blocks_not_one_line():
+    html = "<ul><li><h3>Install</h3><p>Run the installer.</p></li><li>Plain item</li></ul>"
+    assert read_text(html, format="html").text == "### Install\n\nRun the installer.\n\n- Plain item\n"
+
+
+def test_a_javadoc_source_page_is_the_java_file_it_shows():
+    doc = read_text(SOURCE_PAGE, format="html", id="Range.html", source="src-html/Range.html")
+    assert doc.format == "code"
+    assert doc.metadata["language"] == "java"
+    assert doc.metadata["title"] == "Range.java (org.example.lang)"
+    assert doc.text == (
+        "package org.example.lang;\n\npublic final class Range<T> {\n"
+        "    /** Whether {@code element} is inside. */\n"
+        "    public boolean contains(final T element) {\n"
+        "        return element != null && compare(element) == 0;\n    }\n}\n")
+    # read as a .java file is: its methods named, each with its doc comment
+    body = [f"        total += element.hashCode() * {i}; // step {i} of the comparison" for i in range(12)]
+    methods = [[f"    /** The {name} of the range, in {i} steps. */", f"    public int {name}(final T element) {{",
+                "        int total = 0;", *body, "        return total;", "    }"]
+               for i, name in enumerate(("lower", "upper", "middle"))]
+    lines = ["package org.example.lang;", "", "public final class Range<T> {", *sum(methods, []), "}"]
+    numbered = "\n".join(f'<span class="source-line-no">{i:03}</span><span id="line-{i}">{escape(line)}</span>'
+                         for i, line in enumerate(lines, 1))
+    page = SOURCE_PAGE.split("<pre>")[0] + f"<pre>{numbered}\n</pre></div></main></body></html>"
+    doc = read_text(page, format="html", id="Range.html", source="src-html/Range.html")
+    assert doc.text == "\n".join(lines) + "\n"
+    spans = make_chunker("code", {}).split(doc)
+    named = {}
+    while spans:
+        span = spans.pop()
+        spans.extend(span.children)
+        if span.section_path:
+            named[span.section_path] = doc.text[span.start:span.end]
+    assert set(named) >= {("Range", "lower"), ("Range", "upper"), ("Range", "middle")}
+    assert named[("Range", "upper")].startswith("    /** The upper of the range")
+    # Pygments' and Doxygen's line numbers are gutters too
+    pygments = ('<div class="highlight"><pre><span class="linenos">1</span><span class="n">x</span> = 1\n'
+                '<span class="linenos">2</span>y = 2</pre></div>')
+    assert read_text(pygments, format="html").text == "```\nx = 1\ny = 2\n```\n"
+
+
+def test_a_few_nul_characters_do_not_make_a_page_binary(tmp_path):
+    """javadoc writes the NUL a constant documents as the character itself ('\\0'); the page
+    was refused as binary. Each is read as U+FFFD; runs of NULs are still binary."""
+    page = tmp_path / "CharUtils.html"
+    page.write_bytes(b"<html><body><p>NUL <code>\x00</code> null control character.</p></body></html>")
+    assert load_path(page).text == "NUL \ufffd null control character.\n"
+    blob = tmp_path / "blob.html"
+    blob.write_bytes(b"<html>" + b"\x00\x00\x01" * 10 + b"</html>")
+    try:
+        load_path(blob)
+    except Exception as e:  # noqa: BLE001 - the error's message is what is checked
+        assert "binary file (NUL bytes found)" in str(e)
+    else:
+        raise AssertionError("a run of NULs was read as text")
