@@ -149,6 +149,15 @@ def test_languages_share_the_letters_by_language():
     assert language_of(RUSSIAN) == "ru" and language_of("kurz") is None
 
 
+def test_text_barely_likelier_in_a_creole_of_english_is_english():
+    """javadoc's "No usage of org.apache…" page was told to be Nigerian Pidgin by a hair, and
+    the index warned that an English-only model would read it poorly."""
+    page = ("# Uses of Class org.apache.commons.lang3.time.DurationFormatUtils\n\n"
+            "No usage of org.apache.commons.lang3.time.DurationFormatUtils\n")
+    assert language_of(page) == "en"
+    assert language_of(GERMAN) == "de"
+
+
 class EnglishOnly:
     name = "minilm"
     multilingual = False

@@ -30,6 +30,9 @@ AUTO_OTHER_SHARE = 0.2
 REFUSE_CJK_SHARE = 0.2
 #: A text with fewer letters is too short to tell its language from.
 MIN_LETTERS = 100
+#: A text the identifier finds at most this much (log-probability) likelier in another language
+#: than in English is English: text in German or Polish is 100 and more.
+NEAR_ENGLISH = 20.0
 #: Characters of a text read to tell its language (the rest says the same).
 SAMPLE_CHARS = 2000
 #: The metadata key of the language a document is written in (``--where lang=de``); "language"
@@ -84,9 +87,15 @@ def language_of(text: str) -> str | None:
     sample = text[:SAMPLE_CHARS]
     if _letters(sample) < MIN_LETTERS:
         return None
-    code: str = _identifier().classify(sample)[0]
+    ranked = _identifier().rank(sample)
+    code: str = ranked[0][0]
     # "zxx", no linguistic content: the identifier's answer for path data, hashes, numbers
-    return None if code == "zxx" else code
+    if code == "zxx":
+        return None
+    english = next((score for c, score in ranked if c == "en"), None)
+    if code != "en" and english is not None and ranked[0][1] - english < NEAR_ENGLISH:
+        return "en"  # a creole of English by a hair ("No usage of org.apache…" as Nigerian Pidgin)
+    return code
 
 
 def languages(texts: str | Iterable[str]) -> dict[str, float]:
