@@ -213,3 +213,15 @@ def test_a_few_nul_characters_do_not_make_a_page_binary(tmp_path):
         assert "binary file (NUL bytes found)" in str(e)
     else:
         raise AssertionError("a run of NULs was read as text")
+
+
+def test_deprecated_leads_its_reason_and_an_index_entry_keeps_its_term():
+    detail = ('<h3>chomp</h3><div class="deprecation-block"><span class="deprecated-label">Deprecated.</span>'
+              '<div class="deprecation-comment">use removeEnd instead</div></div><div class="block">Removes it.</div>')
+    assert read_text(detail, format="html").text == (
+        "### chomp\n\nDeprecated. use removeEnd instead\n\nRemoves it.\n")
+    index = ('<dl class="index"><dt><a href="A.html#above(int)">above(int)</a> - Static method in class A</dt>'
+             '<dd><div class="deprecation-block"><span class="deprecated-label">Deprecated.</span></div>'
+             '<div class="block">Escapes above it.</div></dd></dl>')
+    assert read_text(index, format="html").text == (
+        "above(int) - Static method in class A: Deprecated.\n\nEscapes above it.\n")

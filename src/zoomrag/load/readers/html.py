@@ -146,6 +146,9 @@ def _joint(label: str) -> str:
 _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
                           "important", "abstract"})
 _ADMONITION_TITLES = frozenset({"admonition-title", "markdown-alert-title"})
+#: javadoc's note that a member is deprecated (16 and later; before), and its label.
+_DEPRECATION = frozenset({"deprecation-block", "deprecationblock"})
+_DEPRECATED_LABEL = frozenset({"deprecated-label", "deprecatedlabel"})
 
 
 def _admonition(node: LexborNode) -> bool:
@@ -504,6 +507,21 @@ class _Renderer:
             if entries and tag == "dl":
                 under = [h for h in self.trail if h[0] < min(entries)]
                 self.resume = under[-1] if under else None
+        elif tag == "div" and self.nested < _MAX_ADMONITIONS and not _DEPRECATION.isdisjoint(classes(node)) \
+                and (reason := [k for k in _children(node) if _DEPRECATED_LABEL.isdisjoint(classes(k))
+                                and (k.is_element_node or (k.text_content or "").strip())]):
+            # javadoc's "Deprecated." leads the reason after it, as an admonition's title does
+            # (after the index's term it documents: "above(int) - Static method in …: Deprecated. …")
+            if self.label and self.term:
+                self.label += _joint(self.label) + "Deprecated."
+            else:
+                self._flush_label()
+                self.label = "Deprecated."
+            self.term = False
+            self.nested += 1
+            self._walk(reason)
+            self.nested -= 1
+            self._flush_label()
         elif tag == "p":
             self._paragraph(_inline(node))
         elif tag in _LISTS:
