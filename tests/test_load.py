@@ -255,6 +255,24 @@ def test_a_site_sphinx_built_is_walked_as_its_pages_when_asked(tmp_path):
     assert len(walk_folder(tmp_path)) == 9
 
 
+def test_a_site_javadoc_built_is_walked_as_its_pages(tmp_path):
+    """A Java library's API docs as Debian or Maven install them: jQuery, the search index and
+    the stylesheets were indexed as code beside the pages (16 % of the units)."""
+    _touch(tmp_path, "api/element-list", "api/index.html", "api/overview-tree.html", "api/help-doc.html",
+           "api/script.js", "api/member-search-index.js", "api/stylesheet.css", "api/jquery/jquery-3.5.1.js",
+           "api/legal/LICENSE", "api/org/x/Range.html", "api/src-html/org/x/Range.html", "lib/app.js",
+           "lib/element-list")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    assert got == ["api/index.html", "api/org/x/Range.html", "api/overview-tree.html",
+                   "api/src-html/org/x/Range.html", "lib/app.js", "lib/element-list"]
+    assert sorted(p for p, _ in left) == ["api/element-list", "api/help-doc.html", "api/jquery/jquery-3.5.1.js",
+                                          "api/legal/LICENSE", "api/member-search-index.js", "api/script.js",
+                                          "api/stylesheet.css"]
+    assert {why for _, why in left} == {folders.JAVADOC_ASSET}
+
+
 def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
     # Node's documentation ships each page as Markdown, HTML and JSON side by side
     _touch(tmp_path, "api/path.md", "api/path.html", "api/path.json.gz", "api/fs.md", "notes/todo.md",

@@ -52,6 +52,21 @@ SPHINX_SOURCE = ("the source Sphinx copied beside the page it built (the page is
 SPHINX_THEME = "a file of the theme or the search index of a site Sphinx built, not its content"
 
 
+#: The files only a site javadoc built holds: its list of packages (``package-list`` before
+#: javadoc 10), beside its class tree, index or list of classes.
+JAVADOC_LISTS = frozenset({"element-list", "package-list"})
+JAVADOC_PAGES = frozenset({"overview-tree.html", "index-all.html", "allclasses-index.html", "allclasses-frame.html"})
+#: javadoc's page about its own pages, the same in every site.
+JAVADOC_HELP = "help-doc.html"
+JAVADOC_ASSET = ("a script, stylesheet, search index or help page of a site javadoc built, not its content "
+                 "(its pages are read; name this file to read it)")
+
+
+def _javadoc_site(filenames: list[str]) -> bool:
+    names = set(filenames)
+    return not JAVADOC_LISTS.isdisjoint(names) and not JAVADOC_PAGES.isdisjoint(names)
+
+
 def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 left_out: Callable[[Path, str], None] | None = None,
                 rules: FileRules = FileRules()) -> list[Path]:
@@ -68,11 +83,14 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     reason, as a search engine would see the site; so does a Markdown, reStructuredText,
     AsciiDoc or JSON file beside an HTML page of the same name (``path.md``, ``path.json.gz``
     beside ``path.html``, as Node's documentation ships), the same page in another form, and the
-    CSV of a Notion database's view beside the CSV of all its rows.
+    CSV of a Notion database's view beside the CSV of all its rows. A site javadoc built is read
+    as its HTML pages: its scripts (jQuery, the search index), stylesheets, images and help page
+    go to ``left_out``.
     Without ``left_out`` they are returned.
     """
     files: list[Path] = []
     builds: list[Path] = []
+    javadocs: list[Path] = []
     ruled_out: list[tuple[Path, str]] = []
     folder_rules = FolderRules(root, rules)
     for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable or _unlistable):
@@ -100,6 +118,8 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 ruled_out.append((Path(dirpath, name), why))
         if left_out is not None and SPHINX_MARK in filenames:
             builds.append(Path(dirpath))
+        if left_out is not None and _javadoc_site(filenames):
+            javadocs.append(Path(dirpath))
     files.sort(key=lambda f: f.relative_to(root).parts)
     if left_out is not None:
         for path, why in sorted(ruled_out, key=lambda pair: pair[0].relative_to(root).parts):
@@ -112,6 +132,15 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 kept.append(f)
             else:
                 left_out(f, reason)
+        files = kept
+    if javadocs and left_out is not None:
+        kept = []
+        for f in files:
+            if any(f.is_relative_to(site) for site in javadocs) and (
+                    f.suffix.lower() not in (".html", ".htm") or f.name == JAVADOC_HELP):
+                left_out(f, JAVADOC_ASSET)
+            else:
+                kept.append(f)
         files = kept
     if left_out is not None:
         formats = {f: _format(f) for f in files}
