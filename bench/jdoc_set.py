@@ -4,11 +4,12 @@ them: the Javadoc sites Debian 12 installs for Apache Commons IO 2.11.0 (generat
 summaries laid out as ``div`` grids, and the classes' source pages, ``src-html``), with
 QUESTIONS_IO + QUESTIONS_LANG + QUESTIONS_SOURCE questions and their evidence (``jdoc_docs``).
 
-The folder is what the packages install, as a user points ``zoomrag index`` at it: every class
-page, the package pages, the generated index (``index-all.html``), tree, deprecated list, help
-page and "Uses of" pages; of Commons Lang, the top package (``org.apache.commons.lang3``) and the
-source pages of twelve of its classes (``SOURCES``), which keeps the set a size this machine
-embeds in minutes. A developer asks which method does something, what a parameter or a return
+The folder is what the packages install, as a user points ``zoomrag index`` at it, and the set
+holds the pages the index reads of it: every class page, the package pages, the overview and the
+constants' values (not the index, trees and "Uses of" pages javadoc builds from the class pages;
+``--every-page`` keeps them, in ``jdoc_docs_every``); of Commons Lang, the top package
+(``org.apache.commons.lang3``) and the source pages of twelve of its classes (``SOURCES``), which
+keeps the set a size this machine embeds in minutes. A developer asks which method does something, what a parameter or a return
 value means, what happens with ``null`` or on an error, what replaces a deprecated method, and
 how a class works inside, in their own words: the questions were written from the pages by people
 who had not seen zoomrag's rules for them, before any rule was changed. Evidence is found by its
@@ -16,7 +17,7 @@ first and last words in the page's visible text.
 
     apt-get download libcommons-io-java-doc libcommons-lang3-java-doc
     for f in *.deb; do dpkg -x "$f" src; done
-    python bench/jdoc_set.py --source src
+    python bench/jdoc_set.py --source src    # --every-page: jdoc_docs_every, with the derived pages
     python bench/quality.py --data bench/out/derived --datasets jdoc_docs --peers
 """
 
@@ -26,6 +27,8 @@ import sys
 from pathlib import Path
 
 from heldout import cli, html_evidence, write_set
+
+from zoomrag.load.folders import walk_folder
 
 ROOT = Path(__file__).resolve().parent
 SOURCE = Path("/tmp/jdoc-src/x")
@@ -41,8 +44,10 @@ SOURCES = ("BitField", "CharUtils", "CharSetUtils", "EnumUtils", "LocaleUtils", 
            "RandomUtils", "Range", "SerializationUtils", "ThreadUtils", "ThreadUtils.NamePredicate", "Validate")
 
 
-def pages(src: Path) -> dict[str, Path]:
-    """Document id (the site's name and the page's path in it) → the page's file."""
+def pages(src: Path, every: bool = False) -> dict[str, Path]:
+    """Document id (the site's name and the page's path in it) → the page's file: the pages
+    ``zoomrag index`` reads of the folder (``every``: all its HTML pages, the index, trees and
+    "Uses of" pages javadoc builds from the class pages too)."""
     io, lang = (src / path for path in SITES.values())
     found = {f"commons-io/{p.relative_to(io).as_posix()}": p for p in io.rglob("*.html")}
     for pattern in LANG_PAGES:
@@ -50,14 +55,17 @@ def pages(src: Path) -> dict[str, Path]:
     for name in SOURCES:
         p = lang / "src-html/org/apache/commons/lang3" / f"{name}.html"
         found[f"commons-lang3/{p.relative_to(lang).as_posix()}"] = p
+    if not every:
+        read = {p for site in (io, lang) for p in walk_folder(site, left_out=lambda path, why: None)}
+        found = {name: p for name, p in found.items() if p in read}
     return dict(sorted(found.items()))
 
 
-def build(src: Path, dest: Path) -> int:
+def build(src: Path, dest: Path, every: bool = False) -> int:
     from jdoc_questions import QUESTIONS_IO, QUESTIONS_LANG, QUESTIONS_SOURCE
 
     # Javadoc writes a NUL character as itself ('\0' in CharUtils): read bytes, as a folder is
-    texts = {name: path.read_bytes().decode("utf-8") for name, path in pages(src).items()}
+    texts = {name: path.read_bytes().decode("utf-8") for name, path in pages(src, every).items()}
     questions = (*QUESTIONS_IO, *QUESTIONS_LANG, *QUESTIONS_SOURCE)
     found = [(q, name, *html_evidence(texts[name], first, last)) for q, name, first, last in questions]
     write_set(dest, texts, "html", found)
@@ -67,5 +75,8 @@ def build(src: Path, dest: Path) -> int:
 if __name__ == "__main__":
     needed = {"commons-io/index.html": SITES["commons-io"] + "/index.html",
               "commons-lang3/StringUtils.html": SITES["commons-lang3"] + "/org/apache/commons/lang3/StringUtils.html"}
-    sys.exit(cli(sys.argv[1:], __doc__, SOURCE, OUT, needed,
-                 "apt-get download the two packages above and unpack them with dpkg -x", build))
+    every = "--every-page" in sys.argv  # the set of every page, as before derived pages were left out
+    argv = [a for a in sys.argv[1:] if a != "--every-page"]
+    out = OUT.with_name(OUT.name + "_every") if every else OUT
+    sys.exit(cli(argv, __doc__, SOURCE, out, needed, "apt-get download the two packages above and unpack them "
+                 "with dpkg -x", lambda src, dest: build(src, dest, every)))

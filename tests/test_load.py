@@ -259,18 +259,21 @@ def test_a_site_javadoc_built_is_walked_as_its_pages(tmp_path):
     """A Java library's API docs as Debian or Maven install them: jQuery, the search index and
     the stylesheets were indexed as code beside the pages (16 % of the units)."""
     _touch(tmp_path, "api/element-list", "api/index.html", "api/overview-tree.html", "api/help-doc.html",
-           "api/script.js", "api/member-search-index.js", "api/stylesheet.css", "api/jquery/jquery-3.5.1.js",
-           "api/legal/LICENSE", "api/org/x/Range.html", "api/src-html/org/x/Range.html", "lib/app.js",
-           "lib/element-list")
+           "api/index-all.html", "api/constant-values.html", "api/script.js", "api/member-search-index.js",
+           "api/stylesheet.css", "api/jquery/jquery-3.5.1.js", "api/legal/LICENSE", "api/org/x/Range.html",
+           "api/org/x/package-summary.html", "api/org/x/class-use/Range.html", "api/src-html/org/x/Range.html",
+           "lib/app.js", "lib/element-list")
     left = []
     got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
         (p.relative_to(tmp_path).as_posix(), why)))]
-    assert got == ["api/index.html", "api/org/x/Range.html", "api/overview-tree.html",
-                   "api/src-html/org/x/Range.html", "lib/app.js", "lib/element-list"]
-    assert sorted(p for p, _ in left) == ["api/element-list", "api/help-doc.html", "api/jquery/jquery-3.5.1.js",
-                                          "api/legal/LICENSE", "api/member-search-index.js", "api/script.js",
-                                          "api/stylesheet.css"]
-    assert {why for _, why in left} == {folders.JAVADOC_ASSET}
+    # read: the class, package and source pages, the overview, the constants' values
+    assert got == ["api/constant-values.html", "api/index.html", "api/org/x/Range.html",
+                   "api/org/x/package-summary.html", "api/src-html/org/x/Range.html", "lib/app.js", "lib/element-list"]
+    assert sorted(left) == sorted(
+        [(f"api/{name}", folders.JAVADOC_ASSET) for name in ("element-list", "jquery/jquery-3.5.1.js", "legal/LICENSE",
+                                                           "member-search-index.js", "script.js", "stylesheet.css")]
+        + [(f"api/{name}", folders.JAVADOC_INDEX) for name in ("help-doc.html", "index-all.html",
+                                                             "org/x/class-use/Range.html", "overview-tree.html")])
 
 
 def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):

@@ -56,15 +56,36 @@ SPHINX_THEME = "a file of the theme or the search index of a site Sphinx built, 
 #: javadoc 10), beside its class tree, index or list of classes.
 JAVADOC_LISTS = frozenset({"element-list", "package-list"})
 JAVADOC_PAGES = frozenset({"overview-tree.html", "index-all.html", "allclasses-index.html", "allclasses-frame.html"})
-#: javadoc's page about its own pages, the same in every site.
-JAVADOC_HELP = "help-doc.html"
-JAVADOC_ASSET = ("a script, stylesheet, search index or help page of a site javadoc built, not its content "
+#: Pages javadoc builds from the class pages (every line in them is a class page's, most the first
+#: sentence of a member's description), and its page about its own pages, the same in every site.
+JAVADOC_DERIVED = frozenset({"index-all.html", "allclasses-index.html", "allclasses.html", "allclasses-frame.html",
+                             "allclasses-noframe.html", "allpackages-index.html", "overview-tree.html",
+                             "package-tree.html", "package-use.html", "deprecated-list.html", "overview-frame.html",
+                             "package-frame.html", "search.html", "new-list.html", "preview-list.html",
+                             "help-doc.html"})
+#: Folders of such pages: the "Uses of" pages of a package's classes, a split index.
+JAVADOC_DERIVED_DIRS = frozenset({"class-use", "index-files"})
+JAVADOC_ASSET = ("a script, stylesheet or search index of a site javadoc built, not its content "
                  "(its pages are read; name this file to read it)")
+JAVADOC_INDEX = ("a page javadoc built from the class pages (an index, a tree, the uses or deprecated members "
+                 "of classes) or its help page: the class pages say it and are read (name this file to read it)")
 
 
 def _javadoc_site(filenames: list[str]) -> bool:
     names = set(filenames)
     return not JAVADOC_LISTS.isdisjoint(names) and not JAVADOC_PAGES.isdisjoint(names)
+
+
+def _javadoc_left_out(f: Path, sites: list[Path]) -> str | None:
+    """Why ``f`` is not read with the javadoc site it lies in, or None."""
+    for site in sites:
+        if not f.is_relative_to(site):
+            continue
+        if f.suffix.lower() not in (".html", ".htm"):
+            return JAVADOC_ASSET
+        if f.name in JAVADOC_DERIVED or not JAVADOC_DERIVED_DIRS.isdisjoint(f.relative_to(site).parts[:-1]):
+            return JAVADOC_INDEX
+    return None
 
 
 def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
@@ -84,8 +105,9 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     AsciiDoc or JSON file beside an HTML page of the same name (``path.md``, ``path.json.gz``
     beside ``path.html``, as Node's documentation ships), the same page in another form, and the
     CSV of a Notion database's view beside the CSV of all its rows. A site javadoc built is read
-    as its HTML pages: its scripts (jQuery, the search index), stylesheets, images and help page
-    go to ``left_out``.
+    as its class, package and source pages: its scripts (jQuery, the search index), stylesheets
+    and images, and the pages it builds from the class pages (the index, trees, "Uses of"
+    pages) go to ``left_out``.
     Without ``left_out`` they are returned.
     """
     files: list[Path] = []
@@ -136,11 +158,11 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
     if javadocs and left_out is not None:
         kept = []
         for f in files:
-            if any(f.is_relative_to(site) for site in javadocs) and (
-                    f.suffix.lower() not in (".html", ".htm") or f.name == JAVADOC_HELP):
-                left_out(f, JAVADOC_ASSET)
-            else:
+            reason = _javadoc_left_out(f, javadocs)
+            if reason is None:
                 kept.append(f)
+            else:
+                left_out(f, reason)
         files = kept
     if left_out is not None:
         formats = {f: _format(f) for f in files}
