@@ -29,6 +29,8 @@ JAVADOC_11 = """<html><head><title>Tailer (IO API)</title></head><body>
 <tr><th class="colFirst" scope="col">Modifier and Type</th><th class="colSecond" scope="col">Method</th><th class="colLast" scope="col">Description</th></tr>
 <tr class="altColor"><td class="colFirst"><code>void</code></td><th class="colSecond" scope="row"><code><a href="#stop()">stop</a>()</code></th><td class="colLast"><div class="block">Stops following.</div></td></tr>
 </table>
+<ul class="blockList"><li class="blockList"><a id="methods.inherited.from.class.java.lang.Object"><!-- --></a>
+<h3>Methods inherited from class&nbsp;java.lang.Object</h3><code>clone, equals, hashCode</code></li></ul>
 </li></ul></section>
 </li></ul></div>
 <div class="details"><ul class="blockList"><li class="blockList">
@@ -74,6 +76,8 @@ JAVADOC_17 = """<html><head><title>Range (Lang API)</title></head><body class="c
 <div class="col-last odd-row-color"><div class="block">Fits the element into the range.</div></div>
 </div>
 </div>
+<div class="inherited-list"><h3 id="methods-inherited-from-class-java.lang.Object">Methods inherited from class&nbsp;java.lang.Object</h3>
+<code><a href="https://docs.oracle.com/Object.html#clone--">clone</a>, <a href="https://docs.oracle.com/Object.html#wait--">wait</a></code></div>
 </section>
 </li>
 </ul>
@@ -122,7 +126,7 @@ SOURCE_PAGE = """<!DOCTYPE HTML>
 </pre></div></main></body></html>"""
 
 
-def test_javadoc_11_members_are_sections_and_the_package_line_and_tabs_are_navigation():
+def test_javadoc_11_members_are_sections_and_the_package_line_tabs_and_inherited_lists_are_not_text():
     doc = read_text(JAVADOC_11, format="html")
     assert doc.text == (
         "## Class Tailer\n\n"
@@ -139,6 +143,7 @@ def test_javadoc_11_members_are_sections_and_the_package_line_and_tabs_are_navig
 
 
 def test_javadoc_17_summaries_drawn_with_divs_are_tables_and_members_sections():
+    # the members inherited from Object are documented on Object's page: not a heading here
     doc = read_text(JAVADOC_17, format="html")
     assert doc.text == (
         "# Class Range\n\n"

@@ -103,8 +103,9 @@ _NAV_LEFTOVER = re.compile(r"[\W_]+")
 #: Pygments' spans and table column; highlight.js' plugin): the gutter beside the code, which
 #: would glue ``017`` to ``package org.apache…`` in the text.
 _GUTTERS = ("source-line-no", "sourcelineno", "lineno", "linenos", "linenodiv", "hljs-ln-numbers",
-            # javadoc 8–15's tabs above a summary table ("All Methods Static Methods …")
-            "tabletab", "activetabletab")
+            # javadoc 8–15's tabs above a summary table ("All Methods Static Methods …"), and
+            # javadoc 16's lists of the members a class inherits (documented on their own class's page)
+            "tabletab", "activetabletab", "inherited-list")
 #: Classes generators give their navigation and page chrome when they do not use ``nav`` or its
 #: role: DocBook's header and footer tables (a chapter's title beside Prev / Next arrows) and its
 #: table of contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav
@@ -234,11 +235,22 @@ def _dropped(node: LexborNode) -> bool:
         return True
     if node.tag in ("a", "span") and back_link(node):
         return True
+    if node.tag == "li" and _inherited(node):
+        return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node) and not _admonition(node) and not notes_aside(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
                             or role == "navigation" or role == "search" or DROP_MARK in attrs
                             or _hidden_style(attrs.get("style")))
+
+
+def _inherited(item: LexborNode) -> bool:
+    """javadoc 8–15's list of the members a class inherits, an item opening with an anchor such as
+    ``methods.inherited.from.class.java.lang.Object`` (documented on their own class's page)."""
+    first = item.child
+    while first is not None and not first.is_element_node:
+        first = first.next
+    return first is not None and first.tag == "a" and ".inherited.from." in (first.attributes.get("id") or "")
 
 
 def _hidden_style(style: str | None) -> bool:
