@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
+from threading import Lock
 
 from ..load.spans import indent_width, line_end, skip_space, trim_end
 from ..text.leans import leans_back
@@ -57,11 +58,14 @@ def _line_end(text: str, pos: int) -> bool:
 
 
 #: Sentence boundaries are found chunk by chunk (chunks end at blank lines, where a sentence
-#: always ends), and kept for the documents seen last: a query asks about many edges of the same
-#: few documents, and a chunk is scanned once.
+#: always ends), and kept for the documents seen last, up to as many characters of them as
+#: _KEEP_CHARS: a query asks about many edges of the same few documents, and the next query
+#: about many of the same documents again (a probe's or an evaluation's hundreds of queries).
 _CHUNK = 8192
-_KEEP = 64
-_SEEN: OrderedDict[int, _Sentences] = OrderedDict()
+_KEEP_CHARS = 32_000_000
+_SEEN: OrderedDict[tuple[int, int], _Sentences] = OrderedDict()
+_SEEN_LOCK = Lock()
+_kept_chars = 0
 
 
 class _Sentences:
@@ -133,14 +137,20 @@ def _memo(known: dict) -> dict:
 
 
 def _sentences(text: str) -> _Sentences:
-    key = id(text)
-    got = _SEEN.get(key)
-    if got is None or got.text is not text:
-        got = _SEEN[key] = _Sentences(text)
-        while len(_SEEN) > _KEEP:
-            _SEEN.popitem(last=False)
-    else:
-        _SEEN.move_to_end(key)
+    # By content, not identity: each query reads its documents' text from the store again.
+    global _kept_chars
+    key = (len(text), hash(text))
+    with _SEEN_LOCK:  # a server's threads share it
+        got = _SEEN.get(key)
+        if got is None or got.text != text:
+            if got is not None:  # another text of the same length and hash
+                _kept_chars -= len(_SEEN.pop(key).text)
+            got = _SEEN[key] = _Sentences(text)
+            _kept_chars += len(text)
+            while _kept_chars > _KEEP_CHARS and len(_SEEN) > 1:
+                _kept_chars -= len(_SEEN.popitem(last=False)[1].text)
+        else:
+            _SEEN.move_to_end(key)
     return got
 
 
