@@ -230,3 +230,15 @@ def test_deprecated_leads_its_reason_and_an_index_entry_keeps_its_term():
              '<div class="block">Escapes above it.</div></dd></dl>')
     assert read_text(index, format="html").text == (
         "above(int) - Static method in class A: Deprecated.\n\nEscapes above it.\n")
+
+
+def test_javadoc_8_package_line_and_inherited_members_by_name():
+    page = ('<div class="header"><div class="subTitle">org.example.io</div>'
+            '<h2 title="Class Tailer" class="title">Class Tailer</h2></div>'
+            '<ul class="blockList"><li class="blockList"><a name="methods.inherited.from.class.java.lang.Object">'
+            '<!-- --></a><h3>Methods inherited from class java.lang.Object</h3><code>clone, equals</code></li></ul>'
+            '<div class="block">Follows a file.</div>')
+    assert read_text(page, format="html").text == "## Class Tailer\n\nFollows a file.\n"
+    # a page's own subtitle, not under a javadoc title, is its text
+    blog = '<h1>Notes</h1><div class="subtitle">What we learned in May</div>'
+    assert read_text(blog, format="html").text == "# Notes\n\nWhat we learned in May\n"

@@ -95,9 +95,7 @@ _CONTENT = frozenset({"main", "article"})
 #: Words of navigation lines besides their links ("Previous: … Up: … [Index]").
 _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top", "back", "contents",
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
-                        "menu", "search", "modules", "more",
-                        # javadoc's line above a class's title: "Package org.apache.commons.io"
-                        "package", "module"})
+                        "menu", "search", "modules", "more"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
 #: Classes (in lower case, as compared) of a code listing's line numbers (javadoc's source pages, old and new; Doxygen's;
 #: Pygments' spans and table column; highlight.js' plugin): the gutter beside the code, which
@@ -147,6 +145,8 @@ def _joint(label: str) -> str:
 _ADMONITIONS = frozenset({"admonition", "markdown-alert", "note", "tip", "hint", "warning", "caution",
                           "important", "abstract"})
 _ADMONITION_TITLES = frozenset({"admonition-title", "markdown-alert-title"})
+#: Classes of the line over a javadoc page's title (javadoc 16 and later; before).
+_SUBTITLES = frozenset({"sub-title", "subtitle"})
 #: javadoc's note that a member is deprecated (16 and later; before), and its label.
 _DEPRECATION = frozenset({"deprecation-block", "deprecationblock"})
 _DEPRECATED_LABEL = frozenset({"deprecated-label", "deprecatedlabel"})
@@ -237,6 +237,8 @@ def _dropped(node: LexborNode) -> bool:
         return True
     if node.tag == "li" and _inherited(node):
         return True
+    if node.tag == "div" and not _SUBTITLES.isdisjoint(classes(node)) and _package_line(node):
+        return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node) and not _admonition(node) and not notes_aside(node)
     return bool(attrs) and ("hidden" in attrs or attrs.get("aria-hidden") == "true"
@@ -250,7 +252,19 @@ def _inherited(item: LexborNode) -> bool:
     first = item.child
     while first is not None and not first.is_element_node:
         first = first.next
-    return first is not None and first.tag == "a" and ".inherited.from." in (first.attributes.get("id") or "")
+    if first is None or first.tag != "a":
+        return False
+    anchor = first.attributes.get("id") or first.attributes.get("name") or ""  # javadoc 8 names it
+    return ".inherited.from." in anchor
+
+
+def _package_line(node: LexborNode) -> bool:
+    """The package line over a javadoc class page's title (``org.apache.commons.io``; from
+    javadoc 9, "Package org.apache.commons.io"): a breadcrumb, not the class's text."""
+    parent = node.parent
+    if parent is None or "header" not in classes(parent):
+        return False
+    return any(k.tag in ("h1", "h2") and "title" in classes(k) for k in parent.iter())
 
 
 def _hidden_style(style: str | None) -> bool:
