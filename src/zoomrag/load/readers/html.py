@@ -23,7 +23,12 @@ functions:") belongs to the section again, as the page's indentation shows: its 
 written again before it, so the text is not filed under the last entry. An admonition's title ("Note", "Warning", "See also"; DocBook's is an ``h3``)
 leads its first paragraph ("Note: …") rather than standing alone as a one-word paragraph or
 opening a section that would swallow the text after the admonition, and a definition list's
-term leads its definition ("FULL: Selects full vacuum…"). A first heading that repeats the
+term leads its definition ("FULL: Selects full vacuum…"). javadoc's pages (8 to 17) read as
+their members' sections (a list item holding a heading is read as blocks), their summaries
+drawn with ``div`` elements as tables, "Deprecated." leading its reason, without the package
+line over the title or the lists of inherited members; a source page of javadoc's
+``-linksource`` is the Java file it shows, without its line numbers, read as code (the gutter
+of line numbers beside any listing is dropped). A first heading that repeats the
 page's ``<title>`` beside sibling headings is their parent (one level up). Footnotes are
 rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`). A page with no
 heading element is titled by what it draws in bold or larger, and a paged one loses its page
@@ -97,13 +102,13 @@ _NAV_WORDS = frozenset({"previous", "prev", "next", "up", "index", "home", "top"
                         "table of contents", "toc", "skip", "to", "content", "navigation", "go", "page",
                         "menu", "search", "modules", "more"})
 _NAV_LEFTOVER = re.compile(r"[\W_]+")
-#: Classes (in lower case, as compared) of a code listing's line numbers (javadoc's source pages, old and new; Doxygen's;
-#: Pygments' spans and table column; highlight.js' plugin): the gutter beside the code, which
-#: would glue ``017`` to ``package org.apache…`` in the text.
-_GUTTERS = ("source-line-no", "sourcelineno", "lineno", "linenos", "linenodiv", "hljs-ln-numbers",
-            # javadoc 8–15's tabs above a summary table ("All Methods Static Methods …"), and
-            # javadoc 16's lists of the members a class inherits (documented on their own class's page)
-            "tabletab", "activetabletab", "inherited-list")
+#: Classes (in lower case, as compared) of a code listing's line numbers (javadoc's source
+#: pages, old and new; Doxygen's; Pygments' spans and table column; highlight.js' plugin): the
+#: gutter beside the code, which would glue ``017`` to ``package org.apache…`` in the text.
+_GUTTERS = ("source-line-no", "sourcelineno", "lineno", "linenos", "linenodiv", "hljs-ln-numbers")
+#: javadoc 8–15's tabs over a summary table ("All Methods Static Methods …"), and javadoc 16's
+#: lists of the members a class inherits (documented on their own class's page).
+_JAVADOC_CHROME = ("tabletab", "activetabletab", "inherited-list")
 #: Classes generators give their navigation and page chrome when they do not use ``nav`` or its
 #: role: DocBook's header and footer tables (a chapter's title beside Prev / Next arrows) and its
 #: table of contents, Doxygen's path bar, Texinfo's panel, breadcrumbs, Wikipedia's TOC and nav
@@ -112,7 +117,7 @@ _GUTTERS = ("source-line-no", "sourcelineno", "lineno", "linenos", "linenodiv", 
 #: contents macro.
 _CHROME_CLASSES = frozenset({"navheader", "navfooter", "navbar", "navpath", "nav-panel", "breadcrumb",
                              "breadcrumbs", "toc", "navbox", "rightside", "since", "hideme", "toc-macro",
-                             *_GUTTERS})
+                             *_GUTTERS, *_JAVADOC_CHROME})
 
 
 #: Classes of an entry's parts that name what it documents (Sphinx: module prefix, then name).
