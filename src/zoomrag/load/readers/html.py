@@ -283,6 +283,18 @@ def _javadoc_page(html: str) -> bool:
     return any(sign in head for sign in _JAVADOC_SIGNS)
 
 
+#: javadoc's sections that list a class's members, each by the first sentence of its
+#: description (from javadoc 16; before, all in one ``div.summary``).
+_MEMBER_SUMMARIES = frozenset({"field-summary", "constructor-summary", "method-summary", "nested-class-summary",
+                               "enum-constant-summary", "property-summary",
+                               "annotation-type-required-member-summary", "annotation-type-optional-member-summary"})
+
+
+def _member_summary(node: LexborNode) -> bool:
+    names = classes(node)
+    return ("summary" in names and node.tag == "div") or not _MEMBER_SUMMARIES.isdisjoint(names)
+
+
 def _doc_comment(node: LexborNode) -> int | None:
     """The doc comment (``div.block``) of a javadoc page ``node`` is in, by its identity, or None."""
     p = node.parent
@@ -505,7 +517,9 @@ class _Renderer:
 
     def _special(self, node: LexborNode, tag: str) -> bool:
         """Render the constructs with their own syntax; False for plain containers."""
-        if (tag == "p" or tag in _HEADINGS) and self.nested and _admonition_title(node):
+        if self.javadoc and tag in ("div", "section") and _member_summary(node):
+            pass  # each row is the first sentence of a member's description further down the page
+        elif (tag == "p" or tag in _HEADINGS) and self.nested and _admonition_title(node):
             self._flush_label()
             self.label, self.term = _inline(node).render(one_line=True).rstrip(":"), False
         elif tag in _HEADINGS:
