@@ -76,3 +76,20 @@ def test_cli_eval_reads_html_and_lists_evidence_it_could_not_place(tmp_path: Pat
     report = json.loads(out.read_text())
     assert report["dataset"]["queries"] == 4
     assert [s["id"] for s in report["dataset"]["skipped_queries"]] == ["q5"]
+
+
+def test_a_document_is_evaluated_in_the_format_its_reader_gives_it():
+    """A javadoc source page is indexed as the Java file it shows; evaluated as HTML, its
+    methods were not named as the index names them."""
+    lines = ["package org.x;", "public class Range {", "    /** Fits a value. */", "    public int fit(int v) {",
+             "        return v;", "    }", "}"]
+    page = ("<html><head><meta name='description' content='source: package: org.x, class: Range'></head><body>"
+            "<div class='source-container'><pre>"
+            + "\n".join(f"<span class='source-line-no'>{i:03}</span><span>{line}</span>" for i, line in enumerate(lines, 1))
+            + "</pre></div></body></html>")
+    start = page.index("/** Fits")
+    ds = read_dataset(Dataset("src", (EvalDocument("Range.html", page, format="html"),),
+                              (EvalQuery("q1", "fit", (Evidence("Range.html", start, start + len("/** Fits a value. */")),)),)))
+    doc = ds.document("Range.html")
+    assert doc.format == "code" and doc.text.startswith("package org.x;\npublic class Range {")
+    assert [ds.evidence_text(e) for e in ds.queries[0].evidence] == ["/** Fits a value. */"]

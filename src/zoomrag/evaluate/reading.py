@@ -64,7 +64,8 @@ def read_document(doc: EvalDocument) -> tuple[EvalDocument, _Mapping]:
         read = read_text(doc.text, format=doc.format, id=doc.id, source=doc.title or doc.id)
     except ZoomragError as e:
         raise EvalError(f"document {doc.id!r} (format {doc.format!r}): {e}") from None
-    out = replace(doc, text=read.text, blocks=read.blocks, metadata=read.metadata, read=True)
+    # the reader's format, as the index keeps it: a javadoc source page is read as code
+    out = replace(doc, text=read.text, format=read.format, blocks=read.blocks, metadata=read.metadata, read=True)
     if read.text == doc.text:
         return out, _Mapping("same")
     if read.text == normalize_newlines(doc.text):
