@@ -147,23 +147,9 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
         for path, why in sorted(ruled_out, key=lambda pair: pair[0].relative_to(root).parts):
             left_out(path, why)
     if builds and left_out is not None:
-        kept = []
-        for f in files:
-            reason = _sphinx_copy(f, builds)
-            if reason is None:
-                kept.append(f)
-            else:
-                left_out(f, reason)
-        files = kept
+        files = _sift(files, lambda f: _sphinx_copy(f, builds), left_out)
     if javadocs and left_out is not None:
-        kept = []
-        for f in files:
-            reason = _javadoc_left_out(f, javadocs)
-            if reason is None:
-                kept.append(f)
-            else:
-                left_out(f, reason)
-        files = kept
+        files = _sift(files, lambda f: _javadoc_left_out(f, javadocs), left_out)
     if left_out is not None:
         formats = {f: _format(f) for f in files}
         pages = {(f.parent, _page_name(f)): f for f in files if formats[f] == "html"}
@@ -186,6 +172,18 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 kept.append(f)
         files = kept
     return files
+
+
+def _sift(files: list[Path], why: Callable[[Path], str | None], left_out: Callable[[Path, str], None]) -> list[Path]:
+    """The files ``why`` has no reason to leave out; the others go to ``left_out`` with it."""
+    kept = []
+    for f in files:
+        reason = why(f)
+        if reason is None:
+            kept.append(f)
+        else:
+            left_out(f, reason)
+    return kept
 
 
 #: A Notion database exported whole beside its view (``Tasks 1a2b…_all.csv`` by ``Tasks 1a2b….csv``).
