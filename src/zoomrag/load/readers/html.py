@@ -972,8 +972,8 @@ def _javadoc_source(html: str) -> tuple[str, str] | None:
     """A javadoc source page's Java code, without its line numbers, and title: the file it
     shows ("Range.java (org.apache.commons.lang3)"; a nested class's page shows its outer
     class's file). None for any other page."""
-    if "source" not in html[:4096].lower():
-        return None  # javadoc's source pages say so in their title and class names
+    if "source-container" not in html and "sourceContainer" not in html:
+        return None  # no page but javadoc's source pages has its listing's container (parsed once)
     parser = LexborHTMLParser(html)
     listing = parser.css(_SOURCE_LISTING)
     if len(listing) != 1:
