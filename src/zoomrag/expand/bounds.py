@@ -72,7 +72,7 @@ class _Sentences:
     """Sentence starts and ends of one text, computed chunk by chunk on demand."""
 
     def __init__(self, text: str):
-        self.text = text  # kept, so the id used as the cache key stays this text's
+        self.text = text  # kept, compared when another copy of the same length and hash comes
         self._edges: dict[int, int] = {}
         self._chunks: dict[int, tuple[list[int], list[int]]] = {}
         #: :func:`snap` results, by ``(start, end, lines)``: an evaluation or a probe asks for the
@@ -150,6 +150,7 @@ def _sentences(text: str) -> _Sentences:
             while _kept_chars > _KEEP_CHARS and len(_SEEN) > 1:
                 _kept_chars -= len(_SEEN.popitem(last=False)[1].text)
         else:
+            got.text = text  # the caller's copy: asked again, it is found by identity, not compared
             _SEEN.move_to_end(key)
     return got
 
