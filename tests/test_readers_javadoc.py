@@ -239,9 +239,11 @@ def test_javadoc_8_package_line_and_inherited_members_by_name():
             '<!-- --></a><h3>Methods inherited from class java.lang.Object</h3><code>clone, equals</code></li></ul>'
             '<div class="block">Follows a file.</div>')
     assert read_text(page, format="html").text == "## Class Tailer\n\nFollows a file.\n"
-    # a page's own subtitle, not under a javadoc title, is its text
+    # a page's own subtitle is its text: not under a title, or not a package's name
     blog = '<h1>Notes</h1><div class="subtitle">What we learned in May</div>'
     assert read_text(blog, format="html").text == "# Notes\n\nWhat we learned in May\n"
+    header = '<div class="header"><div class="subtitle">A blog about things</div><h1 class="title">Blog</h1></div>'
+    assert read_text(header, format="html").text == "A blog about things\n\n# Blog\n"
 
 
 def test_headings_in_a_doc_comment_stay_under_the_class_they_document():

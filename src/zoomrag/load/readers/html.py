@@ -267,9 +267,13 @@ def _package_line(node: LexborNode) -> bool:
     """The package line over a javadoc class page's title (``org.apache.commons.io``; from
     javadoc 9, "Package org.apache.commons.io"): a breadcrumb, not the class's text."""
     parent = node.parent
-    if parent is None or "header" not in classes(parent):
+    if parent is None or "header" not in classes(parent) or not _PACKAGE_LINE.fullmatch(node.text(deep=True).strip()):
         return False
     return any(k.tag in ("h1", "h2") and "title" in classes(k) for k in parent.iter())
+
+
+#: What javadoc's line over a title says: a package (or module), by its dotted name.
+_PACKAGE_LINE = re.compile(r"(?:(?:Package|Module)\W+)?[\w.$]+")
 
 
 #: How javadoc signs its pages: a comment before javadoc 9, a generator from javadoc 16.
