@@ -1056,11 +1056,11 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
     listing = _javadoc_source(text)
     if listing is not None:  # a class's source file, read as the code it is
-        code, title = listing
+        code, file_title = listing
         language = MappingProxyType({"language": "java"})
         s, e = trim(code, 0, len(code))
         return Document(id=doc_id, source=source, text=code, format="code",
-                        metadata=MappingProxyType({"language": "java", "title": title} if title else language),
+                        metadata=MappingProxyType({"language": "java", "title": file_title} if file_title else language),
                         blocks=(Block(code.rfind("\n", 0, s) + 1, e, "code", meta=language),) if s < e else ())
     page = confluence_page(text)  # a Confluence page: its content, its byline as metadata
     if page is not None:
