@@ -94,6 +94,9 @@ def format_str(src: str) -> str:
     ("  #  define MAX_OF(a, b) ((a) > (b) ? (a) : (b))", "MAX_OF", True),
     ("  return CURL_WRITEFUNC_PAUSE;", "CURL_WRITEFUNC_PAUSE", False),
     ("#ifdef CURL_WRITEFUNC_PAUSE", "CURL_WRITEFUNC_PAUSE", False),
+    # Java: a condition continued over lines calls a method, it is not help()'s bar naming it
+    ("        return otherRange.contains(minimum)\n            || contains(otherRange.minimum);", "contains", False),
+    ("Range > contains\n    public boolean contains(final T element) {", "Range.contains", True),
 ])
 def test_a_definition_starts_its_line(text, name, found):
     assert defines(text, asked_name(name)) is found

@@ -40,8 +40,9 @@ _KEYWORDS = frozenset(
     "def async class fn func function sub struct enum interface trait type const let var module macro "
     "coroutine classmethod staticmethod abstractmethod exception property method attribute data "
     "final static public private protected export pub abstract".split())
-# Markup that opens an entry: a heading (a decorator shown in it), help()'s bars, a reST directive.
-_MARKUP = re.compile(r"(?:#{1,6}\s+@?|\|\s*|\.\.\s+[\w:-]+::\s*)+")
+# Markup that opens an entry: a heading (a decorator shown in it), help()'s bars (not an ``||``
+# that continues a condition over lines), a reST directive.
+_MARKUP = re.compile(r"(?:#{1,6}\s+@?|\|(?!\|)\s*|\.\.\s+[\w:-]+::\s*)+")
 _PATH = re.compile(r"`?([A-Za-z_$][\w$-]*(?:(?:\.|::|#)[A-Za-z_$][\w$-]*)*)`?")
 # ``NAME = …`` or ``NAME: type = …`` (not ``name=value``, a keyword argument's continuation line)
 _ASSIGN = re.compile(r"(?:\s+|\s*:[^=\n]*)=(?!=)")
