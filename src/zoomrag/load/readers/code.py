@@ -61,10 +61,11 @@ def language_name(name: str) -> str:
     return _ALIASES.get(low, low)
 
 
-def read_code(text: str, *, doc_id: str, source: str) -> Document:
-    """The language comes from the source's extension (empty when unknown, e.g. ``<text>``)."""
+def read_code(text: str, *, doc_id: str, source: str, language: str = "") -> Document:
+    """The language is ``language``, else from the source's name or extension (empty when
+    unknown, e.g. ``<text>``)."""
     path = PurePath(source)
-    language = FILE_NAMES.get(path.name) or LANGUAGES.get(path.suffix.lower(), "")
+    language = language or FILE_NAMES.get(path.name) or LANGUAGES.get(path.suffix.lower(), "")
     # One block from the first non-blank line's start (keeping its indentation) to the last
     # non-whitespace character: the code strategy finds the definitions inside it.
     s, e = trim(text, 0, len(text))

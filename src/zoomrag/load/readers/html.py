@@ -39,6 +39,7 @@ columns that hold its data (:mod:`.grid`); an inline XBRL filing's cover facts a
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from html import escape
@@ -48,8 +49,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
-from ..spans import trim
-from .code import language_name
+from .code import language_name, read_code
 from .confluence import confluence_page
 from .filing import cover_facts, filing_title
 from .grid import table_rows
@@ -236,13 +236,14 @@ def _dropped(node: LexborNode) -> bool:
     if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
         return True
     role = attrs.get("role") if attrs else None
-    if attrs and not _CHROME_CLASSES.isdisjoint(classes(node)):
+    names = classes(node) if attrs else []
+    if not _CHROME_CLASSES.isdisjoint(names):
         return True
     if node.tag in ("a", "span") and back_link(node):
         return True
     if node.tag == "li" and _inherited(node):
         return True
-    if node.tag == "div" and not _SUBTITLES.isdisjoint(classes(node)) and _package_line(node):
+    if node.tag == "div" and not _SUBTITLES.isdisjoint(names) and _package_line(node):
         return True
     if node.tag in _FURNITURE or role in _FURNITURE_ROLES:
         return not _in_content(node) and not _admonition(node) and not notes_aside(node)
@@ -414,7 +415,7 @@ def _inline(node: LexborNode) -> _Inline:
 class _Renderer:
     """Writes blocks separated by blank lines and records where each one landed."""
 
-    def __init__(self) -> None:
+    def __init__(self, javadoc: bool = False) -> None:
         self.parts: list[str] = []
         self.length = 0
         self.blocks: list[Block] = []
@@ -422,7 +423,7 @@ class _Renderer:
         self.outline = 0
         #: Whether the page is javadoc's, the level of its last heading outside a doc comment, and
         #: the doc comment whose headings were seen last with how many levels they move down.
-        self.javadoc = False
+        self.javadoc = javadoc
         self.page_level = 0
         self.comment: tuple[int, int] = (0, 0)
         #: An admonition's title or a definition's term, waiting for the block it introduces.
@@ -946,8 +947,7 @@ def nested_list_html(items: Iterable[tuple[int, bool, str]]) -> str:
 def render_html(html: str) -> tuple[str, list[Block], str | None]:
     """The normalised text of an HTML page, its blocks, and its title (or None)."""
     parser = LexborHTMLParser(html)
-    r = _Renderer()
-    r.javadoc = _javadoc_page(html)
+    r = _Renderer(javadoc=_javadoc_page(html))
     root = parser.body if parser.body is not None else parser.root
     # A page that marks its one main content is read from there: menu bars, pop-ups and
     # sidebars built from plain divs are not content either, and only the page knows.
@@ -1057,11 +1057,9 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
     listing = _javadoc_source(text)
     if listing is not None:  # a class's source file, read as the code it is
         code, file_title = listing
-        language = MappingProxyType({"language": "java"})
-        s, e = trim(code, 0, len(code))
-        return Document(id=doc_id, source=source, text=code, format="code",
-                        metadata=MappingProxyType({"language": "java", "title": file_title} if file_title else language),
-                        blocks=(Block(code.rfind("\n", 0, s) + 1, e, "code", meta=language),) if s < e else ())
+        doc = read_code(code, doc_id=doc_id, source=source, language="java")
+        return doc if not file_title else dataclasses.replace(
+            doc, metadata=MappingProxyType({**doc.metadata, "title": file_title}))
     page = confluence_page(text)  # a Confluence page: its content, its byline as metadata
     if page is not None:
         body, facts = page
