@@ -51,6 +51,8 @@ from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
 from .code import language_name, read_code
 from .confluence import confluence_page
+from .doxygen import (declarations, declared_here, doxygen_page, fragment, fragment_code, mark_page, name_lines,
+                      name_table, page_title, signature, source_listing)
 from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
@@ -300,14 +302,23 @@ def _member_summary(node: LexborNode) -> bool:
     return ("summary" in names and node.tag == "div") or not _MEMBER_SUMMARIES.isdisjoint(names)
 
 
-def _doc_comment(node: LexborNode) -> int | None:
-    """The doc comment (``div.block``) of a javadoc page ``node`` is in, by its identity, or None."""
+#: The ``div`` classes of an author's text on a javadoc page (a doc comment) and on a Doxygen
+#: page (a page's or a group's description; a member's), and whether it is a member's.
+_JAVADOC_BLOCKS = MappingProxyType({"block": 0})
+_DOXYGEN_BLOCKS = MappingProxyType({"textblock": 0, "memdoc": 1})
+
+
+def _doc_comment(node: LexborNode, blocks: Mapping[str, int]) -> tuple[int, int] | None:
+    """The author's text (a ``div`` of one of ``blocks``' classes) ``node`` is in, by its
+    identity, and whether it documents a member; None outside one."""
     p = node.parent
     for _ in range(_COMMENT_REACH):
         if p is None:
             return None
-        if p.tag == "div" and "block" in classes(p):
-            return int(p.mem_id)
+        if p.tag == "div":
+            for name in classes(p):
+                if name in blocks:
+                    return int(p.mem_id), blocks[name]
         p = p.parent
     return None
 
@@ -415,15 +426,19 @@ def _inline(node: LexborNode) -> _Inline:
 class _Renderer:
     """Writes blocks separated by blank lines and records where each one landed."""
 
-    def __init__(self, javadoc: bool = False) -> None:
+    def __init__(self, site: str = "") -> None:
         self.parts: list[str] = []
         self.length = 0
         self.blocks: list[Block] = []
         #: The level of the last ``h1``–``h6``: API entries go one under it.
         self.outline = 0
-        #: Whether the page is javadoc's, the level of its last heading outside a doc comment, and
-        #: the doc comment whose headings were seen last with how many levels they move down.
-        self.javadoc = javadoc
+        #: Whether the page is javadoc's or Doxygen's, the level of its last heading outside a doc
+        #: comment, and the doc comment whose headings were seen last with how many levels they
+        #: move down.
+        self.javadoc = site == "javadoc"
+        self.doxygen = site == "doxygen"
+        #: Where the list of a Doxygen page's members declared and not described ends (-1: none).
+        self.bare = -1
         self.page_level = 0
         self.comment: tuple[int, int] = (0, 0)
         #: An admonition's title or a definition's term, waiting for the block it introduces.
@@ -524,6 +539,8 @@ class _Renderer:
         """Render the constructs with their own syntax; False for plain containers."""
         if self.javadoc and tag in ("div", "section") and _member_summary(node):
             pass  # each row is the first sentence of a member's description further down the page
+        elif self.doxygen and (tag in ("table", "div") and self._doxygen(node, tag)):
+            pass
         elif (tag == "p" or tag in _HEADINGS) and self.nested and _admonition_title(node):
             self._flush_label()
             self.label, self.term = _inline(node).render(one_line=True).rstrip(":"), False
@@ -531,17 +548,19 @@ class _Renderer:
             body = _inline(node).render(one_line=True)
             if body:
                 level = _HEADINGS[tag]
-                if self.javadoc:
+                if self.javadoc or self.doxygen:
                     # the headings an author wrote in a doc comment are under what the comment
                     # documents, however their levels are written ("<h2>FileEntry</h2>" beside the
                     # class's own <h2> title would hold the page's member details): moved down
                     # together, so their own nesting stays
-                    comment = _doc_comment(node)
-                    if comment is None:
+                    found = _doc_comment(node, _DOXYGEN_BLOCKS if self.doxygen else _JAVADOC_BLOCKS)
+                    if found is None:
                         self.page_level = level
                     else:
+                        comment, in_member = found
                         if comment != self.comment[0]:
-                            self.comment = (comment, max(0, self.page_level + 1 - level))
+                            under = self.page_level + in_member  # a member's section is one further down
+                            self.comment = (comment, max(0, under + 1 - level))
                         level = min(level + self.comment[1], 6)
                 self.add("#" * level + " " + body, "heading", level)
                 self.outline = level
@@ -551,6 +570,7 @@ class _Renderer:
                 level = int(drawn)
                 self.add("#" * level + " " + body, "heading", level)
                 self.outline = level
+                self.page_level = level
         elif tag == "dt" and _entry(node):
             body = _inline(node).render(one_line=True)
             if body:
@@ -629,6 +649,57 @@ class _Renderer:
         elif tag != "hr":
             return False
         return True
+
+    def _doxygen(self, node: LexborNode, tag: str) -> bool:
+        """Render a construct of a Doxygen page (:mod:`.doxygen`); False for any other."""
+        if tag == "table" and declarations(node):
+            # only the members documented by their row alone: each a section, in its group
+            for group, members in declared_here(node):
+                self.add("## " + group, "heading", 2)
+                self.page_level = self.outline = 2
+                bare = []  # declared and not described (a friend class): a line each
+                for decl, name, sentence in members:
+                    if sentence:
+                        self.add("### " + decl, "heading", 3, MappingProxyType({"title": name}))
+                        self.add(sentence, "text")
+                    else:
+                        bare.append("- " + decl)
+                self.add("\n".join(bare), "list", meta=_ORDERED[False])
+            return True
+        if tag == "div" and "memproto" in classes(node):
+            decl, name = signature(node)
+            doc = node.next
+            while doc is not None and not doc.is_element_node:
+                doc = doc.next
+            if not decl:
+                pass
+            elif doc is None or "memdoc" not in classes(doc) or _kept_text(doc).strip():
+                level = min(self.page_level + 1, 6)
+                self.add("#" * level + " " + decl, "heading", level, MappingProxyType({"title": name}))
+                self.outline = level
+            elif self.blocks and self.blocks[-1].end == self.bare:
+                # a member declared and not described (a macro a header defines): a line of the
+                # list of such members before it, not a heading over nothing
+                last = self.blocks[-1]
+                self.parts[-1] += "\n- " + decl
+                self.length += len(decl) + 3
+                self.blocks[-1] = Block(last.start, self.length, last.type, last.level, last.meta)
+                self.bare = self.length
+            else:
+                self.add("- " + decl, "list", meta=_ORDERED[False])
+                self.bare = self.length
+            return True
+        if tag == "table" and name_table(node):
+            head, lines = name_lines(node)
+            if head and not self.label:
+                self.label, self.term = head, False
+            if lines:
+                self.add("\n".join(lines), "list", meta=_ORDERED[False])
+            return True
+        if tag == "div" and fragment(node):
+            self._fenced(fragment_code(node, _kept_text), "")
+            return True
+        return False
 
     def _list(self, node: LexborNode) -> None:
         """A list as one block, or, when items hold code, tables or headings (a manual's
@@ -710,10 +781,12 @@ class _Renderer:
             self.add("\n".join(lines), "table")
 
     def _code(self, node: LexborNode) -> None:
-        code = _pre_text(node).replace("\xa0", " ").strip("\n").rstrip()
+        self._fenced(_pre_text(node), _code_language(node))
+
+    def _fenced(self, text: str, lang: str) -> None:
+        code = text.replace("\xa0", " ").strip("\n").rstrip()
         if not code.strip():
             return
-        lang = _code_language(node)
         fence = "```"
         while fence in code:
             fence += "`"
@@ -947,7 +1020,8 @@ def nested_list_html(items: Iterable[tuple[int, bool, str]]) -> str:
 def render_html(html: str) -> tuple[str, list[Block], str | None]:
     """The normalised text of an HTML page, its blocks, and its title (or None)."""
     parser = LexborHTMLParser(html)
-    r = _Renderer(javadoc=_javadoc_page(html))
+    doxygen = doxygen_page(html)
+    r = _Renderer(site="javadoc" if _javadoc_page(html) else "doxygen" if doxygen else "")
     root = parser.body if parser.body is not None else parser.root
     # A page that marks its one main content is read from there: menu bars, pop-ups and
     # sidebars built from plain divs are not content either, and only the page knows.
@@ -955,10 +1029,14 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
     if len(main) == 1 and not main[0].attributes.get("hidden"):
         root = main[0]
     if root is not None:
+        if doxygen:
+            mark_page(root)
         mark_look(root, html, _BLOCK, _dropped)
         r.render(root)
     title_node = parser.css_first("title")
     title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""
+    if doxygen and root is not None and (shown := page_title(root)) and shown not in title:
+        title = shown  # every page of a site may be titled by the project alone
     text, blocks = _title_above_siblings(r.text(), r.blocks, title)
     if not title:
         title = next((text[b.start + 2:b.end] for b in blocks if b.type == "heading"
@@ -1054,10 +1132,11 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
-    listing = _javadoc_source(text)
-    if listing is not None:  # a class's source file, read as the code it is
-        code, file_title = listing
-        doc = read_code(code, doc_id=doc_id, source=source, language="java")
+    java = _javadoc_source(text)
+    listing = (*java, "java") if java is not None else source_listing(text, _kept_text)
+    if listing is not None:  # a class's source file or a header, read as the code it is
+        code, file_title, language = listing
+        doc = read_code(code, doc_id=doc_id, source=source, language=language)
         return doc if not file_title else dataclasses.replace(
             doc, metadata=MappingProxyType({**doc.metadata, "title": file_title}))
     page = confluence_page(text)  # a Confluence page: its content, its byline as metadata
