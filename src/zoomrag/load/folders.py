@@ -1,6 +1,7 @@
 """Which files a folder holds for reading: hidden names, caches, the folder's ``.gitignore``,
-the user's include and exclude patterns (:mod:`.ignore`), Sphinx's copies and a page's source
-beside it left out, and a Notion database's view beside all its rows."""
+the user's include and exclude patterns (:mod:`.ignore`), what a built documentation site holds
+besides its pages (:mod:`.sites`), a page's source beside it and a Notion database's view beside
+all its rows left out."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from ..errors import InputError
 from . import compressed
 from .ignore import FileRules, FolderRules
+from .sites import Sites
 
 __all__ = ["SKIPPED_DIRS", "iter_paths", "walk_folder"]
 
@@ -45,49 +47,6 @@ def _unlistable(e: OSError) -> None:
                      "fix its permissions or leave it out") from e
 
 
-#: The file that marks a folder as a site Sphinx built (its search index).
-SPHINX_MARK = "searchindex.js"
-SPHINX_SOURCE = ("the source Sphinx copied beside the page it built (the page is read instead; "
-                 "index the sources folder itself to read sources)")
-SPHINX_THEME = "a file of the theme or the search index of a site Sphinx built, not its content"
-
-
-#: The files only a site javadoc built holds: its list of packages (``package-list`` before
-#: javadoc 10), beside its class tree, index or list of classes.
-JAVADOC_LISTS = frozenset({"element-list", "package-list"})
-JAVADOC_PAGES = frozenset({"overview-tree.html", "index-all.html", "allclasses-index.html", "allclasses-frame.html"})
-#: Pages javadoc builds from the class pages (every line in them is a class page's, most the first
-#: sentence of a member's description), and its page about its own pages, the same in every site.
-JAVADOC_DERIVED = frozenset({"index-all.html", "allclasses-index.html", "allclasses.html", "allclasses-frame.html",
-                             "allclasses-noframe.html", "allpackages-index.html", "overview-tree.html",
-                             "package-tree.html", "package-use.html", "deprecated-list.html", "overview-frame.html",
-                             "package-frame.html", "search.html", "new-list.html", "preview-list.html",
-                             "help-doc.html"})
-#: Folders of such pages: the "Uses of" pages of a package's classes, a split index.
-JAVADOC_DERIVED_DIRS = frozenset({"class-use", "index-files"})
-JAVADOC_ASSET = ("a script, stylesheet or search index of a site javadoc built, not its content "
-                 "(its pages are read; name this file to read it)")
-JAVADOC_INDEX = ("a page javadoc built from the class pages (an index, a tree, the uses or deprecated members "
-                 "of classes) or its help page: the class pages say it and are read (name this file to read it)")
-
-
-def _javadoc_site(filenames: list[str]) -> bool:
-    names = set(filenames)
-    return not JAVADOC_LISTS.isdisjoint(names) and not JAVADOC_PAGES.isdisjoint(names)
-
-
-def _javadoc_left_out(f: Path, sites: list[Path]) -> str | None:
-    """Why ``f`` is not read with the javadoc site it lies in, or None."""
-    for site in sites:
-        if not f.is_relative_to(site):
-            continue
-        if f.suffix.lower() not in (".html", ".htm"):
-            return JAVADOC_ASSET
-        if f.name in JAVADOC_DERIVED or not JAVADOC_DERIVED_DIRS.isdisjoint(f.relative_to(site).parts[:-1]):
-            return JAVADOC_INDEX
-    return None
-
-
 def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 left_out: Callable[[Path, str], None] | None = None,
                 rules: FileRules = FileRules()) -> list[Path]:
@@ -98,21 +57,16 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
 
     ``rules`` leave out what the ``.gitignore`` files over and in ``root`` and the include and
     exclude patterns say (a folder left out is not entered): each such file or folder goes to
-    ``left_out`` with the rule. So does a site Sphinx built (a folder holding
-    :data:`SPHINX_MARK`), read as its pages: the copies of their sources in ``_sources/`` (each
-    beside the page built from it) and the theme in ``_static/`` go to ``left_out`` with the
-    reason, as a search engine would see the site; so does a Markdown, reStructuredText,
-    AsciiDoc or JSON file beside an HTML page of the same name (``path.md``, ``path.json.gz``
-    beside ``path.html``, as Node's documentation ships), the same page in another form, and the
-    CSV of a Notion database's view beside the CSV of all its rows. A site javadoc built is read
-    as its class, package and source pages: its scripts (jQuery, the search index), stylesheets
-    and images, and the pages it builds from the class pages (the index, trees, "Uses of"
-    pages) go to ``left_out``.
+    ``left_out`` with the rule. So does what a documentation site Sphinx, javadoc or Doxygen
+    built holds besides its pages (:mod:`.sites`: its theme and search index, the pages it
+    derives from the others), as a search engine would see the site; so does a Markdown,
+    reStructuredText, AsciiDoc or JSON file beside an HTML page of the same name (``path.md``,
+    ``path.json.gz`` beside ``path.html``, as Node's documentation ships), the same page in
+    another form, and the CSV of a Notion database's view beside the CSV of all its rows.
     Without ``left_out`` they are returned.
     """
     files: list[Path] = []
-    builds: list[Path] = []
-    javadocs: list[Path] = []
+    sites = Sites()
     ruled_out: list[tuple[Path, str]] = []
     folder_rules = FolderRules(root, rules)
     for dirpath, dirnames, filenames in os.walk(root, onerror=unreadable or _unlistable):
@@ -138,18 +92,14 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 files.append(Path(dirpath, name))
             else:
                 ruled_out.append((Path(dirpath, name), why))
-        if left_out is not None and SPHINX_MARK in filenames:
-            builds.append(Path(dirpath))
-        if left_out is not None and _javadoc_site(filenames):
-            javadocs.append(Path(dirpath))
+        if left_out is not None:
+            sites.look(Path(dirpath), filenames)
     files.sort(key=lambda f: f.relative_to(root).parts)
     if left_out is not None:
         for path, why in sorted(ruled_out, key=lambda pair: pair[0].relative_to(root).parts):
             left_out(path, why)
-    if builds and left_out is not None:
-        files = _sift(files, lambda f: _sphinx_copy(f, builds), left_out)
-    if javadocs and left_out is not None:
-        files = _sift(files, lambda f: _javadoc_left_out(f, javadocs), left_out)
+    if sites and left_out is not None:
+        files = _sift(files, sites.left_out, left_out)
     if left_out is not None:
         formats = {f: _format(f) for f in files}
         pages = {(f.parent, _page_name(f)): f for f in files if formats[f] == "html"}
@@ -206,22 +156,3 @@ def _page_name(f: Path) -> str:
     """``f``'s name without its format's extension, or a compressed file's (``path.json.gz``)."""
     inner = compressed.inner_name(f) or f
     return inner.stem
-
-
-def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
-    """Why ``f`` is not content of the Sphinx build it lies in, or None."""
-    for build in builds:
-        if f.parent == build and f.name == SPHINX_MARK:
-            return SPHINX_THEME
-        try:
-            rel = f.relative_to(build)
-        except ValueError:
-            continue
-        if rel.parts[0] == "_static":
-            return SPHINX_THEME
-        if rel.parts[0] == "_sources" and f.suffix == ".txt":
-            # library/json.rst.txt is the source of library/json.html
-            page = build.joinpath(*rel.parts[1:]).with_suffix("").with_suffix(".html")
-            if page.is_file():
-                return SPHINX_SOURCE
-    return None

@@ -49,10 +49,9 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from ...model import Block, Document
 from ...text.sentences import CJK_CHARS
+from . import doxygen as dox
 from .code import language_name, read_code
 from .confluence import confluence_page
-from .doxygen import (declarations, declared_here, doxygen_page, fragment, fragment_code, mark_page, name_lines,
-                      name_table, page_title, signature, source_listing)
 from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
@@ -559,8 +558,8 @@ class _Renderer:
                     else:
                         comment, in_member = found
                         if comment != self.comment[0]:
-                            under = self.page_level + in_member  # a member's section is one further down
-                            self.comment = (comment, max(0, under + 1 - level))
+                            base = self.page_level + in_member  # a member's section is one further down
+                            self.comment = (comment, max(0, base + 1 - level))
                         level = min(level + self.comment[1], 6)
                 self.add("#" * level + " " + body, "heading", level)
                 self.outline = level
@@ -652,9 +651,9 @@ class _Renderer:
 
     def _doxygen(self, node: LexborNode, tag: str) -> bool:
         """Render a construct of a Doxygen page (:mod:`.doxygen`); False for any other."""
-        if tag == "table" and declarations(node):
+        if tag == "table" and dox.declarations(node):
             # only the members documented by their row alone: each a section, in its group
-            for group, members in declared_here(node):
+            for group, members in dox.declared_here(node):
                 self.add("## " + group, "heading", 2)
                 self.page_level = self.outline = 2
                 bare = []  # declared and not described (a friend class): a line each
@@ -667,7 +666,7 @@ class _Renderer:
                 self.add("\n".join(bare), "list", meta=_ORDERED[False])
             return True
         if tag == "div" and "memproto" in classes(node):
-            decl, name = signature(node)
+            decl, name = dox.signature(node)
             doc = node.next
             while doc is not None and not doc.is_element_node:
                 doc = doc.next
@@ -689,15 +688,15 @@ class _Renderer:
                 self.add("- " + decl, "list", meta=_ORDERED[False])
                 self.bare = self.length
             return True
-        if tag == "table" and name_table(node):
-            head, lines = name_lines(node)
+        if tag == "table" and dox.name_table(node):
+            head, lines = dox.name_lines(node)
             if head and not self.label:
                 self.label, self.term = head, False
             if lines:
                 self.add("\n".join(lines), "list", meta=_ORDERED[False])
             return True
-        if tag == "div" and fragment(node):
-            self._fenced(fragment_code(node, _kept_text), "")
+        if tag == "div" and dox.fragment(node):
+            self._fenced(dox.fragment_code(node, _kept_text), "")
             return True
         return False
 
@@ -1020,7 +1019,7 @@ def nested_list_html(items: Iterable[tuple[int, bool, str]]) -> str:
 def render_html(html: str) -> tuple[str, list[Block], str | None]:
     """The normalised text of an HTML page, its blocks, and its title (or None)."""
     parser = LexborHTMLParser(html)
-    doxygen = doxygen_page(html)
+    doxygen = dox.doxygen_page(html)
     r = _Renderer(site="javadoc" if _javadoc_page(html) else "doxygen" if doxygen else "")
     root = parser.body if parser.body is not None else parser.root
     # A page that marks its one main content is read from there: menu bars, pop-ups and
@@ -1030,12 +1029,12 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
         root = main[0]
     if root is not None:
         if doxygen:
-            mark_page(root)
+            dox.mark_page(root)
         mark_look(root, html, _BLOCK, _dropped)
         r.render(root)
     title_node = parser.css_first("title")
     title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""
-    if doxygen and root is not None and (shown := page_title(root)) and shown not in title:
+    if doxygen and root is not None and (shown := dox.page_title(root)) and shown not in title:
         title = shown  # every page of a site may be titled by the project alone
     text, blocks = _title_above_siblings(r.text(), r.blocks, title)
     if not title:
@@ -1133,7 +1132,7 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
 
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
     java = _javadoc_source(text)
-    listing = (*java, "java") if java is not None else source_listing(text, _kept_text)
+    listing = (*java, "java") if java is not None else dox.source_listing(text, _kept_text)
     if listing is not None:  # a class's source file or a header, read as the code it is
         code, file_title, language = listing
         doc = read_code(code, doc_id=doc_id, source=source, language=language)
