@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
-from zoomrag.load import decode, detect_format, folders, formats, iter_paths, load_path, read_text
+from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text, sites
 from zoomrag.load.folders import walk_folder
 from zoomrag.model import normalize_newlines
 
@@ -250,7 +250,7 @@ def test_a_site_sphinx_built_is_walked_as_its_pages_when_asked(tmp_path):
     assert got == ["notes.md", "site/_sources/lib/orphan.rst.txt", "site/index.html", "site/lib/json.html"]
     assert sorted(p for p, _ in left) == ["site/_sources/index.rst.txt", "site/_sources/lib/json.rst.txt",
                                           "site/_static/basic.css", "site/_static/theme.js", "site/searchindex.js"]
-    assert {why for _, why in left} == {folders.SPHINX_SOURCE, folders.SPHINX_THEME}
+    assert {why for _, why in left} == {sites.SPHINX_SOURCE, sites.SPHINX_THEME}
     # without a place to say so, nothing is left out
     assert len(walk_folder(tmp_path)) == 9
 
@@ -270,10 +270,37 @@ def test_a_site_javadoc_built_is_walked_as_its_pages(tmp_path):
     assert got == ["api/constant-values.html", "api/index.html", "api/org/x/Range.html",
                    "api/org/x/package-summary.html", "api/src-html/org/x/Range.html", "lib/app.js", "lib/element-list"]
     assert sorted(left) == sorted(
-        [(f"api/{name}", folders.JAVADOC_ASSET) for name in ("element-list", "jquery/jquery-3.5.1.js", "legal/LICENSE",
+        [(f"api/{name}", sites.JAVADOC_ASSET) for name in ("element-list", "jquery/jquery-3.5.1.js", "legal/LICENSE",
                                                            "member-search-index.js", "script.js", "stylesheet.css")]
-        + [(f"api/{name}", folders.JAVADOC_INDEX) for name in ("help-doc.html", "index-all.html",
+        + [(f"api/{name}", sites.JAVADOC_INDEX) for name in ("help-doc.html", "index-all.html",
                                                              "org/x/class-use/Range.html", "overview-tree.html")])
+
+
+def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
+    """A C or C++ library's API docs as Debian installs them: the lists of classes, files and
+    members Doxygen builds from the pages, its scripts, diagrams and search index."""
+    _touch(tmp_path, "html/doxygen.svg", "html/tabs.css", "html/index.html", "html/group__window.html",
+           "html/window_guide.html", "html/classsf_1_1Texture.html", "html/classsf_1_1Texture-members.html",
+           "html/glfw3_8h.html", "html/glfw3_8h_source.html", "html/annotated.html", "html/functions_func_w.html",
+           "html/globals_defs.html", "html/dir_d44c64559bbebec7f509842c48db8b23.html", "html/window_8dox.html",
+           "html/deprecated.html", "html/menudata.js", "html/classsf_1_1Texture.png", "html/glfw3_8h__incl.map",
+           "html/search/all_0.html", "html/search/all_0.js", "src/files.html", "src/doxygen.png")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    # read: groups, guides, classes, files, their sources, the main page; a folder that only
+    # holds a logo is no site
+    assert got == ["html/classsf_1_1Texture.html", "html/glfw3_8h.html", "html/glfw3_8h_source.html",
+                   "html/group__window.html", "html/index.html", "html/window_guide.html", "src/doxygen.png",
+                   "src/files.html"]
+    assert sorted(left) == sorted(
+        [(f"html/{name}", sites.DOXYGEN_ASSET) for name in (
+            "classsf_1_1Texture.png", "doxygen.svg", "glfw3_8h__incl.map", "menudata.js", "search/all_0.html",
+            "search/all_0.js", "tabs.css")]
+        + [(f"html/{name}", sites.DOXYGEN_INDEX) for name in (
+            "annotated.html", "classsf_1_1Texture-members.html", "deprecated.html",
+            "dir_d44c64559bbebec7f509842c48db8b23.html", "functions_func_w.html", "globals_defs.html",
+            "window_8dox.html")])
 
 
 def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
