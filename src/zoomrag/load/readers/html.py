@@ -28,7 +28,10 @@ their members' sections (a list item holding a heading is read as blocks), their
 drawn with ``div`` elements as tables, "Deprecated." leading its reason, without the package
 line over the title or the lists of inherited members; a source page of javadoc's
 ``-linksource`` is the Java file it shows, without its line numbers, read as code (the gutter
-of line numbers beside any listing is dropped). A first heading that repeats the
+of line numbers beside any listing is dropped). Doxygen's pages read as their members'
+sections titled by their declarations, without the summaries that repeat them, their tables of
+parameters as lists and their fragments as code; a header's source page is the header
+(:mod:`.doxygen`). A first heading that repeats the
 page's ``<title>`` beside sibling headings is their parent (one level up). Footnotes are
 rendered in Markdown's syntax, ``[^1]`` and ``[^1]: text`` (:mod:`.html_notes`). A page with no
 heading element is titled by what it draws in bold or larger, and a paged one loses its page
