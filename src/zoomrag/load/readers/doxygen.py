@@ -191,8 +191,8 @@ def signature(proto: LexborNode) -> tuple[str, str]:
     if labels:
         line += " [" + ", ".join(labels) + "]"
     first = proto.css_first("td.memname")
-    name = _text(first).split("(")[0].split()[-1] if first is not None and _text(first) else line
-    return line, name
+    words = _text(first).split("(")[0].split() if first is not None else []
+    return line, words[-1] if words else line
 
 
 def name_table(node: LexborNode) -> bool:

@@ -657,8 +657,9 @@ class _Renderer:
         if tag == "table" and dox.declarations(node):
             # only the members documented by their row alone: each a section, in its group
             for group, members in dox.declared_here(node):
-                self.add("## " + group, "heading", 2)
-                self.page_level = self.outline = 2
+                if group:
+                    self.add("## " + group, "heading", 2)
+                    self.page_level = self.outline = 2
                 bare = []  # declared and not described (a friend class): a line each
                 for decl, name, sentence in members:
                     if sentence:
