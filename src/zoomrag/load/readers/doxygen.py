@@ -186,8 +186,8 @@ def signature(proto: LexborNode) -> tuple[str, str]:
     parts += [t for t in (_text(c) for c in name_cells) if t]
     line = " ".join(parts)
     line = re.sub(r"\(\s+", "(", re.sub(r"\s+([),])", r"\1", line))
-    words = set(line.split())
-    labels = [t for t in (_text(s) for s in proto.css("span.mlabel")) if t and t not in words]
+    said = set(line.split())
+    labels = [t for t in (_text(s) for s in proto.css("span.mlabel")) if t and t not in said]
     if labels:
         line += " [" + ", ".join(labels) + "]"
     first = proto.css_first("td.memname")
