@@ -86,6 +86,8 @@ def mark_page(root: LexborNode) -> None:
             node.attrs[DROP_MARK] = ""
         elif node.tag == "div" and "title" in names and "headertitle" in classes(parent):
             node.attrs[HEADING_MARK] = "1"
+            for labels in node.css("span.mlabels"):  # "abstract", "template" glued to the title
+                labels.attrs[DROP_MARK] = ""
 
 
 def page_title(root: LexborNode) -> str:
