@@ -50,6 +50,8 @@ _SIGN_REACH = 16384
 #: module's docstring).
 _CHROME = frozenset({"ttc", "dynheader", "dyncontent", "dynsection", "ingroups", "summary", "memtitle", "tabs",
                      "tabs2", "tabs3"})
+#: How a class page says which files it was made from, at its end.
+_GENERATED_FROM = "The documentation for this "
 #: Tables of names and what each is (a parameter, a value returned, an enumerator, a field).
 _NAME_TABLES = frozenset({"params", "retval", "exception", "tparams", "fieldtable"})
 #: The cells of a row of a table of declarations (left: its type; right: its name and arguments).
@@ -88,6 +90,17 @@ def mark_page(root: LexborNode) -> None:
             node.attrs[HEADING_MARK] = "1"
             for labels in node.css("span.mlabels"):  # "abstract", "template" glued to the title
                 labels.attrs[DROP_MARK] = ""
+    for rule in root.css("hr"):
+        # "The documentation for this class was generated from the following file: tinyxml.h",
+        # closing every class page: the file is the class page's include line and source page
+        said = rule.next
+        if said is not None and said.is_text_node and (said.text_content or "").lstrip().startswith(_GENERATED_FROM):
+            files = said.next
+            while files is not None and not files.is_element_node:
+                files = files.next
+            if files is not None and files.tag == "ul":
+                files.attrs[DROP_MARK] = ""
+            said.decompose()
 
 
 def page_title(root: LexborNode) -> str:
@@ -193,8 +206,17 @@ def signature(proto: LexborNode) -> tuple[str, str]:
     if labels:
         line += " [" + ", ".join(labels) + "]"
     first = proto.css_first("td.memname")
-    words = _text(first).split("(")[0].split() if first is not None else []
-    return line, words[-1] if words else line
+    return line, _name(_text(first) if first is not None else "") or line
+
+
+def _name(declared: str) -> str:
+    """The name a declaration declares: a macro's after ``#define``, else the last word before
+    its arguments, initialiser or array size (``bool allowComments_ {false}``)."""
+    words = declared.split()
+    if len(words) > 1 and words[0] == "#define":
+        return words[1].split("(")[0]
+    words = re.split(r"[({=\[]", declared, maxsplit=1)[0].split()
+    return words[-1] if words else ""
 
 
 def name_table(node: LexborNode) -> bool:
