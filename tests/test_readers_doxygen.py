@@ -261,10 +261,13 @@ def test_a_doxygen_member_is_named_by_what_it_declares_and_the_files_line_is_not
             + "".join(f"<div class='memitem'><div class='memproto'><table class='memname'><tr><td class='memname'>{d}"
                       "</td></tr></table></div><div class='memdoc'><p>Said.</p></div></div>"
                       for d in ("bool Json::Features::allowComments_ {true}", "#define JSON_LIMIT 1000",
-                                "int sizes[4]", "const char * name = &quot;x&quot;"))
+                                "int sizes[4]", "const char * name = &quot;x&quot;",
+                                "typedef void(* GLFWcursorposfun) (GLFWwindow *window, double xpos)",
+                                "bool sf::operator!= (const Color &amp;left)", "sf::String::operator std::string () const"))
             + "<hr/>The documentation for this class was generated from the following file:<ul><li>"
             "<a class='el' href='features_8h_source.html'>features.h</a></li></ul></div>")
     doc = read_text(page, format="html")
     assert [b.meta.get("title") for b in doc.blocks if b.type == "heading" and b.level == 3] == [
-        "Json::Features::allowComments_", "JSON_LIMIT", "sizes", "name"]
+        "Json::Features::allowComments_", "JSON_LIMIT", "sizes", "name", "GLFWcursorposfun",
+        "sf::operator!=", "sf::String::operator std::string"]
     assert "generated from" not in doc.text and "features.h" not in doc.text

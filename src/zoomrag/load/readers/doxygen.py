@@ -50,6 +50,10 @@ _SIGN_REACH = 16384
 #: module's docstring).
 _CHROME = frozenset({"ttc", "dynheader", "dyncontent", "dynsection", "ingroups", "summary", "memtitle", "tabs",
                      "tabs2", "tabs3"})
+#: A pointer to a function declared: its name in parentheses before its arguments.
+_POINTER = re.compile(r"\(\s*\*\s*([\w:]+)\s*\)\s*\(")
+#: An operator a declaration overloads.
+_OPERATOR = re.compile(r"[\w:~]*\boperator\b")
 #: How a class page says which files it was made from, at its end.
 _GENERATED_FROM = "The documentation for this "
 #: Tables of names and what each is (a parameter, a value returned, an enumerator, a field).
@@ -215,6 +219,16 @@ def _name(declared: str) -> str:
     words = declared.split()
     if len(words) > 1 and words[0] == "#define":
         return words[1].split("(")[0]
+    pointer = _POINTER.search(declared)  # typedef void(* GLFWcursorposfun) (GLFWwindow *window, …)
+    if pointer:
+        return pointer[1]
+    op = _OPERATOR.search(declared)  # sf::operator!=, operator(), operator bool
+    if op:
+        rest = declared[op.end():].lstrip()
+        if rest.startswith("()"):
+            return op[0] + "()"
+        said = " ".join(rest.split("(")[0].split())  # "!=", or a type converted to ("bool")
+        return (op[0] + (said if not said[:1].isalpha() else " " + said)).rstrip()
     words = re.split(r"[({=\[]", declared, maxsplit=1)[0].split()
     return words[-1] if words else ""
 
