@@ -36,7 +36,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from .code import LANGUAGES
 from .html_look import DROP_MARK, HEADING_MARK
-from .html_notes import classes
+from .html_nodes import classes, own_rows
 
 #: An element's text without the parts that are not content (the HTML reader's).
 Kept = Callable[[LexborNode], str]
@@ -110,7 +110,8 @@ def mark_page(root: LexborNode) -> None:
 def page_title(root: LexborNode) -> str:
     """The title a page shows over its text (its ``<title>`` may be the project's name alone),
     once :func:`mark_page` marked it."""
-    node = root.css_first("div.headertitle div.title") or root.css_first("div.contents h1")
+    node = root.css_first("div.headertitle div.title")
+    node = node if node is not None else root.css_first("div.contents h1")
     if node is None:
         return ""
     parts = []
@@ -143,7 +144,7 @@ def declarations(node: LexborNode) -> bool:
         return False
     if "memberdecls" in classes(node):
         return True
-    return any(not _DECL_LEFT.isdisjoint(classes(td)) for tr in _rows(node)[:3] for td in tr.iter() if td.tag == "td")
+    return any(not _DECL_LEFT.isdisjoint(classes(td)) for tr in own_rows(node)[:3] for td in tr.iter() if td.tag == "td")
 
 
 def declared_here(table: LexborNode) -> list[tuple[str, list[tuple[str, str, str]]]]:
@@ -154,7 +155,7 @@ def declared_here(table: LexborNode) -> list[tuple[str, list[tuple[str, str, str
     groups: list[tuple[str, list[tuple[str, str, str]]]] = [("", [])]
     template = ""
     current: tuple[str, str, str] | None = None
-    for tr in _rows(table):
+    for tr in own_rows(table):
         names = classes(tr)
         cells = [c for c in tr.iter() if c.tag in ("td", "th")]
         cell_names = [set(classes(c)) for c in cells]
@@ -242,7 +243,7 @@ def name_lines(table: LexborNode) -> tuple[str, list[str]]:
     description`` line per row (a parameter's direction before its name: ``[in] width``)."""
     head = ""
     lines = []
-    for tr in _rows(table):
+    for tr in own_rows(table):
         cells = [c for c in tr.iter() if c.tag in ("td", "th")]
         if cells and all(c.tag == "th" for c in cells):
             head = " ".join(_text(c) for c in cells)
@@ -283,25 +284,14 @@ def source_listing(html: str, kept: Kept) -> tuple[str, str, str] | None:
     lines = code.split("\n")
     if all(_NUMBERED.match(line) for line in lines if line.strip()):
         code = "\n".join(_NUMBERED.sub("", line, count=1) for line in lines)  # before 1.8: numbers as text
-    name_node = parser.css_first("div.headertitle div.title") or parser.css_first("h1")
+    name_node = parser.css_first("div.headertitle div.title")
+    name_node = name_node if name_node is not None else parser.css_first("h1")
     name = _text(name_node) if name_node is not None else ""
     return code.rstrip() + "\n", name, LANGUAGES.get(PurePath(name).suffix.lower(), "")
 
 
 #: A line of a source page as Doxygen wrote it before 1.8: its number, then its code.
 _NUMBERED = re.compile(r"\d{5} ?")
-
-
-def _rows(table: LexborNode) -> list[LexborNode]:
-    """The table's own rows (not those of a table inside a cell)."""
-    rows = []
-    for tr in table.css("tr"):
-        p = tr.parent
-        while p is not None and p.tag != "table":
-            p = p.parent
-        if p is not None and p.mem_id == table.mem_id:
-            rows.append(tr)
-    return rows
 
 
 _WS = re.compile(r"[ \t\n\r\f\xa0]+")

@@ -58,7 +58,8 @@ from .confluence import confluence_page
 from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
-from .html_notes import back_link, classes, note_label, notes_aside, notes_list, ref_label
+from .html_nodes import classes, own_rows
+from .html_notes import back_link, note_label, notes_aside, notes_list, ref_label
 from .notion import html_page, is_notion_page, page_parents
 
 #: Elements whose content is not document text.
@@ -640,7 +641,7 @@ class _Renderer:
         elif tag in _LISTS:
             self._list(node)
         elif tag == "table":
-            rows = _rows(node)
+            rows = own_rows(node)
             if _layout(node, rows):
                 return False  # read as the blocks inside its cells, row by row
             self._table(node, rows)
@@ -848,17 +849,6 @@ def _pre_text(node: LexborNode) -> str:
     if rest.strip() or not pieces:
         pieces.append(rest)
     return "\n\n".join(p.strip("\n") for p in pieces) if len(pieces) > 1 else pieces[0]
-
-
-def _rows(table: LexborNode) -> list[LexborNode]:
-    """The table's own rows (not those of tables nested in its cells)."""
-    rows: list[LexborNode] = []
-    for child in table.iter():
-        if child.tag in ("thead", "tbody", "tfoot"):
-            rows.extend(tr for tr in child.iter() if tr.tag == "tr")
-        elif child.tag == "tr":
-            rows.append(child)
-    return rows
 
 
 def _layout(table: LexborNode, rows: list[LexborNode]) -> bool:

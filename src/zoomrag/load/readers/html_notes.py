@@ -20,17 +20,13 @@ from html import escape
 
 from selectolax.lexbor import LexborNode
 
+from .html_nodes import classes
+
 _REF_CLASSES = frozenset({"footnote-ref", "footnote-reference", "footnote", "footnoteref"})
 _BACK_CLASSES = frozenset({"footnote-back", "footnote-backref", "data-footnote-backref"})
 _NOTES_CLASSES = frozenset({"footnotes", "footnote"})
 #: Characters around a printed label: ``[1]``, ``1)``, a no-break space.
 _LABEL_TRIM = "[]() \t\n\xa0"
-
-
-def classes(node: LexborNode | None) -> list[str]:
-    """An element's classes, in lower case: HTML 4 era pages (old DocBook) write CLASS="TOC",
-    CLASS="NOTE" (shared with the HTML reader)."""
-    return (node.attributes.get("class") or "").lower().split() if node is not None else []
 
 
 def _label(text: str) -> str | None:
