@@ -295,12 +295,12 @@ def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
                    "src/files.html"]
     assert sorted(left) == sorted(
         [(f"html/{name}", sites.DOXYGEN_ASSET) for name in (
-            "classsf_1_1Texture.png", "doxygen.svg", "glfw3_8h__incl.map", "menudata.js", "search/all_0.html",
-            "search/all_0.js", "tabs.css")]
+            "classsf_1_1Texture.png", "doxygen.svg", "glfw3_8h__incl.map", "menudata.js", "search/all_0.js",
+            "tabs.css")]
         + [(f"html/{name}", sites.DOXYGEN_INDEX) for name in (
             "annotated.html", "classsf_1_1Texture-members.html", "deprecated.html",
             "dir_d44c64559bbebec7f509842c48db8b23.html", "functions_func_w.html", "globals_defs.html",
-            "window_8dox.html")])
+            "search/all_0.html", "window_8dox.html")])
 
 
 def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):

@@ -18,6 +18,7 @@ Each file left out goes to the folder walker's ``left_out`` with the reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 #: The file that marks a folder as a site Sphinx built (its search index).
@@ -107,23 +108,26 @@ def _sphinx_copy(f: Path, builds: list[Path]) -> str | None:
 
 
 def _javadoc_left_out(f: Path, sites: list[Path]) -> str | None:
+    return _built(f, sites, JAVADOC_ASSET, JAVADOC_INDEX, lambda inside, name: name in JAVADOC_DERIVED
+                  or not JAVADOC_DERIVED_DIRS.isdisjoint(inside))
+
+
+def _doxygen_left_out(f: Path, sites: list[Path]) -> str | None:
+    # the search box's pages (search/) are built from the others too
+    return _built(f, sites, DOXYGEN_ASSET, DOXYGEN_INDEX, lambda inside, name: inside[:1] == ("search",)
+                  or (not inside and DOXYGEN_DERIVED.fullmatch(name) is not None))
+
+
+def _built(f: Path, sites: list[Path], asset: str, index: str,
+           derived: Callable[[tuple[str, ...], str], bool]) -> str | None:
+    """Why ``f`` is not read with the site it lies in: not a page (``asset``), or a page the
+    generator ``derived`` from the others (``index``; by the folders it lies in, inside the
+    site, and its name); None when it is read."""
     for site in sites:
         if not f.is_relative_to(site):
             continue
         if f.suffix.lower() not in (".html", ".htm"):
-            return JAVADOC_ASSET
-        if f.name in JAVADOC_DERIVED or not JAVADOC_DERIVED_DIRS.isdisjoint(f.relative_to(site).parts[:-1]):
-            return JAVADOC_INDEX
-    return None
-
-
-def _doxygen_left_out(f: Path, sites: list[Path]) -> str | None:
-    for site in sites:
-        if not f.is_relative_to(site):
-            continue
-        inside = f.relative_to(site).parts[:-1]
-        if f.suffix.lower() not in (".html", ".htm") or inside[:1] == ("search",):
-            return DOXYGEN_ASSET
-        if not inside and DOXYGEN_DERIVED.fullmatch(f.name):
-            return DOXYGEN_INDEX
+            return asset
+        if derived(f.relative_to(site).parts[:-1], f.name):
+            return index
     return None
