@@ -303,6 +303,32 @@ def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
             "search/all_0.html", "window_8dox.html")])
 
 
+def test_a_site_mkdocs_built_is_walked_as_its_pages_and_the_files_put_beside_them(tmp_path):
+    """A project's documentation built by MkDocs (Material): its search index held every page's
+    text again, and 30 languages' search scripts were indexed as code."""
+    _touch(tmp_path, "site/index.html", "site/sitemap.xml", "site/sitemap.xml.gz", "site/404.html",
+           "site/objects.inv", "site/CNAME", "site/search/search_index.json", "site/requests/index.html",
+           "site/assets/javascripts/bundle.a5f9d56c.min.js", "site/assets/javascripts/lunr/min/lunr.de.min.js",
+           "site/assets/stylesheets/main.min.css.map", "site/css/custom.css", "site/examples/app.py",
+           "site/guide/manual.pdf", "notes/sitemap.xml", "notes/app.js")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    # a folder with a sitemap alone is no site MkDocs built
+    assert got == ["notes/app.js", "notes/sitemap.xml", "site/examples/app.py", "site/guide/manual.pdf",
+                   "site/index.html", "site/requests/index.html"]
+    assert sorted(left) == [(f"site/{name}", sites.MKDOCS_ASSET) for name in (
+        "404.html", "CNAME", "assets/javascripts/bundle.a5f9d56c.min.js", "assets/javascripts/lunr/min/lunr.de.min.js",
+        "assets/stylesheets/main.min.css.map", "css/custom.css", "objects.inv", "search/search_index.json",
+        "sitemap.xml", "sitemap.xml.gz")]
+    # without the search index, a page's generator says it
+    (tmp_path / "site/search/search_index.json").unlink()
+    (tmp_path / "site/index.html").write_text('<html><head><meta name="generator" content="mkdocs-1.6.1, '
+                                              'mkdocs-material-9.6.0"></head><body>Hi</body></html>')
+    assert "site/sitemap.xml" not in [p.relative_to(tmp_path).as_posix()
+                                      for p in walk_folder(tmp_path, left_out=lambda p, why: None)]
+
+
 def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
     # Node's documentation ships each page as Markdown, HTML and JSON side by side
     _touch(tmp_path, "api/path.md", "api/path.html", "api/path.json.gz", "api/fs.md", "notes/todo.md",
