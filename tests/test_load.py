@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -368,3 +369,12 @@ def test_a_file_that_is_not_text_is_named_by_what_its_bytes_say_it_is(head, kind
     with pytest.raises(BinaryFileError) as e:
         decode(head + b"\x00" * 64, "att/98310.bin")
     assert str(e.value) == f"att/98310.bin: {kind}, not text, which is what zoomrag reads; leave it out (--exclude '*.bin')"
+
+
+def test_a_sphinx_inventory_is_named_not_sent_to_iconv():
+    # a text header, then zlib: its undecodable bytes are no encoding to convert from
+    data = (b"# Sphinx inventory version 2\n# Project: Starlette\n# Version: 0.0.0\n"
+            b"# The remainder of this file is compressed using zlib.\n" + zlib.compress(b"x py:class 1 x.html -\n"))
+    with pytest.raises(BinaryFileError, match=r"^site/objects.inv: a Sphinx inventory \(a site's API names, "
+                                              r"compressed\), not text"):
+        decode(data, "site/objects.inv")

@@ -26,7 +26,7 @@ from ..errors import BinaryFileError, ConfigError, DecodeError, InputError
 from ..model import Document, normalize_newlines
 from ..registry import Registry
 from . import compressed, frontmatter
-from .binary import binary_kind
+from .binary import TEXT_HEADED, binary_kind
 
 
 class Reader(Protocol):
@@ -232,7 +232,8 @@ def decode(data: bytes, source: str) -> str:
     if b"\x00\x08[" in data:  # an Info manual's index marks ("\0\b[index\0\b]"): not binary
         data = _INFO_MARK.sub(b"", data)
     head = data[:_SNIFF]
-    binary = (b"\x00" in head and not _stray_nuls(head)) or len(head.translate(None, _CONTROL)) < 0.9 * len(head)
+    binary = (b"\x00" in head and not _stray_nuls(head)) or len(head.translate(None, _CONTROL)) < 0.9 * len(head) \
+        or head.startswith(TEXT_HEADED)
     older = _UNREAD_FORMATS.get(PurePath(source).suffix.lower())
     if older is not None and binary:
         kind, into = older

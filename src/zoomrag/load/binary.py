@@ -8,7 +8,7 @@ lost that zoomrag could have read.
 
 from __future__ import annotations
 
-__all__ = ["binary_kind"]
+__all__ = ["TEXT_HEADED", "binary_kind"]
 
 #: Leading bytes and what they mark. (A ZIP's are not here: Office files and e-books are read,
 #: other archives refused by name, by their extension.)
@@ -36,7 +36,11 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
     (b"\xcf\xfa\xed\xfe", "a program (Mach-O)"),
     (b"\x00asm", "a WebAssembly module"),
     (b"PAR1", "a Parquet file"),
+    # Sphinx's and mkdocstrings' inventory of a site's API names: a line of text, then zlib
+    (b"# Sphinx inventory version", "a Sphinx inventory (a site's API names, compressed)"),
 )
+#: The signatures that begin with a line of text (the rest of the file is not).
+TEXT_HEADED = (b"# Sphinx inventory version",)
 #: RIFF containers name their kind at bytes 8-12.
 _RIFF = {b"WEBP": "a WebP image", b"WAVE": "a WAV recording", b"AVI ": "an AVI video"}
 
