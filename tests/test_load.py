@@ -345,6 +345,17 @@ def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
                      "name this file to read it)")]
 
 
+def test_a_scripts_source_map_beside_it_is_left_out(tmp_path):
+    _touch(tmp_path, "dist/app.min.js", "dist/app.min.js.map", "dist/app.css", "dist/app.css.map",
+           "geo/roads.map", "geo/orphan.js.map")
+    left = []
+    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
+        (p.relative_to(tmp_path).as_posix(), why)))]
+    assert got == ["dist/app.css", "dist/app.min.js", "geo/orphan.js.map", "geo/roads.map"]
+    assert left == [(f"dist/{name}.map", f"the source map of {name} beside it, generated with it (name this file "
+                                         "to read it)") for name in ("app.css", "app.min.js")]
+
+
 def test_a_notion_databases_view_beside_all_its_rows_is_read_once(tmp_path):
     db = "wiki/Tasks 7e6d5c4b3a29180f7e6d5c4b3a291800"
     _touch(tmp_path, f"{db}.csv", f"{db}_all.csv", "data/sales.csv", "data/sales_all.csv")

@@ -1,7 +1,7 @@
 """Which files a folder holds for reading: hidden names, caches, the folder's ``.gitignore``,
 the user's include and exclude patterns (:mod:`.ignore`), what a built documentation site holds
-besides its pages (:mod:`.sites`), a page's source beside it and a Notion database's view beside
-all its rows left out."""
+besides its pages (:mod:`.sites`), a page's source beside it, a script's source map and a Notion
+database's view beside all its rows left out."""
 
 from __future__ import annotations
 
@@ -113,11 +113,15 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                             "name this file to read it)")
         files = kept
         whole = {f for f in files if _NOTION_ALL.fullmatch(f.name)}
+        listed = set(files)
         kept = []
         for f in files:
             if f.suffix == ".csv" and f.with_name(f"{f.stem}_all.csv") in whole:
                 left_out(f, f"a view of the Notion database whose rows are all in {f.stem}_all.csv beside it "
                             "(that file is read instead; name this file to read it)")
+            elif f.suffix == ".map" and f.with_suffix("") in listed:
+                # bundle.min.js.map: JSON of positions and the sources again, never prose
+                left_out(f, f"the source map of {f.stem} beside it, generated with it (name this file to read it)")
             else:
                 kept.append(f)
         files = kept
