@@ -304,45 +304,34 @@ def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
             "search/all_0.html", "window_8dox.html")])
 
 
-def test_a_site_mkdocs_built_is_walked_as_its_pages_and_the_files_put_beside_them(tmp_path):
-    """A project's documentation built by MkDocs (Material): its search index held every page's
-    text again, and 30 languages' search scripts were indexed as code."""
-    _touch(tmp_path, "site/index.html", "site/sitemap.xml", "site/sitemap.xml.gz", "site/404.html",
-           "site/objects.inv", "site/CNAME", "site/search/search_index.json", "site/requests/index.html",
-           "site/assets/javascripts/bundle.a5f9d56c.min.js", "site/assets/javascripts/lunr/min/lunr.de.min.js",
-           "site/assets/stylesheets/main.min.css.map", "site/css/custom.css", "site/examples/app.py",
-           "site/guide/manual.pdf", "notes/sitemap.xml", "notes/app.js")
+def test_a_web_site_a_generator_built_is_walked_as_its_pages_and_the_files_put_beside_them(tmp_path):
+    """A project's documentation as MkDocs (Material) and Docusaurus build it: MkDocs' search index
+    held every page's text again, and 30 languages' search scripts were indexed as code;
+    Docusaurus's bundles and feeds hold the pages and posts again."""
+    _touch(tmp_path, "mkdocs/index.html", "mkdocs/sitemap.xml", "mkdocs/sitemap.xml.gz", "mkdocs/404.html",
+           "mkdocs/objects.inv", "mkdocs/CNAME", "mkdocs/search/search_index.json", "mkdocs/requests/index.html",
+           "mkdocs/assets/javascripts/bundle.a5f9d56c.min.js", "mkdocs/assets/javascripts/lunr/min/lunr.de.min.js",
+           "mkdocs/assets/stylesheets/main.min.css.map", "mkdocs/css/custom.css", "mkdocs/examples/app.py",
+           "mkdocs/guide/manual.pdf",
+           "docusaurus/index.html", "docusaurus/404.html", "docusaurus/sitemap.xml", "docusaurus/docs/intro/index.html",
+           "docusaurus/assets/js/main.db5c6623.js", "docusaurus/assets/js/0058b4c6.d4b37c9d.js",
+           "docusaurus/assets/css/styles.css", "docusaurus/blog/rss.xml", "docusaurus/blog/atom.xml",
+           "docusaurus/blog/atom.xsl", "docusaurus/blog/welcome/index.html",
+           "web/index.html", "web/sitemap.xml", "web/app.js")
     left = []
     got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
         (p.relative_to(tmp_path).as_posix(), why)))]
-    # a folder with a sitemap alone is no site MkDocs built
-    assert got == ["notes/app.js", "notes/sitemap.xml", "site/examples/app.py", "site/guide/manual.pdf",
-                   "site/index.html", "site/requests/index.html"]
-    assert sorted(left) == [(f"site/{name}", sites.MKDOCS_ASSET) for name in (
-        "404.html", "CNAME", "assets/javascripts/bundle.a5f9d56c.min.js", "assets/javascripts/lunr/min/lunr.de.min.js",
-        "assets/stylesheets/main.min.css.map", "css/custom.css", "objects.inv", "search/search_index.json",
-        "sitemap.xml", "sitemap.xml.gz")]
-    # without the search index, a page's generator says it
-    (tmp_path / "site/search/search_index.json").unlink()
-    (tmp_path / "site/index.html").write_text('<html><head><meta name="generator" content="mkdocs-1.6.1, '
-                                              'mkdocs-material-9.6.0"></head><body>Hi</body></html>')
-    assert "site/sitemap.xml" not in [p.relative_to(tmp_path).as_posix()
-                                      for p in walk_folder(tmp_path, left_out=lambda p, why: None)]
-
-
-def test_a_page_beside_its_source_is_read_once_as_the_page(tmp_path):
-    # Node's documentation ships each page as Markdown, HTML and JSON side by side
-    _touch(tmp_path, "api/path.md", "api/path.html", "api/path.json.gz", "api/fs.md", "notes/todo.md",
-           "notes/todo.txt", "data/report.json", "data/report.csv")
-    left = []
-    got = [p.relative_to(tmp_path).as_posix() for p in walk_folder(tmp_path, left_out=lambda p, why: left.append(
-        (p.relative_to(tmp_path).as_posix(), why)))]
-    assert got == ["api/fs.md", "api/path.html", "data/report.csv", "data/report.json", "notes/todo.md",
-                   "notes/todo.txt"]
-    assert left == [("api/path.json.gz", "the page path.html beside it in another form (the page is read instead; "
-                     "name this file to read it)"),
-                    ("api/path.md", "the page path.html beside it in another form (the page is read instead; "
-                     "name this file to read it)")]
+    # a web project with a sitemap and no not-found page is its own sources, read
+    assert got == ["docusaurus/blog/welcome/index.html", "docusaurus/docs/intro/index.html", "docusaurus/index.html",
+                   "mkdocs/examples/app.py", "mkdocs/guide/manual.pdf", "mkdocs/index.html",
+                   "mkdocs/requests/index.html", "web/app.js", "web/index.html", "web/sitemap.xml"]
+    assert sorted(left) == sorted((name, sites.WEB_ASSET) for name in (
+        "mkdocs/404.html", "mkdocs/CNAME", "mkdocs/assets/javascripts/bundle.a5f9d56c.min.js",
+        "mkdocs/assets/javascripts/lunr/min/lunr.de.min.js", "mkdocs/assets/stylesheets/main.min.css.map",
+        "mkdocs/css/custom.css", "mkdocs/objects.inv", "mkdocs/search/search_index.json", "mkdocs/sitemap.xml",
+        "mkdocs/sitemap.xml.gz", "docusaurus/404.html", "docusaurus/sitemap.xml", "docusaurus/assets/js/main.db5c6623.js",
+        "docusaurus/assets/js/0058b4c6.d4b37c9d.js", "docusaurus/assets/css/styles.css", "docusaurus/blog/rss.xml",
+        "docusaurus/blog/atom.xml", "docusaurus/blog/atom.xsl"))
 
 
 def test_a_scripts_source_map_beside_it_is_left_out(tmp_path):

@@ -534,3 +534,12 @@ def test_a_page_is_read_in_the_charset_its_meta_declares(tmp_path):
                   .encode("latin-1"))
     with pytest.raises(DecodeError, match=r"alt.html: not valid UTF-8 \(byte 0xf6 at offset 17, line 1\)"):
         load_path(f)
+
+
+def test_a_permalink_of_a_zero_width_space_and_lines_of_code_ended_by_br_read_as_a_browser_shows_them():
+    # Docusaurus: a heading's "#" link is a zero-width space; each line of code a div ended by <br>
+    html = ("<h2>Create your first Doc<a href='#first' class='hash-link'>\u200b</a></h2>"
+            "<pre><code><div class='token-line'><span>cd my-website</span><br/></div>"
+            "<div class='token-line'><span>npm run start</span><br/></div></code></pre><p>a <a id='x'></a>b</p>")
+    assert read_text(html, format="html").text == (
+        "## Create your first Doc\n\n```\ncd my-website\nnpm run start\n```\n\na b\n")

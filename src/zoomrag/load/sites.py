@@ -12,11 +12,12 @@ their theme, scripts and search index, nor the pages the generator derives from 
   class's list of all its members, the directories' pages, the deprecated and to-do lists, the
   pages of its own ``.dox`` and ``.md`` sources, which say nothing the pages they build do not).
 
-- MkDocs (its search index ``search/search_index.json`` beside its ``sitemap.xml``, or pages
-  whose generator is ``mkdocs``): its scripts, stylesheets and source maps (its theme's, and
-  Material's search in 30 languages), its search index (every page's text again), sitemap,
-  not-found page and the inventory of its API names; the other files an author put beside
-  the pages (an example script, a PDF) are read.
+- any web site a generator built — MkDocs, Docusaurus, Hugo, Jekyll, VitePress — (a sitemap
+  beside its ``index.html`` and not-found page): its scripts, stylesheets and source maps (its
+  theme's; Docusaurus's bundles hold every page's text again), its feeds (RSS, Atom: the posts
+  again), search indexes (MkDocs' ``search/search_index.json``: every page's text again, its
+  HTML as text), sitemap, not-found page, API inventory and GitHub Pages' domain name; the
+  other files an author put beside the pages (an example script, a PDF) are read.
 
 Each file left out goes to the folder walker's ``left_out`` with the reason.
 """
@@ -62,16 +63,18 @@ DOXYGEN_DERIVED = re.compile(
     r"(?:.+-members|annotated|classes|hierarchy|inherits|namespaces|files|modules|pages|examples|graph_legend"
     r"|deprecated|todo|bug|test|(?:functions|globals|namespacemembers)(?:_[^.]*)?|dir_[0-9a-f]{32}"
     r"|.+_8(?:dox|md|markdown|txt))\.html")
-#: The files of a site MkDocs built, at its root: its sitemap (and pages that name their generator).
-MKDOCS_SITEMAPS = frozenset({"sitemap.xml", "sitemap.xml.gz"})
-MKDOCS_INDEX = ("search", "search_index.json")
-_MKDOCS_SIGN = '<meta name="generator" content="mkdocs-'
-#: What of a MkDocs site is not a page's content: its theme's files, the search index, its
-#: sitemap, the not-found page, the API inventory (mkdocstrings'), GitHub Pages' domain name.
-MKDOCS_THEME = frozenset({".js", ".mjs", ".css", ".map"})
-MKDOCS_FILES = frozenset({"sitemap.xml", "sitemap.xml.gz", "404.html", "objects.inv", "CNAME"})
-MKDOCS_ASSET = ("a script, stylesheet, search index or sitemap of a site MkDocs built, not its content "
-                "(its pages are read; name this file to read it)")
+#: The files a built web site holds at its root: a sitemap beside its home and not-found pages.
+WEB_SITEMAPS = frozenset({"sitemap.xml", "sitemap.xml.gz"})
+WEB_PAGES = frozenset({"index.html", "404.html"})
+#: What of a built web site is not a page's content: scripts, stylesheets and their maps (by
+#: extension, anywhere in it); feeds and their stylesheets, search indexes, the sitemap, the
+#: not-found page, an API inventory (mkdocstrings'), GitHub Pages' domain name (by name).
+WEB_THEME = frozenset({".js", ".mjs", ".cjs", ".css", ".map", ".xsl"})
+WEB_FILES = frozenset({"sitemap.xml", "sitemap.xml.gz", "404.html", "objects.inv", "CNAME", "robots.txt",
+                       "rss.xml", "atom.xml", "feed.xml", "index.xml", "search_index.json", "search-index.json",
+                       "searchindex.json", "lunr-index.json", "hashmap.json"})
+WEB_ASSET = ("a script, stylesheet, feed, search index or sitemap of a web site a generator built, not its "
+             "pages' content (its pages are read; name this file to read it)")
 DOXYGEN_ASSET = ("a script, stylesheet, diagram or search index of a site Doxygen built, not its content "
                  "(its pages are read; name this file to read it)")
 DOXYGEN_INDEX = ("a page Doxygen built from the others (a list of classes, files or members, a hierarchy, a "
@@ -86,10 +89,10 @@ class Sites:
         self.sphinx: list[Path] = []
         self.javadoc: list[Path] = []
         self.doxygen: list[Path] = []
-        self.mkdocs: list[Path] = []
+        self.web: list[Path] = []
 
     def __bool__(self) -> bool:
-        return bool(self.sphinx or self.javadoc or self.doxygen or self.mkdocs)
+        return bool(self.sphinx or self.javadoc or self.doxygen or self.web)
 
     def look(self, folder: Path, filenames: list[str]) -> None:
         """Note ``folder`` if it is the root of a site (its ``filenames`` say)."""
@@ -100,33 +103,19 @@ class Sites:
             self.javadoc.append(folder)
         if not DOXYGEN_LOGOS.isdisjoint(names) and not DOXYGEN_FILES.isdisjoint(names):
             self.doxygen.append(folder)
-        if not MKDOCS_SITEMAPS.isdisjoint(names) and (folder.joinpath(*MKDOCS_INDEX).is_file()
-                                                       or _signed(folder / "index.html", _MKDOCS_SIGN)):
-            self.mkdocs.append(folder)
+        if not WEB_SITEMAPS.isdisjoint(names) and WEB_PAGES <= names:
+            self.web.append(folder)
 
     def left_out(self, f: Path) -> str | None:
         """Why ``f`` is not read with the site it lies in, or None."""
         return (_sphinx_copy(f, self.sphinx) or _javadoc_left_out(f, self.javadoc)
-                or _doxygen_left_out(f, self.doxygen) or _mkdocs_left_out(f, self.mkdocs))
+                or _doxygen_left_out(f, self.doxygen) or _web_left_out(f, self.web))
 
 
-def _signed(page: Path, sign: str) -> bool:
-    """Whether the head of ``page`` holds ``sign`` (a generator's name)."""
-    try:
-        with page.open("rb") as f:
-            return sign.encode() in f.read(4096)
-    except OSError:
-        return False
-
-
-def _mkdocs_left_out(f: Path, sites: list[Path]) -> str | None:
+def _web_left_out(f: Path, sites: list[Path]) -> str | None:
     for site in sites:
-        if not f.is_relative_to(site):
-            continue
-        inside = f.relative_to(site).parts[:-1]
-        if f.suffix.lower() in MKDOCS_THEME or inside[:1] == MKDOCS_INDEX[:1] \
-                or (not inside and f.name in MKDOCS_FILES):
-            return MKDOCS_ASSET
+        if f.is_relative_to(site) and (f.suffix.lower() in WEB_THEME or f.name in WEB_FILES):
+            return WEB_ASSET
     return None
 
 

@@ -228,18 +228,24 @@ def _entry_depth(node: LexborNode) -> int:
     return depth
 
 
-#: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``): a mark to click, not a word.
+#: The text of a heading's permalink (rustdoc's ``§``, Sphinx's ``¶``; Docusaurus's a zero-width
+#: space, nothing once stripped): a mark to click, not a word.
 _PERMALINK_MARKS = frozenset({"§", "¶", "#", "🔗", "⚓",
                               # Sphinx's links between an entry and its source (viewcode)
                               "[source]", "[docs]"})
+#: What a permalink's text is stripped of: white space and the zero-width characters.
+_INVISIBLE = " \t\n\r\f\xa0\u200b\u200c\u200d\u2060\ufeff"
 
 
 def _dropped(node: LexborNode) -> bool:
     if node.tag in _DROP:
         return True
     attrs = node.attributes
-    if node.tag == "a" and node.text(deep=True).strip() in _PERMALINK_MARKS:
-        return True
+    if node.tag == "a":
+        text = node.text(deep=True)
+        mark = text.strip(_INVISIBLE)
+        if mark in _PERMALINK_MARKS or (not mark and text.strip()):  # text.strip() keeps a zero-width space
+            return True
     role = attrs.get("role") if attrs else None
     names = classes(node) if attrs else []
     if not _CHROME_CLASSES.isdisjoint(names):
@@ -815,13 +821,16 @@ def _code_language(pre: LexborNode) -> str:
 
 
 def _kept_text(node: LexborNode) -> str:
-    """The text inside ``node`` without the elements that are not content (a copy button)."""
+    """The text inside ``node`` without the elements that are not content (a copy button), a
+    ``br`` a line break (Docusaurus ends each line of code with one)."""
     parts: list[str] = []
     stack = list(reversed(_children(node)))
     while stack:
         n = stack.pop()
         if n.is_text_node:
             parts.append(n.text_content or "")
+        elif n.is_element_node and n.tag == "br":
+            parts.append("\n")
         elif n.is_element_node and not _dropped(n):
             stack.extend(reversed(_children(n)))
     return "".join(parts)
