@@ -6,8 +6,10 @@ markup that says so:
 
 - a page's title is ``div.title`` in its ``div.header`` (before 1.8, an ``h1``); the bar above it
   (``div#top``: project name, tabs, search), the group path (``div.ingroups``), the links to the
-  page's parts (``div.summary``), diagrams and their captions (``div.dynheader``) and the
-  tooltips written after every code fragment (``div.ttc``, shown on hovering a name) are not text;
+  page's parts (``div.summary``), diagrams and their captions (``div.dynheader``), the
+  tooltips written after every code fragment (``div.ttc``, shown on hovering a name) and the
+  lists of what a member's code calls and is called by ("References toHex16Bit().",
+  "Referenced by valueToQuotedStringN().": names, read from the code) are not text;
 - a member's table of declarations at the top of a page (``table.memberdecls``; before 1.8 a
   table of ``td.memItemLeft`` cells) repeats, for a member documented further down the page or
   on its own page, its declaration and first sentence: such rows are left out, as javadoc's
@@ -49,7 +51,7 @@ _SIGN_REACH = 16384
 #: Classes of the parts of a page's header and contents that are not its text (see the
 #: module's docstring).
 _CHROME = frozenset({"ttc", "dynheader", "dyncontent", "dynsection", "ingroups", "summary", "memtitle", "tabs",
-                     "tabs2", "tabs3"})
+                     "tabs2", "tabs3", "reference", "referencedby"})
 #: A pointer to a function declared: its name in parentheses before its arguments.
 _POINTER = re.compile(r"\(\s*\*\s*([\w:]+)\s*\)\s*\(")
 #: An operator a declaration overloads.
