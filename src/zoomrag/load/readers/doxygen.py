@@ -90,7 +90,7 @@ def mark_page(root: LexborNode) -> None:
         names = classes(node)
         if content and parent is not None and parent.mem_id in around and node.mem_id not in kept:
             node.attrs[DROP_MARK] = ""
-        elif (not _CHROME.isdisjoint(names) and node.tag not in ("table", "tr", "td")) or _brief(node):
+        elif not _CHROME.isdisjoint(names) or _brief(node):
             node.attrs[DROP_MARK] = ""
         elif node.tag == "div" and "title" in names and "headertitle" in classes(parent):
             node.attrs[HEADING_MARK] = "1"
@@ -109,22 +109,12 @@ def mark_page(root: LexborNode) -> None:
             said.decompose()
 
 
-def page_title(root: LexborNode) -> str:
+def page_title(root: LexborNode, kept: Kept) -> str:
     """The title a page shows over its text (its ``<title>`` may be the project's name alone),
-    once :func:`mark_page` marked it."""
+    once :func:`mark_page` marked what in it is not text."""
     node = root.css_first("div.headertitle div.title")
     node = node if node is not None else root.css_first("div.contents h1")
-    if node is None:
-        return ""
-    parts = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.is_text_node:
-            parts.append(n.text_content or "")
-        elif n.is_element_node and DROP_MARK not in n.attributes:
-            stack.extend(reversed(list(n.iter(include_text=True))))
-    return _WS.sub(" ", "".join(parts)).strip()
+    return _WS.sub(" ", kept(node)).strip() if node is not None else ""
 
 
 def _brief(node: LexborNode) -> bool:

@@ -1037,7 +1037,7 @@ def render_html(html: str) -> tuple[str, list[Block], str | None]:
         r.render(root)
     title_node = parser.css_first("title")
     title = _WS.sub(" ", title_node.text()).strip() if title_node is not None else ""
-    if doxygen and root is not None and (shown := dox.page_title(root)) and shown not in title:
+    if doxygen and root is not None and (shown := dox.page_title(root, _kept_text)) and shown not in title:
         title = shown  # every page of a site may be titled by the project alone
     text, blocks = _title_above_siblings(r.text(), r.blocks, title)
     if not title:
