@@ -101,6 +101,17 @@ def cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mappin
     return 0
 
 
+def site_set_cli(doc: str, source: Path, out: Path, files: Mapping[str, str], hint: str,
+                 build: Callable[[Path, Path, bool], int]) -> int:
+    """The command line of a set of a documentation site's pages: the pages ``zoomrag index``
+    reads of it, or with ``--every-page`` all of them (the pages the generator derives from the
+    others too), as ``out`` + ``_every``; ``build(source, dest, every)`` writes it."""
+    every = "--every-page" in sys.argv
+    argv = [a for a in sys.argv[1:] if a != "--every-page"]
+    dest = out.with_name(out.name + "_every") if every else out
+    return cli(argv, doc, source, dest, files, hint, lambda src, to: build(src, to, every))
+
+
 def html_set_cli(argv: list[str] | None, doc: str, source: Path, out: Path, files: Mapping[str, str],
                  questions: Sequence[tuple[str, str, str, str]], hint: str) -> int:
     """The command line of a set of HTML pages (``files``: name → file under ``--source``) with

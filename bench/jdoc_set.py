@@ -26,7 +26,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from heldout import cli, html_evidence, write_set
+from heldout import html_evidence, site_set_cli, write_set
 
 from zoomrag.load.folders import walk_folder
 
@@ -75,8 +75,5 @@ def build(src: Path, dest: Path, every: bool = False) -> int:
 if __name__ == "__main__":
     needed = {"commons-io/index.html": SITES["commons-io"] + "/index.html",
               "commons-lang3/StringUtils.html": SITES["commons-lang3"] + "/org/apache/commons/lang3/StringUtils.html"}
-    every = "--every-page" in sys.argv  # the set of every page, as before derived pages were left out
-    argv = [a for a in sys.argv[1:] if a != "--every-page"]
-    out = OUT.with_name(OUT.name + "_every") if every else OUT
-    sys.exit(cli(argv, __doc__, SOURCE, out, needed, "apt-get download the two packages above and unpack them "
-                 "with dpkg -x", lambda src, dest: build(src, dest, every)))
+    sys.exit(site_set_cli(__doc__, SOURCE, OUT, needed, "apt-get download the two packages above and unpack them "
+                          "with dpkg -x", build))
