@@ -146,34 +146,32 @@ def declared_here(table: LexborNode) -> list[tuple[str, list[tuple[str, str, str
     documented there; the inherited members' rows are documented on their class's page."""
     groups: list[tuple[str, list[tuple[str, str, str]]]] = [("", [])]
     template = ""
-    current: tuple[str, str, str] | None = None
+    described = True  # whether the last member kept has its sentence (the row after it gives it)
     for tr in own_rows(table):
         names = classes(tr)
         cells = [c for c in tr.iter() if c.tag in ("td", "th")]
         cell_names = [set(classes(c)) for c in cells]
         heading = tr.css_first("h2")
         if "inherit_header" in names or "inherit" in names:
-            current = None
-            continue
-        if heading is not None or "heading" in names:
-            current = None
+            described = True
+        elif heading is not None or "heading" in names:
+            described = True
             groups.append((_text(heading if heading is not None else tr), []))
         elif any("memtemplparams" in n for n in cell_names):
             template = _text(tr)
         elif any(not _DECL_RIGHT.isdisjoint(n) for n in cell_names):
             left = next((c for c, n in zip(cells, cell_names) if not _DECL_LEFT.isdisjoint(n)), None)
             right = next(c for c, n in zip(cells, cell_names) if not _DECL_RIGHT.isdisjoint(n))
-            current = None
-            if not _documented_elsewhere(tr, right):
+            described = _documented_elsewhere(tr, right)
+            if not described:
                 decl = " ".join(p for p in (template, _text(left) if left is not None else "", _text(right)) if p)
                 link = right.css_first("a")
-                current = (decl, _text(link) if link is not None else _text(right), "")
-                groups[-1][1].append(current)
+                groups[-1][1].append((decl, _text(link) if link is not None else _text(right), ""))
             template = ""
-        elif any("mdescright" in n for n in cell_names) and current is not None:
-            done = (current[0], current[1], _text(cells[-1]))
-            groups[-1][1][-1] = done
-            current = None
+        elif any("mdescright" in n for n in cell_names) and not described:
+            decl, name, _ = groups[-1][1][-1]
+            groups[-1][1][-1] = (decl, name, _text(cells[-1]))
+            described = True
     return [(name, members) for name, members in groups if members]
 
 
