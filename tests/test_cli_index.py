@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from test_index_support import write
 
 from zoomrag.cli import main
+from zoomrag.load.readers import ocr
 
 FIXED = ["--embedder", "hash", "--strategy", "fixed", "--set", "size=60", "--set", "unit=chars"]
 
@@ -79,8 +80,29 @@ def test_pdfs_with_scanned_pages_among_their_text_are_named(project):
     (project / "docs" / "contract.pdf").write_bytes(make_pdf([text, [], text, [], text]))  # 2 of 5 scanned
     (project / "docs" / "book.pdf").write_bytes(make_pdf([text] * 20 + [[]]))  # a blank page at the end
     r = run("index", "docs", *FIXED)
-    assert "1 PDF(s) have pages with no text, scanned as images: add a text layer with OCR" in r.stderr
+    said = ("OCR found no text on them (blank pages or pictures):" if ocr.engine() is not None
+            else "install Tesseract to read them by OCR (Debian and Ubuntu: apt-get install tesseract-ocr;")
+    assert f"1 PDF(s) have pages with no text, scanned as images: {said}" in " ".join(r.stderr.split())
     assert "  docs/contract.pdf: 2 of 5 pages" in r.stderr and "book.pdf" not in r.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None, reason="the optional 'pdf' extra is not installed")
+def test_without_tesseract_scanned_pdfs_say_how_to_read_them(project, no_tesseract):
+    from test_readers_pdf import make_pdf
+
+    (project / "docs" / "scan.pdf").write_bytes(make_pdf([[], []]))
+    r = run("index", "docs", *FIXED)
+    assert ("a PDF of scanned pages has no text layer: install Tesseract to read them by OCR (Debian and "
+            "Ubuntu: apt-get install tesseract-ocr; macOS: brew install tesseract) and index again, or add a "
+            "text layer yourself (e.g. ocrmypdf)") in " ".join(r.stderr.split())
+
+
+@pytest.fixture
+def no_tesseract(monkeypatch):
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
+    ocr.engine.cache_clear()
+    yield
+    ocr.engine.cache_clear()
 
 
 def test_files_that_hold_no_text_are_named(project):

@@ -59,7 +59,7 @@ def test_pages_are_joined_by_form_feed_lines_with_page_numbers(two_pages):
     doc = load_path(two_pages)
     assert doc.format == "pdf"
     assert doc.text == "Hello PDF\nsecond line\n\f\nPage two"
-    assert doc.metadata == {"title": None, "pages": 2, "pages_without_text": 0}
+    assert doc.metadata == {"title": None, "pages": 2, "pages_without_text": 0}  # no page read by OCR
     assert [(b.type, dict(b.meta), doc.text[b.start:b.end]) for b in doc.blocks] == [
         ("text", {"page": 1}, "Hello PDF\nsecond line"),
         ("text", {"page": 2}, "Page two"),

@@ -141,7 +141,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     .gitignore files leave out (as git does; --no-gitignore reads them), nor what --exclude or no
     --include pattern matches; a file named on its own is always read. Binary, undecodable or
     unreadable files are skipped; all are listed at the end, and so are files that hold no text
-    to search (a PDF of scanned pages) and PDFs with scanned pages among their text. A document's id is its path relative to
+    to search (a PDF of scanned pages) and PDFs with scanned pages among their text; where
+    Tesseract is installed, scanned pages are read by OCR. A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata. With --records, each file's
     records are its documents (a ticket, a product, a crawled page each).
@@ -193,16 +194,22 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         for source in report.empty:
             err.print(Text(terminal_safe(f"  {source}")))
         if any(source.lower().endswith(".pdf") for source in report.empty):
-            err.print("  a PDF of scanned pages has no text layer: add one with OCR (e.g. ocrmypdf) and index "
-                      "it again")
+            err.print(f"  a PDF of scanned pages has no text layer: {_ocr_hint(report)}")
         if any(source.lower().endswith(".svg") for source in report.empty):
             err.print("  a drawing's shapes are not text: only its title, descriptions and the text it draws "
                       "are read")
     if report.scanned:
-        err.print(f"{len(report.scanned)} PDF(s) have pages with no text, scanned as images: add a text layer "
-                  "with OCR (e.g. ocrmypdf) and index them again:")
+        err.print(f"{len(report.scanned)} PDF(s) have pages with no text, scanned as images: {_ocr_hint(report)}:")
         for source, blank, pages in report.scanned:
             err.print(Text(terminal_safe(f"  {source}: {blank} of {pages} pages")))
+    if report.ocr and not quiet:
+        from ..load.readers.ocr import engine
+
+        ocr = engine()
+        how = f" (Tesseract {ocr.version}, {ocr.languages})" if ocr is not None else ""
+        err.print(f"{len(report.ocr)} PDF(s) had pages scanned as images, read by OCR{how}:")
+        for source, read, pages in report.ocr:
+            err.print(Text(terminal_safe(f"  {source}: {read} of {pages} pages")))
     if report.kept:
         err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
         for source in report.kept:
@@ -430,3 +437,14 @@ def copy_command(index_path: Path, target: str, quiet: bool) -> None:
     if not quiet:
         click.echo(f"{report.copied} copied, {report.unchanged} unchanged, {report.vectors} vectors "
                    f"in {report.seconds:.1f}s")
+
+
+def _ocr_hint(report: AddReport) -> str:
+    """What to do about pages scanned as images: OCR where it can be had, else a text layer."""
+    from ..load.readers.ocr import MISSING, engine
+
+    if engine() is None:
+        return MISSING
+    if any(", page(s) " in source for source, _ in report.skipped):
+        return "OCR found no text on them or could not read them (the pages skipped above)"
+    return "OCR found no text on them (blank pages or pictures)"

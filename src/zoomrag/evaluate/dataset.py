@@ -1,6 +1,7 @@
 """Evaluation data in the normalised format: ``corpus.jsonl`` + ``queries.jsonl``.
 
-``corpus.jsonl``: one document per line, ``{"id", "title", "text", "format"}``.
+``corpus.jsonl``: one document per line, ``{"id", "title", "text", "format"}``, or with a
+``path`` (relative to the file) instead of a text: a file read as ``zoomrag index`` reads it.
 ``queries.jsonl``: one query per line, ``{"id", "query", "answer", "evidence": [{"doc_id",
 "start", "end"}], "doc_scope"?}``; ``text[start:end]`` of that document is the evidence.
 Other fields are ignored. Loading validates everything a metric relies on and names the file
@@ -20,7 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import EvalError
+from ..errors import EvalError, ZoomragError
 from ..model import Block, Document
 
 CORPUS_FILE = "corpus.jsonl"
@@ -253,15 +254,32 @@ def read_corpus(path: Path) -> tuple[EvalDocument, ...]:
             raise EvalError(f"{where}: document id {doc_id!r} already used on line {seen[doc_id]}; "
                             "ids must be unique")
         seen[doc_id] = lineno
+        title = _field(obj, "title", str, where, required=False) or ""
+        if "path" in obj and "text" not in obj:
+            docs.append(_read_file(path.parent, _field(obj, "path", str, where), doc_id, title, where))
+            continue
         docs.append(EvalDocument(
             id=doc_id,
             text=_field(obj, "text", str, where),
-            title=_field(obj, "title", str, where, required=False) or "",
+            title=title,
             format=_field(obj, "format", str, where, required=False) or "text",
         ))
     if not docs:
         raise EvalError(f"{path}: no documents; the corpus needs at least one line")
     return tuple(docs)
+
+
+def _read_file(folder: Path, name: str, doc_id: str, title: str, where: str) -> EvalDocument:
+    """A corpus line's ``path`` (a PDF, a Word file: what JSON cannot hold), read as ``zoomrag
+    index`` reads it; its evidence offsets point into the text read."""
+    from ..load import load_path  # the readers, only for a corpus that names files
+
+    try:
+        doc = load_path(folder / name, id=doc_id)
+    except ZoomragError as e:
+        raise EvalError(f"{where}: {e}") from None
+    return EvalDocument(id=doc_id, text=doc.text, title=title or doc.id, format=doc.format, blocks=doc.blocks,
+                        metadata=doc.metadata, read=True)
 
 
 def read_queries(path: Path, docs: Mapping[str, EvalDocument]) -> tuple[tuple[EvalQuery, ...],

@@ -229,5 +229,6 @@ def merge(report: Counts, part: Counts) -> None:
     report.skipped.extend(part.skipped)
     report.empty.extend(part.empty)
     report.scanned.extend(part.scanned)
+    report.ocr.extend(part.ocr)
     report.seen |= part.seen
     report.failed |= part.failed

@@ -211,6 +211,12 @@ class Ingest:
                 report.empty.append(str(src))  # a scanned PDF: its pages hold no text to search
             elif isinstance(src, Path) and (scanned := _scanned_pages(doc)):
                 report.scanned.append((str(src), *scanned))
+            if isinstance(src, Path) and (ocr := doc.metadata.get("pages_ocr")):
+                report.ocr.append((str(src), int(ocr), int(doc.metadata.get("pages", ocr))))
+            if isinstance(src, Path) and (failed := doc.metadata.get("pages_ocr_failed")):
+                report.skipped.append((f"{src}, page(s) {', '.join(map(str, failed))}",
+                                       "not read by OCR: Tesseract failed on them or ran out of time; the rest "
+                                       "of the file is indexed"))
             yield with_changelog(with_language(doc)), origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:

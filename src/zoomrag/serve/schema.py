@@ -123,6 +123,8 @@ class AddResponse(BaseModel):
     scanned: list[tuple[str, int, int]] = []
     #: The embedder ``auto`` chose for a new index, and why ("" when the index existed).
     embedder: str = ""
+    #: (source, pages read by OCR, pages) of PDFs read with pages scanned as images.
+    ocr: list[tuple[str, int, int]] = []
 
 
 class DocumentOut(BaseModel):

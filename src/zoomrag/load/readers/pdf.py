@@ -6,7 +6,9 @@ Pages are joined by a line holding a form feed (``\\n\\f\\n``), so a page break 
 paragraph break, unless the text runs on: a page that ends without a stop, before one that
 starts in lower case, is joined by a line break and a form feed (``\\n\\f``), so the sentence
 goes on over the break. Every block carries its page number in ``meta["page"]`` (from 1); the
-metadata holds ``pages`` and ``pages_without_text`` (scanned pages, which need OCR).
+metadata holds ``pages``, ``pages_ocr`` (pages without a text layer that OCR read: scans,
+:mod:`.pdf_ocr`, where Tesseract is installed), ``pages_ocr_failed`` (the pages it could not
+read, when there are any) and ``pages_without_text`` (pages still without).
 
 Before that, each page loses its running heads and feet and its line numbers, words broken at
 its line ends are joined, and its footnotes are set apart (:mod:`.pdf_pages`). The notes are
@@ -25,6 +27,8 @@ from types import MappingProxyType
 from ...errors import InputError
 from ...model import Document, normalize_newlines
 from ..base import reader_module
+from .ocr import engine
+from .pdf_ocr import dpi_for, pgm, read_scanned
 from .pdf_pages import joined_words, page_notes, without_line_numbers, without_running_lines
 from .plain import paragraph_blocks
 
@@ -115,11 +119,56 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
         pdf.close()
 
 
+def _image_dpi(pdfium, page) -> float | None:
+    """The resolution of the largest image on a page (its scan), or None without one."""
+    best: tuple[float, float] | None = None
+    for obj in page.get_objects(max_depth=1):
+        if obj.type != pdfium.raw.FPDF_PAGEOBJ_IMAGE:
+            continue
+        left, _, right, _ = obj.get_bounds()
+        width = obj.get_px_size()[0]
+        if right - left > 1 and (best is None or right - left > best[0]):
+            best = (right - left, width / ((right - left) / 72))
+    return None if best is None else best[1]
+
+
+def _render(pdfium, path: Path, number: int) -> bytes:
+    """Page ``number`` (from 1) as a greyscale PGM at the resolution of its scan."""
+    with _PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(path)
+        try:
+            page = pdf[number - 1]
+            width, height = page.get_size()
+            bitmap = page.render(scale=dpi_for(_image_dpi(pdfium, page), width, height) / 72, grayscale=True)
+            image = pgm(bitmap.to_numpy(), bitmap.width, bitmap.height)
+            bitmap.close()
+            page.close()
+            return image
+        finally:
+            pdf.close()
+
+
+def _read_scans(pdfium, path: Path, source: str, pages: list[str]) -> dict[str, object]:
+    """Pages without text read by OCR in place, where Tesseract is installed; the metadata that
+    says so: how many were read, which failed."""
+    blank = [n for n, page in enumerate(pages, 1) if not page.strip()]
+    ocr = engine() if blank else None
+    if ocr is None:
+        return {}
+    scanned = read_scanned(path, source, blank, ocr, lambda n: _render(pdfium, path, n))
+    for n, text in scanned.texts.items():
+        pages[n - 1] = page_text(text)
+    read = sum(1 for text in scanned.texts.values() if text.strip())
+    return {**({"pages_ocr": read} if read else {}),
+            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}
+
+
 def read_pdf(path: Path, doc_id: str) -> Document:
     source = str(path)
     pdfium = reader_module("pypdfium2", source, "PDF files", "pdf")
     try:
         pages, title = _pages(pdfium, path, source)
+        ocr = _read_scans(pdfium, path, source, pages)
     except InputError:
         raise
     except Exception as e:  # PDFium parses untrusted bytes
@@ -164,6 +213,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
         pos += len(piece)
     return Document(id=doc_id, source=source, text=text, format="pdf",
                     metadata=MappingProxyType({"title": document_title(title), "pages": len(pages),
+                                               **ocr,
                                                "pages_without_text": sum(1 for p in pages if not p.strip())}),
                     blocks=tuple(blocks))
 

@@ -1,0 +1,221 @@
+"""Build held-out sets of scanned documents: a set's documents printed, scanned and read by OCR.
+
+No scan is in ../shared/data, and none with evidence marked can be downloaded here. So the
+documents of two sets are typeset as pages and "scanned": the licences (`licence_set.py`) as
+typed pages, their lines as written, in a monospaced face; wikitext_md's ten articles as a
+book's pages, paragraphs set in a serif face, headings in bold by level, with a running head
+and a folio. Each page is then turned by up to 0.7 degrees, greyed, given noise and a slight
+blur and saved as a JPEG at 200 dots per inch in an image-only PDF — an office scanner's
+output. The questions are the source sets'; each evidence passage is moved into the text OCR
+reads (its words aligned with the source's; a passage whose words are not found is listed and
+left out). The corpus names the PDFs (``path``), which the evaluation reads as ``zoomrag
+index`` does: Tesseract must be installed (``apt-get install tesseract-ocr``).
+
+    python bench/licence_set.py              # the licences first
+    python bench/scan_set.py                 # writes bench/out/derived/scan_licences, scan_wikitext
+    python bench/quality.py --data bench/out/derived --datasets scan_licences,scan_wikitext --peers
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import random
+import re
+import sys
+import textwrap
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from zoomrag.load import load_path
+from zoomrag.load.readers.ocr import engine
+
+ROOT = Path(__file__).resolve().parent
+DERIVED = ROOT / "out" / "derived"
+SHARED = ROOT.parent.parent / "shared" / "data"
+#: set name -> (source set folder, how its pages look)
+SETS = {"scan_licences": (DERIVED / "licences", "typed"), "scan_wikitext": (SHARED / "wikitext_md", "book")}
+
+DPI = 200
+WIDTH, HEIGHT = int(8.27 * DPI), int(11.69 * DPI)  # A4
+MARGIN = int(0.9 * DPI)
+FONTS = Path("/usr/share/fonts/truetype/dejavu")
+STAMP = time.gmtime(1767225600)  # 2026-01-01
+#: Passages with fewer of their words found in the OCR text than this are left out.
+MIN_FOUND = 0.6
+
+
+def _font(name: str, points: float) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONTS / name), int(points * DPI / 72))
+
+
+def _paragraphs(text: str, style: str) -> list[tuple[int, str]]:
+    """(heading level or 0, text) of a document: a typed page's paragraphs keep their lines."""
+    out = []
+    parts = re.split(r"\n\s*\n", text) if style == "typed" else text.split("\n")
+    for part in parts:
+        if not part.strip():
+            continue
+        heading = re.fullmatch(r"(#{1,4}) (.*)", part.strip())
+        out.append((len(heading.group(1)), heading.group(2)) if heading else (0, part.rstrip()))
+    return out
+
+
+def typeset(text: str, title: str, style: str) -> list[Image.Image]:
+    """The pages of ``text`` printed: a running head, a folio, headings in bold."""
+    body = _font("DejaVuSansMono.ttf", 9.5) if style == "typed" else _font("DejaVuSerif.ttf", 11)
+    heads = {1: _font("DejaVuSerif-Bold.ttf", 18), 2: _font("DejaVuSerif-Bold.ttf", 14),
+             3: _font("DejaVuSerif-Bold.ttf", 12), 4: _font("DejaVuSerif-Bold.ttf", 11)}
+    pages: list[Image.Image] = []
+    y = HEIGHT
+
+    def line(text: str, font: ImageFont.FreeTypeFont, spacing: float) -> None:
+        nonlocal y
+        height = font.getbbox("Ag")[3]
+        if y + height > HEIGHT - MARGIN:
+            pages.append(Image.new("L", (WIDTH, HEIGHT), 255))
+            y = MARGIN
+        ImageDraw.Draw(pages[-1]).text((MARGIN, y), text, font=font, fill=0)
+        y += int(height * spacing)
+
+    for level, para in _paragraphs(text, style):
+        if level:
+            y += int(0.25 * DPI)
+            if y > HEIGHT - MARGIN - DPI:  # no heading alone at a page's foot
+                y = HEIGHT
+            for ln in textwrap.wrap(para, 55):
+                line(ln, heads[level], 1.4)
+            continue
+        if style == "typed":
+            lines = para.split("\n")
+        else:
+            lines, current = [], ""
+            for word in para.split():
+                longer = f"{current} {word}".strip()
+                if body.getlength(longer) > WIDTH - 2 * MARGIN and current:
+                    lines.append(current)
+                    current = word
+                else:
+                    current = longer
+            lines += [current] if current else []
+        for ln in lines:
+            line(ln, body, 1.35)
+        y += int(0.12 * DPI)
+    small = _font("DejaVuSerif-Italic.ttf", 9)
+    for number, page in enumerate(pages, 1):
+        draw = ImageDraw.Draw(page)
+        draw.text((MARGIN, MARGIN // 2), title, font=small, fill=60)
+        draw.text((WIDTH // 2 - 20, HEIGHT - MARGIN // 2), str(number), font=small, fill=60)
+    return pages
+
+
+def scan(page: Image.Image, rnd: random.Random) -> Image.Image:
+    """A page as a scanner gives it: turned a little, greyed, noisy, slightly blurred."""
+    page = page.rotate(rnd.uniform(-0.7, 0.7), resample=Image.Resampling.BICUBIC, fillcolor=255)
+    noise = np.random.default_rng(rnd.randrange(1 << 30)).normal(0, 9, (page.height, page.width))
+    pixels = np.asarray(page, dtype=np.float32) * 0.92 + 12 + noise
+    return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5))
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"\w+", text)]
+
+
+#: Words either side of where a passage should be that its alignment looks through.
+WINDOW = 1500
+
+
+def move(source: str, read: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int] | None]:
+    """Each span of ``source`` in ``read``: its words aligned with the words of ``read`` around
+    where it should be (the same place in proportion), runs of three or more words that agree
+    marking its first and last; None where too few of its words are found."""
+    a, b = _words(source), _words(read)
+    out: list[tuple[int, int] | None] = []
+    for start, end in spans:
+        inside = [w for w, s, e in a if s >= start and e <= end]
+        first = next((i for i, (_, s, _) in enumerate(a) if s >= start), len(a))
+        at = first * len(b) // max(1, len(a))
+        low = max(0, at - WINDOW)
+        window = [w for w, _, _ in b[low:at + len(inside) + WINDOW]]
+        matcher = difflib.SequenceMatcher(None, inside, window, autojunk=False)
+        runs = [m for m in matcher.get_matching_blocks() if m.size >= 3]
+        found = sum(m.size for m in runs)
+        if not inside or found < MIN_FOUND * len(inside):
+            out.append(None)
+            continue
+        lo, hi = low + runs[0].b, low + runs[-1].b + runs[-1].size - 1
+        s, e = b[lo][1], b[hi][2]
+        while s > 0 and not read[s - 1].isspace():  # its opening quote or bracket
+            s -= 1
+        while e < len(read) and not read[e].isspace():  # its closing stop
+            e += 1
+        out.append((s, e))
+    return out
+
+
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def build(name: str, source: Path, style: str, out: Path) -> tuple[int, list[str]]:
+    """Scan one set into ``out``; (questions kept, what was left out)."""
+    corpus, queries = _jsonl(source / "corpus.jsonl"), _jsonl(source / "queries.jsonl")
+    files = out / "files"
+    files.mkdir(parents=True, exist_ok=True)
+    rnd = random.Random(name)
+    read: dict[str, str] = {}
+    lines = []
+    for doc in corpus:
+        pdf = files / f"{re.sub(r'[^A-Za-z0-9._-]', '_', doc['id'])}.pdf"
+        pages = [scan(p, rnd) for p in typeset(doc["text"], doc.get("title") or doc["id"], style)]
+        pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:], quality=70,
+                      creationDate=STAMP, modDate=STAMP)  # the same bytes each time: OCR's cache holds
+        read[doc["id"]] = load_path(pdf, id=doc["id"]).text
+        lines.append({"id": doc["id"], "title": doc.get("title") or doc["id"], "path": f"files/{pdf.name}"})
+        print(f"  {name}: {pdf.name}, {len(pages)} pages", file=sys.stderr)
+    texts = {doc["id"]: doc["text"] for doc in corpus}
+    kept, dropped = [], []
+    for q in queries:
+        evidence = []
+        for ev in q["evidence"]:
+            (span,) = move(texts[ev["doc_id"]], read[ev["doc_id"]], [(ev["start"], ev["end"])])
+            if span is None:
+                break
+            evidence.append({"doc_id": ev["doc_id"], "start": span[0], "end": span[1]})
+        else:
+            kept.append({**q, "evidence": evidence})
+            continue
+        dropped.append(f"{q['id']}: {q['query']}")
+    (out / "corpus.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    (out / "queries.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in kept),
+                                       encoding="utf-8")
+    return len(kept), dropped
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default=",".join(SETS), help="which (default: %(default)s)")
+    ap.add_argument("--out", type=Path, default=DERIVED)
+    args = ap.parse_args(argv)
+    if engine() is None:
+        print("Tesseract is not installed: apt-get install tesseract-ocr", file=sys.stderr)
+        return 1
+    for name in args.sets.split(","):
+        source, style = SETS[name]
+        if not (source / "corpus.jsonl").is_file():
+            print(f"{source}: no set here; build it first (python bench/licence_set.py)", file=sys.stderr)
+            return 1
+        n, dropped = build(name, source, style, args.out / name)
+        print(f"wrote {n} questions to {args.out / name}; {len(dropped)} left out (evidence not found):")
+        for line in dropped:
+            print(f"  {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

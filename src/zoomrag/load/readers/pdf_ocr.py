@@ -1,0 +1,75 @@
+"""A PDF's pages without a text layer read by OCR: rendered, read by Tesseract, cached.
+
+What is cached is Tesseract's TSV (every word and where it is), so that a better layout of a
+page's words into paragraphs needs no second reading. A page is rendered at the resolution of the scan on it (between 200 and 400 dots per inch; 300
+where it holds no image), greyscale, no side over 6,000 pixels; pages are read as many at once
+as there are cores, and each is cached as it is read (:mod:`.ocr_cache`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import InputError
+from .ocr import Engine, tsv_text
+from .ocr_cache import OcrCache, file_key
+
+#: Changes when the images this module renders change: cached pages are read again.
+OCR_VERSION = 2
+MIN_DPI, DEFAULT_DPI, MAX_DPI = 200, 300, 400
+MAX_SIDE = 6000
+
+#: (page number from 1) -> the page as a greyscale PGM image.
+Render = Callable[[int], bytes]
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """What OCR made of a PDF's pages without text."""
+
+    texts: dict[int, str]  # page number (from 1) -> its text
+    failed: tuple[int, ...]  # pages Tesseract failed on or gave up (PAGE_TIMEOUT)
+
+
+def pgm(pixels, width: int, height: int) -> bytes:
+    """A greyscale image (a ``height`` x ``>= width`` array of bytes) as a binary PGM."""
+    rows = pixels[:height, :width]
+    return b"P5\n%d %d\n255\n" % (width, height) + rows.tobytes()
+
+
+def dpi_for(image_dpi: float | None, width_pt: float, height_pt: float) -> float:
+    """The resolution to render a page at: its scan's, within bounds, no side over MAX_SIDE."""
+    dpi = DEFAULT_DPI if not image_dpi else min(MAX_DPI, max(MIN_DPI, image_dpi))
+    longest = max(width_pt, height_pt, 1.0) / 72
+    return min(dpi, MAX_SIDE / longest)
+
+
+def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, render: Render,
+                 cache: OcrCache | None = None) -> Scanned:
+    """The text of pages ``blank`` (numbers from 1) of the PDF at ``path``."""
+    cache = cache or OcrCache()
+    try:
+        key = file_key(path, f"{engine.version}|{engine.languages}|{OCR_VERSION}")
+        known = cache.pages(key)
+        tsvs = {n: known[n] for n in blank if n in known}
+        todo = [n for n in blank if n not in known]
+        failed: list[int] = []
+
+        def one(n: int) -> str:
+            return engine.page_tsv(render(n), source, n)
+
+        with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+            for n, future in zip(todo, [pool.submit(one, n) for n in todo]):
+                try:
+                    tsvs[n] = future.result()
+                except InputError:
+                    failed.append(n)
+                    continue
+                cache.put(key, n, tsvs[n])
+        return Scanned({n: tsv_text(tsvs[n]) for n in sorted(tsvs)}, tuple(failed))
+    finally:
+        cache.close()

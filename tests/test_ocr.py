@@ -1,0 +1,223 @@
+"""Scanned pages read by OCR: Tesseract's words into a page's text, the cache, the PDF reader."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zoomrag.errors import InputError
+from zoomrag.load import load_path
+from zoomrag.load.readers import ocr
+from zoomrag.load.readers.ocr_cache import OcrCache, file_key
+from zoomrag.load.readers.pdf_ocr import dpi_for, pgm
+
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
+                                     reason="Tesseract is not installed (make test installs tesseract-ocr)")
+needs_pdf = pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None or importlib.util.find_spec("PIL") is None,
+                               reason="the 'pdf' extra and Pillow are needed to make a scan")
+
+HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
+
+
+def tsv(words: list[tuple]) -> str:
+    """Tesseract's TSV of words given as (block, par, line, top, height, conf, text[, left])."""
+    rows = [HEADER, "1\t1\t0\t0\t0\t0\t0\t0\t1000\t1000\t-1\t"]
+    for n, (block, par, line, top, height, conf, text, *left) in enumerate(words, 1):
+        x = left[0] if left else 10
+        rows.append(f"4\t1\t{block}\t{par}\t{line}\t0\t{x}\t{top}\t500\t{height}\t-1\t")
+        rows.append(f"5\t1\t{block}\t{par}\t{line}\t{n}\t{x}\t{top}\t50\t{height}\t{conf}\t{text}")
+    return "\n".join(rows) + "\n"
+
+
+def test_paragraphs_come_from_gaps_blocks_and_sizes_not_tesseracts_paragraphs():
+    page = tsv([
+        (1, 1, 1, 100, 60, 95, "Terms"),  # a heading: twice the body's height
+        (2, 1, 1, 200, 30, 95, "The"), (2, 1, 1, 200, 30, 95, "licensee"),
+        (2, 2, 2, 240, 30, 95, "may"),  # Tesseract's new paragraph on an indented line: not one
+        (2, 2, 3, 280, 30, 95, "copy."),
+        (2, 2, 4, 360, 30, 95, "Fees"),  # a gap of two lines: a paragraph
+        (2, 2, 5, 400, 30, 12, "~"),  # a speck of the scan
+        (2, 2, 5, 400, 30, 91, "apply."),
+        (3, 1, 1, 100, 30, 95, "Notes", 600),  # another block: a column beside
+        (4, 1, 1, 140, 30, 95, "Payment is", 600),  # a block right under it
+        (5, 1, 1, 100, 30, 95, "due monthly.", 1200),  # a column that goes on in mid-sentence
+    ])
+    assert ocr.tsv_text(page) == ("Terms\n\nThe licensee\nmay\ncopy.\n\nFees\napply.\n\nNotes\n"
+                                  "Payment is\ndue monthly.")
+
+
+def test_unsure_words_with_letters_are_kept():
+    assert ocr.tsv_text(tsv([(1, 1, 1, 10, 30, 20, "maybe"), (1, 1, 1, 10, 30, 20, "|")])) == "maybe"
+
+
+def test_an_empty_page_is_empty():
+    assert ocr.tsv_text(HEADER + "\n") == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9.,]{0,7}", fullmatch=True), min_size=1, max_size=6),
+                min_size=1, max_size=12),
+       st.lists(st.integers(30, 120), min_size=12, max_size=12))
+def test_every_word_is_kept_in_order(lines, gaps):
+    words, top = [], 0
+    for k, line in enumerate(lines):
+        top += gaps[k]
+        words += [(1 + k // 5, 1, k + 1, top, 30, 90.0, w) for w in line]
+    text = ocr.tsv_text(tsv(words))
+    assert text.split() == [w for line in lines for w in line]
+    assert not re.search(r"\n{3}", text)
+
+
+def test_resolution_follows_the_scan_within_bounds():
+    assert dpi_for(None, 595, 842) == 300
+    assert dpi_for(150, 595, 842) == 200
+    assert dpi_for(240, 595, 842) == 240
+    assert dpi_for(600, 595, 842) == 400
+    assert dpi_for(300, 2384, 3370) == pytest.approx(6000 / (3370 / 72))  # A0: no side over 6,000 pixels
+
+
+def test_a_page_image_is_a_pgm_of_its_width():
+    import numpy as np
+
+    pixels = np.arange(12, dtype=np.uint8).reshape(3, 4)  # a stride of 4 for a width of 3
+    assert pgm(pixels, 3, 3) == b"P5\n3 3\n255\n" + bytes([0, 1, 2, 4, 5, 6, 8, 9, 10])
+
+
+def test_the_cache_keeps_pages_by_content_and_settings(tmp_path):
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"one")
+    cache = OcrCache(tmp_path / "c" / "ocr.sqlite")
+    key = file_key(pdf, "5.3|eng|1")
+    cache.put(key, 2, "page two")
+    assert cache.pages(key) == {2: "page two"}
+    assert cache.pages(file_key(pdf, "5.3|deu|1")) == {}
+    pdf.write_bytes(b"two")
+    assert cache.pages(file_key(pdf, "5.3|eng|1")) == {}
+    cache.close()
+    assert OcrCache(tmp_path / "c" / "ocr.sqlite").pages(key) == {2: "page two"}
+
+
+def test_a_cache_that_cannot_be_written_costs_only_time(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    cache = OcrCache(blocker / "ocr.sqlite")
+    cache.put("k", 1, "text")
+    assert cache.pages("k") == {}
+
+
+def scanned_pdf(path: Path, pages: list[list[str]], text_pages: dict[int, bytes] | None = None) -> Path:
+    """An image-only PDF: each page's lines drawn large at 200 dpi, the first as a heading."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    images = []
+    for lines in pages:
+        image = Image.new("L", (1654, 2339), 255)
+        draw = ImageDraw.Draw(image)
+        y = 200
+        for k, line in enumerate(lines):
+            font = ImageFont.load_default(size=60 if k == 0 else 40)
+            draw.text((180, y), line, font=font, fill=0)
+            y += 140 if k == 0 else 60
+        images.append(image)
+    images[0].save(path, "PDF", resolution=200, save_all=True, append_images=images[1:])
+    return path
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZOOMRAG_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@needs_tesseract
+@needs_pdf
+def test_a_scanned_pdf_is_read_by_ocr_and_cached(tmp_path, cache_dir, monkeypatch):
+    pdf = scanned_pdf(tmp_path / "lease.pdf", [
+        ["Termination", "Either party may end this lease", "with ninety days written notice."],
+        ["Deposit", "The deposit is returned within", "thirty days of the end of the lease."],
+    ])
+    doc = load_path(pdf)
+    assert doc.metadata["pages"] == 2 and doc.metadata["pages_ocr"] == 2
+    assert doc.metadata["pages_without_text"] == 0
+    words = doc.text.split()
+    for phrase in ("Termination", "ninety days written notice.", "Deposit", "thirty days of the end"):
+        assert phrase in " ".join(words)
+    assert "\f" in doc.text  # pages apart, as a text layer's are
+    assert [b.meta["page"] for b in doc.blocks][-1] == 2
+    # read again: from the cache, whatever Tesseract would say now
+    broken = replace(ocr.engine(), program=str(tmp_path / "no-tesseract"))
+    monkeypatch.setattr("zoomrag.load.readers.pdf.engine", lambda: broken)
+    assert load_path(pdf).text == doc.text
+
+
+@needs_tesseract
+@needs_pdf
+def test_only_the_pages_without_text_are_read_by_ocr(tmp_path, cache_dir):
+    from pypdfium2 import PdfDocument
+    from test_readers_pdf import make_pdf
+
+    scan = scanned_pdf(tmp_path / "scan.pdf", [["Schedule A", "The rent is due monthly."]])
+    typed = tmp_path / "typed.pdf"
+    typed.write_bytes(make_pdf([["Cover letter from the landlord"]]))
+    merged = PdfDocument.new()
+    merged.import_pages(PdfDocument(typed))
+    merged.import_pages(PdfDocument(scan))
+    merged.save(tmp_path / "both.pdf")
+    doc = load_path(tmp_path / "both.pdf")
+    assert doc.text.startswith("Cover letter from the landlord\n\f\nSchedule A")
+    assert "rent is due monthly." in doc.text
+    assert (doc.metadata["pages"], doc.metadata["pages_ocr"]) == (2, 1)
+
+
+@needs_tesseract
+def test_languages_named_that_tesseract_lacks_are_a_clear_error(monkeypatch):
+    monkeypatch.setenv("ZOOMRAG_OCR_LANGUAGES", "eng+xyz")
+    ocr.engine.cache_clear()
+    try:
+        with pytest.raises(InputError, match=r"^ZOOMRAG_OCR_LANGUAGES=eng\+xyz: Tesseract has no model for xyz; "
+                                             r"install it \(e\.g\. apt-get install tesseract-ocr-xyz\)"):
+            ocr.engine()
+    finally:
+        ocr.engine.cache_clear()
+
+
+def test_without_tesseract_there_is_no_engine(monkeypatch):
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
+    ocr.engine.cache_clear()
+    try:
+        assert ocr.engine() is None
+    finally:
+        monkeypatch.undo()
+        ocr.engine.cache_clear()
+
+
+@needs_pdf
+def test_a_page_tesseract_fails_on_is_named_and_the_rest_is_kept(project_with_scan, monkeypatch):
+    from click.testing import CliRunner
+
+    from zoomrag.cli import main
+
+    failing = ocr.Engine(program="false", version="test-failing", languages="eng", orientation=False)
+    monkeypatch.setattr("zoomrag.load.readers.pdf.engine", lambda: failing)
+    doc = load_path(project_with_scan / "scan.pdf")
+    assert doc.metadata["pages_ocr_failed"] == [1] and "pages_ocr" not in doc.metadata
+    r = CliRunner().invoke(main, ["index", str(project_with_scan), "--index", str(project_with_scan.parent / "i.db")])
+    assert r.exit_code == 0, r.output
+    said = "".join(r.stderr.split())  # the terminal's line breaks may fall inside the path
+    assert "".join(f"{project_with_scan / 'scan.pdf'}, page(s) 1: not read by OCR: Tesseract failed on them or "
+                   "ran out of time; the rest of the file is indexed".split()) in said
+    assert "OCRfoundnotextonthemorcouldnotreadthem(thepagesskippedabove)" in said
+
+
+@pytest.fixture
+def project_with_scan(tmp_path, cache_dir):
+    (tmp_path / "docs").mkdir()
+    scanned_pdf(tmp_path / "docs" / "scan.pdf", [["Notice", "Rent rises in May."]])
+    return tmp_path / "docs"
