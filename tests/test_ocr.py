@@ -221,3 +221,14 @@ def project_with_scan(tmp_path, cache_dir):
     (tmp_path / "docs").mkdir()
     scanned_pdf(tmp_path / "docs" / "scan.pdf", [["Notice", "Rent rises in May."]])
     return tmp_path / "docs"
+
+
+@needs_pdf
+def test_a_blank_page_without_a_picture_is_not_sent_to_ocr(tmp_path, cache_dir, monkeypatch):
+    from test_readers_pdf import make_pdf
+
+    failing = ocr.Engine(program="false", version="test-failing", languages="eng", orientation=False)
+    monkeypatch.setattr("zoomrag.load.readers.pdf.engine", lambda: failing)
+    (tmp_path / "book.pdf").write_bytes(make_pdf([["Chapter one."], [], ["Chapter two."]]))
+    doc = load_path(tmp_path / "book.pdf")
+    assert "pages_ocr_failed" not in doc.metadata and doc.metadata["pages_without_text"] == 1

@@ -103,6 +103,7 @@ def test_pdf_with_an_empty_page(tmp_path):
     ("Quarterly  report\n2024", "Quarterly report 2024"), (None, None), ("  ", None), ("Untitled", None),
     ("untitled-3", None), ("Microsoft Word - draft_v2.docx", None), ("slides.pptx", None), ("Document1", None),
     ("C:\\Users\\me\\paper.tex", None), ("/home/me/out.dvi", None), ("Presentation", None),
+    ("Scanned Document", None), ("scan_2024-03-01_0001", None), ("IMG_0042", None), ("Scanning in Tesseract", "Scanning in Tesseract"),
     ("The Document Object Model", "The Document Object Model"), ("Word - a story", "Word - a story"),
 ])
 def test_application_written_titles_are_not_titles(raw, title):

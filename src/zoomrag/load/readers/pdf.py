@@ -42,6 +42,7 @@ _STOPS = ".!?:;)]}\"'”’…。！？"
 #: junk one would lead every unit of the PDF.
 _JUNK_TITLE = re.compile(
     r"(?:untitled(?:[ _-]?\d+)?|document ?\d*|presentation ?\d*|powerpoint presentation|slide ?\d+"
+    r"|scan(?:ned)?(?: document| image)?[ _-]?[\d_-]*|img[ _-]?[\d_-]+|image ?\d*"
     r"|microsoft (?:word|powerpoint|excel) - .*|.*\.(?:docx?|pptx?|xlsx?|pdf|tex|dvi|ps|odt|rtf|indd|txt)"
     r"|[a-z]:[\\/].*|/.*)", re.IGNORECASE)
 
@@ -92,13 +93,14 @@ def page_text(raw: str) -> str:
 _PDFIUM_LOCK = threading.Lock()
 
 
-def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object]:
-    """The text of every page and the title metadata."""
+def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object, list[int]]:
+    """The text of every page, the title metadata and the pages (from 1) without text that
+    hold a picture."""
     with _PDFIUM_LOCK:
         return _pages_locked(pdfium, path, source)
 
 
-def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
+def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object, list[int]]:
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
@@ -107,14 +109,17 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
         raise InputError(f"{source}: cannot read this PDF ({e}); check that the file is a complete, "
                          "valid PDF") from None
     try:
-        pages = []
+        pages: list[str] = []
+        pictured: list[int] = []  # pages without text that hold a picture: scans
         for i in range(len(pdf)):
             page = pdf[i]
             textpage = page.get_textpage()
             pages.append(page_text(textpage.get_text_range()))
             textpage.close()
+            if not pages[-1].strip() and _image_dpi(pdfium, page) is not None:
+                pictured.append(i + 1)
             page.close()
-        return pages, pdf.get_metadata_dict().get("Title")
+        return pages, pdf.get_metadata_dict().get("Title"), pictured
     finally:
         pdf.close()
 
@@ -122,7 +127,7 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object]:
 def _image_dpi(pdfium, page) -> float | None:
     """The resolution of the largest image on a page (its scan), or None without one."""
     best: tuple[float, float] | None = None
-    for obj in page.get_objects(max_depth=1):
+    for obj in page.get_objects(max_depth=3):  # a scanner may wrap its image in a form
         if obj.type != pdfium.raw.FPDF_PAGEOBJ_IMAGE:
             continue
         left, _, right, _ = obj.get_bounds()
@@ -148,10 +153,10 @@ def _render(pdfium, path: Path, number: int) -> bytes:
             pdf.close()
 
 
-def _read_scans(pdfium, path: Path, source: str, pages: list[str]) -> dict[str, object]:
-    """Pages without text read by OCR in place, where Tesseract is installed; the metadata that
-    says so: how many were read, which failed."""
-    blank = [n for n, page in enumerate(pages, 1) if not page.strip()]
+def _read_scans(pdfium, path: Path, source: str, pages: list[str], blank: list[int]) -> dict[str, object]:
+    """Pages ``blank`` (without text, with a picture) read by OCR in place, where Tesseract is
+    installed; the metadata that says so: how many were read, which failed. A page without a
+    picture is blank: nothing to read."""
     ocr = engine() if blank else None
     if ocr is None:
         return {}
@@ -167,8 +172,8 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     source = str(path)
     pdfium = reader_module("pypdfium2", source, "PDF files", "pdf")
     try:
-        pages, title = _pages(pdfium, path, source)
-        ocr = _read_scans(pdfium, path, source, pages)
+        pages, title, pictured = _pages(pdfium, path, source)
+        ocr = _read_scans(pdfium, path, source, pages, pictured)
     except InputError:
         raise
     except Exception as e:  # PDFium parses untrusted bytes

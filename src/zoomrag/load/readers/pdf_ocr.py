@@ -22,6 +22,8 @@ from .ocr_cache import OcrCache, file_key
 OCR_VERSION = 2
 MIN_DPI, DEFAULT_DPI, MAX_DPI = 200, 300, 400
 MAX_SIDE = 6000
+#: Pages read at once: one Tesseract (of one thread) per core.
+WORKERS = max(1, os.cpu_count() or 1)
 
 #: (page number from 1) -> the page as a greyscale PGM image.
 Render = Callable[[int], bytes]
@@ -62,7 +64,7 @@ def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, 
         def one(n: int) -> str:
             return engine.page_tsv(render(n), source, n)
 
-        with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
             for n, future in zip(todo, [pool.submit(one, n) for n in todo]):
                 try:
                     tsvs[n] = future.result()
