@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import random
 import re
@@ -176,7 +177,8 @@ def build(name: str, source: Path, style: str, out: Path) -> tuple[int, list[str
         pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:], quality=70,
                       creationDate=STAMP, modDate=STAMP)  # the same bytes each time: OCR's cache holds
         read[doc["id"]] = load_path(pdf, id=doc["id"]).text
-        lines.append({"id": doc["id"], "title": doc.get("title") or doc["id"], "path": f"files/{pdf.name}"})
+        lines.append({"id": doc["id"], "title": doc.get("title") or doc["id"], "path": f"files/{pdf.name}",
+                      "sha256": hashlib.sha256(read[doc["id"]].encode("utf-8")).hexdigest()})
         print(f"  {name}: {pdf.name}, {len(pages)} pages", file=sys.stderr)
     texts = {doc["id"]: doc["text"] for doc in corpus}
     kept, dropped = [], []

@@ -131,3 +131,25 @@ def test_shared_data_loads_and_every_span_is_inside_its_document(name):
     for q in d.queries[:50]:
         for e in q.evidence:
             assert d.evidence_text(e).strip()
+
+
+def test_a_corpus_may_name_files_read_as_the_index_reads_them(tmp_path):
+    import hashlib
+
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "page.html").write_text("<html><body><h1>Fees</h1><p>Fees are due monthly.</p></body></html>")
+    read = load_dataset(_write(tmp_path, [{"id": "p", "path": "files/page.html"}],
+                               [{"id": "q", "query": "when?", "evidence": [{"doc_id": "p", "start": 0, "end": 4}]}]))
+    [doc] = read.documents
+    assert doc.read and doc.format == "html" and doc.text.startswith("# Fees")
+    digest = hashlib.sha256(doc.text.encode()).hexdigest()
+    _write(tmp_path, [{"id": "p", "path": "files/page.html", "sha256": digest}], ['{"id": "q", "query": "when?", '
+                                                                                '"evidence": [{"doc_id": "p", "start": 0, "end": 4}]}'])
+    assert load_dataset(tmp_path).documents[0].text == doc.text
+    (tmp_path / "files" / "page.html").write_text("<p>Fees are due weekly.</p>")
+    with pytest.raises(EvalError, match=r"corpus.jsonl, line 1: files/page.html reads differently from when its "
+                                        r"evidence was placed"):
+        load_dataset(tmp_path)
+    (tmp_path / "files" / "page.html").unlink()
+    with pytest.raises(EvalError, match=r"corpus.jsonl, line 1: .*page.html"):
+        load_dataset(tmp_path)

@@ -232,3 +232,12 @@ def test_a_blank_page_without_a_picture_is_not_sent_to_ocr(tmp_path, cache_dir, 
     (tmp_path / "book.pdf").write_bytes(make_pdf([["Chapter one."], [], ["Chapter two."]]))
     doc = load_path(tmp_path / "book.pdf")
     assert "pages_ocr_failed" not in doc.metadata and doc.metadata["pages_without_text"] == 1
+
+
+def test_a_page_scanned_sideways_is_laid_out_across_its_lines():
+    rows = [HEADER]
+    for n, (left, text) in enumerate([(900, "Either party"), (860, "may end it."), (780, "Fees apply."),
+                                      (740, "monthly")], 1):
+        rows.append(f"4\t1\t1\t1\t{n}\t0\t{left}\t10\t30\t500\t-1\t")  # lines down the image, read right to left
+        rows += [f"5\t1\t1\t1\t{n}\t{k}\t{left}\t10\t30\t100\t95\t{w}" for k, w in enumerate(text.split(), 1)]
+    assert ocr.tsv_text("\n".join(rows)) == "Either party\nmay end it.\n\nFees apply.\nmonthly"

@@ -256,7 +256,8 @@ def read_corpus(path: Path) -> tuple[EvalDocument, ...]:
         seen[doc_id] = lineno
         title = _field(obj, "title", str, where, required=False) or ""
         if "path" in obj and "text" not in obj:
-            docs.append(_read_file(path.parent, _field(obj, "path", str, where), doc_id, title, where))
+            docs.append(_read_file(path.parent, _field(obj, "path", str, where), doc_id, title, where,
+                                   _field(obj, "sha256", str, where, required=False)))
             continue
         docs.append(EvalDocument(
             id=doc_id,
@@ -269,15 +270,19 @@ def read_corpus(path: Path) -> tuple[EvalDocument, ...]:
     return tuple(docs)
 
 
-def _read_file(folder: Path, name: str, doc_id: str, title: str, where: str) -> EvalDocument:
+def _read_file(folder: Path, name: str, doc_id: str, title: str, where: str, sha256: str | None) -> EvalDocument:
     """A corpus line's ``path`` (a PDF, a Word file: what JSON cannot hold), read as ``zoomrag
-    index`` reads it; its evidence offsets point into the text read."""
+    index`` reads it; its evidence offsets point into the text read, whose ``sha256``, when the
+    line gives it, must be the same: offsets into another reading would score the wrong text."""
     from ..load import load_path  # the readers, only for a corpus that names files
 
     try:
         doc = load_path(folder / name, id=doc_id)
     except ZoomragError as e:
         raise EvalError(f"{where}: {e}") from None
+    if sha256 is not None and hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != sha256:
+        raise EvalError(f"{where}: {name} reads differently from when its evidence was placed (another "
+                        "zoomrag or OCR engine); place the evidence again in the text it reads now")
     return EvalDocument(id=doc_id, text=doc.text, title=title or doc.id, format=doc.format, blocks=doc.blocks,
                         metadata=doc.metadata, read=True)
 

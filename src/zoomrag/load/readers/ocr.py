@@ -70,8 +70,23 @@ class _Line:
     block: tuple[str, str]  # (page, block)
     left: int
     top: int
+    width: int
     height: int
     words: list[str]
+
+
+def _upright(lines: list[_Line]) -> None:
+    """Lines of a page Tesseract turned to read (its orientation model: a page scanned sideways)
+    keep the coordinates of the scan, where they run down the image: their across becomes their
+    down, in the direction they are read."""
+    if sum(line.height > line.width for line in lines) * 2 <= len(lines):
+        return
+    for line in lines:
+        line.left, line.top, line.width, line.height = line.top, line.left, line.height, line.width
+    steps = [b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block]
+    if sum(step < 0 for step in steps) > sum(step > 0 for step in steps):
+        for line in lines:
+            line.top = -line.top
 
 
 #: A gap between lines over this many times the page's usual line pitch ends a paragraph; so
@@ -89,25 +104,26 @@ def tsv_text(tsv: str) -> str:
     (a column, a caption) unless the line goes on from the one before — right under it, or a
     sentence that runs on in lower case."""
     lines: dict[tuple[str, str, str, str], _Line] = {}
+    boxes: dict[tuple[str, str, str, str], tuple[int, int, int, int]] = {}  # a line's box
     for row in csv.DictReader(tsv.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE):
-        word = (row.get("text") or "").strip()
-        if row.get("level") != "5" or not word:
-            continue
         try:
+            key = (row["page_num"], row["block_num"], row["par_num"], row["line_num"])
+            box = (int(row["left"]), int(row["top"]), int(row["width"]), int(row["height"]))
             confidence = float(row.get("conf") or -1)
-            left, top, height = int(row["left"]), int(row["top"]), int(row["height"])
         except (KeyError, TypeError, ValueError):
             continue
-        if confidence < _SPECK_CONFIDENCE and not _ALNUM.search(word):
+        if row.get("level") == "4":  # the line's own box: one tall word (a speck, a capital) is not its size
+            boxes[key] = box
             continue
-        key = (row["page_num"], row["block_num"], row["par_num"], row["line_num"])
-        line = lines.get(key)
-        if line is None:
-            lines[key] = _Line((row["page_num"], row["block_num"]), left, top, height, [word])
+        word = (row.get("text") or "").strip()
+        if row.get("level") != "5" or not word or (confidence < _SPECK_CONFIDENCE and not _ALNUM.search(word)):
+            continue
+        if key in lines:
+            lines[key].words.append(word)
         else:
-            line.words.append(word)
-            line.height = max(line.height, height)  # the line's tallest word: its capitals
+            lines[key] = _Line((row["page_num"], row["block_num"]), *boxes.get(key, box), [word])
     ordered = list(lines.values())
+    _upright(ordered)
     pitches = sorted(b.top - a.top for a, b in zip(ordered, ordered[1:])
                      if a.block == b.block and b.top > a.top)
     pitch = pitches[len(pitches) // 2] if pitches else 0
