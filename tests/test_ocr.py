@@ -16,6 +16,7 @@ from zoomrag.errors import InputError
 from zoomrag.load import load_path
 from zoomrag.load.readers import ocr
 from zoomrag.load.readers.ocr_cache import OcrCache, file_key
+from zoomrag.load.readers.ocr_layout import tsv_text
 from zoomrag.load.readers.pdf_ocr import dpi_for, pgm
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
@@ -49,16 +50,16 @@ def test_paragraphs_come_from_gaps_blocks_and_sizes_not_tesseracts_paragraphs():
         (4, 1, 1, 140, 30, 95, "Payment is", 600),  # a block right under it
         (5, 1, 1, 100, 30, 95, "due monthly.", 1200),  # a column that goes on in mid-sentence
     ])
-    assert ocr.tsv_text(page) == ("Terms\n\nThe licensee\nmay\ncopy.\n\nFees\napply.\n\nNotes\n"
+    assert tsv_text(page) == ("Terms\n\nThe licensee\nmay\ncopy.\n\nFees\napply.\n\nNotes\n"
                                   "Payment is\ndue monthly.")
 
 
 def test_unsure_words_with_letters_are_kept():
-    assert ocr.tsv_text(tsv([(1, 1, 1, 10, 30, 20, "maybe"), (1, 1, 1, 10, 30, 20, "|")])) == "maybe"
+    assert tsv_text(tsv([(1, 1, 1, 10, 30, 20, "maybe"), (1, 1, 1, 10, 30, 20, "|")])) == "maybe"
 
 
 def test_an_empty_page_is_empty():
-    assert ocr.tsv_text(HEADER + "\n") == ""
+    assert tsv_text(HEADER + "\n") == ""
 
 
 @settings(max_examples=60, deadline=None)
@@ -70,7 +71,7 @@ def test_every_word_is_kept_in_order(lines, gaps):
     for k, line in enumerate(lines):
         top += gaps[k]
         words += [(1 + k // 5, 1, k + 1, top, 30, 90.0, w) for w in line]
-    text = ocr.tsv_text(tsv(words))
+    text = tsv_text(tsv(words))
     assert text.split() == [w for line in lines for w in line]
     assert not re.search(r"\n{3}", text)
 
@@ -240,4 +241,4 @@ def test_a_page_scanned_sideways_is_laid_out_across_its_lines():
                                       (740, "monthly")], 1):
         rows.append(f"4\t1\t1\t1\t{n}\t0\t{left}\t10\t30\t500\t-1\t")  # lines down the image, read right to left
         rows += [f"5\t1\t1\t1\t{n}\t{k}\t{left}\t10\t30\t100\t95\t{w}" for k, w in enumerate(text.split(), 1)]
-    assert ocr.tsv_text("\n".join(rows)) == "Either party\nmay end it.\n\nFees apply.\nmonthly"
+    assert tsv_text("\n".join(rows)) == "Either party\nmay end it.\n\nFees apply.\nmonthly"

@@ -2,10 +2,8 @@
 
 The ``tesseract`` program is run on one page at a time (a greyscale PGM on its standard input),
 one thread each (its OpenMP threads on a small machine cost more than they give: 18 s a page
-instead of 2.7), as many at once as there are cores. Its TSV output gives every word with its
-block, paragraph and line; a page's text is its paragraphs in Tesseract's reading order, a
-blank line apart, their lines as the page has them, so that the PDF reader treats it as it
-treats a text layer (running heads, hyphenated words, notes).
+instead of 2.7), as many at once as there are cores (:mod:`.pdf_ocr`). Its TSV output gives
+every word with its block, line and box, which :mod:`.ocr_layout` lays out as a page's text.
 
 Languages: ``ZOOMRAG_OCR_LANGUAGES`` (Tesseract's form, ``deu+eng``), else every language whose
 model is installed (``tesseract-ocr-deu`` and the like), the orientation model aside.
@@ -13,10 +11,8 @@ model is installed (``tesseract-ocr-deu`` and the like), the orientation model a
 
 from __future__ import annotations
 
-import csv
 import functools
 import os
-import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -28,12 +24,6 @@ from ...errors import InputError
 PAGE_TIMEOUT = 180
 #: Models that read no language: orientation and script detection, equations.
 _NOT_LANGUAGES = frozenset({"osd", "equ"})
-#: Words Tesseract is this unsure of and that hold no letter or digit are specks and rules of the
-#: scan ("|", "~", "—"), not text.
-_SPECK_CONFIDENCE = 50.0
-_ALNUM = re.compile(r"\w")
-#: A line ending in one of these ends its sentence.
-_STOPS = ".!?:;"
 
 
 @dataclass(frozen=True)
@@ -48,7 +38,7 @@ class Engine:
 
     def page_tsv(self, image: bytes, source: str, page: int) -> str:
         """Tesseract's TSV of one page image (PGM, PNG or any format Leptonica reads): every
-        word with its place (:func:`tsv_text` makes it text)."""
+        word with its place."""
         mode = "1" if self.orientation else "3"  # automatic layout, with orientation when it can
         args = [self.program, "stdin", "stdout", "--psm", mode, "-l", self.languages, "tsv"]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
@@ -58,93 +48,13 @@ class Engine:
         except subprocess.TimeoutExpired:
             raise InputError(f"{source}: page {page} was not read by OCR within {PAGE_TIMEOUT} s; "
                              "it is left without text") from None
+        except OSError as e:  # Tesseract removed since it was found
+            raise InputError(f"{source}: Tesseract could not be run for page {page} ({e})") from None
         if done.returncode != 0:
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise InputError(f"{source}: Tesseract could not read page {page} "
                              f"({said[-1] if said else f'exit status {done.returncode}'})")
         return done.stdout.decode("utf-8", "replace")
-
-
-@dataclass
-class _Line:
-    block: tuple[str, str]  # (page, block)
-    left: int
-    top: int
-    width: int
-    height: int
-    words: list[str]
-
-
-def _upright(lines: list[_Line]) -> None:
-    """Lines of a page Tesseract turned to read (its orientation model: a page scanned sideways)
-    keep the coordinates of the scan, where they run down the image: their across becomes their
-    down, in the direction they are read."""
-    if sum(line.height > line.width for line in lines) * 2 <= len(lines):
-        return
-    for line in lines:
-        line.left, line.top, line.width, line.height = line.top, line.left, line.height, line.width
-    steps = [b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block]
-    if sum(step < 0 for step in steps) > sum(step > 0 for step in steps):
-        for line in lines:
-            line.top = -line.top
-
-
-#: A gap between lines over this many times the page's usual line pitch ends a paragraph; so
-#: does a line this many times taller or shorter than the one before (a heading and its text).
-_GAP = 1.45
-_HEIGHT = 1.3
-
-
-def tsv_text(tsv: str) -> str:
-    """A page's text from Tesseract's TSV: paragraphs a blank line apart, lines a line apart.
-
-    Paragraphs are told apart by the page's geometry, not by Tesseract's own paragraphs (which
-    break wherever a line starts further in or out: every first line after a page break, a
-    run of monospaced lines): a gap wider than the usual pitch, a change of size, a new block
-    (a column, a caption) unless the line goes on from the one before — right under it, or a
-    sentence that runs on in lower case."""
-    lines: dict[tuple[str, str, str, str], _Line] = {}
-    boxes: dict[tuple[str, str, str, str], tuple[int, int, int, int]] = {}  # a line's box
-    for row in csv.DictReader(tsv.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE):
-        try:
-            key = (row["page_num"], row["block_num"], row["par_num"], row["line_num"])
-            box = (int(row["left"]), int(row["top"]), int(row["width"]), int(row["height"]))
-            confidence = float(row.get("conf") or -1)
-        except (KeyError, TypeError, ValueError):
-            continue
-        if row.get("level") == "4":  # the line's own box: one tall word (a speck, a capital) is not its size
-            boxes[key] = box
-            continue
-        word = (row.get("text") or "").strip()
-        if row.get("level") != "5" or not word or (confidence < _SPECK_CONFIDENCE and not _ALNUM.search(word)):
-            continue
-        if key in lines:
-            lines[key].words.append(word)
-        else:
-            lines[key] = _Line((row["page_num"], row["block_num"]), *boxes.get(key, box), [word])
-    ordered = list(lines.values())
-    _upright(ordered)
-    pitches = sorted(b.top - a.top for a, b in zip(ordered, ordered[1:])
-                     if a.block == b.block and b.top > a.top)
-    pitch = pitches[len(pitches) // 2] if pitches else 0
-    out: list[str] = []
-    for prev, line in zip([None, *ordered], ordered):
-        text = " ".join(line.words)
-        if prev is None:
-            out.append(text)
-            continue
-        step = line.top - prev.top
-        under = 0 < step <= _GAP * pitch if pitch else step > 0
-        if max(line.height, prev.height) > _HEIGHT * max(1, min(line.height, prev.height)):
-            new = True
-        elif line.block != prev.block:
-            beside = abs(line.left - prev.left) <= prev.height  # the same column's edge
-            runs_on = prev.words[-1][-1] not in _STOPS and line.words[0][:1].islower()
-            new = not (runs_on or (under and beside))
-        else:
-            new = not under
-        out.append(("\n\n" if new else "\n") + text)
-    return "".join(out)
 
 
 def _run(args: Sequence[str]) -> str:

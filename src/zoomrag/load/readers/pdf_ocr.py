@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import InputError
-from .ocr import Engine, tsv_text
+from .ocr import Engine
 from .ocr_cache import OcrCache, file_key
+from .ocr_layout import tsv_text
 
 #: Changes when the images this module renders change: cached pages are read again.
 OCR_VERSION = 2
