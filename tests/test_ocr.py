@@ -123,9 +123,9 @@ def scanned_pdf(path: Path, pages: list[list[str]], text_pages: dict[int, bytes]
         draw = ImageDraw.Draw(image)
         y = 200
         for k, line in enumerate(lines):
-            font = ImageFont.load_default(size=60 if k == 0 else 40)
+            font = ImageFont.load_default(size=80 if k == 0 else 40)
             draw.text((180, y), line, font=font, fill=0)
-            y += 140 if k == 0 else 60
+            y += 160 if k == 0 else 60
         images.append(image)
     images[0].save(path, "PDF", resolution=200, save_all=True, append_images=images[1:])
     return path
@@ -242,3 +242,24 @@ def test_a_page_scanned_sideways_is_laid_out_across_its_lines():
         rows.append(f"4\t1\t1\t1\t{n}\t0\t{left}\t10\t30\t500\t-1\t")  # lines down the image, read right to left
         rows += [f"5\t1\t1\t1\t{n}\t{k}\t{left}\t10\t30\t100\t95\t{w}" for k, w in enumerate(text.split(), 1)]
     assert tsv_text("\n".join(rows)) == "Either party\nmay end it.\n\nFees apply.\nmonthly"
+
+
+def test_a_line_set_large_and_read_surely_is_a_heading_by_its_size():
+    from zoomrag.load.readers.ocr_layout import heading_levels, tsv_page
+
+    body = [(2, 1, k, 200 + 40 * k, 30, 95, "Text of the body, typeset") for k in range(1, 6)]
+    page = tsv_page(tsv([(1, 1, 1, 100, 60, 96, "Gregorian"), (1, 1, 1, 100, 60, 96, "Tower"), *body,
+                         (3, 1, 1, 500, 45, 95, "Route"),
+                         (4, 1, 1, 600, 60, 40, "Pao"), (4, 1, 1, 600, 60, 40, "eS"),  # stars read as letters
+                         (5, 1, 1, 700, 60, 95, "The tower was built in 1580, and")]))  # a sentence
+    assert page.headings == (("Gregorian Tower", 60), ("Route", 45))
+    assert heading_levels([60, 45, 58, 30]) == {60: 1, 58: 1, 45: 2, 30: 3}
+
+
+@needs_tesseract
+@needs_pdf
+def test_a_scanned_title_is_a_heading_of_the_document(tmp_path, cache_dir):
+    doc = load_path(scanned_pdf(tmp_path / "lease.pdf", [
+        ["Termination", "Either party may end this lease", "with ninety days written notice."]]))
+    [heading] = [b for b in doc.blocks if b.type == "heading"]
+    assert (doc.text[heading.start:heading.end], heading.level) == ("Termination", 1)

@@ -5,8 +5,11 @@ break wherever a line starts further in or out: every first line after a page br
 monospaced lines): a gap wider than the page's usual line pitch, a change of size (a heading
 and its text), a new block (a column, a caption) unless the line goes on from the one before —
 right under it, at the same edge, or a sentence that runs on in lower case. A page scanned
-sideways is laid out across its lines. The text is then the PDF reader's as a text layer's is
-(running heads, hyphenated words, notes: :mod:`.pdf_pages`).
+sideways is laid out across its lines. A paragraph of a line or two whose lines are a third
+taller than the page's body, read surely, is a heading, its level by its height among the
+document's headings; a title set in bold at the body's size is not seen (Tesseract's boxes
+do not tell). The text is then the PDF reader's as a text layer's is (running heads,
+hyphenated words, notes: :mod:`.pdf_pages`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,14 @@ _ALNUM = re.compile(r"\w")
 #: A line ending in one of these ends its sentence.
 _STOPS = ".!?:;"
 #: A gap between lines over this many times the page's usual pitch ends a paragraph; so does a
-#: line this many times taller or shorter than the one before.
+#: line this many times taller or shorter than the one before. A paragraph of lines this many
+#: times as tall as the page's body (the middle height of its lines) may be a title.
 _GAP = 1.45
 _HEIGHT = 1.3
+_TITLE = 1.3
+#: A title is read with this confidence (a row of stars or dashes read as letters is not).
+_SURE = 80.0
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 Key = tuple[str, str, str, str]  # page, block, paragraph, line
 
@@ -39,12 +47,15 @@ class Line:
     width: int
     height: int
     words: tuple[str, ...]
+    #: Tesseract's mean confidence in the line's words, 0 to 100.
+    confidence: float = 100.0
 
 
 def lines_of(tsv: str) -> list[Line]:
     """The lines of Tesseract's TSV in its reading order, specks left out. A line's box is its
     own (level 4), not its words': one tall word (a speck, a capital) is not its size."""
     words: dict[Key, list[str]] = {}
+    sure: dict[Key, list[float]] = {}
     boxes: dict[Key, tuple[int, int, int, int]] = {}
     blocks: dict[Key, tuple[str, str]] = {}
     for row in csv.DictReader(tsv.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE):
@@ -61,9 +72,10 @@ def lines_of(tsv: str) -> list[Line]:
         if row.get("level") != "5" or not word or (confidence < _SPECK_CONFIDENCE and not _ALNUM.search(word)):
             continue
         words.setdefault(key, []).append(word)
+        sure.setdefault(key, []).append(confidence)
         boxes.setdefault(key, box)
         blocks[key] = (row["page_num"], row["block_num"])
-    return [Line(blocks[key], *boxes[key], tuple(line)) for key, line in words.items()]
+    return [Line(blocks[key], *boxes[key], tuple(line), sum(sure[key]) / len(sure[key])) for key, line in words.items()]
 
 
 def upright(lines: list[Line]) -> list[Line]:
@@ -79,16 +91,35 @@ def upright(lines: list[Line]) -> list[Line]:
     return turned
 
 
-def tsv_text(tsv: str) -> str:
-    """A page's text from Tesseract's TSV (see the module docstring)."""
+@dataclass(frozen=True)
+class Page:
+    """A page's text and its headings: (a paragraph's text, its lines' height in pixels)."""
+
+    text: str
+    headings: tuple[tuple[str, int], ...] = ()
+
+
+def _heading(paragraph: list[Line], body: float) -> bool:
+    """A paragraph of a line or two set larger than the page's body text, without a sentence's
+    end or a lower-case start: a title."""
+    words = [w for line in paragraph for w in line.words]
+    return (len(paragraph) <= 2 and len(words) <= 12 and min(line.height for line in paragraph) >= _TITLE * body
+            and min(line.confidence for line in paragraph) >= _SURE  # not a rule of stars read as letters
+            and any(_WORD.fullmatch(w) for w in words) and not words[0][:1].islower()
+            and words[-1][-1] not in ".,;")
+
+
+def tsv_page(tsv: str) -> Page:
+    """A page's text and headings from Tesseract's TSV (see the module docstring)."""
     lines = upright(lines_of(tsv))
     pitches = sorted(b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block and b.top > a.top)
     pitch = pitches[len(pitches) // 2] if pitches else 0
-    out: list[str] = []
+    heights = sorted(line.height for line in lines)
+    body = heights[len(heights) // 2] if heights else 0
+    paragraphs: list[list[Line]] = []
     for prev, line in zip([None, *lines], lines):
-        text = " ".join(line.words)
         if prev is None:
-            out.append(text)
+            paragraphs.append([line])
             continue
         step = line.top - prev.top
         under = 0 < step <= _GAP * pitch if pitch else step > 0
@@ -100,5 +131,28 @@ def tsv_text(tsv: str) -> str:
             new = not (runs_on or (under and beside))
         else:
             new = not under
-        out.append(("\n\n" if new else "\n") + text)
-    return "".join(out)
+        if new:
+            paragraphs.append([line])
+        else:
+            paragraphs[-1].append(line)
+    texts = ["\n".join(" ".join(line.words) for line in paragraph) for paragraph in paragraphs]
+    headings = tuple((text, min(line.height for line in paragraph)) for text, paragraph in zip(texts, paragraphs)
+                     if len(paragraphs) > 1 and _heading(paragraph, body))
+    return Page("\n\n".join(texts), headings)
+
+
+def tsv_text(tsv: str) -> str:
+    """A page's text from Tesseract's TSV."""
+    return tsv_page(tsv).text
+
+
+def heading_levels(heights: list[int]) -> dict[int, int]:
+    """Levels of headings by their height over a document: the tallest 1, and each size more than
+    15 % under the first of its level the next (OCR measures the same type a few pixels apart)."""
+    levels: dict[int, int] = {}
+    level, top = 0, None
+    for height in sorted(set(heights), reverse=True):
+        if top is None or height < 0.85 * top:
+            level, top = min(6, level + 1), height
+        levels[height] = level
+    return levels

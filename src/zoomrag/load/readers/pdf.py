@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 
 from ...errors import InputError
-from ...model import Document, normalize_newlines
+from ...model import Block, Document, normalize_newlines
 from ..base import reader_module
 from .ocr import engine
+from .ocr_layout import heading_levels
 from .pdf_ocr import dpi_for, pgm, read_scanned
 from .pdf_pages import joined_words, page_notes, without_line_numbers, without_running_lines
 from .plain import paragraph_blocks
@@ -153,19 +155,30 @@ def _render(pdfium, path: Path, number: int) -> bytes:
             pdf.close()
 
 
-def _read_scans(pdfium, path: Path, source: str, pages: list[str], blank: list[int]) -> dict[str, object]:
+def _read_scans(pdfium, path: Path, source: str, pages: list[str],
+                blank: list[int]) -> tuple[dict[str, object], dict[int, dict[str, int]]]:
     """Pages ``blank`` (without text, with a picture) read by OCR in place, where Tesseract is
-    installed; the metadata that says so: how many were read, which failed. A page without a
-    picture is blank: nothing to read."""
+    installed; the metadata that says so (how many were read, which failed) and each page's
+    headings (their text, white space as one space -> level). A page without a picture is
+    blank: nothing to read."""
     ocr = engine() if blank else None
     if ocr is None:
-        return {}
+        return {}, {}
     scanned = read_scanned(path, source, blank, ocr, lambda n: _render(pdfium, path, n))
-    for n, text in scanned.texts.items():
-        pages[n - 1] = page_text(text)
-    read = sum(1 for text in scanned.texts.values() if text.strip())
+    for n, page in scanned.pages.items():
+        pages[n - 1] = page_text(page.text)
+    levels = heading_levels([height for page in scanned.pages.values() for _, height in page.headings])
+    headings = {n: {" ".join(text.split()): levels[height] for text, height in page.headings}
+                for n, page in scanned.pages.items() if page.headings}
+    read = sum(1 for page in scanned.pages.values() if page.text.strip())
     return {**({"pages_ocr": read} if read else {}),
-            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}
+            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}, headings
+
+
+def _titled(block: Block, text: str, headings: dict[str, int]) -> Block:
+    """``block`` as a heading where OCR found its paragraph set as one."""
+    level = headings.get(" ".join(text[block.start:block.end].split())) if block.type == "text" else None
+    return block if level is None else replace(block, type="heading", level=level)
 
 
 def read_pdf(path: Path, doc_id: str) -> Document:
@@ -173,7 +186,7 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     pdfium = reader_module("pypdfium2", source, "PDF files", "pdf")
     try:
         pages, title, pictured = _pages(pdfium, path, source)
-        ocr = _read_scans(pdfium, path, source, pages, pictured)
+        ocr, headings = _read_scans(pdfium, path, source, pages, pictured)
     except InputError:
         raise
     except Exception as e:  # PDFium parses untrusted bytes
@@ -210,11 +223,13 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     if held is not None:
         pieces += [("\n\n", 0), held]
     text = "".join(t for t, _ in pieces)
-    blocks = []
+    blocks: list[Block] = []
     pos = 0
     for piece, number in pieces:
         if number:
-            blocks.extend(paragraph_blocks(text, pos, pos + len(piece), {"page": number}))
+            found = headings.get(number, {})
+            blocks.extend(_titled(b, text, found) for b in paragraph_blocks(text, pos, pos + len(piece),
+                                                                            {"page": number}))
         pos += len(piece)
     return Document(id=doc_id, source=source, text=text, format="pdf",
                     metadata=MappingProxyType({"title": document_title(title), "pages": len(pages),

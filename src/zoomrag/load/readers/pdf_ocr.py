@@ -17,7 +17,7 @@ from pathlib import Path
 from ...errors import InputError
 from .ocr import Engine
 from .ocr_cache import OcrCache, file_key
-from .ocr_layout import tsv_text
+from .ocr_layout import Page, tsv_page
 
 #: Changes when the images this module renders change: cached pages are read again.
 OCR_VERSION = 2
@@ -34,7 +34,7 @@ Render = Callable[[int], bytes]
 class Scanned:
     """What OCR made of a PDF's pages without text."""
 
-    texts: dict[int, str]  # page number (from 1) -> its text
+    pages: dict[int, Page]  # page number (from 1) -> its text and headings
     failed: tuple[int, ...]  # pages Tesseract failed on or gave up (PAGE_TIMEOUT)
 
 
@@ -73,6 +73,6 @@ def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, 
                     failed.append(n)
                     continue
                 cache.put(key, n, tsvs[n])
-        return Scanned({n: tsv_text(tsvs[n]) for n in sorted(tsvs)}, tuple(failed))
+        return Scanned({n: tsv_page(tsvs[n]) for n in sorted(tsvs)}, tuple(failed))
     finally:
         cache.close()
