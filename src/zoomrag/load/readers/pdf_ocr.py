@@ -1,9 +1,10 @@
 """A PDF's pages without a text layer read by OCR: rendered, read by Tesseract, cached.
 
-What is cached is Tesseract's TSV (every word and where it is), so that a better layout of a
-page's words into paragraphs needs no second reading. A page is rendered at the resolution of the scan on it (between 200 and 400 dots per inch; 300
+A page is rendered at the resolution of the scan on it (between 200 and 400 dots per inch; 300
 where it holds no image), greyscale, no side over 6,000 pixels; pages are read as many at once
-as there are cores, and each is cached as it is read (:mod:`.ocr_cache`).
+as there are cores, and each is cached as it is read (:mod:`.ocr_cache`). What is cached is
+Tesseract's TSV, every word and where it is, so that a better layout of a page's words
+(:mod:`.ocr_layout`) needs no second reading.
 """
 
 from __future__ import annotations
