@@ -263,3 +263,11 @@ def test_a_scanned_title_is_a_heading_of_the_document(tmp_path, cache_dir):
         ["Termination", "Either party may end this lease", "with ninety days written notice."]]))
     [heading] = [b for b in doc.blocks if b.type == "heading"]
     assert (doc.text[heading.start:heading.end], heading.level) == ("Termination", 1)
+
+
+def test_a_sentence_running_on_in_lower_case_keeps_its_paragraph():
+    page = tsv([(1, 1, 1, 100, 30, 95, "party's"), (1, 1, 1, 100, 30, 95, "ability"), (1, 1, 1, 100, 30, 95, "to"),
+                (1, 1, 1, 100, 30, 95, "bring"),
+                (1, 1, 2, 190, 45, 95, "cross-claims."),  # a speck made its box taller, a gap wider
+                (1, 1, 3, 280, 30, 95, "Fees"), (1, 1, 3, 280, 30, 95, "apply.")])
+    assert tsv_text(page) == "party's ability to bring\ncross-claims.\n\nFees apply."

@@ -3,8 +3,8 @@
 Paragraphs are told apart by the page's geometry, not by Tesseract's own paragraphs (which
 break wherever a line starts further in or out: every first line after a page break, a run of
 monospaced lines): a gap wider than the page's usual line pitch, a change of size (a heading
-and its text), a new block (a column, a caption) unless the line goes on from the one before —
-right under it, at the same edge, or a sentence that runs on in lower case. A page scanned
+and its text), a new block (a column, a caption) unless the line goes on right under the one
+before, at the same edge; never where a sentence runs on in lower case. A page scanned
 sideways is laid out across its lines. A paragraph of a line or two whose lines are a third
 taller than the page's body, read surely, is a heading, its level by its height among the
 document's headings; a title set in bold at the body's size is not seen (Tesseract's boxes
@@ -123,12 +123,16 @@ def tsv_page(tsv: str) -> Page:
             continue
         step = line.top - prev.top
         under = 0 < step <= _GAP * pitch if pitch else step > 0
-        if max(line.height, prev.height) > _HEIGHT * max(1, min(line.height, prev.height)):
+        # a sentence that goes on in lower case: a box a speck made taller, a wider gap, a new
+        # column do not end its paragraph
+        runs_on = prev.words[-1][-1] not in _STOPS and line.words[0][:1].islower()
+        if runs_on:
+            new = False
+        elif max(line.height, prev.height) > _HEIGHT * max(1, min(line.height, prev.height)):
             new = True
         elif line.block != prev.block:
             beside = abs(line.left - prev.left) <= prev.height  # the same column's edge
-            runs_on = prev.words[-1][-1] not in _STOPS and line.words[0][:1].islower()
-            new = not (runs_on or (under and beside))
+            new = not (under and beside)
         else:
             new = not under
         if new:
