@@ -271,3 +271,16 @@ def test_a_sentence_running_on_in_lower_case_keeps_its_paragraph():
                 (1, 1, 2, 190, 45, 95, "cross-claims."),  # a speck made its box taller, a gap wider
                 (1, 1, 3, 280, 30, 95, "Fees"), (1, 1, 3, 280, 30, 95, "apply.")])
     assert tsv_text(page) == "party's ability to bring\ncross-claims.\n\nFees apply."
+
+
+def test_labels_hung_in_a_column_of_their_own_go_back_before_their_lines():
+    rows = [HEADER]
+    for block, line, left, top, width, text in [(1, 1, 100, 100, 40, "(a)"), (1, 2, 100, 280, 40, "(b)"),
+                                                (2, 1, 180, 100, 800, "under intellectual property rights"),
+                                                (2, 2, 180, 140, 800, "of such Contributor"),
+                                                (2, 3, 180, 180, 800, "to use it; and"),
+                                                (2, 4, 180, 280, 800, "under Patent Claims.")]:
+        rows.append(f"4\t1\t{block}\t1\t{line}\t0\t{left}\t{top}\t{width}\t30\t-1\t")
+        rows += [f"5\t1\t{block}\t1\t{line}\t{k}\t{left}\t{top}\t40\t30\t95\t{w}" for k, w in enumerate(text.split(), 1)]
+    assert tsv_text("\n".join(rows)) == ("(a) under intellectual property rights\nof such Contributor\n"
+                                         "to use it; and\n\n(b) under Patent Claims.")

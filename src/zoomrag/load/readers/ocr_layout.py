@@ -4,7 +4,8 @@ Paragraphs are told apart by the page's geometry, not by Tesseract's own paragra
 break wherever a line starts further in or out: every first line after a page break, a run of
 monospaced lines): a gap wider than the page's usual line pitch, a change of size (a heading
 and its text), a new block (a column, a caption) unless the line goes on right under the one
-before, at the same edge; never where a sentence runs on in lower case. A page scanned
+before, at the same edge; never where a sentence runs on in lower case. Labels hung before
+their lines ("(a)", "1.") that Tesseract reads as a column of their own are put back. A page scanned
 sideways is laid out across its lines. A paragraph of a line or two whose lines are a third
 taller than the page's body, read surely, is a heading, its level by its height among the
 document's headings; a title set in bold at the body's size is not seen (Tesseract's boxes
@@ -109,9 +110,45 @@ def _heading(paragraph: list[Line], body: float) -> bool:
             and words[-1][-1] not in ".,;")
 
 
+def _overlap(a: Line, b: Line) -> int:
+    return min(a.top + a.height, b.top + b.height) - max(a.top, b.top)
+
+
+def labelled(lines: list[Line]) -> list[Line]:
+    """Lines with the labels hung before them put back: Tesseract reads a column of hanging
+    labels ("(a)", "(b)", "1.", "•") as a block of its own, before the text they label. A block
+    of short narrow lines only is such a column; each of its lines joins the line of another
+    block beside it, to its right, that shares most of its height (a label with none stays)."""
+    blocks: dict[tuple[str, str], list[Line]] = {}
+    for line in lines:
+        blocks.setdefault(line.block, []).append(line)
+    columns = {block for block, own in blocks.items()
+               if all(len(line.words) <= 2 and line.width <= 4 * line.height for line in own)}
+    if not columns or len(columns) == len(blocks):
+        return lines
+    text = [line for line in lines if line.block not in columns]
+    hung: dict[int, list[Line]] = {}  # id of a line of text -> the labels it takes
+    for label in (line for line in lines if line.block in columns):
+        beside = [(_overlap(label, line), n) for n, line in enumerate(text)
+                  if line.left > label.left + label.width // 2 and line.block[0] == label.block[0]]
+        most, n = max(beside, default=(0, -1))
+        if n >= 0 and most * 2 >= min(label.height, text[n].height):
+            hung.setdefault(id(text[n]), []).append(label)
+    taken = {id(label) for labels in hung.values() for label in labels}
+    out: list[Line] = []
+    for line in lines:
+        if id(line) in taken:
+            continue
+        if labels := hung.get(id(line)):
+            line = replace(line, left=min(label.left for label in labels),
+                           words=tuple(w for label in labels for w in label.words) + line.words)
+        out.append(line)
+    return out
+
+
 def tsv_page(tsv: str) -> Page:
     """A page's text and headings from Tesseract's TSV (see the module docstring)."""
-    lines = upright(lines_of(tsv))
+    lines = labelled(upright(lines_of(tsv)))
     pitches = sorted(b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block and b.top > a.top)
     pitch = pitches[len(pitches) // 2] if pitches else 0
     heights = sorted(line.height for line in lines)
