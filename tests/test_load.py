@@ -147,7 +147,7 @@ def test_empty_file_gives_an_empty_document(tmp_path):
 @pytest.mark.parametrize("name, fmt", [
     ("a.md", "markdown"), ("A.MD", "markdown"), ("a.markdown", "markdown"), ("a.mdx", "markdown"),
     ("a.html", "html"), ("a.htm", "html"), ("a.csv", "csv"), ("a.tsv", "tsv"), ("a.pdf", "pdf"),
-    ("a.rst", "rst"), ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
+    ("a.tif", "tiff"), ("a.TIFF", "tiff"), ("a.rst", "rst"), ("a.py", "code"), ("a.tsx", "code"), ("a.rs", "code"), ("a.sql", "code"), ("a.txt", "text"),
     ("a.unknown", "text"), ("Makefile", "code"), ("README", "text"), ("a.json", "json"), ("a.jsonl", "jsonl"),
 ])
 def test_detect_format(name, fmt):
@@ -156,7 +156,7 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "edgar", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "svg", "texinfo", "text", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
+                         "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "svg", "texinfo", "text", "tiff", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
                          "xmldata", "yaml"]
 
 

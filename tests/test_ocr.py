@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
+import struct
 from dataclasses import replace
 from pathlib import Path
 
@@ -284,3 +285,63 @@ def test_labels_hung_in_a_column_of_their_own_go_back_before_their_lines():
         rows += [f"5\t1\t{block}\t1\t{line}\t{k}\t{left}\t{top}\t40\t30\t95\t{w}" for k, w in enumerate(text.split(), 1)]
     assert tsv_text("\n".join(rows)) == ("(a) under intellectual property rights\nof such Contributor\n"
                                          "to use it; and\n\n(b) under Patent Claims.")
+
+
+def _ifd(count: int, next_offset: int) -> bytes:
+    return struct.pack("<H", count) + b"\0" * 12 * count + struct.pack("<I", next_offset)
+
+
+def test_a_tiffs_pages_are_counted_from_its_directories():
+    from zoomrag.load.readers.tiff import tiff_pages
+
+    two = b"II*\x00" + struct.pack("<I", 8) + _ifd(1, 26) + _ifd(0, 0)
+    assert tiff_pages(two) == 2
+    looped = b"II*\x00" + struct.pack("<I", 8) + _ifd(1, 26) + _ifd(0, 8)  # the second points back
+    assert tiff_pages(looped) == 2
+    assert tiff_pages(b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 0) + struct.pack(">I", 0)) == 1
+    assert tiff_pages(b"II+\x00" + b"\0" * 12) == 1  # BigTIFF: not followed
+    assert tiff_pages(b"II*\x00" + struct.pack("<I", 10**6)) == 1  # a directory past the end
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_bytes_count_as_a_page_or_more(data):
+    from zoomrag.load.readers.tiff import tiff_pages
+
+    assert 1 <= tiff_pages(b"II*\x00" + data) <= 10_000
+
+
+def test_a_file_of_pages_is_split_by_page_number():
+    from zoomrag.load.readers.tiff import _split
+
+    rows = [HEADER, "1\t1\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t", "5\t1\t1\t1\t1\t1\t0\t0\t9\t9\t90\tone",
+            "1\t2\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t", "5\t2\t1\t1\t1\t1\t0\t0\t9\t9\t90\ttwo"]
+    pages = _split("\n".join(rows))
+    assert sorted(pages) == [1, 2] and pages[2] == "\n".join([HEADER, rows[3], rows[4]]) + "\n"
+
+
+@needs_tesseract
+@needs_pdf
+def test_a_tiff_of_scanned_pages_is_read_by_ocr(tmp_path, cache_dir):
+    from PIL import Image, ImageDraw, ImageFont
+
+    images = []
+    for title, line in (("Invoice", "Payment is due within thirty days."), ("Terms", "Goods remain ours until paid.")):
+        image = Image.new("L", (1654, 2339), 255)
+        ImageDraw.Draw(image).text((180, 200), title, font=ImageFont.load_default(size=80), fill=0)
+        ImageDraw.Draw(image).text((180, 400), line, font=ImageFont.load_default(size=40), fill=0)
+        ImageDraw.Draw(image).text((180, 460), "Signed by the parties.", font=ImageFont.load_default(size=40), fill=0)
+        images.append(image)
+    images[0].save(tmp_path / "fax.tif", save_all=True, append_images=images[1:], compression="tiff_lzw")
+    doc = load_path(tmp_path / "fax.tif")
+    assert doc.format == "tiff" and (doc.metadata["pages"], doc.metadata["pages_ocr"]) == (2, 2)
+    assert "Payment is due within thirty days." in doc.text and "Goods remain ours until paid." in doc.text
+    assert [(b.type, b.meta["page"]) for b in doc.blocks if b.type == "heading"] == [("heading", 1), ("heading", 2)]
+
+
+def test_without_tesseract_a_tiff_says_how_to_read_it(tmp_path, monkeypatch):
+    monkeypatch.setattr("zoomrag.load.readers.tiff.engine", lambda: None)
+    (tmp_path / "fax.tif").write_bytes(b"II*\x00" + struct.pack("<I", 8) + _ifd(0, 0))
+    with pytest.raises(InputError, match=r"fax.tif: a TIFF image, whose pages are read as scanned pages by OCR: "
+                                         r"install Tesseract"):
+        load_path(tmp_path / "fax.tif")

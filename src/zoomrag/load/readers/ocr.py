@@ -17,6 +17,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ...errors import InputError
 
@@ -39,20 +40,26 @@ class Engine:
     def page_tsv(self, image: bytes, source: str, page: int) -> str:
         """Tesseract's TSV of one page image (PGM, PNG or any format Leptonica reads): every
         word with its place."""
+        return self._tsv("stdin", image, source, f"page {page}", PAGE_TIMEOUT)
+
+    def file_tsv(self, path: Path, source: str, timeout: float) -> str:
+        """Tesseract's TSV of an image file of one page or many (a TIFF's), pages numbered."""
+        return self._tsv(str(path), None, source, "its pages", timeout)
+
+    def _tsv(self, given: str, image: bytes | None, source: str, what: str, timeout: float) -> str:
         mode = "1" if self.orientation else "3"  # automatic layout, with orientation when it can
-        args = [self.program, "stdin", "stdout", "--psm", mode, "-l", self.languages, "tsv"]
+        args = [self.program, given, "stdout", "--psm", mode, "-l", self.languages, "tsv"]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
         try:
-            done = subprocess.run(args, input=image, capture_output=True, env=env, timeout=PAGE_TIMEOUT,
-                                  check=False)
+            done = subprocess.run(args, input=image, capture_output=True, env=env, timeout=timeout, check=False)
         except subprocess.TimeoutExpired:
-            raise InputError(f"{source}: page {page} was not read by OCR within {PAGE_TIMEOUT} s; "
+            raise InputError(f"{source}: {what} not read by OCR within {timeout:.0f} s; "
                              "it is left without text") from None
         except OSError as e:  # Tesseract removed since it was found
-            raise InputError(f"{source}: Tesseract could not be run for page {page} ({e})") from None
+            raise InputError(f"{source}: Tesseract could not be run for {what} ({e})") from None
         if done.returncode != 0:
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise InputError(f"{source}: Tesseract could not read page {page} "
+            raise InputError(f"{source}: Tesseract could not read {what} "
                              f"({said[-1] if said else f'exit status {done.returncode}'})")
         return done.stdout.decode("utf-8", "replace")
 

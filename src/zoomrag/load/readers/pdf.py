@@ -29,8 +29,7 @@ from ...errors import InputError
 from ...model import Block, Document, normalize_newlines
 from ..base import reader_module
 from .ocr import engine
-from .ocr_layout import heading_levels
-from .pdf_ocr import dpi_for, pgm, read_scanned
+from .pdf_ocr import dpi_for, headings_of, pgm, read_scanned
 from .pdf_pages import joined_words, page_notes, without_line_numbers, without_running_lines
 from .plain import paragraph_blocks
 
@@ -167,12 +166,9 @@ def _read_scans(pdfium, path: Path, source: str, pages: list[str],
     scanned = read_scanned(path, source, blank, ocr, lambda n: _render(pdfium, path, n))
     for n, page in scanned.pages.items():
         pages[n - 1] = page_text(page.text)
-    levels = heading_levels([height for page in scanned.pages.values() for _, height in page.headings])
-    headings = {n: {" ".join(text.split()): levels[height] for text, height in page.headings}
-                for n, page in scanned.pages.items() if page.headings}
     read = sum(1 for page in scanned.pages.values() if page.text.strip())
     return {**({"pages_ocr": read} if read else {}),
-            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}, headings
+            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}, headings_of(scanned.pages)
 
 
 def _titled(block: Block, text: str, headings: dict[str, int]) -> Block:
@@ -192,6 +188,15 @@ def read_pdf(path: Path, doc_id: str) -> Document:
     except Exception as e:  # PDFium parses untrusted bytes
         raise InputError(f"{source}: cannot read this PDF ({type(e).__name__}: {e}); "
                          "check that the file is a complete, valid PDF") from e
+    return paged_document(doc_id, source, "pdf", pages, {"title": document_title(title), "pages": len(pages), **ocr},
+                          headings)
+
+
+def paged_document(doc_id: str, source: str, fmt: str, pages: list[str], metadata: dict[str, object],
+                   headings: dict[int, dict[str, int]]) -> Document:
+    """A document of pages (a PDF's, a scan's) as this module reads them: running heads, line
+    numbers and hyphens at line ends gone, notes apart, blocks with their page; ``headings``
+    (page -> a paragraph's text -> level) makes those paragraphs headings."""
     pages = [without_line_numbers(page) for page in pages]
     split, last = [], 0
     for page in joined_words(without_running_lines(pages)):
@@ -231,9 +236,8 @@ def read_pdf(path: Path, doc_id: str) -> Document:
             blocks.extend(_titled(b, text, found) for b in paragraph_blocks(text, pos, pos + len(piece),
                                                                             {"page": number}))
         pos += len(piece)
-    return Document(id=doc_id, source=source, text=text, format="pdf",
-                    metadata=MappingProxyType({"title": document_title(title), "pages": len(pages),
-                                               **ocr,
+    return Document(id=doc_id, source=source, text=text, format=fmt,
+                    metadata=MappingProxyType({**metadata,
                                                "pages_without_text": sum(1 for p in pages if not p.strip())}),
                     blocks=tuple(blocks))
 

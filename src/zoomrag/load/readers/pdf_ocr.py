@@ -18,7 +18,7 @@ from pathlib import Path
 from ...errors import InputError
 from .ocr import Engine
 from .ocr_cache import OcrCache, file_key
-from .ocr_layout import Page, tsv_page
+from .ocr_layout import Page, heading_levels, tsv_page
 
 #: Changes when the images this module renders change: cached pages are read again.
 OCR_VERSION = 2
@@ -77,3 +77,11 @@ def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, 
         return Scanned({n: tsv_page(tsvs[n]) for n in sorted(tsvs)}, tuple(failed))
     finally:
         cache.close()
+
+
+def headings_of(pages: dict[int, Page]) -> dict[int, dict[str, int]]:
+    """Each page's headings (their text, white space as one space -> level), levels by height
+    over the whole document."""
+    levels = heading_levels([height for page in pages.values() for _, height in page.headings])
+    return {n: {" ".join(text.split()): levels[height] for text, height in page.headings}
+            for n, page in pages.items() if page.headings}

@@ -1,0 +1,79 @@
+"""Scanned pages saved as a TIFF image — a scanner's or a fax's, one page or many — read by OCR.
+
+A TIFF holds pictures, and where it is a document they are its pages: Tesseract reads the file
+whole (its pages in order, one thread), each page's words are laid out as a scanned PDF page's
+are (:mod:`.ocr_layout`) and the pages go through the PDF reader's page pipeline (running heads,
+hyphens, notes, headings). Pages are cached by the file's content as a PDF's are. Without
+Tesseract the file is refused with how to install it.
+"""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from ...errors import InputError
+from ...model import Document
+from .ocr import MISSING, PAGE_TIMEOUT, engine
+from .ocr_cache import OcrCache, file_key
+from .ocr_layout import tsv_page
+from .pdf import page_text, paged_document
+from .pdf_ocr import OCR_VERSION, headings_of
+
+#: Pages counted at most (a TIFF whose directories loop back would otherwise never end).
+_MOST_PAGES = 10_000
+
+
+def tiff_pages(head: bytes) -> int:
+    """How many pages (image directories) a classic TIFF holds, from its bytes; 1 where they
+    cannot be followed (BigTIFF, a damaged chain)."""
+    if head[:4] not in (b"II*\x00", b"MM\x00*") or len(head) < 8:
+        return 1
+    order = "<" if head[:2] == b"II" else ">"
+    (offset,) = struct.unpack(order + "I", head[4:8])
+    seen: set[int] = set()
+    while offset and offset not in seen and offset + 2 <= len(head) and len(seen) < _MOST_PAGES:
+        seen.add(offset)
+        (entries,) = struct.unpack(order + "H", head[offset:offset + 2])
+        end = offset + 2 + 12 * entries
+        if end + 4 > len(head):
+            break
+        (offset,) = struct.unpack(order + "I", head[end:end + 4])
+    return max(1, len(seen))
+
+
+def _split(tsv: str) -> dict[int, str]:
+    """Tesseract's TSV of a file of pages, one TSV a page (by its page number, from 1)."""
+    lines = tsv.splitlines()
+    if not lines:
+        return {}
+    pages: dict[int, list[str]] = {}
+    for line in lines[1:]:
+        number = line.split("\t", 2)[1] if line.count("\t") >= 2 else ""
+        if number.isdigit():
+            pages.setdefault(int(number), [lines[0]]).append(line)
+    return {n: "\n".join(rows) + "\n" for n, rows in pages.items()}
+
+
+def read_tiff(path: Path, doc_id: str) -> Document:
+    source = str(path)
+    ocr = engine()
+    if ocr is None:
+        raise InputError(f"{source}: a TIFF image, whose pages are read as scanned pages by OCR: {MISSING}")
+    count = tiff_pages(path.read_bytes())
+    cache = OcrCache()
+    try:
+        key = file_key(path, f"{ocr.version}|{ocr.languages}|{OCR_VERSION}|tiff")
+        tsvs = cache.pages(key)
+        if not tsvs:
+            tsvs = _split(ocr.file_tsv(path, source, PAGE_TIMEOUT * count))
+            for n, tsv in tsvs.items():
+                cache.put(key, n, tsv)
+    finally:
+        cache.close()
+    scanned = {n: tsv_page(tsvs[n]) for n in sorted(tsvs)}
+    pages = [page_text(scanned[n].text) if n in scanned else "" for n in range(1, max([count, *scanned]) + 1)]
+    read = sum(1 for page in scanned.values() if page.text.strip())
+    return paged_document(doc_id, source, "tiff", pages,
+                          {"title": None, "pages": len(pages), **({"pages_ocr": read} if read else {})},
+                          headings_of(scanned))
