@@ -174,8 +174,11 @@ def build(name: str, source: Path, style: str, out: Path) -> tuple[int, list[str
     for doc in corpus:
         pdf = files / f"{re.sub(r'[^A-Za-z0-9._-]', '_', doc['id'])}.pdf"
         pages = [scan(p, rnd) for p in typeset(doc["text"], doc.get("title") or doc["id"], style)]
+        # the source's title where it has one, else none (Pillow would write the file's name):
+        # units embed a document's title, so the scan must not have one its source lacks
+        title = doc["title"] if doc.get("title") and doc["title"] != doc["id"] else ""
         pages[0].save(pdf, "PDF", resolution=DPI, save_all=True, append_images=pages[1:], quality=70,
-                      creationDate=STAMP, modDate=STAMP)  # the same bytes each time: OCR's cache holds
+                      title=title, creationDate=STAMP, modDate=STAMP)  # the same bytes each time
         read[doc["id"]] = load_path(pdf, id=doc["id"]).text
         lines.append({"id": doc["id"], "title": doc.get("title") or doc["id"], "path": f"files/{pdf.name}",
                       "sha256": hashlib.sha256(read[doc["id"]].encode("utf-8")).hexdigest()})
