@@ -82,7 +82,7 @@ def test_pdfs_with_scanned_pages_among_their_text_are_named(project):
     r = run("index", "docs", *FIXED)
     said = ("OCR found no text on them (blank pages or pictures):" if ocr.engine() is not None
             else "install Tesseract to read them by OCR (Debian and Ubuntu: apt-get install tesseract-ocr;")
-    assert f"1 PDF(s) have pages with no text, scanned as images: {said}" in " ".join(r.stderr.split())
+    assert f"1 file(s) have pages with no text, scanned as images: {said}" in " ".join(r.stderr.split())
     assert "  docs/contract.pdf: 2 of 5 pages" in r.stderr and "book.pdf" not in r.stderr
 
 

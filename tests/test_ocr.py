@@ -17,13 +17,17 @@ from zoomrag.errors import InputError
 from zoomrag.load import load_path
 from zoomrag.load.readers import ocr
 from zoomrag.load.readers.ocr_cache import OcrCache, file_key
-from zoomrag.load.readers.ocr_layout import tsv_text
+from zoomrag.load.readers.ocr_layout import tsv_page
 from zoomrag.load.readers.pdf_ocr import dpi_for, pgm
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
                                      reason="Tesseract is not installed (make test installs tesseract-ocr)")
 needs_pdf = pytest.mark.skipif(importlib.util.find_spec("pypdfium2") is None or importlib.util.find_spec("PIL") is None,
                                reason="the 'pdf' extra and Pillow are needed to make a scan")
+
+def tsv_text(tsv: str) -> str:
+    return tsv_page(tsv).text
+
 
 HEADER = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext"
 
@@ -246,7 +250,7 @@ def test_a_page_scanned_sideways_is_laid_out_across_its_lines():
 
 
 def test_a_line_set_large_and_read_surely_is_a_heading_by_its_size():
-    from zoomrag.load.readers.ocr_layout import heading_levels, tsv_page
+    from zoomrag.load.readers.ocr_layout import heading_levels
 
     body = [(2, 1, k, 200 + 40 * k, 30, 95, "Text of the body, typeset") for k in range(1, 6)]
     page = tsv_page(tsv([(1, 1, 1, 100, 60, 96, "Gregorian"), (1, 1, 1, 100, 60, 96, "Tower"), *body,

@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..index import AddReport, Index
+from ..index.reports import PAGES_NOT_READ
 from ..load import FileRules, read_records
 from ..model import Document
 from ..parse import parse_settings
@@ -199,7 +200,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
             err.print("  a drawing's shapes are not text: only its title, descriptions and the text it draws "
                       "are read")
     if report.scanned:
-        err.print(f"{len(report.scanned)} PDF(s) have pages with no text, scanned as images: {_ocr_hint(report)}:")
+        err.print(f"{len(report.scanned)} file(s) have pages with no text, scanned as images: {_ocr_hint(report)}:")
         for source, blank, pages in report.scanned:
             err.print(Text(terminal_safe(f"  {source}: {blank} of {pages} pages")))
     if report.ocr and not quiet:
@@ -445,6 +446,6 @@ def _ocr_hint(report: AddReport) -> str:
 
     if engine() is None:
         return MISSING
-    if any(", page(s) " in source for source, _ in report.skipped):
+    if any(reason == PAGES_NOT_READ for _, reason in report.skipped):
         return "OCR found no text on them or could not read them (the pages skipped above)"
     return "OCR found no text on them (blank pages or pictures)"

@@ -35,7 +35,7 @@ from ..parse.changelog import CHANGELOG_KEY, is_changelog
 from ..parse.testfiles import TEST_KEY, is_test_file
 from ..store import Reading, Store, UnitToWrite, WriteLock, to_blob, vector_key
 from .dense import DenseSearch
-from .reports import AddReport, Counts
+from .reports import PAGES_NOT_READ, AddReport, Counts
 from .server_dense import ServerDense
 from .settings import Settings
 from .units import units_to_embed
@@ -214,9 +214,7 @@ class Ingest:
             if isinstance(src, Path) and (ocr := doc.metadata.get("pages_ocr")):
                 report.ocr.append((str(src), int(ocr), int(doc.metadata.get("pages", ocr))))
             if isinstance(src, Path) and (failed := doc.metadata.get("pages_ocr_failed")):
-                report.skipped.append((f"{src}, page(s) {', '.join(map(str, failed))}",
-                                       "not read by OCR: Tesseract failed on them or ran out of time; the rest "
-                                       "of the file is indexed"))
+                report.skipped.append((f"{src}, page(s) {', '.join(map(str, failed))}", PAGES_NOT_READ))
             yield with_changelog(with_language(doc)), origin
 
     def _index_documents(self, docs: Iterable[tuple[Document, str]], report: Counts, tick: Progress) -> None:

@@ -43,6 +43,10 @@ class AddReport:
     ocr: tuple[tuple[str, int, int], ...] = ()
 
 
+#: The reason a skipped entry gives for pages OCR could not read (the rest of their file is indexed).
+PAGES_NOT_READ = "not read by OCR: Tesseract failed on them or ran out of time; the rest of the file is indexed"
+
+
 @dataclass(frozen=True)
 class IndexStats:
     path: str

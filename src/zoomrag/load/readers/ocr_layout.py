@@ -146,18 +146,20 @@ def labelled(lines: list[Line]) -> list[Line]:
     return out
 
 
+def _middle(values: list[int]) -> int:
+    """The middle of ``values`` (0 for none): a page's usual line pitch, its body's height."""
+    return sorted(values)[len(values) // 2] if values else 0
+
+
 def tsv_page(tsv: str) -> Page:
     """A page's text and headings from Tesseract's TSV (see the module docstring)."""
     lines = labelled(upright(lines_of(tsv)))
-    pitches = sorted(b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block and b.top > a.top)
-    pitch = pitches[len(pitches) // 2] if pitches else 0
-    heights = sorted(line.height for line in lines)
-    body = heights[len(heights) // 2] if heights else 0
-    paragraphs: list[list[Line]] = []
-    for prev, line in zip([None, *lines], lines):
-        if prev is None:
-            paragraphs.append([line])
-            continue
+    if not lines:
+        return Page("")
+    pitch = _middle([b.top - a.top for a, b in zip(lines, lines[1:]) if a.block == b.block and b.top > a.top])
+    body = _middle([line.height for line in lines])
+    paragraphs: list[list[Line]] = [[lines[0]]]
+    for prev, line in zip(lines, lines[1:]):
         step = line.top - prev.top
         under = 0 < step <= _GAP * pitch if pitch else step > 0
         # a sentence that goes on in lower case: a box a speck made taller, a wider gap, a new
@@ -180,11 +182,6 @@ def tsv_page(tsv: str) -> Page:
     headings = tuple((text, min(line.height for line in paragraph)) for text, paragraph in zip(texts, paragraphs)
                      if len(paragraphs) > 1 and _heading(paragraph, body))
     return Page("\n\n".join(texts), headings)
-
-
-def tsv_text(tsv: str) -> str:
-    """A page's text from Tesseract's TSV."""
-    return tsv_page(tsv).text
 
 
 def heading_levels(heights: list[int]) -> dict[int, int]:

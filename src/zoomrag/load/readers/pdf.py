@@ -29,7 +29,7 @@ from ...errors import InputError
 from ...model import Block, Document, normalize_newlines
 from ..base import reader_module
 from .ocr import engine
-from .pdf_ocr import dpi_for, headings_of, pgm, read_scanned
+from .pdf_ocr import dpi_for, headings_of, pgm, read_scanned, scan_metadata
 from .pdf_pages import joined_words, page_notes, without_line_numbers, without_running_lines
 from .plain import paragraph_blocks
 
@@ -94,14 +94,14 @@ def page_text(raw: str) -> str:
 _PDFIUM_LOCK = threading.Lock()
 
 
-def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object, list[int]]:
+def _pages(pdfium, path: Path, source: str) -> tuple[list[str], object, dict[int, float]]:
     """The text of every page, the title metadata and the pages (from 1) without text that
-    hold a picture."""
+    hold a picture, with the picture's resolution."""
     with _PDFIUM_LOCK:
         return _pages_locked(pdfium, path, source)
 
 
-def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object, list[int]]:
+def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object, dict[int, float]]:
     try:
         pdf = pdfium.PdfDocument(path)
     except pdfium.PdfiumError as e:
@@ -111,14 +111,14 @@ def _pages_locked(pdfium, path: Path, source: str) -> tuple[list[str], object, l
                          "valid PDF") from None
     try:
         pages: list[str] = []
-        pictured: list[int] = []  # pages without text that hold a picture: scans
+        pictured: dict[int, float] = {}  # pages without text that hold a picture (scans): its dpi
         for i in range(len(pdf)):
             page = pdf[i]
             textpage = page.get_textpage()
             pages.append(page_text(textpage.get_text_range()))
             textpage.close()
-            if not pages[-1].strip() and _image_dpi(pdfium, page) is not None:
-                pictured.append(i + 1)
+            if not pages[-1].strip() and (dpi := _image_dpi(pdfium, page)) is not None:
+                pictured[i + 1] = dpi
             page.close()
         return pages, pdf.get_metadata_dict().get("Title"), pictured
     finally:
@@ -138,14 +138,14 @@ def _image_dpi(pdfium, page) -> float | None:
     return None if best is None else best[1]
 
 
-def _render(pdfium, path: Path, number: int) -> bytes:
-    """Page ``number`` (from 1) as a greyscale PGM at the resolution of its scan."""
+def _render(pdfium, path: Path, number: int, dpi: float) -> bytes:
+    """Page ``number`` (from 1) as a greyscale PGM at the resolution of its scan, ``dpi``."""
     with _PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(path)
         try:
             page = pdf[number - 1]
             width, height = page.get_size()
-            bitmap = page.render(scale=dpi_for(_image_dpi(pdfium, page), width, height) / 72, grayscale=True)
+            bitmap = page.render(scale=dpi_for(dpi, width, height) / 72, grayscale=True)
             image = pgm(bitmap.to_numpy(), bitmap.width, bitmap.height)
             bitmap.close()
             page.close()
@@ -155,20 +155,17 @@ def _render(pdfium, path: Path, number: int) -> bytes:
 
 
 def _read_scans(pdfium, path: Path, source: str, pages: list[str],
-                blank: list[int]) -> tuple[dict[str, object], dict[int, dict[str, int]]]:
-    """Pages ``blank`` (without text, with a picture) read by OCR in place, where Tesseract is
-    installed; the metadata that says so (how many were read, which failed) and each page's
-    headings (their text, white space as one space -> level). A page without a picture is
-    blank: nothing to read."""
+                blank: dict[int, float]) -> tuple[dict[str, object], dict[int, dict[str, int]]]:
+    """Pages ``blank`` (without text, with a picture of this resolution) read by OCR in place,
+    where Tesseract is installed; the metadata that says so and each page's headings. A page
+    without a picture is blank: nothing to read."""
     ocr = engine() if blank else None
     if ocr is None:
         return {}, {}
-    scanned = read_scanned(path, source, blank, ocr, lambda n: _render(pdfium, path, n))
+    scanned = read_scanned(path, source, list(blank), ocr, lambda n: _render(pdfium, path, n, blank[n]))
     for n, page in scanned.pages.items():
         pages[n - 1] = page_text(page.text)
-    read = sum(1 for page in scanned.pages.values() if page.text.strip())
-    return {**({"pages_ocr": read} if read else {}),
-            **({"pages_ocr_failed": list(scanned.failed)} if scanned.failed else {})}, headings_of(scanned.pages)
+    return scan_metadata(scanned.pages, scanned.failed), headings_of(scanned.pages)
 
 
 def _titled(block: Block, text: str, headings: dict[str, int]) -> Block:

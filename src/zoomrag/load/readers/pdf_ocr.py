@@ -1,4 +1,5 @@
-"""A PDF's pages without a text layer read by OCR: rendered, read by Tesseract, cached.
+"""A PDF's pages without a text layer read by OCR: rendered, read by Tesseract, cached (a
+TIFF's pages share the cache's key, the headings and the metadata: :mod:`.tiff`).
 
 A page is rendered at the resolution of the scan on it (between 200 and 400 dots per inch; 300
 where it holds no image), greyscale, no side over 6,000 pixels; pages are read as many at once
@@ -52,12 +53,16 @@ def dpi_for(image_dpi: float | None, width_pt: float, height_pt: float) -> float
     return min(dpi, MAX_SIDE / longest)
 
 
-def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, render: Render,
-                 cache: OcrCache | None = None) -> Scanned:
+def ocr_key(path: Path, engine: Engine, kind: str = "") -> str:
+    """The cache's key of a file's pages: its content, the engine and how its pages are made."""
+    return file_key(path, f"{engine.version}|{engine.languages}|{OCR_VERSION}{kind}")
+
+
+def read_scanned(path: Path, source: str, blank: Sequence[int], engine: Engine, render: Render) -> Scanned:
     """The text of pages ``blank`` (numbers from 1) of the PDF at ``path``."""
-    cache = cache or OcrCache()
+    cache = OcrCache()
     try:
-        key = file_key(path, f"{engine.version}|{engine.languages}|{OCR_VERSION}")
+        key = ocr_key(path, engine)
         known = cache.pages(key)
         tsvs = {n: known[n] for n in blank if n in known}
         todo = [n for n in blank if n not in known]
@@ -85,3 +90,10 @@ def headings_of(pages: dict[int, Page]) -> dict[int, dict[str, int]]:
     levels = heading_levels([height for page in pages.values() for _, height in page.headings])
     return {n: {" ".join(text.split()): levels[height] for text, height in page.headings}
             for n, page in pages.items() if page.headings}
+
+
+def scan_metadata(pages: dict[int, Page], failed: Sequence[int] = ()) -> dict[str, object]:
+    """What a document's metadata says of its scanned pages: how many OCR read text on, which
+    it could not read (each only when there are any)."""
+    read = sum(1 for page in pages.values() if page.text.strip())
+    return {**({"pages_ocr": read} if read else {}), **({"pages_ocr_failed": list(failed)} if failed else {})}

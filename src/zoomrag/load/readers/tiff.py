@@ -15,10 +15,10 @@ from pathlib import Path
 from ...errors import InputError
 from ...model import Document
 from .ocr import MISSING, PAGE_TIMEOUT, engine
-from .ocr_cache import OcrCache, file_key
+from .ocr_cache import OcrCache
 from .ocr_layout import tsv_page
 from .pdf import page_text, paged_document
-from .pdf_ocr import OCR_VERSION, headings_of
+from .pdf_ocr import headings_of, ocr_key, scan_metadata
 
 #: Pages counted at most (a TIFF whose directories loop back would otherwise never end).
 _MOST_PAGES = 10_000
@@ -60,20 +60,17 @@ def read_tiff(path: Path, doc_id: str) -> Document:
     ocr = engine()
     if ocr is None:
         raise InputError(f"{source}: a TIFF image, whose pages are read as scanned pages by OCR: {MISSING}")
-    count = tiff_pages(path.read_bytes())
     cache = OcrCache()
     try:
-        key = file_key(path, f"{ocr.version}|{ocr.languages}|{OCR_VERSION}|tiff")
+        key = ocr_key(path, ocr, "|tiff")
         tsvs = cache.pages(key)
         if not tsvs:
-            tsvs = _split(ocr.file_tsv(path, source, PAGE_TIMEOUT * count))
+            tsvs = _split(ocr.file_tsv(path, source, PAGE_TIMEOUT * tiff_pages(path.read_bytes())))
             for n, tsv in tsvs.items():
                 cache.put(key, n, tsv)
     finally:
         cache.close()
     scanned = {n: tsv_page(tsvs[n]) for n in sorted(tsvs)}
-    pages = [page_text(scanned[n].text) if n in scanned else "" for n in range(1, max([count, *scanned]) + 1)]
-    read = sum(1 for page in scanned.values() if page.text.strip())
+    pages = [page_text(scanned[n].text) if n in scanned else "" for n in range(1, max(scanned, default=0) + 1)]
     return paged_document(doc_id, source, "tiff", pages,
-                          {"title": None, "pages": len(pages), **({"pages_ocr": read} if read else {})},
-                          headings_of(scanned))
+                          {"title": None, "pages": len(pages), **scan_metadata(scanned)}, headings_of(scanned))
