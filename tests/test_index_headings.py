@@ -158,3 +158,17 @@ def test_link_targets_go_and_their_text_stays():
     assert bare(html) == 'Acme logo\n\n💡 Read this first.\n'
     assert bare("Use `<b>` and <https://x.org>, not <!-- a note -->this.") == "Use `<b>` and <https://x.org>, not this."
     assert bare('<p><img src="x.png"></p>') == '<p><img src="x.png"></p>'  # nothing left to read: as it was
+
+
+def test_a_document_without_a_title_embeds_what_its_files_name_says(tmp_path):
+    write(tmp_path / "docs" / "contracts" / "acme-nda.txt", "The term is three years.")
+    write(tmp_path / "docs" / "contracts" / "scan0001.txt", "Signed in Berlin.")
+    write(tmp_path / "docs" / "notes.txt", "Buy milk.")
+    write(tmp_path / "docs" / "guide.md", GUIDE)  # titled by its heading: its name is not used
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([tmp_path / "docs"])
+        hit = ix.search("acme", mode="bm25", k=1)[0]
+    assert {"acme nda\nThe term is three years.", "contracts\nSigned in Berlin.", "Buy milk."} <= set(emb.embedded)
+    assert "Guide\n## Upgrades\n\nCopy the new binary over the old one." in emb.embedded
+    assert hit.doc_id == "contracts/acme-nda.txt"

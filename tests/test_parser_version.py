@@ -15,7 +15,7 @@ from zoomrag.parse.router import chunker_for_profile
 from zoomrag.text.wordpiece import minilm_counter
 
 #: ``(PARSER_VERSION, hash of the trees)`` as last recorded.
-RECORDED = (89, "21dbd41f001ef73b2c798fcd294105e2933354b03ed5a3e41423fe267d3add6f")
+RECORDED = (90, "21dbd41f001ef73b2c798fcd294105e2933354b03ed5a3e41423fe267d3add6f")
 
 _LONG = " ".join(f"Sentence {i} of the long part tells how step {i} feeds step {i + 1} of the pipeline."
                  for i in range(60))
