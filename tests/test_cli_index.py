@@ -127,7 +127,7 @@ def test_index_reports_counts_and_lists_skipped_files(project):
     r = run("index", "docs", *FIXED)
     assert "2 added, 0 updated, 0 unchanged, 0 removed" in r.stdout
     assert "skipped 1 file(s):" in r.stderr
-    assert "docs/logo.png: binary file (NUL bytes found)" in r.stderr
+    assert "docs/logo.png: a picture, whose text is read by OCR only when asked" in " ".join(r.stderr.split())
     assert (project / ".zoomrag" / "index.db").exists()
     again = run("index", "docs", "--quiet")
     assert again.stdout == ""
@@ -287,7 +287,7 @@ def test_many_files_skipped_for_one_reason_are_named_on_one_line(project):
     r = run("index", "pics", *FIXED)
     assert "skipped 11 file(s):" in r.stderr
     err = " ".join(r.stderr.split())  # the terminal wraps long lines
-    assert "10 files: a PNG image, not text, which is what zoomrag reads; leave it out (--exclude '*.png')" in err
+    assert "10 files: a picture, whose text is read by OCR only when asked: index with --pictures, or name the file" in err
     assert "pics/p0.png, pics/p1.png," in err and "pics/p7.png, and 2 more" in err
     assert "pics/odd.txt: not valid UTF-8" in err  # alone for its reason: one line of its own
 

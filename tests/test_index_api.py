@@ -88,8 +88,9 @@ def test_unchanged_files_are_skipped_and_a_changed_file_reembeds_only_its_units(
     emb = CountingEmbedder()
     with open_index(tmp_path, emb) as ix:
         ix.add([corpus])
-        assert sorted(emb.embedded) == sorted(FRUIT.replace("\n\n", "\n").split("\n") + DB.replace(
-            "\n\n", "\n").split("\n"))
+        # fruit.txt's units embed its name ("db" says too little)
+        assert sorted(emb.embedded) == sorted([f"fruit\n{line}" for line in FRUIT.replace("\n\n", "\n").split("\n")]
+                                              + DB.replace("\n\n", "\n").split("\n"))
         emb.embedded.clear()
         again = ix.add([corpus])
         assert (again.added, again.updated, again.unchanged, again.embedded) == (0, 0, 2, 0)
@@ -98,7 +99,7 @@ def test_unchanged_files_are_skipped_and_a_changed_file_reembeds_only_its_units(
         changed = ix.add([corpus])
         assert (changed.added, changed.updated, changed.unchanged) == (0, 1, 1)
         # only the new line is embedded: the others are in the vector cache
-        assert emb.embedded == ["Dates are sweet."]
+        assert emb.embedded == ["fruit\nDates are sweet."]
         assert ix.check().ok
         [c] = ix.query("Dates sweet", mode="bm25", top=1, expand="none")
         # the line grown to whole sentences of at least 15 words (docs/expansion.md, "Context shape")
@@ -279,7 +280,7 @@ def test_unreadable_files_are_skipped_with_the_reason_and_the_rest_indexed(tmp_p
         report = ix.add([corpus])
     reasons = dict(report.skipped)
     assert report.added == 2
-    assert "a PNG image, not text" in reasons[str(corpus / "image.png")]
+    assert "a picture, whose text is read by OCR only when asked" in reasons[str(corpus / "image.png")]
     assert "not valid UTF-8" in reasons[str(corpus / "latin1.txt")]
 
 
@@ -563,7 +564,7 @@ def test_the_embedder_and_counter_objects_given_are_the_ones_used(tmp_path, corp
     emb = CountingEmbedder()
     with Index.open(tmp_path / "i.db", embedder=emb, strategy=ParagraphLines(), counter=WordCounter()) as ix:
         ix.add([corpus])
-        assert ix.embedder is emb and "Apples are red." in emb.embedded
+        assert ix.embedder is emb and "fruit\nApples are red." in emb.embedded
         # The fruit paragraph is 6 words (35 characters): the budget is counted in words.
         paragraph = ix.query("Apples red", mode="bm25", budget=6, top=1, expand="parent")
         line = ix.query("Apples red", mode="bm25", budget=5, top=1, expand="parent")

@@ -14,7 +14,7 @@ from invariants import texts
 
 from zoomrag.errors import BinaryFileError, ConfigError, DecodeError, InputError
 from zoomrag.load import decode, detect_format, formats, iter_paths, load_path, read_text, sites
-from zoomrag.load.folders import walk_folder
+from zoomrag.load.folders import PICTURE_LEFT_OUT, walk_folder
 from zoomrag.model import normalize_newlines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -156,7 +156,7 @@ def test_detect_format(name, fmt):
 
 def test_formats_lists_every_reader():
     assert formats() == ["asciidoc", "ass", "code", "csv", "docx", "edgar", "eml", "epub", "html", "info", "ini", "json", "jsonl", "latex", "man", "markdown", "mbox", "notebook",
-                         "odp", "ods", "odt", "org", "pdf", "pod", "pptx", "rst", "rtf", "sbv", "srt", "svg", "texinfo", "text", "tiff", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
+                         "odp", "ods", "odt", "org", "pdf", "picture", "pod", "pptx", "rst", "rtf", "sbv", "srt", "svg", "texinfo", "text", "tiff", "toml", "tsv", "vimhelp", "vtt", "xlsx", "xml",
                          "xmldata", "yaml"]
 
 
@@ -292,8 +292,7 @@ def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
     # read: groups, guides, classes, files, their sources, the main page; a folder that only
     # holds a logo is no site
     assert got == ["html/classsf_1_1Texture.html", "html/glfw3_8h.html", "html/glfw3_8h_source.html",
-                   "html/group__window.html", "html/index.html", "html/window_guide.html", "src/doxygen.png",
-                   "src/files.html"]
+                   "html/group__window.html", "html/index.html", "html/window_guide.html", "src/files.html"]
     assert sorted(left) == sorted(
         [(f"html/{name}", sites.DOXYGEN_ASSET) for name in (
             "classsf_1_1Texture.png", "doxygen.svg", "glfw3_8h__incl.map", "menudata.js", "search/all_0.js",
@@ -301,7 +300,8 @@ def test_a_site_doxygen_built_is_walked_as_its_pages(tmp_path):
         + [(f"html/{name}", sites.DOXYGEN_INDEX) for name in (
             "annotated.html", "classsf_1_1Texture-members.html", "deprecated.html",
             "dir_d44c64559bbebec7f509842c48db8b23.html", "functions_func_w.html", "globals_defs.html",
-            "search/all_0.html", "window_8dox.html")])
+            "search/all_0.html", "window_8dox.html")]
+        + [("src/doxygen.png", PICTURE_LEFT_OUT)])  # a picture: read only when asked
 
 
 def test_a_web_site_a_generator_built_is_walked_as_its_pages_and_the_files_put_beside_them(tmp_path):

@@ -296,7 +296,7 @@ def _ifd(count: int, next_offset: int) -> bytes:
 
 
 def test_a_tiffs_pages_are_counted_from_its_directories():
-    from zoomrag.load.readers.tiff import tiff_pages
+    from zoomrag.load.readers.images import tiff_pages
 
     two = b"II*\x00" + struct.pack("<I", 8) + _ifd(1, 26) + _ifd(0, 0)
     assert tiff_pages(two) == 2
@@ -310,13 +310,13 @@ def test_a_tiffs_pages_are_counted_from_its_directories():
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_count_as_a_page_or_more(data):
-    from zoomrag.load.readers.tiff import tiff_pages
+    from zoomrag.load.readers.images import tiff_pages
 
     assert 1 <= tiff_pages(b"II*\x00" + data) <= 10_000
 
 
 def test_a_file_of_pages_is_split_by_page_number():
-    from zoomrag.load.readers.tiff import _split
+    from zoomrag.load.readers.images import _split
 
     rows = [HEADER, "1\t1\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t", "5\t1\t1\t1\t1\t1\t0\t0\t9\t9\t90\tone",
             "1\t2\t0\t0\t0\t0\t0\t0\t9\t9\t-1\t", "5\t2\t1\t1\t1\t1\t0\t0\t9\t9\t90\ttwo"]
@@ -344,8 +344,63 @@ def test_a_tiff_of_scanned_pages_is_read_by_ocr(tmp_path, cache_dir):
 
 
 def test_without_tesseract_a_tiff_says_how_to_read_it(tmp_path, monkeypatch):
-    monkeypatch.setattr("zoomrag.load.readers.tiff.engine", lambda: None)
+    monkeypatch.setattr("zoomrag.load.readers.images.engine", lambda: None)
     (tmp_path / "fax.tif").write_bytes(b"II*\x00" + struct.pack("<I", 8) + _ifd(0, 0))
     with pytest.raises(InputError, match=r"fax.tif: a TIFF image, whose pages are read as scanned pages by OCR: "
                                          r"install Tesseract"):
         load_path(tmp_path / "fax.tif")
+
+
+needs_pillow = pytest.mark.skipif(importlib.util.find_spec("PIL") is None, reason="Pillow is needed to draw a picture")
+
+
+def _photo_of_a_receipt(path: Path) -> Path:
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (1400, 700), 255)
+    draw = ImageDraw.Draw(image)
+    for n, line in enumerate(("Hardware Store receipt", "Two wood screws and a drill bit.",
+                              "Returns are accepted within thirty days.")):
+        draw.text((80, 80 + 120 * n), line, font=ImageFont.load_default(size=44), fill=0)
+    image.save(path, quality=85)
+    return path
+
+
+@needs_tesseract
+@needs_pillow
+def test_a_folders_pictures_are_read_by_ocr_only_when_asked_and_one_named_alone_always(tmp_path, cache_dir):
+    from test_index_support import CountingEmbedder
+
+    from zoomrag.index import Index
+
+    folder = tmp_path / "receipts"
+    folder.mkdir()
+    photo = _photo_of_a_receipt(folder / "hardware.jpg")
+    (folder / "notes.md").write_text("# Notes\n\nKeep every receipt for a year.\n")
+    with Index.open(tmp_path / "index.db", embedder=CountingEmbedder()) as ix:
+        report = ix.add([folder])
+        assert report.added == 1 and dict(report.skipped)[str(photo)] == (
+            f"{photo}: a picture, whose text is read by OCR only when asked: index with --pictures, or name the file")
+        report = ix.add([folder], pictures=True)
+        assert report.added == 1 and report.ocr == ((str(photo), 1, 1),) and not report.skipped
+        hit = ix.search("how long are returns accepted", mode="bm25", k=1)[0]
+        assert hit.doc_id == "hardware.jpg"
+    doc = load_path(photo)  # named alone: read
+    assert doc.format == "picture" and doc.metadata["pages_ocr"] == 1
+    assert " ".join(doc.text.split()) == ("Hardware Store receipt Two wood screws and a drill bit. "
+                                          "Returns are accepted within thirty days.")
+
+
+@needs_tesseract
+def test_a_damaged_picture_says_what_to_do(tmp_path, cache_dir):
+    (tmp_path / "broken.png").write_bytes(b"\x89PNG\x00\x00\x01")
+    with pytest.raises(InputError, match=r"broken.png: Tesseract could not read its pages \(.*\); it may be damaged "
+                                         r"or not the image its name says: open it in an image viewer"):
+        load_path(tmp_path / "broken.png")
+
+
+def test_without_tesseract_a_picture_says_how_to_read_it(tmp_path, monkeypatch):
+    monkeypatch.setattr("zoomrag.load.readers.images.engine", lambda: None)
+    (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
+    with pytest.raises(InputError, match=r"photo.jpg: a picture, whose text is read by OCR: install Tesseract"):
+        load_path(tmp_path / "photo.jpg")

@@ -75,16 +75,16 @@ def index_option(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def file_rule_options(command: Callable[..., None]) -> Callable[..., None]:
-    """``--include``, ``--exclude``, ``--no-gitignore`` and ``--hidden``: which files of a folder
+    """``--include``, ``--exclude``, ``--no-gitignore``, ``--hidden`` and ``--pictures``: which files of a folder
     are read; the command gets them as ``rules`` (a :class:`~zoomrag.load.FileRules`), checked
     before it does anything."""
 
     @functools.wraps(command)
     def run(*args: object, include: tuple[str, ...], exclude: tuple[str, ...], no_gitignore: bool, hidden: bool,
-            **kwargs: object) -> None:
+            pictures: bool, **kwargs: object) -> None:
         from ..load.ignore import FileRules  # only commands that read folders need it
 
-        command(*args, rules=FileRules.of(include, exclude, not no_gitignore, hidden), **kwargs)
+        command(*args, rules=FileRules.of(include, exclude, not no_gitignore, hidden, pictures), **kwargs)
 
     options = (
         click.option("--include", "include", multiple=True, metavar="PATTERN",
@@ -97,6 +97,9 @@ def file_rule_options(command: Callable[..., None]) -> Callable[..., None]:
                      help="Also read what the folder's .gitignore files leave out (by default they are not read)."),
         click.option("--hidden", is_flag=True,
                      help="Also read hidden files and folders (.github/, .env): left out by default; .git never read."),
+        click.option("--pictures", is_flag=True,
+                     help="Also read the text in a folder's pictures (PNG, JPEG, WebP, GIF, BMP: photos of pages, "
+                          "screenshots) by OCR, seconds each: left out by default; a picture named alone is read."),
     )
     for option in reversed(options):
         run = option(run)

@@ -143,7 +143,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     --include pattern matches; a file named on its own is always read. Binary, undecodable or
     unreadable files are skipped; all are listed at the end, and so are files that hold no text
     to search (a PDF of scanned pages) and PDFs with scanned pages among their text; where
-    Tesseract is installed, scanned pages are read by OCR. A document's id is its path relative to
+    Tesseract is installed, scanned pages are read by OCR, and so are pictures with --pictures
+    (or named on their own). A document's id is its path relative to
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata. With --records, each file's
     records are its documents (a ticket, a product, a crawled page each).
@@ -174,7 +175,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                             max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                             namespace=namespace, ray=False if ray_address is None else ray_address or True,
                             include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
-                            hidden=rules.hidden)
+                            hidden=rules.hidden, pictures=rules.pictures)
         changed = report.added or report.updated or report.removed
         probed, kept = None, ""
         if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
@@ -208,9 +209,9 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
 
         ocr = engine()
         how = f" (Tesseract {ocr.version}, {ocr.languages})" if ocr is not None else ""
-        err.print(f"{len(report.ocr)} file(s) had pages scanned as images, read by OCR{how}:")
+        err.print(f"{len(report.ocr)} file(s) were pictures or had pages scanned as images, read by OCR{how}:")
         for source, read, pages in report.ocr:
-            err.print(Text(terminal_safe(f"  {source}: {read} of {pages} pages")))
+            err.print(Text(terminal_safe(f"  {source}" + (f": {read} of {pages} pages" if pages > 1 else ""))))
     if report.kept:
         err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
         for source in report.kept:

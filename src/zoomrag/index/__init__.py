@@ -119,7 +119,7 @@ class Index:
             progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
             namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
             include: Iterable[str] | str = (), exclude: Iterable[str] | str = (), gitignore: bool = True,
-            hidden: bool = False) -> AddReport:
+            hidden: bool = False, pictures: bool = False) -> AddReport:
         """Index files, folders (recursively) and Documents.
 
         A file's id is its path relative to the folder given (a file given by name: its name),
@@ -127,14 +127,15 @@ class Index:
         ``source`` is its absolute path. ``metadata`` is added to every document of this call
         (over its own and its front matter). Unchanged documents are skipped, changed ones
         replaced; new metadata on an unchanged text is stored without embedding (updated).
-        A folder's hidden names (unless ``hidden``), what its ``.gitignore`` files leave out and
+        A folder's hidden names (unless ``hidden``), its pictures (unless ``pictures``: their text
+        is read by OCR, as a picture given by name is), what its ``.gitignore`` files leave out and
         what ``exclude`` or no ``include`` pattern matches (gitignore syntax: :class:`.FileRules`)
         are not read; unreadable, binary or undecodable files, files over ``max_file_bytes``
         (None: no limit) and non-regular files are skipped: all reported with the reason. ``prune``
         removes stored files under the given folders that are gone from disk (a skipped file keeps
         its last good version). ``ray`` (True, or a Ray address): the work is done on a cluster.
         """
-        rules = FileRules.of(include, exclude, gitignore, hidden)
+        rules = FileRules.of(include, exclude, gitignore, hidden, pictures)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
                                 max_file_bytes=max_file_bytes, ray=ray, rules=rules)
 

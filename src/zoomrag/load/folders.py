@@ -13,12 +13,15 @@ from pathlib import Path
 from ..errors import InputError
 from . import compressed
 from .ignore import FileRules, FolderRules
+from .readers.images import PICTURES
 from .sites import Sites
 
 __all__ = ["SKIPPED_DIRS", "iter_paths", "walk_folder"]
 
 #: Folders never worth indexing besides hidden ones (.venv, .tox, ...), which are read only when asked.
 SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".hg", ".svn", ".zoomrag"})
+#: Why a folder's picture is not read: most are figures and screenshots, seconds each by OCR.
+PICTURE_LEFT_OUT = "a picture, whose text is read by OCR only when asked: index with --pictures, or name the file"
 
 
 def iter_paths(paths: Iterable[str | Path], rules: FileRules = FileRules()) -> Iterator[Path]:
@@ -100,6 +103,8 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
             left_out(path, why)
     if sites and left_out is not None:
         files = _sift(files, sites.left_out, left_out)
+    if not rules.pictures:  # after the sites: a site's pictures are its assets
+        files = _sift(files, _picture, left_out or (lambda path, why: None))
     if left_out is not None:
         formats = {f: _format(f) for f in files}
         pages = {(f.parent, _page_name(f)): f for f in files if formats[f] == "html"}
@@ -126,6 +131,10 @@ def walk_folder(root: Path, unreadable: Callable[[OSError], None] | None = None,
                 kept.append(f)
         files = kept
     return files
+
+
+def _picture(path: Path) -> str | None:
+    return PICTURE_LEFT_OUT if path.name.lower().endswith(PICTURES) else None
 
 
 def _sift(files: list[Path], why: Callable[[Path], str | None], left_out: Callable[[Path, str], None]) -> list[Path]:

@@ -38,13 +38,15 @@ class FileRules:
     at the top only, ``drafts/`` a folder and all in it, ``!keep.csv`` takes a file back. A file
     is read when no ``.gitignore`` leaves it out (with ``gitignore``), no ``exclude`` pattern
     matches it and, when ``include`` is given, one of its patterns does. Hidden files and folders
-    (``.github/``) are read only with ``hidden``; a repository's ``.git`` never is.
+    (``.github/``) are read only with ``hidden``; a repository's ``.git`` never is. Pictures
+    (PNG, JPEG, …) are read, by OCR, only with ``pictures``.
     """
 
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     gitignore: bool = True
     hidden: bool = False
+    pictures: bool = False
 
     def __post_init__(self) -> None:
         for what, patterns in (("include", self.include), ("exclude", self.exclude)):
@@ -55,9 +57,9 @@ class FileRules:
 
     @classmethod
     def of(cls, include: Iterable[str] | str = (), exclude: Iterable[str] | str = (),
-           gitignore: bool = True, hidden: bool = False) -> FileRules:
+           gitignore: bool = True, hidden: bool = False, pictures: bool = False) -> FileRules:
         """The rules from a pattern or patterns each (``exclude="*.csv"`` is one pattern)."""
-        return cls(_tuple(include, "include"), _tuple(exclude, "exclude"), gitignore, hidden)
+        return cls(_tuple(include, "include"), _tuple(exclude, "exclude"), gitignore, hidden, pictures)
 
 
 def _tuple(patterns: Iterable[str] | str, what: str) -> tuple[str, ...]:

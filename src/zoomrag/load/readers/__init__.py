@@ -9,6 +9,7 @@ from .docx import read_docx
 from .edgar import read_submission
 from .epub import read_epub
 from .html import read_html
+from .images import PICTURES, read_picture, read_tiff
 from .info import EXTENSION_PATTERN as INFO_PATTERN
 from .info import EXTENSIONS as INFO_EXTENSIONS
 from .info import read_info
@@ -30,7 +31,6 @@ from .rst import read_rst
 from .rtf import read_rtf
 from .svg import read_svg
 from .texinfo import read_texinfo
-from .tiff import read_tiff
 from .transcript import read_ass, read_sbv, read_srt, read_vtt
 from .vimhelp import read_vim_help
 from .xlsx import read_xlsx
@@ -48,6 +48,7 @@ BUILTIN: tuple[tuple[str, FormatReader], ...] = (
     ("notebook", FormatReader((".ipynb",), read=read_notebook, renders="markdown")),
     ("pdf", FormatReader((".pdf",), read_file=read_pdf, renders="text", pages="page")),
     ("tiff", FormatReader((".tif", ".tiff"), read_file=read_tiff, renders="text", pages="page")),
+    ("picture", FormatReader(PICTURES, read_file=read_picture, renders="text")),
     ("docx", FormatReader((".docx",), read_file=read_docx, renders="markdown")),
     ("epub", FormatReader((".epub",), read_file=read_epub, renders="markdown")),
     ("pptx", FormatReader((".pptx",), read_file=read_pptx, renders="markdown", pages="slide")),

@@ -44,9 +44,11 @@ class Engine:
 
     def file_tsv(self, path: Path, source: str, timeout: float) -> str:
         """Tesseract's TSV of an image file of one page or many (a TIFF's), pages numbered."""
-        return self._tsv(str(path), None, source, "its pages", timeout)
+        return self._tsv(str(path), None, source, "its pages", timeout,
+                         "; it may be damaged or not the image its name says: open it in an image viewer and save "
+                         "it again as PNG or TIFF, or leave it out")
 
-    def _tsv(self, given: str, image: bytes | None, source: str, what: str, timeout: float) -> str:
+    def _tsv(self, given: str, image: bytes | None, source: str, what: str, timeout: float, fix: str = "") -> str:
         mode = "1" if self.orientation else "3"  # automatic layout, with orientation when it can
         args = [self.program, given, "stdout", "--psm", mode, "-l", self.languages, "tsv"]
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
@@ -60,7 +62,7 @@ class Engine:
         if done.returncode != 0:
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise InputError(f"{source}: Tesseract could not read {what} "
-                             f"({said[-1] if said else f'exit status {done.returncode}'})")
+                             f"({said[-1] if said else f'exit status {done.returncode}'}){fix}")
         return done.stdout.decode("utf-8", "replace")
 
 

@@ -1,5 +1,5 @@
 """A PDF's pages without a text layer read by OCR: rendered, read by Tesseract, cached (a
-TIFF's pages share the cache's key, the headings and the metadata: :mod:`.tiff`).
+TIFF's pages share the cache's key, the headings and the metadata: :mod:`.images`).
 
 A page is rendered at the resolution of the scan on it (between 200 and 400 dots per inch; 300
 where it holds no image), greyscale, no side over 6,000 pixels; pages are read as many at once

@@ -1,10 +1,12 @@
-"""Scanned pages saved as a TIFF image — a scanner's or a fax's, one page or many — read by OCR.
+"""Image files read by OCR: a TIFF's pages (a scanner's or a fax's, one or many) and a picture
+of a page (a phone's photo, a screenshot: PNG, JPEG, WebP, GIF, BMP).
 
-A TIFF holds pictures, and where it is a document they are its pages: Tesseract reads the file
-whole (its pages in order, one thread), each page's words are laid out as a scanned PDF page's
-are (:mod:`.ocr_layout`) and the pages go through the PDF reader's page pipeline (running heads,
-hyphens, notes, headings). Pages are cached by the file's content as a PDF's are. Without
-Tesseract the file is refused with how to install it.
+Tesseract reads the file whole (a TIFF's pages in order, one thread), each page's words are laid
+out as a scanned PDF page's are (:mod:`.ocr_layout`) and the pages go through the PDF reader's
+page pipeline (running heads, hyphens, notes, headings). Pages are cached by the file's content
+as a PDF's are. Without Tesseract the file is refused with how to install it. A folder's
+pictures are read only when asked (:class:`~zoomrag.load.ignore.FileRules` ``pictures``): most
+are figures and screenshots, seconds each to read for a few words of an interface.
 """
 
 from __future__ import annotations
@@ -55,22 +57,35 @@ def _split(tsv: str) -> dict[int, str]:
     return {n: "\n".join(rows) + "\n" for n, rows in pages.items()}
 
 
+#: The extensions of pictures Tesseract reads (through Leptonica).
+PICTURES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+
+
 def read_tiff(path: Path, doc_id: str) -> Document:
+    return _read(path, doc_id, "tiff", "a TIFF image, whose pages are read as scanned pages by OCR")
+
+
+def read_picture(path: Path, doc_id: str) -> Document:
+    return _read(path, doc_id, "picture", "a picture, whose text is read by OCR")
+
+
+def _read(path: Path, doc_id: str, fmt: str, what: str) -> Document:
     source = str(path)
     ocr = engine()
     if ocr is None:
-        raise InputError(f"{source}: a TIFF image, whose pages are read as scanned pages by OCR: {MISSING}")
+        raise InputError(f"{source}: {what}: {MISSING}")
     cache = OcrCache()
     try:
-        key = ocr_key(path, ocr, "|tiff")
+        key = ocr_key(path, ocr, f"|{fmt}")
         tsvs = cache.pages(key)
         if not tsvs:
-            tsvs = _split(ocr.file_tsv(path, source, PAGE_TIMEOUT * tiff_pages(path.read_bytes())))
+            count = tiff_pages(path.read_bytes()) if fmt == "tiff" else 1
+            tsvs = _split(ocr.file_tsv(path, source, PAGE_TIMEOUT * count))
             for n, tsv in tsvs.items():
                 cache.put(key, n, tsv)
     finally:
         cache.close()
     scanned = {n: tsv_page(tsvs[n]) for n in sorted(tsvs)}
     pages = [page_text(scanned[n].text) if n in scanned else "" for n in range(1, max(scanned, default=0) + 1)]
-    return paged_document(doc_id, source, "tiff", pages,
+    return paged_document(doc_id, source, fmt, pages,
                           {"title": None, "pages": len(pages), **scan_metadata(scanned)}, headings_of(scanned))
