@@ -389,8 +389,10 @@ def _llama_documents(dataset: Dataset) -> list[Any]:
     from llama_index.core import Document
 
     # The corpus's title (where it is not the id) as metadata, which LlamaIndex embeds with each
-    # node by default, as zoomrag embeds it in each unit's trail; the source is ref_doc_id.
-    return [Document(text=d.text, id_=d.id, metadata=_title(d)) for d in dataset.documents]
+    # node by default, as zoomrag embeds it in each unit's trail; the source is ref_doc_id. A
+    # document without one is a file's: its path, as SimpleDirectoryReader gives every node (and
+    # embeds), as zoomrag embeds what the file's name says.
+    return [Document(text=d.text, id_=d.id, metadata=_title(d) or {"file_path": d.id}) for d in dataset.documents]
 
 
 def _title(doc: Any) -> dict[str, str]:
