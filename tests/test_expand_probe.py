@@ -75,14 +75,14 @@ QUESTIONS = 64
 #: budgets is beyond one candidate's noise but not the best of five's (on most seeds it is not:
 #: a corpus this small decides little), so that a choice other than the default is made,
 #: recorded and used.
-SEED = 34
+SEED = 6
 #: What the probe measured on this corpus and tree (hash embedder, hybrid search).
-FLAT_WHY = ("parent (recall 0.841 against density's 0.776 on 64 probe questions, 512-1024 tokens; "
-            "gain at least +0.007 at 95 %)")
+FLAT_WHY = ("parent (recall 0.953 against density's 0.897 on 64 probe questions, 512-1024 tokens; "
+            "gain at least +0.008 at 95 %)")
 FLAT_LARGE_WHY = ("density (trim=0.04) kept (recall 1.000 on 64 probe questions, 2048-4096 tokens; "
                   "best other density (score_decay=1.0) +0.000, under the 0.02 margin)")
-HEADED_WHY = ("density kept (recall 0.921 on 64 probe questions, 512-1024 tokens; best other merge "
-              "+0.010, under the 0.02 margin)")
+HEADED_WHY = ("density kept (recall 0.969 on 64 probe questions, 512-1024 tokens; best other density "
+              "(score_decay=1.0) +0.000, under the 0.02 margin)")
 #: What ``zoomrag index`` (24 questions per kind, seed 0) measures on it: nothing leads by the margin.
 INDEX_FLAT_WHY = ("density kept (recall 0.956 on 24 probe questions, 512-1024 tokens; best other density "
                   "(trim=0.04) +0.002, under the 0.02 margin)")
@@ -105,11 +105,11 @@ def test_the_best_of_five_must_lead_beyond_a_wider_bound(tmp_path):
         ix.add(DOCS)
         report = probe_expansion(ix, per_kind=QUESTIONS, seed=SEED, record=False)
     flat = next(k for k in report.kinds if k.kind == "flat")
-    # parent's lead of +0.065 is beyond one candidate's 95 % bound (+0.007, the fixture above) but
-    # not beyond the bound for the best of five candidates
+    # parent's lead of +0.057 is beyond one candidate's 95 % bound (the fixture above) but not
+    # beyond the bound for the best of five candidates
     assert flat.choice.label == "density"
-    assert flat.choice.why.startswith("density kept (recall 0.776 on 64 probe questions, 512-1024 tokens; "
-                                      "best other parent +0.065, not beyond noise (95 % bound -0.")
+    assert flat.choice.why.startswith("density kept (recall 0.897 on 64 probe questions, 512-1024 tokens; "
+                                      "best other parent +0.057, not beyond noise (95 % bound -0.")
 
 
 def test_documents_are_grouped_by_kind(tmp_path):

@@ -27,6 +27,10 @@ from zoomrag.load.names import name_title
     ("docs/install/index.md", "install"),
     ("contracts/scan0001.pdf", "contracts"),
     ("acme/notes/README.md", "acme"),
+    # a record: its file's title and its id, not its number
+    ("support/tickets.jsonl#SUP-102", "tickets SUP-102"),
+    ("tickets.jsonl#17", "tickets"),
+    ("data.jsonl#ACME-7", "ACME-7"),
 ])
 def test_a_name_that_says_what_the_document_is_is_its_title(name, title):
     assert name_title(name) == title

@@ -8,7 +8,8 @@ unit, as a titled document's does. Names that say nothing are left out, for they
 every unit with noise: what a program or a scanner writes (``Untitled``, ``scan0001``,
 ``IMG_0042``, ``document (1)``), a generic word alone (``notes``, ``index``, ``main``), dates and
 numbers, hashes. A generic name stands for its folder (``requests/__init__.py`` → ``requests``,
-``install/index.md`` → ``install``).
+``install/index.md`` → ``install``); a record's id follows its file's (``tickets.jsonl#SUP-102``
+→ ``tickets SUP-102``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ _COPY_MARK = re.compile(r"(?:\s*\(\d+\)|\s*-?\s*copy(?:\s*\d+)?)+$", re.IGNORECA
 _LETTERS = re.compile(r"[^\W\d_]{3,}|[^\x00-\u2e7f]")  # a word of three letters, or one CJK character
 #: Separators between words in a file's name; a hyphen only between letters (``GPL-3``,
 #: ``2024-03-05`` and ``utf-8`` keep theirs).
-_SEPARATORS = re.compile(r"[_+\s]+|%20|(?<=[^\W\d_])-(?=[^\W\d_])")
+_SEPARATORS = re.compile(r"[_+/\s]+|%20|(?<=[^\W\d_])-(?=[^\W\d_])")
 _LONGEST = 80
 
 
@@ -44,6 +45,12 @@ def name_title(name: str) -> str:
     generic name stands for a folder the user chose, never for one above it."""
     if not name or name.startswith("<") or "://" in name:  # text given in memory, a URL
         return ""
+    if "#" in name:  # a record of a file (``tickets.jsonl#SUP-102``): the file's title and its id
+        base, record = name.split("#", 1)
+        said = _words(record)
+        if _GENERIC.fullmatch(said) is not None or _LETTERS.search(said) is None or _HASH.search(said):
+            said = ""  # a record's number says nothing
+        return " ".join(t for t in (name_title(base), said) if t)[:_LONGEST].rstrip()
     path = PurePosixPath(name.replace("\\", "/"))
     parts = [p for p in path.parts if p not in ("/", ".", "..")]
     for i, part in enumerate(reversed(parts)):
