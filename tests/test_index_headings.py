@@ -172,3 +172,15 @@ def test_a_document_without_a_title_embeds_what_its_files_name_says(tmp_path):
     assert {"acme nda\nThe term is three years.", "contracts\nSigned in Berlin.", "Buy milk."} <= set(emb.embedded)
     assert "Guide\n## Upgrades\n\nCopy the new binary over the old one." in emb.embedded
     assert hit.doc_id == "contracts/acme-nda.txt"
+
+
+def test_a_long_document_does_without_its_files_name(tmp_path):
+    from zoomrag.load.names import LONGEST_NAMED
+
+    long = ("Filed. " * (LONGEST_NAMED // 7 + 2)).strip()  # one sentence past the longest named
+    write(tmp_path / "docs" / "filings.txt", long)
+    write(tmp_path / "docs" / "memo.txt", "Filed.")
+    emb = CountingEmbedder()
+    with _open(tmp_path, emb) as ix:
+        ix.add([tmp_path / "docs"])
+    assert "memo\nFiled." in emb.embedded and not any(t.startswith("filings") for t in emb.embedded)

@@ -4,7 +4,7 @@ A leaf is embedded as its own text, cut into pieces first when one unbreakable r
 than the model's window. With ``headings`` (every new index), a leaf embeds its trail before its
 text: the document's title (metadata ``title``: a Markdown file's first ``#`` heading, an HTML
 ``<title>``, a PDF's title, a dataset's title field; else what its file's name says,
-:mod:`zoomrag.load.names`) and the headings above the leaf,
+:mod:`zoomrag.load.names`, for a document of up to about 25 pages) and the headings above the leaf,
 ``Guide > Install > Linux`` and a newline, stored as the node's ``embed_text``; Markdown is
 embedded as it reads, a link as its text and inline HTML without its tags
 (:mod:`zoomrag.text.markup`). A paragraph that
@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..embed import check_language, check_window, fit_derived, with_prefix
 from ..embed.base import Embedder
 from ..embed.language import LANG_KEY
-from ..load.names import name_title
+from ..load.names import LONGEST_NAMED, name_title
 from ..load.readers.transcript import is_conversation, lead_before, speaker_of, turn_leads
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
@@ -45,7 +45,9 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     # the language is told as the document is read (index.ingest.with_language): none is code
     check_language(emb, texts, label=doc.source, language=doc.metadata.get(LANG_KEY), tell=False)
     trails: dict[str, str] = {}
-    title = (doc_title(doc) or name_title(doc.id)) if headings else ""
+    title = doc_title(doc) if headings else ""
+    if headings and not title and len(doc.text) <= LONGEST_NAMED:
+        title = name_title(doc.id)
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
     read_as = reading(doc.format)
     for i, (u, t) in enumerate(zip(units, texts)):
