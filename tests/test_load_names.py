@@ -45,6 +45,11 @@ def test_a_name_that_says_nothing_gives_no_title(name):
     assert name_title(name) == ""
 
 
+def test_without_folders_a_generic_name_stands_for_nothing():
+    assert name_title("black/__init__.py", folders=False) == ""
+    assert name_title("black/linegen.py", folders=False) == "linegen"
+
+
 def test_a_long_name_is_cut():
     assert name_title("a_" + "very_" * 30 + "long_name.txt") == ("a " + "very " * 30)[:80].rstrip()
 

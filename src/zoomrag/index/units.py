@@ -47,7 +47,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
     if headings and not title and len(doc.text) <= LONGEST_NAMED:
-        title = name_title(doc.id)
+        title = name_title(doc.id, folders=doc.format != "code")
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
     read_as = reading(doc.format)
     for i, (u, t) in enumerate(zip(units, texts)):

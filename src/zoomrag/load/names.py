@@ -8,8 +8,8 @@ unit, as a titled document's does (for a document of up to :data:`LONGEST_NAMED`
 Names that say nothing are left out, for they would lead
 every unit with noise: what a program or a scanner writes (``Untitled``, ``scan0001``,
 ``IMG_0042``, ``document (1)``), a generic word alone (``notes``, ``index``, ``main``), dates and
-numbers, hashes. A generic name stands for its folder (``requests/__init__.py`` → ``requests``,
-``install/index.md`` → ``install``); a record's id follows its file's (``tickets.jsonl#SUP-102``
+numbers, hashes. A generic name stands for its folder (``install/index.md`` → ``install``,
+``contracts/scan0001.pdf`` → ``contracts``), but not in code (a package's ``__init__.py``); a record's id follows its file's (``tickets.jsonl#SUP-102``
 → ``tickets SUP-102``).
 """
 
@@ -46,10 +46,12 @@ _LONGEST = 80
 LONGEST_NAMED = 64_000
 
 
-def name_title(name: str) -> str:
+def name_title(name: str, *, folders: bool = True) -> str:
     """The title a document's file name gives it, or '' when the name says nothing. ``name`` is
     the document's id: its path inside the folder indexed (``contracts/acme-nda.pdf``), so a
-    generic name stands for a folder the user chose, never for one above it."""
+    generic name stands for a folder the user chose, never for one above it; without
+    ``folders`` it stands for nothing (a package's ``__init__.py``: its folder is the project's
+    name, which questions about any of its modules say)."""
     if not name or name.startswith("<") or "://" in name:  # text given in memory, a URL
         return ""
     if "#" in name:  # a record of a file (``tickets.jsonl#SUP-102``): the file's title and its id
@@ -57,12 +59,14 @@ def name_title(name: str) -> str:
         said = _words(record)
         if _GENERIC.fullmatch(said) is not None or _LETTERS.search(said) is None or _HASH.search(said):
             said = ""  # a record's number says nothing
-        return " ".join(t for t in (name_title(base), said) if t)[:_LONGEST].rstrip()
+        return " ".join(t for t in (name_title(base, folders=folders), said) if t)[:_LONGEST].rstrip()
     path = PurePosixPath(name.replace("\\", "/"))
     parts = [p for p in path.parts if p not in ("/", ".", "..")]
     for i, part in enumerate(reversed(parts)):
         title = _words(_stem(PurePosixPath(part)) if i == 0 else part)
         if _GENERIC.fullmatch(title) is not None:
+            if not folders:
+                return ""
             continue  # ``index.md``, ``scan0001.pdf``: its folder says which
         if _LETTERS.search(title) is None or _HASH.search(title) is not None:
             return ""  # a number or a hash names this file alone
