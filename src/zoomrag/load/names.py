@@ -5,12 +5,12 @@ is junk have no title, so their units embed no trail above their first heading. 
 name often says what they are (``GPL-3``, ``master-services-agreement.pdf``,
 ``standup-2024-03-05.vtt``): a question naming it ("the GPL version 3") then meets it in the
 unit, as a titled document's does (for a document of up to :data:`LONGEST_NAMED` characters).
-Names that say nothing are left out, for they would lead
-every unit with noise: what a program or a scanner writes (``Untitled``, ``scan0001``,
-``IMG_0042``, ``document (1)``), a generic word alone (``notes``, ``index``, ``main``), dates and
-numbers, hashes. A generic name stands for its folder (``install/index.md`` → ``install``,
-``contracts/scan0001.pdf`` → ``contracts``), but not in code (a package's ``__init__.py``); a record's id follows its file's (``tickets.jsonl#SUP-102``
-→ ``tickets SUP-102``).
+Names that say nothing are left out, for they would lead every unit with noise: what a program
+or a scanner writes (``Untitled``, ``scan0001``, ``IMG_0042``, ``document (1)``), a generic word
+alone (``notes``, ``index``, ``main``), dates and numbers, hashes. A generic name stands for its
+folder (``install/index.md`` → ``install``, ``contracts/scan0001.pdf`` → ``contracts``), but not
+in code (a package's ``__init__.py``); a record's id follows its file's
+(``tickets.jsonl#SUP-102`` → ``tickets SUP-102``).
 """
 
 from __future__ import annotations
