@@ -165,13 +165,25 @@ def test_a_document_without_a_title_embeds_what_its_files_name_says(tmp_path):
     write(tmp_path / "docs" / "contracts" / "scan0001.txt", "Signed in Berlin.")
     write(tmp_path / "docs" / "notes.txt", "Buy milk.")
     write(tmp_path / "docs" / "guide.md", GUIDE)  # titled by its heading: its name is not used
+    write(tmp_path / "docs" / "Dockerfile", "FROM python:3.12-slim")
     emb = CountingEmbedder()
     with _open(tmp_path, emb) as ix:
         ix.add([tmp_path / "docs"])
         hit = ix.search("acme", mode="bm25", k=1)[0]
-    assert {"acme nda\nThe term is three years.", "contracts\nSigned in Berlin.", "Buy milk."} <= set(emb.embedded)
+    assert {"acme nda\nThe term is three years.", "contracts\nSigned in Berlin.", "Buy milk.",
+            "Dockerfile\nFROM python:3.12-slim"} <= set(emb.embedded)
     assert "Guide\n## Upgrades\n\nCopy the new binary over the old one." in emb.embedded
     assert hit.doc_id == "contracts/acme-nda.txt"
+
+
+def test_code_whose_definitions_name_its_units_does_without_its_files_name(tmp_path):
+    write(tmp_path / "src" / "tokens.py", "def count(text):\n    return len(text.split())\n")
+    write(tmp_path / "src" / "deploy.sh", "rsync -a build/ host:/srv/app\n")
+    emb = CountingEmbedder()
+    with Index.open(tmp_path / "index.db", embedder=emb) as ix:  # the default profile: code by definitions
+        ix.add([tmp_path / "src"])
+    assert "deploy\nrsync -a build/ host:/srv/app" in emb.embedded
+    assert not any(t.startswith("tokens") for t in emb.embedded)
 
 
 def test_a_long_document_does_without_its_files_name(tmp_path):

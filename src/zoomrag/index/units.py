@@ -32,6 +32,8 @@ from ..text.markup import reading
 
 #: Between the headings of a trail.
 TRAIL_SEP = " > "
+#: Kinds of the nodes that name a code file's units.
+_DEFINITIONS = frozenset({"function", "method", "class"})
 #: Characters of a leaf's start searched for headings it already shows.
 _FIRST_LINE = 200
 
@@ -46,7 +48,10 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     check_language(emb, texts, label=doc.source, language=doc.metadata.get(LANG_KEY), tell=False)
     trails: dict[str, str] = {}
     title = doc_title(doc) if headings else ""
-    if headings and not title and len(doc.text) <= LONGEST_NAMED:
+    # Code whose definitions name its units (``core.py``'s classes) does without its file's
+    # name, which says less than they do; a Dockerfile's or a script's is what says what it is.
+    if headings and not title and len(doc.text) <= LONGEST_NAMED and not any(
+            n.kind in _DEFINITIONS for n in tree.nodes):
         title = name_title(doc.id, folders=doc.format != "code")
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
     read_as = reading(doc.format)
