@@ -404,3 +404,25 @@ def test_without_tesseract_a_picture_says_how_to_read_it(tmp_path, monkeypatch):
     (tmp_path / "photo.jpg").write_bytes(b"\xff\xd8\xff\xe0")
     with pytest.raises(InputError, match=r"photo.jpg: a picture, whose text is read by OCR: install Tesseract"):
         load_path(tmp_path / "photo.jpg")
+
+
+@needs_tesseract
+@needs_pillow
+def test_zoomrag_index_says_which_pictures_it_read_and_which_held_no_text(tmp_path, cache_dir, monkeypatch):
+    from click.testing import CliRunner
+    from PIL import Image
+
+    from zoomrag.cli import main
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    _photo_of_a_receipt(folder / "receipt.jpg")
+    Image.new("RGB", (400, 300), (120, 160, 90)).save(folder / "lawn.png")  # no text at all
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["index", "photos", "--pictures", "--embedder", "hash"])
+    assert r.exit_code == 0, r.stderr
+    err = " ".join(r.stderr.split())
+    assert "1 file(s) were pictures or had pages scanned as images, read by OCR (Tesseract" in err
+    assert "photos/receipt.jpg" in err and "of 1 pages" not in err
+    assert ("1 file(s) hold no text to search, although not empty: photos/lawn.png OCR found no text in the "
+            "pictures (photos, drawings): nothing of them can be searched") in err

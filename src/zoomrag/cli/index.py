@@ -31,6 +31,7 @@ from rich.text import Text
 from ..index import AddReport, Index
 from ..index.reports import PAGES_NOT_READ
 from ..load import FileRules, read_records
+from ..load.readers.images import PICTURES
 from ..model import Document
 from ..parse import parse_settings
 from ..search import filters
@@ -197,6 +198,8 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
             err.print(Text(terminal_safe(f"  {source}")))
         if any(source.lower().endswith(".pdf") for source in report.empty):
             err.print(f"  a PDF of scanned pages has no text layer: {_ocr_hint(report)}")
+        if any(source.lower().endswith(PICTURES) for source in report.empty):
+            err.print("  OCR found no text in the pictures (photos, drawings): nothing of them can be searched")
         if any(source.lower().endswith(".svg") for source in report.empty):
             err.print("  a drawing's shapes are not text: only its title, descriptions and the text it draws "
                       "are read")
