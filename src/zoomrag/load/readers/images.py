@@ -22,6 +22,8 @@ from .ocr_layout import tsv_page
 from .pdf import page_text, paged_document
 from .pdf_ocr import headings_of, ocr_key, scan_metadata
 
+#: The extensions of pictures Tesseract reads (through Leptonica).
+PICTURES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
 #: Pages counted at most (a TIFF whose directories loop back would otherwise never end).
 _MOST_PAGES = 10_000
 
@@ -55,10 +57,6 @@ def _split(tsv: str) -> dict[int, str]:
         if number.isdigit():
             pages.setdefault(int(number), [lines[0]]).append(line)
     return {n: "\n".join(rows) + "\n" for n, rows in pages.items()}
-
-
-#: The extensions of pictures Tesseract reads (through Leptonica).
-PICTURES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
 
 
 def read_tiff(path: Path, doc_id: str) -> Document:
