@@ -17,13 +17,12 @@ from zoomrag.load.names import name_title
     ("quarterly_report_Q3 (2).xlsx", "quarterly report Q3"),
     ("Annual Report 2023.pdf", "Annual Report 2023"),
     ("report - Copy.pdf", "report"),
-    ("black/files.py", "black"),  # "files" says what, the package which
+    ("invoices/files.csv", "invoices"),  # "files" says what, the folder which
     ("api.rst.txt", "api"),
     ("state_of_the_union", "state of the union"),
     ("泡泡战士.md", "泡泡战士"),
     ("utf-8.md", "utf-8"),
     # a generic name stands for its folder
-    ("requests/__init__.py", "requests"),
     ("docs/install/index.md", "install"),
     ("contracts/scan0001.pdf", "contracts"),
     ("acme/notes/README.md", "acme"),

@@ -26,14 +26,13 @@ from ..load.names import LONGEST_NAMED, name_title
 from ..load.readers.transcript import is_conversation, lead_before, speaker_of, turn_leads
 from ..model import CODE_KINDS, Document, Node, Tree
 from ..parse.oversize import split_leaves
+from ..parse.strategies.code import DEFINITIONS
 from ..store import unit_text
 from ..text import comments
 from ..text.markup import reading
 
 #: Between the headings of a trail.
 TRAIL_SEP = " > "
-#: Kinds of the nodes that name a code file's units.
-_DEFINITIONS = frozenset({"function", "method", "class"})
 #: Characters of a leaf's start searched for headings it already shows.
 _FIRST_LINE = 200
 
@@ -51,7 +50,7 @@ def units_to_embed(tree: Tree, emb: Embedder, doc: Document, *, headings: bool) 
     # Code whose definitions name its units (``core.py``'s classes) does without its file's
     # name, which says less than they do; a Dockerfile's or a script's is what says what it is.
     if headings and not title and len(doc.text) <= LONGEST_NAMED and not any(
-            n.kind in _DEFINITIONS for n in tree.nodes):
+            n.kind in DEFINITIONS for n in tree.nodes):
         title = name_title(doc.id, folders=doc.format != "code")
     leads = turn_leads(doc.text) if headings and is_conversation(doc) else []
     read_as = reading(doc.format)
