@@ -1,25 +1,30 @@
-"""Retrievers for RAG frameworks, each a thin layer over :meth:`zoomrag.Index.query`.
+"""Retrievers for RAG frameworks, each a thin layer over :meth:`zoomrag.Index.query`, and the
+way in for their documents (:meth:`zoomrag.Index.add`).
 
 - :mod:`.langchain`: ``ZoomragRetriever``, a LangChain ``BaseRetriever`` (extra ``langchain``);
 - :mod:`.llamaindex`: ``ZoomragRetriever``, a LlamaIndex ``BaseRetriever`` (extra ``llamaindex``);
-- :mod:`.haystack`: ``ZoomragRetriever``, a Haystack ``@component`` (extra ``haystack``).
+- :mod:`.haystack`: ``ZoomragRetriever`` and ``ZoomragDocumentWriter``, Haystack components
+  (extra ``haystack``).
 
-Each returns the contexts ``zoomrag query`` returns, with the exact span of each in its metadata
-(:func:`span_metadata`). Import the submodule you need; this package imports no framework.
+Each returns the contexts ``zoomrag query`` returns, with their document's metadata and the
+exact span of each (:func:`result_metadata`), and takes the documents its framework's loaders
+give, put back into whole files (:mod:`.pieces`). Import the submodule you need; this package
+imports no framework.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..index import Index
+from ..index import AddReport, Index
 from ..model import Context
 from ..serve.query import DEFAULT_EXPAND, DEFAULT_MODE, DEFAULT_TOP, QueryRequest, run_query
+from .pieces import Piece, documents
 
-__all__ = ["Searcher", "span_metadata"]
+__all__ = ["Piece", "Searcher", "result_metadata", "span_metadata"]
 
 #: A retriever's default budget: a few passages for a prompt, smaller than the CLI's 2048.
 DEFAULT_BUDGET = 1024
@@ -48,18 +53,26 @@ def span_metadata(ctx: Context) -> dict[str, Any]:
     }
 
 
+def result_metadata(ctx: Context) -> dict[str, Any]:
+    """A context's document's metadata (as it was added: a loader's ``author``, ``year``) with
+    its span (:func:`span_metadata`, which wins on a key both hold)."""
+    return {**ctx.metadata, **span_metadata(ctx)}
+
+
 class Searcher:
     """An index and the query options of one retriever.
 
     Frameworks call retrievers from worker threads (async entry points run the sync one in an
     executor), and an Index is one connection, so calls take turns on a lock.
+    ``create``: the index file is made if there is none (an adapter given documents to add);
+    ``embedder`` names the model of a new index (default: chosen from its first documents).
     """
 
     def __init__(self, index: Index | str | Path, *, budget: int = DEFAULT_BUDGET, top: int | None = DEFAULT_TOP,
                  mode: str = DEFAULT_MODE, expand: str = DEFAULT_EXPAND, where: Mapping[str, Any] | None = None,
-                 bm25_weight: float | None = None):
+                 bm25_weight: float | None = None, create: bool = False, embedder: str | None = None):
         self.owned = not isinstance(index, Index)
-        self.index = index if isinstance(index, Index) else Index.open(index, create=False)
+        self.index = index if isinstance(index, Index) else Index.open(index, create=create, embedder=embedder)
         self.budget, self.top, self.mode, self.expand, self.where = budget, top, mode, expand, where
         self.bm25_weight = bm25_weight
         self._lock = threading.Lock()
@@ -75,6 +88,25 @@ class Searcher:
                            bm25_weight=self.bm25_weight)
         with self._lock:
             return run_query(self.index, req)
+
+    def add(self, pieces: Iterable[Piece], *, probe: bool = True) -> AddReport:
+        """Add a framework's documents (whole files put back from their pieces, :mod:`.pieces`);
+        unchanged ones are skipped, changed ones replaced. ``probe``: then choose ``auto``'s
+        policy for the documents, as ``zoomrag index`` does when enough of them are new."""
+        docs = documents(pieces)
+        with self._lock:
+            report = self.index.add(docs)
+            if probe and (report.added or report.updated) and self.index.pins is not None:
+                from ..evaluate.probe import probe_due, probe_expansion  # evaluation loads only when it runs
+
+                if probe_due(self.index)[0]:
+                    probe_expansion(self.index)
+        return report
+
+    def delete(self, refs: Iterable[str]) -> int:
+        """Remove documents by id or source (a loader's ``source``); how many there were."""
+        with self._lock:
+            return sum(self.index.delete(ref) for ref in refs)
 
     def close(self) -> None:
         if self.owned:

@@ -1,13 +1,17 @@
 """A LangChain retriever over a zoomrag index (``pip install 'zoomrag[langchain]'``).
 
-    retriever = ZoomragRetriever.from_index(".zoomrag/index.db", budget=1024)
+    retriever = ZoomragRetriever.from_documents(PyPDFLoader("manual.pdf").load(), "index.db")
     docs = retriever.invoke("how do I rebuild the index?")
-    docs[0].metadata["source"], docs[0].metadata["start"], docs[0].metadata["end"]
+    docs[0].metadata["source"], docs[0].metadata["start"], docs[0].metadata["end"], docs[0].metadata["pages"]
+
+As ``ParentDocumentRetriever`` is used, with no splitter nor store to choose: ``add_documents``
+takes what LangChain's loaders give (a PDF a page each, put back into one document) and
+replaces what it added before from the same source.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +20,21 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
-from ..index import Index
-from . import Searcher, span_metadata
+from ..index import AddReport, Index
+from . import Piece, Searcher, result_metadata
+
+
+def piece(doc: Document) -> Piece:
+    """A LangChain Document as a piece of its source (``metadata["source"]``, a loader's)."""
+    return Piece(text=doc.page_content, metadata=dict(doc.metadata or {}), id=doc.id or "")
 
 
 class ZoomragRetriever(BaseRetriever):
     """Contexts within a token budget as LangChain Documents.
 
-    ``page_content`` is the context's text; ``metadata`` has ``source``, ``doc_id``, ``start`` and
-    ``end`` (its exact span in the source), ``section_path``, ``score``, ``hits``, ``level``, ``kind``
-    and ``rule``.
+    ``page_content`` is the context's text; ``metadata`` is its document's (as added) with
+    ``source``, ``doc_id``, ``start`` and ``end`` (its exact span in the source), ``spans``,
+    ``section_path``, ``score``, ``hits``, ``level``, ``kind``, ``rule``, ``copies`` and ``pages``.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -41,6 +50,28 @@ class ZoomragRetriever(BaseRetriever):
         return cls(searcher=Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where,
                                      bm25_weight=bm25_weight), **kwargs)
 
+    @classmethod
+    def from_documents(cls, documents: Iterable[Document], index: Index | str | Path, *,
+                       embedder: str | None = None, budget: int = 1024, top: int | None = 10, mode: str = "hybrid",
+                       expand: str = "auto", where: Mapping[str, Any] | None = None,
+                       bm25_weight: float | None = None, **kwargs: Any) -> ZoomragRetriever:
+        """A retriever over ``index`` (a path: made if missing) after adding ``documents`` to it
+        (:meth:`add_documents`); ``embedder`` names the model of a new index."""
+        retriever = cls(searcher=Searcher(index, budget=budget, top=top, mode=mode, expand=expand, where=where,
+                                          bm25_weight=bm25_weight, create=True, embedder=embedder), **kwargs)
+        retriever.add_documents(documents)
+        return retriever
+
+    def add_documents(self, documents: Iterable[Document]) -> AddReport:
+        """Index LangChain Documents as the loaders give them: the pages or splits of one
+        ``source`` put back into one document, each document's id its source, so adding them
+        again replaces what changed and skips the rest (:mod:`zoomrag.integrations.pieces`)."""
+        return self.searcher.add(piece(d) for d in documents)
+
+    def delete(self, sources: Sequence[str]) -> int:
+        """Remove the documents of these sources (or ids); how many there were."""
+        return self.searcher.delete(sources)
+
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        return [Document(page_content=c.text, metadata=span_metadata(c), id=f"{c.doc_id}:{c.start}-{c.end}")
+        return [Document(page_content=c.text, metadata=result_metadata(c), id=f"{c.doc_id}:{c.start}-{c.end}")
                 for c in self.searcher.search(query)]

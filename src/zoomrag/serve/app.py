@@ -27,7 +27,8 @@ from .. import __version__
 from ..errors import ConfigError, StoreError, ZoomragError
 from ..expand import expander_names
 from ..index import MODES, Index
-from ..load import load_path
+from ..load import formats, load_path
+from ..load.given import read_given
 from ..model import Document
 from . import schema as s
 from .errors import NotFound, error_body, status_of
@@ -161,6 +162,16 @@ def _document_row(d: Any) -> dict[str, Any]:
     return {"id": d.id, "source": d.source, "format": d.format, "length": d.length}
 
 
+def _given(d: s.DocumentIn) -> Document:
+    try:
+        return read_given(d.text, id=d.id or d.source, source=d.source, format=d.format, metadata=d.metadata)
+    except ConfigError as e:
+        if d.format and d.format in formats():  # a format read from files (pdf, docx)
+            raise ConfigError(f"{d.source}: {d.format} is read from the file, not from text: send the file "
+                              "to POST /documents/upload") from None
+        raise ConfigError(f"{d.source}: {e}") from None
+
+
 def _tree(ix: Index, ref: str):
     try:
         return ix.tree(ref)
@@ -214,9 +225,9 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
 
     @app.post("/documents", response_model=s.AddResponse, responses=_ERRORS, tags=["documents"])
     async def add(body: s.AddBody) -> dict[str, Any]:
-        """Add (or replace) documents given as text and metadata; unchanged ones are skipped."""
-        docs = [Document.from_text(d.text, id=d.id or d.source, source=d.source, format=d.format,
-                                   metadata=d.metadata) for d in body.documents]
+        """Add (or replace) documents given as text and metadata, each read by its format's reader
+        as a file is; unchanged ones are skipped."""
+        docs = [_given(d) for d in body.documents]
         report = await pool.write(lambda ix: ix.add(docs), write_timeout)
         return dataclasses.asdict(report)
 

@@ -97,7 +97,9 @@ class DocumentIn(_Strict):
     source: str = Field(min_length=1, description="Where the text comes from (shown with every context).")
     text: str
     id: str | None = Field(None, description="Stable id; the source when left out.")
-    format: str = "text"
+    format: str | None = Field(None, description=(
+        "The reader to read the text with (markdown, html, code, csv...); by default the one the "
+        "source's name says, else what the text shows (an HTML page, Markdown), else plain text."))
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
