@@ -99,6 +99,28 @@ def test_add_list_tree_and_delete_a_document(http):
     assert gone.status_code == 404 and "no document 'notes/kiwi.md'" in gone.json()["error"]
 
 
+def test_posted_text_is_read_by_its_format_as_a_file_is(http):
+    page = ("<html><head><title>Plums</title></head><body><nav><a href='/'>Home</a></nav><main><h1>Plums</h1>"
+            "<p>Plums are <em>purple</em> stone fruit.</p></main><script>track()</script></body></html>")
+    docs = [{"source": "https://example.com/plums.html", "text": page},  # no format: the name says HTML
+            {"source": "notes/setup.md", "text": "---\nyear: 2024\n---\n# Setup\n\nRun it with make demo.\n"}]
+    assert http.post("/documents", json={"documents": docs}).json()["added"] == 2
+    try:
+        text = http.get("/documents/text", params={"doc": docs[0]["source"]}).json()["text"]
+        assert "Plums are purple stone fruit." in text and "<p>" not in text and "track()" not in text
+        # Markdown's front matter is metadata, not text
+        assert http.get("/documents/text", params={"doc": "notes/setup.md"}).json()["text"].startswith("# Setup")
+        hit = http.post("/query", json={"text": "run it with make demo", "mode": "bm25", "top": 1}).json()["contexts"][0]
+        assert hit["source"] == "notes/setup.md" and hit["metadata"]["year"] == 2024
+        bad = http.post("/documents", json={"documents": [{"source": "scan.pdf", "text": "x", "format": "pdf"}]})
+        assert bad.status_code == 400 and "POST /documents/upload" in bad.json()["error"]
+        unknown = http.post("/documents", json={"documents": [{"source": "a.txt", "text": "x", "format": "wiki"}]})
+        assert unknown.status_code == 400 and unknown.json()["error"].startswith("a.txt: ")
+    finally:
+        for d in docs:
+            http.delete("/documents", params={"doc": d["source"]})
+
+
 def test_a_pasted_log_line_finds_where_it_is_written(http):
     docs = [{"source": "logs/backup.log", "format": "text",
              "text": "12:00 backup started\n12:04 quota exceeded on /srv\n12:05 backup stopped\n"},

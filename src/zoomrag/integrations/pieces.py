@@ -10,8 +10,8 @@ grown from a hit should not stop at a page's edge. So the pieces of one source (
 document:
 
 - cut by offsets in the file (Haystack's): each piece placed at its offset (a splitter's overlap
-  read once, a gap left by stripped whitespace given back as line breaks), so spans are the
-  original file's offsets;
+  read once, a gap left by stripped whitespace given back: a space, or line breaks where it is
+  longer), so spans are the original file's offsets;
 - pages: in page order, parted by form feeds as a PDF's pages are (contexts say their pages), a
   page missing from the numbers left empty so the numbers stay true; pieces of one page placed
   at their offsets in it (a splitter run on a loader's pages), else apart by a blank line (a
@@ -153,12 +153,13 @@ def _pages(group: Sequence[Piece]) -> list[int] | None:
 
 
 def _placed(group: Sequence[Piece], offsets: Sequence[int]) -> str:
-    """The pieces set at their offsets: an overlap read once, a gap given back as line breaks."""
+    """The pieces set at their offsets: an overlap read once, a gap given back as whitespace (a
+    space for one character, most often what parts sentences, else line breaks)."""
     parts: list[str] = []
     end = 0
     for start, piece in sorted(zip(offsets, group, strict=True), key=lambda x: x[0]):
         if start >= end:
-            parts.append("\n" * (start - end))
+            parts.append(" " if start - end == 1 else "\n" * (start - end))
             parts.append(piece.text)
             end = start + len(piece.text)
         elif start + len(piece.text) > end:
