@@ -58,8 +58,12 @@ def test_llamaindex_documents_and_a_splitters_nodes_with_metadata_filters(tmp_pa
     pytest.importorskip("llama_index.core", reason="needs the 'llamaindex' extra")
     from llama_index.core import Document
     from llama_index.core.node_parser import SentenceSplitter
-    from llama_index.core.vector_stores.types import (FilterCondition, FilterOperator, MetadataFilter,
-                                                      MetadataFilters)
+    from llama_index.core.vector_stores.types import (
+        FilterCondition,
+        FilterOperator,
+        MetadataFilter,
+        MetadataFilters,
+    )
 
     from zoomrag.integrations.llamaindex import ZoomragRetriever, where_of
 
