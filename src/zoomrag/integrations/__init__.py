@@ -8,8 +8,8 @@ way in for their documents (:meth:`zoomrag.Index.add`).
 
 Each returns the contexts ``zoomrag query`` returns, with their document's metadata and the
 exact span of each (:func:`result_metadata`), and takes the documents its framework's loaders
-give, put back into whole files (:mod:`.pieces`). Import the submodule you need; this package
-imports no framework.
+give, put back into whole files (:mod:`zoomrag.load.pieces`). Import the submodule you need;
+this package imports no framework.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..index import AddReport, Index
+from ..load.pieces import Piece, documents
 from ..model import Context
 from ..serve.query import DEFAULT_EXPAND, DEFAULT_MODE, DEFAULT_TOP, QueryRequest, run_query
-from .pieces import Piece, documents
 
 __all__ = ["Piece", "Searcher", "result_metadata", "span_metadata"]
 
@@ -90,8 +90,8 @@ class Searcher:
             return run_query(self.index, req)
 
     def add(self, pieces: Iterable[Piece], *, probe: bool = True) -> AddReport:
-        """Add a framework's documents (whole files put back from their pieces, :mod:`.pieces`);
-        unchanged ones are skipped, changed ones replaced. ``probe``: then choose ``auto``'s
+        """Add a framework's documents (whole files put back from their pieces,
+        :mod:`zoomrag.load.pieces`); unchanged ones are skipped, changed ones replaced. ``probe``: then choose ``auto``'s
         policy for the documents, as ``zoomrag index`` does when enough of them are new."""
         docs = documents(pieces)
         with self._lock:

@@ -65,7 +65,7 @@ class ZoomragRetriever(BaseRetriever):
     def add_documents(self, documents: Iterable[Document]) -> AddReport:
         """Index LangChain Documents as the loaders give them: the pages or splits of one
         ``source`` put back into one document, each document's id its source, so adding them
-        again replaces what changed and skips the rest (:mod:`zoomrag.integrations.pieces`)."""
+        again replaces what changed and skips the rest (:mod:`zoomrag.load.pieces`)."""
         return self.searcher.add(piece(d) for d in documents)
 
     def delete(self, sources: Sequence[str]) -> int:

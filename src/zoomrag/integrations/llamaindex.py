@@ -132,7 +132,7 @@ class ZoomragRetriever(BaseRetriever):
     def add_documents(self, documents: Iterable[BaseNode]) -> AddReport:
         """Index LlamaIndex Documents as the readers give them: the pages of one ``file_path``
         put back into one document, each document's id its file, so adding them again replaces
-        what changed and skips the rest (:mod:`zoomrag.integrations.pieces`)."""
+        what changed and skips the rest (:mod:`zoomrag.load.pieces`)."""
         return self.searcher.add(piece(d) for d in documents)
 
     def delete(self, sources: Sequence[str]) -> int:

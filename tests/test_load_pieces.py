@@ -1,4 +1,4 @@
-"""A framework's documents put back into whole files (zoomrag.integrations.pieces), and text
+"""A framework's documents put back into whole files (zoomrag.load.pieces), and text
 handed over read by its format (zoomrag.load.given); no framework is imported."""
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ from hypothesis import strategies as st
 
 from zoomrag.errors import InputError
 from zoomrag.expand.assemble import page_span
-from zoomrag.integrations import Piece
-from zoomrag.integrations.pieces import documents
 from zoomrag.load.base import is_paged
 from zoomrag.load.given import given_format, name_format, read_given
+from zoomrag.load.pieces import Piece, documents
 
 
 def test_a_name_says_a_format_unless_the_text_does_not_show_it():

@@ -37,10 +37,10 @@ from types import MappingProxyType
 from typing import Any
 
 from ..errors import InputError
-from ..load.base import FORMATS, is_paged, with_metadata
-from ..load.given import given_format, name_format, read_given
-from ..load.readers.pdf import PAGE_BREAK, paged_document
 from ..model import Document
+from .base import FORMATS, is_paged, with_metadata
+from .given import given_format, name_format, read_given
+from .readers.pdf import PAGE_BREAK, paged_document
 
 #: Keys a loader names a piece's source by, in the order they are trusted.
 SOURCE_KEYS = ("source", "file_path", "file_name", "url", "source_id")
