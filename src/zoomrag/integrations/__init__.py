@@ -91,8 +91,9 @@ class Searcher:
 
     def add(self, pieces: Iterable[Piece], *, probe: bool = True) -> AddReport:
         """Add a framework's documents (whole files put back from their pieces,
-        :mod:`zoomrag.load.pieces`); unchanged ones are skipped, changed ones replaced. ``probe``: then choose ``auto``'s
-        policy for the documents, as ``zoomrag index`` does when enough of them are new."""
+        :mod:`zoomrag.load.pieces`); unchanged ones are skipped, changed ones replaced.
+        ``probe``: then choose ``auto``'s policy for the documents, as ``zoomrag index`` does
+        when enough of them are new."""
         docs = documents(pieces)
         with self._lock:
             report = self.index.add(docs)
