@@ -4,6 +4,7 @@ written in zoomrag's evaluation format (``corpus.jsonl`` + ``queries.jsonl``), t
 from __future__ import annotations
 
 import argparse
+import difflib
 import html
 import json
 import re
@@ -13,6 +14,8 @@ from pathlib import Path
 
 #: Evidence longer than this (characters) means a marker matched the wrong place.
 LONGEST = 1500
+#: Passages with fewer of their words found in another reading than this are left out (:func:`move`).
+MIN_FOUND = 0.6
 
 
 def _words(s: str) -> re.Pattern[str]:
@@ -123,3 +126,39 @@ def html_set_cli(argv: list[str] | None, doc: str, source: Path, out: Path, file
         return len(questions)
 
     return cli(argv, doc, source, out, files, hint, build)
+
+
+def _word_spans(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"\w+", text)]
+
+
+#: Words either side of where a passage should be that its alignment looks through.
+WINDOW = 1500
+
+
+def move(source: str, read: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int] | None]:
+    """Each span of ``source`` in ``read``: its words aligned with the words of ``read`` around
+    where it should be (the same place in proportion), runs of three or more words that agree
+    marking its first and last; None where too few of its words are found."""
+    a, b = _word_spans(source), _word_spans(read)
+    out: list[tuple[int, int] | None] = []
+    for start, end in spans:
+        inside = [w for w, s, e in a if s >= start and e <= end]
+        first = next((i for i, (_, s, _) in enumerate(a) if s >= start), len(a))
+        at = first * len(b) // max(1, len(a))
+        low = max(0, at - WINDOW)
+        window = [w for w, _, _ in b[low:at + len(inside) + WINDOW]]
+        matcher = difflib.SequenceMatcher(None, inside, window, autojunk=False)
+        runs = [m for m in matcher.get_matching_blocks() if m.size >= 3]
+        found = sum(m.size for m in runs)
+        if not inside or found < MIN_FOUND * len(inside):
+            out.append(None)
+            continue
+        lo, hi = low + runs[0].b, low + runs[-1].b + runs[-1].size - 1
+        s, e = b[lo][1], b[hi][2]
+        while s > 0 and not read[s - 1].isspace():  # its opening quote or bracket
+            s -= 1
+        while e < len(read) and not read[e].isspace():  # its closing stop
+            e += 1
+        out.append((s, e))
+    return out

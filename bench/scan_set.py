@@ -19,7 +19,6 @@ index`` does: Tesseract must be installed (``apt-get install tesseract-ocr``).
 from __future__ import annotations
 
 import argparse
-import difflib
 import hashlib
 import json
 import random
@@ -27,10 +26,10 @@ import re
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from heldout import move
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from zoomrag.load import load_path
@@ -47,8 +46,6 @@ WIDTH, HEIGHT = int(8.27 * DPI), int(11.69 * DPI)  # A4
 MARGIN = int(0.9 * DPI)
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 STAMP = time.gmtime(1767225600)  # 2026-01-01
-#: Passages with fewer of their words found in the OCR text than this are left out.
-MIN_FOUND = 0.6
 
 
 def _font(name: str, points: float) -> ImageFont.FreeTypeFont:
@@ -121,42 +118,6 @@ def scan(page: Image.Image, rnd: random.Random) -> Image.Image:
     noise = np.random.default_rng(rnd.randrange(1 << 30)).normal(0, 9, (page.height, page.width))
     pixels = np.asarray(page, dtype=np.float32) * 0.92 + 12 + noise
     return Image.fromarray(np.clip(pixels, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.5))
-
-
-def _words(text: str) -> list[tuple[str, int, int]]:
-    return [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"\w+", text)]
-
-
-#: Words either side of where a passage should be that its alignment looks through.
-WINDOW = 1500
-
-
-def move(source: str, read: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int] | None]:
-    """Each span of ``source`` in ``read``: its words aligned with the words of ``read`` around
-    where it should be (the same place in proportion), runs of three or more words that agree
-    marking its first and last; None where too few of its words are found."""
-    a, b = _words(source), _words(read)
-    out: list[tuple[int, int] | None] = []
-    for start, end in spans:
-        inside = [w for w, s, e in a if s >= start and e <= end]
-        first = next((i for i, (_, s, _) in enumerate(a) if s >= start), len(a))
-        at = first * len(b) // max(1, len(a))
-        low = max(0, at - WINDOW)
-        window = [w for w, _, _ in b[low:at + len(inside) + WINDOW]]
-        matcher = difflib.SequenceMatcher(None, inside, window, autojunk=False)
-        runs = [m for m in matcher.get_matching_blocks() if m.size >= 3]
-        found = sum(m.size for m in runs)
-        if not inside or found < MIN_FOUND * len(inside):
-            out.append(None)
-            continue
-        lo, hi = low + runs[0].b, low + runs[-1].b + runs[-1].size - 1
-        s, e = b[lo][1], b[hi][2]
-        while s > 0 and not read[s - 1].isspace():  # its opening quote or bracket
-            s -= 1
-        while e < len(read) and not read[e].isspace():  # its closing stop
-            e += 1
-        out.append((s, e))
-    return out
 
 
 def _jsonl(path: Path) -> list[dict]:

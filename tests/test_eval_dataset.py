@@ -153,3 +153,25 @@ def test_a_corpus_may_name_files_read_as_the_index_reads_them(tmp_path):
     (tmp_path / "files" / "page.html").unlink()
     with pytest.raises(EvalError, match=r"corpus.jsonl, line 1: .*page.html"):
         load_dataset(tmp_path)
+
+
+def test_a_corpus_may_give_a_files_pages_as_a_loader_does(tmp_path):
+    import hashlib
+
+    pages = ["Fees\nFees are due monthly, on the first\n1", "Fees\nday of the month.\nLate fees double.\n2",
+             "Fees\nRefunds take a week.\n3"]
+    evidence = [{"doc_id": "fees.pdf", "start": 0, "end": 4}]
+    read = load_dataset(_write(tmp_path, [{"id": "fees.pdf", "pages": pages}],
+                               [{"id": "q", "query": "when?", "evidence": evidence}]))
+    [doc] = read.documents
+    # one document, its pages parted by a form feed, its running head and folios gone
+    assert doc.read and doc.text == ("Fees\nFees are due monthly, on the first\n\fday of the month.\n"
+                                     "Late fees double.\n\f\nRefunds take a week.")
+    digest = hashlib.sha256(doc.text.encode()).hexdigest()
+    _write(tmp_path, [{"id": "fees.pdf", "pages": pages[:1], "sha256": digest}],
+           [{"id": "q", "query": "when?", "evidence": evidence}])
+    with pytest.raises(EvalError, match="the file its pages make reads differently"):
+        load_dataset(tmp_path)
+    _write(tmp_path, [{"id": "fees.pdf", "pages": [1, 2]}], [{"id": "q", "query": "when?", "evidence": evidence}])
+    with pytest.raises(EvalError, match="'pages' must be a list of texts"):
+        load_dataset(tmp_path)

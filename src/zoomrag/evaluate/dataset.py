@@ -1,7 +1,9 @@
 """Evaluation data in the normalised format: ``corpus.jsonl`` + ``queries.jsonl``.
 
 ``corpus.jsonl``: one document per line, ``{"id", "title", "text", "format"}``, or with a
-``path`` (relative to the file) instead of a text: a file read as ``zoomrag index`` reads it.
+``path`` (relative to the file) instead of a text: a file read as ``zoomrag index`` reads it, or
+with ``pages`` (a list of texts): a file's pages as a framework's loader gives them, read as the
+adapters read them (:mod:`zoomrag.load.pieces`).
 ``queries.jsonl``: one query per line, ``{"id", "query", "answer", "evidence": [{"doc_id",
 "start", "end"}], "doc_scope"?}``; ``text[start:end]`` of that document is the evidence.
 Other fields are ignored. Loading validates everything a metric relies on and names the file
@@ -259,6 +261,10 @@ def read_corpus(path: Path) -> tuple[EvalDocument, ...]:
             docs.append(_read_file(path.parent, _field(obj, "path", str, where), doc_id, title, where,
                                    _field(obj, "sha256", str, where, required=False)))
             continue
+        if "pages" in obj and "text" not in obj:
+            docs.append(_read_pages(_field(obj, "pages", list, where), doc_id, title, where,
+                                    _field(obj, "sha256", str, where, required=False)))
+            continue
         docs.append(EvalDocument(
             id=doc_id,
             text=_field(obj, "text", str, where),
@@ -280,11 +286,29 @@ def _read_file(folder: Path, name: str, doc_id: str, title: str, where: str, sha
         doc = load_path(folder / name, id=doc_id)
     except ZoomragError as e:
         raise EvalError(f"{where}: {e}") from None
+    return _checked(doc, title, where, sha256, name)
+
+
+def _checked(doc: Document, title: str, where: str, sha256: str | None, name: str) -> EvalDocument:
     if sha256 is not None and hashlib.sha256(doc.text.encode("utf-8")).hexdigest() != sha256:
         raise EvalError(f"{where}: {name} reads differently from when its evidence was placed (another "
                         "zoomrag or OCR engine); place the evidence again in the text it reads now")
-    return EvalDocument(id=doc_id, text=doc.text, title=title or doc.id, format=doc.format, blocks=doc.blocks,
+    return EvalDocument(id=doc.id, text=doc.text, title=title or doc.id, format=doc.format, blocks=doc.blocks,
                         metadata=doc.metadata, read=True)
+
+
+def _read_pages(pages: list[Any], doc_id: str, title: str, where: str, sha256: str | None) -> EvalDocument:
+    """A corpus line's ``pages``, put back into one document as the framework adapters put a
+    loader's pages (:func:`zoomrag.load.pieces.documents`); its evidence offsets point into that."""
+    from ..load.pieces import Piece, documents  # the readers, only for a corpus that gives pages
+
+    if not pages or not all(isinstance(p, str) for p in pages):
+        raise EvalError(f"{where}: field 'pages' must be a list of texts, a page each")
+    try:
+        [doc] = documents(Piece(p, {"source": doc_id, "page_number": n}) for n, p in enumerate(pages, 1))
+    except ZoomragError as e:
+        raise EvalError(f"{where}: {e}") from None
+    return _checked(doc, title, where, sha256, "the file its pages make")
 
 
 def read_queries(path: Path, docs: Mapping[str, EvalDocument]) -> tuple[tuple[EvalQuery, ...],
