@@ -173,7 +173,10 @@ class Document:
     @classmethod
     def from_text(cls, text: str, *, id: str = "doc", source: str = "<text>", format: str = "text",
                   metadata: Mapping[str, Any] | None = None) -> Document:
-        """A document from a string (newlines are normalised, as a reader would)."""
+        """A document from a string as it is (newlines are normalised, as a reader would): no
+        reader runs, so ``format`` only names it. Markdown, HTML, CSV... are read by their
+        reader with :func:`zoomrag.read_text` (code blocks, tables, a page's text and not its
+        tags)."""
         return cls(id=id, source=source, text=normalize_newlines(text), format=format,
                    metadata=MappingProxyType(dict(metadata or {})))
 
