@@ -41,8 +41,7 @@ def test_given_html_is_read_as_a_page_not_as_tags():
     assert doc.format == "html"
 
 
-def _text(docs, doc_id):
-    return next(d.text for d in docs if d.id == doc_id)
+_TAGS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
 
 
 def test_pages_of_one_source_become_one_document_with_true_page_numbers():
@@ -87,6 +86,16 @@ def test_a_pages_elements_and_a_splitters_pieces_are_put_back_in_order():
            for a, b, p in [(0, 20, 1), (14, 36, 2), (30, len(whole), 2)]]
     [doc] = documents(cut)
     assert doc.text == whole and "source_id" not in doc.metadata
+
+
+def test_pages_known_by_their_labels_keep_the_order_they_come_in():
+    labels = ["i", "ii", "1", "2", "T-1"]  # what LlamaIndex's PDFReader gives: what each page prints
+    [doc] = documents([Piece(f"The {_TAGS[n]} page.", {"file_path": "book.pdf", "page_label": label})
+                       for n, label in enumerate(labels)])
+    for n in range(len(labels)):
+        at = doc.text.index(f"The {_TAGS[n]} page.")
+        assert page_span(doc.text, at, at + 1, paged=True) == (n + 1, n + 1)
+    assert "page_label" not in doc.metadata
 
 
 def test_records_of_one_file_are_documents_of_their_own():
@@ -140,12 +149,9 @@ def test_pieces_at_their_offsets_give_the_file_back(cut, key, rnd):
     assert all(doc.text[i] in " \n" for i in range(len(doc.text)) if i not in covered)
 
 
-_TAGS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.text(alphabet="abcdefgh ij.\n", max_size=40), min_size=1, max_size=8), st.randoms(),
-       st.sampled_from([("page", 0), ("page_number", 1), ("page_label", 1)]))
+       st.sampled_from([("page", 0), ("page_number", 1)]))
 def test_each_pages_text_lies_on_its_page(texts, rnd, numbered):
     key, first = numbered
     order = list(range(len(texts)))

@@ -1,7 +1,7 @@
 """A framework's documents as zoomrag Documents: what its loaders give, put back into whole files.
 
 Loaders hand a file over in pieces: a PDF a page each (LangChain's ``PyPDFLoader`` with
-``page``, LlamaIndex's ``PDFReader`` with ``page_label``, Unstructured with ``page_number``), or
+``page``, Unstructured with ``page_number``, LlamaIndex's ``PDFReader`` with ``page_label``), or
 cut by a splitter kept in the pipeline (LangChain's ``start_index``, Haystack's
 ``split_idx_start``, LlamaIndex's ``start_char_idx``). zoomrag's tree and its contexts need the
 whole file: a page's second half belongs under the heading of the page before, and a context
@@ -13,7 +13,8 @@ document:
   read once, a gap left by stripped whitespace given back: a space, or line breaks where it is
   longer), so spans are the original file's offsets;
 - pages: in page order, parted by form feeds as a PDF's pages are (contexts say their pages), a
-  page missing from the numbers left empty so the numbers stay true; pieces of one page placed
+  page missing from the numbers left empty so the numbers stay true (pages known by their
+  labels alone, ``iv`` or ``T-1``, in the order they come); pieces of one page placed
   at their offsets in it (a splitter run on a loader's pages), else apart by a blank line (a
   loader's elements); pages of text read as zoomrag's PDF reader reads a PDF's (running heads
   and folios gone, a sentence read on over a page break);
@@ -45,7 +46,10 @@ from .readers.pdf import PAGE_BREAK, paged_document
 #: Keys a loader names a piece's source by, in the order they are trusted.
 SOURCE_KEYS = ("source", "file_path", "file_name", "url", "source_id")
 #: ``(key, first page's number)``: LangChain's PDF loaders count pages from 0, the rest from 1.
-PAGE_KEYS = (("page", 0), ("page_number", 1), ("page_label", 1))
+PAGE_KEYS = (("page", 0), ("page_number", 1))
+#: A page's label (LlamaIndex's ``PDFReader``): what the page prints (``iv``, ``T-1``, ``12``),
+#: not where it lies, so the pages keep the order they come in.
+LABEL_KEY = "page_label"
 #: Haystack's splitter's offset of a piece in its whole file (page breaks inside the pieces).
 FILE_OFFSET = "split_idx_start"
 #: LangChain's and LlamaIndex's splitters' offset of a piece in what they were given: the file,
@@ -54,7 +58,7 @@ OFFSET_KEYS = ("start_index", "start_char_idx")
 #: Keys numbering a loader's records of one file (a CSV's rows, a JSON file's records).
 RECORD_KEYS = ("row", "seq_num")
 #: Keys only a piece has: left out of its document's metadata.
-PIECE_KEYS = frozenset({k for k, _ in PAGE_KEYS} | set(OFFSET_KEYS) | {FILE_OFFSET,
+PIECE_KEYS = frozenset({k for k, _ in PAGE_KEYS} | set(OFFSET_KEYS) | {LABEL_KEY, FILE_OFFSET,
     "split_id", "_split_overlap", "source_id", "end_index", "end_char_idx", "chunk_index"})
 #: Pages a document may be padded to: numbers past it are not page numbers.
 MOST_PAGES = 20_000
@@ -142,13 +146,15 @@ def _numbers(group: Sequence[Piece], keys: Sequence[str]) -> list[int] | None:
 
 
 def _pages(group: Sequence[Piece]) -> list[int] | None:
-    """Each piece's page, from 1, or None when the pieces are not numbered pages."""
+    """Each piece's page, from 1, or None when the pieces are not pages."""
     for key, first in PAGE_KEYS:
         found = _numbers(group, (key,))
         if found is not None:
             pages = [n - first + 1 for n in found]
             if min(pages) >= 1 and max(pages) <= MOST_PAGES:
                 return pages
+    if all(LABEL_KEY in p.metadata for p in group):
+        return list(range(1, len(group) + 1))
     return None
 
 
