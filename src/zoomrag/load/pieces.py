@@ -11,13 +11,14 @@ document:
 
 - cut by offsets in the file (Haystack's): each piece placed at its offset (a splitter's overlap
   read once, a gap left by stripped whitespace given back: a space, or line breaks where it is
-  longer), so spans are the original file's offsets;
+  longer), so spans are the original file's offsets, unless its form feeds part pages (below);
 - pages: in page order, parted by form feeds as a PDF's pages are (contexts say their pages), a
   page missing from the numbers left empty so the numbers stay true (pages known by their
   labels alone, ``iv`` or ``T-1``, in the order they come); pieces of one page placed
   at their offsets in it (a splitter run on a loader's pages), else apart by a blank line (a
   loader's elements); pages of text read as zoomrag's PDF reader reads a PDF's (running heads
-  and folios gone, a sentence read on over a page break);
+  and folios gone, a sentence read on over a page break), as is a text whose form feeds part
+  its pages (Haystack's converter gives a PDF so);
 - cut by offsets in the file, as LangChain's and LlamaIndex's splitters write them: as above;
 - several pieces with neither (a CSV loader's rows, a JSON loader's records): a document each,
   ``source#row``.
@@ -103,7 +104,7 @@ def _group_documents(key: str, group: Sequence[Piece]) -> list[Document]:
         return [_document(key, _placed(group, whole), group)]
     pages = _pages(group)
     if pages is not None:
-        return [_paged_document(key, group, pages)]
+        return [_paged_document(key, group, _page_texts(group, pages))]
     if len(group) == 1:
         return [_document(key, group[0].text, group)]
     offsets = _numbers(group, OFFSET_KEYS)
@@ -115,6 +116,10 @@ def _group_documents(key: str, group: Sequence[Piece]) -> list[Document]:
 
 
 def _document(doc_id: str, text: str, group: Sequence[Piece], *, source: str = "") -> Document:
+    """A document of ``text``; one whose form feeds part pages (a Haystack converter's PDF) is
+    read as pages."""
+    if "\f" in text:
+        return _paged_document(doc_id, group, [t.strip("\n") for t in text.split("\f")], source=source)
     source = source or group[0].source or doc_id
     return read_given(text, id=doc_id, source=source, metadata=_shared(group))
 
@@ -174,17 +179,20 @@ def _placed(group: Sequence[Piece], offsets: Sequence[int]) -> str:
     return "".join(parts)
 
 
-def _paged_document(key: str, group: Sequence[Piece], pages: Sequence[int]) -> Document:
-    """The pieces in page order (a missing page left empty); a page's pieces set at their
-    offsets in it, or apart by a blank line without. Pages of Markdown (a converter's) are read
-    as Markdown, parted by form feeds; pages of text as the PDF reader reads a PDF's pages:
-    without running heads and feet, words hyphenated at a line's end joined, a sentence going
-    on over a page break."""
+def _page_texts(group: Sequence[Piece], pages: Sequence[int]) -> list[str]:
+    """The pages' texts in page order (a missing page empty); a page's pieces set at their
+    offsets in it, or apart by a blank line without."""
     by_page: dict[int, list[Piece]] = {}
     for page, piece in sorted(zip(pages, group, strict=True), key=lambda x: x[0]):
         by_page.setdefault(page, []).append(piece)
-    texts = [_page_text(by_page.get(n, [])) for n in range(1, max(by_page) + 1)]
-    source = group[0].source or key
+    return [_page_text(by_page.get(n, [])) for n in range(1, max(by_page) + 1)]
+
+
+def _paged_document(key: str, group: Sequence[Piece], texts: list[str], *, source: str = "") -> Document:
+    """A document of pages: of Markdown (a converter's) read as Markdown, parted by form feeds;
+    of text as the PDF reader reads a PDF's pages: without running heads and feet, words
+    hyphenated at a line's end joined, a sentence going on over a page break."""
+    source = source or group[0].source or key
     joined = PAGE_BREAK.join(texts)
     fmt = given_format(joined, source)
     if fmt not in ("text", "pdf") and FORMATS.get(fmt).read is not None:
