@@ -42,6 +42,7 @@ from ..errors import InputError
 from ..model import Document
 from .base import FORMATS, is_paged, with_metadata
 from .given import given_format, name_format, read_given
+from .readers.page_lines import guessed, line_paragraphs
 from .readers.pdf import PAGE_BREAK, paged_document
 
 #: Keys a loader names a piece's source by, in the order they are trusted.
@@ -199,8 +200,9 @@ def _paged_document(key: str, group: Sequence[Piece], texts: list[str], *, sourc
         return read_given(joined, id=key, source=source, format=fmt, metadata=_shared(group))
     named = name_format(source)
     paged = named if named and is_paged(named) else "text"
-    doc = paged_document(key, source, paged, texts, {"pages": len(texts)}, {})
-    return with_metadata(doc, _shared(group))
+    texts, headings = line_paragraphs(texts)
+    doc = paged_document(key, source, paged, texts, {"pages": len(texts)}, headings)
+    return with_metadata(guessed(doc), _shared(group))
 
 
 def _page_text(pieces: Sequence[Piece]) -> str:

@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 
 from ..load import frontmatter
 from ..load.base import rendered_as
+from ..load.readers.page_lines import GUESSED
 from ..load.spans import trim, trim_end
 from ..model import Document
 from .base import Span
@@ -140,6 +141,7 @@ def _block_headings(document: Document) -> list[Heading]:
 
 # -- public API ----------------------------------------------------------------------------
 
+
 #: Formats with no headings but their reader's heading blocks (RST's, AsciiDoc's, LaTeX's,
 #: Org's and the configuration files' readers find every title).
 _NO_HEADINGS = {"code", "csv", "tsv", "json", "jsonl", "rst", "asciidoc", "latex", "org", "yaml", "toml", "ini", "xmldata"}
@@ -238,6 +240,14 @@ def _plain(text: str, hidden: list[tuple[int, int]]) -> list[Heading]:
 
 def _find(document: Document) -> list[Heading]:
     from_blocks = _block_headings(document)
+    if from_blocks and all(b.meta.get(GUESSED) for b in document.blocks if b.type == "heading"):
+        # headings a reader guessed from lines alone (a loader's page text) give way to the
+        # numbered titles of the text, which say their depth
+        plain = _plain(document.text, [])
+        taken = [(h.start, h.end) for h in plain]
+        return sorted([*plain, *(h for h in from_blocks
+                                 if not any(s < h.end and h.start < e for s, e in taken))],
+                      key=lambda h: h.start)
     if from_blocks:
         return from_blocks
     fmt = document.format
