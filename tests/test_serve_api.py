@@ -121,6 +121,21 @@ def test_posted_text_is_read_by_its_format_as_a_file_is(http):
             http.delete("/documents", params={"doc": d["source"]})
 
 
+def test_posted_pages_are_one_document_whose_contexts_say_their_pages(http):
+    pages = [f"Handbook\nChapter {n}. The kiln on page {n} fires at {900 + n} degrees.\n{n}" for n in range(1, 5)]
+    doc = {"source": "kiln-handbook.pdf", "pages": pages, "metadata": {"year": 2022}}
+    assert http.post("/documents", json={"documents": [doc]}).json()["added"] == 1
+    try:
+        hit = http.post("/query", json={"text": "fires at 903 degrees", "mode": "bm25", "top": 1,
+                                        "budget": 20}).json()["contexts"][0]
+        assert (hit["doc_id"], hit["pages"], hit["metadata"]["year"]) == ("kiln-handbook.pdf", [3, 3], 2022)
+        assert "Handbook" not in hit["text"]  # the running head
+        both = http.post("/documents", json={"documents": [{"source": "x.pdf", "text": "x", "pages": ["x"]}]})
+        assert both.status_code == 400 and "text or its pages" in both.json()["error"]
+    finally:
+        http.delete("/documents", params={"doc": "kiln-handbook.pdf"})
+
+
 def test_a_pasted_log_line_finds_where_it_is_written(http):
     docs = [{"source": "logs/backup.log", "format": "text",
              "text": "12:00 backup started\n12:04 quota exceeded on /srv\n12:05 backup stopped\n"},

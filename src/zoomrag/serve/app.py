@@ -28,7 +28,9 @@ from ..errors import ConfigError, StoreError, ZoomragError
 from ..expand import expander_names
 from ..index import MODES, Index
 from ..load import formats, load_path
+from ..load.base import with_metadata
 from ..load.given import read_given
+from ..load.pieces import Piece, documents
 from ..model import Document
 from . import schema as s
 from .errors import NotFound, error_body, status_of
@@ -163,8 +165,16 @@ def _document_row(d: Any) -> dict[str, Any]:
 
 
 def _given(d: s.DocumentIn) -> Document:
+    if (d.text is None) == (d.pages is None):
+        raise ConfigError(f"{d.source}: give the document's text or its pages, one of them")
+    if d.pages is not None:
+        if not d.pages:
+            raise ConfigError(f"{d.source}: pages is empty; give the text of each page")
+        [doc] = documents(Piece(p, {"source": d.source, "page_number": n}) for n, p in enumerate(d.pages, 1))
+        return with_metadata(dataclasses.replace(doc, id=d.id or d.source), d.metadata)
     try:
-        return read_given(d.text, id=d.id or d.source, source=d.source, format=d.format, metadata=d.metadata)
+        return read_given(d.text or "", id=d.id or d.source, source=d.source, format=d.format,
+                          metadata=d.metadata)
     except ConfigError as e:
         if d.format and d.format in formats():  # a format read from files (pdf, docx)
             raise ConfigError(f"{d.source}: {d.format} is read from the file, not from text: send the file "

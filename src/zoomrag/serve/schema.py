@@ -95,7 +95,11 @@ class BatchResponse(BaseModel):
 
 class DocumentIn(_Strict):
     source: str = Field(min_length=1, description="Where the text comes from (shown with every context).")
-    text: str
+    text: str | None = Field(None, description="The document's text; or give its pages.")
+    pages: list[str] | None = Field(None, description=(
+        "The text of each page, in order, as a PDF library extracts them: read as one document, "
+        "running heads and page numbers left out, paragraphs found by the lines' lengths; "
+        "contexts say their pages."))
     id: str | None = Field(None, description="Stable id; the source when left out.")
     format: str | None = Field(None, description=(
         "The reader to read the text with (markdown, html, code, csv...); by default the one the "
