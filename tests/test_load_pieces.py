@@ -26,7 +26,8 @@ def test_a_name_says_a_format_unless_the_text_does_not_show_it():
     assert given_format("name: Ana\nteam: search", "people.csv") == "text"
     assert given_format("name,team\nAna,search\n", "people.csv") == "csv"
     # a PDF's text is read by what it shows: a converter's Markdown, else text
-    assert given_format("## Setup\n\nRun it.\n", "manual.pdf") == "markdown"
+    assert given_format("# Manual\n\n## Setup\n\nRun it.\n\n## Use\n\nAsk it.\n", "manual.pdf") == "markdown"
+    assert given_format("Install it:\n\n# install the tools\n\nThen run it.\n", "manual.pdf") == "text"
     assert given_format("2.4 The glob files\nFor example:\n# generated, do not edit\n55:text/x-diff\n",
                         "spec.pdf") == "text"
     assert given_format("<!DOCTYPE html><html><body><p>x</p></body></html>") == "html"

@@ -61,7 +61,10 @@ def given_format(text: str, source: str = "") -> str:
     head = text[:65536]
     if _PAGE.match(head):
         return "html"
-    if _MARKDOWN.search(head):
+    # the text of a file read from its bytes (a PDF's) is Markdown where a converter wrote it so,
+    # headings throughout; one "# comment" of an example between blank lines does not make it
+    signs = 1 if not named else 3
+    if sum(1 for _, _m in zip(range(signs), _MARKDOWN.finditer(head), strict=False)) >= signs:
         return "markdown"
     return "text"
 
