@@ -35,7 +35,7 @@ _SHOWS = {
 _PAGE = re.compile(r"\A\s*(?:<!doctype html|<html\b)", re.IGNORECASE)
 #: What shows Markdown: a heading standing apart (not a comment among lines of code, as a
 #: PDF's text gives an example's ``# comment``), a fenced block, a table's rule.
-_MARKDOWN = re.compile(r"(?:\A|\n\n)#{1,6}[ \t]+\S[^\n]*\n(?:\n|\Z)"
+_MARKDOWN = re.compile(r"(?:\A|(?<=\n\n))#{1,6}[ \t]+\S[^\n]*\n(?=\n|\Z)"
                        r"|^(?:```|~~~)[^\n]*\n(?:.*\n)*?(?:```|~~~)[ \t]*$"
                        r"|^\|[^\n]*\|[ \t]*\n\|[ \t:|-]*-{3,}", re.MULTILINE)
 
