@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from zoomrag.errors import ConfigError
+from zoomrag.errors import ConfigError, StoreError
 from zoomrag.index import Index
 
 os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")  # no network from the tests
@@ -52,6 +52,9 @@ def test_langchain_pages_are_one_document_that_says_its_pages(tmp_path):
         assert retriever.delete([SOURCE]) == 1 and retriever.invoke("Restoring is copying the file") == []
     finally:
         retriever.searcher.close()
+    with pytest.raises(StoreError, match=r"no index here; make one from your documents with the retriever's "
+                                         r"from_documents"):
+        ZoomragRetriever.from_index(tmp_path / "none.db")
 
 
 def test_llamaindex_documents_and_a_splitters_nodes_with_metadata_filters(tmp_path):

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..errors import StoreError
 from ..index import AddReport, Index
 from ..load.pieces import Piece, documents
 from ..model import Context
@@ -72,6 +73,9 @@ class Searcher:
                  mode: str = DEFAULT_MODE, expand: str = DEFAULT_EXPAND, where: Mapping[str, Any] | None = None,
                  bm25_weight: float | None = None, create: bool = False, embedder: str | None = None):
         self.owned = not isinstance(index, Index)
+        if not isinstance(index, Index) and not create and "://" not in str(index) and not Path(index).exists():
+            raise StoreError(f"{index}: no index here; make one from your documents with the retriever's "
+                             f"from_documents(documents, {str(index)!r}), or with zoomrag index PATH... --index {index}")
         self.index = index if isinstance(index, Index) else Index.open(index, create=create, embedder=embedder)
         self.budget, self.top, self.mode, self.expand, self.where = budget, top, mode, expand, where
         self.bm25_weight = bm25_weight
