@@ -52,6 +52,16 @@ def test_langchain_pages_are_one_document_that_says_its_pages(tmp_path):
         assert retriever.delete([SOURCE]) == 1 and retriever.invoke("Restoring is copying the file") == []
     finally:
         retriever.searcher.close()
+    # ParentDocumentRetriever's ids name the documents: pages given one id are one document
+    named = ZoomragRetriever.from_documents([], tmp_path / "named.db", embedder="hash", mode="bm25")
+    try:
+        report = named.add_documents(pages, ids=["manual"] * len(pages))
+        assert report.added == 1 and [d.id for d in named.searcher.index.documents()] == ["manual"]
+        with pytest.raises(ConfigError, match="ids: 1 given for 3 documents"):
+            named.add_documents(pages, ids=["manual"])
+        assert named.delete(["manual"]) == 1
+    finally:
+        named.searcher.close()
     with pytest.raises(StoreError, match=r"no index here; make one from your documents with the retriever's "
                                          r"from_documents"):
         ZoomragRetriever.from_index(tmp_path / "none.db")

@@ -12,6 +12,7 @@ replaces what it added before from the same source.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict
 
+from ..errors import ConfigError
 from ..index import AddReport, Index
 from . import Piece, Searcher, result_metadata
 
@@ -62,14 +64,21 @@ class ZoomragRetriever(BaseRetriever):
         retriever.add_documents(documents)
         return retriever
 
-    def add_documents(self, documents: Iterable[Document]) -> AddReport:
+    def add_documents(self, documents: Iterable[Document], ids: Sequence[str] | None = None) -> AddReport:
         """Index LangChain Documents as the loaders give them: the pages or splits of one
         ``source`` put back into one document, each document's id its source, so adding them
-        again replaces what changed and skips the rest (:mod:`zoomrag.load.pieces`)."""
-        return self.searcher.add(piece(d) for d in documents)
+        again replaces what changed and skips the rest (:mod:`zoomrag.load.pieces`). ``ids``
+        (as ``ParentDocumentRetriever`` takes them, one a Document) name the documents instead:
+        Documents given one id are one document, which ``delete`` takes."""
+        docs = list(documents)
+        if ids is None:
+            return self.searcher.add(piece(d) for d in docs)
+        if len(ids) != len(docs):
+            raise ConfigError(f"ids: {len(ids)} given for {len(docs)} documents; give one id a document")
+        return self.searcher.add(replace(piece(d), doc_id=str(i)) for d, i in zip(docs, ids, strict=True))
 
     def delete(self, sources: Sequence[str]) -> int:
-        """Remove the documents of these sources (or ids); how many there were."""
+        """Remove the documents of these sources (or the ids they were given); how many there were."""
         return self.searcher.delete(sources)
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:

@@ -23,8 +23,9 @@ document:
 - several pieces with neither (a CSV loader's rows, a JSON loader's records): a document each,
   ``source#row``.
 
-A document's id is its source (the framework's id where there is none, a hash of the text where
-there is neither), so adding the same files again replaces rather than duplicates them. Its
+A document's id is its source (the id the application gives, where it gives one; the framework's
+id where there is no source, a hash of the text where there is neither), so adding the same
+files again replaces rather than duplicates them. Its
 metadata is what all its pieces agree on, without the keys that place a piece (a page's number,
 a split's offset); its format is what :func:`zoomrag.load.given.given_format` reads from its
 source's name and its text.
@@ -68,11 +69,14 @@ MOST_PAGES = 20_000
 
 @dataclass(frozen=True)
 class Piece:
-    """A framework document's text, its metadata and its framework's id ("" for none)."""
+    """A framework document's text, its metadata and its framework's id ("" for none); ``doc_id``
+    the id the application names its document by, when it does (pieces with one are one
+    document, whatever their source)."""
 
     text: str
     metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     id: str = ""
+    doc_id: str = ""
 
     @property
     def source(self) -> str:
@@ -91,7 +95,7 @@ def documents(pieces: Iterable[Piece]) -> list[Document]:
         if not isinstance(p.text, str):
             raise InputError(f"a document of {p.source or p.id or 'no source'} has no text "
                              f"({type(p.text).__name__}): give zoomrag documents of text")
-        key = p.source or p.id or _hash_id(p.text)
+        key = p.doc_id or p.source or p.id or _hash_id(p.text)
         groups.setdefault(key, []).append(p)
     out: list[Document] = []
     for key, group in groups.items():
