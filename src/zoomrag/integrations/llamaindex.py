@@ -38,6 +38,8 @@ from ..index import AddReport, Index
 from ..model import Context
 from . import Piece, Searcher, result_metadata
 
+__all__ = ["ZoomragRetriever", "piece", "to_node", "where_of"]
+
 #: Metadata kept out of what the LLM and the embedder see (they are for the application).
 _HIDDEN = ["doc_id", "start", "end", "spans", "hits", "level", "kind", "rule", "score", "copies"]
 #: LlamaIndex's comparison operators and zoomrag's.
@@ -142,5 +144,3 @@ class ZoomragRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         return [to_node(c) for c in self.searcher.search(query_bundle.query_str)]
 
-
-__all__ = ["ZoomragRetriever", "piece", "to_node", "where_of"]
