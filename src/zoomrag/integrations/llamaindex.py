@@ -143,4 +143,3 @@ class ZoomragRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         return [to_node(c) for c in self.searcher.search(query_bundle.query_str)]
-
