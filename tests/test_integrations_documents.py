@@ -3,6 +3,7 @@ filters on the way out: driven by the framework's own calls."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 import pytest
@@ -43,8 +44,9 @@ def test_langchain_pages_are_one_document_that_says_its_pages(tmp_path):
         assert meta["pages"] == [2, 3]
         with Index.open(path, create=False) as ix:
             assert ix.tree(SOURCE).document.text[meta["start"]:meta["end"]] == doc.page_content
-        # the same pages again change nothing; a page edited replaces the document
+        # the same pages again change nothing (from an event loop too); a page edited replaces the document
         assert retriever.add_documents(pages).unchanged == 1
+        assert asyncio.run(retriever.aadd_documents(pages)).unchanged == 1
         pages[2] = Document(page_content=PAGES[2].replace("back", "back into place"), metadata=pages[2].metadata)
         report = retriever.add_documents(pages)
         assert (report.added, report.updated) == (0, 1)

@@ -11,6 +11,7 @@ replaces what it added before from the same source.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -76,6 +77,11 @@ class ZoomragRetriever(BaseRetriever):
         if len(ids) != len(docs):
             raise ConfigError(f"ids: {len(ids)} given for {len(docs)} documents; give one id a document")
         return self.searcher.add(replace(piece(d), doc_id=str(i)) for d, i in zip(docs, ids, strict=True))
+
+    async def aadd_documents(self, documents: Iterable[Document], ids: Sequence[str] | None = None) -> AddReport:
+        """:meth:`add_documents` in a worker thread, for an application's event loop (reading and
+        embedding take seconds)."""
+        return await asyncio.to_thread(self.add_documents, list(documents), ids)
 
     def delete(self, sources: Sequence[str]) -> int:
         """Remove the documents of these sources (or the ids they were given); how many there were."""
