@@ -35,7 +35,7 @@ from pathlib import Path
 
 from heldout import move
 
-from zoomrag.load.pieces import Piece, documents
+from zoomrag.load import pieces
 
 ROOT = Path(__file__).resolve().parent
 DERIVED = ROOT / "out" / "derived"
@@ -120,7 +120,7 @@ def build(name: str, source: Path) -> tuple[int, int, list[str]]:
     read = {}
     corpus = []
     for doc_id, pages in paged.items():
-        [doc] = documents(Piece(text, {"source": doc_id, "page_number": n}) for n, (text, _) in enumerate(pages, 1))
+        doc = pieces.paged([text for text, _ in pages], id=doc_id)
         read[doc_id] = doc.text
         corpus.append({"id": doc_id, "title": doc_id, "pages": [text for text, _ in pages],
                        "sha256": hashlib.sha256(doc.text.encode("utf-8")).hexdigest()})

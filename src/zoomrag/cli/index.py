@@ -177,13 +177,11 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                             namespace=namespace, ray=False if ray_address is None else ray_address or True,
                             include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
                             hidden=rules.hidden, pictures=rules.pictures)
-        changed = report.added or report.updated or report.removed
         probed, kept = None, ""
-        if not no_probe and (changed or not ix.auto_choice().recorded) and ix.pins is not None:
-            from ..evaluate.probe import probe_due, probe_expansion  # evaluation loads only when it runs
+        if not no_probe:
+            from ..evaluate.probe import probe_after_write  # evaluation loads only when it runs
 
-            due, kept = probe_due(ix)
-            probed = probe_expansion(ix) if due else None
+            probed, kept = probe_after_write(ix, report)
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         folders = sum(source.endswith(os.sep) for source, _ in report.skipped)

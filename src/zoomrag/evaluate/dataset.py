@@ -299,13 +299,13 @@ def _checked(doc: Document, title: str, where: str, sha256: str | None, name: st
 
 def _read_pages(pages: list[Any], doc_id: str, title: str, where: str, sha256: str | None) -> EvalDocument:
     """A corpus line's ``pages``, put back into one document as the framework adapters put a
-    loader's pages (:func:`zoomrag.load.pieces.documents`); its evidence offsets point into that."""
-    from ..load.pieces import Piece, documents  # the readers, only for a corpus that gives pages
+    loader's pages (:func:`zoomrag.load.pieces.paged`); its evidence offsets point into that."""
+    from ..load.pieces import paged  # the readers, only for a corpus that gives pages
 
     if not pages or not all(isinstance(p, str) for p in pages):
         raise EvalError(f"{where}: field 'pages' must be a list of texts, a page each")
     try:
-        [doc] = documents(Piece(p, {"source": doc_id, "page_number": n}) for n, p in enumerate(pages, 1))
+        doc = paged(pages, id=doc_id)
     except ZoomragError as e:
         raise EvalError(f"{where}: {e}") from None
     return _checked(doc, title, where, sha256, "the file its pages make")

@@ -59,7 +59,7 @@ from .results import BuildStats
 from .runner import run_eval
 
 if TYPE_CHECKING:
-    from ..index import Index
+    from ..index import AddReport, Index
 
 #: Candidates: name -> (policy, parameters). A winner must beat ``auto``'s default for the band
 #: (:func:`default_for`): the first below 2,048 tokens, the second from there.
@@ -407,6 +407,17 @@ def probe_due(index: Index) -> tuple[bool, str]:
         return True, ""
     return False, (f"auto: the probe of {choice.documents:,} documents is kept ({written:,} written since; "
                    f"it runs again past {STALE_SHARE:.0%}, or with zoomrag recommend --probe)")
+
+
+def probe_after_write(index: Index, report: AddReport) -> tuple[ProbeReport | None, str]:
+    """What ``zoomrag index`` and the framework adapters run after a write: the probe, when the
+    write changed documents (or no probe was recorded) and one is due (:func:`probe_due`); else
+    None and why the last one was kept ("" when nothing needed one)."""
+    changed = report.added or report.updated or report.removed
+    if not (changed or not index.auto_choice().recorded) or index.pins is None:
+        return None, ""
+    due, kept = probe_due(index)
+    return (probe_expansion(index) if due else None), kept
 
 
 def probe_expansion(index: Index, *, mode: str = "hybrid", seed: int = 0, record: bool = True,

@@ -101,11 +101,10 @@ class Searcher:
         docs = documents(pieces)
         with self._lock:
             report = self.index.add(docs)
-            if probe and (report.added or report.updated) and self.index.pins is not None:
-                from ..evaluate.probe import probe_due, probe_expansion  # evaluation loads only when it runs
+            if probe:
+                from ..evaluate.probe import probe_after_write  # evaluation loads only when it runs
 
-                if probe_due(self.index)[0]:
-                    probe_expansion(self.index)
+                probe_after_write(self.index, report)
         return report
 
     def delete(self, refs: Iterable[str]) -> int:

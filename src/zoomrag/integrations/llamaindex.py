@@ -99,8 +99,9 @@ def _condition(f: MetadataFilter) -> dict[str, Any]:
     if op not in _COMPARED:
         raise ConfigError(f"filters[{f.key!r}]: the operator {op.value!r} has no zoomrag form; use one of "
                           f"{', '.join(o.value for o in _COMPARED)}, is_empty or all")
-    value = f.value if op not in (FilterOperator.IN, FilterOperator.NIN, FilterOperator.ANY) or \
-        isinstance(f.value, list) else [f.value]
+    value: Any = f.value
+    if op in (FilterOperator.IN, FilterOperator.NIN, FilterOperator.ANY) and not isinstance(value, list):
+        value = [value]
     return {f.key: {_COMPARED[op]: value}}
 
 

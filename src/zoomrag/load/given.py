@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import islice
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
@@ -63,8 +64,8 @@ def given_format(text: str, source: str = "") -> str:
         return "html"
     # the text of a file read from its bytes (a PDF's) is Markdown where a converter wrote it so,
     # headings throughout; one "# comment" of an example between blank lines does not make it
-    signs = 1 if not named else 3
-    if sum(1 for _, _m in zip(range(signs), _MARKDOWN.finditer(head), strict=False)) >= signs:
+    signs = 3 if named else 1
+    if len(list(islice(_MARKDOWN.finditer(head), signs))) == signs:
         return "markdown"
     return "text"
 

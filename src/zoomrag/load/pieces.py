@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -101,6 +101,14 @@ def documents(pieces: Iterable[Piece]) -> list[Document]:
     for key, group in groups.items():
         out.extend(_group_documents(key, group))
     return out
+
+
+def paged(pages: Sequence[str], *, id: str, source: str = "", metadata: Mapping[str, Any] | None = None
+          ) -> Document:
+    """One document of a file's page texts, in order, read as the pages a loader gives (what
+    the HTTP API and an evaluation corpus take as ``pages``)."""
+    [doc] = documents(Piece(p, {"source": source or id, "page_number": n}) for n, p in enumerate(pages, 1))
+    return with_metadata(replace(doc, id=id), metadata or {})
 
 
 def _group_documents(key: str, group: Sequence[Piece]) -> list[Document]:

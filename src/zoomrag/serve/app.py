@@ -28,9 +28,8 @@ from ..errors import ConfigError, StoreError, ZoomragError
 from ..expand import expander_names
 from ..index import MODES, Index
 from ..load import formats, load_path
-from ..load.base import with_metadata
 from ..load.given import read_given
-from ..load.pieces import Piece, documents
+from ..load.pieces import paged
 from ..model import Document
 from . import schema as s
 from .errors import NotFound, error_body, status_of
@@ -170,8 +169,7 @@ def _given(d: s.DocumentIn) -> Document:
     if d.pages is not None:
         if not d.pages:
             raise ConfigError(f"{d.source}: pages is empty; give the text of each page")
-        [doc] = documents(Piece(p, {"source": d.source, "page_number": n}) for n, p in enumerate(d.pages, 1))
-        return with_metadata(dataclasses.replace(doc, id=d.id or d.source), d.metadata)
+        return paged(d.pages, id=d.id or d.source, source=d.source, metadata=d.metadata)
     try:
         return read_given(d.text or "", id=d.id or d.source, source=d.source, format=d.format,
                           metadata=d.metadata)
