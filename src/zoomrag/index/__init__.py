@@ -27,6 +27,7 @@ from ..expand import Expander
 from ..expand.auto import AutoChoice, Choice, pin_value
 from ..load import FileRules
 from ..load.base import MAX_FILE_BYTES
+from ..load.web import MAX_PAGES
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
 from ..search.ann import ANN_THRESHOLD
@@ -119,8 +120,8 @@ class Index:
             progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
             namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
             include: Iterable[str] | str = (), exclude: Iterable[str] | str = (), gitignore: bool = True,
-            hidden: bool = False, pictures: bool = False) -> AddReport:
-        """Index files, folders (recursively) and Documents.
+            hidden: bool = False, pictures: bool = False, max_pages: int = MAX_PAGES) -> AddReport:
+        """Index files, folders (recursively), web sites and Documents.
 
         A file's id is its path relative to the folder given (a file given by name: its name),
         under ``namespace/`` when given, so a copy of a folder is the same documents; its
@@ -134,10 +135,16 @@ class Index:
         (None: no limit) and non-regular files are skipped: all reported with the reason. ``prune``
         removes stored files under the given folders that are gone from disk (a skipped file keeps
         its last good version). ``ray`` (True, or a Ray address): the work is done on a cluster.
+
+        A web address (``https://docs.example.com/guide/``) is read as the site's pages under its
+        folder, link by link and by its sitemaps, as its ``robots.txt`` allows, at most
+        ``max_pages`` of them (:func:`zoomrag.load.web.crawl`; the ``web`` extra): each page's id
+        and source is its address, the patterns apply to the path under the folder, and
+        ``prune`` removes the pages the site no longer has.
         """
         rules = FileRules.of(include, exclude, gitignore, hidden, pictures)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                                max_file_bytes=max_file_bytes, ray=ray, rules=rules)
+                                max_file_bytes=max_file_bytes, ray=ray, rules=rules, max_pages=max_pages)
 
     def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
                       extra: Mapping[str, str] | None = None) -> None:

@@ -29,6 +29,7 @@ from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
 from ..load import FileRules, load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
+from ..load.web import MAX_PAGES, CrawlResult, crawl, is_url
 from ..model import Document, Tree
 from ..parse import PARSER_VERSION
 from ..parse.changelog import CHANGELOG_KEY, is_changelog
@@ -39,12 +40,13 @@ from .reports import PAGES_NOT_READ, AddReport, Counts
 from .server_dense import ServerDense
 from .settings import Settings
 from .units import units_to_embed
-from .walk import prune_gone, resolved, walk
+from .walk import prune_gone, prune_pages, resolved, walk
 
 #: ``progress(stage, done, total)``; stages are ``read``, ``parse`` and ``embed``.
 Progress = Callable[[str, int, "int | None"], None]
-#: Files (or Documents) to read, each with the folder its id is relative to.
-Sources = Sequence[tuple[Path | Document, Path | None]]
+#: Files (or Documents) to read, each with the folder its id is relative to (a web page: the
+#: address of the site's part crawled).
+Sources = Sequence[tuple[Path | Document, Path | str | None]]
 #: Reads, parses, embeds and writes the sources somewhere else (a Ray cluster,
 #: :mod:`.distributed`), filling the report: ``fan_out(sources, report, progress, metadata,
 #: namespace, max_file_bytes)``.
@@ -80,10 +82,13 @@ class Ingest:
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
             progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
             max_file_bytes: int | None = MAX_FILE_BYTES, ray: bool | str = False,
-            fan_out: FanOut | None = None, rules: FileRules = FileRules()) -> AddReport:
+            fan_out: FanOut | None = None, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES) -> AddReport:
         """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
         (the settings are pinned first, here, from the first documents read)."""
         if ray is not False:
+            if any(is_url(i) for i in ([items] if isinstance(items, str) else items)):  # type: ignore[union-attr]
+                raise ConfigError("a web site is read on this machine: index it without --ray (its pages are "
+                                  "fetched one site at a time; the cluster would only wait for them)")
             from .distributed import add_on_ray  # Ray loads only when asked for
 
             return add_on_ray(self, items, address=ray, prune=prune, progress=progress, metadata=metadata,
@@ -95,10 +100,13 @@ class Ingest:
         items = list(items)
         t0 = time.perf_counter()
         report = Counts()
+        tick = progress or (lambda stage, done, total: None)
         with self.lock:
-            sources = list(walk(self.store.path, items, report, rules))
-            roots = [str(resolved(Path(i))) for i in items if not isinstance(i, Document)]
-            tick = progress or (lambda stage, done, total: None)
+            sites = [self._crawl(i, report, tick, rules, max_file_bytes, max_pages) for i in items if is_url(i)]
+            sources: list[tuple[Path | Document, Path | str | None]] = [
+                *walk(self.store.path, [i for i in items if not is_url(i)], report, rules),
+                *((d, site.scope.url) for site in sites for d in site.documents)]
+            roots = [i if is_url(i) else str(resolved(Path(i))) for i in items if not isinstance(i, Document)]
             tick("read", 0, len(sources))
             given = dict(metadata or {})
             if fan_out is not None:
@@ -119,8 +127,13 @@ class Ingest:
                     report.embedder = self.settings.pin([d.text[:4000] for d, _ in sample], roots)
                 self._index_documents([*sample, *loaded], report, tick)
             if prune and roots:
-                report.removed += prune_gone(self.store, roots, seen=report.seen, report=report,
-                                             namespace=namespace)
+                files = [r for r in roots if not is_url(r)]
+                if files:
+                    report.removed += prune_gone(self.store, files, seen=report.seen, report=report,
+                                                 namespace=namespace)
+                for site in sites:
+                    report.removed += prune_pages(self.store, site, seen=report.seen, report=report,
+                                                  namespace=namespace)
                 self.store.drop_unused_vectors()
             if roots:
                 with self.store.transaction():
@@ -131,12 +144,22 @@ class Ingest:
         report.seconds = time.perf_counter() - t0
         return report.freeze()
 
+    def _crawl(self, start: str, report: Counts, tick: Progress, rules: FileRules, max_bytes: int | None,
+               max_pages: int) -> CrawlResult:
+        """The pages of the site at ``start``; what was not read goes to the report."""
+        site = crawl(start, rules=rules, max_pages=max_pages, max_bytes=max_bytes,
+                     progress=lambda done, total: tick("fetch", done, total))
+        report.skipped.extend(site.skipped)
+        report.failed |= site.failed
+        report.crawled.append((site.scope.url, len(site.documents), site.stopped))
+        return site
+
     def index_sources(self, sources: Sources, report: Counts, tick: Progress, metadata: dict[str, Any],
                       namespace: str | None, max_bytes: int | None) -> None:
         """Read, parse, embed and write a part of a run (a Ray worker's batch), comparing with the
         stored versions of these documents only; the caller holds the writer lock."""
         prefix = f"{namespace}/" if namespace else ""
-        ids = [prefix + s.id if isinstance(s, Document) else file_id(s, root, prefix) for s, root in sources]
+        ids = [prefix + s.id if isinstance(s, Document) else file_id(s, _folder(root), prefix) for s, root in sources]
         docs = self._read(sources, report, tick, metadata, namespace, max_bytes, only=ids)
         self._index_documents(docs, report, tick)
 
@@ -159,12 +182,12 @@ class Ingest:
         prefix = f"{namespace}/" if namespace else ""
         for n, (src, root) in enumerate(sources, start=1):
             if isinstance(src, Document):
-                doc, origin = src, "api"
+                doc, origin = src, "web" if isinstance(root, str) else "api"
                 if prefix:
                     doc = replace(doc, id=prefix + doc.id)
                 doc = with_metadata(doc, metadata)
             else:
-                doc_id = file_id(src, root, prefix)
+                doc_id = file_id(src, _folder(root), prefix)
                 try:
                     doc = load_path(src, id=doc_id, source=str(resolved(src)), metadata=metadata,
                                     max_bytes=max_bytes)
@@ -321,6 +344,10 @@ def _has_bytes(path: Path) -> bool:
         return path.stat().st_size > 0
     except OSError:
         return False
+
+
+def _folder(root: Path | str | None) -> Path | None:
+    return root if isinstance(root, Path) else None
 
 
 def file_id(path: Path, root: Path | None, prefix: str) -> str:

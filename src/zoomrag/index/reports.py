@@ -41,6 +41,8 @@ class AddReport:
     #: ``(source, pages read by OCR, pages)`` of files read this run with pages scanned as images
     #: (a PDF's, a TIFF's).
     ocr: tuple[tuple[str, int, int], ...] = ()
+    #: ``(address, pages read, why the crawl stopped early or "")`` of each web site crawled.
+    crawled: tuple[tuple[str, int, str], ...] = ()
 
 
 #: The reason a skipped entry gives for pages OCR could not read (the rest of their file is indexed).
@@ -107,8 +109,10 @@ class Counts:
     scanned: list[tuple[str, int, int]] = field(default_factory=list)
     embedder: str = ""
     ocr: list[tuple[str, int, int]] = field(default_factory=list)
+    crawled: list[tuple[str, int, str]] = field(default_factory=list)
 
     def freeze(self) -> AddReport:
         return AddReport(self.added, self.updated, self.unchanged, self.removed, tuple(self.skipped),
                          self.units, self.embedded, self.characters, self.seconds, tuple(self.kept), self.ann,
-                         self.reread, tuple(self.empty), tuple(self.scanned), self.embedder, tuple(self.ocr))
+                         self.reread, tuple(self.empty), tuple(self.scanned), self.embedder, tuple(self.ocr),
+                         tuple(self.crawled))

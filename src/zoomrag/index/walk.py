@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..load.folders import walk_folder
 from ..load.ignore import FileRules
+from ..load.web import CrawlResult
 from ..model import Document
 from ..search.ann import AnnIndex
 from ..store import SqliteStore, Store, WriterLock
@@ -82,6 +83,26 @@ def prune_gone(store: Store, roots: Iterable[str] | None, *, seen: set[str] = fr
                 report.kept.append(row.source)
             continue
         removed += store.delete_document(row.id)
+    return removed
+
+
+def prune_pages(store: Store, site: CrawlResult, *, seen: set[str], report: Counts,
+                namespace: str | None = None) -> int:
+    """Remove the stored pages of the crawled ``site`` that are gone: answered as gone (404,
+    410), now read under another address, or, when the crawl read every page it found, no
+    longer linked from any. A page found and not read (left out by a pattern or robots.txt, or
+    not fetched this time) keeps its last good version and is listed in ``report.kept``."""
+    removed = 0
+    for row in store.documents():
+        if row.origin != "web" or row.id in seen or not site.scope.holds(row.source):
+            continue
+        if namespace and not row.id.startswith(namespace + "/"):
+            continue
+        url = row.source
+        if url in site.gone or url in site.read or (not site.stopped and url not in site.found):
+            removed += store.delete_document(row.id)
+        else:
+            report.kept.append(url)
     return removed
 
 

@@ -61,6 +61,26 @@ class FileRules:
         """The rules from a pattern or patterns each (``exclude="*.csv"`` is one pattern)."""
         return cls(_tuple(include, "include"), _tuple(exclude, "exclude"), gitignore, hidden, pictures)
 
+    def path_left_out(self, rel: str) -> str | None:
+        """Why the include and exclude patterns leave out the path ``rel`` (relative to what was
+        given, its folders parted by ``/``: a web page's), or None; the folders above it count as
+        the walk's do. A folder's own page (``guide/``) is its ``index.html``, as a server
+        answers it. No ``.gitignore`` applies."""
+        if not rel.strip("/"):
+            return None  # the page of what was given itself
+        parts = (rel + "index.html" if rel.endswith("/") else rel).strip("/").split("/")
+        paths = [("/".join(parts[:i]), True) for i in range(1, len(parts))]
+        paths.append(("/".join(parts), False))
+        if self.exclude:
+            exclude = _Layer(_user_spec(self.exclude, "exclude"), "exclude")
+            if any(exclude.check(p, is_dir) for p, is_dir in paths):
+                return "matches an exclude pattern (" + ", ".join(self.exclude) + ")"
+        if self.include:
+            include = _Layer(_user_spec(self.include, "include"), "include")
+            if not any(include.check(p, is_dir) for p, is_dir in paths):
+                return "matches no include pattern (" + ", ".join(self.include) + ")"
+        return None
+
 
 def _tuple(patterns: Iterable[str] | str, what: str) -> tuple[str, ...]:
     found = (patterns,) if isinstance(patterns, str) else tuple(patterns)

@@ -1,0 +1,378 @@
+"""A web site read as its pages: the folder of the address given, on its host, followed link by
+link and by its sitemaps, as its ``robots.txt`` allows.
+
+A crawl reads what a reader of the site reads: the pages (and the PDFs, office files and text
+they link to) under the address's folder, not what the site's generator derives from them (an
+index, a search page, a copy of a source), not what its name says is no document (a picture, an
+archive, a script), not what the user's include and exclude patterns leave out, not a page that
+asks not to be indexed (``<meta name="robots" content="noindex">``). The same text under two
+addresses (``/docs/`` and ``/docs/index.html``) is one document, under the shorter address.
+
+Every address not read is reported with the reason; a page that could not be fetched this time
+(a timeout, a server error) is kept as it was by prune, one the site says is gone (404, 410) is
+not.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from importlib import metadata
+from typing import Any
+from urllib import robotparser
+
+from ...errors import InputError, ZoomragError
+from ...model import Document
+from ..base import MAX_FILE_BYTES, file_size_text, reader_module
+from ..given import read_given
+from ..ignore import FileRules
+from .pages import derived, media_type, not_a_document, page_links, page_text, read_fetched
+from .sitemaps import MAX_SITEMAP_BYTES, read_sitemap
+from .urls import Scope, normal
+
+#: Pages a crawl reads at most unless told (``--max-pages``): a documentation site is hundreds.
+MAX_PAGES = 5000
+#: Requests in flight at once (to one host); one when ``robots.txt`` asks for a delay.
+WORKERS = 4
+#: Seconds to connect, or between two reads of a response; a page taking longer in all is left.
+TIMEOUT = 20.0
+PAGE_SECONDS = 120.0
+#: Sitemaps read at most (an index may list thousands, each of 50,000 addresses).
+MAX_SITEMAPS = 50
+#: Seconds a site may ask to wait (``Retry-After``, ``Crawl-delay``) that a crawl honours.
+MAX_WAIT = 30.0
+AGENT = "zoomrag"
+#: Answers that say a page is gone for good, so prune removes it.
+GONE = frozenset({404, 410})
+
+Progress = Callable[[int, "int | None"], None]
+
+
+@dataclass(frozen=True)
+class CrawlResult:
+    """What one crawl read, and what it did not."""
+
+    scope: Scope
+    documents: tuple[Document, ...] = ()
+    #: ``(address, reason)`` of every address found and not read.
+    skipped: tuple[tuple[str, str], ...] = ()
+    #: Addresses that could not be fetched this time (kept by prune).
+    failed: frozenset[str] = frozenset()
+    #: Addresses the site answered are gone (404, 410).
+    gone: frozenset[str] = frozenset()
+    #: Every address in the scope found (read or not), and those whose answer was a document
+    #: (also one read under another address: a redirect's, a copy's).
+    found: frozenset[str] = frozenset()
+    read: frozenset[str] = frozenset()
+    #: Requests made (pages, files, sitemaps and robots.txt not counted).
+    fetched: int = 0
+    #: Why the crawl stopped before reading every page it found; "" when it read them all.
+    stopped: str = ""
+
+
+@dataclass(frozen=True)
+class _Answer:
+    url: str
+    final: str = ""
+    status: int = 0
+    content_type: str = ""
+    body: bytes = b""
+    #: Why no page came back (a network error, too large, too slow); "" when one did.
+    error: str = ""
+    retry_after: float | None = None
+
+
+def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES,
+          max_bytes: int | None = MAX_FILE_BYTES, progress: Progress | None = None, workers: int = WORKERS,
+          timeout: float = TIMEOUT, client: Any = None) -> CrawlResult:
+    """Read the site at ``start`` (see the module). Errors about the start address itself (it
+    cannot be reached, it is not found, robots.txt disallows it) are an :class:`InputError`
+    naming it; every other address not read is in the result's ``skipped``."""
+    if max_pages < 1:
+        raise InputError(f"max_pages={max_pages}: give at least 1")
+    own = client is None
+    if own:
+        httpx = reader_module("httpx", start, "a web site", "web")
+        client = httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": _user_agent()},
+                              limits=httpx.Limits(max_connections=workers))
+    try:
+        return _Crawl(client, rules, max_pages, max_bytes, progress or (lambda done, total: None),
+                      workers).run(normal(start))
+    finally:
+        if own:
+            client.close()
+
+
+def _user_agent() -> str:
+    try:
+        version = metadata.version("zoomrag")
+    except metadata.PackageNotFoundError:
+        version = "0"
+    return f"{AGENT}/{version} (retrieval index; +https://pypi.org/project/zoomrag/)"
+
+
+@dataclass
+class _Found:
+    """A crawl while it runs."""
+
+    queued: set[str] = field(default_factory=set)
+    frontier: deque[str] = field(default_factory=deque)
+    documents: dict[str, Document] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    failed: set[str] = field(default_factory=set)
+    gone: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)
+    #: The page that first linked each address, to name with a broken link.
+    linked_from: dict[str, str] = field(default_factory=dict)
+
+
+class _Crawl:
+    def __init__(self, client: Any, rules: FileRules, max_pages: int, max_bytes: int | None, progress: Progress,
+                 workers: int) -> None:
+        self.client = client
+        self.rules = rules
+        self.max_pages = max_pages
+        self.max_bytes = max_bytes
+        self.progress = progress
+        self.workers = workers
+        self.delay = 0.0
+        self._last = 0.0
+        self._pace = threading.Lock()
+        self.found = _Found()
+
+    def run(self, start: str) -> CrawlResult:
+        first = self._get(start)
+        if first.error or first.status >= 400:
+            why = first.error or _status(first.status)
+            raise InputError(f"{start}: cannot read it ({why}); check the address, and that this machine "
+                             "reaches the site")
+        scope = Scope.of(first.final)
+        self.scope = scope
+        self.robots = self._robots(scope.origin)
+        if not self.robots.can_fetch(AGENT, first.final):
+            raise InputError(f"{start}: the site's robots.txt does not allow crawlers to read it; "
+                             "save its pages to a folder and index the folder instead")
+        delay = self.robots.crawl_delay(AGENT)
+        if delay:
+            self.delay, self.workers = min(float(delay), MAX_WAIT), 1
+        f = self.found
+        f.queued.update({start, first.final})
+        fetched = 1
+        self._take(first)
+        for page in self._sitemap_pages(scope):
+            self._queue(page, "")
+        total = lambda: fetched + len(f.frontier)  # noqa: E731
+        self.progress(fetched, total())
+        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="zoomrag-crawl") as pool:
+            running: set[Future[_Answer]] = set()
+            while f.frontier or running:
+                while f.frontier and len(running) < self.workers and fetched < self.max_pages:
+                    running.add(pool.submit(self._get, f.frontier.popleft()))
+                    fetched += 1
+                if not running:
+                    break
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._take(future.result())
+                self.progress(fetched - len(running), total())
+        stopped = ""
+        if f.frontier:
+            stopped = (f"stopped after {self.max_pages} pages, {len(f.frontier)} more found and not read; "
+                       "raise --max-pages to read them")
+        docs = _distinct(f.documents)
+        return CrawlResult(scope, tuple(docs), tuple(f.skipped.items()), frozenset(f.failed), frozenset(f.gone),
+                           frozenset(f.queued), frozenset(f.read), fetched, stopped)
+
+    def _take(self, a: _Answer) -> None:
+        """Keep what one answer gave: its document, its links; or why it gave none."""
+        f = self.found
+        if a.error or a.status >= 400:
+            why = a.error or _status(a.status)
+            if a.status in GONE:
+                f.gone.add(a.url)
+            else:
+                f.failed.add(a.url)
+            came = f.linked_from.get(a.url)
+            f.skipped[a.url] = f"{a.url}: {why}" + (f" (linked from {came})" if came else "")
+            return
+        url = a.final
+        if url != a.url:
+            if not self.scope.holds(url):
+                f.skipped[a.url] = f"{a.url}: redirected to {url}, outside {self.scope.url}"
+                return
+            if url in f.documents:
+                f.read.add(a.url)
+                return  # another address of a page already read
+            f.queued.add(url)
+        mime = media_type(a.content_type)
+        try:
+            if mime in ("text/html", "application/xhtml+xml"):
+                text = page_text(a.body, a.content_type, url)
+                links = page_links(text, url)
+                if links.follow:
+                    for link in (*links.links, *([links.canonical] if links.canonical else [])):
+                        self._queue(link, url, links.generator)
+                if not links.index:
+                    f.skipped[url] = f"{url}: the page asks not to be indexed (meta robots noindex)"
+                    return
+                doc = read_given(text, id=url, source=url, format="html")
+            else:
+                doc = read_fetched(a.body, a.content_type, url, max_bytes=self.max_bytes)
+        except ZoomragError as e:
+            f.failed.add(url)
+            f.skipped[url] = str(e)
+            return
+        f.documents[url] = doc
+        f.read.update({a.url, url})
+
+    def _queue(self, url: str, came_from: str, generator: str = "") -> None:
+        f = self.found
+        if url in f.queued or not self.scope.holds(url):
+            return
+        f.queued.add(url)
+        why = self._left_out(url, generator)
+        if why:
+            f.skipped[url] = f"{url}: {why}"
+            return
+        if came_from:
+            f.linked_from[url] = came_from
+        f.frontier.append(url)
+
+    def _left_out(self, url: str, generator: str) -> str | None:
+        if not_a_document(url):
+            return "its name says a file no reader reads (a picture, an archive, a script)"
+        if (why := derived(url, generator)) is not None:
+            return why
+        if (why := self.rules.path_left_out(self.scope.relative(url) or "/")) is not None:
+            return why
+        if not self.robots.can_fetch(AGENT, url):
+            return "the site's robots.txt does not allow crawlers to read it"
+        return None
+
+    def _robots(self, origin: str) -> robotparser.RobotFileParser:
+        rp = robotparser.RobotFileParser(origin + "/robots.txt")
+        a = self._get(origin + "/robots.txt", limit=512 * 1024)
+        if a.status in (401, 403):  # robots.txt kept from crawlers: so is the site (as urllib reads it)
+            rp.parse(["User-agent: *", "Disallow: /"])
+        elif a.error or a.status >= 400 or not media_type(a.content_type).startswith("text/plain"):
+            rp.parse([])  # none, or a page answered for every address: all allowed
+        else:
+            rp.parse(a.body.decode("utf-8", "replace").splitlines())
+        return rp
+
+    def _sitemap_pages(self, scope: Scope) -> list[str]:
+        """The pages the site's sitemaps list (those robots.txt names, else ``sitemap.xml`` at the
+        site's root and in the scope's folder), in the scope."""
+        maps = deque(self.robots.site_maps() or [scope.origin + "/sitemap.xml", scope.url + "sitemap.xml"])
+        seen: set[str] = set()
+        pages: list[str] = []
+        while maps and len(seen) < MAX_SITEMAPS:
+            where = maps.popleft()
+            if where in seen:
+                continue
+            seen.add(where)
+            a = self._get(where, limit=MAX_SITEMAP_BYTES)
+            if a.error or a.status >= 400:
+                continue
+            found = read_sitemap(a.body)
+            maps.extend(found.sitemaps)
+            for page in found.pages:
+                try:
+                    url = normal(page)
+                except InputError:
+                    continue
+                if scope.holds(url):
+                    pages.append(url)
+        return pages
+
+    def _get(self, url: str, *, limit: int | None = -1) -> _Answer:
+        """One request, streamed so that a page over the size limit is not read whole; a site
+        asking to wait (429, 503 with ``Retry-After``) is asked once more."""
+        cap = self.max_bytes if limit == -1 else limit
+        for attempt in (1, 2):
+            a = self._request(url, cap)
+            if a.status in (429, 503) and attempt == 1 and a.retry_after is not None:
+                time.sleep(a.retry_after)
+                continue
+            return a
+        return a
+
+    def _request(self, url: str, cap: int | None) -> _Answer:
+        self._wait_turn()
+        import httpx  # the client in use came from it
+
+        deadline = time.monotonic() + PAGE_SECONDS
+        try:
+            with self.client.stream("GET", url) as r:
+                final = normal(str(r.url))
+                ctype = r.headers.get("content-type", "")
+                if r.status_code >= 400:
+                    return _Answer(url, final, r.status_code, ctype, retry_after=_retry_after(r.headers))
+                declared = r.headers.get("content-length", "")
+                if cap is not None and declared.isdigit() and int(declared) > cap:
+                    return _Answer(url, final, error=_too_large(int(declared), cap))
+                body = bytearray()
+                for chunk in r.iter_bytes():
+                    body += chunk
+                    if cap is not None and len(body) > cap:
+                        return _Answer(url, final, error=_too_large(len(body), cap))
+                    if time.monotonic() > deadline:
+                        return _Answer(url, final, error=f"took over {PAGE_SECONDS:.0f} seconds to arrive")
+                return _Answer(url, final, r.status_code, ctype, bytes(body))
+        except httpx.TimeoutException:
+            return _Answer(url, error=f"no answer within {self.client.timeout.read or TIMEOUT:.0f} seconds")
+        except httpx.TooManyRedirects:
+            return _Answer(url, error="too many redirects")
+        except (httpx.HTTPError, httpx.InvalidURL, ValueError, UnicodeError) as e:
+            return _Answer(url, error=f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
+
+    def _wait_turn(self) -> None:
+        if not self.delay:
+            return
+        with self._pace:
+            pause = self._last + self.delay - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            self._last = time.monotonic()
+
+
+def _distinct(documents: dict[str, Document]) -> list[Document]:
+    """The documents in address order, one per text: the same page under two addresses
+    (``/docs/`` and ``/docs/index.html``) keeps the shorter."""
+    by_text: dict[str, Document] = {}
+    for url in sorted(documents, key=lambda u: (len(u), u)):
+        by_text.setdefault(documents[url].content_hash, documents[url])
+    return sorted(by_text.values(), key=lambda d: d.id)
+
+
+def _status(code: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return f"{code} {HTTPStatus(code).phrase}"
+    except ValueError:
+        return f"HTTP {code}"
+
+
+def _too_large(size: int, cap: int) -> str:
+    return (f"larger than {file_size_text(cap)} ({file_size_text(size)}); raise --max-file-size to read it "
+            "(0 for no limit)")
+
+
+def _retry_after(headers: Any) -> float | None:
+    said = headers.get("retry-after")
+    if said is None:
+        return None
+    if said.strip().isdigit():
+        wait_s = float(said.strip())
+    else:
+        try:
+            wait_s = parsedate_to_datetime(said).timestamp() - time.time()
+        except (TypeError, ValueError):
+            return None
+    return max(0.0, wait_s) if wait_s <= MAX_WAIT else None
