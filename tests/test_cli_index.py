@@ -142,8 +142,9 @@ def test_query_json_has_exactly_the_documented_shape(project):
     assert (payload["query"], payload["budget"]) == ("whole index in one file", 100)
     assert payload["contexts"]
     for ctx in payload["contexts"]:
-        assert list(ctx) == ["doc_id", "source", "start", "end", "text", "section_path", "score", "hits", "spans",
-                             "metadata", "copies", "pages"]
+        assert list(ctx) == ["doc_id", "source", "link", "anchor", "start", "end", "text", "section_path", "score",
+                             "hits", "spans", "metadata", "copies", "pages"]
+        assert (ctx["link"], ctx["anchor"]) == (ctx["source"], "")  # no page here names its sections
         assert ctx["pages"] == []  # no document here has pages
         assert all(list(h) == ["start", "end", "score"] for h in ctx["hits"])
         source = (project / ctx["source"]).read_text()

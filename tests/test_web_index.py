@@ -20,7 +20,8 @@ from zoomrag.text.tokens import CharCounter
 def site():
     with FakeSite() as s:
         s.html("/docs/", page("Widget", "Widget turns sprockets into widgets.", "install.html", "api.html"))
-        s.html("/docs/install.html", page("Installing", "Install Widget with pip; it needs a C compiler."))
+        s.html("/docs/install.html", page("Installing", "Install Widget with pip.")
+               .replace("</main>", "<h2 id='compiler'>Compiler</h2><p>It needs a C compiler.</p></main>"))
         s.html("/docs/api.html", page("API", "turn(sprocket, speed) raises ValueError above ten turns a second."))
         yield s
 
@@ -41,6 +42,7 @@ def test_a_sites_pages_are_documents_under_their_addresses(tmp_path, site):
         assert stored(ix) == [f"{u}/docs/", f"{u}/docs/api.html", f"{u}/docs/install.html"]
         top = ix.query("which compiler does installing need", mode="bm25", budget=300, top=1)[0]
         assert (top.doc_id, top.source) == (f"{u}/docs/install.html", f"{u}/docs/install.html")
+        assert top.link == f"{u}/docs/install.html#compiler"  # where the match is
         assert top.metadata["product"] == "widget" and top.metadata["title"] == "Installing"
         again = ix.add(u + "/docs/", metadata={"product": "widget"})
         assert (again.added, again.unchanged, again.embedded) == (0, 3, 0)
@@ -113,6 +115,8 @@ def test_the_cli_indexes_and_queries_a_site(tmp_path, site, monkeypatch):
     assert f"{u}/docs/: 2 page(s) read" in out and "2 added" in out
     q = json.loads(run("query", "compiler pip", "--json", "--mode", "bm25", "--top", "1").stdout)
     assert q["contexts"][0]["source"] == f"{u}/docs/install.html"
+    assert q["contexts"][0]["link"] == f"{u}/docs/install.html#compiler"
+    assert f"1. {u}/docs/install.html#compiler [" in run("query", "compiler pip", "--mode", "bm25", "--top", "1").stdout
     shown = run("query", "sprockets widgets", "--mode", "bm25", "--top", "1").stdout
     assert shown.startswith(f"1. {u}/docs/ [")  # the address as it is, nothing added
 

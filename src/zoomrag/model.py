@@ -16,6 +16,7 @@ from itertools import compress, repeat
 from operator import and_, attrgetter, gt, not_
 from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol
+from urllib.parse import quote
 
 from .errors import SpanError
 
@@ -383,6 +384,31 @@ class Hit:
     copies: tuple[str, ...] = ()
 
 
+#: The document metadata key of an HTML page's named headings: ``[[offset, fragment], ...]``,
+#: where each heading starts in the text; a context's :attr:`Context.anchor` is read from it.
+ANCHORS_KEY = "anchors"
+#: What a URL's fragment holds unescaped (RFC 3986: pchar, "/" and "?").
+_FRAGMENT_SAFE = "!$&'()*+,;=:@/?-._~"
+
+
+def anchor_at(metadata: Mapping[str, Any], offset: int) -> str:
+    """The fragment of the last named heading starting at or before ``offset`` ("" if none)."""
+    found = ""
+    for start, name in metadata.get(ANCHORS_KEY) or ():
+        if start > offset:
+            break
+        found = name
+    return found
+
+
+def shown_metadata(metadata: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A document's metadata as a result shows it: without what only places its parts
+    (:data:`ANCHORS_KEY`: a context says its own ``anchor``)."""
+    if ANCHORS_KEY not in metadata:
+        return metadata
+    return MappingProxyType({k: v for k, v in metadata.items() if k != ANCHORS_KEY})
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """A returned span: what the reader model sees, with the hits that produced it."""
@@ -419,11 +445,22 @@ class Context:
     #: slide deck (a slide a page), whose readers part pages with form feeds, as paged plain texts
     #: (an RFC) have them; empty for a document without.
     pages: tuple[int, ...] = ()
+    #: The fragment naming the section of the context's best match, when its page names its
+    #: sections (an HTML page's heading ids: ``with-pip``); "" otherwise.
+    anchor: str = ""
+
+    @property
+    def link(self) -> str:
+        """Where a browser opens the context: the source, at the section of its best match when
+        the page names it (``https://x.org/install.html#with-pip``)."""
+        return f"{self.source}#{quote(self.anchor, safe=_FRAGMENT_SAFE)}" if self.anchor else self.source
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "doc_id": self.doc_id,
             "source": self.source,
+            "link": self.link,
+            "anchor": self.anchor,
             "start": self.start,
             "end": self.end,
             "text": self.text,

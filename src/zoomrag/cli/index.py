@@ -33,7 +33,7 @@ from ..index.reports import PAGES_NOT_READ
 from ..load import FileRules, read_records
 from ..load.readers.images import PICTURES
 from ..load.web import MAX_PAGES, is_url
-from ..model import Document
+from ..model import Document, shown_metadata
 from ..parse import parse_settings
 from ..search import filters
 from . import file_rule_options, index_option, main
@@ -372,7 +372,7 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
         payload["probe"] = {"kinds": {k: c.to_dict() for k, c in choice.probed.items()}, "note": choice.note}
         if documents:
             payload["documents_list"] = [{"id": d.id, "source": d.source, "length": d.length,
-                                          "metadata": dict(d.metadata)} for d in docs]
+                                          "metadata": dict(shown_metadata(d.metadata))} for d in docs]
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
     table = Table(show_header=False, box=None)
@@ -396,7 +396,7 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        shown = "  " + json.dumps(dict(d.metadata), ensure_ascii=False, default=str) if d.metadata else ""
+        shown = "  " + json.dumps(dict(shown_metadata(d.metadata)), ensure_ascii=False, default=str) if d.metadata else ""
         console.print(Text(terminal_safe(f"  {d.id}  {shown_path(d.source)}  ({d.length:,} characters){shown}")))
 
 

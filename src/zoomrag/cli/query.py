@@ -232,7 +232,10 @@ def _context_header(rank: int, ctx: Context) -> Text:
     file_part, _, record = ctx.doc_id.rpartition("#")
     # a record of a file (a web page's address may end in "/", with no name to end with)
     record = record if file_part and file_part.endswith(os.path.basename(ctx.source)) else ""
-    head.append(terminal_safe(shown_path(ctx.source) + (f"#{record}" if record else "")), style="bold cyan")
+    where = shown_path(ctx.source)
+    if ctx.anchor:  # the section of its best match, as a browser opens it
+        where = where + ctx.link[len(ctx.source):]
+    head.append(terminal_safe(where + (f"#{record}" if record else "")), style="bold cyan")
     head.append(f" {spans_label(ctx)}", style="green")
     head.append(f"  score {ctx.score:.4f}", style="magenta")
     title = ctx.metadata.get("title") if record and not ctx.section_path else None

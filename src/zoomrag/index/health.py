@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import StoreError
+from ..model import ANCHORS_KEY
 from ..parse import PARSER_VERSION
 from ..search.ann import AnnIndex
 from ..store import Pins, Store
@@ -32,7 +33,7 @@ def stats_of(store: Store, pins: Pins | None, dense: DenseSearch | ServerDense, 
         if pins else "not pinned yet",
         generation=generation, ann=dense.describe(generation),
         older_readings=sum(r.parser < PARSER_VERSION for r in store.document_readings().values()),
-        metadata_keys=tuple(store.metadata_keys(METADATA_KEYS)))
+        metadata_keys=tuple((k, n) for k, n in store.metadata_keys(METADATA_KEYS) if k != ANCHORS_KEY))
 
 
 def check_of(store: Store, pins: Pins | None) -> CheckReport:

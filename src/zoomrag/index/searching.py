@@ -23,7 +23,7 @@ from ..expand import Expander, get_expander
 from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
-from ..model import Context, Hit, Tree
+from ..model import Context, Hit, Tree, shown_metadata
 from ..parse.changelog import CHANGELOG_KEY
 from ..parse.testfiles import TEST_KEY
 from ..search import scope
@@ -256,6 +256,6 @@ class Searcher:
                           explain=explain, counter=self.settings.counter, name=asked_unqualified(text))
         # Metadata as stored now: cached trees are kept while their text is unchanged, and
         # update_metadata changes no text.
-        current = self.store.metadata_by_id({c.doc_id for c in out})
+        current = {k: shown_metadata(m) for k, m in self.store.metadata_by_id({c.doc_id for c in out}).items()}
         return [c if c.metadata == current.get(c.doc_id, c.metadata) else
                 replace(c, metadata=current[c.doc_id]) for c in out]

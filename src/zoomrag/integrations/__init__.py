@@ -39,6 +39,7 @@ def span_metadata(ctx: Context) -> dict[str, Any]:
     and last page in a PDF."""
     return {
         "source": ctx.source,
+        "link": ctx.link,
         "doc_id": ctx.doc_id,
         "start": ctx.start,
         "end": ctx.end,

@@ -65,7 +65,8 @@ def build_server(location: Path | str) -> tuple[MCPServer, _Owner]:
                      bm25_weight: float | None = None) -> dict[str, Any]:
         """Find the passages that best answer `query`, at most `budget` tokens in all.
 
-        Each context has `source` (the document), `start`/`end` (its exact character span),
+        Each context has `source` (the document), `link` (where to open it, at the section of
+        its best match when the page names one), `start`/`end` (its exact character span),
         `section_path`, `score`, `hits` (the matched units inside it), `copies` (ids of other
         documents holding the same text, left out for it) and, in a PDF or a slide deck, `pages`
         (its first and last page or slide, to cite). `where` filters on

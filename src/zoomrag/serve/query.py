@@ -108,7 +108,7 @@ def context_from_payload(d: Mapping[str, Any]) -> Context:
         rule=d.get("rule", ""), metadata=dict(d.get("metadata") or {}), copies=tuple(d.get("copies", ())),
         spans=tuple((int(s["start"]), int(s["end"])) for s in d.get("spans", ()))
         if len(d.get("spans", ())) > 1 else (),
-        pages=tuple(int(p) for p in d.get("pages", ())),
+        pages=tuple(int(p) for p in d.get("pages", ())), anchor=d.get("anchor", ""),
     )
 
 

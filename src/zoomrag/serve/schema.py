@@ -58,6 +58,11 @@ class SpanOut(BaseModel):
 class ContextOut(BaseModel):
     doc_id: str
     source: str
+    #: Where a browser opens the context: the source at the section of its best match, when the
+    #: page names its sections (``https://x.org/install.html#with-pip``); else the source.
+    link: str = ""
+    #: The fragment naming that section ("" when none does).
+    anchor: str = ""
     start: int
     end: int
     text: str
@@ -131,6 +136,8 @@ class AddResponse(BaseModel):
     embedder: str = ""
     #: (source, pages read by OCR, pages) of PDFs read with pages scanned as images.
     ocr: list[tuple[str, int, int]] = []
+    #: (address, pages read, why the crawl stopped early or "") of each web site crawled.
+    crawled: list[tuple[str, int, str]] = []
 
 
 class DocumentOut(BaseModel):

@@ -50,13 +50,14 @@ from types import MappingProxyType
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from ...model import Block, Document
+from ...model import ANCHORS_KEY, Block, Document
 from ...text.sentences import CJK_CHARS
 from . import doxygen as dox
 from .code import language_name, read_code
 from .confluence import confluence_page
 from .filing import cover_facts, filing_title
 from .grid import table_rows
+from .html_anchors import ANCHOR, anchor
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
 from .html_nodes import classes, own_rows
 from .html_notes import back_link, note_label, notes_aside, notes_list, ref_label
@@ -571,13 +572,13 @@ class _Renderer:
                             base = self.page_level + in_member  # a member's section is one further down
                             self.comment = (comment, max(0, base + 1 - level))
                         level = min(level + self.comment[1], 6)
-                self.add("#" * level + " " + body, "heading", level)
+                self.add("#" * level + " " + body, "heading", level, _anchored(_EMPTY, node))
                 self.outline = level
         elif (drawn := node.attributes.get(HEADING_MARK)) is not None:
             body = _inline(node).render(one_line=True)
             if body:
                 level = int(drawn)
-                self.add("#" * level + " " + body, "heading", level)
+                self.add("#" * level + " " + body, "heading", level, _anchored(_EMPTY, node))
                 self.outline = level
                 self.page_level = level
         elif tag == "dt" and _entry(node):
@@ -585,7 +586,7 @@ class _Renderer:
             if body:
                 level = min(self.outline + 1 + _entry_depth(node), 6)
                 self.add("#" * level + " " + body, "heading", level,
-                         MappingProxyType({"title": _entry_title(node, body)}))
+                         _anchored(MappingProxyType({"title": _entry_title(node, body)}), node))
         elif tag == "dt":
             # A term leads its definition's first paragraph, as an admonition's title does: a
             # context cannot end on a term whose definition it left out.
@@ -1133,6 +1134,18 @@ def _title_above_siblings(text: str, blocks: list[Block], title: str) -> tuple[s
     return text[:at] + text[at + 1:], moved
 
 
+def _anchored(meta: MappingProxyType, node: LexborNode) -> MappingProxyType:
+    """A heading's ``meta`` with the fragment that names it (:mod:`.html_anchors`), when it has one."""
+    found = anchor(node)
+    return MappingProxyType({**meta, ANCHOR: found}) if found else meta
+
+
+def _anchors(blocks: list[Block]) -> dict[str, object]:
+    """The document metadata that says where each named heading starts (:data:`ANCHORS_KEY`)."""
+    found = [[b.start, b.meta[ANCHOR]] for b in blocks if b.type == "heading" and ANCHOR in b.meta]
+    return {ANCHORS_KEY: found} if found else {}
+
+
 def read_html(text: str, *, doc_id: str, source: str) -> Document:
     java = _javadoc_source(text)
     listing = (*java, "java") if java is not None else dox.source_listing(text, _kept_text)
@@ -1156,7 +1169,7 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
     rendered, blocks, title = render_html(text)
     facts = {**props, **cover_facts(text)}  # an inline XBRL filing's filer, form and period
     return Document(id=doc_id, source=source, text=rendered, format="html",
-                    metadata=MappingProxyType({"title": filing_title(facts) or title, **facts}),
+                    metadata=MappingProxyType({"title": filing_title(facts) or title, **facts, **_anchors(blocks)}),
                     blocks=tuple(blocks))
 
 
