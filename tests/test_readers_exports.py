@@ -203,7 +203,9 @@ def test_a_notion_html_pages_properties_read_as_the_markdown_export_writes_them(
                         "## What happened\n\nA certificate expired.\n\n"
                         "💡 Certificates are listed in certs.yaml.\n")
     assert dict(doc.metadata) == {"title": "Checkout returned 502", "status": "Done", "tags": ["payments", "eu"],
-                                  "owner": "Ana Silva", "date": "2024-03-04", "postmortem_written": False}
+                                  "owner": "Ana Silva", "date": "2024-03-04", "postmortem_written": False,
+                                  "anchors": [[118, "a1"]]}  # "What happened" by the id Notion gave it
+    assert doc.text[118:].startswith("## What happened")
 
 
 def test_an_exported_wiki_is_filtered_by_what_its_pages_state(tmp_path):

@@ -118,6 +118,15 @@ def test_redirects_inside_the_folder_are_followed_and_outside_left(site):
     assert f"{u}/docs/old.html" in result.read
 
 
+def test_a_page_a_script_draws_is_said_to_hold_no_text(site):
+    site.html("/", page("Home", "Start.", "app.html"))
+    site.html("/app.html", '<html><head><title>App</title></head><body><div id="root"></div>'
+                           '<script src="bundle.js"></script></body></html>')
+    result = crawl(site.url + "/")
+    assert ids(result) == [site.url + "/"]
+    assert "the page holds no text (one a script draws" in skipped(result)[site.url + "/app.html"]
+
+
 def test_pages_asking_not_to_be_indexed_or_followed_are_obeyed(site):
     u = site.url
     site.html("/", page("Home", "Start.", "hub.html", "leaf.html"))

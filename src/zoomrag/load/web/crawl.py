@@ -221,6 +221,11 @@ class _Crawl:
                     f.skipped[url] = f"{url}: the page asks not to be indexed (meta robots noindex)"
                     return
                 doc = read_given(text, id=url, source=url, format="html")
+                if not doc.text.strip():
+                    f.skipped[url] = (f"{url}: the page holds no text (one a script draws in the browser: "
+                                      "zoomrag runs no scripts; save the page from a browser and index the file)")
+                    f.read.add(url)
+                    return
             else:
                 doc = read_fetched(a.body, a.content_type, url, max_bytes=self.max_bytes)
         except ZoomragError as e:
