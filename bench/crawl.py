@@ -31,7 +31,6 @@ from markdown_it import MarkdownIt  # noqa: E402
 
 from zoomrag.load.web import crawl  # noqa: E402
 
-
 #: Characters of Markdown a page holds (a documentation page is 3–20 KB of text).
 PAGE_CHARS = 8000
 

@@ -100,6 +100,8 @@ def test_start_addresses_that_cannot_be_read_say_why(site):
         crawl("http://127.0.0.1:1/")
     with pytest.raises(InputError, match=r"not a web address"):
         crawl("http://[::1/")
+    with pytest.raises(InputError, match=r"127.0.0.1: the address holds a user name or password"):
+        crawl("http://me:secret@127.0.0.1:1/")
     with pytest.raises(InputError, match=r"max_pages=0: give at least 1"):
         crawl(site.url + "/", max_pages=0)
 

@@ -25,6 +25,7 @@ from email.utils import parsedate_to_datetime
 from importlib import metadata
 from typing import Any
 from urllib import robotparser
+from urllib.parse import urlsplit
 
 from ...errors import InputError, ZoomragError
 from ...model import Document
@@ -95,6 +96,10 @@ def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PA
     naming it; every other address not read is in the result's ``skipped``."""
     if max_pages < 1:
         raise InputError(f"max_pages={max_pages}: give at least 1")
+    start = normal(start)
+    if "@" in urlsplit(start).netloc:
+        raise InputError(f"{urlsplit(start).hostname}: the address holds a user name or password, which every "
+                         "page's id would keep; zoomrag does not log in: save the pages to a folder and index it")
     own = client is None
     if own:
         httpx = reader_module("httpx", start, "a web site", "web")
@@ -102,7 +107,7 @@ def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PA
                               limits=httpx.Limits(max_connections=workers))
     try:
         return _Crawl(client, rules, max_pages, max_bytes, progress or (lambda done, total: None),
-                      workers).run(normal(start))
+                      workers).run(start)
     finally:
         if own:
             client.close()
@@ -168,7 +173,8 @@ class _Crawl:
             self._queue(page, "")
         total = lambda: fetched + len(f.frontier)  # noqa: E731
         self.progress(fetched, total())
-        with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="zoomrag-crawl") as pool:
+        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="zoomrag-crawl")
+        try:
             running: set[Future[_Answer]] = set()
             while f.frontier or running:
                 while f.frontier and len(running) < self.workers and fetched < self.max_pages:
@@ -180,6 +186,8 @@ class _Crawl:
                 for future in done:
                     self._take(future.result())
                 self.progress(fetched - len(running), total())
+        finally:  # interrupted (Ctrl-C): requests not yet sent are dropped, nothing was written
+            pool.shutdown(wait=False, cancel_futures=True)
         stopped = ""
         if f.frontier:
             stopped = (f"stopped after {self.max_pages} pages, {len(f.frontier)} more found and not read; "
