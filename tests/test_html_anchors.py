@@ -68,3 +68,21 @@ def test_query_results_link_to_their_section_and_hide_the_anchors(tmp_path):
         assert top.start == 0 and top.anchor == "conda" and top.link == f"{page}#conda"  # the page whole
         assert ANCHORS_KEY not in top.metadata and top.metadata["title"] == "Installing"
         assert ix.stats().metadata_keys and all(k != ANCHORS_KEY for k, _ in ix.stats().metadata_keys)
+
+
+def test_anchors_stored_later_reach_a_running_index(tmp_path):
+    from dataclasses import replace
+
+    from zoomrag.load import load_path
+
+    page = tmp_path / "p.html"
+    page.write_text("<html><body><h1 id='a'>Alpha</h1><p>First part about apples.</p>"
+                    "<h2 id='b'>Beta</h2><p>Second part about bananas.</p></body></html>")
+    read = load_path(page, id="p.html", source=str(page))
+    bare = replace(read, metadata=shown_metadata(read.metadata))  # as an older zoomrag stored it
+    with Index.open(tmp_path / "ix.db", embedder=CountingEmbedder()) as ix:
+        ix.add([bare])
+        for _ in range(3):  # a tree is kept from its document's second query on
+            assert ix.query("bananas", mode="bm25", top=1, budget=40)[0].anchor == ""
+        assert ix.add([read]).updated == 1  # the same text: only the metadata is written
+        assert ix.query("bananas", mode="bm25", top=1, budget=40)[0].anchor == "b"

@@ -23,7 +23,7 @@ from ..expand import Expander, get_expander
 from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
-from ..model import Context, Hit, Tree, shown_metadata
+from ..model import Context, Hit, Tree, anchor_at, shown_metadata
 from ..parse.changelog import CHANGELOG_KEY
 from ..parse.testfiles import TEST_KEY
 from ..search import scope
@@ -256,6 +256,12 @@ class Searcher:
                           explain=explain, counter=self.settings.counter, name=asked_unqualified(text))
         # Metadata as stored now: cached trees are kept while their text is unchanged, and
         # update_metadata changes no text.
-        current = {k: shown_metadata(m) for k, m in self.store.metadata_by_id({c.doc_id for c in out}).items()}
-        return [c if c.metadata == current.get(c.doc_id, c.metadata) else
-                replace(c, metadata=current[c.doc_id]) for c in out]
+        stored = self.store.metadata_by_id({c.doc_id for c in out})
+        return [_as_stored(c, stored[c.doc_id]) if c.doc_id in stored else c for c in out]
+
+
+def _as_stored(ctx: Context, metadata: Mapping[str, Any]) -> Context:
+    """``ctx`` with its document's metadata as stored now, and the anchor that metadata gives."""
+    shown = shown_metadata(metadata)
+    anchor = anchor_at(metadata, max(ctx.hits, key=lambda h: h[2])[0] if ctx.hits else ctx.start)
+    return ctx if ctx.metadata == shown and ctx.anchor == anchor else replace(ctx, metadata=shown, anchor=anchor)
