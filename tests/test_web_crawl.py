@@ -81,6 +81,7 @@ def test_a_start_the_site_forbids_is_refused(site):
     with pytest.raises(InputError, match=r"/docs/: the site's robots.txt does not allow crawlers to read it; "
                                          r"save its pages to a folder and index the folder instead"):
         crawl(site.url + "/docs/")
+    assert site.fetched() == ["/robots.txt"]  # asked before the page
 
 
 def test_a_crawl_delay_is_kept_between_requests(site):

@@ -151,17 +151,20 @@ class _Crawl:
         self.found = _Found()
 
     def run(self, start: str) -> CrawlResult:
+        origin = Scope.of(start).origin
+        self.robots = self._robots(origin)
+        self._allowed(start, start)
         first = self._get(start)
-        if first.error or first.status >= 400:
-            why = first.error or _status(first.status)
-            raise InputError(f"{start}: cannot read it ({why}); check the address, and that this machine "
-                             "reaches the site")
+        if first.error:
+            raise InputError(f"{start}: cannot read it ({first.error}); check the address, and that this "
+                             "machine reaches the site (through a proxy: set HTTPS_PROXY)")
+        if first.status >= 400:
+            raise InputError(f"{start}: cannot read it ({_status(first.status)}); check the address")
         scope = Scope.of(first.final)
         self.scope = scope
-        self.robots = self._robots(scope.origin)
-        if not self.robots.can_fetch(AGENT, first.final):
-            raise InputError(f"{start}: the site's robots.txt does not allow crawlers to read it; "
-                             "save its pages to a folder and index the folder instead")
+        if scope.origin != origin:  # redirected to another host: its rules apply
+            self.robots = self._robots(scope.origin)
+            self._allowed(first.final, start)
         delay = self.robots.crawl_delay(AGENT)
         if delay:
             self.delay, self.workers = min(float(delay), MAX_WAIT), 1
@@ -195,6 +198,11 @@ class _Crawl:
         docs = _distinct(f.documents)
         return CrawlResult(scope, tuple(docs), tuple(f.skipped.items()), frozenset(f.failed), frozenset(f.gone),
                            frozenset(f.queued), frozenset(f.read), fetched, stopped)
+
+    def _allowed(self, url: str, start: str) -> None:
+        if not self.robots.can_fetch(AGENT, url):
+            raise InputError(f"{start}: the site's robots.txt does not allow crawlers to read it; "
+                             "save its pages to a folder and index the folder instead")
 
     def _take(self, a: _Answer) -> None:
         """Keep what one answer gave: its document, its links; or why it gave none."""
