@@ -75,6 +75,14 @@ def test_robots_txt_is_obeyed_and_its_sitemap_read(site):
     assert "/docs/private/plans.html" not in site.fetched() and "/else.html" not in site.fetched()
 
 
+def test_a_site_answering_a_page_for_every_address_has_no_rules_and_no_sitemap(site):
+    soft = page("Home", "Start. User-agent: * Disallow: /")
+    for path in ("/", "/robots.txt", "/sitemap.xml"):
+        site.html(path, soft)
+    result = crawl(site.url + "/")
+    assert ids(result) == [site.url + "/"] and not result.skipped
+
+
 def test_a_start_the_site_forbids_is_refused(site):
     site.file("/robots.txt", b"User-agent: zoomrag\nDisallow: /\n", "text/plain")
     site.html("/docs/", page("Home", "Start."))
