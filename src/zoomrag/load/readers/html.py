@@ -59,6 +59,7 @@ from .filing import cover_facts, filing_title
 from .grid import table_rows
 from .html_anchors import ANCHOR, anchor
 from .html_look import DROP_MARK, HEADING_MARK, mark_look
+from .html_meta import page_facts
 from .html_nodes import classes, own_rows
 from .html_notes import back_link, note_label, notes_aside, notes_list, ref_label
 from .notion import html_page, is_notion_page, page_parents
@@ -1167,7 +1168,8 @@ def read_html(text: str, *, doc_id: str, source: str) -> Document:
         if crumbs:
             props = {"breadcrumbs": crumbs, **props}
     rendered, blocks, title = render_html(text)
-    facts = {**props, **cover_facts(text)}  # an inline XBRL filing's filer, form and period
+    # who wrote the page and when, as its head says; an inline XBRL filing's filer, form and period
+    facts = {**page_facts(text), **props, **cover_facts(text)}
     return Document(id=doc_id, source=source, text=rendered, format="html",
                     metadata=MappingProxyType({"title": filing_title(facts) or title, **facts, **_anchors(blocks)}),
                     blocks=tuple(blocks))
