@@ -135,12 +135,7 @@ class Index:
         (None: no limit) and non-regular files are skipped: all reported with the reason. ``prune``
         removes stored files under the given folders that are gone from disk (a skipped file keeps
         its last good version). ``ray`` (True, or a Ray address): the work is done on a cluster.
-
-        A web address (``https://docs.example.com/guide/``) is read as the site's pages under its
-        folder, link by link and by its sitemaps, as its ``robots.txt`` allows, at most
-        ``max_pages`` of them (:func:`zoomrag.load.web.crawl`; the ``web`` extra): each page's id
-        and source is its address, the patterns apply to the path under the folder, and
-        ``prune`` removes the pages the site no longer has.
+        A web address is read as its site's pages, at most ``max_pages`` (docs/web.md).
         """
         rules = FileRules.of(include, exclude, gitignore, hidden, pictures)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
