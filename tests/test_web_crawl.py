@@ -265,3 +265,19 @@ def test_one_spelling_is_stable_and_in_the_scope_of_its_folder(host, parts, quer
     assert normal(once) == once and "#" not in once
     assert Scope.of(once).holds(once)
     assert resolve("", once) == once
+
+
+def test_a_bounded_crawl_never_requests_another_host(site):
+    u = site.url
+    other = u.replace("127.0.0.1", "localhost")  # the same server under another name: another host
+    site.file("/robots.txt", f"User-agent: *\nSitemap: {other}/elsewhere-map.xml\n".encode(), "text/plain")
+    site.html("/docs/", page("Home", "Start.", "away.html", "inner/"))
+    site.redirect("/docs/away.html", f"{other}/secret.html")
+    site.html("/docs/inner/", page("Inner", "Inside."))
+    result = crawl(u + "/docs/inner/", within=(u + "/docs/inner/",))
+    assert ids(result) == [f"{u}/docs/inner/"]
+    result = crawl(u + "/docs/", within=(u + "/docs/",))
+    assert "outside the addresses this server may read" in skipped(result)[f"{u}/docs/away.html"]
+    assert "/secret.html" not in site.fetched() and "/elsewhere-map.xml" not in site.fetched()
+    with pytest.raises(InputError, match=r"not under the addresses this server may read"):
+        crawl(u + "/", within=(u + "/docs/",))

@@ -13,6 +13,7 @@ import click
 
 from ..defaults import is_server
 from ..errors import ConfigError
+from ..load.web import is_url
 from . import index_option, main
 
 
@@ -50,9 +51,12 @@ def _need_index(location: Path | str) -> None:
               help="Reader threads, each with its own connection to the index.")
 @click.option("--lock-timeout", type=click.FloatRange(min=0), default=5.0, show_default=True,
               help="Seconds a write waits while another process (zoomrag index) writes, before 423.")
+@click.option("--crawl", "crawl", multiple=True, metavar="ADDRESS",
+              help="Let clients index web sites under ADDRESS with POST /sites (repeatable), e.g. "
+                   "--crawl https://docs.example.com/; none by default: the server fetches no address.")
 def serve_command(index_path: Path | str, host: str, port: int, api_key: str | None, cors: tuple[str, ...],
                   max_body_mb: float, timeout: float, write_timeout: float, readers: int,
-                  lock_timeout: float) -> None:
+                  lock_timeout: float, crawl: tuple[str, ...]) -> None:
     """Serve the index over HTTP: a JSON API and a web inspector at /.
 
     The model and the ANN graph are loaded once. While it runs, `zoomrag query` on the same
@@ -68,9 +72,14 @@ def serve_command(index_path: Path | str, host: str, port: int, api_key: str | N
 
     check_bind(host, api_key)
     _need_index(index_path)
+    for address in crawl:
+        if not is_url(address):
+            raise click.UsageError(f"--crawl {address!r}: give a web address, e.g. https://docs.example.com/")
+    if crawl:
+        _need("httpx", "web")
     config = ServeConfig(index=index_path, api_key=api_key or None, cors=cors,
                          max_body_bytes=int(max_body_mb * 2**20), timeout=timeout,
-                         write_timeout=write_timeout, readers=readers, lock_timeout=lock_timeout)
+                         write_timeout=write_timeout, readers=readers, lock_timeout=lock_timeout, crawl=crawl)
     serve(config, host, port, announce=lambda url: click.echo(
         f"zoomrag serving {shown(index_path)} at {url} (inspector at {url}/, API schema at {url}/openapi.json); "
         "Ctrl-C stops", err=True))

@@ -30,9 +30,10 @@ from ..index import MODES, Index
 from ..load import formats, load_path
 from ..load.given import read_given
 from ..load.pieces import paged
+from ..load.web import is_url, under
 from ..model import Document
 from . import schema as s
-from .errors import NotFound, error_body, status_of
+from .errors import Forbidden, NotFound, error_body, status_of
 from .pool import IndexPool
 from .query import DEFAULT_BUDGET, DEFAULT_EXPAND, DEFAULT_MODE, DEFAULT_TOP, query_payload, run_query
 from .security import BearerAuth, BodyLimit
@@ -56,6 +57,8 @@ class ServeConfig:
     readers: int = 4
     #: Seconds a write waits for another process's writer lock before answering 423.
     lock_timeout: float = 5.0
+    #: Addresses under which clients may have web sites read (``POST /sites``); none: no fetching.
+    crawl: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,23 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
         out.setdefault("seconds", 0.0)
         out["skipped"] = [*out.get("skipped", []), *skipped]
         return out
+
+    @app.post("/sites", response_model=s.AddResponse, responses=_ERRORS, tags=["documents"])
+    async def site(body: s.SiteBody) -> dict[str, Any]:
+        """Index the pages of a web site under an address the server was started to read
+        (``zoomrag serve --crawl ADDRESS``), as ``zoomrag index URL`` does (docs/web.md)."""
+        if not config.crawl:
+            raise Forbidden("this server reads no web site: its operator may allow addresses with "
+                            "zoomrag serve --crawl https://docs.example.com/")
+        if not is_url(body.url) or not under(body.url, config.crawl):
+            raise Forbidden(f"{body.url}: not under the addresses this server may read "
+                            f"({', '.join(config.crawl)}); ask its operator to add it with zoomrag serve --crawl")
+
+        def job(ix: Index):
+            return ix.add(body.url, prune=body.prune, metadata=body.metadata or None, include=body.include,
+                          exclude=body.exclude, max_pages=body.max_pages, within=config.crawl)
+
+        return dataclasses.asdict(await pool.write(job, write_timeout))
 
     @app.delete("/documents", response_model=s.DeleteResponse, responses=_ERRORS, tags=["documents"])
     async def delete(doc: str = Query(..., description="Document id, source or path.")) -> dict[str, Any]:

@@ -32,11 +32,16 @@ class Unauthorized(ZoomragError):
     """A request without the server's API key."""
 
 
+class Forbidden(ZoomragError):
+    """What the server was not started to do (fetch an address it was not told it may read)."""
+
+
 #: Most specific first: the first class an error is an instance of decides.
 STATUS: tuple[tuple[type[ZoomragError], int], ...] = (
     (NotFound, 404),
     (TooLarge, 413),
     (Unauthorized, 401),
+    (Forbidden, 403),
     (RequestTimeout, 504),
     (IndexLockedError, 423),
     (IndexMismatchError, 409),

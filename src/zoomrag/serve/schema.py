@@ -112,6 +112,16 @@ class DocumentIn(_Strict):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
+class SiteBody(_Strict):
+    url: str = Field(min_length=1, description="The site's address: its pages under this folder are read.")
+    max_pages: int = Field(5000, ge=1, description="Pages read at most.")
+    include: list[str] = Field(default_factory=list, description="Read only paths under the folder matching "
+                                                                  "these (gitignore syntax).")
+    exclude: list[str] = Field(default_factory=list, description="Leave out paths matching these.")
+    prune: bool = Field(False, description="Remove stored pages of the folder the site no longer has.")
+    metadata: dict[str, Any] = Field(default_factory=dict, description="Added to every page's metadata.")
+
+
 class AddBody(_Strict):
     documents: list[DocumentIn] = Field(min_length=1)
 

@@ -1,6 +1,6 @@
 """Web sites read as their pages (``zoomrag index https://…``): :func:`crawl`."""
 
 from .crawl import MAX_PAGES, CrawlResult, crawl
-from .urls import Scope, is_url, normal
+from .urls import Scope, is_url, normal, under
 
-__all__ = ["MAX_PAGES", "CrawlResult", "Scope", "crawl", "is_url", "normal"]
+__all__ = ["MAX_PAGES", "CrawlResult", "Scope", "crawl", "is_url", "normal", "under"]

@@ -34,7 +34,7 @@ from ..given import read_given
 from ..ignore import FileRules
 from .pages import derived, media_type, not_a_document, page_links, page_text, read_fetched
 from .sitemaps import MAX_SITEMAP_BYTES, read_sitemap
-from .urls import Scope, normal
+from .urls import Scope, normal, under
 
 #: Pages a crawl reads at most unless told (``--max-pages``): a documentation site is hundreds.
 MAX_PAGES = 5000
@@ -90,27 +90,48 @@ class _Answer:
 
 def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES,
           max_bytes: int | None = MAX_FILE_BYTES, progress: Progress | None = None, workers: int = WORKERS,
-          timeout: float = TIMEOUT, client: Any = None) -> CrawlResult:
+          timeout: float = TIMEOUT, client: Any = None, within: tuple[str, ...] = ()) -> CrawlResult:
     """Read the site at ``start`` (see the module). Errors about the start address itself (it
     cannot be reached, it is not found, robots.txt disallows it) are an :class:`InputError`
-    naming it; every other address not read is in the result's ``skipped``."""
+    naming it; every other address not read is in the result's ``skipped``. ``within``: the
+    addresses the crawl may read at all (a server's ``--crawl``), redirects included; a start
+    outside them is refused."""
     if max_pages < 1:
         raise InputError(f"max_pages={max_pages}: give at least 1")
     start = normal(start)
+    bounds = tuple(Scope.of(w) for w in within)
+    if within and not under(start, within):
+        raise InputError(f"{start}: not under the addresses this server may read ({', '.join(within)}); "
+                         "ask its operator to add it with zoomrag serve --crawl")
     if "@" in urlsplit(start).netloc:
         raise InputError(f"{urlsplit(start).hostname}: the address holds a user name or password, which every "
                          "page's id would keep; zoomrag does not log in: save the pages to a folder and index it")
     own = client is None
     if own:
         httpx = reader_module("httpx", start, "a web site", "web")
+        hooks = {"request": [_kept_to({b.origin for b in bounds}, httpx)]} if bounds else {}
         client = httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": _user_agent()},
-                              limits=httpx.Limits(max_connections=workers))
+                              limits=httpx.Limits(max_connections=workers), event_hooks=hooks)
     try:
         return _Crawl(client, rules, max_pages, max_bytes, progress or (lambda done, total: None),
-                      workers).run(start)
+                      workers, bounds).run(start)
     finally:
         if own:
             client.close()
+
+
+def _kept_to(origins: set[str], httpx: Any) -> Callable[[Any], None]:
+    """A request hook refusing any request, a redirect's too, to a host outside ``origins``: a
+    server told which sites it may read is never made to fetch another (an address inside its
+    network, behind a redirect or a sitemap a page names)."""
+
+    def check(request: Any) -> None:
+        origin = f"{request.url.scheme}://{request.url.netloc.decode('ascii')}"
+        if normal(origin + "/")[:-1] not in origins:
+            raise httpx.RequestError(f"{request.url} is outside the addresses this server may read",
+                                     request=request)
+
+    return check
 
 
 def _user_agent() -> str:
@@ -138,7 +159,8 @@ class _Found:
 
 class _Crawl:
     def __init__(self, client: Any, rules: FileRules, max_pages: int, max_bytes: int | None, progress: Progress,
-                 workers: int) -> None:
+                 workers: int, bounds: tuple[Scope, ...] = ()) -> None:
+        self.bounds = bounds
         self.client = client
         self.rules = rules
         self.max_pages = max_pages
@@ -161,6 +183,12 @@ class _Crawl:
         if first.status >= 400:
             raise InputError(f"{start}: cannot read it ({_status(first.status)}); check the address")
         scope = Scope.of(first.final)
+        if self.bounds:  # a folder above the bounds (``/docs`` read as ``/``) narrows to them
+            inside = [b for b in self.bounds if b.holds(first.final)]
+            if not inside:
+                raise InputError(f"{start}: redirected to {first.final}, outside the addresses this server "
+                                 "may read")
+            scope = max([scope, *inside], key=lambda s: len(s.url))  # prefixes of one address: the narrowest
         self.scope = scope
         if scope.origin != origin:  # redirected to another host: its rules apply
             self.robots = self._robots(scope.origin)
@@ -289,7 +317,8 @@ class _Crawl:
     def _sitemap_pages(self, scope: Scope) -> list[str]:
         """The pages the site's sitemaps list (those robots.txt names, else ``sitemap.xml`` at the
         site's root and in the scope's folder), in the scope."""
-        maps = deque(self.robots.site_maps() or [scope.origin + "/sitemap.xml", scope.url + "sitemap.xml"])
+        named = [m for m in self.robots.site_maps() or [] if m.startswith(scope.origin + "/")]  # this host's
+        maps = deque(named or [scope.origin + "/sitemap.xml", scope.url + "sitemap.xml"])
         seen: set[str] = set()
         pages: list[str] = []
         while maps and len(seen) < MAX_SITEMAPS:

@@ -4,6 +4,7 @@ reads (its scope: the folder of the address given, on the same host)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
@@ -80,3 +81,9 @@ class Scope:
         """The path of ``url`` inside the scope, as the include and exclude patterns see it
         (``api/json.html``; a folder's page ``api/``)."""
         return urlsplit(url).path[len(self.folder):]
+
+
+def under(url: str, addresses: Iterable[str]) -> bool:
+    """Whether ``url`` lies in the folder of one of ``addresses`` (as a crawl's scope holds it)."""
+    at = normal(url)
+    return any(Scope.of(a).holds(at) for a in addresses)
