@@ -15,23 +15,20 @@ not.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
-from importlib import metadata
 from typing import Any
 from urllib import robotparser
 from urllib.parse import urlsplit
 
 from ...errors import InputError, ZoomragError
 from ...model import Document
-from ..base import MAX_FILE_BYTES, file_size_text, reader_module
+from ..base import MAX_FILE_BYTES
 from ..given import read_given
 from ..ignore import FileRules
+from .fetch import AGENT, MAX_WAIT, TIMEOUT, Answer, Fetcher, open_client, status_text
 from .pages import derived, media_type, not_a_document, page_links, page_text, read_fetched
 from .sitemaps import MAX_SITEMAP_BYTES, read_sitemap
 from .urls import Scope, normal, under
@@ -40,14 +37,8 @@ from .urls import Scope, normal, under
 MAX_PAGES = 5000
 #: Requests in flight at once (to one host); one when ``robots.txt`` asks for a delay.
 WORKERS = 4
-#: Seconds to connect, or between two reads of a response; a page taking longer in all is left.
-TIMEOUT = 20.0
-PAGE_SECONDS = 120.0
 #: Sitemaps read at most (an index may list thousands, each of 50,000 addresses).
 MAX_SITEMAPS = 50
-#: Seconds a site may ask to wait (``Retry-After``, ``Crawl-delay``) that a crawl honours.
-MAX_WAIT = 30.0
-AGENT = "zoomrag"
 #: Answers that say a page is gone for good, so prune removes it.
 GONE = frozenset({404, 410})
 
@@ -76,18 +67,6 @@ class CrawlResult:
     stopped: str = ""
 
 
-@dataclass(frozen=True)
-class _Answer:
-    url: str
-    final: str = ""
-    status: int = 0
-    content_type: str = ""
-    body: bytes = b""
-    #: Why no page came back (a network error, too large, too slow); "" when one did.
-    error: str = ""
-    retry_after: float | None = None
-
-
 def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES,
           max_bytes: int | None = MAX_FILE_BYTES, progress: Progress | None = None, workers: int = WORKERS,
           timeout: float = TIMEOUT, client: Any = None, within: tuple[str, ...] = ()) -> CrawlResult:
@@ -108,38 +87,13 @@ def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PA
                          "page's id would keep; zoomrag does not log in: save the pages to a folder and index it")
     own = client is None
     if own:
-        httpx = reader_module("httpx", start, "a web site", "web")
-        hooks = {"request": [_kept_to({b.origin for b in bounds}, httpx)]} if bounds else {}
-        client = httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": _user_agent()},
-                              limits=httpx.Limits(max_connections=workers), event_hooks=hooks)
+        client = open_client(start, workers=workers, timeout=timeout, origins={b.origin for b in bounds})
     try:
-        return _Crawl(client, rules, max_pages, max_bytes, progress or (lambda done, total: None),
-                      workers, bounds).run(start)
+        return _Crawl(Fetcher(client, max_bytes), rules, max_pages, max_bytes,
+                      progress or (lambda done, total: None), workers, bounds).run(start)
     finally:
         if own:
             client.close()
-
-
-def _kept_to(origins: set[str], httpx: Any) -> Callable[[Any], None]:
-    """A request hook refusing any request, a redirect's too, to a host outside ``origins``: a
-    server told which sites it may read is never made to fetch another (an address inside its
-    network, behind a redirect or a sitemap a page names)."""
-
-    def check(request: Any) -> None:
-        origin = f"{request.url.scheme}://{request.url.netloc.decode('ascii')}"
-        if normal(origin + "/")[:-1] not in origins:
-            raise httpx.RequestError(f"{request.url} is outside the addresses this server may read",
-                                     request=request)
-
-    return check
-
-
-def _user_agent() -> str:
-    try:
-        version = metadata.version("zoomrag")
-    except metadata.PackageNotFoundError:
-        version = "0"
-    return f"{AGENT}/{version} (retrieval index; +https://pypi.org/project/zoomrag/)"
 
 
 @dataclass
@@ -158,30 +112,27 @@ class _Found:
 
 
 class _Crawl:
-    def __init__(self, client: Any, rules: FileRules, max_pages: int, max_bytes: int | None, progress: Progress,
-                 workers: int, bounds: tuple[Scope, ...] = ()) -> None:
+    def __init__(self, fetcher: Fetcher, rules: FileRules, max_pages: int, max_bytes: int | None,
+                 progress: Progress, workers: int, bounds: tuple[Scope, ...] = ()) -> None:
+        self.fetcher = fetcher
         self.bounds = bounds
-        self.client = client
         self.rules = rules
         self.max_pages = max_pages
         self.max_bytes = max_bytes
         self.progress = progress
         self.workers = workers
-        self.delay = 0.0
-        self._last = 0.0
-        self._pace = threading.Lock()
         self.found = _Found()
 
     def run(self, start: str) -> CrawlResult:
         origin = Scope.of(start).origin
         self.robots = self._robots(origin)
         self._allowed(start, start)
-        first = self._get(start)
+        first = self.fetcher.get(start)
         if first.error:
             raise InputError(f"{start}: cannot read it ({first.error}); check the address, and that this "
                              "machine reaches the site (through a proxy: set HTTPS_PROXY)")
         if first.status >= 400:
-            raise InputError(f"{start}: cannot read it ({_status(first.status)}); check the address")
+            raise InputError(f"{start}: cannot read it ({status_text(first.status)}); check the address")
         scope = Scope.of(first.final)
         if self.bounds:  # a folder above the bounds (``/docs`` read as ``/``) narrows to them
             inside = [b for b in self.bounds if b.holds(first.final)]
@@ -195,7 +146,7 @@ class _Crawl:
             self._allowed(first.final, start)
         delay = self.robots.crawl_delay(AGENT)
         if delay:
-            self.delay, self.workers = min(float(delay), MAX_WAIT), 1
+            self.fetcher.delay, self.workers = min(float(delay), MAX_WAIT), 1
         f = self.found
         f.queued.update({start, first.final})
         fetched = 1
@@ -206,10 +157,10 @@ class _Crawl:
         self.progress(fetched, total())
         pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="zoomrag-crawl")
         try:
-            running: set[Future[_Answer]] = set()
+            running: set[Future[Answer]] = set()
             while f.frontier or running:
                 while f.frontier and len(running) < self.workers and fetched < self.max_pages:
-                    running.add(pool.submit(self._get, f.frontier.popleft()))
+                    running.add(pool.submit(self.fetcher.get, f.frontier.popleft()))
                     fetched += 1
                 if not running:
                     break
@@ -232,11 +183,11 @@ class _Crawl:
             raise InputError(f"{start}: the site's robots.txt does not allow crawlers to read it; "
                              "save its pages to a folder and index the folder instead")
 
-    def _take(self, a: _Answer) -> None:
+    def _take(self, a: Answer) -> None:
         """Keep what one answer gave: its document, its links; or why it gave none."""
         f = self.found
         if a.error or a.status >= 400:
-            why = a.error or _status(a.status)
+            why = a.error or status_text(a.status)
             if a.status in GONE:
                 f.gone.add(a.url)
             else:
@@ -305,7 +256,7 @@ class _Crawl:
 
     def _robots(self, origin: str) -> robotparser.RobotFileParser:
         rp = robotparser.RobotFileParser(origin + "/robots.txt")
-        a = self._get(origin + "/robots.txt", limit=512 * 1024)
+        a = self.fetcher.get(origin + "/robots.txt", limit=512 * 1024)
         if a.status in (401, 403):  # robots.txt kept from crawlers: so is the site (as urllib reads it)
             rp.parse(["User-agent: *", "Disallow: /"])
         elif a.error or a.status >= 400 or not media_type(a.content_type).startswith("text/plain"):
@@ -326,7 +277,7 @@ class _Crawl:
             if where in seen:
                 continue
             seen.add(where)
-            a = self._get(where, limit=MAX_SITEMAP_BYTES)
+            a = self.fetcher.get(where, limit=MAX_SITEMAP_BYTES)
             if a.error or a.status >= 400:
                 continue
             found = read_sitemap(a.body)
@@ -340,57 +291,6 @@ class _Crawl:
                     pages.append(url)
         return pages
 
-    def _get(self, url: str, *, limit: int | None = -1) -> _Answer:
-        """One request, streamed so that a page over the size limit is not read whole; a site
-        asking to wait (429, 503 with ``Retry-After``) is asked once more."""
-        cap = self.max_bytes if limit == -1 else limit
-        for attempt in (1, 2):
-            a = self._request(url, cap)
-            if a.status in (429, 503) and attempt == 1 and a.retry_after is not None:
-                time.sleep(a.retry_after)
-                continue
-            return a
-        return a
-
-    def _request(self, url: str, cap: int | None) -> _Answer:
-        self._wait_turn()
-        import httpx  # the client in use came from it
-
-        deadline = time.monotonic() + PAGE_SECONDS
-        try:
-            with self.client.stream("GET", url) as r:
-                final = normal(str(r.url))
-                ctype = r.headers.get("content-type", "")
-                if r.status_code >= 400:
-                    return _Answer(url, final, r.status_code, ctype, retry_after=_retry_after(r.headers))
-                declared = r.headers.get("content-length", "")
-                if cap is not None and declared.isdigit() and int(declared) > cap:
-                    return _Answer(url, final, error=_too_large(int(declared), cap))
-                body = bytearray()
-                for chunk in r.iter_bytes():
-                    body += chunk
-                    if cap is not None and len(body) > cap:
-                        return _Answer(url, final, error=_too_large(len(body), cap))
-                    if time.monotonic() > deadline:
-                        return _Answer(url, final, error=f"took over {PAGE_SECONDS:.0f} seconds to arrive")
-                return _Answer(url, final, r.status_code, ctype, bytes(body))
-        except httpx.TimeoutException:
-            return _Answer(url, error=f"no answer within {self.client.timeout.read or TIMEOUT:.0f} seconds")
-        except httpx.TooManyRedirects:
-            return _Answer(url, error="too many redirects")
-        except (httpx.HTTPError, httpx.InvalidURL, ValueError, UnicodeError) as e:
-            return _Answer(url, error=f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
-
-    def _wait_turn(self) -> None:
-        if not self.delay:
-            return
-        with self._pace:
-            pause = self._last + self.delay - time.monotonic()
-            if pause > 0:
-                time.sleep(pause)
-            self._last = time.monotonic()
-
-
 def _distinct(documents: dict[str, Document]) -> list[Document]:
     """The documents in address order, one per text: the same page under two addresses
     (``/docs/`` and ``/docs/index.html``) keeps the shorter."""
@@ -400,29 +300,3 @@ def _distinct(documents: dict[str, Document]) -> list[Document]:
     return sorted(by_text.values(), key=lambda d: d.id)
 
 
-def _status(code: int) -> str:
-    from http import HTTPStatus
-
-    try:
-        return f"{code} {HTTPStatus(code).phrase}"
-    except ValueError:
-        return f"HTTP {code}"
-
-
-def _too_large(size: int, cap: int) -> str:
-    return (f"larger than {file_size_text(cap)} ({file_size_text(size)}); raise --max-file-size to read it "
-            "(0 for no limit)")
-
-
-def _retry_after(headers: Any) -> float | None:
-    said = headers.get("retry-after")
-    if said is None:
-        return None
-    if said.strip().isdigit():
-        wait_s = float(said.strip())
-    else:
-        try:
-            wait_s = parsedate_to_datetime(said).timestamp() - time.time()
-        except (TypeError, ValueError):
-            return None
-    return max(0.0, wait_s) if wait_s <= MAX_WAIT else None
