@@ -228,6 +228,18 @@ def test_a_server_asking_to_wait_is_asked_again_once(site):
     assert result.failed == {site.url + "/down.html"}
 
 
+def test_a_redirect_loop_and_a_silent_server_are_left_with_the_reason(site):
+    site.html("/", page("Home", "Start.", "loop.html", "slow.html"))
+    site.redirect("/loop.html", "/loop2.html")
+    site.redirect("/loop2.html", "/loop.html")
+    site.pages["/slow.html"] = Page(page("Slow", "Late.").encode(), delay=1.5)
+    result = crawl(site.url + "/", timeout=0.5)
+    assert ids(result) == [site.url + "/"]
+    assert skipped(result)[site.url + "/loop.html"].startswith(f"{site.url}/loop.html: too many redirects")
+    assert skipped(result)[site.url + "/slow.html"].startswith(f"{site.url}/slow.html: no answer within 0.5 seconds")
+    assert result.failed == {site.url + "/loop.html", site.url + "/slow.html"}  # kept by prune: may come back
+
+
 def test_read_fetched_names_what_it_cannot_read():
     with pytest.raises(InputError, match=r"https://x.org/a.zip: application/zip, not a document zoomrag reads"):
         read_fetched(b"PK\x03\x04", "application/zip", "https://x.org/a.zip")

@@ -22,6 +22,8 @@ class Page:
     #: asks to wait, then the page).
     first: Page | None = None
     times: int = 0
+    #: Seconds to wait before answering (a slow server).
+    delay: float = 0.0
 
 
 class FakeSite:
@@ -39,6 +41,8 @@ class FakeSite:
                 elif page.first is not None and page.times > 0:
                     page.times -= 1
                     page = page.first
+                if page.delay:
+                    time.sleep(page.delay)
                 self.send_response(page.status)
                 self.send_header("Content-Type", page.content_type)
                 self.send_header("Content-Length", str(len(page.body)))

@@ -115,7 +115,7 @@ class Fetcher:
                         return Answer(url, final, error=f"took over {PAGE_SECONDS:.0f} seconds to arrive")
                 return Answer(url, final, r.status_code, ctype, bytes(body))
         except httpx.TimeoutException:
-            return Answer(url, error=f"no answer within {self.client.timeout.read or TIMEOUT:.0f} seconds")
+            return Answer(url, error=f"no answer within {self.client.timeout.read or TIMEOUT:g} seconds")
         except httpx.TooManyRedirects:
             return Answer(url, error="too many redirects")
         except (httpx.HTTPError, httpx.InvalidURL, ValueError, UnicodeError) as e:
