@@ -13,6 +13,7 @@ from test_index_support import CountingEmbedder
 from zoomrag import Index
 from zoomrag.cli import main
 from zoomrag.errors import ConfigError, InputError
+from zoomrag.load.web import CrawlOptions
 from zoomrag.text.tokens import CharCounter
 
 
@@ -69,7 +70,7 @@ def test_prune_keeps_what_a_crawl_cut_short_did_not_reach(tmp_path, site):
     u = site.url
     with open_index(tmp_path) as ix:
         ix.add(u + "/docs/")
-        report = ix.add(u + "/docs/", prune=True, max_pages=1)
+        report = ix.add(u + "/docs/", prune=True, web=CrawlOptions(max_pages=1))
         assert report.removed == 0 and set(report.kept) == {f"{u}/docs/api.html", f"{u}/docs/install.html"}
         assert "raise --max-pages" in report.crawled[0][2]
 
@@ -119,6 +120,26 @@ def test_the_cli_indexes_and_queries_a_site(tmp_path, site, monkeypatch):
     assert f"1. {u}/docs/install.html#compiler [" in run("query", "compiler pip", "--mode", "bm25", "--top", "1").stdout
     shown = run("query", "sprockets widgets", "--mode", "bm25", "--top", "1").stdout
     assert shown.startswith(f"1. {u}/docs/ [")  # the address as it is, nothing added
+
+
+def test_a_private_sites_token_goes_to_its_host_alone(tmp_path, site, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    u = site.url
+    other = u.replace("127.0.0.1", "localhost")  # the same server under another name: another host
+    site.html("/docs/", page("Widget", "Widget turns sprockets.", "install.html", "moved.html"))
+    site.redirect("/docs/moved.html", f"{other}/docs/install.html")
+    run("index", u + "/docs/", "--embedder", "hash", "--no-probe", "--header", "Authorization: Bearer s3cret",
+        "--header", "X-Team:docs")
+    sent = {(host.split(":")[0], path): h for host, path, h in site.headers}
+    assert sent[("127.0.0.1", "/docs/install.html")]["Authorization"] == "Bearer s3cret"
+    assert sent[("127.0.0.1", "/robots.txt")]["X-Team"] == "docs"
+    assert not {"Authorization", "X-Team"} & set(sent[("localhost", "/docs/install.html")])  # the redirect's host
+    assert "s3cret" not in (tmp_path / ".zoomrag" / "index.db").read_bytes().decode("latin-1")
+    (tmp_path / "docs").mkdir()
+    r = run("index", "docs", "--header", "Authorization: x", ok=2)
+    assert "--header goes with a web site's address" in r.stderr
+    r = run("index", u + "/docs/", "--header", "no colon", ok=2)
+    assert "write it as 'NAME: VALUE'" in r.stderr
 
 
 def test_the_cli_says_why_a_site_cannot_be_read(tmp_path, monkeypatch):

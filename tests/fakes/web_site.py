@@ -30,11 +30,14 @@ class FakeSite:
     def __init__(self) -> None:
         self.pages: dict[str, Page] = {}
         self.requests: list[tuple[str, float]] = []
+        #: The headers of each request, with its path and the host it was sent to.
+        self.headers: list[tuple[str, str, dict[str, str]]] = []
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
                 site.requests.append((self.path, time.monotonic()))
+                site.headers.append((self.headers.get("Host", ""), self.path, dict(self.headers)))
                 page = site.pages.get(self.path)
                 if page is None:
                     page = Page(b"<html><body><h1>Not here</h1></body></html>", status=404)

@@ -32,7 +32,7 @@ from ..index import AddReport, Index
 from ..index.reports import PAGES_NOT_READ
 from ..load import FileRules, read_records
 from ..load.readers.images import PICTURES
-from ..load.web import MAX_PAGES, is_url
+from ..load.web import MAX_PAGES, CrawlOptions, is_url
 from ..model import Document, shown_metadata
 from ..parse import parse_settings
 from ..search import filters
@@ -126,6 +126,9 @@ class _Input(click.ParamType):
               help="Skip files (and pages) larger than this (e.g. 200MB, 2GB; 0 for no limit).")
 @click.option("--max-pages", type=click.IntRange(min=1), default=MAX_PAGES, show_default=True, metavar="N",
               help="Read at most N pages of a web site given by its address.")
+@click.option("--header", "headers", multiple=True, metavar="'NAME: VALUE'",
+              help="Send this header with every request to a web site's own host, and to no other "
+                   "(repeatable), e.g. --header \"Authorization: Bearer $TOKEN\" for a private site.")
 @file_rule_options
 @click.option("--meta", "meta", multiple=True, metavar="KEY=VALUE",
               help="Metadata for every document of this run (repeatable), e.g. --meta lang=en --meta year=2024.")
@@ -148,7 +151,8 @@ class _Input(click.ParamType):
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars and no summary.")
 def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
-                  levels: bool, headings: bool | None, max_size: str, max_pages: int, rules: FileRules,
+                  levels: bool, headings: bool | None, max_size: str, max_pages: int, headers: tuple[str, ...],
+                  rules: FileRules,
                   meta: tuple[str, ...],
                   namespace: str | None, records_field: str | None, record_id: str, record_title: str,
                   no_probe: bool, ray_address: str | None, quiet: bool) -> None:
@@ -176,6 +180,8 @@ def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str
     params = parse_settings(settings)
     if params and strategy is None and profile is None:
         raise click.UsageError("--set needs --strategy or --profile")
+    if headers and not any(is_url(p) for p in paths):
+        raise click.UsageError("--header goes with a web site's address; no address was given")
     if records_field is not None and any(is_url(p) for p in paths):
         raise click.UsageError("--records reads files of records; a web address is read as a site without it")
     if records_field is not None and ray_address is not None:
@@ -199,7 +205,8 @@ def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str
                             max_file_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                             namespace=namespace, ray=False if ray_address is None else ray_address or True,
                             include=rules.include, exclude=rules.exclude, gitignore=rules.gitignore,
-                            hidden=rules.hidden, pictures=rules.pictures, max_pages=max_pages)
+                            hidden=rules.hidden, pictures=rules.pictures,
+                            web=CrawlOptions(max_pages=max_pages, headers=_headers(headers)))
         probed, kept = None, ""
         if not no_probe:
             from ..evaluate.probe import probe_after_write  # evaluation loads only when it runs
@@ -324,6 +331,17 @@ def _strip_source(source: str, reason: str) -> str:
 _LISTED = 3
 #: Names shown on that line before "and N more".
 _NAMED = 8
+
+
+def _headers(given: Sequence[str]) -> dict[str, str]:
+    """``--header 'NAME: VALUE'`` options as a mapping."""
+    out: dict[str, str] = {}
+    for h in given:
+        name, sep, value = h.partition(":")
+        if not sep or not name.strip() or any(c.isspace() for c in name.strip()):
+            raise click.UsageError(f"--header {h!r}: write it as 'NAME: VALUE', e.g. 'Authorization: Bearer TOKEN'")
+        out[name.strip()] = value.strip()
+    return out
 
 
 def _skipped_lines(skipped: Sequence[tuple[str, str]]) -> list[str]:

@@ -27,7 +27,7 @@ from ..expand import Expander
 from ..expand.auto import AutoChoice, Choice, pin_value
 from ..load import FileRules
 from ..load.base import MAX_FILE_BYTES
-from ..load.web import MAX_PAGES
+from ..load.web import CrawlOptions
 from ..model import Context, Document, Hit, Tree
 from ..parse import Chunker
 from ..search.ann import ANN_THRESHOLD
@@ -120,8 +120,7 @@ class Index:
             progress: Progress | None = None, metadata: Mapping[str, Any] | None = None, ray: bool | str = False,
             namespace: str | None = None, max_file_bytes: int | None = MAX_FILE_BYTES,
             include: Iterable[str] | str = (), exclude: Iterable[str] | str = (), gitignore: bool = True,
-            hidden: bool = False, pictures: bool = False, max_pages: int = MAX_PAGES,
-            within: tuple[str, ...] = ()) -> AddReport:
+            hidden: bool = False, pictures: bool = False, web: CrawlOptions = CrawlOptions()) -> AddReport:
         """Index files, folders (recursively), web sites and Documents.
 
         A file's id is its path relative to the folder given (a file given by name: its name),
@@ -136,13 +135,11 @@ class Index:
         (None: no limit) and non-regular files are skipped: all reported with the reason. ``prune``
         removes stored files under the given folders that are gone from disk (a skipped file keeps
         its last good version). ``ray`` (True, or a Ray address): the work is done on a cluster.
-        A web address is read as its site's pages, at most ``max_pages``, only under the addresses
-        ``within`` when given (a server's ``--crawl``; docs/web.md).
+        A web address is read as its site's pages, as ``web`` says (docs/web.md).
         """
         rules = FileRules.of(include, exclude, gitignore, hidden, pictures)
         return self._ingest.add(items, prune=prune, progress=progress, metadata=metadata, namespace=namespace,
-                                max_file_bytes=max_file_bytes, ray=ray, rules=rules, max_pages=max_pages,
-                                within=within)
+                                max_file_bytes=max_file_bytes, ray=ray, rules=rules, web=web)
 
     def pin_expansion(self, policy: str, params: Mapping[str, Any] | None = None, *,
                       extra: Mapping[str, str] | None = None) -> None:

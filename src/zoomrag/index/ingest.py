@@ -29,7 +29,7 @@ from ..embed.levels import level_blobs
 from ..errors import ConfigError, InputError, ZoomragError
 from ..load import FileRules, load_path
 from ..load.base import MAX_FILE_BYTES, with_metadata
-from ..load.web import MAX_PAGES, CrawlResult, crawl, is_url
+from ..load.web import CrawlOptions, CrawlResult, crawl, is_url
 from ..model import Document, Tree
 from ..parse import PARSER_VERSION
 from ..parse.changelog import CHANGELOG_KEY, is_changelog
@@ -82,8 +82,8 @@ class Ingest:
     def add(self, items: str | Path | Document | Iterable[str | Path | Document], *, prune: bool,
             progress: Progress | None, metadata: Mapping[str, Any] | None, namespace: str | None,
             max_file_bytes: int | None = MAX_FILE_BYTES, ray: bool | str = False,
-            fan_out: FanOut | None = None, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES,
-            within: tuple[str, ...] = ()) -> AddReport:
+            fan_out: FanOut | None = None, rules: FileRules = FileRules(),
+            web: CrawlOptions = CrawlOptions()) -> AddReport:
         """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
         (the settings are pinned first, here, from the first documents read)."""
         if ray is not False:
@@ -103,8 +103,7 @@ class Ingest:
         report = Counts()
         tick = progress or (lambda stage, done, total: None)
         with self.lock:
-            sites = [self._crawl(i, report, tick, rules, max_file_bytes, max_pages, within) for i in items
-                     if is_url(i)]
+            sites = [self._crawl(i, report, tick, rules, max_file_bytes, web) for i in items if is_url(i)]
             sources: list[tuple[Path | Document, Path | str | None]] = [
                 *walk(self.store.path, [i for i in items if not is_url(i)], report, rules),
                 *((d, site.scope.url) for site in sites for d in site.documents)]
@@ -147,10 +146,10 @@ class Ingest:
         return report.freeze()
 
     def _crawl(self, start: str, report: Counts, tick: Progress, rules: FileRules, max_bytes: int | None,
-               max_pages: int, within: tuple[str, ...]) -> CrawlResult:
+               web: CrawlOptions) -> CrawlResult:
         """The pages of the site at ``start``; what was not read goes to the report."""
-        site = crawl(start, rules=rules, max_pages=max_pages, max_bytes=max_bytes,
-                     progress=lambda done, total: tick("fetch", done, total), within=within)
+        site = crawl(start, rules=rules, max_pages=web.max_pages, max_bytes=max_bytes, within=web.within,
+                     headers=web.headers, progress=lambda done, total: tick("fetch", done, total))
         report.skipped.extend(site.skipped)
         report.failed |= site.failed
         report.crawled.append((site.scope.url, len(site.documents), site.stopped))

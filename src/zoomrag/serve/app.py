@@ -30,7 +30,7 @@ from ..index import MODES, Index
 from ..load import formats, load_path
 from ..load.given import read_given
 from ..load.pieces import paged
-from ..load.web import is_url, under
+from ..load.web import CrawlOptions, is_url, under
 from ..model import Document
 from . import schema as s
 from .errors import Forbidden, NotFound, error_body, status_of
@@ -289,7 +289,7 @@ def _routes(app: FastAPI, pool: IndexPool, config: ServeConfig) -> None:
 
         def job(ix: Index):
             return ix.add(body.url, prune=body.prune, metadata=body.metadata or None, include=body.include,
-                          exclude=body.exclude, max_pages=body.max_pages, within=config.crawl)
+                          exclude=body.exclude, web=CrawlOptions(max_pages=body.max_pages, within=config.crawl))
 
         return dataclasses.asdict(await pool.write(job, write_timeout))
 

@@ -16,9 +16,10 @@ not.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 from urllib import robotparser
 from urllib.parse import urlsplit
@@ -46,6 +47,18 @@ Progress = Callable[[int, "int | None"], None]
 
 
 @dataclass(frozen=True)
+class CrawlOptions:
+    """How a crawl reads a site, besides the include and exclude patterns (docs/web.md)."""
+
+    max_pages: int = MAX_PAGES
+    #: Headers sent with every request to the start's host and to no other (a private site's
+    #: token: ``{"Authorization": "Bearer …"}``); never stored.
+    headers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The addresses a crawl may read at all (a server's ``--crawl``); empty: any.
+    within: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class CrawlResult:
     """What one crawl read, and what it did not."""
 
@@ -69,12 +82,13 @@ class CrawlResult:
 
 def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PAGES,
           max_bytes: int | None = MAX_FILE_BYTES, progress: Progress | None = None, workers: int = WORKERS,
-          timeout: float = TIMEOUT, client: Any = None, within: tuple[str, ...] = ()) -> CrawlResult:
+          timeout: float = TIMEOUT, client: Any = None, within: tuple[str, ...] = (),
+          headers: Mapping[str, str] | None = None) -> CrawlResult:
     """Read the site at ``start`` (see the module). Errors about the start address itself (it
     cannot be reached, it is not found, robots.txt disallows it) are an :class:`InputError`
     naming it; every other address not read is in the result's ``skipped``. ``within``: the
     addresses the crawl may read at all (a server's ``--crawl``), redirects included; a start
-    outside them is refused."""
+    outside them is refused. ``headers`` go with every request to the start's host only."""
     if max_pages < 1:
         raise InputError(f"max_pages={max_pages}: give at least 1")
     start = normal(start)
@@ -87,7 +101,8 @@ def crawl(start: str, *, rules: FileRules = FileRules(), max_pages: int = MAX_PA
                          "page's id would keep; zoomrag does not log in: save the pages to a folder and index it")
     own = client is None
     if own:
-        client = open_client(start, workers=workers, timeout=timeout, origins={b.origin for b in bounds})
+        client = open_client(start, workers=workers, timeout=timeout, origins={b.origin for b in bounds},
+                             headers=dict(headers or {}))
     try:
         return _Crawl(Fetcher(client, max_bytes), rules, max_pages, max_bytes,
                       progress or (lambda done, total: None), workers, bounds).run(start)

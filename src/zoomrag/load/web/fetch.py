@@ -38,13 +38,33 @@ class Answer:
     retry_after: float | None = None
 
 
-def open_client(start: str, *, workers: int, timeout: float, origins: set[str]) -> Any:
+def open_client(start: str, *, workers: int, timeout: float, origins: set[str],
+                headers: dict[str, str] | None = None) -> Any:
     """An HTTP client for a crawl from ``start`` (httpx, the ``web`` extra): redirects followed,
-    ``workers`` connections, and, given ``origins``, no request to another host."""
+    ``workers`` connections; given ``origins``, no request to another host; ``headers`` on the
+    requests to ``start``'s host alone (a redirect elsewhere does not carry a token there)."""
     httpx = reader_module("httpx", start, "a web site", "web")
-    hooks = {"request": [_kept_to(origins, httpx)]} if origins else {}
+    hooks: list[Callable[[Any], None]] = [_kept_to(origins, httpx)] if origins else []
+    if headers:
+        hooks.append(_headers_for(_origin(start), headers))
     return httpx.Client(follow_redirects=True, timeout=timeout, headers={"User-Agent": _user_agent()},
-                        limits=httpx.Limits(max_connections=workers), event_hooks=hooks)
+                        limits=httpx.Limits(max_connections=workers), event_hooks={"request": hooks})
+
+
+def _origin(url: Any) -> str:
+    """``scheme://host[:port]`` of a URL (a string or httpx's), in its one spelling."""
+    return "/".join(normal(str(url)).split("/", 3)[:3])
+
+
+def _headers_for(origin: str, headers: dict[str, str]) -> Callable[[Any], None]:
+    def add(request: Any) -> None:
+        if _origin(request.url) == origin:
+            request.headers.update(headers)
+        else:  # a redirect's request starts as a copy of the one before it
+            for name in headers:
+                request.headers.pop(name, None)
+
+    return add
 
 
 def _kept_to(origins: set[str], httpx: Any) -> Callable[[Any], None]:
@@ -53,8 +73,7 @@ def _kept_to(origins: set[str], httpx: Any) -> Callable[[Any], None]:
     network, behind a redirect or a sitemap a page names)."""
 
     def check(request: Any) -> None:
-        origin = f"{request.url.scheme}://{request.url.netloc.decode('ascii')}"
-        if normal(origin + "/")[:-1] not in origins:
+        if _origin(request.url) not in origins:
             raise httpx.RequestError(f"{request.url} is outside the addresses this server may read",
                                      request=request)
 
