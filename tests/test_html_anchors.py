@@ -26,6 +26,7 @@ def test_each_generators_way_of_naming_a_section_is_read():
     <a name="old-style"></a><h3>Old style</h3><p>Javadoc 8 names its members so.</p>
     <span id="label"></span><h3>Labelled</h3><p>A reference label.</p>
     <h2>Links elsewhere <a href="#widget">Widget</a></h2><p>Not its own name.</p>
+    <h2>See <a href="#with-pip">the pip section</a></h2><p>Words in a link are no permalink.</p>
     <dl><dt id="widget.turn">widget.turn(speed)</dt><dd><p>Turns it.</p></dd></dl>
     </main></body></html>"""
     assert anchors(html) == [("# Widget", "widget"), ("## With pip", "with-pip"), ("## With conda", "conda"),

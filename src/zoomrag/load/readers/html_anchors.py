@@ -31,8 +31,8 @@ def anchor(heading: LexborNode) -> str | None:
         if target:
             return target
         href = a.attributes.get("href") or ""
-        if href.startswith("#") and len(href) > 1 and not a.text(strip=True).isalnum():
-            return unquote(href[1:])  # a permalink (¶, #, §), not a link to another section
+        if href.startswith("#") and len(href) > 1 and not any(c.isalnum() for c in a.text(strip=True)):
+            return unquote(href[1:])  # a permalink (¶, #, §, an icon), not a link to another section
     before = _previous_element(heading)
     if before is not None and before.tag in _TARGETS and not before.text(strip=True):
         target = before.attributes.get("id") or before.attributes.get("name")
