@@ -3,12 +3,14 @@
 
     .venv/bin/python bench/crawl.py --latency 0,0.05 --workers 1,4
 
-The site is wikitext_md's and chroma_general's text (``../shared/data``) cut into pages of about
-8,000 characters between paragraphs, rendered to HTML by markdown-it, in the theme a generator
-gives (a header, a nav listing every page, a footer), each page linking to the next ten. A latency per answer stands for a real server's distance (a site across the
-internet answers in 30–200 ms); 0 measures zoomrag's own cost: parsing each page for its links
-and reading it into its document. Each cell is the median of ``--repeat`` crawls: pages/s and
-MB of HTML/s.
+The site is wikitext_md's and chroma_general's text (``../shared/data``, again past its end) cut
+into pages of about 8,000 characters between paragraphs, each under its own heading, rendered to
+HTML by markdown-it in the theme a generator gives (a header, a nav listing every page, a
+footer), each page linking to the next ten. A latency per answer stands for a real server's
+distance (a site across the internet answers in 30–200 ms); 0 measures zoomrag's own cost:
+parsing each page for its links and reading it into its document. Each cell is the median of ``--repeat`` crawls: pages/s and
+MB of HTML/s. ``--memory`` adds one crawl under tracemalloc: the peak of Python's allocations,
+and what the documents hold when it returns (they are kept until indexed).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import cycle
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -41,10 +45,11 @@ def site_pages(data: Path, limit: int) -> dict[str, bytes]:
                   for p in json.loads(line)["text"].split("\n\n") if p.strip()]
     docs: list[dict[str, str]] = []
     page: list[str] = []
-    for p in paragraphs:  # pages of about PAGE_CHARS, cut between paragraphs
+    for p in cycle(paragraphs):  # pages of about PAGE_CHARS, cut between paragraphs; the text again past its end
         page.append(p)
         if sum(map(len, page)) >= PAGE_CHARS:
-            docs.append({"title": f"Page {len(docs)}", "text": "\n\n".join(page)})
+            title = f"Page {len(docs)}"  # its own heading: no two pages are one text
+            docs.append({"title": title, "text": f"# {title}\n\n" + "\n\n".join(page)})
             page = []
         if len(docs) == limit:
             break
@@ -87,6 +92,8 @@ def main() -> None:
     ap.add_argument("--latency", default="0,0.05", help="seconds per answer, comma-separated")
     ap.add_argument("--workers", default="1,4", help="requests at once, comma-separated")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--memory", action="store_true",
+                    help="also one crawl (no latency, 4 requests at once) under tracemalloc: peak MB")
     args = ap.parse_args()
     pages = site_pages(args.data, args.pages)
     mb = sum(len(v) for k, v in pages.items() if k != "/site/") / 1e6
@@ -109,6 +116,16 @@ def main() -> None:
             print(f"| {latency * 1000:.0f} ms | {workers} | {len(result.documents) / t:,.1f} | {mb / t:.2f} |",
                   flush=True)
         server.shutdown()
+    if args.memory:
+        server = serve(pages, 0.0)
+        tracemalloc.start()
+        result = crawl(f"http://127.0.0.1:{server.server_address[1]}/site/", workers=4)
+        held, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        server.shutdown()
+        text = sum(len(d.text) for d in result.documents) / 1e6
+        print(f"\nmemory: peak {peak / 1e6:.0f} MB of Python allocations while crawling, {held / 1e6:.0f} MB "
+              f"held by the {len(result.documents)} documents ({text:.1f} M characters of text)")
 
 
 if __name__ == "__main__":
