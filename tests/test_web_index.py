@@ -10,10 +10,9 @@ from click.testing import CliRunner
 from fakes.web_site import FakeSite, Page, page
 from test_index_support import CountingEmbedder
 
-from zoomrag import Index
+from zoomrag import CrawlOptions, Index
 from zoomrag.cli import main
 from zoomrag.errors import ConfigError, InputError
-from zoomrag.load.web import CrawlOptions
 from zoomrag.text.tokens import CharCounter
 
 

@@ -28,6 +28,7 @@ if _typing.TYPE_CHECKING:
     from .expand import Expander, get_expander
     from .index import AddReport, CheckReport, Index, IndexStats
     from .load import load_path, read_text
+    from .load.web import CrawlOptions
     from .model import Block, Context, Document, Hit, Node, Tree
     from .parse import Chunker, Span, make_chunker, strategy_names
     from .rerank import HTTPReranker, Reranker
@@ -44,6 +45,7 @@ __all__ = [
     "ClusterError",
     "ConfigError",
     "Context",
+    "CrawlOptions",
     "DecodeError",
     "Document",
     "EmbedError",
@@ -86,6 +88,7 @@ _HOMES = {
     ".expand": ("Expander", "get_expander"),
     ".index": ("AddReport", "CheckReport", "Index", "IndexStats"),
     ".load": ("load_path", "read_text"),
+    ".load.web": ("CrawlOptions",),
     ".model": ("Block", "Context", "Document", "Hit", "Node", "Tree"),
     ".parse": ("Chunker", "Span", "make_chunker", "strategy_names"),
     ".rerank": ("HTTPReranker", "Reranker"),
