@@ -60,6 +60,12 @@ def test_prune_removes_the_pages_the_site_no_longer_has(tmp_path, site):
         del site.pages["/docs/api.html"]  # gone: 404
         assert ix.add(u + "/docs/", prune=True).removed == 1
         assert stored(ix) == [f"{u}/docs/", f"{u}/docs/install.html"]
+        site.html("/docs/install.html", page("Installing", "Hidden now.",
+                                             head='<meta name="robots" content="noindex">'))  # asks to be left out
+        assert ix.add(u + "/docs/", prune=True).removed == 1
+        assert stored(ix) == [f"{u}/docs/"]
+        site.html("/docs/install.html", page("Installing", "Back again."))
+        ix.add(u + "/docs/")
         site.html("/docs/", page("Widget", "No links any more."))  # no page links to it: gone from the site
         assert ix.add(u + "/docs/", prune=True).removed == 1
         assert stored(ix) == [f"{u}/docs/"]

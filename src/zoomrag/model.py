@@ -401,6 +401,13 @@ def anchor_at(metadata: Mapping[str, Any], offset: int) -> str:
     return found
 
 
+def best_anchor(metadata: Mapping[str, Any], hits: Iterable[tuple[int, int, float]], start: int) -> str:
+    """The fragment a context links to: the section of its best-scored hit (a context grown
+    around it may start far above), else of its start."""
+    best = max(hits, key=lambda h: h[2], default=None)
+    return anchor_at(metadata, best[0] if best is not None else start)
+
+
 def shown_metadata(metadata: Mapping[str, Any]) -> Mapping[str, Any]:
     """A document's metadata as a result shows it: without what only places its parts
     (:data:`ANCHORS_KEY`: a context says its own ``anchor``)."""

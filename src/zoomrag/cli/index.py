@@ -152,8 +152,7 @@ class _Input(click.ParamType):
 def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str | None, profile: str | None,
                   settings: tuple[str, ...], embedder: str | None, prune: bool, reindex: bool,
                   levels: bool, headings: bool | None, max_size: str, max_pages: int, headers: tuple[str, ...],
-                  rules: FileRules,
-                  meta: tuple[str, ...],
+                  rules: FileRules, meta: tuple[str, ...],
                   namespace: str | None, records_field: str | None, record_id: str, record_title: str,
                   no_probe: bool, ray_address: str | None, quiet: bool) -> None:
     """Index files and folders into one SQLite file, or a server store with --store (incremental:
@@ -197,8 +196,8 @@ def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str
     with Index.open(index_path, embedder=embedder, strategy=strategy, profile=profile, params=params or None,
                     reindex=reindex, levels=levels, headings=headings) as ix, _progress_bars(quiet) as tick:
         if records_field is not None:
-            report = _add_records(ix, [Path(p) for p in paths], records_field, record_id, record_title, prune=prune, progress=tick,
-                                  max_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
+            report = _add_records(ix, [Path(p) for p in paths], records_field, record_id, record_title,
+                                  prune=prune, progress=tick, max_bytes=parse_size(max_size), metadata=_meta_values(meta) or None,
                                   namespace=namespace)
         else:
             report = ix.add(list(paths), prune=prune, progress=tick,  # type: ignore[arg-type]
@@ -245,16 +244,12 @@ def index_command(paths: tuple[Path | str, ...], index_path: Path, strategy: str
         err.print(f"{len(report.ocr)} file(s) were pictures or had pages scanned as images, read by OCR{how}:")
         for source, read, pages in report.ocr:
             err.print(Text(terminal_safe(f"  {source}" + (f": {read} of {pages} pages" if pages > 1 else ""))))
-    kept_pages = [source for source in report.kept if is_url(source)]
-    kept_files = [source for source in report.kept if not is_url(source)]
-    if kept_files:
-        err.print(f"kept {len(kept_files)} stored file(s) that are on disk but were not read this time:")
-        for source in kept_files:
-            err.print(Text(terminal_safe(f"  {source}")))
-    if kept_pages:
-        err.print(f"kept {len(kept_pages)} stored page(s) found on the site but not read this time:")
-        for source in kept_pages:
-            err.print(Text(terminal_safe(f"  {source}")))
+    for web, what in ((False, "file(s) that are on disk"), (True, "page(s) found on the site")):
+        held = [source for source in report.kept if is_url(source) == web]
+        if held:
+            err.print(f"kept {len(held)} stored {what} but not read this time:")
+            for source in held:
+                err.print(Text(terminal_safe(f"  {source}")))
     for site, read, stopped in report.crawled:
         err.print(Text(terminal_safe(f"{site}: {read} page(s) read" + (f"; {stopped}" if stopped else ""))))
     if not quiet:
@@ -414,7 +409,8 @@ def stats_command(index_path: Path, documents: bool, as_json: bool) -> None:
     console = Console(highlight=False)
     console.print(table)
     for d in docs:
-        shown = "  " + json.dumps(dict(shown_metadata(d.metadata)), ensure_ascii=False, default=str) if d.metadata else ""
+        meta = shown_metadata(d.metadata)
+        shown = "  " + json.dumps(dict(meta), ensure_ascii=False, default=str) if meta else ""
         console.print(Text(terminal_safe(f"  {d.id}  {shown_path(d.source)}  ({d.length:,} characters){shown}")))
 
 

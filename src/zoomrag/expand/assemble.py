@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from ..errors import ConfigError
 from ..load.base import is_paged
 from ..load.spans import skip_space, trim_end
-from ..model import CODE_KINDS, Context, Hit, anchor_at, shown_metadata
+from ..model import CODE_KINDS, Context, Hit, best_anchor, shown_metadata
 from .base import Candidate, TreeSource
 from .bounds import (
     AFTER_REACH,
@@ -826,8 +826,7 @@ def _context(document, d: DocView, key: object, group: list[_Span], explain: boo
         score=b.score, section_path=b.section_path, level=b.level, kind=b.kind,
         hits=tuple(shown), rule=rule,
         spans=tuple(parts) if len(parts) > 1 else (), metadata=shown_metadata(document.metadata),
-        # a link lands on the best match, which a context grown around it may start far above
-        anchor=anchor_at(document.metadata, max(shown, key=lambda h: h[2])[0] if shown else parts[0][0]),
+        anchor=best_anchor(document.metadata, shown, parts[0][0]),
         pages=page_span(text, parts[0][0], parts[-1][1], paged=is_paged(document.format)),
         # a document returned in a context of its own is no copy left out
         copies=tuple(x for x in dict.fromkeys([*(c for s in group for c in s.copies), *_copied_hits(text, hits)])

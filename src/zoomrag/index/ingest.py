@@ -86,8 +86,11 @@ class Ingest:
             web: CrawlOptions = CrawlOptions()) -> AddReport:
         """:meth:`zoomrag.Index.add`; ``fan_out``: read, parse, embed and write the documents there
         (the settings are pinned first, here, from the first documents read)."""
+        if isinstance(items, (str, Path, Document)):
+            items = [items]
+        items = list(items)  # looked through for addresses, then read (a generator only once)
         if ray is not False:
-            if any(is_url(i) for i in ([items] if isinstance(items, str) else items)):  # type: ignore[union-attr]
+            if any(is_url(i) for i in items):
                 raise ConfigError("a web site is read on this machine: index it without --ray (its pages are "
                                   "fetched one site at a time; the cluster would only wait for them)")
             from .distributed import add_on_ray  # Ray loads only when asked for
@@ -96,9 +99,6 @@ class Ingest:
                               namespace=namespace, max_file_bytes=max_file_bytes, rules=rules)
         if namespace is not None and (not namespace.strip("/") or namespace != namespace.strip("/")):
             raise ConfigError(f"namespace {namespace!r}: give a non-empty name without leading or trailing '/'")
-        if isinstance(items, (str, Path, Document)):
-            items = [items]
-        items = list(items)
         t0 = time.perf_counter()
         report = Counts()
         tick = progress or (lambda stage, done, total: None)

@@ -23,7 +23,7 @@ from ..expand import Expander, get_expander
 from ..expand.auto import AutoChoice, AutoExpansion
 from ..expand.base import reads_ancestors_only
 from ..expand.pipeline import expand_hits
-from ..model import Context, Hit, Tree, anchor_at, shown_metadata
+from ..model import Context, Hit, Tree, best_anchor, shown_metadata
 from ..parse.changelog import CHANGELOG_KEY
 from ..parse.testfiles import TEST_KEY
 from ..search import scope
@@ -263,5 +263,5 @@ class Searcher:
 def _as_stored(ctx: Context, metadata: Mapping[str, Any]) -> Context:
     """``ctx`` with its document's metadata as stored now, and the anchor that metadata gives."""
     shown = shown_metadata(metadata)
-    anchor = anchor_at(metadata, max(ctx.hits, key=lambda h: h[2])[0] if ctx.hits else ctx.start)
+    anchor = best_anchor(metadata, ctx.hits, ctx.start)
     return ctx if ctx.metadata == shown and ctx.anchor == anchor else replace(ctx, metadata=shown, anchor=anchor)

@@ -74,12 +74,16 @@ class FileRules:
         if self.exclude:
             exclude = _Layer(_user_spec(self.exclude, "exclude"), "exclude")
             if any(exclude.check(p, is_dir) for p, is_dir in paths):
-                return "matches an exclude pattern (" + ", ".join(self.exclude) + ")"
+                return _matched("an exclude pattern", self.exclude)
         if self.include:
             include = _Layer(_user_spec(self.include, "include"), "include")
             if not any(include.check(p, is_dir) for p, is_dir in paths):
-                return "matches no include pattern (" + ", ".join(self.include) + ")"
+                return _matched("no include pattern", self.include)
         return None
+
+
+def _matched(what: str, patterns: tuple[str, ...]) -> str:
+    return f"matches {what} ({', '.join(patterns)})"
 
 
 def _tuple(patterns: Iterable[str] | str, what: str) -> tuple[str, ...]:
@@ -166,7 +170,7 @@ class FolderRules:
         why = self._why(rel_dir, rel, is_dir=False)
         if why is None and self.include is not None:
             if not self.include.check(rel, False):  # no pattern, or a !pattern, matched
-                return "matches no include pattern (" + ", ".join(self.rules.include) + ")"
+                return _matched("no include pattern", self.rules.include)
         return why
 
     def _why(self, rel_dir: str, rel: str, is_dir: bool) -> str | None:
@@ -178,7 +182,7 @@ class FolderRules:
         if decided is not None:
             return f"ignored by {decided.label} (read with --no-gitignore)"
         if self.exclude is not None and self.exclude.check(rel, is_dir):
-            return "matches an exclude pattern (" + ", ".join(self.rules.exclude) + ")"
+            return _matched("an exclude pattern", self.rules.exclude)
         return None
 
 

@@ -49,8 +49,10 @@ JAVADOC_DERIVED = frozenset({"index-all.html", "allclasses-index.html", "allclas
 JAVADOC_DERIVED_DIRS = frozenset({"class-use", "index-files"})
 JAVADOC_ASSET = ("a script, stylesheet or search index of a site javadoc built, not its content "
                  "(its pages are read; name this file to read it)")
-JAVADOC_INDEX = ("a page javadoc built from the class pages (an index, a tree, the uses or deprecated members "
-                 "of classes) or its help page: the class pages say it and are read (name this file to read it)")
+#: Why a page javadoc (or Doxygen) derives is not read; a folder's walk adds how to read it anyway.
+JAVADOC_DERIVED_WHY = ("a page javadoc built from the class pages (an index, a tree, the uses or deprecated "
+                       "members of classes) or its help page: the class pages say it and are read")
+JAVADOC_INDEX = JAVADOC_DERIVED_WHY + " (name this file to read it)"
 
 #: The files of a site Doxygen built: its logo (SVG from 1.8.15, PNG before) beside its
 #: stylesheet, tabs or scripts (a project may replace the stylesheet: Opus's is its own).
@@ -77,9 +79,10 @@ WEB_ASSET = ("a script, stylesheet, feed, search index or sitemap of a web site 
              "pages' content (its pages are read; name this file to read it)")
 DOXYGEN_ASSET = ("a script, stylesheet, diagram or search index of a site Doxygen built, not its content "
                  "(its pages are read; name this file to read it)")
-DOXYGEN_INDEX = ("a page Doxygen built from the others (a list of classes, files or members, a hierarchy, a "
-                 "directory, the deprecated list) or of its own sources: the pages it lists say it and are read "
-                 "(name this file to read it)")
+DOXYGEN_DERIVED_WHY = ("a page Doxygen built from the others (a list of classes, files or members, a hierarchy, "
+                       "a directory, the deprecated list) or of its own sources: the pages it lists say it and are "
+                       "read")
+DOXYGEN_INDEX = DOXYGEN_DERIVED_WHY + " (name this file to read it)"
 
 
 class Sites:

@@ -227,8 +227,9 @@ class _Crawl:
                 if links.follow:
                     for link in (*links.links, *([links.canonical] if links.canonical else [])):
                         self._queue(link, url, links.generator)
-                if not links.index:
+                if not links.index:  # read, and not to be kept: prune removes what was stored of it
                     f.skipped[url] = f"{url}: the page asks not to be indexed (meta robots noindex)"
+                    f.read.add(url)
                     return
                 doc = read_given(text, id=url, source=url, format="html")
                 if not doc.text.strip():

@@ -103,12 +103,10 @@ class Fetcher:
         """One request, streamed so that a page over the size limit is not read whole; a site
         asking to wait (429, 503 with ``Retry-After``) is asked once more."""
         cap = self.max_bytes if limit == -1 else limit
-        for attempt in (1, 2):
+        a = self._request(url, cap)
+        if a.status in (429, 503) and a.retry_after is not None:
+            time.sleep(a.retry_after)
             a = self._request(url, cap)
-            if a.status in (429, 503) and attempt == 1 and a.retry_after is not None:
-                time.sleep(a.retry_after)
-                continue
-            return a
         return a
 
     def _request(self, url: str, cap: int | None) -> Answer:

@@ -67,10 +67,8 @@ class PageLinks:
 def page_links(html: str, url: str) -> PageLinks:
     """The links, canonical address, robots directives and generator of the page at ``url``."""
     tree = LexborHTMLParser(html)
-    base = url
-    for b in tree.css("base[href]"):
-        base = resolve(b.attributes.get("href") or "", url) or url
-        break
+    given = tree.css_first("base[href]")
+    base = (resolve(given.attributes.get("href") or "", url) or url) if given is not None else url
     links: dict[str, None] = {}
     for a in tree.css("a[href], area[href]"):
         target = resolve(a.attributes.get("href") or "", base)
@@ -109,9 +107,9 @@ def derived(url: str, generator: str) -> str | None:
         return ("a page Sphinx built from the others (an index, the search page) or a copy of a source: "
                 "the pages are read")
     if generator == "javadoc" and (name in sites.JAVADOC_DERIVED or not sites.JAVADOC_DERIVED_DIRS.isdisjoint(folders)):
-        return sites.JAVADOC_INDEX.split(" (name")[0]
+        return sites.JAVADOC_DERIVED_WHY
     if generator == "doxygen" and ("search" in folders or sites.DOXYGEN_DERIVED.fullmatch(name)):
-        return sites.DOXYGEN_INDEX.split(" (name")[0]
+        return sites.DOXYGEN_DERIVED_WHY
     return None
 
 
